@@ -1,0 +1,131 @@
+// Package capture reads bytes from a source (a pipe, a file, an HTTP
+// exchange) and cuts them into frames: SSE events, comments, JSON lines,
+// HTTP heads and the remainders that fit none of those. Every byte it reads
+// belongs to exactly one frame, so nothing received is ever lost.
+//
+// It knows nothing about LLM dialects, tool calls or the UI: turning frames
+// into meaning is the job of package model.
+package capture
+
+import "time"
+
+// NoTime marks a frame whose arrival was not observed, such as one read from
+// a file recorded without timing.
+const NoTime time.Duration = -1
+
+// FrameKind says what a frame holds.
+type FrameKind uint8
+
+const (
+	// FrameEvent is an SSE event block, a JSON line or a whole JSON body.
+	FrameEvent FrameKind = iota
+	// FrameComment is a run of SSE comment lines (":" lines), such as
+	// keep-alives. Browsers drop them; we keep them.
+	FrameComment
+	// FrameHead is the status line and headers of an HTTP response, as
+	// printed by `curl -i`.
+	FrameHead
+	// FrameRemainder holds bytes that belong to no event: blank lines left at
+	// the end of a stream.
+	FrameRemainder
+)
+
+func (k FrameKind) String() string {
+	switch k {
+	case FrameEvent:
+		return "event"
+	case FrameComment:
+		return "comment"
+	case FrameHead:
+		return "head"
+	case FrameRemainder:
+		return "remainder"
+	}
+	return "unknown"
+}
+
+// Flags records what a frame did that a browser's EventSource would hide or
+// reject. They are facts about the bytes, not judgements: package model
+// decides what they mean.
+type Flags uint32
+
+const (
+	// Truncated: the input ended before the blank line that completes the
+	// frame. A browser discards such an event; we keep it.
+	Truncated Flags = 1 << iota
+	// LeadingSpaceField: a line such as " data: {...}" whose field name
+	// starts with a space. The spec treats " data" as an unknown field and
+	// ignores it.
+	LeadingSpaceField
+	// UnknownField: a field other than event, data, id and retry.
+	UnknownField
+	// InvalidUTF8: the frame's bytes are not valid UTF-8. They are kept as
+	// received and shown escaped.
+	InvalidUTF8
+	// IDHasNUL: an id field containing NUL, which the spec ignores.
+	IDHasNUL
+	// BadRetry: a retry field that is not all ASCII digits, which the spec
+	// ignores.
+	BadRetry
+	// EndsLF, EndsCRLF and EndsCR record which line endings the frame uses.
+	EndsLF
+	EndsCRLF
+	EndsCR
+	// HasComment: an event block with comment lines among its fields.
+	HasComment
+	// BOM: the frame starts the stream with a byte order mark, stripped
+	// before parsing as the spec says.
+	BOM
+	// NULByte: the frame contains a NUL byte.
+	NULByte
+	// NoData: an event block without any data field. Browsers dispatch
+	// nothing for it.
+	NoData
+	// TooLarge: the frame is larger than MaxFrameSize. It is still kept
+	// whole; the flag lets the UI warn before rendering it.
+	TooLarge
+)
+
+// MaxFrameSize is the size above which a frame is flagged TooLarge. It is a
+// warning threshold, not a limit: larger frames are framed and kept like any
+// other, because a 50 MB data line is a real thing to debug.
+const MaxFrameSize = 16 << 20
+
+// Field is a field line the spec does not know (or ignores), kept so that the
+// UI can show it.
+type Field struct {
+	Name  []byte
+	Value []byte
+}
+
+// Frame is one unit of the input. Its byte slices point into the framer's
+// buffer and are valid only until the callback that received the frame
+// returns; copy what must outlive it.
+type Frame struct {
+	Kind  FrameKind
+	Start int64         // offset of the frame's first byte in the stream
+	End   int64         // offset just past its last byte
+	At    time.Duration // arrival time of the byte that completed it, or NoTime
+	Flags Flags
+
+	// Raw is every byte of the frame, exactly as received.
+	Raw []byte
+
+	// SSE fields. HasEvent/HasID/HasData distinguish an absent field from an
+	// empty one.
+	Event     []byte
+	HasEvent  bool
+	ID        []byte
+	HasID     bool
+	Data      []byte
+	HasData   bool
+	DataLines int
+	Retry     int64 // -1 when absent or invalid
+	Unknown   []Field
+	Comments  int // comment lines in the frame
+
+	// HTTP head fields, for FrameHead.
+	Status int
+	Proto  string
+	Header []Field
+}

@@ -1,0 +1,365 @@
+package capture
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Format is the shape of an input.
+type Format uint8
+
+const (
+	// FormatAuto detects the format from the first bytes.
+	FormatAuto Format = iota
+	// FormatSSE is a text/event-stream.
+	FormatSSE
+	// FormatJSONL is one JSON value per line, as logs hold streams.
+	FormatJSONL
+	// FormatHTTP is `curl -i` output: status line, headers, then a body.
+	FormatHTTP
+	// FormatJSON is one whole JSON document, such as a non-streaming
+	// response.
+	FormatJSON
+)
+
+var formatNames = []string{"auto", "sse", "jsonl", "http", "json"}
+
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return "unknown"
+}
+
+// ParseFormat reads a --format value.
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if s == n {
+			return Format(i), nil
+		}
+	}
+	return FormatAuto, fmt.Errorf("unknown format %q (want %s)", s, strings.Join(formatNames, ", "))
+}
+
+// splitter is one format's framing state machine. Implementations keep
+// their own buffer and emit frames whose slices stay valid until emit
+// returns.
+type splitter interface {
+	feed(p []byte, at time.Duration, emit func(*Frame))
+	finish(at time.Duration, emit func(*Frame))
+}
+
+// Framer cuts a byte stream into frames. Feed it bytes as they arrive; it
+// emits each frame as soon as its last byte is in, and Finish emits what is
+// left at the end of the input. A Framer is not safe for concurrent use.
+type Framer struct {
+	format  Format
+	inner   splitter
+	pending []byte // bytes held while the format is being detected
+	pendAt  time.Duration
+	base    int64 // stream offset of the first byte this framer sees
+}
+
+// NewFramer returns a framer for the format, or one that detects it when
+// format is FormatAuto.
+func NewFramer(format Format) *Framer {
+	fr := &Framer{format: format}
+	if format != FormatAuto {
+		fr.inner = newSplitter(format, 0)
+	}
+	return fr
+}
+
+// Format reports the input's format: the one asked for, or the one
+// detected (FormatAuto until enough bytes have arrived to tell).
+func (fr *Framer) Format() Format { return fr.format }
+
+func newSplitter(format Format, base int64) splitter {
+	switch format {
+	case FormatJSONL:
+		return newLineFramer(base)
+	case FormatJSON:
+		return &wholeFramer{base: base}
+	case FormatHTTP:
+		return &httpFramer{base: base}
+	default:
+		return newSSEFramer(base)
+	}
+}
+
+// Feed gives the framer the next bytes of the input, received at time at.
+func (fr *Framer) Feed(p []byte, at time.Duration, emit func(*Frame)) {
+	if fr.inner != nil {
+		fr.inner.feed(p, at, emit)
+		return
+	}
+	fr.pending = append(fr.pending, p...)
+	fr.pendAt = at
+	if f, ok := detect(fr.pending, false); ok {
+		fr.start(f, emit)
+	}
+}
+
+// Finish ends the input and emits every byte not yet in a frame.
+func (fr *Framer) Finish(at time.Duration, emit func(*Frame)) {
+	if fr.inner == nil {
+		f, _ := detect(fr.pending, true)
+		fr.pendAt = at
+		fr.start(f, emit)
+	}
+	fr.inner.finish(at, emit)
+}
+
+func (fr *Framer) start(f Format, emit func(*Frame)) {
+	fr.format = f
+	fr.inner = newSplitter(f, fr.base)
+	if len(fr.pending) > 0 {
+		fr.inner.feed(fr.pending, fr.pendAt, emit)
+	}
+	fr.pending = nil
+}
+
+// detect guesses the format from the first bytes. ok is false while more
+// bytes are needed to tell.
+func detect(b []byte, final bool) (Format, bool) {
+	b = bytes.TrimPrefix(b, bom)
+	t := bytes.TrimLeft(b, " \t\r\n")
+	if len(t) == 0 {
+		return FormatSSE, final
+	}
+	if len(t) < 5 && !final && bytes.HasPrefix([]byte("HTTP/"), t) {
+		return FormatAuto, false
+	}
+	if bytes.HasPrefix(t, []byte("HTTP/")) {
+		return FormatHTTP, true
+	}
+	if t[0] != '{' && t[0] != '[' {
+		return FormatSSE, true
+	}
+	// JSON: one value per line, or one document spread over lines?
+	line := t
+	if i := bytes.IndexByte(t, '\n'); i >= 0 {
+		line = t[:i]
+	} else if !final {
+		return FormatAuto, false
+	}
+	if json.Valid(line) {
+		return FormatJSONL, true
+	}
+	return FormatJSON, true
+}
+
+// lineFramer frames JSON lines: every non-blank line is an event. Blank
+// lines belong to the frame after them.
+type lineFramer struct {
+	buf   []byte
+	base  int64
+	pos   int
+	beg   int
+	nl    byteFinder
+	frame Frame
+}
+
+func newLineFramer(base int64) *lineFramer {
+	f := &lineFramer{base: base}
+	f.nl.c, f.nl.found = '\n', -1
+	return f
+}
+
+func (f *lineFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
+	if f.beg > 0 {
+		n := copy(f.buf, f.buf[f.beg:])
+		f.buf = f.buf[:n]
+		f.base += int64(f.beg)
+		f.pos -= f.beg
+		f.nl.shift(f.beg)
+		f.beg = 0
+	}
+	f.buf = append(f.buf, p...)
+	f.scan(false, at, emit)
+}
+
+func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
+	for f.pos < len(f.buf) {
+		nl := f.nl.index(f.buf, f.pos)
+		end, next := nl, nl+1
+		var ending Flags = EndsLF
+		if nl < 0 {
+			if !final {
+				return
+			}
+			end, next, ending = len(f.buf), len(f.buf), 0
+		}
+		content := f.buf[f.pos:end]
+		if n := len(content); n > 0 && content[n-1] == '\r' {
+			content, ending = content[:n-1], EndsCRLF
+		}
+		f.pos = next
+		if len(bytes.TrimSpace(content)) == 0 {
+			continue
+		}
+		raw := f.buf[f.beg:next]
+		f.frame = Frame{
+			Kind: FrameEvent, Start: f.base + int64(f.beg), End: f.base + int64(next),
+			At: at, Raw: raw, Data: content, HasData: true, DataLines: 1, Retry: -1,
+			Flags: contentFlags(raw) | ending,
+		}
+		emit(&f.frame)
+		f.beg = next
+	}
+}
+
+func (f *lineFramer) finish(at time.Duration, emit func(*Frame)) {
+	f.scan(true, at, emit)
+	if f.beg < len(f.buf) {
+		raw := f.buf[f.beg:]
+		f.frame = Frame{Kind: FrameRemainder, Start: f.base + int64(f.beg), End: f.base + int64(len(f.buf)),
+			At: at, Raw: raw, Retry: -1, Flags: contentFlags(raw)}
+		emit(&f.frame)
+	}
+}
+
+// wholeFramer holds the whole input and emits it as one event: a
+// non-streaming JSON response.
+type wholeFramer struct {
+	buf   []byte
+	base  int64
+	frame Frame
+}
+
+func (f *wholeFramer) feed(p []byte, _ time.Duration, _ func(*Frame)) { f.buf = append(f.buf, p...) }
+
+func (f *wholeFramer) finish(at time.Duration, emit func(*Frame)) {
+	if len(f.buf) == 0 {
+		return
+	}
+	data := bytes.TrimSpace(bytes.TrimPrefix(f.buf, bom))
+	f.frame = Frame{Start: f.base, End: f.base + int64(len(f.buf)), At: at, Raw: f.buf, Retry: -1,
+		Flags: contentFlags(f.buf)}
+	if len(data) == 0 {
+		f.frame.Kind = FrameRemainder
+	} else {
+		f.frame.Kind, f.frame.Data, f.frame.HasData, f.frame.DataLines = FrameEvent, data, true, 1
+	}
+	emit(&f.frame)
+}
+
+// httpFramer frames `curl -i` output: one or more heads (a 100 Continue or
+// a proxy's "Connection established" comes before the real one), then the
+// body, framed by the format its Content-Type names or by detection.
+type httpFramer struct {
+	buf   []byte
+	base  int64
+	body  *Framer
+	ctype string
+	frame Frame
+}
+
+func (f *httpFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
+	if f.body != nil {
+		f.body.Feed(p, at, emit)
+		return
+	}
+	f.buf = append(f.buf, p...)
+	f.heads(false, at, emit)
+}
+
+func (f *httpFramer) finish(at time.Duration, emit func(*Frame)) {
+	if f.body == nil {
+		f.heads(true, at, emit)
+	}
+	if f.body == nil {
+		f.startBody(at, emit)
+	}
+	f.body.Finish(at, emit)
+}
+
+// heads emits every complete head at the front of the buffer, then starts
+// the body once a head is followed by something that is not another head.
+func (f *httpFramer) heads(final bool, at time.Duration, emit func(*Frame)) {
+	for f.body == nil {
+		if len(f.buf) < 5 && !final {
+			return
+		}
+		if !bytes.HasPrefix(f.buf, []byte("HTTP/")) {
+			f.startBody(at, emit)
+			return
+		}
+		end := headEnd(f.buf)
+		if end < 0 {
+			if !final {
+				return
+			}
+			end = len(f.buf)
+		}
+		f.emitHead(end, at, emit)
+		f.base += int64(end)
+		f.buf = f.buf[end:]
+	}
+}
+
+// headEnd returns the offset just past the blank line that ends a head, or
+// -1 if the head is not complete yet.
+func headEnd(b []byte) int {
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return -1
+		}
+		line := bytes.TrimRight(b[i:i+j], "\r")
+		i += j + 1
+		if len(line) == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+func (f *httpFramer) emitHead(end int, at time.Duration, emit func(*Frame)) {
+	raw := f.buf[:end]
+	fr := Frame{Kind: FrameHead, Start: f.base, End: f.base + int64(end), At: at, Raw: raw, Retry: -1,
+		Flags: contentFlags(raw)}
+	lines := strings.Split(strings.TrimRight(string(raw), "\r\n"), "\n")
+	if len(lines) > 0 {
+		status := strings.Fields(strings.TrimRight(lines[0], "\r"))
+		if len(status) >= 2 {
+			fr.Proto = status[0]
+			fr.Status, _ = strconv.Atoi(status[1])
+		}
+		for _, l := range lines[1:] {
+			l = strings.TrimRight(l, "\r")
+			name, value, _ := strings.Cut(l, ":")
+			fr.Header = append(fr.Header, Field{Name: []byte(name), Value: []byte(strings.TrimSpace(value))})
+			if strings.EqualFold(name, "content-type") {
+				f.ctype = strings.ToLower(strings.TrimSpace(value))
+			}
+		}
+	}
+	f.frame = fr
+	emit(&f.frame)
+}
+
+func (f *httpFramer) startBody(at time.Duration, emit func(*Frame)) {
+	format := FormatAuto
+	switch {
+	case strings.HasPrefix(f.ctype, "text/event-stream"):
+		format = FormatSSE
+	case strings.Contains(f.ctype, "ndjson") || strings.Contains(f.ctype, "jsonl"):
+		format = FormatJSONL
+	}
+	body := &Framer{format: format}
+	if format != FormatAuto {
+		body.inner = newSplitter(format, f.base)
+	} else {
+		body.base = f.base
+	}
+	f.body = body
+	if len(f.buf) > 0 {
+		body.Feed(f.buf, at, emit)
+	}
+	f.buf = nil
+}

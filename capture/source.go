@@ -1,0 +1,192 @@
+package capture
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// SourceKind says where a stream comes from.
+type SourceKind uint8
+
+const (
+	SourceStdin SourceKind = iota
+	SourceFile
+	SourceSample
+)
+
+func (k SourceKind) String() string {
+	switch k {
+	case SourceStdin:
+		return "stdin"
+	case SourceFile:
+		return "file"
+	case SourceSample:
+		return "sample"
+	}
+	return "unknown"
+}
+
+// Source is one input stream: a pipe, a file or an embedded sample.
+type Source struct {
+	Name string
+	Kind SourceKind
+	// Timed sources stamp each read with its arrival time. A file replayed
+	// later carries no timing of its own.
+	Timed bool
+
+	r    io.Reader
+	file *os.File
+}
+
+// readChunk is the size of one read. A pipe returns what it has, so small
+// live writes still arrive one by one.
+const readChunk = 256 << 10
+
+// IsPipe reports whether f is a pipe or a redirected file rather than a
+// terminal, the test glow uses to decide whether to read stdin.
+func IsPipe(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice == 0
+}
+
+// Open resolves a command-line argument into a source: "-" is stdin, anything
+// else a file path.
+func Open(arg string, stdin *os.File) (*Source, error) {
+	if arg == "-" {
+		return &Source{Name: "stdin", Kind: SourceStdin, Timed: true, r: stdin}, nil
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory", arg)
+	}
+	// A FIFO or character device given by path is live, like stdin.
+	live := !st.Mode().IsRegular()
+	return &Source{Name: arg, Kind: SourceFile, Timed: live, r: f, file: f}, nil
+}
+
+// FromReader wraps any reader, such as an embedded sample.
+func FromReader(name string, kind SourceKind, r io.Reader, timed bool) *Source {
+	return &Source{Name: name, Kind: kind, Timed: timed, r: r}
+}
+
+// ReaderAt gives random access to the source's bytes when it is a regular
+// file, so a reader of the stream need not keep them in memory.
+func (s *Source) ReaderAt() io.ReaderAt {
+	if s.file != nil && !s.Timed {
+		return s.file
+	}
+	return nil
+}
+
+// Close releases the source.
+func (s *Source) Close() error {
+	if s.file != nil {
+		return s.file.Close()
+	}
+	return nil
+}
+
+// ReadOptions tune Read.
+type ReadOptions struct {
+	Format Format
+	// Save, when set, receives exactly the bytes read, as they arrive.
+	Save io.Writer
+	// Keep, when set, keeps the bytes read so they can be read back later.
+	Keep *Store
+	// OnFormat is called once the format is known.
+	OnFormat func(Format)
+}
+
+// ReadError is a failure to read the source, with the offset reached.
+type ReadError struct {
+	Source string
+	Offset int64
+	Err    error
+}
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("read %s at byte %d: %v", e.Source, e.Offset, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// Read reads the source to its end, framing it incrementally: each frame is
+// passed to emit as soon as its last byte has arrived. It returns nil at a
+// clean end of input, a *ReadError when reading fails, or the first error
+// emit returns. Frames already framed when reading fails are still emitted,
+// followed by whatever partial frame was pending.
+func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) error) error {
+	start := time.Now()
+	fr := NewFramer(opt.Format)
+	var emitErr error
+	wrapped := func(f *Frame) {
+		if emitErr == nil {
+			emitErr = emit(f)
+		}
+	}
+	notified := false
+	stamp := func() time.Duration {
+		if !s.Timed {
+			return NoTime
+		}
+		return time.Since(start)
+	}
+	buf := make([]byte, readChunk)
+	var offset int64
+	var readErr error
+	for emitErr == nil {
+		if err := ctx.Err(); err != nil {
+			readErr = err
+			break
+		}
+		n, err := s.r.Read(buf)
+		if n > 0 {
+			at := stamp()
+			p := buf[:n]
+			if opt.Save != nil {
+				if _, werr := opt.Save.Write(p); werr != nil {
+					return fmt.Errorf("save: %w", werr)
+				}
+			}
+			if opt.Keep != nil {
+				opt.Keep.Append(p)
+			}
+			offset += int64(n)
+			fr.Feed(p, at, wrapped)
+			if !notified && fr.Format() != FormatAuto && opt.OnFormat != nil {
+				opt.OnFormat(fr.Format())
+				notified = true
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				readErr = &ReadError{Source: s.Name, Offset: offset, Err: err}
+			}
+			break
+		}
+	}
+	if emitErr != nil {
+		return emitErr
+	}
+	fr.Finish(stamp(), wrapped)
+	if !notified && opt.OnFormat != nil {
+		opt.OnFormat(fr.Format())
+	}
+	if emitErr != nil {
+		return emitErr
+	}
+	return readErr
+}

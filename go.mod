@@ -1,0 +1,3 @@
+module github.com/streamtap/streamtap
+
+go 1.26
