@@ -1,0 +1,311 @@
+package jsonscan
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The readers below expect values that Validate accepted. On other input
+// they return garbage or nothing, but never panic.
+
+func skipWS(d []byte, i int) int {
+	for i < len(d) {
+		switch d[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the string starting at d[i] == '"'.
+func skipString(d []byte, i int) int {
+	i++
+	for {
+		j := bytes.IndexByte(d[i:], '"')
+		if j < 0 {
+			return len(d)
+		}
+		i += j
+		// Count the backslashes before the quote: an odd number escapes it.
+		k := i - 1
+		for k >= 0 && d[k] == '\\' {
+			k--
+		}
+		i++
+		if (i-2-k)%2 == 0 {
+			return i
+		}
+	}
+}
+
+// skipValue returns the index just past the value starting at d[i].
+func skipValue(d []byte, i int) int {
+	if i >= len(d) {
+		return i
+	}
+	switch d[i] {
+	case '"':
+		return skipString(d, i)
+	case '{', '[':
+		depth := 0
+		for i < len(d) {
+			switch d[i] {
+			case '"':
+				i = skipString(d, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return i
+	default:
+		for i < len(d) {
+			switch d[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// Members calls fn with each member of the object obj, in order, until fn
+// returns false. Keys are the raw bytes between the quotes.
+func Members(obj []byte, fn func(key, value []byte) bool) {
+	i := skipWS(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipWS(obj, i)
+		if i >= len(obj) || obj[i] != '"' {
+			return
+		}
+		ke := skipString(obj, i)
+		key := obj[i+1 : max(ke-1, i+1)]
+		i = skipWS(obj, ke)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = skipWS(obj, i+1)
+		ve := skipValue(obj, i)
+		if !fn(key, obj[i:ve]) {
+			return
+		}
+		i = skipWS(obj, ve)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// Get returns the value of the member key of object obj, or nil.
+func Get(obj []byte, key string) []byte {
+	var out []byte
+	Members(obj, func(k, v []byte) bool {
+		if string(k) == key {
+			out = v
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// Path follows keys through nested objects.
+func Path(obj []byte, keys ...string) []byte {
+	for _, k := range keys {
+		if obj = Get(obj, k); obj == nil {
+			return nil
+		}
+	}
+	return obj
+}
+
+// Elements calls fn with each element of the array arr until fn returns
+// false.
+func Elements(arr []byte, fn func(i int, value []byte) bool) {
+	i := skipWS(arr, 0)
+	if i >= len(arr) || arr[i] != '[' {
+		return
+	}
+	i = skipWS(arr, i+1)
+	if i < len(arr) && arr[i] == ']' {
+		return
+	}
+	for n := 0; ; n++ {
+		i = skipWS(arr, i)
+		if i >= len(arr) {
+			return
+		}
+		ve := skipValue(arr, i)
+		if ve <= i || !fn(n, arr[i:ve]) {
+			return
+		}
+		i = skipWS(arr, ve)
+		if i >= len(arr) || arr[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// Kind returns the first byte of a value: '{', '[', '"', 't', 'f', 'n', or
+// a digit or '-' for numbers; 0 for nothing.
+func Kind(v []byte) byte {
+	i := skipWS(v, 0)
+	if i >= len(v) {
+		return 0
+	}
+	return v[i]
+}
+
+// IsNull reports whether v is absent or the literal null.
+func IsNull(v []byte) bool { return len(v) == 0 || string(v) == "null" }
+
+// Int reads an integer value.
+func Int(v []byte) (int64, bool) {
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	return n, err == nil
+}
+
+// String decodes a string value and returns it; ok is false when v is not a
+// string.
+func String(v []byte) (s string, ok bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	inner := v[1 : len(v)-1]
+	if plain(inner) {
+		return string(inner), true
+	}
+	return string(Unquote(nil, v)), true
+}
+
+// plain reports whether a string body needs no decoding: no escapes and
+// valid UTF-8.
+func plain(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b)
+		}
+	}
+	return true
+}
+
+// Equal reports whether string value v decodes to s, without allocating in
+// the common case of an unescaped value.
+func Equal(v []byte, s string) bool {
+	if len(v) < 2 || v[0] != '"' {
+		return false
+	}
+	inner := v[1 : len(v)-1]
+	if string(inner) == s {
+		return true
+	}
+	if plain(inner) {
+		return false
+	}
+	return string(Unquote(nil, v)) == s
+}
+
+// Unquote appends the decoded form of the string value v to dst. Like
+// encoding/json it replaces invalid UTF-8 and unpaired surrogates with
+// U+FFFD.
+func Unquote(dst, v []byte) []byte {
+	if len(v) < 2 || v[0] != '"' {
+		return dst
+	}
+	s := v[1 : len(v)-1]
+	if plain(s) {
+		return append(dst, s...)
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\' && i+1 < len(s):
+			switch s[i+1] {
+			case 'u':
+				r, n := readU(s, i)
+				if n == 0 { // a broken escape in unvalidated input
+					dst = utf8.AppendRune(dst, utf8.RuneError)
+					i += 2
+					continue
+				}
+				if utf16.IsSurrogate(r) {
+					r2, n2 := readU(s, i+n)
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError && n2 > 0 {
+						dst = utf8.AppendRune(dst, dec)
+						i += n + n2
+						continue
+					}
+					r = utf8.RuneError
+				}
+				dst = utf8.AppendRune(dst, r)
+				i += n
+				continue
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			default: // " \ /
+				dst = append(dst, s[i+1])
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, s[i:i+size]...)
+			}
+			i += size
+		}
+	}
+	return dst
+}
+
+// readU reads a \uXXXX escape at s[i]; n is 0 when there is none.
+func readU(s []byte, i int) (rune, int) {
+	if i+6 > len(s) || s[i] != '\\' || s[i+1] != 'u' {
+		return utf8.RuneError, 0
+	}
+	var r rune
+	for _, c := range s[i+2 : i+6] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return utf8.RuneError, 0
+		}
+		r = r*16 + rune(c)
+	}
+	return r, 6
+}
