@@ -1,0 +1,184 @@
+package model
+
+import (
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// anthState tracks an Anthropic Messages stream: content blocks by index.
+type anthState struct {
+	resp   *Response
+	blocks map[int]*Item
+	open   *Item // the latest started block not yet stopped
+}
+
+func anthropicRole(typ string) ItemRole {
+	switch typ {
+	case "tool_use", "server_tool_use", "mcp_tool_use":
+		return RoleCall
+	case "text":
+		return RoleMessage
+	case "thinking", "redacted_thinking":
+		return RoleReasoning
+	}
+	return RoleOther
+}
+
+func (s *Session) anthResponse(ord int, fresh bool) *Response {
+	st := &s.anth
+	if st.resp == nil || fresh {
+		st.resp = s.newResponse(DialectAnthropic, ord)
+		st.blocks, st.open = map[int]*Item{}, nil
+	}
+	return st.resp
+}
+
+func (s *Session) anthropic(ev *Event, typ string, ord int) {
+	st := &s.anth
+	t := &s.top
+	switch typ {
+	case "message_start":
+		ev.Kind = KindLifecycle
+		r := s.anthResponse(ord, true)
+		r.ID = str(jsonscan.Get(t.message, "id"))
+		r.Model = str(jsonscan.Get(t.message, "model"))
+		r.Status.set(ord, "in_progress")
+		r.Created = ord
+	case "message":
+		// A whole non-streaming message.
+		ev.Kind = KindTerminal
+		r := s.anthResponse(ord, true)
+		r.ID, r.Model = str(t.id), str(t.model)
+		r.Created, r.Terminal, r.Final = ord, ord, ord
+		r.Status.set(ord, "completed")
+		if sr := t.stopReason; !jsonscan.IsNull(sr) {
+			r.finish(0, ord, str(sr))
+		}
+		jsonscan.Elements(t.content, func(i int, block []byte) bool {
+			it := s.anthBlock(r, i, block, ord)
+			if in := jsonscan.Get(block, "input"); it.IsCall() && in != nil {
+				it.Args.add(ord, []byte(compactJSON(in)))
+			}
+			it.Closed = ord
+			it.Status.set(ord, "completed")
+			return true
+		})
+	case "content_block_start":
+		ev.Kind = KindItemOpen
+		r := s.anthResponse(ord, false)
+		idx := intOr(t.index, -1)
+		if old := st.blocks[idx]; old != nil {
+			old.seen(ord, "index", "", "reused")
+		}
+		it := s.anthBlock(r, idx, t.contentBlock, ord)
+		it.Opened = ord
+		if in := jsonscan.Get(t.contentBlock, "input"); it.IsCall() && in != nil {
+			it.Sources[SourceAdded] = Source{Present: true, Ordinal: ord, Value: compactJSON(in)}
+		}
+		st.blocks[idx] = it
+		st.open = it
+		ev.Item = int32(it.Index)
+	case "content_block_delta":
+		it := s.anthTarget(ev, ord)
+		d := t.delta
+		switch dt := str(jsonscan.Get(d, "type")); dt {
+		case "input_json_delta":
+			ev.Kind = KindArgsDelta
+			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "partial_json")))
+			it.Deltas++
+		case "text_delta":
+			ev.Kind = KindTextDelta
+			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "text")))
+		case "thinking_delta":
+			ev.Kind = KindTextDelta
+			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "thinking")))
+		case "signature_delta":
+			ev.Kind = KindTextDelta
+			it.Sign.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "signature")))
+		default: // citations_delta and deltas yet to come
+			ev.Kind = KindTextDelta
+		}
+	case "content_block_stop":
+		ev.Kind = KindItemDone
+		it := s.anthTarget(ev, ord)
+		if it.Closed >= 0 {
+			it.seen(ord, "content_block_stop", "", "again")
+		} else {
+			it.Closed = ord
+		}
+		it.Status.set(ord, "completed")
+		if st.open == it {
+			st.open = nil
+		}
+	case "message_delta":
+		ev.Kind = KindLifecycle
+		r := s.anthResponse(ord, false)
+		if sr := jsonscan.Get(t.delta, "stop_reason"); !jsonscan.IsNull(sr) {
+			r.finish(0, ord, str(sr))
+		}
+	case "message_stop":
+		ev.Kind = KindTerminal
+		r := s.anthResponse(ord, false)
+		r.Terminal, r.Final = ord, ord
+		r.Status.set(ord, "completed")
+	case "ping":
+		ev.Kind = KindKeepalive
+	case "error":
+		s.errorEvent(ev, t.err, ord)
+		if st.resp != nil {
+			st.resp.Status.set(ord, "error")
+		}
+	default:
+		ev.Kind = KindUnknown
+		ev.Flags |= NonStandard
+	}
+}
+
+// anthBlock starts an item for a content block.
+func (s *Session) anthBlock(r *Response, idx int, block []byte, ord int) *Item {
+	typ := str(jsonscan.Get(block, "type"))
+	it := s.newItem(DialectAnthropic, anthropicRole(typ), typ, ord)
+	it.Response, it.Position = r.Index, idx
+	it.CallID, it.Name = str(jsonscan.Get(block, "id")), str(jsonscan.Get(block, "name"))
+	it.Status.set(ord, "in_progress")
+	var initial []byte
+	switch typ {
+	case "text":
+		initial = jsonscan.Get(block, "text")
+	case "thinking":
+		initial = jsonscan.Get(block, "thinking")
+		if sig := jsonscan.Get(block, "signature"); jsonscan.Kind(sig) == '"' && len(sig) > 2 {
+			it.Sign.add(ord, jsonscan.Unquote(nil, sig))
+		}
+	}
+	if len(initial) > 2 {
+		it.Text.add(ord, jsonscan.Unquote(nil, initial))
+	}
+	return it
+}
+
+// anthTarget finds the block a delta or stop names; a delta for a block
+// never started goes to the open block, or to a new orphan item.
+func (s *Session) anthTarget(ev *Event, ord int) *Item {
+	st := &s.anth
+	r := s.anthResponse(ord, false)
+	idx := intOr(s.top.index, -1)
+	it := st.blocks[idx]
+	if it == nil {
+		if st.open != nil {
+			it = st.open
+			ev.Flags |= Matched
+		} else {
+			ev.Flags |= Orphan
+			typ := "text"
+			if jsonscan.Equal(jsonscan.Get(s.top.delta, "type"), "input_json_delta") {
+				typ = "tool_use"
+			}
+			it = s.newItem(DialectAnthropic, anthropicRole(typ), typ, ord)
+			it.Response, it.Position = r.Index, idx
+			st.blocks[idx] = it
+		}
+	}
+	it.touch(ord)
+	ev.Item = int32(it.Index)
+	return it
+}

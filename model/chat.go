@@ -1,0 +1,288 @@
+package model
+
+import (
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// chatState tracks an OpenAI Chat Completions stream: calls keyed by
+// (choice, tool-call index), the message and reasoning text per choice.
+type chatState struct {
+	resp      *Response
+	calls     map[[2]int]*Item
+	last      map[int]*Item // per choice, the call the latest fragment went to
+	count     map[int]int   // per choice, calls started
+	messages  map[int]*Item
+	reasoning map[int]*Item
+}
+
+// rank orders kinds when one chunk does several things: the timeline shows
+// the most telling one.
+func rank(k Kind) int {
+	switch k {
+	case KindError:
+		return 6
+	case KindTerminal:
+		return 5
+	case KindItemOpen:
+		return 4
+	case KindArgsDelta:
+		return 3
+	case KindItemDone:
+		return 2
+	case KindTextDelta:
+		return 1
+	}
+	return 0
+}
+
+func raise(k *Kind, to Kind) {
+	if rank(to) > rank(*k) {
+		*k = to
+	}
+}
+
+func (s *Session) chatResponse(ord int) *Response {
+	st := &s.chat
+	id := str(s.top.id)
+	if st.resp == nil || (st.resp.Terminal >= 0 && id != "" && id != st.resp.ID) {
+		st.resp = s.newResponse(DialectChat, ord)
+		st.resp.ID = id
+		st.calls, st.last, st.count = map[[2]int]*Item{}, map[int]*Item{}, map[int]int{}
+		st.messages, st.reasoning = map[int]*Item{}, map[int]*Item{}
+	}
+	r := st.resp
+	if r.ID == "" {
+		r.ID = id
+	}
+	if m := str(s.top.model); m != "" && r.Model == "" {
+		r.Model = m
+	}
+	return r
+}
+
+func (s *Session) chatChunk(ev *Event, ord int) {
+	st := &s.chat
+	t := &s.top
+	r := s.chatResponse(ord)
+	r.Status.set(ord, "in_progress")
+	whole := jsonscan.Equal(t.object, "chat.completion")
+	kind := KindLifecycle
+	if t.err != nil && !jsonscan.IsNull(t.err) {
+		s.errorEvent(ev, t.err, ord)
+		r.Status.set(ord, "error")
+	}
+	jsonscan.Elements(t.choices, func(pos int, ch []byte) bool {
+		ci := intOr(jsonscan.Get(ch, "index"), pos)
+		var delta, finish []byte
+		jsonscan.Members(ch, func(k, v []byte) bool {
+			switch string(k) {
+			case "delta":
+				if !whole {
+					delta = v
+				}
+			case "message":
+				if whole {
+					delta = v
+				}
+			case "finish_reason":
+				finish = v
+			}
+			return true
+		})
+		jsonscan.Members(delta, func(k, v []byte) bool {
+			switch string(k) {
+			case "content":
+				if jsonscan.Kind(v) == '"' {
+					raise(&kind, KindTextDelta)
+					it := s.chatText(st.messages, ci, RoleMessage, "message", ev, ord)
+					it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], v))
+				}
+			case "refusal":
+				if jsonscan.Kind(v) == '"' {
+					raise(&kind, KindTextDelta)
+					it := s.chatText(st.messages, ci, RoleMessage, "message", ev, ord)
+					it.Refusal.add(ord, jsonscan.Unquote(s.scratch[:0], v))
+				}
+			case "reasoning_content", "reasoning":
+				if jsonscan.Kind(v) == '"' {
+					raise(&kind, KindTextDelta)
+					it := s.chatText(st.reasoning, ci, RoleReasoning, "reasoning", ev, ord)
+					it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], v))
+				}
+			case "tool_calls":
+				jsonscan.Elements(v, func(i int, entry []byte) bool {
+					def := -1
+					if whole {
+						def = i
+					}
+					raise(&kind, s.chatToolCall(ev, r, ci, def, entry, ord))
+					return true
+				})
+			case "function_call":
+				if !jsonscan.IsNull(v) {
+					raise(&kind, s.chatLegacyCall(ev, r, ci, v, ord))
+				}
+			}
+			return true
+		})
+		if !jsonscan.IsNull(finish) {
+			raise(&kind, KindItemDone)
+			reason := str(finish)
+			r.finish(ci, ord, reason)
+			for key, c := range st.calls {
+				if key[0] == ci && c.Closed < 0 {
+					c.Closed = ord
+					c.Status.set(ord, "completed")
+				}
+			}
+			if m := st.messages[ci]; m != nil && m.Closed < 0 {
+				m.Closed = ord
+				m.Status.set(ord, "completed")
+			}
+		}
+		return true
+	})
+	if whole {
+		kind = KindTerminal
+		r.Terminal = ord
+		r.Status.set(ord, "completed")
+	}
+	if ev.Kind != KindError {
+		ev.Kind = kind
+	}
+}
+
+// chatText returns the choice's message or reasoning item, starting it.
+func (s *Session) chatText(m map[int]*Item, ci int, role ItemRole, typ string, ev *Event, ord int) *Item {
+	it := m[ci]
+	if it == nil {
+		it = s.newItem(DialectChat, role, typ, ord)
+		it.Choice, it.Opened = ci, ord
+		it.Status.set(ord, "in_progress")
+		m[ci] = it
+	}
+	it.touch(ord)
+	if ev.Item < 0 {
+		ev.Item = int32(it.Index)
+	}
+	return it
+}
+
+// chatToolCall applies one delta.tool_calls[] entry. Fragments are keyed by
+// (choice, index); a different id at an open index starts a new call (the
+// "all calls at index 0" defect would otherwise merge them); an entry
+// without an index continues the choice's latest call unless it names
+// another id.
+func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte, ord int) Kind {
+	st := &s.chat
+	var idxV, idV, nameV, argsV []byte
+	hasID, hasName := false, false
+	jsonscan.Members(entry, func(k, v []byte) bool {
+		switch string(k) {
+		case "index":
+			idxV = v
+		case "id":
+			idV, hasID = v, !jsonscan.IsNull(v)
+		case "function":
+			jsonscan.Members(v, func(k, v []byte) bool {
+				switch string(k) {
+				case "name":
+					nameV, hasName = v, !jsonscan.IsNull(v)
+				case "arguments":
+					argsV = v
+				}
+				return true
+			})
+		}
+		return true
+	})
+	id, name := str(idV), str(nameV)
+	n, hasIdx := jsonscan.Int(idxV)
+	idx := int(n)
+	var it *Item
+	if hasIdx {
+		it = st.calls[[2]int{ci, idx}]
+	} else {
+		ev.Flags |= Matched
+		if last := st.last[ci]; def < 0 && last != nil && (id == "" || id == last.CallID) {
+			it, idx = last, last.Position
+		} else if def >= 0 {
+			idx = def
+		} else {
+			idx = st.count[ci]
+		}
+	}
+	if it != nil && id != "" && it.CallID != "" && id != it.CallID {
+		it = nil // a new call at an index already in use
+	}
+	opened := it == nil
+	if opened {
+		it = s.newItem(DialectChat, RoleCall, "function", ord)
+		it.Response, it.Choice, it.Position, it.Opened = r.Index, ci, idx, ord
+		it.CallID, it.Name = id, name
+		it.Status.set(ord, "in_progress")
+		st.calls[[2]int{ci, idx}] = it
+		st.count[ci]++
+		if !hasIdx {
+			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "index", Value: "missing"})
+		}
+	} else {
+		// Record every id and name on a continuation fragment, even equal or
+		// empty ones: clients concatenate them.
+		if hasID {
+			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "id", Value: id})
+		}
+		if hasName {
+			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "name", Value: name})
+		}
+		if it.CallID == "" {
+			it.CallID = id
+		}
+		if it.Name == "" {
+			it.Name = name
+		}
+	}
+	it.touch(ord)
+	st.last[ci] = it
+	if ev.Item < 0 || opened {
+		ev.Item = int32(it.Index)
+	}
+	if argsV != nil && !jsonscan.IsNull(argsV) {
+		it.Deltas++
+		if jsonscan.Kind(argsV) == '"' {
+			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], argsV))
+		} else {
+			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "arguments", Value: "not a string"})
+			it.Args.add(ord, []byte(compactJSON(argsV)))
+		}
+	}
+	if opened {
+		return KindItemOpen
+	}
+	return KindArgsDelta
+}
+
+// chatLegacyCall applies a deprecated delta.function_call.
+func (s *Session) chatLegacyCall(ev *Event, r *Response, ci int, v []byte, ord int) Kind {
+	st := &s.chat
+	key := [2]int{ci, -1}
+	it := st.calls[key]
+	kind := KindArgsDelta
+	if it == nil {
+		it = s.newItem(DialectChat, RoleCall, "function_call", ord)
+		it.Response, it.Choice, it.Opened = r.Index, ci, ord
+		it.Status.set(ord, "in_progress")
+		st.calls[key] = it
+		kind = KindItemOpen
+	}
+	if name := str(jsonscan.Get(v, "name")); name != "" && it.Name == "" {
+		it.Name = name
+	}
+	if a := jsonscan.Get(v, "arguments"); jsonscan.Kind(a) == '"' {
+		it.Deltas++
+		it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], a))
+	}
+	it.touch(ord)
+	ev.Item = int32(it.Index)
+	return kind
+}

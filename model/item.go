@@ -1,0 +1,245 @@
+package model
+
+import (
+	"slices"
+	"sort"
+)
+
+// Change is a value an item or response took at an event: a status, a
+// finish reason, an id.
+type Change struct {
+	Ordinal int
+	Value   string
+}
+
+// History is a sequence of changes in stream order.
+type History []Change
+
+func (h *History) set(ord int, v string) {
+	if n := len(*h); n > 0 && (*h)[n-1].Value == v {
+		return
+	}
+	*h = append(*h, Change{Ordinal: ord, Value: v})
+}
+
+// AsOf returns the value in force at event ord, or "".
+func (h History) AsOf(ord int) string {
+	i := sort.Search(len(h), func(i int) bool { return h[i].Ordinal > ord })
+	if i == 0 {
+		return ""
+	}
+	return h[i-1].Value
+}
+
+// Last returns the latest value, or "".
+func (h History) Last() string {
+	if len(h) == 0 {
+		return ""
+	}
+	return h[len(h)-1].Value
+}
+
+// Fragment is one piece appended to a Buffer by one event.
+type Fragment struct {
+	Ordinal int32 // the event that added it
+	End     int32 // length of the buffer after it
+}
+
+// Buffer is text assembled fragment by fragment. The whole text is kept
+// once; each fragment records only where it ended, so the text as of any
+// event is a prefix found by binary search.
+type Buffer struct {
+	b     []byte
+	Frags []Fragment
+}
+
+func (b *Buffer) add(ord int, p []byte) {
+	b.b = append(b.b, p...)
+	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
+}
+
+// Bytes returns everything assembled. The caller must not modify it.
+func (b *Buffer) Bytes() []byte { return b.b }
+
+// String returns everything assembled.
+func (b *Buffer) String() string { return string(b.b) }
+
+// Len is the length assembled.
+func (b *Buffer) Len() int { return len(b.b) }
+
+// AsOf returns the text assembled by the end of event ord and the index of
+// the last fragment in it (-1 when none).
+func (b *Buffer) AsOf(ord int) ([]byte, int) {
+	i := sort.Search(len(b.Frags), func(i int) bool { return int(b.Frags[i].Ordinal) > ord })
+	if i == 0 {
+		return nil, -1
+	}
+	return b.b[:b.Frags[i-1].End], i - 1
+}
+
+// FragmentAt returns the span [start, end) that event ord added, if it added
+// one.
+func (b *Buffer) FragmentAt(ord int) (start, end int, ok bool) {
+	i := sort.Search(len(b.Frags), func(i int) bool { return int(b.Frags[i].Ordinal) >= ord })
+	if i == len(b.Frags) || int(b.Frags[i].Ordinal) != ord {
+		return 0, 0, false
+	}
+	if i > 0 {
+		start = int(b.Frags[i-1].End)
+	}
+	// One event may add several fragments (a chunk with two deltas for the
+	// same call); the span covers them all.
+	j := i
+	for j+1 < len(b.Frags) && int(b.Frags[j+1].Ordinal) == ord {
+		j++
+	}
+	return start, int(b.Frags[j].End), true
+}
+
+// Source is one place a call's final arguments are stated.
+type Source struct {
+	Present bool
+	Ordinal int // the event that stated it
+	Value   string
+}
+
+// SourceName names the places a Responses call's arguments come from, in
+// the order clients prefer them.
+type SourceName uint8
+
+const (
+	SourceItemDone SourceName = iota // response.output_item.done item.arguments
+	SourceArgsDone                   // response.function_call_arguments.done arguments
+	SourceTerminal                   // the terminal response's output[] arguments
+	SourceDeltas                     // the concatenated deltas
+	SourceAdded                      // output_item.added (or content_block_start) initial arguments
+	numSources
+)
+
+var sourceKeys = [...]string{"item_done", "arguments_done", "terminal", "deltas", "added"}
+
+func (s SourceName) String() string { return sourceKeys[s] }
+
+// ItemRole groups item types across dialects.
+type ItemRole uint8
+
+const (
+	RoleOther     ItemRole = iota
+	RoleCall               // a tool or function call with arguments
+	RoleMessage            // assistant text
+	RoleReasoning          // reasoning, thinking, summaries
+)
+
+// Item is an output item (Responses), content block (Anthropic), tool call
+// or choice message (Chat) or function call or text part (Gemini): anything
+// that is assembled across events.
+type Item struct {
+	Index    int // position in Session.Items
+	Dialect  Dialect
+	Role     ItemRole
+	Type     string // the wire type: function_call, tool_use, text, thinking, function …
+	ItemID   string // Responses item id
+	CallID   string // the id a client answers with
+	Name     string
+	Position int // output_index, block index or tool-call index; -1 when none
+	Choice   int // Chat choice or Gemini candidate
+	Response int // index in Session.Responses, or -1
+	First    int // ordinal of the first event that touched it
+	Last     int // ordinal of the latest event that touched it
+	Opened   int // ordinal of the event that opened it, or -1 when none did
+	Closed   int // ordinal of the event that closed it, or -1
+	Status   History
+	Args     Buffer // a call's arguments as they arrived
+	Text     Buffer // message text, reasoning text or thinking
+	Refusal  Buffer
+	Sign     Buffer // Anthropic thinking signature
+
+	// Sources holds every statement of the final arguments, so that a
+	// disagreement between them is visible and provable.
+	Sources [numSources]Source
+	// IDs records each item id, call id or name seen on the item's events
+	// when they differ from the first: evidence of ids changing mid-call.
+	IDs []IDSeen
+	// Deltas counts the events that added argument fragments.
+	Deltas int
+
+	gemini *geminiArgs // Gemini partialArgs, rebuilt on query
+}
+
+// IDSeen is one observation of an identifier on an item's event.
+type IDSeen struct {
+	Ordinal int
+	Field   string // "item_id", "call_id", "name", "id"
+	Value   string
+}
+
+// IsCall reports whether the item is a tool call.
+func (it *Item) IsCall() bool { return it.Role == RoleCall }
+
+func (it *Item) touch(ord int) {
+	if it.First < 0 || ord < it.First {
+		it.First = ord
+	}
+	if ord > it.Last {
+		it.Last = ord
+	}
+}
+
+// seen records an identifier observed on an event when it differs from the
+// item's own.
+func (it *Item) seen(ord int, field, own, value string) {
+	if value == "" || value == own {
+		return
+	}
+	it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: field, Value: value})
+}
+
+// FinalArgs returns the arguments a client would execute: for Responses the
+// first present of item_done, arguments_done, terminal and the deltas; for
+// the other dialects the assembled fragments (Gemini's built from its
+// partial arguments).
+func (it *Item) FinalArgs() string {
+	if it.gemini != nil {
+		return string(it.gemini.render(-1))
+	}
+	for _, s := range []SourceName{SourceItemDone, SourceArgsDone, SourceTerminal} {
+		if it.Sources[s].Present {
+			return it.Sources[s].Value
+		}
+	}
+	if it.Deltas == 0 && it.Sources[SourceAdded].Present {
+		return it.Sources[SourceAdded].Value
+	}
+	return it.Args.String()
+}
+
+// ArgsAsOf returns the arguments assembled by the end of event ord.
+func (it *Item) ArgsAsOf(ord int) []byte {
+	if it.gemini != nil {
+		return it.gemini.render(ord)
+	}
+	b, _ := it.Args.AsOf(ord)
+	return b
+}
+
+// SourcesDisagree reports whether the stated sources of the final arguments
+// differ, and returns those present.
+func (it *Item) SourcesDisagree() (map[string]string, bool) {
+	present := map[string]string{}
+	var values []string
+	for s := range SourceAdded {
+		src := it.Sources[s]
+		if s == SourceDeltas && it.Deltas > 0 {
+			src = Source{Present: true, Ordinal: it.Last, Value: it.Args.String()}
+		}
+		if src.Present {
+			present[s.String()] = src.Value
+			values = append(values, src.Value)
+		}
+	}
+	slices.Sort(values)
+	return present, len(slices.Compact(values)) > 1
+}
+
+// StatusLast is the item's latest status, "" when it never had one.
+func (it *Item) StatusLast() string { return it.Status.Last() }

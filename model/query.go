@@ -1,0 +1,147 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Calls returns every tool call, in output order: by response, then choice,
+// then output index / block index / tool-call index, then arrival.
+func (s *Session) Calls() []*Item {
+	var out []*Item
+	for _, it := range s.Items {
+		if it.IsCall() {
+			out = append(out, it)
+		}
+	}
+	sortOutput(out)
+	return out
+}
+
+// ItemsAsOf returns the items that exist by the end of event ord (all
+// when ord < 0), in output order.
+func (s *Session) ItemsAsOf(ord int) []*Item {
+	var out []*Item
+	for _, it := range s.Items {
+		if ord < 0 || it.First <= ord {
+			out = append(out, it)
+		}
+	}
+	sortOutput(out)
+	return out
+}
+
+func sortOutput(items []*Item) {
+	slices.SortStableFunc(items, func(a, b *Item) int {
+		return cmp.Or(
+			cmp.Compare(a.Response, b.Response),
+			cmp.Compare(a.Choice, b.Choice),
+			cmp.Compare(a.Position, b.Position),
+			cmp.Compare(a.First, b.First),
+		)
+	})
+}
+
+// Texts returns the assembled assistant text per choice: one string for
+// ordinary streams, several when the stream has several choices (Chat n>1,
+// Gemini candidates). Text of every message item is concatenated in output
+// order; reasoning and refusals are not text.
+func (s *Session) Texts() []string {
+	byChoice := map[int][]byte{}
+	maxChoice := 0
+	items := s.ItemsAsOf(-1)
+	for _, it := range items {
+		if it.Role != RoleMessage {
+			continue
+		}
+		byChoice[it.Choice] = append(byChoice[it.Choice], it.Text.Bytes()...)
+		maxChoice = max(maxChoice, it.Choice)
+	}
+	out := make([]string, maxChoice+1)
+	for c, b := range byChoice {
+		if c >= 0 {
+			out[c] = string(b)
+		}
+	}
+	return out
+}
+
+// CallStatus is a call's status for reports: its latest stated status, or
+// "incomplete" for a call whose stream ended while it was still open.
+func (s *Session) CallStatus(it *Item) string {
+	st := it.Status.Last()
+	if (st == "" || st == "in_progress") && s.ended && it.Closed < 0 {
+		return "incomplete"
+	}
+	if st == "" {
+		return "in_progress"
+	}
+	return st
+}
+
+// Outcome is how the stream ended, reported apart from protocol defects.
+type Outcome struct {
+	State   string // completed, incomplete, failed, error, truncated, empty, streaming
+	Detail  string // a reason or error message
+	Ordinal int    // the event that decided it, or -1
+}
+
+// Outcome tells how the stream ended: the terminal event of its last
+// response, an error, or none at all.
+func (s *Session) Outcome() Outcome {
+	if s.count == 0 {
+		if s.ended {
+			return Outcome{State: "empty", Ordinal: -1}
+		}
+		return Outcome{State: "streaming", Ordinal: -1}
+	}
+	if n := len(s.Errors); n > 0 {
+		e := s.Errors[n-1]
+		detail := e.Message
+		if e.Code != "" {
+			detail = e.Code + ": " + detail
+		}
+		state := "error"
+		if r := s.lastResponse(); r != nil && r.Status.Last() == "failed" {
+			state = "failed"
+		}
+		return Outcome{State: state, Detail: detail, Ordinal: e.Ordinal}
+	}
+	r := s.lastResponse()
+	if r == nil {
+		if !s.ended {
+			return Outcome{State: "streaming", Ordinal: -1}
+		}
+		return Outcome{State: "truncated", Detail: "no response recognised", Ordinal: -1}
+	}
+	if r.Terminal < 0 {
+		if !s.ended {
+			return Outcome{State: "streaming", Ordinal: -1}
+		}
+		detail := "the stream ended without its terminal event"
+		if s.endErr != nil {
+			detail = s.endErr.Error()
+		}
+		return Outcome{State: "truncated", Detail: detail, Ordinal: -1}
+	}
+	state := r.Status.Last()
+	switch state {
+	case "completed", "incomplete", "failed":
+	default:
+		state = "completed"
+	}
+	var detail string
+	for c := range r.Finish {
+		if h := r.Finish[c]; len(h) > 0 && c == 0 {
+			detail = h.Last()
+		}
+	}
+	return Outcome{State: state, Detail: detail, Ordinal: r.Terminal}
+}
+
+func (s *Session) lastResponse() *Response {
+	if n := len(s.Responses); n > 0 {
+		return s.Responses[n-1]
+	}
+	return nil
+}

@@ -1,0 +1,506 @@
+package model
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+var jsonCompact = json.Compact
+
+// respState tracks the current OpenAI Responses response: its items by id
+// and by output_index, the two keys events use to name them.
+type respState struct {
+	resp    *Response
+	byID    map[string]*Item
+	byIndex map[int]*Item
+}
+
+// Documented Responses event types beyond the ones handled by name, with
+// the kind each has. Anything else that starts with "response." is shown as
+// non-standard.
+var responsesKinds = map[string]Kind{
+	"response.content_part.added":                  KindLifecycle,
+	"response.content_part.done":                   KindLifecycle,
+	"response.reasoning_summary_part.added":        KindLifecycle,
+	"response.reasoning_summary_part.done":         KindLifecycle,
+	"response.output_text.annotation.added":        KindLifecycle,
+	"response.image_generation_call.partial_image": KindLifecycle,
+	"response.shell_call_command.added":            KindLifecycle,
+	"response.shell_call_command.delta":            KindArgsDelta,
+	"response.shell_call_command.done":             KindArgsDone,
+	"response.shell_call_output_content.delta":     KindTextDelta,
+	"response.shell_call_output_content.done":      KindTextDone,
+	"response.audio.delta":                         KindTextDelta,
+	"response.audio.done":                          KindTextDone,
+	"response.audio.transcript.delta":              KindTextDelta,
+	"response.audio.transcript.done":               KindTextDone,
+}
+
+// Item status events: response.<tool>_call.<status>.
+var toolCallPrefixes = []string{
+	"response.web_search_call.", "response.file_search_call.", "response.code_interpreter_call.",
+	"response.image_generation_call.", "response.mcp_call.", "response.mcp_list_tools.",
+}
+
+// argument streams: delta type → (done type, field of the done event, field
+// of the item snapshot).
+var argStreams = map[string]struct{ done, doneField, itemField string }{
+	"response.function_call_arguments.delta":    {"response.function_call_arguments.done", "arguments", "arguments"},
+	"response.custom_tool_call_input.delta":     {"response.custom_tool_call_input.done", "input", "input"},
+	"response.mcp_call_arguments.delta":         {"response.mcp_call_arguments.done", "arguments", "arguments"},
+	"response.code_interpreter_call_code.delta": {"response.code_interpreter_call_code.done", "code", "code"},
+}
+
+var argDone = func() map[string]string {
+	m := map[string]string{}
+	for _, v := range argStreams {
+		m[v.done] = v.doneField
+	}
+	return m
+}()
+
+func responsesRole(typ string) ItemRole {
+	switch typ {
+	case "function_call", "custom_tool_call", "mcp_call":
+		return RoleCall
+	case "message":
+		return RoleMessage
+	case "reasoning":
+		return RoleReasoning
+	}
+	return RoleOther
+}
+
+// argsField names where an item snapshot of this type keeps its arguments.
+func argsField(typ string) string {
+	if typ == "custom_tool_call" {
+		return "input"
+	}
+	return "arguments"
+}
+
+// snapshot is the part of an item object streamtap reads.
+type snapshot struct {
+	id, typ, status, callID, name string
+	args                          []byte
+	hasArgs                       bool
+	content, summary              []byte
+}
+
+func readSnapshot(obj []byte) snapshot {
+	var sn snapshot
+	var args, input []byte
+	jsonscan.Members(obj, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			sn.id = str(v)
+		case "type":
+			sn.typ = str(v)
+		case "status":
+			sn.status = str(v)
+		case "call_id":
+			sn.callID = str(v)
+		case "name":
+			sn.name = str(v)
+		case "arguments":
+			args = v
+		case "input":
+			input = v
+		case "content":
+			sn.content = v
+		case "summary":
+			sn.summary = v
+		}
+		return true
+	})
+	if argsField(sn.typ) == "input" {
+		args = input
+	}
+	if args != nil && !jsonscan.IsNull(args) {
+		sn.hasArgs = true
+		if jsonscan.Kind(args) == '"' {
+			sn.args = jsonscan.Unquote(nil, args)
+		} else {
+			sn.args = []byte(compactJSON(args)) // not a string: kept as its JSON text
+		}
+	}
+	return sn
+}
+
+func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
+	t := &s.top
+	switch typ {
+	case "":
+		if jsonscan.Equal(t.object, "response") { // a non-streaming response body
+			ev.Kind = KindTerminal
+			s.respSnapshot(data, ord, true)
+		}
+		return
+	case "response.created", "response.in_progress", "response.queued":
+		ev.Kind = KindLifecycle
+		s.respSnapshot(t.response, ord, false)
+		return
+	case "response.completed", "response.incomplete", "response.failed":
+		ev.Kind = KindTerminal
+		s.respSnapshot(t.response, ord, true)
+		return
+	case "response.output_item.added":
+		ev.Kind = KindItemOpen
+		s.itemAdded(ev, ord)
+		return
+	case "response.output_item.done":
+		ev.Kind = KindItemDone
+		s.itemDone(ev, ord)
+		return
+	case "error":
+		s.errorEvent(ev, t.err, ord)
+		if r := s.curResponse(ord); r != nil {
+			r.Status.set(ord, "error")
+		}
+		return
+	case "keepalive":
+		ev.Kind = KindKeepalive
+		return
+	case "response.output_text.delta", "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+		ev.Kind = KindTextDelta
+		if it := s.respItem(ev, ord); it != nil {
+			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
+		}
+		return
+	case "response.refusal.delta":
+		ev.Kind = KindTextDelta
+		if it := s.respItem(ev, ord); it != nil {
+			it.Refusal.add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
+		}
+		return
+	case "response.output_text.done", "response.reasoning_summary_text.done", "response.reasoning_text.done":
+		ev.Kind = KindTextDone
+		if it := s.respItem(ev, ord); it != nil && len(it.Text.Frags) == 0 {
+			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], t.text))
+		}
+		return
+	case "response.refusal.done":
+		ev.Kind = KindTextDone
+		if it := s.respItem(ev, ord); it != nil && len(it.Refusal.Frags) == 0 {
+			it.Refusal.add(ord, jsonscan.Unquote(s.scratch[:0], t.refusal))
+		}
+		return
+	}
+	if _, ok := argStreams[typ]; ok {
+		ev.Kind = KindArgsDelta
+		if it := s.respItem(ev, ord); it != nil {
+			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
+			it.Deltas++
+		}
+		return
+	}
+	if field, ok := argDone[typ]; ok {
+		ev.Kind = KindArgsDone
+		it := s.respItem(ev, ord)
+		if it == nil {
+			return
+		}
+		v := t.arguments
+		switch field {
+		case "input":
+			v = t.input
+		case "code":
+			v = t.code
+		}
+		val := jsonscan.Unquote(nil, v)
+		if it.Sources[SourceArgsDone].Present {
+			it.seen(ord, "arguments_done", "", "again")
+		}
+		it.Sources[SourceArgsDone] = Source{Present: true, Ordinal: ord, Value: string(val)}
+		if it.Deltas == 0 && it.Args.Len() == 0 {
+			it.Args.add(ord, val) // arguments only in .done: show them as they arrived
+		}
+		if t.name != nil {
+			it.seen(ord, "name", it.Name, str(t.name))
+		}
+		return
+	}
+	if k, ok := responsesKinds[typ]; ok {
+		ev.Kind = k
+		s.respItem(ev, ord)
+		return
+	}
+	for _, p := range toolCallPrefixes {
+		if strings.HasPrefix(typ, p) {
+			ev.Kind = KindLifecycle
+			if it := s.respItem(ev, ord); it != nil {
+				it.Status.set(ord, typ[len(p):])
+			}
+			return
+		}
+	}
+	// response.required_action (a gateway extension), response.keep_alive,
+	// and whatever comes next.
+	ev.Kind = KindUnknown
+	ev.Flags |= NonStandard
+	if typ == "response.required_action" || typ == "response.keep_alive" {
+		ev.Kind = KindLifecycle
+		if typ == "response.keep_alive" {
+			ev.Kind = KindKeepalive
+		}
+	}
+	if t.itemID != nil || t.outputIndex != nil {
+		s.respItem(ev, ord)
+	}
+}
+
+// curResponse returns the response being streamed, starting one if an
+// event arrives before any response.created.
+func (s *Session) curResponse(ord int) *Response {
+	st := &s.respState
+	if st.resp == nil {
+		st.resp = s.newResponse(DialectResponses, ord)
+		st.byID, st.byIndex = map[string]*Item{}, map[int]*Item{}
+	}
+	return st.resp
+}
+
+// respSnapshot reads a whole response object: from a lifecycle event, a
+// terminal event, or a non-streaming response body.
+func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
+	st := &s.respState
+	id, status := str(jsonscan.Get(obj, "id")), str(jsonscan.Get(obj, "status"))
+	if st.resp != nil && (st.resp.Terminal >= 0 || (id != "" && st.resp.ID != "" && id != st.resp.ID)) {
+		st.resp = nil // a new response in the same stream
+	}
+	r := s.curResponse(ord)
+	if r.ID == "" {
+		r.ID = id
+	}
+	if m := str(jsonscan.Get(obj, "model")); m != "" {
+		r.Model = m
+	}
+	if status != "" {
+		r.Status.set(ord, status)
+	}
+	if r.Created < 0 {
+		r.Created = ord
+	}
+	if !terminal {
+		return
+	}
+	r.Terminal, r.Final = ord, ord
+	jsonscan.Elements(jsonscan.Get(obj, "output"), func(i int, v []byte) bool {
+		s.terminalItem(r, i, v, ord)
+		return true
+	})
+}
+
+// terminalItem matches one item of the terminal output[] to a streamed item
+// (by id, then call_id, then position) and records its arguments as a
+// source. Items that were never streamed are created from the snapshot, so
+// a non-streaming response assembles like a streamed one.
+func (s *Session) terminalItem(r *Response, i int, obj []byte, ord int) {
+	st := &s.respState
+	sn := readSnapshot(obj)
+	it := st.byID[sn.id]
+	if it == nil && sn.callID != "" {
+		for _, c := range st.byIndex {
+			if c.CallID == sn.callID {
+				it = c
+				break
+			}
+		}
+	}
+	if it == nil {
+		if c := st.byIndex[i]; c != nil && c.Type == sn.typ && c.ItemID == "" {
+			it = c
+		}
+	}
+	if it == nil {
+		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
+		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, i
+		s.snapshotText(it, sn, ord)
+		if sn.hasArgs {
+			it.Args.add(ord, sn.args)
+		}
+		st.byID[sn.id] = it
+	} else {
+		it.seen(ord, "item_id", it.ItemID, sn.id)
+		it.seen(ord, "call_id", it.CallID, sn.callID)
+		it.seen(ord, "name", it.Name, sn.name)
+		it.touch(ord)
+	}
+	if sn.status != "" {
+		it.Status.set(ord, sn.status)
+	}
+	if it.IsCall() && sn.hasArgs {
+		it.Sources[SourceTerminal] = Source{Present: true, Ordinal: ord, Value: string(sn.args)}
+	}
+}
+
+// snapshotText fills a message's or reasoning item's text from a snapshot
+// when no deltas brought it.
+func (s *Session) snapshotText(it *Item, sn snapshot, ord int) {
+	if it.Text.Len() > 0 {
+		return
+	}
+	var text []byte
+	collect := func(arr []byte, want ...string) {
+		jsonscan.Elements(arr, func(_ int, part []byte) bool {
+			typ := str(jsonscan.Get(part, "type"))
+			for _, w := range want {
+				if typ == w {
+					text = jsonscan.Unquote(text, jsonscan.Get(part, "text"))
+				}
+			}
+			return true
+		})
+	}
+	switch it.Role {
+	case RoleMessage:
+		collect(sn.content, "output_text")
+	case RoleReasoning:
+		collect(sn.summary, "summary_text")
+		collect(sn.content, "reasoning_text")
+	}
+	if len(text) > 0 {
+		it.Text.add(ord, text)
+	}
+}
+
+func (s *Session) itemAdded(ev *Event, ord int) {
+	st := &s.respState
+	r := s.curResponse(ord)
+	sn := readSnapshot(s.top.item)
+	idx := intOr(s.top.outputIndex, -1)
+	it := s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
+	it.Response = r.Index
+	it.ItemID, it.CallID, it.Name, it.Position, it.Opened = sn.id, sn.callID, sn.name, idx, ord
+	if sn.status != "" {
+		it.Status.set(ord, sn.status)
+	}
+	if sn.hasArgs {
+		it.Sources[SourceAdded] = Source{Present: true, Ordinal: ord, Value: string(sn.args)}
+	}
+	if sn.id != "" {
+		st.byID[sn.id] = it
+	}
+	if idx >= 0 {
+		st.byIndex[idx] = it
+	}
+	ev.Item = int32(it.Index)
+}
+
+func (s *Session) itemDone(ev *Event, ord int) {
+	st := &s.respState
+	s.curResponse(ord)
+	sn := readSnapshot(s.top.item)
+	idx := intOr(s.top.outputIndex, -1)
+	it := st.byID[sn.id]
+	if it == nil {
+		it = st.byIndex[idx]
+		if it != nil {
+			ev.Flags |= Matched
+		}
+	}
+	if it == nil {
+		ev.Flags |= Orphan
+		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
+		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, idx
+		if sn.id != "" {
+			st.byID[sn.id] = it
+		}
+	} else {
+		it.seen(ord, "item_id", it.ItemID, sn.id)
+		it.seen(ord, "call_id", it.CallID, sn.callID)
+		it.seen(ord, "name", it.Name, sn.name)
+		it.seen(ord, "type", it.Type, sn.typ)
+		if it.Closed >= 0 {
+			it.seen(ord, "output_item.done", "", "again")
+		}
+	}
+	it.touch(ord)
+	if it.Name == "" {
+		it.Name = sn.name
+	}
+	if it.CallID == "" {
+		it.CallID = sn.callID
+	}
+	if sn.status != "" {
+		it.Status.set(ord, sn.status)
+	}
+	if it.Closed < 0 {
+		it.Closed = ord
+	}
+	if it.IsCall() && sn.hasArgs {
+		it.Sources[SourceItemDone] = Source{Present: true, Ordinal: ord, Value: string(sn.args)}
+		if it.Args.Len() == 0 && it.Deltas == 0 {
+			it.Args.add(ord, sn.args)
+		}
+	}
+	s.snapshotText(it, sn, ord)
+	ev.Item = int32(it.Index)
+}
+
+// respItem finds the item an event names: by item_id, else by
+// output_index, else the single open call. An event naming nothing known
+// gets a new orphan item, so its content is not lost.
+func (s *Session) respItem(ev *Event, ord int) *Item {
+	st := &s.respState
+	r := s.curResponse(ord)
+	t := &s.top
+	id := str(t.itemID)
+	idx := intOr(t.outputIndex, -1)
+	it := st.byID[id]
+	switch {
+	case it != nil:
+	case idx >= 0 && st.byIndex[idx] != nil:
+		it = st.byIndex[idx]
+		ev.Flags |= Matched
+	case id == "" && idx < 0:
+		var open *Item
+		n := 0
+		for _, c := range st.byIndex {
+			if c.Closed < 0 {
+				open, n = c, n+1
+			}
+		}
+		if n == 1 {
+			it = open
+			ev.Flags |= Matched
+		}
+	}
+	if it == nil {
+		ev.Flags |= Orphan
+		typ := orphanType(s.types.names[ev.Type])
+		it = s.newItem(DialectResponses, responsesRole(typ), typ, ord)
+		it.Response, it.ItemID, it.Position = r.Index, id, idx
+		if id != "" {
+			st.byID[id] = it
+		}
+		if idx >= 0 {
+			st.byIndex[idx] = it
+		}
+	} else if id != "" {
+		it.seen(ord, "item_id", it.ItemID, id)
+	}
+	it.touch(ord)
+	ev.Item = int32(it.Index)
+	return it
+}
+
+// orphanType guesses the type of an item that was never added, from the
+// event that names it.
+func orphanType(evType string) string {
+	switch {
+	case strings.Contains(evType, "function_call_arguments"):
+		return "function_call"
+	case strings.Contains(evType, "custom_tool_call"):
+		return "custom_tool_call"
+	case strings.Contains(evType, "mcp_call"):
+		return "mcp_call"
+	case strings.Contains(evType, "output_text"), strings.Contains(evType, "refusal"), strings.Contains(evType, "content_part"):
+		return "message"
+	case strings.Contains(evType, "reasoning"):
+		return "reasoning"
+	}
+	return "unknown"
+}

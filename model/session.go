@@ -1,0 +1,500 @@
+package model
+
+import (
+	"bytes"
+	"cmp"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// Options tune a Session.
+type Options struct {
+	// KeepEvents keeps the per-event index (about 48 bytes an event). The
+	// timeline needs it; a headless `calls` over a huge file does not.
+	KeepEvents bool
+	// Raw reads the stream's bytes back by offset, for Session.Raw.
+	Raw io.ReaderAt
+}
+
+// Response is one response (Responses), message (Anthropic), completion
+// (Chat) or generation (Gemini): the envelope the items belong to.
+type Response struct {
+	Index    int
+	Dialect  Dialect
+	ID       string
+	Model    string
+	Status   History // statuses with the events that set them
+	First    int     // ordinal of its first event
+	Terminal int     // ordinal of its terminal event, or -1
+	// Finish holds each choice's finish reasons (Chat, Gemini) or the stop
+	// reasons (Anthropic, choice 0), in stream order.
+	Finish map[int]History
+	// Created and Final are the ordinals of the first and terminal
+	// snapshots of the whole response (Responses), or -1.
+	Created, Final int
+}
+
+func (r *Response) finish(choice, ord int, reason string) {
+	if r.Finish == nil {
+		r.Finish = map[int]History{}
+	}
+	h := r.Finish[choice]
+	h = append(h, Change{Ordinal: ord, Value: reason})
+	r.Finish[choice] = h
+}
+
+// Head is an HTTP response head that preceded the stream.
+type Head struct {
+	Ordinal int
+	Proto   string
+	Status  int
+	Header  []capture.Field // copies, safe to keep
+}
+
+// ErrorInfo is an error reported inside the stream or by the HTTP status.
+type ErrorInfo struct {
+	Ordinal int
+	Status  int // HTTP status, when known
+	Code    string
+	Message string
+}
+
+// Session is the model of one stream: its events, items and responses.
+// Feed it frames with Add in stream order; it is not safe for concurrent
+// use, so a UI that reads it while a reader goroutine adds to it must hand
+// frames over by message (as package ui does).
+type Session struct {
+	opts      Options
+	Events    []Event // when Options.KeepEvents
+	Items     []*Item
+	Responses []*Response
+	Heads     []Head
+	Errors    []ErrorInfo
+
+	count     int
+	bytes     int64
+	types     *interner
+	dialects  [len(dialectNames)]int
+	last      Event
+	lastDial  Dialect
+	done      int // ordinal of the first [DONE], or -1
+	ended     bool
+	endErr    error
+	top       top
+	scratch   []byte
+	status    int // HTTP status of the latest head
+	respState respState
+	chat      chatState
+	anth      anthState
+	gem       gemState
+}
+
+// NewSession returns an empty session.
+func NewSession(opts Options) *Session {
+	return &Session{opts: opts, types: newInterner(), done: -1}
+}
+
+// Len is the number of events added so far.
+func (s *Session) Len() int { return s.count }
+
+// Bytes is the number of stream bytes framed so far.
+func (s *Session) Bytes() int64 { return s.bytes }
+
+// TypeName returns an interned type or event name.
+func (s *Session) TypeName(id uint16) string { return s.types.names[id] }
+
+// Done is the ordinal of the first data: [DONE], or -1.
+func (s *Session) Done() int { return s.done }
+
+// Raw reads the bytes of event ev back from the stream. It needs
+// Options.Raw.
+func (s *Session) Raw(ev *Event) ([]byte, error) {
+	if s.opts.Raw == nil {
+		return nil, io.ErrUnexpectedEOF
+	}
+	buf := make([]byte, ev.Len)
+	n, err := s.opts.Raw.ReadAt(buf, ev.Offset)
+	if n == len(buf) {
+		err = nil
+	}
+	return buf[:n], err
+}
+
+// End records the end of the stream: err is nil for a clean EOF.
+func (s *Session) End(err error) {
+	s.ended, s.endErr = true, err
+}
+
+// Ended reports whether the stream has ended, and how.
+func (s *Session) Ended() (bool, error) { return s.ended, s.endErr }
+
+// Dialect is the stream's main dialect: the one most events belong to.
+func (s *Session) Dialect() Dialect {
+	best := DialectUnknown
+	for d := DialectResponses; int(d) < len(s.dialects); d++ {
+		if s.dialects[d] > s.dialects[best] {
+			best = d
+		}
+	}
+	return best
+}
+
+// Dialects lists every dialect seen, main one first.
+func (s *Session) Dialects() []Dialect {
+	var out []Dialect
+	for d := DialectResponses; int(d) < len(s.dialects); d++ {
+		if s.dialects[d] > 0 {
+			out = append(out, d)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Dialect) int { return cmp.Compare(s.dialects[b], s.dialects[a]) })
+	return out
+}
+
+// top holds the top-level members of the current event's JSON that any
+// dialect reads. One pass of the scanner fills it.
+type top struct {
+	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
+	text, item, response, err, index, contentBlock, object, id, choices, model,
+	candidates, message, name, input, code, refusal, part, usage, usageMeta,
+	promptFeedback, content, role, responseID, stopReason []byte
+}
+
+func (t *top) collect(key, v []byte) {
+	switch string(key) {
+	case "type":
+		t.typ = v
+	case "sequence_number":
+		t.seq = v
+	case "item_id":
+		t.itemID = v
+	case "output_index":
+		t.outputIndex = v
+	case "content_index":
+		t.contentIndex = v
+	case "summary_index":
+		t.summaryIndex = v
+	case "delta":
+		t.delta = v
+	case "arguments":
+		t.arguments = v
+	case "text":
+		t.text = v
+	case "item":
+		t.item = v
+	case "response":
+		t.response = v
+	case "error":
+		t.err = v
+	case "index":
+		t.index = v
+	case "content_block":
+		t.contentBlock = v
+	case "object":
+		t.object = v
+	case "id":
+		t.id = v
+	case "choices":
+		t.choices = v
+	case "model", "modelVersion":
+		t.model = v
+	case "candidates":
+		t.candidates = v
+	case "message":
+		t.message = v
+	case "name":
+		t.name = v
+	case "input":
+		t.input = v
+	case "code":
+		t.code = v
+	case "refusal":
+		t.refusal = v
+	case "part":
+		t.part = v
+	case "usage":
+		t.usage = v
+	case "usageMetadata":
+		t.usageMeta = v
+	case "promptFeedback":
+		t.promptFeedback = v
+	case "content":
+		t.content = v
+	case "role":
+		t.role = v
+	case "responseId":
+		t.responseID = v
+	case "stop_reason":
+		t.stopReason = v
+	}
+}
+
+// Add turns a frame into an event, updates the assembly and returns the
+// event. The pointer is valid until the next Add.
+func (s *Session) Add(f *capture.Frame) *Event {
+	ord := s.count
+	s.count++
+	s.bytes = f.End
+	s.last = Event{Offset: f.Start, Len: int32(f.End - f.Start), At: f.At, Seq: -1, Item: -1,
+		Frame: f.Flags, Source: f.Kind}
+	ev := &s.last
+	switch f.Kind {
+	case capture.FrameComment:
+		ev.Type, ev.Kind = s.types.id([]byte(TypeComment)), KindKeepalive
+	case capture.FrameRemainder:
+		ev.Type = s.types.id([]byte(TypeRemainder))
+	case capture.FrameHead:
+		s.head(ev, f, ord)
+	default:
+		s.event(ev, f, ord)
+	}
+	if ev.Dialect != DialectUnknown {
+		s.dialects[ev.Dialect]++
+		s.lastDial = ev.Dialect
+	}
+	if s.opts.KeepEvents {
+		s.Events = append(s.Events, *ev)
+	}
+	return ev
+}
+
+func (s *Session) head(ev *Event, f *capture.Frame, ord int) {
+	ev.Type, ev.Kind = s.types.id([]byte(TypeHTTP)), KindLifecycle
+	h := Head{Ordinal: ord, Proto: f.Proto, Status: f.Status}
+	for _, fl := range f.Header {
+		h.Header = append(h.Header, capture.Field{Name: bytes.Clone(fl.Name), Value: bytes.Clone(fl.Value)})
+	}
+	s.Heads = append(s.Heads, h)
+	s.status = f.Status
+	if f.Status >= 400 {
+		ev.Kind = KindError
+		s.Errors = append(s.Errors, ErrorInfo{Ordinal: ord, Status: f.Status, Message: "HTTP " + strconv.Itoa(f.Status)})
+	}
+}
+
+var anthropicTypes = map[string]bool{
+	"message_start": true, "message_delta": true, "message_stop": true, "content_block_start": true,
+	"content_block_delta": true, "content_block_stop": true, "ping": true,
+}
+
+func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
+	if f.HasEvent {
+		ev.Name = s.types.id(f.Event)
+	}
+	if !f.HasData {
+		ev.Type = ev.Name
+		if ev.Type == 0 {
+			ev.Type = s.types.id([]byte(TypeNoData))
+		}
+		if string(f.Event) == "ping" {
+			ev.Kind, ev.Dialect = KindKeepalive, DialectAnthropic
+		}
+		return
+	}
+	data := f.Data
+	if string(bytes.TrimSpace(data)) == "[DONE]" {
+		ev.Type, ev.Kind, ev.Dialect = s.types.id([]byte(TypeDone)), KindSentinel, s.lastDial
+		if s.done < 0 {
+			s.done = ord
+		}
+		if r := s.chat.resp; r != nil && s.lastDial == DialectChat && r.Terminal < 0 {
+			r.Terminal = ord
+			r.Status.set(ord, "completed")
+		}
+		return
+	}
+	s.top = top{}
+	isObj, err := jsonscan.ScanObject(data, s.top.collect)
+	if err != nil {
+		ev.Flags |= DecodeError
+		ev.Type = s.types.id([]byte(TypeInvalid))
+		if s.status >= 400 {
+			ev.Kind = KindError
+		}
+		return
+	}
+	if !isObj {
+		s.array(ev, data, ord)
+		return
+	}
+	t := &s.top
+	if len(t.typ) > 0 {
+		s.scratch = jsonscan.Unquote(s.scratch[:0], t.typ)
+		ev.Type = s.types.id(s.scratch)
+		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {
+			ev.Flags |= NameMismatch
+		}
+	} else {
+		ev.Type = ev.Name
+	}
+	if n, ok := jsonscan.Int(t.seq); ok {
+		ev.Seq = n
+	}
+	typ := s.types.names[ev.Type]
+	switch ev.Dialect = s.detect(typ); ev.Dialect {
+	case DialectResponses:
+		s.responses(ev, typ, data, ord)
+	case DialectChat:
+		s.chatChunk(ev, ord)
+	case DialectAnthropic:
+		s.anthropic(ev, typ, ord)
+	case DialectGemini:
+		s.gemini(ev, data, ord)
+	default:
+		if t.err != nil {
+			s.errorEvent(ev, t.err, ord)
+		}
+	}
+	if ev.Type == 0 {
+		ev.Type = s.types.id([]byte("(untyped)"))
+	}
+	if s.status >= 400 && ev.Kind != KindError {
+		s.errorEvent(ev, t.err, ord)
+	}
+}
+
+// array handles a JSON value that is not an object. Gemini's
+// streamGenerateContent without alt=sse answers with an array of chunks;
+// anything else is shown as it is.
+func (s *Session) array(ev *Event, data []byte, ord int) {
+	ev.Flags |= NotObject
+	ev.Type = s.types.id([]byte("(not an object)"))
+	if jsonscan.Kind(data) != '[' {
+		return
+	}
+	gemini := false
+	jsonscan.Elements(data, func(_ int, v []byte) bool {
+		if jsonscan.Get(v, "candidates") != nil {
+			gemini = true
+			s.gemini(ev, v, ord)
+		}
+		return true
+	})
+	if gemini {
+		ev.Dialect = DialectGemini
+		ev.Flags &^= NotObject
+		ev.Type = s.types.id([]byte(TypeGemini))
+	}
+}
+
+// detect names the dialect of an event from its type and shape. A stream
+// may mix dialects, so each event is judged on its own, with the stream's
+// recent dialect breaking ties for shared shapes such as "error".
+func (s *Session) detect(typ string) Dialect {
+	t := &s.top
+	switch {
+	case len(typ) > 9 && typ[:9] == "response.":
+		return DialectResponses
+	case anthropicTypes[typ]:
+		return DialectAnthropic
+	case typ == "message" && t.content != nil:
+		return DialectAnthropic
+	case typ == "keepalive":
+		return DialectResponses
+	case jsonscan.Equal(t.object, "chat.completion.chunk"), jsonscan.Equal(t.object, "chat.completion"), t.choices != nil:
+		return DialectChat
+	case jsonscan.Equal(t.object, "response"):
+		return DialectResponses
+	case t.candidates != nil, t.usageMeta != nil, t.promptFeedback != nil:
+		return DialectGemini
+	case typ == "error":
+		switch {
+		case s.lastDial != DialectUnknown:
+			return s.lastDial
+		case t.seq != nil:
+			return DialectResponses
+		}
+		return DialectAnthropic
+	case t.err != nil && s.lastDial != DialectUnknown:
+		return s.lastDial
+	}
+	return DialectUnknown
+}
+
+// errorEvent records an error payload: {"error": {...}}, a flat
+// {"code", "message"} (the documented Responses shape), or the body of an
+// HTTP error.
+func (s *Session) errorEvent(ev *Event, errV []byte, ord int) {
+	ev.Kind = KindError
+	info := ErrorInfo{Ordinal: ord, Status: s.status}
+	obj := errV
+	if jsonscan.Kind(obj) != '{' {
+		obj = nil
+	}
+	str := func(v []byte) string {
+		if x, ok := jsonscan.String(v); ok {
+			return x
+		}
+		return string(v)
+	}
+	if obj != nil {
+		info.Code = str(jsonscan.Get(obj, "code"))
+		if info.Code == "" {
+			info.Code = str(jsonscan.Get(obj, "type"))
+		}
+		info.Message = str(jsonscan.Get(obj, "message"))
+	} else {
+		info.Code = str(s.top.code)
+		info.Message = str(s.top.message)
+		if errV != nil && info.Message == "" {
+			info.Message = str(errV)
+		}
+	}
+	s.Errors = append(s.Errors, info)
+}
+
+// newItem starts an item.
+func (s *Session) newItem(d Dialect, role ItemRole, typ string, ord int) *Item {
+	it := &Item{Index: len(s.Items), Dialect: d, Role: role, Type: typ, Position: -1, Response: -1,
+		First: ord, Last: ord, Opened: -1, Closed: -1}
+	if n := len(s.Responses); n > 0 {
+		it.Response = n - 1
+	}
+	s.Items = append(s.Items, it)
+	return it
+}
+
+// newResponse starts a response envelope.
+func (s *Session) newResponse(d Dialect, ord int) *Response {
+	r := &Response{Index: len(s.Responses), Dialect: d, First: ord, Terminal: -1, Created: -1, Final: -1}
+	s.Responses = append(s.Responses, r)
+	return r
+}
+
+func str(v []byte) string {
+	x, _ := jsonscan.String(v)
+	return x
+}
+
+func intOr(v []byte, def int) int {
+	if n, ok := jsonscan.Int(v); ok {
+		return int(n)
+	}
+	return def
+}
+
+// compactJSON returns v without insignificant whitespace, keys in their
+// original order.
+func compactJSON(v []byte) string {
+	var b bytes.Buffer
+	if err := jsonCompact(&b, v); err != nil {
+		return string(v)
+	}
+	return b.String()
+}
+
+// Assemble frames and models a whole stream held in memory, such as an
+// embedded sample or a test fixture.
+func Assemble(data []byte, format capture.Format, opts Options) *Session {
+	s := NewSession(opts)
+	fr := capture.NewFramer(format)
+	emit := func(f *capture.Frame) { s.Add(f) }
+	fr.Feed(data, capture.NoTime, emit)
+	fr.Finish(capture.NoTime, emit)
+	s.End(nil)
+	return s
+}
