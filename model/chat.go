@@ -9,6 +9,7 @@ import (
 type chatState struct {
 	resp      *Response
 	calls     map[[2]int]*Item
+	all       []*Item       // every call of the response, including ones displaced at their index
 	last      map[int]*Item // per choice, the call the latest fragment went to
 	count     map[int]int   // per choice, calls started
 	messages  map[int]*Item
@@ -48,6 +49,7 @@ func (s *Session) chatResponse(ord int) *Response {
 		st.resp = s.newResponse(DialectChat, ord)
 		st.resp.ID = id
 		st.calls, st.last, st.count = map[[2]int]*Item{}, map[int]*Item{}, map[int]int{}
+		st.all = nil
 		st.messages, st.reasoning = map[int]*Item{}, map[int]*Item{}
 	}
 	r := st.resp
@@ -129,8 +131,8 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 			raise(&kind, KindItemDone)
 			reason := str(finish)
 			r.finish(ci, ord, reason)
-			for key, c := range st.calls {
-				if key[0] == ci && c.Closed < 0 {
+			for _, c := range st.all {
+				if c.Choice == ci && c.Closed < 0 {
 					c.Closed = ord
 					c.Status.set(ord, "completed")
 				}
@@ -222,6 +224,7 @@ func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte
 		it.CallID, it.Name = id, name
 		it.Status.set(ord, "in_progress")
 		st.calls[[2]int{ci, idx}] = it
+		st.all = append(st.all, it)
 		st.count[ci]++
 		if !hasIdx {
 			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "index", Value: "missing"})
@@ -273,6 +276,7 @@ func (s *Session) chatLegacyCall(ev *Event, r *Response, ci int, v []byte, ord i
 		it.Response, it.Choice, it.Opened = r.Index, ci, ord
 		it.Status.set(ord, "in_progress")
 		st.calls[key] = it
+		st.all = append(st.all, it)
 		kind = KindItemOpen
 	}
 	if name := str(jsonscan.Get(v, "name")); name != "" && it.Name == "" {

@@ -18,6 +18,8 @@ type Options struct {
 	KeepEvents bool
 	// Raw reads the stream's bytes back by offset, for Session.Raw.
 	Raw io.ReaderAt
+	// Observer, when set, sees every event as it is added.
+	Observer Observer
 }
 
 // Response is one response (Responses), message (Anthropic), completion
@@ -86,7 +88,8 @@ type Session struct {
 	endErr    error
 	top       top
 	scratch   []byte
-	status    int // HTTP status of the latest head
+	cur       []byte // the data of the event being added, when it is a JSON object
+	status    int    // HTTP status of the latest head
 	respState respState
 	chat      chatState
 	anth      anthState
@@ -242,6 +245,7 @@ func (s *Session) Add(f *capture.Frame) *Event {
 	s.last = Event{Offset: f.Start, Len: int32(f.End - f.Start), At: f.At, Seq: -1, Item: -1,
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
+	s.cur = nil
 	switch f.Kind {
 	case capture.FrameComment:
 		ev.Type, ev.Kind = s.types.id([]byte(TypeComment)), KindKeepalive
@@ -259,6 +263,10 @@ func (s *Session) Add(f *capture.Frame) *Event {
 	if s.opts.KeepEvents {
 		s.Events = append(s.Events, *ev)
 	}
+	if s.opts.Observer != nil {
+		s.opts.Observer.Observe(s, ord, ev, f)
+	}
+	s.cur = nil // the frame's bytes are not ours to keep
 	return ev
 }
 
@@ -321,6 +329,7 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
 		s.array(ev, data, ord)
 		return
 	}
+	s.cur = data
 	t := &s.top
 	if len(t.typ) > 0 {
 		s.scratch = jsonscan.Unquote(s.scratch[:0], t.typ)
@@ -328,6 +337,8 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
 		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {
 			ev.Flags |= NameMismatch
 		}
+	} else if jsonscan.Kind(t.object) == '"' {
+		ev.Type = s.types.id(jsonscan.Unquote(s.scratch[:0], t.object)) // chat.completion.chunk
 	} else {
 		ev.Type = ev.Name
 	}

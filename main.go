@@ -1,0 +1,280 @@
+// Command streamtap inspects LLM tool-call streams: OpenAI Responses and
+// Chat Completions, Anthropic Messages and Gemini, as Server-Sent Events,
+// JSON lines, `curl -i` output or whole JSON responses.
+//
+// main only wires: it parses flags, picks the source, runs the capture into
+// the model and hands the result to a view.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/ui"
+)
+
+const usage = `streamtap — see what an LLM tool-call stream really did
+
+usage:
+  streamtap [flags] [FILE|-]          inspect a stream (interactive; a plain timeline when stdout is not a terminal)
+  streamtap calls [--json] [FILE|-]   the assembled calls and text
+  streamtap events [FILE|-]           one JSON line per event
+  streamtap samples                   list the embedded sample streams
+
+With no FILE, streamtap reads stdin when it is a pipe (curl -N … | streamtap),
+and otherwise opens the demo sample.
+
+flags:
+  --format sse|jsonl|http|json|auto   input format (default: detected)
+  --sample NAME                       open an embedded sample instead of a file
+  --save FILE                         also write the bytes received to FILE
+  --keep-secrets                      do not redact credentials in headers
+
+exit codes: 0 done, 1 findings at or above --fail-on (check), 2 unreadable input or bad usage
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches a command line and returns the exit code.
+func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	cmd := ""
+	if len(args) > 0 {
+		switch args[0] {
+		case "calls", "events", "samples", "help", "timeline":
+			cmd, args = args[0], args[1:]
+		case "-h", "--help", "-help":
+			cmd = "help"
+		}
+	}
+	switch cmd {
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "samples":
+		for _, s := range samples.List() {
+			fmt.Fprintf(stdout, "%-32s %s\n", s.Name, s.Summary)
+		}
+		return 0
+	}
+	opts, err := parseFlags(cmd, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stderr, "run 'streamtap help' for usage\n")
+		}
+		return 2
+	}
+	src, err := openSource(opts, stdin, cmd == "" || cmd == "timeline")
+	if err != nil {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		return 2
+	}
+	defer src.Close()
+	switch cmd {
+	case "calls":
+		return runCalls(ctx, src, opts, stdout, stderr)
+	case "events":
+		return runEvents(ctx, src, opts, stdout, stderr)
+	default:
+		return runTimeline(ctx, src, opts, stdout, stderr)
+	}
+}
+
+// options are the flags every reading command shares.
+type options struct {
+	format      capture.Format
+	sample      string
+	save        string
+	json        bool
+	keepSecrets bool
+	input       string
+}
+
+func parseFlags(cmd string, args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("streamtap "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "auto", "")
+	fs.StringVar(&o.sample, "sample", "", "")
+	fs.StringVar(&o.save, "save", "", "")
+	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "")
+	if cmd == "calls" {
+		fs.BoolVar(&o.json, "json", false, "")
+	}
+	// Accept flags after the file name too: `streamtap calls x.sse --json`.
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return o, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	if len(positional) > 1 {
+		return o, fmt.Errorf("one input at a time (got %s)", strings.Join(positional, ", "))
+	}
+	if len(positional) == 1 {
+		o.input = positional[0]
+	}
+	f, err := capture.ParseFormat(*format)
+	if err != nil {
+		return o, err
+	}
+	o.format = f
+	return o, nil
+}
+
+// openSource resolves the input: a sample, a file, "-" or a piped stdin,
+// or (for the viewer only) the demo sample when there is no input at all.
+func openSource(o options, stdin *os.File, demo bool) (*capture.Source, error) {
+	switch {
+	case o.sample != "":
+		return sampleSource(o.sample)
+	case o.input != "":
+		return capture.Open(o.input, stdin)
+	case capture.IsPipe(stdin):
+		return capture.Open("-", stdin)
+	case demo:
+		return sampleSource(samples.Default)
+	}
+	return nil, errors.New("no input: give a FILE, '-' for stdin, or pipe a stream in")
+}
+
+func sampleSource(name string) (*capture.Source, error) {
+	data, err := samples.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return capture.FromReader("sample "+strings.TrimSuffix(name, ".sse"), capture.SourceSample, bytes.NewReader(data), false), nil
+}
+
+// ingest reads the source into a session, calling each after every event.
+func ingest(ctx context.Context, src *capture.Source, o options, opt model.Options,
+	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
+	var save *os.File
+	ropt := capture.ReadOptions{Format: o.format}
+	if o.save != "" {
+		var err error
+		if save, err = os.Create(o.save); err != nil {
+			return nil, fmt.Errorf("save: %w", err)
+		}
+		defer save.Close()
+		ropt.Save = save
+	}
+	if opt.Raw == nil {
+		opt.Raw = src.ReaderAt()
+	}
+	s := model.NewSession(opt)
+	err := src.Read(ctx, ropt, func(f *capture.Frame) error {
+		ord := s.Len()
+		ev := s.Add(f)
+		if each != nil {
+			return each(s, ev, ord, f)
+		}
+		return nil
+	})
+	s.End(err)
+	return s, err
+}
+
+// readFailed reports a read error in one line and returns exit code 2.
+func readFailed(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "streamtap: %v\n", err)
+	return 2
+}
+
+func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
+	s, err := ingest(ctx, src, o, model.Options{}, nil)
+	if err != nil && s.Len() == 0 {
+		return readFailed(stderr, err)
+	}
+	rep := s.Report()
+	w := bufio.NewWriter(stdout)
+	if o.json {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(rep)
+	} else {
+		_ = ui.WriteCalls(w, rep)
+	}
+	if werr := w.Flush(); werr != nil {
+		return readFailed(stderr, werr)
+	}
+	if err != nil {
+		return readFailed(stderr, err)
+	}
+	return 0
+}
+
+func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_, err := ingest(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
+		if err := enc.Encode(ui.NewEventLine(s, ev, ord, f, o.keepSecrets)); err != nil {
+			return err
+		}
+		if src.Timed {
+			return w.Flush() // a live stream shows each event as it arrives
+		}
+		return nil
+	})
+	if werr := w.Flush(); werr != nil && err == nil {
+		err = werr
+	}
+	if err != nil {
+		return readFailed(stderr, err)
+	}
+	return 0
+}
+
+func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
+	w := bufio.NewWriter(stdout)
+	prev := capture.NoTime
+	s, err := ingest(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
+		if err := ui.WriteTimelineLine(w, s, ev, ord, prev, f.Raw); err != nil {
+			return err
+		}
+		prev = ev.At
+		if src.Timed {
+			return w.Flush()
+		}
+		return nil
+	})
+	if err == nil {
+		o := s.Outcome()
+		fmt.Fprintf(w, "-- %s: %d events, %d bytes, %s", src.Name, s.Len(), s.Bytes(), o.State)
+		if o.Detail != "" {
+			fmt.Fprintf(w, " (%s)", ui.Safe(o.Detail))
+		}
+		fmt.Fprintln(w)
+	}
+	if werr := w.Flush(); werr != nil && err == nil {
+		err = werr
+	}
+	if err != nil {
+		return readFailed(stderr, err)
+	}
+	return 0
+}

@@ -1,0 +1,77 @@
+package model
+
+import (
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// Observer watches a session's events as they are added, for analyses that
+// need facts the assembly does not keep (package model/checks is one).
+// Observing costs a nil check per event when no observer is set.
+type Observer interface {
+	// Observe is called at the end of Session.Add, once the assembly has
+	// applied event ord. ev and f are valid only during the call; so are
+	// the slices Session.Field returns. Observe must not call Add.
+	Observe(s *Session, ord int, ev *Event, f *capture.Frame)
+}
+
+// Observer returns the observer the session was created with, or nil.
+func (s *Session) Observer() Observer { return s.opts.Observer }
+
+// Field returns the raw JSON of a top-level member of the event being
+// observed, or nil when the member is absent or the event's data is not a
+// JSON object. It answers only during Observer.Observe (elsewhere it
+// returns nil), because the event's bytes belong to the framer. The members
+// the assembly reads are already at hand; others cost one walk over the
+// event's top level.
+func (s *Session) Field(key string) []byte {
+	if s.cur == nil {
+		return nil
+	}
+	t := &s.top
+	switch key {
+	case "type":
+		return t.typ
+	case "sequence_number":
+		return t.seq
+	case "item_id":
+		return t.itemID
+	case "output_index":
+		return t.outputIndex
+	case "content_index":
+		return t.contentIndex
+	case "summary_index":
+		return t.summaryIndex
+	case "delta":
+		return t.delta
+	case "arguments":
+		return t.arguments
+	case "item":
+		return t.item
+	case "response":
+		return t.response
+	case "error":
+		return t.err
+	case "index":
+		return t.index
+	case "content_block":
+		return t.contentBlock
+	case "object":
+		return t.object
+	case "id":
+		return t.id
+	case "choices":
+		return t.choices
+	case "message":
+		return t.message
+	case "name":
+		return t.name
+	case "code":
+		return t.code
+	case "usage":
+		return t.usage
+	case "content":
+		return t.content
+	}
+	return jsonscan.Get(s.cur, key)
+}

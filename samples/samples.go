@@ -1,0 +1,96 @@
+// Package samples holds curated SSE streams, embedded in the binary: one
+// or more for each dialect streamtap reads (OpenAI Responses, OpenAI Chat
+// Completions, Anthropic Messages, Gemini), plus broken streams that each
+// show one defect. They are written by hand from the protocol documentation,
+// not recorded, so that every byte is known and safe to ship. The UI opens
+// them as demos; tests and fuzzers use them as fixtures and seeds.
+//
+// The package is data: it imports nothing from the project, and it never
+// reads the file system at run time.
+package samples
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+)
+
+// Default is the sample opened when streamtap runs with no input.
+const Default = "responses-parallel-calls"
+
+const ext = ".sse"
+
+//go:embed *.sse
+var files embed.FS
+
+// readme lists every sample with its summary; List reads the summaries from
+// it so that the README and the program cannot disagree.
+//
+//go:embed README.md
+var readme string
+
+// Sample names one embedded stream.
+type Sample struct {
+	Name    string // file name without ".sse", e.g. "chat-single-call"
+	Summary string // what the sample teaches, from README.md
+}
+
+// List returns every sample, sorted by name. The slice is new on each call.
+func List() []Sample {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil {
+		return nil // cannot happen: the embedded root always exists
+	}
+	summaries := parseReadme(readme)
+	var out []Sample
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ext)
+		if !ok || e.IsDir() {
+			continue
+		}
+		out = append(out, Sample{Name: name, Summary: summaries[name]})
+	}
+	slices.SortFunc(out, func(a, b Sample) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Open returns the bytes of the named sample. The name may carry the ".sse"
+// extension or not. An unknown name gives an error wrapping fs.ErrNotExist.
+// The returned slice is a copy the caller may modify.
+func Open(name string) ([]byte, error) {
+	base := strings.TrimSuffix(name, ext)
+	if base == "" || strings.ContainsAny(base, `/\`) {
+		return nil, fmt.Errorf("sample %q: %w", name, fs.ErrNotExist)
+	}
+	b, err := fs.ReadFile(files, base+ext)
+	if err != nil {
+		return nil, fmt.Errorf("sample %q: %w", name, fs.ErrNotExist)
+	}
+	return b, nil
+}
+
+// parseReadme maps each sample named in the README to its summary. A sample
+// line is a list item that starts with the name in backquotes and puts the
+// summary after an em dash, the source in between; other lines are prose
+// and are skipped.
+func parseReadme(s string) map[string]string {
+	m := map[string]string{}
+	for line := range strings.Lines(s) {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "- `")
+		if !ok {
+			continue
+		}
+		name, rest, ok := strings.Cut(rest, "`")
+		if !ok {
+			continue
+		}
+		_, summary, ok := strings.Cut(rest, " — ")
+		if !ok {
+			continue
+		}
+		m[name] = strings.TrimSpace(summary)
+	}
+	return m
+}

@@ -1,0 +1,464 @@
+package samples_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/samples"
+)
+
+// call is a call a sample was written to contain. An empty id means the
+// dialect gives none (the report's id is null).
+type call struct {
+	id, name, args string
+}
+
+const (
+	parisArgs  = `{"location": "Paris, France", "unit": "celsius"}`
+	gapText    = "Sure Paris — one moment."
+	gapDone    = "Sure, checking the forecast for Paris — one moment."
+	flightsSum = "**Finding flights from SFO to Tokyo**\n\nThe user wants a one-way economy flight on October 14. " +
+		"Narita (NRT) is the usual choice, so I'll search SFO to NRT for that date."
+	thinking = "The user wants 250 euros in Japanese yen. I shouldn't guess the rate; the convert_currency tool " +
+		"gives a live one. Amount 250, from EUR, to JPY."
+)
+
+// cases holds what each sample was designed to carry. Samples whose name
+// does not start with "broken-" must also be clean: every call completed,
+// with complete JSON arguments on which all sources agree. Broken samples
+// check the defect they show in check.
+var cases = []struct {
+	name    string
+	dialect string
+	calls   []call
+	text    string
+	outcome string
+	seqGaps [][2]int64 // Responses: sequence_number jumps (from, to)
+	check   func(t *testing.T, s *model.Session, data []byte)
+}{
+	{
+		name:    "anthropic-text-then-tool",
+		dialect: "anthropic",
+		calls:   []call{{"toolu_01pbtswjNQZ9Z6ud3RhsJw2A", "get_weather", parisArgs}},
+		text:    "I'll look up the current weather in Paris for you.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			it := s.Calls()[0]
+			if f := it.Args.Frags; len(f) == 0 || f[0].End != 0 {
+				t.Errorf("first partial_json fragment = %v; want an empty one", f)
+			}
+			first, last := int(it.Args.Frags[0].Ordinal), int(it.Args.Frags[len(it.Args.Frags)-1].Ordinal)
+			pings := 0
+			for i, ev := range s.Events[first:last] {
+				if ev.Kind == model.KindKeepalive && s.TypeName(ev.Name) == "ping" {
+					pings++
+				} else if ev.Kind == model.KindKeepalive {
+					t.Errorf("event %d: keepalive %q; want ping", first+i, s.TypeName(ev.Type))
+				}
+			}
+			if pings == 0 {
+				t.Error("no ping between the tool_use block's deltas")
+			}
+			if got := s.Outcome().Detail; got != "tool_use" {
+				t.Errorf("stop_reason = %q; want tool_use", got)
+			}
+		},
+	},
+	{
+		name:    "anthropic-thinking-then-tool",
+		dialect: "anthropic",
+		calls:   []call{{"toolu_01IliHchXT5Yzc2MLm6OxZYn", "convert_currency", `{"amount": 250, "from": "EUR", "to": "JPY"}`}},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			it := reasoning(t, s)
+			if it.Type != "thinking" || it.Text.String() != thinking {
+				t.Errorf("thinking block %s = %q; want thinking %q", it.Type, it.Text.String(), thinking)
+			}
+			if len(it.Sign.Frags) != 1 || !strings.HasPrefix(it.Sign.String(), "Eq") {
+				t.Errorf("signature = %d fragments %q; want one signature_delta", len(it.Sign.Frags), it.Sign.String())
+			}
+		},
+	},
+	{
+		name:    "broken-chat-all-index-0",
+		dialect: "openai-chat",
+		calls: []call{
+			{"call_3ao0buzf", "get_weather", `{"city":"Paris"}`},
+			{"call_mjeg6uz4", "get_local_time", `{"timezone":"Europe/Paris"}`},
+		},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			calls := s.Report().Calls
+			if len(calls) != 2 {
+				return // reported by the common checks
+			}
+			if calls[0].ID == nil || calls[1].ID == nil || *calls[0].ID == *calls[1].ID {
+				t.Errorf("call ids %v, %v; want two different ids", calls[0].ID, calls[1].ID)
+			}
+			for i, c := range calls {
+				if c.Index != 0 {
+					t.Errorf("call %d index = %d; want 0 (the collision)", i, c.Index)
+				}
+				if !json.Valid([]byte(c.Arguments)) {
+					t.Errorf("call %d arguments %q are not valid JSON", i, c.Arguments)
+				}
+			}
+			// finish_reason closes both calls, including the one the second
+			// displaced at index 0.
+			for i, c := range calls {
+				if c.Status != "completed" {
+					t.Errorf("call %d status = %q; want completed", i, c.Status)
+				}
+			}
+		},
+	},
+	{
+		name:    "broken-cut-before-terminal",
+		dialect: "openai-responses",
+		calls: []call{{"call_W0KVcP4LYPBEuPSqT3DIVBCH", "run_sql",
+			`{"query": "SELECT name, total FROM orders WHERE total > `}},
+		outcome: "truncated",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			c := s.Report().Calls[0]
+			if c.Status != "incomplete" || c.ArgumentsJSON == "complete" {
+				t.Errorf("call status %s, arguments %s; want incomplete, not complete", c.Status, c.ArgumentsJSON)
+			}
+			last := s.Events[len(s.Events)-1]
+			if last.Frame&capture.Truncated == 0 || last.Flags&model.DecodeError == 0 {
+				t.Errorf("last event frame flags %b, model flags %b; want Truncated and DecodeError", last.Frame, last.Flags)
+			}
+		},
+	},
+	{
+		name:    "broken-done-args-differ",
+		dialect: "openai-responses",
+		calls: []call{{"call_TO52CU5QgRXWlUzqIjthpGZg", "write_file",
+			`{"path": "notes/todo.md", "text": "- buy milk\n", "mode": "overwrite"}`}},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			src := s.Report().Calls[0].Sources
+			if src == nil {
+				t.Fatal("Sources = nil; want the disagreeing sources")
+			}
+			done := src["item_done"]
+			if src["deltas"] == done || !strings.Contains(src["deltas"], `"append"`) {
+				t.Errorf("deltas %q, item_done %q; want deltas saying append", src["deltas"], done)
+			}
+			if src["arguments_done"] != done || src["terminal"] != done {
+				t.Errorf("arguments_done %q, terminal %q; want both = item_done %q", src["arguments_done"], src["terminal"], done)
+			}
+		},
+	},
+	{
+		name:    "broken-item-id-changes",
+		dialect: "openai-responses",
+		calls: []call{{"call_RASi0uKPSLlkH6j3PEPxyYX5", "get_weather",
+			`{"location": "Lisbon, Portugal", "unit": "celsius"}`}},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			it := s.Calls()[0]
+			if !strings.HasPrefix(it.ItemID, "fc_tmp_") {
+				t.Errorf("item id = %s; want the fc_tmp_ id it was added with", it.ItemID)
+			}
+			if !slices.ContainsFunc(it.IDs, func(id model.IDSeen) bool {
+				return id.Field == "item_id" && strings.HasPrefix(id.Value, "fc_") && id.Value != it.ItemID
+			}) {
+				t.Errorf("IDs = %v; want an item_id entry with the final fc_ id", it.IDs)
+			}
+		},
+	},
+	{
+		name:    "broken-sequence-gap",
+		dialect: "openai-responses",
+		calls:   []call{{"call_XwLITcshtqBILXicB80gDWbD", "get_weather", parisArgs}},
+		text:    gapText,
+		outcome: "completed",
+		seqGaps: [][2]int64{{4, 10}},
+		check: func(t *testing.T, _ *model.Session, data []byte) {
+			if !bytes.Contains(data, []byte(`"text":"`+gapDone+`"`)) {
+				t.Errorf("output_text.done does not carry the full text %q", gapDone)
+			}
+		},
+	},
+	{
+		name:    "chat-openrouter-keepalive",
+		dialect: "openai-chat",
+		calls: []call{{"toolu_vrtx_01bULjZzf4u1jqFUjIO26Zdx", "web_search",
+			`{"query": "James Webb telescope news", "max_results": 5}`}},
+		text:    "I'll search for the latest James Webb news.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			it := s.Calls()[0]
+			var comments []int
+			for i, ev := range s.Events {
+				if ev.Source == capture.FrameComment {
+					comments = append(comments, i)
+					if ev.Kind != model.KindKeepalive {
+						t.Errorf("comment event %d kind = %s; want keepalive", i, ev.Kind)
+					}
+				}
+			}
+			if len(comments) != 3 || comments[2] < it.First || comments[2] > it.Last {
+				t.Errorf("comments at %v; want 3, the last among the call's fragments (%d..%d)", comments, it.First, it.Last)
+			}
+			if s.Done() != len(s.Events)-1 {
+				t.Errorf("[DONE] at %d; want last (%d)", s.Done(), len(s.Events)-1)
+			}
+		},
+	},
+	{
+		name:    "chat-parallel-calls",
+		dialect: "openai-chat",
+		calls: []call{
+			{"call_8fd2pnGFUM9WIe8lPDseJFvO", "get_weather", `{"city":"Berlin","unit":"celsius"}`},
+			{"call_BXijCtGt6X0K5sCZlcz07uQq", "get_weather", `{"city":"Madrid","unit":"celsius"}`},
+		},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, data []byte) {
+			n := len(s.Events)
+			if s.Done() != n-1 {
+				t.Fatalf("[DONE] at %d; want last (%d)", s.Done(), n-1)
+			}
+			usage := s.Events[n-2]
+			if raw := data[usage.Offset : usage.Offset+int64(usage.Len)]; !bytes.Contains(raw, []byte(`"choices":[],"usage":{`)) {
+				t.Errorf("event before [DONE] = %s; want the usage chunk with choices []", raw)
+			}
+			for i, it := range s.Calls() {
+				if len(it.IDs) > 0 {
+					t.Errorf("call %d IDs = %v; want id and name on the first fragment only", i, it.IDs)
+				}
+			}
+		},
+	},
+	{
+		name:    "chat-single-call",
+		dialect: "openai-chat",
+		calls:   []call{{"call_8cJVmKGXZndSuIjp7KxWkQCU", "get_stock_quote", `{"symbol":"NVDA","exchange":"NASDAQ"}`}},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			if s.Done() != len(s.Events)-1 {
+				t.Errorf("[DONE] at %d; want last (%d)", s.Done(), len(s.Events)-1)
+			}
+		},
+	},
+	{
+		name:    "gemini-call",
+		dialect: "gemini",
+		calls:   []call{{"", "get_weather", `{"location":"Kyoto, Japan","unit":"celsius"}`}},
+		text:    "I'll check the weather in Kyoto for you.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			for i, ev := range s.Events {
+				if ev.Frame&capture.EndsCRLF == 0 {
+					t.Errorf("event %d frame flags %b; want CRLF line endings", i, ev.Frame)
+				}
+			}
+		},
+	},
+	{
+		name:    "responses-parallel-calls",
+		dialect: "openai-responses",
+		calls: []call{
+			{"call_Ewk0L7NKOA2oo9Pm6eV8vjXu", "get_weather", parisArgs},
+			{"call_8E6LCTeZiLmFxMTmuMdInLuI", "get_local_time", `{"timezone": "Asia/Tokyo"}`},
+		},
+		text:    "I'll check the weather in Paris and the local time in Tokyo.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			switches, prev := 0, int32(-1)
+			for _, ev := range s.Events {
+				if ev.Kind == model.KindArgsDelta {
+					if prev >= 0 && ev.Item != prev {
+						switches++
+					}
+					prev = ev.Item
+				}
+			}
+			if switches < 2 {
+				t.Errorf("argument deltas switch calls %d times; want them interleaved", switches)
+			}
+		},
+	},
+	{
+		name:    "responses-reasoning-then-call",
+		dialect: "openai-responses",
+		calls: []call{{"call_uY7gw7KvlokZCxWn7Od0Y0A6", "search_flights",
+			`{"origin": "SFO", "destination": "NRT", "date": "2025-10-14", "cabin": "economy"}`}},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			if it := reasoning(t, s); it.Text.String() != flightsSum {
+				t.Errorf("reasoning summary = %q; want %q", it.Text.String(), flightsSum)
+			}
+		},
+	},
+	{
+		name:    "responses-single-call",
+		dialect: "openai-responses",
+		calls:   []call{{"call_GuEb29uVR4NNs9GyZiycMHSC", "get_weather", parisArgs}},
+		outcome: "completed",
+	},
+}
+
+// reasoning returns the session's only reasoning item.
+func reasoning(t *testing.T, s *model.Session) *model.Item {
+	t.Helper()
+	var out []*model.Item
+	for _, it := range s.Items {
+		if it.Role == model.RoleReasoning {
+			out = append(out, it)
+		}
+	}
+	if len(out) != 1 {
+		t.Fatalf("%d reasoning items; want 1", len(out))
+	}
+	return out[0]
+}
+
+func TestSamples(t *testing.T) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			data, err := samples.Open(tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := model.Assemble(data, capture.FormatSSE, model.Options{KeepEvents: true})
+			rep := s.Report()
+			if rep.Dialect != tc.dialect || rep.Dialects != nil {
+				t.Errorf("dialect = %s %v; want only %s", rep.Dialect, rep.Dialects, tc.dialect)
+			}
+			if text, _ := rep.Text.(string); text != tc.text {
+				t.Errorf("text = %q; want %q", rep.Text, tc.text)
+			}
+			if rep.Outcome.State != tc.outcome {
+				t.Errorf("outcome = %s (%s); want %s", rep.Outcome.State, rep.Outcome.Detail, tc.outcome)
+			}
+			if len(rep.Calls) != len(tc.calls) {
+				t.Fatalf("%d calls; want %d", len(rep.Calls), len(tc.calls))
+			}
+			for i, w := range tc.calls {
+				g := rep.Calls[i]
+				id := ""
+				if g.ID != nil {
+					id = *g.ID
+				}
+				if id != w.id || (g.ID == nil) != (w.id == "") || g.Name != w.name || g.Arguments != w.args {
+					t.Errorf("call %d = %s %s %s; want %s %s %s", i, id, g.Name, g.Arguments, w.id, w.name, w.args)
+				}
+				if !strings.HasPrefix(tc.name, "broken-") &&
+					(g.Status != "completed" || g.ArgumentsJSON != "complete" || g.Sources != nil) {
+					t.Errorf("call %d: status %s, arguments %s, sources %v; want a clean completed call",
+						i, g.Status, g.ArgumentsJSON, g.Sources)
+				}
+			}
+			checkEvents(t, s, data)
+			if got := seqGaps(s); tc.dialect == "openai-responses" && !slices.Equal(got, tc.seqGaps) {
+				t.Errorf("sequence_number gaps = %v; want %v", got, tc.seqGaps)
+			}
+			if tc.check != nil {
+				tc.check(t, s, data)
+			}
+		})
+	}
+}
+
+// checkEvents asserts that the events tile the input, every byte in exactly
+// one event, and that every event's JSON decodes unless the input ended
+// inside it.
+func checkEvents(t *testing.T, s *model.Session, data []byte) {
+	t.Helper()
+	var off int64
+	for i, ev := range s.Events {
+		if ev.Offset != off {
+			t.Fatalf("event %d starts at %d; want %d", i, ev.Offset, off)
+		}
+		off += int64(ev.Len)
+		if ev.Flags&model.DecodeError != 0 && ev.Frame&capture.Truncated == 0 {
+			t.Errorf("event %d: invalid JSON in a complete event", i)
+		}
+	}
+	if off != int64(len(data)) {
+		t.Errorf("events cover %d bytes; want %d", off, len(data))
+	}
+}
+
+// seqGaps returns each jump in sequence_number: from 0, then by +1 is none.
+func seqGaps(s *model.Session) [][2]int64 {
+	var out [][2]int64
+	prev := int64(-1)
+	for _, ev := range s.Events {
+		if ev.Seq < 0 {
+			continue
+		}
+		if ev.Seq != prev+1 {
+			out = append(out, [2]int64{prev, ev.Seq})
+		}
+		prev = ev.Seq
+	}
+	return out
+}
+
+// readmeNames lists the samples README.md describes, in order.
+func readmeNames(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "- `"); ok {
+			name, _, _ := strings.Cut(rest, "`")
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func TestReadmeMatchesFiles(t *testing.T) {
+	var listed, tested []string
+	for _, sm := range samples.List() {
+		listed = append(listed, sm.Name)
+		if sm.Summary == "" {
+			t.Errorf("sample %s has no summary in README.md", sm.Name)
+		}
+	}
+	for _, tc := range cases {
+		tested = append(tested, tc.name)
+	}
+	if !slices.IsSorted(listed) {
+		t.Errorf("List() = %v; want sorted by name", listed)
+	}
+	if readme := readmeNames(t); !slices.Equal(readme, listed) {
+		t.Errorf("README.md lists %v; files are %v", readme, listed)
+	}
+	if !slices.Equal(tested, listed) {
+		t.Errorf("test cases %v; files are %v", tested, listed)
+	}
+	if len(listed) < 12 {
+		t.Errorf("%d samples; want at least 12", len(listed))
+	}
+}
+
+func TestOpen(t *testing.T) {
+	want, err := samples.Open(samples.Default)
+	if err != nil {
+		t.Fatalf("Open(Default %q): %v", samples.Default, err)
+	}
+	if got, err := samples.Open(samples.Default + ".sse"); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("Open(%q) = %d bytes, %v; want the same %d bytes as without .sse", samples.Default+".sse", len(got), err, len(want))
+	}
+	for _, name := range []string{"", "nope", "README.md", "README", ".sse", "../samples/chat-single-call", "*.sse"} {
+		if _, err := samples.Open(name); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Open(%q) error = %v; want fs.ErrNotExist", name, err)
+		}
+	}
+}

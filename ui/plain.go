@@ -1,0 +1,413 @@
+// Package ui presents a model.Session: the interactive inspector (Bubble
+// Tea) and the plain-text and JSON views the headless commands print. It
+// never opens files or sockets; it reads the session it is given.
+package ui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// summaryMax bounds the quoted fragment in a one-line summary.
+const summaryMax = 48
+
+// Summary describes what event ord did in a few words: the fragment a delta
+// added, the status a lifecycle event set, the item an open or done event
+// names. raw, when not nil, is the event's bytes (used for comments and
+// errors). The result is terminal-safe.
+func Summary(s *model.Session, ev *model.Event, ord int, raw []byte) string {
+	var it *model.Item
+	if ev.Item >= 0 && int(ev.Item) < len(s.Items) {
+		it = s.Items[ev.Item]
+	}
+	switch ev.Kind {
+	case model.KindKeepalive:
+		if ev.Source == capture.FrameComment && raw != nil {
+			return "comment " + quoteShort(strings.TrimSpace(strings.TrimPrefix(string(bytes.TrimSpace(raw)), ":")))
+		}
+		return "keep-alive"
+	case model.KindSentinel:
+		return "end of stream sentinel"
+	case model.KindError:
+		for _, e := range s.Errors {
+			if e.Ordinal == ord {
+				msg := e.Message
+				if e.Code != "" {
+					msg = e.Code + ": " + msg
+				}
+				if e.Status > 0 {
+					msg = "HTTP " + strconv.Itoa(e.Status) + " " + msg
+				}
+				return Safe(truncate(msg, 2*summaryMax))
+			}
+		}
+		return "error"
+	}
+	if it != nil {
+		switch ev.Kind {
+		case model.KindArgsDelta:
+			if frag, ok := fragment(&it.Args, ord); ok {
+				return itemLabel(it) + " +" + quoteShort(frag)
+			}
+			if it.ArgsAsOf(ord) != nil {
+				return itemLabel(it) + " args " + quoteShort(tail(string(it.ArgsAsOf(ord)), summaryMax))
+			}
+		case model.KindTextDelta:
+			for _, b := range []struct {
+				name string
+				buf  *model.Buffer
+			}{{"text", &it.Text}, {"refusal", &it.Refusal}, {"signature", &it.Sign}} {
+				if frag, ok := fragment(b.buf, ord); ok {
+					name := b.name
+					if it.Role == model.RoleReasoning && name == "text" {
+						name = "reasoning"
+					}
+					return name + " +" + quoteShort(frag)
+				}
+			}
+		case model.KindArgsDone:
+			return fmt.Sprintf("%s args done (%d bytes)", itemLabel(it), len(it.ArgsAsOf(ord)))
+		case model.KindItemOpen:
+			return strings.TrimSpace(Safe(it.Type) + " " + itemLabel(it))
+		case model.KindItemDone:
+			st := it.Status.AsOf(ord)
+			if st == "" {
+				return itemLabel(it) + " done"
+			}
+			return itemLabel(it) + " done, " + Safe(st)
+		}
+	}
+	if change := statusChange(s, ord); change != "" {
+		return change
+	}
+	switch {
+	case ev.Flags&model.DecodeError != 0:
+		return "not JSON"
+	case ev.Source == capture.FrameRemainder:
+		return fmt.Sprintf("%d trailing bytes", ev.Len)
+	case ev.Source == capture.FrameHead:
+		for _, h := range s.Heads {
+			if h.Ordinal == ord {
+				return Safe(fmt.Sprintf("%s %d", h.Proto, h.Status))
+			}
+		}
+	}
+	if it != nil {
+		return itemLabel(it)
+	}
+	return ""
+}
+
+// fragment returns the text event ord added to buf.
+func fragment(buf *model.Buffer, ord int) (string, bool) {
+	start, end, ok := buf.FragmentAt(ord)
+	if !ok {
+		return "", false
+	}
+	return string(buf.Bytes()[start:end]), true
+}
+
+// statusChange describes a response status or finish reason set by ord.
+func statusChange(s *model.Session, ord int) string {
+	for _, r := range s.Responses {
+		if ord < r.First {
+			continue
+		}
+		for i, c := range r.Status {
+			if c.Ordinal == ord {
+				if i > 0 {
+					return "status " + Safe(r.Status[i-1].Value) + "→" + Safe(c.Value)
+				}
+				return "status " + Safe(c.Value)
+			}
+		}
+		for choice, h := range r.Finish {
+			for _, c := range h {
+				if c.Ordinal == ord {
+					if choice > 0 {
+						return fmt.Sprintf("choice %d finish %s", choice, Safe(c.Value))
+					}
+					return "finish " + Safe(c.Value)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// itemLabel names an item by the ids a reader would search for.
+func itemLabel(it *model.Item) string {
+	var parts []string
+	switch {
+	case it.ItemID != "":
+		parts = append(parts, it.ItemID)
+	case it.CallID != "":
+		parts = append(parts, it.CallID)
+	}
+	if it.Name != "" {
+		parts = append(parts, it.Name)
+	}
+	if len(parts) == 0 {
+		label := it.Type
+		if it.Position >= 0 {
+			label += "[" + strconv.Itoa(it.Position) + "]"
+		}
+		parts = append(parts, label)
+	}
+	return Safe(strings.Join(parts, " "))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := len(s) - n
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return "…" + s[cut:]
+}
+
+// quoteShort quotes text as a JSON-ish string literal, shortened, safe.
+func quoteShort(s string) string {
+	b, _ := json.Marshal(truncate(s, summaryMax))
+	return Safe(string(b))
+}
+
+// FormatTime prints an arrival time, or "-" when the event has none.
+func FormatTime(d time.Duration) string {
+	if d == capture.NoTime {
+		return "-"
+	}
+	return fmt.Sprintf("%.3fs", d.Seconds())
+}
+
+// WriteTimelineLine prints one event as a line of the plain timeline:
+// ordinal, arrival time, gap since the previous event, sequence number,
+// kind, type and summary.
+func WriteTimelineLine(w io.Writer, s *model.Session, ev *model.Event, ord int, prevAt time.Duration, raw []byte) error {
+	gap := "-"
+	if ev.At != capture.NoTime && prevAt != capture.NoTime {
+		gap = "+" + FormatTime(ev.At-prevAt)
+	}
+	seq := "-"
+	if ev.Seq >= 0 {
+		seq = strconv.FormatInt(ev.Seq, 10)
+	}
+	_, err := fmt.Fprintf(w, "%5d  %8s %9s  seq %-5s %-10s %-44s %s%s\n", ord, FormatTime(ev.At), gap, seq,
+		ev.Kind, Safe(s.TypeName(ev.Type)), Summary(s, ev, ord, raw), flagNote(ev))
+	return err
+}
+
+// flagNote marks anomalies at the end of a timeline line.
+func flagNote(ev *model.Event) string {
+	fl := FlagNames(ev)
+	if len(fl) == 0 {
+		return ""
+	}
+	return "  [" + strings.Join(fl, ",") + "]"
+}
+
+// FlagNames names an event's framing and model flags that matter to a
+// reader (line endings are left out: they are shown in the raw view).
+func FlagNames(ev *model.Event) []string {
+	var out []string
+	cf := []struct {
+		f    capture.Flags
+		name string
+	}{
+		{capture.Truncated, "truncated"}, {capture.LeadingSpaceField, "leading-space-field"},
+		{capture.UnknownField, "unknown-field"}, {capture.InvalidUTF8, "invalid-utf8"},
+		{capture.IDHasNUL, "id-has-nul"}, {capture.BadRetry, "bad-retry"}, {capture.NULByte, "nul-byte"},
+		{capture.NoData, "no-data"}, {capture.TooLarge, "too-large"}, {capture.BOM, "bom"},
+	}
+	for _, c := range cf {
+		if ev.Frame&c.f != 0 {
+			out = append(out, c.name)
+		}
+	}
+	mf := []struct {
+		f    model.Flags
+		name string
+	}{
+		{model.DecodeError, "invalid-json"}, {model.NotObject, "not-an-object"},
+		{model.NameMismatch, "event-name-mismatch"}, {model.NonStandard, "non-standard"},
+		{model.Orphan, "orphan"}, {model.Matched, "matched-by-fallback"},
+	}
+	for _, c := range mf {
+		if ev.Flags&c.f != 0 {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// EventLine is one line of `streamtap events`: a stable JSON shape.
+type EventLine struct {
+	Ordinal  int             `json:"ordinal"`
+	Offset   int64           `json:"offset"`
+	Length   int32           `json:"length"`
+	Time     *float64        `json:"time"` // seconds since the first byte, null when untimed
+	Event    *string         `json:"event"`
+	ID       *string         `json:"id"`
+	Dialect  string          `json:"dialect"`
+	Kind     string          `json:"kind"`
+	Type     string          `json:"type"`
+	Seq      *int64          `json:"seq"`
+	Item     *int32          `json:"item,omitempty"`
+	Data     json.RawMessage `json:"data,omitempty"`
+	Text     *string         `json:"data_text,omitempty"`
+	Base64   string          `json:"data_base64,omitempty"`
+	Error    *DecodeError    `json:"error,omitempty"`
+	Comment  *string         `json:"comment,omitempty"`
+	Status   int             `json:"status,omitempty"`
+	Headers  [][2]string     `json:"headers,omitempty"`
+	Flags    []string        `json:"flags,omitempty"`
+	Truncate bool            `json:"truncated,omitempty"`
+}
+
+// DecodeError locates why data is not JSON.
+type DecodeError struct {
+	Message string `json:"message"`
+	Offset  int    `json:"offset"`
+}
+
+// NewEventLine describes event ord; f is the frame it came from.
+func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, keepSecrets bool) EventLine {
+	l := EventLine{Ordinal: ord, Offset: ev.Offset, Length: ev.Len, Dialect: ev.Dialect.String(),
+		Kind: ev.Kind.String(), Type: s.TypeName(ev.Type), Flags: FlagNames(ev),
+		Truncate: ev.Frame&capture.Truncated != 0}
+	if ev.At != capture.NoTime {
+		t := ev.At.Seconds()
+		l.Time = &t
+	}
+	if ev.Seq >= 0 {
+		seq := ev.Seq
+		l.Seq = &seq
+	}
+	if ev.Item >= 0 {
+		item := ev.Item
+		l.Item = &item
+	}
+	if f.HasEvent {
+		e := string(f.Event)
+		l.Event = &e
+	}
+	if f.HasID {
+		id := string(f.ID)
+		l.ID = &id
+	}
+	switch f.Kind {
+	case capture.FrameComment:
+		c := strings.TrimSpace(string(f.Raw))
+		l.Comment = &c
+	case capture.FrameHead:
+		l.Status = f.Status
+		for _, h := range f.Header {
+			l.Headers = append(l.Headers, [2]string{string(h.Name), RedactHeader(string(h.Name), string(h.Value), keepSecrets)})
+		}
+	}
+	if !f.HasData {
+		return l
+	}
+	data := f.Data
+	if ev.Flags&model.DecodeError == 0 && ev.Kind != model.KindSentinel {
+		var buf bytes.Buffer
+		if json.Compact(&buf, data) == nil {
+			l.Data = buf.Bytes()
+			return l
+		}
+	}
+	if utf8.Valid(data) {
+		t := string(data)
+		l.Text = &t
+	} else {
+		l.Base64 = base64.StdEncoding.EncodeToString(data)
+	}
+	if ev.Flags&model.DecodeError != 0 {
+		var se *jsonscan.SyntaxError
+		if err := jsonscan.Validate(data); errors.As(err, &se) {
+			l.Error = &DecodeError{Message: se.Msg, Offset: se.Offset}
+		}
+	}
+	return l
+}
+
+// secretHeaders are redacted unless the user asks to keep them.
+var secretHeaders = map[string]bool{
+	"authorization": true, "proxy-authorization": true, "x-api-key": true, "api-key": true,
+	"cookie": true, "set-cookie": true, "x-goog-api-key": true,
+}
+
+// RedactHeader hides the value of a header that carries credentials.
+func RedactHeader(name, value string, keep bool) string {
+	if keep || !secretHeaders[strings.ToLower(strings.TrimSpace(name))] {
+		return value
+	}
+	return "[redacted]"
+}
+
+// WriteCalls prints the calls report for people.
+func WriteCalls(w io.Writer, rep model.CallsReport) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s · %s", rep.Dialect, rep.Outcome.State)
+	if rep.Outcome.Detail != "" {
+		fmt.Fprintf(&b, " (%s)", Safe(rep.Outcome.Detail))
+	}
+	fmt.Fprintf(&b, " · %d call(s)\n", len(rep.Calls))
+	for i, c := range rep.Calls {
+		id := "(no id)"
+		if c.ID != nil {
+			id = *c.ID
+		}
+		fmt.Fprintf(&b, "\n%2d. %s  id %s", i+1, Safe(c.Name), Safe(id))
+		if c.ItemID != "" {
+			fmt.Fprintf(&b, "  item %s", Safe(c.ItemID))
+		}
+		fmt.Fprintf(&b, "  %s  %s  json %s\n", Safe(c.Kind), Safe(c.Status), c.ArgumentsJSON)
+		fmt.Fprintf(&b, "    %s\n", Safe(c.Arguments))
+		if c.Sources != nil {
+			b.WriteString("    sources disagree:\n")
+			for _, k := range []string{"deltas", "arguments_done", "item_done", "terminal"} {
+				if v, ok := c.Sources[k]; ok {
+					fmt.Fprintf(&b, "      %-15s %s\n", k, Safe(v))
+				}
+			}
+		}
+	}
+	switch t := rep.Text.(type) {
+	case string:
+		if t != "" {
+			fmt.Fprintf(&b, "\ntext: %s\n", Safe(t))
+		}
+	case []string:
+		for i, s := range t {
+			fmt.Fprintf(&b, "\ntext[%d]: %s\n", i, Safe(s))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
