@@ -131,13 +131,12 @@ func readSnapshot(obj []byte) snapshot {
 
 func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 	t := &s.top
-	switch typ {
-	case "":
-		if jsonscan.Equal(t.object, "response") { // a non-streaming response body
-			ev.Kind = KindTerminal
-			s.respSnapshot(data, ord, true)
-		}
+	if t.typ == nil && jsonscan.Equal(t.object, "response") { // a non-streaming response body
+		ev.Kind = KindTerminal
+		s.respSnapshot(data, ord, true)
 		return
+	}
+	switch typ {
 	case "response.created", "response.in_progress", "response.queued":
 		ev.Kind = KindLifecycle
 		s.respSnapshot(t.response, ord, false)
