@@ -80,7 +80,8 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 	case "content_block_delta":
 		it := s.anthTarget(ev, ord)
 		d := t.delta
-		switch dt := str(jsonscan.Get(d, "type")); dt {
+		dt, _ := jsonscan.Raw(jsonscan.Get(d, "type"))
+		switch string(dt) {
 		case "input_json_delta":
 			ev.Kind = KindArgsDelta
 			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "partial_json")))

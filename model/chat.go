@@ -44,20 +44,20 @@ func raise(k *Kind, to Kind) {
 
 func (s *Session) chatResponse(ord int) *Response {
 	st := &s.chat
-	id := str(s.top.id)
-	if st.resp == nil || (st.resp.Terminal >= 0 && id != "" && id != st.resp.ID) {
+	idRaw, _ := jsonscan.Raw(s.top.id) // no allocation: this runs for every chunk
+	if st.resp == nil || (st.resp.Terminal >= 0 && len(idRaw) > 0 && string(idRaw) != st.resp.ID) {
 		st.resp = s.newResponse(DialectChat, ord)
-		st.resp.ID = id
+		st.resp.ID = str(s.top.id)
 		st.calls, st.last, st.count = map[[2]int]*Item{}, map[int]*Item{}, map[int]int{}
 		st.all = nil
 		st.messages, st.reasoning = map[int]*Item{}, map[int]*Item{}
 	}
 	r := st.resp
-	if r.ID == "" {
-		r.ID = id
+	if r.ID == "" && len(idRaw) > 0 {
+		r.ID = str(s.top.id)
 	}
-	if m := str(s.top.model); m != "" && r.Model == "" {
-		r.Model = m
+	if r.Model == "" && len(s.top.model) > 2 {
+		r.Model = str(s.top.model)
 	}
 	return r
 }

@@ -265,7 +265,10 @@ func (s *Session) curResponse(ord int) *Response {
 // terminal event, or a non-streaming response body.
 func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
 	st := &s.respState
-	id, status := str(jsonscan.Get(obj, "id")), str(jsonscan.Get(obj, "status"))
+	// Separate lookups stop at their key; one full walk would also cross
+	// the long tools and instructions members every snapshot repeats.
+	idV, statusV := jsonscan.Get(obj, "id"), jsonscan.Get(obj, "status")
+	id, status := str(idV), str(statusV)
 	if st.resp != nil && (st.resp.Terminal >= 0 || (id != "" && st.resp.ID != "" && id != st.resp.ID)) {
 		st.resp = nil // a new response in the same stream
 	}
@@ -273,8 +276,8 @@ func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
 	if r.ID == "" {
 		r.ID = id
 	}
-	if m := str(jsonscan.Get(obj, "model")); m != "" {
-		r.Model = m
+	if r.Model == "" {
+		r.Model = str(jsonscan.Get(obj, "model"))
 	}
 	if status != "" {
 		r.Status.set(ord, status)
@@ -446,15 +449,21 @@ func (s *Session) respItem(ev *Event, ord int) *Item {
 	st := &s.respState
 	r := s.curResponse(ord)
 	t := &s.top
-	id := str(t.itemID)
+	// Look the id up without allocating: this runs for every delta.
+	idRaw, plainID := jsonscan.Raw(t.itemID)
+	id := ""
+	if !plainID {
+		id = str(t.itemID)
+		idRaw = []byte(id)
+	}
 	idx := intOr(t.outputIndex, -1)
-	it := st.byID[id]
+	it := st.byID[string(idRaw)]
 	switch {
 	case it != nil:
 	case idx >= 0 && st.byIndex[idx] != nil:
 		it = st.byIndex[idx]
 		ev.Flags |= Matched
-	case id == "" && idx < 0:
+	case len(idRaw) == 0 && idx < 0:
 		var open *Item
 		n := 0
 		for _, c := range st.byIndex {
@@ -471,6 +480,7 @@ func (s *Session) respItem(ev *Event, ord int) *Item {
 		ev.Flags |= Orphan
 		typ := orphanType(s.types.names[ev.Type])
 		it = s.newItem(DialectResponses, responsesRole(typ), typ, ord)
+		id = string(idRaw)
 		it.Response, it.ItemID, it.Position = r.Index, id, idx
 		if id != "" {
 			st.byID[id] = it
@@ -478,8 +488,8 @@ func (s *Session) respItem(ev *Event, ord int) *Item {
 		if idx >= 0 {
 			st.byIndex[idx] = it
 		}
-	} else if id != "" {
-		it.seen(ord, "item_id", it.ItemID, id)
+	} else if len(idRaw) > 0 && string(idRaw) != it.ItemID {
+		it.seen(ord, "item_id", it.ItemID, string(idRaw))
 	}
 	it.touch(ord)
 	ev.Item = int32(it.Index)

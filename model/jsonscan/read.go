@@ -2,7 +2,7 @@ package jsonscan
 
 import (
 	"bytes"
-	"strconv"
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -43,6 +43,9 @@ func skipString(d []byte, i int) int {
 	}
 }
 
+// structural marks the bytes skipValue stops at inside containers.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
+
 // skipValue returns the index just past the value starting at d[i].
 func skipValue(d []byte, i int) int {
 	if i >= len(d) {
@@ -54,6 +57,12 @@ func skipValue(d []byte, i int) int {
 	case '{', '[':
 		depth := 0
 		for i < len(d) {
+			for i < len(d) && !structural[d[i]] {
+				i++
+			}
+			if i >= len(d) {
+				return i
+			}
 			switch d[i] {
 			case '"':
 				i = skipString(d, i)
@@ -177,10 +186,38 @@ func Kind(v []byte) byte {
 // IsNull reports whether v is absent or the literal null.
 func IsNull(v []byte) bool { return len(v) == 0 || string(v) == "null" }
 
-// Int reads an integer value.
+// Int reads an integer value: an optional minus and at most 18 digits,
+// without allocating.
 func Int(v []byte) (int64, bool) {
-	n, err := strconv.ParseInt(string(v), 10, 64)
-	return n, err == nil
+	neg := len(v) > 0 && v[0] == '-'
+	if neg {
+		v = v[1:]
+	}
+	if len(v) == 0 || len(v) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// Raw returns the bytes between the quotes of a string value that needs no
+// decoding, so it can be used as a map key without allocating; ok is false
+// for other values.
+func Raw(v []byte) (b []byte, ok bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return nil, false
+	}
+	inner := v[1 : len(v)-1]
+	return inner, plain(inner)
 }
 
 // String decodes a string value and returns it; ok is false when v is not a
@@ -199,6 +236,13 @@ func String(v []byte) (s string, ok bool) {
 // plain reports whether a string body needs no decoding: no escapes and
 // valid UTF-8.
 func plain(b []byte) bool {
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if x&msb != 0 || hasZero(x^(lsb*'\\')) {
+			break
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if c == '\\' || c >= utf8.RuneSelf {
 			return bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b)

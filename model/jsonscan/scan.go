@@ -14,6 +14,7 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"fmt"
 )
 
@@ -55,6 +56,9 @@ func (v *validator) fail(msg string) error {
 }
 
 func (v *validator) ws() {
+	if v.i < len(v.d) && v.d[v.i] > ' ' {
+		return // the common case: no whitespace at all
+	}
 	for v.i < len(v.d) {
 		switch v.d[v.i] {
 		case ' ', '\t', '\n', '\r':
@@ -206,6 +210,9 @@ func (v *validator) str() error {
 	d := v.d
 	i := v.i + 1
 	for {
+		for i+8 <= len(d) && !wordNeedsAttention(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
 		for i < len(d) && strSafe[d[i]] {
 			i++
 		}
@@ -304,4 +311,21 @@ func (v *validator) literal(lit string) error {
 		v.i++
 	}
 	return nil
+}
+
+// SWAR ("SIMD within a register") tests on 8 bytes at once. Strings are
+// most of the bytes in a stream, and testing them a word at a time instead
+// of a byte at a time is the validator's largest single speed-up.
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasZero reports whether any byte of x is zero.
+func hasZero(x uint64) bool { return (x-lsb)&^x&msb != 0 }
+
+// wordNeedsAttention reports whether any of 8 string bytes is a quote, a
+// backslash or a control character.
+func wordNeedsAttention(x uint64) bool {
+	return hasZero(x^(lsb*'"')) || hasZero(x^(lsb*'\\')) || (x-lsb*0x20)&^x&msb != 0
 }

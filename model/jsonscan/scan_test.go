@@ -153,3 +153,34 @@ func FuzzReaders(f *testing.F) {
 		Unquote(nil, b)
 	})
 }
+
+func TestInt(t *testing.T) {
+	for _, tt := range []struct {
+		in string
+		n  int64
+		ok bool
+	}{{"0", 0, true}, {"-12", -12, true}, {"123456789012345678", 123456789012345678, true},
+		{"1.5", 0, false}, {"", 0, false}, {"-", 0, false}, {`"1"`, 0, false}, {"1234567890123456789", 0, false}} {
+		if n, ok := Int([]byte(tt.in)); n != tt.n || ok != tt.ok {
+			t.Errorf("Int(%q) = %d, %v; want %d, %v", tt.in, n, ok, tt.n, tt.ok)
+		}
+	}
+}
+
+// TestWordNeedsAttention checks the SWAR test against the byte table for
+// every byte value in every lane.
+func TestWordNeedsAttention(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for lane := 0; lane < 8; lane++ {
+			w := []byte("abcdefgh")
+			w[lane] = byte(c)
+			x := uint64(0)
+			for i := 7; i >= 0; i-- {
+				x = x<<8 | uint64(w[i])
+			}
+			if got, want := wordNeedsAttention(x), !strSafe[byte(c)]; got != want {
+				t.Fatalf("byte %#x in lane %d: wordNeedsAttention = %v; want %v", c, lane, got, want)
+			}
+		}
+	}
+}
