@@ -88,8 +88,9 @@ type Session struct {
 	endErr    error
 	top       top
 	scratch   []byte
-	cur       []byte // the data of the event being added, when it is a JSON object
-	status    int    // HTTP status of the latest head
+	cur       []byte   // the data of the event being added, when it is a JSON object
+	verdict   *verdict // set by a Pipeline while it adds a frame it validated
+	status    int      // HTTP status of the latest head
 	respState respState
 	chat      chatState
 	anth      anthState
@@ -165,6 +166,11 @@ type top struct {
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
 	promptFeedback, content, role, responseID, stopReason []byte
+}
+
+func (t *top) member(key, v []byte) bool {
+	t.collect(key, v)
+	return true
 }
 
 func (t *top) collect(key, v []byte) {
@@ -316,7 +322,18 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
 		return
 	}
 	s.top = top{}
-	isObj, err := jsonscan.ScanObject(data, s.top.collect)
+	var isObj bool
+	var err error
+	if v := s.verdict; v != nil {
+		// A Pipeline validated the data already: only the top-level members
+		// are read, without validating again.
+		isObj, err = v.isObject, v.err
+		if isObj && err == nil {
+			jsonscan.Members(data, s.top.member)
+		}
+	} else {
+		isObj, err = jsonscan.ScanObject(data, s.top.collect)
+	}
 	if err != nil {
 		ev.Flags |= DecodeError
 		ev.Type = s.types.id([]byte(TypeInvalid))
