@@ -126,16 +126,22 @@ func (fr *Framer) start(f Format, emit func(*Frame)) {
 // detect guesses the format from the first bytes. ok is false while more
 // bytes are needed to tell.
 func detect(b []byte, final bool) (Format, bool) {
+	// A head counts only at the very first byte, where httpFramer looks for
+	// it: after a BOM or blank space it would hand the bytes to a body framer
+	// that detects HTTP again, without end.
+	if len(b) < 5 && !final && bytes.HasPrefix([]byte("HTTP/"), b) {
+		return FormatAuto, false
+	}
+	if bytes.HasPrefix(b, []byte("HTTP/")) {
+		return FormatHTTP, true
+	}
+	if len(b) < len(bom) && !final && bytes.HasPrefix(bom, b) {
+		return FormatAuto, false // these bytes may be the start of a BOM
+	}
 	b = bytes.TrimPrefix(b, bom)
 	t := bytes.TrimLeft(b, " \t\r\n")
 	if len(t) == 0 {
 		return FormatSSE, final
-	}
-	if len(t) < 5 && !final && bytes.HasPrefix([]byte("HTTP/"), t) {
-		return FormatAuto, false
-	}
-	if bytes.HasPrefix(t, []byte("HTTP/")) {
-		return FormatHTTP, true
 	}
 	if t[0] != '{' && t[0] != '[' {
 		return FormatSSE, true
@@ -160,12 +166,14 @@ type lineFramer struct {
 	base  int64
 	pos   int
 	beg   int
+	bom   Flags // BOM while the first line may start with one, until a frame carries the flag
+	first bool  // the first line is still to be read
 	nl    byteFinder
 	frame Frame
 }
 
 func newLineFramer(base int64) *lineFramer {
-	f := &lineFramer{base: base}
+	f := &lineFramer{base: base, first: true}
 	f.nl.c, f.nl.found = '\n', -1
 	return f
 }
@@ -198,6 +206,14 @@ func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 		if n := len(content); n > 0 && content[n-1] == '\r' {
 			content, ending = content[:n-1], EndsCRLF
 		}
+		if f.first {
+			// Strip a BOM at stream start, as detect and the SSE framer do,
+			// so that the first line still decodes as JSON.
+			f.first = false
+			if bytes.HasPrefix(content, bom) {
+				content, f.bom = content[len(bom):], BOM
+			}
+		}
 		f.pos = next
 		if len(bytes.TrimSpace(content)) == 0 {
 			continue
@@ -206,8 +222,9 @@ func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 		f.frame = Frame{
 			Kind: FrameEvent, Start: f.base + int64(f.beg), End: f.base + int64(next),
 			At: at, Raw: raw, Data: content, HasData: true, DataLines: 1, Retry: -1,
-			Flags: contentFlags(raw) | ending,
+			Flags: contentFlags(raw) | ending | f.bom,
 		}
+		f.bom = 0
 		emit(&f.frame)
 		f.beg = next
 	}
@@ -218,7 +235,7 @@ func (f *lineFramer) finish(at time.Duration, emit func(*Frame)) {
 	if f.beg < len(f.buf) {
 		raw := f.buf[f.beg:]
 		f.frame = Frame{Kind: FrameRemainder, Start: f.base + int64(f.beg), End: f.base + int64(len(f.buf)),
-			At: at, Raw: raw, Retry: -1, Flags: contentFlags(raw)}
+			At: at, Raw: raw, Retry: -1, Flags: contentFlags(raw) | f.bom}
 		emit(&f.frame)
 	}
 }

@@ -261,8 +261,21 @@ type gnode struct {
 	raw   []byte
 }
 
-func (n *gnode) child(key string, index int) *gnode {
+// maxGeminiPad bounds the null elements one render may add to reach array
+// indexes past an array's end. Without it each "[65535]" in a path (seven
+// bytes of input) would render as 64k nulls, so a few hundred bytes of
+// hostile partialArgs would cost megabytes and seconds on every render.
+const maxGeminiPad = 1 << 16
+
+// child returns the child at index (when index >= 0) or key, creating it.
+// pad is the padding left for this render; an index that needs more is
+// taken as an object key instead.
+func (n *gnode) child(key string, index int, pad *int) *gnode {
+	if need := index + 1 - len(n.kids); index >= 0 && need > *pad {
+		key, index = strconv.Itoa(index), -1
+	}
 	if index >= 0 {
+		*pad -= max(index+1-len(n.kids), 0)
 		n.isArr = true
 		for len(n.kids) <= index {
 			n.kids = append(n.kids, &gnode{raw: []byte("null")})
@@ -285,13 +298,14 @@ func (n *gnode) child(key string, index int) *gnode {
 func (g *geminiArgs) render(ord int) []byte {
 	root := &gnode{isObj: true}
 	cont := map[string]bool{}
+	pad := maxGeminiPad
 	for _, op := range g.ops {
 		if ord >= 0 && op.ord > ord {
 			break
 		}
 		n := root
 		for _, seg := range parsePath(op.path) {
-			n = n.child(seg.key, seg.index)
+			n = n.child(seg.key, seg.index, &pad)
 		}
 		switch {
 		case op.isStr:

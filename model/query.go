@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -42,20 +43,34 @@ func sortOutput(items []*Item) {
 	})
 }
 
+// maxDenseChoice bounds the choice indexes Texts lays out by position.
+// Real streams number choices from 0 (OpenAI caps n at 128); without a bound
+// one chunk naming choice 1e12 would make Texts allocate that many strings.
+const maxDenseChoice = 1 << 10
+
 // Texts returns the assembled assistant text per choice: one string for
 // ordinary streams, several when the stream has several choices (Chat n>1,
 // Gemini candidates). Text of every message item is concatenated in output
-// order; reasoning and refusals are not text.
+// order; reasoning and refusals are not text. When every choice index is in
+// [0, maxDenseChoice) the text of choice i is at index i; otherwise there is
+// one string per choice present, in choice order.
 func (s *Session) Texts() []string {
 	byChoice := map[int][]byte{}
-	maxChoice := 0
+	maxChoice, minChoice := 0, 0
 	items := s.ItemsAsOf(-1)
 	for _, it := range items {
 		if it.Role != RoleMessage {
 			continue
 		}
 		byChoice[it.Choice] = append(byChoice[it.Choice], it.Text.Bytes()...)
-		maxChoice = max(maxChoice, it.Choice)
+		maxChoice, minChoice = max(maxChoice, it.Choice), min(minChoice, it.Choice)
+	}
+	if minChoice < 0 || maxChoice >= maxDenseChoice {
+		out := make([]string, 0, len(byChoice))
+		for _, c := range slices.Sorted(maps.Keys(byChoice)) {
+			out = append(out, string(byChoice[c]))
+		}
+		return out
 	}
 	out := make([]string, maxChoice+1)
 	for c, b := range byChoice {

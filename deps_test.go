@@ -1,0 +1,150 @@
+package main_test
+
+import (
+	"bufio"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// layers says which of the project's top-level packages each one may
+// import, so that imports flow one way only: capture ← model ← ui ← main.
+// A package may always import inside its own tree (model → model/jsonscan).
+// The root package main may import anything; no one may import it.
+var layers = map[string][]string{
+	"capture": nil,
+	"model":   {"capture"},
+	"samples": nil,
+	"ui":      {"capture", "model", "samples"},
+	"scripts": {"capture", "model", "samples", "ui"}, // tools, run with go run
+}
+
+// plainLayers must stay free of terminal and highlighting libraries, so
+// that they can be tested without a terminal.
+var plainLayers = []string{"capture", "model"}
+
+var uiLibraries = []string{"charm.land/", "github.com/charmbracelet/", "github.com/alecthomas/chroma"}
+
+// modulePath reads the module path from go.mod in the current directory,
+// the project root.
+func modulePath(t *testing.T) string {
+	t.Helper()
+	f, err := os.Open("go.mod")
+	if err != nil {
+		t.Fatalf("deps_test must run at the project root: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	t.Fatal("go.mod has no module line")
+	return ""
+}
+
+type goFile struct {
+	path    string // relative to the root, slash-separated
+	layer   string // first directory of path, "" for the root
+	imports []string
+}
+
+// sourceFiles parses the imports of every non-test Go file in the project,
+// whatever its build tags, skipping directories the go command ignores.
+func sourceFiles(t *testing.T) []goFile {
+	t.Helper()
+	var files []goFile
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != "." && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(path)
+		gf := goFile{path: rel}
+		if dir, _, ok := strings.Cut(rel, "/"); ok {
+			gf.layer = dir
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return err
+			}
+			gf.imports = append(gf.imports, p)
+		}
+		files = append(files, gf)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestImportDirection fails on any import that points the wrong way.
+func TestImportDirection(t *testing.T) {
+	mod := modulePath(t)
+	files := sourceFiles(t)
+	seen := map[string]int{}
+	for _, f := range files {
+		seen[f.layer]++
+		allowed, known := layers[f.layer]
+		if f.layer != "" && !known {
+			t.Errorf("%s: no dependency rule for %s/; add one to layers in deps_test.go", f.path, f.layer)
+			continue
+		}
+		for _, imp := range f.imports {
+			if imp == mod {
+				t.Errorf("%s imports package main (%s)", f.path, imp)
+				continue
+			}
+			rest, ok := strings.CutPrefix(imp, mod+"/")
+			if !ok || f.layer == "" {
+				continue // outside the project, or the root, which may import anything
+			}
+			target, _, _ := strings.Cut(rest, "/")
+			if target != f.layer && !slices.Contains(allowed, target) {
+				may := "nothing else of the project"
+				if len(allowed) > 0 {
+					may = strings.Join(allowed, ", ")
+				}
+				t.Errorf("%s imports %s; %s/ may import %s", f.path, imp, f.layer, may)
+			}
+		}
+		if slices.Contains(plainLayers, f.layer) {
+			for _, imp := range f.imports {
+				for _, lib := range uiLibraries {
+					if strings.HasPrefix(imp, lib) {
+						t.Errorf("%s imports %s; %s/ must not depend on terminal or highlighting libraries", f.path, imp, f.layer)
+					}
+				}
+			}
+		}
+	}
+	// Guard against a walk that silently found nothing.
+	for _, layer := range []string{"capture", "model"} {
+		if seen[layer] == 0 {
+			t.Errorf("no Go files found under %s/", layer)
+		}
+	}
+}
