@@ -82,7 +82,7 @@ type sseFramer struct {
 }
 
 func newSSEFramer(base int64) *sseFramer {
-	f := &sseFramer{base: base, bom: base == 0}
+	f := &sseFramer{base: base, bom: true} // a BOM may open the stream or an HTTP body
 	f.nl.c, f.cr.c = '\n', '\r'
 	f.nl.found, f.cr.found = -1, -1
 	f.reset()

@@ -365,3 +365,12 @@ func TestReadStampsTimedSources(t *testing.T) {
 		t.Fatalf("untimed source stamped %v", at)
 	}
 }
+
+func TestBOMAfterHTTPHead(t *testing.T) {
+	in := "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n\xEF\xBB\xBFdata: x\n\n"
+	got := frameAll(t, FormatAuto, []byte(in))
+	checkCoverage(t, got, len(in))
+	if len(got) != 2 || got[1].Data != "x" || got[1].Flags&BOM == 0 {
+		t.Fatalf("frames = %+v; want the body's BOM stripped and flagged", got)
+	}
+}
