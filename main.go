@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
@@ -31,7 +32,16 @@ usage:
   streamtap [flags] [FILE|-]          inspect a stream (interactive; a plain timeline when stdout is not a terminal)
   streamtap calls [--json] [FILE|-]   the assembled calls and text
   streamtap events [FILE|-]           one JSON line per event
+  streamtap check [--json] [--fail-on error|warning|info] [--profile strict|tolerant] [FILE|-]
+                                      protocol findings, for CI (exit 1 on findings at or above --fail-on)
+  streamtap rules [--json]            every rule the checks know
   streamtap samples                   list the embedded sample streams
+  streamtap proxy --upstream URL [--listen ADDR] [--record DIR] [--no-tui] [--keep-secrets]
+                                      a recording reverse proxy: one session per request
+  streamtap replay FILE [--speed N] [--listen ADDR]
+                                      play a recording at its pace, or serve it as an SSE endpoint
+  streamtap request [-X METHOD] URL [-H 'Name: value']... [-d BODY|@FILE] [--json] [--save-timed FILE]
+                                      make a request and inspect its response ($VAR in -H values is expanded)
 
 With no FILE, streamtap reads stdin when it is a pipe (curl -N … | streamtap),
 and otherwise opens the demo sample.
@@ -40,10 +50,16 @@ flags:
   --format sse|jsonl|http|json|auto   input format (default: detected)
   --sample NAME                       open an embedded sample instead of a file
   --save FILE                         also write the bytes received to FILE
+  --save-timed FILE                   also write a timed recording (each event's arrival time) to FILE
   --keep-secrets                      do not redact credentials in headers
 
 exit codes: 0 done, 1 findings at or above --fail-on (check), 2 unreadable input or bad usage
 `
+
+// headlessMemoryLimit is the soft heap limit for commands without a UI:
+// the issue's budget is 64 MiB plus three times the largest event, and the
+// runtime's own footprint lives outside the heap.
+const headlessMemoryLimit = 48 << 20
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -57,6 +73,11 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 	cmd := ""
 	if len(args) > 0 {
 		switch args[0] {
+		case "check":
+			debug.SetMemoryLimit(headlessMemoryLimit)
+			return runCheck(args[1:], stdin, stdout, stderr)
+		case "rules":
+			return runRules(args[1:], stdout)
 		case "calls", "events", "samples", "help", "timeline":
 			cmd, args = args[0], args[1:]
 		case "-h", "--help", "-help":
@@ -102,9 +123,12 @@ type options struct {
 	format      capture.Format
 	sample      string
 	save        string
+	saveTimed   string
 	json        bool
 	keepSecrets bool
 	input       string
+	failOn      string // check
+	profile     string // check
 }
 
 func parseFlags(cmd string, args []string) (options, error) {
@@ -114,9 +138,15 @@ func parseFlags(cmd string, args []string) (options, error) {
 	format := fs.String("format", "auto", "")
 	fs.StringVar(&o.sample, "sample", "", "")
 	fs.StringVar(&o.save, "save", "", "")
+	fs.StringVar(&o.saveTimed, "save-timed", "", "")
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "")
-	if cmd == "calls" {
+	switch cmd {
+	case "calls":
 		fs.BoolVar(&o.json, "json", false, "")
+	case "check":
+		fs.BoolVar(&o.json, "json", false, "")
+		fs.StringVar(&o.failOn, "fail-on", "error", "")
+		fs.StringVar(&o.profile, "profile", "strict", "")
 	}
 	// Accept flags after the file name too: `streamtap calls x.sse --json`.
 	var positional []string
@@ -186,13 +216,18 @@ func ingest(ctx context.Context, src *capture.Source, o options, opt model.Optio
 		opt.Raw = src.ReaderAt()
 	}
 	s := model.NewSession(opt)
+	if each == nil {
+		// Nothing reads the session while it grows: frame and validate on
+		// this goroutine, assemble on another.
+		p := model.NewPipeline(s)
+		err := src.Read(ctx, ropt, func(f *capture.Frame) error { p.Add(f); return nil })
+		p.Close()
+		s.End(err)
+		return s, err
+	}
 	err := src.Read(ctx, ropt, func(f *capture.Frame) error {
 		ord := s.Len()
-		ev := s.Add(f)
-		if each != nil {
-			return each(s, ev, ord, f)
-		}
-		return nil
+		return each(s, s.Add(f), ord, f)
 	})
 	s.End(err)
 	return s, err

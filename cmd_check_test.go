@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Streams for the check command: a clean Chat stream, the same stream with
+// its last event unterminated (a warning), and one whose tool-call
+// arguments are broken (an error).
+const (
+	checkClean = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\n" +
+		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" +
+		"data: [DONE]\n\n"
+	checkWarning = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}}]},\"finish_reason\":null}]}\n\n" +
+		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" +
+		"data: [DONE]\n"
+	checkError = "data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"a\\\":\"}}]},\"finish_reason\":null}]}\n\n" +
+		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n" +
+		"data: [DONE]\n\n"
+)
+
+func checkTemp(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "stream.sse")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func runCheckArgs(t *testing.T, stdin *os.File, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := runCheck(args, stdin, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCheckExitCodes(t *testing.T) {
+	clean, warn, bad := checkTemp(t, checkClean), checkTemp(t, checkWarning), checkTemp(t, checkError)
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"clean", []string{clean}, 0},
+		{"warning below the default threshold", []string{warn}, 0},
+		{"warning with --fail-on warning", []string{"--fail-on", "warning", warn}, 1},
+		{"flag after the file", []string{warn, "--fail-on=warning"}, 1},
+		{"error", []string{bad}, 1},
+		{"error, tolerant", []string{"--profile", "tolerant", bad}, 1},
+		{"clean with --fail-on info", []string{"--fail-on", "info", clean}, 0},
+		{"missing file", []string{filepath.Join(t.TempDir(), "nope.sse")}, 2},
+		{"directory", []string{t.TempDir()}, 2},
+		{"bad --fail-on", []string{"--fail-on", "fatal", clean}, 2},
+		{"bad --profile", []string{"--profile", "lax", clean}, 2},
+		{"unknown flag", []string{"--frobnicate", clean}, 2},
+		{"two files", []string{clean, warn}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCheckArgs(t, nil, tt.args...)
+			if code != tt.want {
+				t.Fatalf("runCheck(%q) = %d; want %d\nstdout: %s\nstderr: %s", tt.args, code, tt.want, stdout, stderr)
+			}
+			if code == 2 {
+				if n := strings.Count(stderr, "\n"); n != 1 || !strings.HasPrefix(stderr, "streamtap check: ") {
+					t.Errorf("runCheck(%q) stderr = %q; want one line", tt.args, stderr)
+				}
+				if stdout != "" {
+					t.Errorf("runCheck(%q) stdout = %q; want nothing", tt.args, stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckUnreadableNamesTheFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.sse")
+	code, _, stderr := runCheckArgs(t, nil, missing)
+	if code != 2 || !strings.Contains(stderr, missing) {
+		t.Errorf("runCheck(%s) = %d, %q; want 2 and a message naming the file", missing, code, stderr)
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	code, stdout, _ := runCheckArgs(t, nil, "--json", checkTemp(t, checkError))
+	if code != 1 {
+		t.Fatalf("runCheck --json = %d; want 1", code)
+	}
+	var rep struct {
+		Outcome  map[string]string `json:"outcome"`
+		Findings []map[string]any  `json:"findings"`
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatalf("output %s: %v", stdout, err)
+	}
+	if rep.Outcome["state"] != "completed" || rep.Outcome["detail"] != "tool_calls" || len(rep.Outcome) != 2 {
+		t.Errorf("outcome = %v; want state completed, detail tool_calls", rep.Outcome)
+	}
+	if len(rep.Findings) != 1 {
+		t.Fatalf("findings = %v; want one", rep.Findings)
+	}
+	f := rep.Findings[0]
+	if f["rule"] != "chat/args-invalid-json" || f["severity"] != "error" || len(f) != 4 {
+		t.Errorf("finding = %v; want chat/args-invalid-json, error, with events and message", f)
+	}
+	if ev, ok := f["events"].([]any); !ok || len(ev) == 0 {
+		t.Errorf("events = %v; want event ordinals", f["events"])
+	}
+	if msg, _ := f["message"].(string); !strings.Contains(msg, "call_1") {
+		t.Errorf("message = %q; want it to name call_1", msg)
+	}
+
+	// A clean stream: findings is an empty array.
+	_, stdout, _ = runCheckArgs(t, nil, "--json", checkTemp(t, checkClean))
+	if !strings.Contains(stdout, `"findings":[]`) {
+		t.Errorf("clean --json = %s; want \"findings\":[]", stdout)
+	}
+}
+
+func TestCheckText(t *testing.T) {
+	code, stdout, _ := runCheckArgs(t, nil, checkTemp(t, checkWarning))
+	if code != 0 {
+		t.Fatalf("runCheck = %d; want 0", code)
+	}
+	for _, want := range []string{"outcome: completed (tool_calls)", "warning framing/unterminated-event [2]: ", "0 errors, 1 warning, 0 infos"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestCheckStdin(t *testing.T) {
+	path := checkTemp(t, checkError)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if code, _, stderr := runCheckArgs(t, f, "-"); code != 1 {
+		t.Errorf("runCheck(-) = %d (%s); want 1", code, stderr)
+	}
+	// No FILE and a stdin that is a regular file (a redirect): read it.
+	if _, err := f.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCheckArgs(t, f); code != 1 {
+		t.Errorf("runCheck() with redirected stdin = %d (%s); want 1", code, stderr)
+	}
+	// No FILE and no stdin: bad usage.
+	if code, _, _ := runCheckArgs(t, nil); code != 2 {
+		t.Errorf("runCheck() with no input = %d; want 2", code)
+	}
+}
+
+func TestRulesCommand(t *testing.T) {
+	var out bytes.Buffer
+	if code := runRules(nil, &out); code != 0 {
+		t.Fatalf("runRules = %d", code)
+	}
+	for _, want := range []string{"responses/args-done-mismatch", "chat/tool-index-collision", "framing/unterminated-event",
+		"anthropic/event-name-missing", "gemini/partial-args-unterminated"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("rules output lacks %s", want)
+		}
+	}
+	out.Reset()
+	if code := runRules([]string{"--json"}, &out); code != 0 {
+		t.Fatalf("runRules --json = %d", code)
+	}
+	var rules []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &rules); err != nil || len(rules) < 60 {
+		t.Fatalf("rules --json: %d rules, %v", len(rules), err)
+	}
+	if r := rules[0]; r["id"] == "" || r["severity"] == "" || r["summary"] == "" {
+		t.Errorf("rule = %v; want id, severity, summary", r)
+	}
+	if code := runRules([]string{"extra"}, &out); code != 2 {
+		t.Errorf("runRules(extra) = %d; want 2", code)
+	}
+}

@@ -1,0 +1,254 @@
+package checks
+
+import (
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// anthChecks holds what the Anthropic Messages rules need across events.
+type anthChecks struct {
+	events  int // Anthropic events with data
+	noName  []int
+	noNameN int
+	started bool // the first non-ping event was seen
+	msgs    []*anthMsg
+	after   []int
+	afterN  int
+	stopAt  int // ordinal + 1 of the message_stop the "after" events follow
+	unknown evGroups
+}
+
+// anthMsg is one message's block bookkeeping.
+type anthMsg struct {
+	start      int
+	last       int
+	blocks     map[int]*anthBlock
+	next       int // the index the next block should take
+	open       *anthBlock
+	stopReason string
+	deltaOrd   int // ordinal + 1 of the message_delta with a stop_reason
+	stop       int // ordinal + 1 of message_stop
+	toolUse    []int
+	invalid    []anthInvalid
+	whole      bool // a non-streaming message body
+}
+
+type anthBlock struct {
+	index   int
+	typ     string
+	start   int
+	stopped int // ordinal + 1 of its content_block_stop
+}
+
+// anthInvalid is tool input that did not parse at its block's stop; its
+// grade waits for the stop_reason.
+type anthInvalid struct {
+	block *anthBlock
+	stop  int
+	id    string
+	args  string
+	state model.JSONState
+}
+
+// deltaFits says which delta types each block type takes. Block and delta
+// types not listed are not judged: new ones may come.
+var deltaFits = map[string]map[string]bool{
+	"text":              {"text_delta": true, "citations_delta": true},
+	"tool_use":          {"input_json_delta": true},
+	"server_tool_use":   {"input_json_delta": true},
+	"mcp_tool_use":      {"input_json_delta": true},
+	"thinking":          {"thinking_delta": true, "signature_delta": true},
+	"redacted_thinking": {},
+}
+
+var knownDeltas = map[string]bool{
+	"text_delta": true, "citations_delta": true, "input_json_delta": true, "thinking_delta": true, "signature_delta": true,
+}
+
+func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
+	ac := &c.anth
+	typ := s.TypeName(ev.Type)
+	if f.HasData {
+		ac.events++
+		if ev.Name == 0 && c.sse && isSSE(f) {
+			ac.noNameN++
+			if len(ac.noName) < MaxEvents {
+				ac.noName = append(ac.noName, ord)
+			}
+		}
+	}
+	if ev.Flags&model.NameMismatch != 0 {
+		c.add(aNameMismatch, []int{ord}, "event %d: event: %s but data.type %s; the SDK routes it by the name",
+			ord, quote(s.TypeName(ev.Name)), quote(typ))
+	}
+	if ev.Flags&model.NonStandard != 0 {
+		ac.unknown.add(typ, ord)
+	}
+	if ac.stopAt > 0 {
+		ac.afterN++
+		if len(ac.after) < MaxEvents {
+			ac.after = append(ac.after, ord)
+		}
+	}
+	if !ac.started && typ != "ping" && ev.Kind != model.KindError {
+		ac.started = true
+		if typ != "message_start" && typ != "message" {
+			c.add(aFirst, []int{ord}, "the stream starts with %s (event %d), not message_start", typ, ord)
+		}
+	}
+	switch typ {
+	case "message_start":
+		ac.msgs = append(ac.msgs, &anthMsg{start: ord, blocks: map[int]*anthBlock{}})
+	case "message":
+		m := &anthMsg{start: ord, last: ord, blocks: map[int]*anthBlock{}, whole: true, stop: ord + 1, deltaOrd: ord + 1}
+		m.stopReason = str(s.Field("stop_reason"))
+		jsonscan.Elements(s.Field("content"), func(_ int, b []byte) bool {
+			if jsonscan.Equal(jsonscan.Get(b, "type"), "tool_use") {
+				m.toolUse = append(m.toolUse, ord)
+			}
+			return true
+		})
+		ac.msgs = append(ac.msgs, m)
+		return
+	}
+	if len(ac.msgs) == 0 {
+		if typ == "ping" || ev.Kind == model.KindError {
+			return
+		}
+		ac.msgs = append(ac.msgs, &anthMsg{start: ord, blocks: map[int]*anthBlock{}})
+	}
+	m := ac.msgs[len(ac.msgs)-1]
+	m.last = ord
+	idx64, hasIdx := jsonscan.Int(s.Field("index"))
+	idx := int(idx64)
+	switch typ {
+	case "content_block_start":
+		btype := str(jsonscan.Get(s.Field("content_block"), "type"))
+		if o := m.open; o != nil {
+			c.add(aOverlap, []int{o.start, ord}, "block %d (%s) starts at event %d while block %d (%s, event %d) is still open",
+				idx, btype, ord, o.index, o.typ, o.start)
+		}
+		b := &anthBlock{index: idx, typ: btype, start: ord}
+		switch old := m.blocks[idx]; {
+		case !hasIdx:
+			c.add(aIndex, []int{ord}, "content_block_start at event %d has no index", ord)
+		case old != nil:
+			c.add(aIndex, []int{old.start, ord}, "block index %d is reused at event %d (first started at event %d)", idx, ord, old.start)
+		case idx != m.next:
+			c.add(aIndex, []int{ord}, "block index %d at event %d; the next index is %d", idx, ord, m.next)
+		}
+		m.blocks[idx] = b
+		m.next = max(m.next, idx+1)
+		m.open = b
+		if btype == "tool_use" {
+			m.toolUse = append(m.toolUse, ord)
+		}
+	case "content_block_delta":
+		b := m.blocks[idx]
+		dt := str(jsonscan.Get(s.Field("delta"), "type"))
+		switch {
+		case b == nil:
+			c.add(aUnknownBlock, []int{ord}, "%s at event %d is for block %d, never started", dt, ord, idx)
+		case b.stopped > 0:
+			c.add(aUnknownBlock, []int{b.stopped - 1, ord}, "%s at event %d is for block %d, already stopped at event %d",
+				dt, ord, idx, b.stopped-1)
+		default:
+			if fits, known := deltaFits[b.typ]; known && knownDeltas[dt] && !fits[dt] {
+				c.add(aDeltaType, []int{b.start, ord}, "%s at event %d on block %d, a %s block (event %d)", dt, ord, idx, b.typ, b.start)
+			}
+		}
+	case "content_block_stop":
+		b := m.blocks[idx]
+		switch {
+		case b == nil:
+			c.add(aUnknownBlock, []int{ord}, "content_block_stop at event %d is for block %d, never started", ord, idx)
+			return
+		case b.stopped > 0:
+			c.add(aUnknownBlock, []int{b.stopped - 1, ord}, "content_block_stop at event %d is for block %d, already stopped at event %d",
+				ord, idx, b.stopped-1)
+			return
+		}
+		b.stopped = ord + 1
+		if m.open == b {
+			m.open = nil
+		}
+		if ev.Item < 0 || int(ev.Item) >= len(s.Items) {
+			return
+		}
+		it := s.Items[ev.Item]
+		switch b.typ {
+		case "tool_use", "server_tool_use", "mcp_tool_use":
+			st := model.ArgsState(it.Args.Bytes(), true)
+			if !st.Complete && !st.Empty {
+				m.invalid = append(m.invalid, anthInvalid{block: b, stop: ord, id: it.CallID, args: it.Args.String(), state: st})
+			}
+		case "thinking":
+			if it.Sign.Len() == 0 {
+				c.add(aSignature, []int{b.start, ord}, "thinking block %d (events %d–%d) closes without a signature_delta; the next turn is rejected",
+					idx, b.start, ord)
+			}
+		}
+	case "message_delta":
+		if o := m.open; o != nil {
+			c.add(aNotStopped, []int{o.start, ord}, "message_delta at event %d while block %d (%s, event %d) is open", ord, o.index, o.typ, o.start)
+			m.open = nil
+		}
+		if sr := jsonscan.Get(s.Field("delta"), "stop_reason"); !jsonscan.IsNull(sr) {
+			m.stopReason, m.deltaOrd = str(sr), ord+1
+		}
+	case "message_stop":
+		if o := m.open; o != nil {
+			c.add(aNotStopped, []int{o.start, ord}, "message_stop at event %d while block %d (%s, event %d) is open", ord, o.index, o.typ, o.start)
+			m.open = nil
+		}
+		if m.stop == 0 {
+			m.stop = ord + 1
+			ac.stopAt = ord + 1
+		}
+	}
+}
+
+func (ac *anthChecks) finish(out *Checker, s *model.Session) {
+	if ac.events == 0 && len(ac.msgs) == 0 {
+		return
+	}
+	ended, _ := s.Ended()
+	if ac.noNameN > 0 {
+		out.add(aNameMissing, ac.noName, "%d of %d Anthropic events have no event: line (first: event %d); the official SDKs drop them",
+			ac.noNameN, ac.events, ac.noName[0])
+	}
+	for _, k := range ac.unknown.keys {
+		l := ac.unknown.by[k]
+		out.add(aUnknownEvent, l.events, "%s: %s of a type outside the documented Messages stream", quote(k), plural(l.n, "event"))
+	}
+	if ac.afterN > 0 {
+		out.add(aAfterStop, append([]int{ac.stopAt - 1}, ac.after...), "%s after message_stop (event %d); clients that wait for EOF stall",
+			plural(ac.afterN, "event"), ac.stopAt-1)
+	}
+	for _, m := range ac.msgs {
+		for _, inv := range m.invalid {
+			sev := Error
+			why := ""
+			if m.stopReason == "max_tokens" {
+				sev, why = Warning, ` (stop_reason "max_tokens": the input was cut off)`
+			}
+			out.addAt(aInputInvalid, sev, []int{inv.block.start, inv.stop}, "tool_use %s (block %d): input %s does not parse at content_block_stop (event %d, %s)%s",
+				quote(inv.id), inv.block.index, quote(inv.args), inv.stop, inv.state, why)
+		}
+		over := m.stop > 0 || ended
+		if m.stopReason == "" && over && !errored(s) {
+			out.add(aStopMissing, []int{m.start, m.last}, "message (events %d–%d) has no message_delta with a stop_reason", m.start, m.last)
+		}
+		switch {
+		case len(m.toolUse) > 0 && (m.stopReason == "end_turn" || m.stopReason == "stop_sequence"):
+			out.add(aStopTool, append(append([]int{}, m.toolUse...), m.deltaOrd-1), "stop_reason %s (event %d) after %s; expected \"tool_use\"",
+				quote(m.stopReason), m.deltaOrd-1, plural(len(m.toolUse), "tool_use block"))
+		case len(m.toolUse) == 0 && m.stopReason == "tool_use":
+			out.add(aStopTool, []int{m.deltaOrd - 1}, "stop_reason \"tool_use\" (event %d) but no tool_use block was sent", m.deltaOrd-1)
+		}
+		if m.stop == 0 && ended && !errored(s) {
+			out.add(aNoStop, []int{m.last}, "the message ends (event %d) without message_stop", m.last)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package checks
+
+import "strings"
+
+func anthropicCases() []ruleCase {
+	thinking := func(sig bool) func(e [][2]string) [][2]string {
+		return func(e [][2]string) [][2]string {
+			block := [][2]string{
+				aStart(0, `{"type":"thinking","thinking":"","signature":""}`),
+				aDelta(0, `{"type":"thinking_delta","thinking":"Let me look."}`),
+			}
+			if sig {
+				block = append(block, aDelta(0, `{"type":"signature_delta","signature":"EqQBCkYIBxgCKkB"}`))
+			}
+			block = append(block, aStop(0))
+			rest := strings.NewReplacer(`"index":1`, `"index":2`, `"index":0`, `"index":1`)
+			var tail [][2]string
+			for _, ev := range e[1:] {
+				tail = append(tail, [2]string{ev[0], rest.Replace(ev[1])})
+			}
+			return append(append([][2]string{e[0]}, block...), tail...)
+		}
+	}
+	invalidJSON := func(reason string) func(e [][2]string) [][2]string {
+		return func(e [][2]string) [][2]string {
+			e[7] = aJSON(1, `"\"Paris\""`)
+			e[9] = aMsgDelta(reason)
+			return e
+		}
+	}
+	return []ruleCase{
+		hit(aFirst, "starts with a block", anth(func(e [][2]string) [][2]string { return e[1:] }), 0),
+		miss(aFirst, "a ping before message_start", anth(func(e [][2]string) [][2]string {
+			return append([][2]string{aPing}, e...)
+		})),
+
+		hit(aNameMissing, "no event: lines", anth(func(e [][2]string) [][2]string {
+			for i := range e {
+				e[i][0] = ""
+			}
+			return e
+		})),
+		miss(aNameMissing, "event: lines", anth(func(e [][2]string) [][2]string { return e })),
+
+		hit(aNameMismatch, "stop sent as a delta", anth(func(e [][2]string) [][2]string {
+			e[3][0] = "content_block_delta"
+			return e
+		}), 3),
+		miss(aNameMismatch, "names match", anth(func(e [][2]string) [][2]string { return e })),
+
+		hit(aUnknownBlock, "delta for a block never started", anth(func(e [][2]string) [][2]string {
+			e[2] = aDelta(5, `{"type":"text_delta","text":"Checking."}`)
+			return e
+		}), 2),
+		hit(aUnknownBlock, "delta after its stop", anth(func(e [][2]string) [][2]string {
+			return append(e[:4], append([][2]string{aDelta(0, `{"type":"text_delta","text":"late"}`)}, e[4:]...)...)
+		}), 3, 4),
+		miss(aUnknownBlock, "deltas inside the block", anth(func(e [][2]string) [][2]string { return e })),
+
+		hit(aDeltaType, "text_delta on tool_use", anth(func(e [][2]string) [][2]string {
+			e[5] = aDelta(1, `{"type":"text_delta","text":"{}"}`)
+			return e
+		}), 4, 5),
+		miss(aDeltaType, "citations_delta on text", anth(func(e [][2]string) [][2]string {
+			return append(e[:3], append([][2]string{aDelta(0, `{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"x","url":"u","title":"t","encrypted_index":"e"}}`)}, e[3:]...)...)
+		})),
+
+		hit(aOverlap, "tool_use starts before text stops", anth(func(e [][2]string) [][2]string {
+			e[3], e[4] = e[4], e[3]
+			return e
+		}), 1, 3),
+		miss(aOverlap, "sequential blocks", anth(func(e [][2]string) [][2]string { return e })),
+
+		hit(aIndex, "first block at index 1", strings.NewReplacer(`"index":1`, `"index":2`, `"index":0`, `"index":1`).
+			Replace(anth(func(e [][2]string) [][2]string { return e })), 1),
+		hit(aIndex, "index reused", strings.ReplaceAll(anth(func(e [][2]string) [][2]string { return e }), `"index":1`, `"index":0`), 1, 4),
+		miss(aIndex, "0 then 1", anth(func(e [][2]string) [][2]string { return e })),
+
+		hit(aNotStopped, "message_delta with the tool block open", anth(func(e [][2]string) [][2]string { return append(e[:8], e[9:]...) }), 4, 8),
+		miss(aNotStopped, "stopped first", anth(func(e [][2]string) [][2]string { return e })),
+
+		hit(aInputInvalid, "lost brace", anth(invalidJSON(`"tool_use"`)), 4, 8),
+		ruleCase{rule: aInputInvalid, name: "lost brace at max_tokens", hit: true, stream: anth(invalidJSON(`"max_tokens"`)),
+			events: []int{4, 8}, sev: sevp(Warning)},
+		miss(aInputInvalid, `empty input means {}`, anth(func(e [][2]string) [][2]string { return append(e[:6], e[8:]...) })),
+
+		hit(aSignature, "thinking without signature", anth(thinking(false)), 1, 3),
+		miss(aSignature, "thinking with signature", anth(thinking(true))),
+
+		hit(aStopMissing, "stop_reason null", anth(func(e [][2]string) [][2]string { e[9] = aMsgDelta("null"); return e }), 0, 10),
+		hit(aStopMissing, "no message_delta", anth(func(e [][2]string) [][2]string { return append(e[:9], e[10]) }), 0, 9),
+		miss(aStopMissing, "stop_reason tool_use", anth(func(e [][2]string) [][2]string { return e })),
+
+		hit(aStopTool, "end_turn after tool_use", anth(func(e [][2]string) [][2]string { e[9] = aMsgDelta(`"end_turn"`); return e }), 4, 9),
+		hit(aStopTool, "tool_use without a tool block", anth(func(e [][2]string) [][2]string { return append(e[:4], e[9:]...) }), 4),
+		miss(aStopTool, "end_turn after a server tool", strings.Replace(anth(func(e [][2]string) [][2]string {
+			e[9] = aMsgDelta(`"end_turn"`)
+			return e
+		}), `"type":"tool_use","id":"toolu_1","name":"get_weather"`, `"type":"server_tool_use","id":"srvtoolu_1","name":"web_search"`, 1)),
+
+		hit(aNoStop, "no message_stop", anth(func(e [][2]string) [][2]string { return e[:10] }), 9),
+		miss(aNoStop, "error event ends the stream", anth(func(e [][2]string) [][2]string {
+			return append(e[:6], [2]string{"error", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`})
+		})),
+
+		hit(aAfterStop, "ping after message_stop", anth(func(e [][2]string) [][2]string { return append(e, aPing) }), 10, 11),
+		miss(aAfterStop, "ping before message_stop", anth(func(e [][2]string) [][2]string {
+			return append(e[:10], aPing, e[10])
+		})),
+
+		hit(aUnknownEvent, "content_block_heartbeat", anth(func(e [][2]string) [][2]string {
+			return append(e[:3], append([][2]string{{"content_block_heartbeat", `{"type":"content_block_heartbeat"}`}}, e[3:]...)...)
+		}), 3),
+		miss(aUnknownEvent, "ping", anth(func(e [][2]string) [][2]string { return append(e[:3], append([][2]string{aPing}, e[3:]...)...) })),
+	}
+}
+
+func geminiCases() []ruleCase {
+	return []ruleCase{
+		hit(gArgsNotObject, "args as a string", dataSSE([]string{gemBase()[0],
+			gemChunk(`{"functionCall":{"name":"get_weather","args":"{\"city\":\"Paris\"}"}}`, `"finishReason":"STOP"`)}), 1),
+		miss(gArgsNotObject, "args object", dataSSE(gemBase())),
+
+		hit(gUnterminated, "still continuing at finishReason", dataSSE(gemPartial(`{"text":""}`, `"finishReason":"STOP"`)), 0, 2, 3),
+		hit(gUnterminated, "still continuing at EOF", dataSSE(gemPartial(`{"text":""}`, "")[:3]), 0, 2),
+		miss(gUnterminated, "end marker", dataSSE(gemPartial(`{"functionCall":{}}`, `"finishReason":"STOP"`))),
+
+		hit(gNoEndMarker, "last fragment says stop, no marker", dataSSE(append(gemPartial(
+			`{"functionCall":{"partialArgs":[{"jsonPath":"$.unit","stringValue":"c"}]}}`, ""),
+			gemChunk(`{"text":""}`, `"finishReason":"STOP"`))), 0, 3, 4),
+		miss(gNoEndMarker, "last fragment, then the marker", dataSSE(append(gemPartial(
+			`{"functionCall":{"partialArgs":[{"jsonPath":"$.unit","stringValue":"c"}]}}`, ""),
+			gemChunk(`{"functionCall":{}}`, `"finishReason":"STOP"`)))),
+	}
+}

@@ -1,0 +1,185 @@
+package checks
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// benchStream is an ~8 MB Responses stream by the book: reasoning, text and
+// function calls with small argument deltas, as a long agent turn looks.
+var benchStream = sync.OnceValue(func() []byte {
+	const target = 8 << 20
+	var b strings.Builder
+	seq := 0
+	emit := func(typ, body string) {
+		fmt.Fprintf(&b, "event: %s\ndata: {\"type\":%q,\"sequence_number\":%d,%s}\n\n", typ, typ, seq, body)
+		seq++
+	}
+	snapshot := func(status, output string) string {
+		return `"response":{"id":"resp_bench","object":"response","status":"` + status +
+			`","model":"gpt-5","reasoning":{"effort":"medium","summary":null},"output":[` + output + `]}`
+	}
+	emit("response.created", snapshot("in_progress", ""))
+	emit("response.in_progress", snapshot("in_progress", ""))
+	var output []string
+	for idx := 0; b.Len() < target; idx++ {
+		id := fmt.Sprintf("fc_%06d", idx)
+		call := fmt.Sprintf("call_%06d", idx)
+		emit("response.output_item.added", fmt.Sprintf(`"output_index":%d,"item":{"id":%q,"type":"function_call","status":"in_progress","arguments":"","call_id":%q,"name":"write_file"}`, idx, id, call))
+		var args strings.Builder
+		args.WriteString(`{"path":"notes/file.md","text":"`)
+		for range 40 {
+			args.WriteString("some words ")
+		}
+		args.WriteString(`"}`)
+		whole := args.String()
+		for i := 0; i < len(whole); i += 8 {
+			piece := whole[i:min(i+8, len(whole))]
+			emit("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":%q,"output_index":%d,"delta":%s,"obfuscation":"Zx9q"`, id, idx, jsonString(piece)))
+		}
+		emit("response.function_call_arguments.done", fmt.Sprintf(`"item_id":%q,"output_index":%d,"name":"write_file","arguments":%s`, id, idx, jsonString(whole)))
+		item := fmt.Sprintf(`{"id":%q,"type":"function_call","status":"completed","arguments":%s,"call_id":%q,"name":"write_file"}`, id, jsonString(whole), call)
+		emit("response.output_item.done", fmt.Sprintf(`"output_index":%d,"item":%s`, idx, item))
+		output = append(output, item)
+	}
+	emit("response.completed", snapshot("completed", strings.Join(output, ",")))
+	return []byte(b.String())
+})
+
+func jsonString(s string) string { return fmt.Sprintf("%q", s) }
+
+// BenchmarkCheck compares, on the same stream, `calls` (assembly and the
+// calls report) with `check` (assembly observed by a Checker, and the
+// check report): the check must add at most 20% to calls. "assemble" is
+// framing and assembly alone. The pipeline variants run as the headless
+// commands do, framing and validating on one core and assembling (and
+// checking) on another.
+func BenchmarkCheck(b *testing.B) {
+	data := benchStream()
+	feed := func(s *model.Session, pipeline bool) {
+		add := s.Add
+		var p *model.Pipeline
+		if pipeline {
+			p = model.NewPipeline(s)
+			add = func(f *capture.Frame) *model.Event { p.Add(f); return nil }
+		}
+		fr := capture.NewFramer(capture.FormatAuto)
+		emit := func(f *capture.Frame) { add(f) }
+		for off := 0; off < len(data); off += 256 << 10 { // reads as capture.Source makes them
+			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
+		}
+		fr.Finish(capture.NoTime, emit)
+		if p != nil {
+			p.Close()
+		}
+		s.End(nil)
+	}
+	for _, pipeline := range []bool{false, true} {
+		suffix := ""
+		if pipeline {
+			suffix = "-pipeline"
+		}
+		b.Run("assemble"+suffix, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				feed(model.NewSession(model.Options{}), pipeline)
+			}
+		})
+		b.Run("calls"+suffix, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s := model.NewSession(model.Options{})
+				feed(s, pipeline)
+				_ = s.Report()
+			}
+		})
+		b.Run("check"+suffix, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				opts, c := Attach(model.Options{})
+				s := model.NewSession(opts)
+				feed(s, pipeline)
+				if rep := c.Report(s, Strict); len(rep.Findings) != 0 {
+					b.Fatalf("bench stream has findings: %v", rep.Findings[0])
+				}
+			}
+		})
+	}
+}
+
+func TestBenchStreamClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an 8 MB stream")
+	}
+	data := benchStream()
+	if len(data) < 8<<20 {
+		t.Fatalf("bench stream is %d bytes", len(data))
+	}
+	rep := CheckBytes(data, capture.FormatAuto, Strict)
+	if len(rep.Findings) != 0 || rep.Outcome.State != "completed" {
+		t.Fatalf("bench stream: %v, %v", rep.Outcome, rep.Findings[:min(3, len(rep.Findings))])
+	}
+}
+
+// TestCheckOverhead measures check against calls on the bench stream,
+// interleaving runs so that a busy machine slows both alike, and logs the
+// minimum of each and their ratio. It runs only when
+// STREAMTAP_OVERHEAD is set: timing is no test on a shared CI runner.
+func TestCheckOverhead(t *testing.T) {
+	if os.Getenv("STREAMTAP_OVERHEAD") == "" {
+		t.Skip("set STREAMTAP_OVERHEAD=1 to measure")
+	}
+	data := benchStream()
+	run := func(check, pipeline bool) time.Duration {
+		start := time.Now()
+		opts := model.Options{}
+		var c *Checker
+		if check {
+			opts, c = Attach(opts)
+		}
+		s := model.NewSession(opts)
+		add := s.Add
+		var p *model.Pipeline
+		if pipeline {
+			p = model.NewPipeline(s)
+			add = func(f *capture.Frame) *model.Event { p.Add(f); return nil }
+		}
+		fr := capture.NewFramer(capture.FormatAuto)
+		emit := func(f *capture.Frame) { add(f) }
+		for off := 0; off < len(data); off += 256 << 10 {
+			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
+		}
+		fr.Finish(capture.NoTime, emit)
+		if p != nil {
+			p.Close()
+		}
+		s.End(nil)
+		if check {
+			_ = c.Report(s, Strict)
+		} else {
+			_ = s.Report()
+		}
+		return time.Since(start)
+	}
+	for _, pipeline := range []bool{false, true} {
+		best := [2]time.Duration{time.Hour, time.Hour}
+		for range 40 {
+			for i, check := range []bool{false, true} {
+				best[i] = min(best[i], run(check, pipeline))
+			}
+		}
+		t.Logf("pipeline=%v, %d bytes: calls %v (%.0f MB/s), check %v (%.0f MB/s): check adds %.1f%%", pipeline, len(data),
+			best[0], float64(len(data))/best[0].Seconds()/1e6, best[1], float64(len(data))/best[1].Seconds()/1e6,
+			100*(best[1].Seconds()/best[0].Seconds()-1))
+	}
+}

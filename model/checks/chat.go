@@ -1,0 +1,494 @@
+package checks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// chatChecks holds what the Chat Completions rules need across events.
+type chatChecks struct {
+	opened map[int]chatOpen   // by item index: what a call's first fragment had
+	ident  map[int]*chatIdent // by response index
+	events int                // Chat JSON chunks
+	last   int                // ordinal of the latest
+	whole  map[int]bool       // responses that are non-streaming chat.completion bodies
+}
+
+// chatOpen is what the fragment that opened a call carried.
+type chatOpen struct {
+	id, name, index bool
+}
+
+// chatIdent follows a completion's id, created and model across chunks.
+type chatIdent struct {
+	fields [3]identField
+}
+
+var identKeys = [3]string{"id", "created", "model"}
+
+type identField struct {
+	set      bool
+	first    string
+	firstOrd int
+	prev     string
+	changes  []model.Change // each value that differs from the one before
+	n        int
+}
+
+func (cc *chatChecks) newItem(it *model.Item, ord int) {
+	if !it.IsCall() || it.Opened != ord {
+		return
+	}
+	if cc.opened == nil {
+		cc.opened = map[int]chatOpen{}
+	}
+	o := chatOpen{id: it.CallID != "", name: it.Name != "", index: true}
+	for _, x := range it.IDs {
+		if x.Field == "index" && x.Ordinal == ord {
+			o.index = false
+		}
+	}
+	cc.opened[it.Index] = o
+}
+
+func (c *Checker) observeChat(s *model.Session, ord int, ev *model.Event) {
+	cc := &c.chat
+	if ev.Kind == model.KindSentinel {
+		return
+	}
+	cc.events++
+	cc.last = ord
+	var r *model.Response
+	for i := len(s.Responses) - 1; i >= 0; i-- {
+		if s.Responses[i].Dialect == model.DialectChat {
+			r = s.Responses[i]
+			break
+		}
+	}
+	if r == nil {
+		return
+	}
+	if jsonscan.Equal(s.Field("object"), "chat.completion") {
+		if cc.whole == nil {
+			cc.whole = map[int]bool{}
+		}
+		cc.whole[r.Index] = true
+		return
+	}
+	if cc.ident == nil {
+		cc.ident = map[int]*chatIdent{}
+	}
+	id := cc.ident[r.Index]
+	if id == nil {
+		id = &chatIdent{}
+		cc.ident[r.Index] = id
+	}
+	for i, key := range identKeys {
+		v := s.Field(key)
+		if v == nil {
+			continue
+		}
+		f := &id.fields[i]
+		if !f.set {
+			f.set, f.first, f.firstOrd, f.prev = true, string(v), ord, string(v)
+			continue
+		}
+		if string(v) != f.prev {
+			f.n++
+			if len(f.changes) < MaxEvents {
+				f.changes = append(f.changes, model.Change{Ordinal: ord, Value: string(v)})
+			}
+			f.prev = string(v)
+		}
+	}
+}
+
+// standard finish reasons (openai-python ChatCompletionChunk choice).
+var finishReasons = map[string]bool{
+	"stop": true, "length": true, "tool_calls": true, "content_filter": true, "function_call": true,
+}
+
+func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool) {
+	if cc.events == 0 {
+		return
+	}
+	ended, _ := s.Ended()
+	done := s.Done() >= 0
+	for _, r := range s.Responses {
+		if r.Dialect != model.DialectChat {
+			continue
+		}
+		if id := cc.ident[r.Index]; id != nil {
+			for i, f := range id.fields {
+				if f.n == 0 {
+					continue
+				}
+				evs := []int{f.firstOrd}
+				var vals []string
+				for _, ch := range f.changes {
+					evs = append(evs, ch.Ordinal)
+					vals = append(vals, fmt.Sprintf("%s (event %d)", shortRaw(ch.Value), ch.Ordinal))
+				}
+				rule := cIdentity
+				if identKeys[i] == "created" {
+					rule = cCreated
+				}
+				out.add(rule, evs, "%s changes from %s (event %d) to %s", identKeys[i], shortRaw(f.first), f.firstOrd,
+					strings.Join(vals, ", then "))
+			}
+		}
+		cc.checkResponse(out, s, r, ended || done)
+	}
+	streamed := false
+	for _, r := range s.Responses {
+		streamed = streamed || (r.Dialect == model.DialectChat && !cc.whole[r.Index])
+	}
+	if ended && !done && streamed && sse && !errored(s) {
+		out.add(cDoneMissing, []int{cc.last}, "the stream ends after event %d without data: [DONE]", cc.last)
+	}
+}
+
+// shortRaw shows a raw JSON value from a chunk: strings unquoted then
+// quoted again (shortened), numbers as they are.
+func shortRaw(v string) string {
+	if s, ok := jsonscan.String([]byte(v)); ok {
+		return quote(s)
+	}
+	return v
+}
+
+func (cc *chatChecks) checkResponse(out *Checker, s *model.Session, r *model.Response, over bool) {
+	byChoice := map[int][]*model.Item{}
+	var items []*model.Item
+	choices := map[int]bool{}
+	for _, it := range s.Items {
+		if it.Response != r.Index || it.Dialect != model.DialectChat {
+			continue
+		}
+		items = append(items, it)
+		choices[it.Choice] = true
+		if it.IsCall() {
+			byChoice[it.Choice] = append(byChoice[it.Choice], it)
+		}
+	}
+	for c := range r.Finish {
+		choices[c] = true
+	}
+	if len(choices) == 0 && r.Terminal >= 0 {
+		choices[0] = true
+	}
+	order := slices.Sorted(func(yield func(int) bool) {
+		for c := range choices {
+			if !yield(c) {
+				return
+			}
+		}
+	})
+	whole := cc.whole[r.Index]
+	for _, ci := range order {
+		calls := byChoice[ci]
+		if !whole { // a whole message's tool_calls carry no index
+			cc.checkIndices(out, ci, calls)
+		}
+		for _, it := range calls {
+			cc.checkCall(out, s, it, over)
+		}
+		cc.checkFinish(out, s, r, ci, calls, items, over)
+	}
+}
+
+// checkIndices judges the tool-call indices of one choice.
+func (cc *chatChecks) checkIndices(out *Checker, ci int, calls []*model.Item) {
+	byPos := map[int][]*model.Item{}
+	var positions []int
+	for _, it := range calls {
+		if it.Type == "function_call" { // the deprecated delta.function_call has no index
+			continue
+		}
+		if o, ok := cc.opened[it.Index]; ok && !o.index {
+			out.add(cIndexMissing, []int{it.Opened}, "choice %d: call %s (event %d) has no tool-call index", ci, chatLabel(it), it.Opened)
+			continue
+		}
+		if _, ok := byPos[it.Position]; !ok {
+			positions = append(positions, it.Position)
+		}
+		byPos[it.Position] = append(byPos[it.Position], it)
+	}
+	slices.Sort(positions)
+	for _, p := range positions {
+		group := byPos[p]
+		if len(group) < 2 {
+			continue
+		}
+		var names []string
+		var evs []int
+		for _, it := range group {
+			names = append(names, fmt.Sprintf("%s (event %d)", chatLabel(it), it.Opened))
+			evs = append(evs, it.Opened)
+		}
+		out.add(cCollision, evs, "choice %d: %s share tool-call index %d; index-keyed clients merge them", ci,
+			strings.Join(names, " and "), p)
+	}
+	for i, p := range positions {
+		if p == i {
+			continue
+		}
+		it := byPos[p][0]
+		what := fmt.Sprintf("index %d follows index %d", p, positions[max(i-1, 0)])
+		if i == 0 {
+			what = fmt.Sprintf("the first index is %d, not 0", p)
+		}
+		out.add(cIndexDense, []int{it.Opened}, "choice %d: tool-call indices %s: %s (call %s, event %d)", ci, intList(positions),
+			what, chatLabel(it), it.Opened)
+		break
+	}
+}
+
+func intList(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = fmt.Sprint(n)
+	}
+	return strings.Join(s, ", ")
+}
+
+func chatLabel(it *model.Item) string {
+	switch {
+	case it.CallID != "" && it.Name != "":
+		return fmt.Sprintf("%s (%s)", quote(it.CallID), it.Name)
+	case it.CallID != "":
+		return quote(it.CallID)
+	case it.Name != "":
+		return fmt.Sprintf("%s (no id)", it.Name)
+	}
+	return fmt.Sprintf("at index %d", it.Position)
+}
+
+// checkCall judges one call's identity fragments and arguments.
+func (cc *chatChecks) checkCall(out *Checker, s *model.Session, it *model.Item, over bool) {
+	o, known := cc.opened[it.Index]
+	label := chatLabel(it)
+	var idRep, nameRep, idEmpty, nameEmpty, notString []int
+	lateID, lateName := -1, -1
+	for _, x := range it.IDs {
+		switch x.Field {
+		case "id":
+			switch {
+			case x.Value == "":
+				idEmpty = append(idEmpty, x.Ordinal)
+			case known && !o.id && lateID < 0:
+				lateID = x.Ordinal
+			default:
+				idRep = append(idRep, x.Ordinal)
+			}
+		case "name":
+			switch {
+			case x.Value == "":
+				nameEmpty = append(nameEmpty, x.Ordinal)
+			case known && !o.name && lateName < 0:
+				lateName = x.Ordinal
+			case x.Value != it.Name:
+				out.add(cNameChanged, []int{it.Opened, x.Ordinal}, "call %s is renamed %s at event %d", label, quote(x.Value), x.Ordinal)
+			default:
+				nameRep = append(nameRep, x.Ordinal)
+			}
+		case "arguments":
+			notString = append(notString, x.Ordinal)
+		}
+	}
+	if it.Type != "function_call" {
+		switch {
+		case it.CallID == "" && over:
+			out.add(cIDMissing, []int{it.Opened}, "call %s opened at event %d never gets an id", label, it.Opened)
+		case lateID >= 0:
+			out.add(cIDMissing, []int{it.Opened, lateID}, "call %s: the fragment that opens it (event %d) has no id; it arrives at event %d",
+				label, it.Opened, lateID)
+		}
+	}
+	switch {
+	case it.Name == "" && over:
+		out.add(cNameMissing, []int{it.Opened}, "call %s opened at event %d never gets a name", label, it.Opened)
+	case lateName >= 0:
+		out.add(cNameMissing, []int{it.Opened, lateName}, "call %s: the fragment that opens it (event %d) has no name; it arrives at event %d",
+			label, it.Opened, lateName)
+	}
+	if len(idRep)+len(nameRep) > 0 {
+		var parts []string
+		if len(idRep) > 0 {
+			parts = append(parts, fmt.Sprintf("id repeated on %s (clients that concatenate build %s)",
+				plural(len(idRep), "continuation fragment"), quote(strings.Repeat(it.CallID, 2))))
+		}
+		if len(nameRep) > 0 {
+			parts = append(parts, fmt.Sprintf("name repeated on %s (%s)", plural(len(nameRep), "continuation fragment"),
+				quote(strings.Repeat(it.Name, 2))))
+		}
+		out.add(cRepeated, append(append([]int{it.Opened}, idRep...), nameRep...), "call %s: %s", label, strings.Join(parts, "; "))
+	}
+	if len(idEmpty)+len(nameEmpty) > 0 {
+		out.add(cEmptyID, append(append([]int{it.Opened}, idEmpty...), nameEmpty...),
+			`call %s: continuation fragments carry "id":"" (%d) or "name":"" (%d); clients that treat a present id as a new call split it`,
+			label, len(idEmpty), len(nameEmpty))
+	}
+	if len(notString) > 0 {
+		out.add(cArgsNotString, notString, "call %s: function.arguments is sent as JSON, not a string, at %s; clients concatenate \"[object Object]\"",
+			label, plural(len(notString), "event"))
+	}
+	closed := it.Closed >= 0
+	if !closed && !over {
+		return
+	}
+	args := it.Args.Bytes()
+	switch {
+	case it.Deltas == 0:
+		out.add(cArgsMissing, []int{it.Opened}, "call %s: arguments never arrive", label)
+		return
+	case len(args) == 0:
+		out.add(cArgsEmpty, []int{it.Opened}, `call %s: arguments are "" (JSON.parse("") fails; send "{}")`, label)
+		return
+	}
+	st := model.ArgsState(args, closed)
+	if st.Complete || st.Incomplete {
+		return
+	}
+	if kind, evs := resent(it); kind != "" {
+		out.add(cArgsResent, evs, "call %s: %s; the concatenation %s is not JSON", label, kind, quote(string(args)))
+		return
+	}
+	out.add(cArgsInvalid, []int{it.Opened, lastDelta(it)}, "call %s: arguments %s are not valid JSON (%s)", label, quote(string(args)), st)
+}
+
+// resent recognises arguments sent twice: a last fragment that repeats
+// everything before it, or fragments that each repeat the one before.
+func resent(it *model.Item) (string, []int) {
+	b := it.Args.Bytes()
+	var frags [][]byte
+	var ords []int
+	start := 0
+	for _, f := range it.Args.Frags {
+		if int(f.End) > start {
+			frags = append(frags, b[start:f.End])
+			ords = append(ords, int(f.Ordinal))
+		}
+		start = int(f.End)
+	}
+	n := len(frags)
+	if n < 2 {
+		return "", nil
+	}
+	// A boundary splitting the whole into two equal JSON halves.
+	at := 0
+	for k := 1; k < n; k++ {
+		at += len(frags[k-1])
+		if 2*at == len(b) && bytes.Equal(b[:at], b[at:]) && jsonscan.Validate(b[:at]) == nil {
+			return fmt.Sprintf("the arguments are sent whole again from event %d after the deltas", ords[k]), []int{ords[0], ords[k]}
+		}
+	}
+	cumulative := true
+	for k := 1; k < n; k++ {
+		if len(frags[k-1]) == 0 || !bytes.HasPrefix(frags[k], frags[k-1]) {
+			cumulative = false
+			break
+		}
+	}
+	if cumulative && jsonscan.Validate(frags[n-1]) == nil {
+		return fmt.Sprintf("every fragment repeats the arguments so far (events %d, %d …)", ords[0], ords[1]), []int{ords[0], ords[1]}
+	}
+	return "", nil
+}
+
+// checkFinish judges one choice's finish_reason and what follows it.
+func (cc *chatChecks) checkFinish(out *Checker, s *model.Session, r *model.Response, ci int, calls, items []*model.Item, over bool) {
+	h := r.Finish[ci]
+	var reasons []model.Change
+	var odd []int
+	var oddVals []string
+	for _, ch := range h {
+		if ch.Value != "" {
+			reasons = append(reasons, ch)
+		}
+		if !finishReasons[ch.Value] {
+			odd = append(odd, ch.Ordinal)
+			if !slices.Contains(oddVals, quote(ch.Value)) {
+				oddVals = append(oddVals, quote(ch.Value))
+			}
+		}
+	}
+	if len(odd) > 0 {
+		out.add(cFinishOdd, odd, "choice %d: finish_reason %s on %s; not one of stop, length, tool_calls, content_filter, function_call",
+			ci, strings.Join(oddVals, ", "), plural(len(odd), "chunk"))
+	}
+	if len(reasons) == 0 {
+		if over && !errored(s) {
+			last := cc.last
+			if d := s.Done(); d >= 0 {
+				last = d
+			}
+			out.add(cFinishMissing, []int{last}, "choice %d ends (event %d) without a finish_reason", ci, last)
+		}
+		return
+	}
+	if len(reasons) > 1 {
+		var vals []string
+		var evs []int
+		for _, ch := range reasons {
+			vals = append(vals, fmt.Sprintf("%s (event %d)", quote(ch.Value), ch.Ordinal))
+			evs = append(evs, ch.Ordinal)
+		}
+		out.add(cFinishRepeated, evs, "choice %d: finish_reason %s; clients that trust the last one drop the calls", ci, strings.Join(vals, " then "))
+	}
+	lastReason := reasons[len(reasons)-1]
+	hasCalls := len(calls) > 0
+	if hasCalls && lastReason.Value == "stop" {
+		out.add(cStopWithCalls, []int{calls[0].Opened, lastReason.Ordinal}, `choice %d: %s sent but finish_reason is "stop" (event %d); strict agent loops skip them`,
+			ci, plural(len(calls), "tool call"), lastReason.Ordinal)
+	}
+	if !hasCalls {
+		for _, ch := range reasons {
+			if ch.Value == "tool_calls" {
+				out.add(cCallsNoCalls, []int{ch.Ordinal}, `choice %d: finish_reason "tool_calls" (event %d) but no tool call was sent`, ci, ch.Ordinal)
+				break
+			}
+		}
+	}
+	// Deltas after the first finish_reason.
+	fin := reasons[0].Ordinal
+	var late []int
+	for _, it := range items {
+		if it.Choice != ci {
+			continue
+		}
+		if it.IsCall() && it.Opened > fin {
+			late = append(late, it.Opened)
+		}
+		for _, b := range []*model.Buffer{&it.Args, &it.Text, &it.Refusal} {
+			start := int32(0)
+			for _, f := range b.Frags {
+				if int(f.Ordinal) > fin && f.End > start { // an empty fragment adds nothing to lose
+					late = append(late, int(f.Ordinal))
+				}
+				start = f.End
+			}
+		}
+	}
+	if len(late) > 0 {
+		slices.Sort(late)
+		late = slices.Compact(late)
+		out.add(cAfterFinish, append([]int{fin}, late...), "choice %d: deltas in %s after finish_reason %s (event %d); clients stop reading the choice there",
+			ci, plural(len(late), "chunk"), quote(reasons[0].Value), fin)
+	}
+}
+
+// compact returns JSON text without insignificant whitespace.
+func compact(v string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(v)); err != nil {
+		return v
+	}
+	return b.String()
+}

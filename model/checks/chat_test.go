@@ -1,0 +1,175 @@
+package checks
+
+import "strings"
+
+func chatCases() []ruleCase {
+	cont := func(entry string) string { return tcs(entry) }
+	withArgs := func(args ...string) func(p []string) []string {
+		return func(p []string) []string {
+			var mid []string
+			for _, a := range args {
+				mid = append(mid, cont(`{"index":0,"function":{"arguments":`+a+`}}`))
+			}
+			return append(append([]string{p[0]}, mid...), p[3:]...)
+		}
+	}
+	finish := func(reason string) func(p []string) []string {
+		return func(p []string) []string { p[3] = chunk(choice(`{}`, reason)); return p }
+	}
+	text := chunk(choice(`{"role":"assistant","content":"Hello"}`, "null"))
+	return []ruleCase{
+		hit(cIdentity, "id changes", chat(func(p []string) []string {
+			p[2] = strings.Replace(p[2], "chatcmpl-1", "chatcmpl-2", 1)
+			return p
+		}), 0, 2, 3),
+		hit(cIdentity, "model empty on a filter chunk", chat(func(p []string) []string {
+			return append([]string{`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"","choices":[],"prompt_filter_results":[]}`}, p...)
+		}), 0, 1),
+		miss(cIdentity, "only created changes", chat(func(p []string) []string {
+			p[2] = strings.Replace(p[2], `"created":1`, `"created":2`, 1)
+			return p
+		})),
+
+		hit(cCreated, "created changes", chat(func(p []string) []string {
+			for i := 2; i < 5; i++ {
+				p[i] = strings.Replace(p[i], `"created":1`, `"created":2`, 1)
+			}
+			return p
+		}), 0, 2),
+		miss(cCreated, "created constant", chat(func(p []string) []string { return p })),
+
+		hit(cIndexMissing, "no index", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"index":0,"id"`, `"id"`, 1)
+			p[1] = strings.Replace(p[1], `{"index":0,`, `{`, 1)
+			p[2] = strings.Replace(p[2], `{"index":0,`, `{`, 1)
+			return p
+		}), 0),
+		miss(cIndexMissing, "index 0", chat(func(p []string) []string { return p })),
+
+		hit(cIndexDense, "starts at 1", strings.ReplaceAll(chat(func(p []string) []string { return p }),
+			`"tool_calls":[{"index":0`, `"tool_calls":[{"index":1`), 0),
+		hit(cIndexDense, "0 then 2", chat(func(p []string) []string {
+			return append(p[:3], append([]string{cont(`{"index":2,"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{}"}}`)}, p[3:]...)...)
+		}), 3),
+		miss(cIndexDense, "0 then 1", chat(func(p []string) []string {
+			return append(p[:3], append([]string{cont(`{"index":1,"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{}"}}`)}, p[3:]...)...)
+		})),
+
+		hit(cCollision, "two ids at index 0", chat(func(p []string) []string {
+			return append(p[:3], append([]string{cont(`{"index":0,"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{}"}}`)}, p[3:]...)...)
+		}), 0, 3),
+		miss(cCollision, "same id repeated at index 0", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"id":"call_1","function":{"arguments":` + argsDelta1 + `}}`)
+			return p
+		})),
+
+		hit(cIDMissing, "never an id", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"id":"call_1",`, ``, 1)
+			return p
+		}), 0),
+		hit(cIDMissing, "id on the second fragment", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"id":"call_1",`, ``, 1)
+			p[1] = cont(`{"index":0,"id":"call_1","function":{"arguments":` + argsDelta1 + `}}`)
+			return p
+		}), 0, 1),
+		miss(cIDMissing, "id on the first fragment", chat(func(p []string) []string { return p })),
+
+		hit(cNameMissing, "name on the second fragment", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"name":"get_weather",`, ``, 1)
+			p[1] = cont(`{"index":0,"function":{"name":"get_weather","arguments":` + argsDelta1 + `}}`)
+			return p
+		}), 0, 1),
+		hit(cNameMissing, "never a name", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"name":"get_weather",`, ``, 1)
+			return p
+		}), 0),
+		miss(cNameMissing, "name first", chat(func(p []string) []string { return p })),
+
+		hit(cNameChanged, "renamed", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"function":{"name":"get_time","arguments":` + argsDelta1 + `}}`)
+			return p
+		}), 0, 1),
+		miss(cNameChanged, "same name again", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"function":{"name":"get_weather","arguments":` + argsDelta1 + `}}`)
+			return p
+		})),
+
+		hit(cRepeated, "id and name on every fragment", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":` + argsDelta1 + `}}`)
+			p[2] = cont(`{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":` + argsDelta2 + `}}`)
+			return p
+		}), 0, 1, 2),
+		miss(cRepeated, "explicit nulls", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"id":null,"type":"function","function":{"name":null,"arguments":` + argsDelta1 + `}}`)
+			return p
+		})),
+
+		hit(cEmptyID, `"id":"" on continuations`, chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"id":"","type":"function","function":{"name":"","arguments":` + argsDelta1 + `}}`)
+			return p
+		}), 0, 1),
+		miss(cEmptyID, "explicit nulls", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"id":null,"function":{"name":null,"arguments":` + argsDelta1 + `}}`)
+			return p
+		})),
+
+		hit(cArgsNotString, "arguments object", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"function":{"arguments":{"city":"Paris"}}}`)
+			return p[:2]
+		}), 1),
+		miss(cArgsNotString, "arguments string", chat(func(p []string) []string { return p })),
+
+		hit(cArgsResent, "whole again after the deltas", chat(withArgs(argsDelta1, argsDelta2, `"{\"city\":\"Paris\"}"`)), 1, 3),
+		hit(cArgsResent, "cumulative fragments", chat(withArgs(`"{\"city\":"`, `"{\"city\":\"Par"`, `"{\"city\":\"Paris\"}"`)), 1, 2),
+		miss(cArgsResent, "incremental", chat(func(p []string) []string { return p })),
+
+		hit(cArgsInvalid, "lost brace", chat(withArgs(argsDelta1, `"\"Paris\""`)), 0, 2),
+		miss(cArgsInvalid, "complete", chat(func(p []string) []string { return p })),
+
+		hit(cArgsEmpty, `only ""`, chat(withArgs(`""`)), 0),
+		miss(cArgsEmpty, `"{}"`, chat(withArgs(`"{}"`))),
+
+		hit(cArgsMissing, "no arguments key", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `,"arguments":""`, ``, 1)
+			return append(p[:1], p[3:]...)
+		}), 0),
+		miss(cArgsMissing, "arguments sent", chat(func(p []string) []string { return p })),
+
+		hit(cFinishMissing, "[DONE] without finish_reason", chat(func(p []string) []string { return append(p[:3], p[4:]...) }), 4),
+		miss(cFinishMissing, "finish_reason tool_calls", chat(func(p []string) []string { return p })),
+
+		hit(cFinishRepeated, "tool_calls then stop", chat(func(p []string) []string {
+			return append(p[:4], append([]string{chunk(choice(`{}`, `"stop"`))}, p[4:]...)...)
+		}), 3, 4),
+		miss(cFinishRepeated, "once", chat(func(p []string) []string { return p })),
+
+		hit(cFinishOdd, "end_turn", chat(finish(`"end_turn"`)), 3),
+		hit(cFinishOdd, "empty string on every chunk", strings.ReplaceAll(chat(func(p []string) []string { return p }),
+			`"finish_reason":null`, `"finish_reason":""`), 0, 1, 2),
+		miss(cFinishOdd, "length", chat(finish(`"length"`))),
+
+		hit(cStopWithCalls, "stop after a call", chat(finish(`"stop"`)), 0, 3),
+		miss(cStopWithCalls, "stop after text", dataSSE([]string{text, chunk(choice(`{}`, `"stop"`)), "[DONE]"})),
+
+		hit(cCallsNoCalls, "tool_calls after text", dataSSE([]string{text, chunk(choice(`{}`, `"tool_calls"`)), "[DONE]"}), 1),
+		miss(cCallsNoCalls, "tool_calls after a call", chat(func(p []string) []string { return p })),
+
+		hit(cAfterFinish, "arguments after finish_reason", chat(func(p []string) []string {
+			p[2], p[3] = p[3], p[2]
+			return p
+		}), 2, 3),
+		miss(cAfterFinish, "usage chunk with empty content", chat(func(p []string) []string {
+			p[4] = strings.Replace(usageChunk, `"choices":[]`, `"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]`, 1)
+			return p
+		})),
+
+		hit(cDoneMissing, "no [DONE]", chat(func(p []string) []string { return p[:5] }), 4),
+		miss(cDoneMissing, "error chunk ends the stream", chat(func(p []string) []string {
+			return append(p[:2], `{"error":{"message":"overloaded","code":529}}`)
+		})),
+
+		hit(cAfterDone, "chunk after [DONE]", chat(func(p []string) []string { return append(p, usageChunk) }), 5, 6),
+		hit(cAfterDone, "[DONE] twice", chat(func(p []string) []string { return append(p, "[DONE]") }), 5, 6),
+		miss(cAfterDone, "comment after [DONE]", chat(func(p []string) []string { return p })+": bye\n\n"),
+	}
+}

@@ -1,0 +1,479 @@
+// Package checks names the protocol defects of an LLM stream: each finding
+// has a stable rule id, a severity, a one-line message that names the ids and
+// values involved, and the ordinals of the events that prove it. The
+// stream's outcome (completed, incomplete, failed, truncated, error) is
+// reported beside the findings, never as one of them: a response that ran
+// out of tokens or hit a rate limit is a legitimate end, not a broken
+// server.
+//
+// The rules follow the official SDKs' contracts and the defects seen in
+// the wild; docs/rules.md explains each one, with the evidence. Checking is done in two steps: a Checker observes a
+// model.Session event by event (model.Options.Observer), recording the few
+// facts the assembly does not keep, and Report judges the session and those
+// facts. The package knows nothing about terminals or the UI.
+package checks
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// Severity ranks findings. The order matters: a finding fails a run when
+// its severity is at or above the run's threshold.
+type Severity uint8
+
+const (
+	// Info: legal or vendor-tolerated, but downstream clients often trip
+	// on it.
+	Info Severity = iota
+	// Warning: popular clients break, or data is at risk.
+	Warning
+	// Error: conforming clients (usually the official SDK) break, or calls
+	// are lost, merged, duplicated or corrupted.
+	Error
+)
+
+var severityNames = [...]string{"info", "warning", "error"}
+
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return "unknown"
+}
+
+// MarshalText writes the severity's name, as JSON reports carry it.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a severity's name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	*s = v
+	return err
+}
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(name string) (Severity, error) {
+	for i, n := range severityNames {
+		if n == name {
+			return Severity(i), nil
+		}
+	}
+	return Error, fmt.Errorf("unknown severity %q (want error, warning or info)", name)
+}
+
+// Profile chooses how strictly findings are graded.
+type Profile uint8
+
+const (
+	// Strict grades every finding by the official contract.
+	Strict Profile = iota
+	// Tolerant reports legal variations and common vendor habits (missing
+	// sequence numbers, Azure's filter chunk, Anthropic's compat tool
+	// indices, …) as info, so that a CI job fails only on what breaks
+	// clients that cope with the usual vendors.
+	Tolerant
+)
+
+func (p Profile) String() string {
+	if p == Tolerant {
+		return "tolerant"
+	}
+	return "strict"
+}
+
+// ParseProfile reads "strict" or "tolerant".
+func ParseProfile(name string) (Profile, error) {
+	switch name {
+	case "strict":
+		return Strict, nil
+	case "tolerant":
+		return Tolerant, nil
+	}
+	return Strict, fmt.Errorf("unknown profile %q (want strict or tolerant)", name)
+}
+
+// Finding is one defect, with the events that prove it.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	// Events are ordinals of events in the stream (0 is its first frame),
+	// at most MaxEvents of them; the message counts any left out.
+	Events  []int  `json:"events"`
+	Message string `json:"message"`
+}
+
+// Report is the result of checking a stream.
+type Report struct {
+	Outcome  model.Outcome
+	Findings []Finding
+}
+
+// MarshalJSON writes the report as
+// {"outcome": {"state", "detail"}, "findings": [{"rule", "severity",
+// "events", "message"}]}. Scripts rely on this shape.
+func (r Report) MarshalJSON() ([]byte, error) {
+	type outcome struct {
+		State  string `json:"state"`
+		Detail string `json:"detail"`
+	}
+	findings := slices.Clone(r.Findings)
+	if findings == nil {
+		findings = []Finding{}
+	}
+	for i := range findings {
+		if findings[i].Events == nil {
+			findings[i].Events = []int{}
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // messages quote stream bytes; keep <, > and & readable
+	err := enc.Encode(struct {
+		Outcome  outcome   `json:"outcome"`
+		Findings []Finding `json:"findings"`
+	}{outcome{r.Outcome.State, r.Outcome.Detail}, findings})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}
+
+// Max returns the highest severity found, and false when there are no
+// findings.
+func (r Report) Max() (Severity, bool) {
+	if len(r.Findings) == 0 {
+		return Info, false
+	}
+	m := Info
+	for _, f := range r.Findings {
+		m = max(m, f.Severity)
+	}
+	return m, true
+}
+
+// Fails reports whether any finding is at or above threshold.
+func (r Report) Fails(threshold Severity) bool {
+	m, ok := r.Max()
+	return ok && m >= threshold
+}
+
+// Count returns how many findings have severity sev.
+func (r Report) Count(sev Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == sev {
+			n++
+		}
+	}
+	return n
+}
+
+// Bounds on what one report carries, so that a defect repeated on every
+// one of a million events stays a readable report.
+const (
+	// MaxEvents is the most event ordinals one finding lists.
+	MaxEvents = 20
+	// MaxPerRule is the most findings one rule reports; the rest are
+	// summed up in one more finding.
+	MaxPerRule = 50
+)
+
+// Checker observes a session and judges it. Attach it before the first
+// event (see Attach); read the result with Report, at the end or at any
+// point while the stream is still arriving. A Checker belongs to one
+// session and, like the session, is not safe for concurrent use.
+type Checker struct {
+	found    []Finding
+	perRule  map[string]int
+	overflow map[string]*overflow
+	items    int // s.Items observed so far
+	lastDial model.Dialect
+	sse      bool // some event was framed as SSE (not JSON lines or a JSON body)
+
+	frames framingState
+	resp   respChecks
+	chat   chatChecks
+	anth   anthChecks
+	gem    gemChecks
+}
+
+type overflow struct {
+	n      int
+	events []int
+}
+
+// New returns a Checker with nothing observed.
+func New() *Checker {
+	return &Checker{perRule: map[string]int{}, overflow: map[string]*overflow{}}
+}
+
+// Attach returns opts with a new Checker as the session's observer, and
+// the Checker.
+func Attach(opts model.Options) (model.Options, *Checker) {
+	c := New()
+	opts.Observer = c
+	return opts, c
+}
+
+// CheckBytes models a whole stream held in memory and checks it.
+func CheckBytes(data []byte, format capture.Format, p Profile) Report {
+	opts, c := Attach(model.Options{})
+	s := model.Assemble(data, format, opts)
+	return c.Report(s, p)
+}
+
+// Check judges a session. The session should have been built with a
+// Checker attached (Attach); a session built without one is modelled again
+// from its bytes, which needs model.Options.Raw. A session with neither
+// gets only its outcome: the rules need facts the assembly alone does not
+// keep.
+func Check(s *model.Session, p Profile) Report {
+	if c, ok := s.Observer().(*Checker); ok {
+		return c.Report(s, p)
+	}
+	data, ok := readBack(s)
+	if !ok {
+		return Report{Outcome: s.Outcome()}
+	}
+	opts, c := Attach(model.Options{})
+	fresh := model.NewSession(opts)
+	fr := capture.NewFramer(capture.FormatAuto)
+	emit := func(f *capture.Frame) { fresh.Add(f) }
+	fr.Feed(data, capture.NoTime, emit)
+	fr.Finish(capture.NoTime, emit)
+	if ended, err := s.Ended(); ended {
+		fresh.End(err)
+	}
+	return c.Report(fresh, p)
+}
+
+// readBack reads a session's bytes through Options.Raw.
+func readBack(s *model.Session) ([]byte, bool) {
+	const chunk = 1 << 20
+	var out []byte
+	for off := int64(0); off < s.Bytes(); off += chunk {
+		n := min(chunk, s.Bytes()-off)
+		b, err := s.Raw(&model.Event{Offset: off, Len: int32(n)})
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, b...)
+	}
+	return out, s.Bytes() > 0
+}
+
+// Run reads a source to its end into a new session with a Checker attached
+// and returns the session and the Checker; err is the read error, also
+// recorded with Session.End. Like the other headless commands it frames
+// and validates on the calling goroutine and assembles (and checks) on
+// another (model.Pipeline).
+func Run(ctx context.Context, src *capture.Source, opts capture.ReadOptions) (*model.Session, *Checker, error) {
+	mo, c := Attach(model.Options{Raw: src.ReaderAt()})
+	s := model.NewSession(mo)
+	p := model.NewPipeline(s)
+	err := src.Read(ctx, opts, func(f *capture.Frame) error {
+		p.Add(f)
+		return nil
+	})
+	p.Close()
+	s.End(err)
+	return s, c, err
+}
+
+// Observe implements model.Observer.
+func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
+	for ; c.items < len(s.Items); c.items++ {
+		c.newItem(s, s.Items[c.items], ord)
+	}
+	if f.Kind == capture.FrameEvent && isSSE(f) {
+		c.sse = true
+	}
+	c.observeFrame(s, ord, ev, f)
+	switch ev.Dialect {
+	case model.DialectResponses:
+		c.observeResponses(s, ord, ev)
+	case model.DialectChat:
+		c.observeChat(s, ord, ev)
+	case model.DialectAnthropic:
+		c.observeAnthropic(s, ord, ev, f)
+	case model.DialectGemini:
+		c.observeGemini(s, ord, ev, f)
+	case model.DialectUnknown:
+		// A typed event the model could not place, in an Anthropic stream:
+		// an event type yet to be documented.
+		if c.lastDial == model.DialectAnthropic && s.Field("type") != nil {
+			c.anth.unknown.add(s.TypeName(ev.Type), ord)
+		}
+	}
+	if ev.Dialect != model.DialectUnknown {
+		c.lastDial = ev.Dialect
+	}
+	if ev.Kind == model.KindSentinel {
+		c.observeSentinel(s, ord, ev)
+	} else if f.Kind == capture.FrameEvent {
+		c.afterSentinel(ord)
+	}
+}
+
+// isSSE tells an SSE event from a JSON line or body: its first byte starts
+// a field or a comment, not a JSON value. Rules about SSE fields (event:
+// names, [DONE]) apply only to SSE.
+func isSSE(f *capture.Frame) bool {
+	for _, b := range f.Raw {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// newItem records what an item looked like when the event that created it
+// was applied.
+func (c *Checker) newItem(s *model.Session, it *model.Item, ord int) {
+	switch it.Dialect {
+	case model.DialectResponses:
+		c.resp.newItem(it, ord)
+	case model.DialectChat:
+		c.chat.newItem(it, ord)
+	}
+}
+
+// add records a finding at its rule's severity.
+func (c *Checker) add(id string, events []int, format string, args ...any) {
+	sev := Error
+	if r := ruleByID[id]; r != nil {
+		sev = r.Severity
+	}
+	c.addAt(id, sev, events, format, args...)
+}
+
+// addAt records a finding at a given severity: a rule may grade one case
+// lower than its default, as documented in its summary.
+func (c *Checker) addAt(id string, sev Severity, events []int, format string, args ...any) {
+	if c.perRule[id] >= MaxPerRule {
+		o := c.overflow[id]
+		if o == nil {
+			o = &overflow{}
+			c.overflow[id] = o
+		}
+		o.n++
+		if len(events) > 0 && len(o.events) < MaxEvents {
+			o.events = append(o.events, events[0])
+		}
+		return
+	}
+	c.perRule[id]++
+	c.found = append(c.found, Finding{Rule: id, Severity: sev, Events: capEvents(events),
+		Message: fmt.Sprintf(format, args...)})
+}
+
+func capEvents(events []int) []int {
+	out := slices.Clone(events)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) > MaxEvents {
+		out = out[:MaxEvents]
+	}
+	return out
+}
+
+// Report judges the session with everything observed so far. Rules about
+// the end of the stream (a missing terminal event, a missing [DONE]) wait
+// for Session.End. It does not change the Checker, so it may be called
+// again as more events arrive.
+func (c *Checker) Report(s *model.Session, p Profile) Report {
+	end := &Checker{perRule: map[string]int{}, overflow: map[string]*overflow{}}
+	for id, n := range c.perRule {
+		end.perRule[id] = n
+	}
+	for id, o := range c.overflow {
+		cp := *o
+		cp.events = slices.Clone(o.events)
+		end.overflow[id] = &cp
+	}
+	c.finishFraming(end, s)
+	c.resp.finish(end, s)
+	c.chat.finish(end, s, c.sse)
+	c.anth.finish(end, s)
+	c.gem.finish(end, s)
+
+	findings := append(slices.Clone(c.found), end.found...)
+	for id, o := range end.overflow {
+		sev := Error
+		if r := ruleByID[id]; r != nil {
+			sev = r.Severity
+		}
+		findings = append(findings, Finding{Rule: id, Severity: sev, Events: capEvents(o.events),
+			Message: fmt.Sprintf("%d more findings of this rule (first event of each listed)", o.n)})
+	}
+	for i := range findings {
+		findings[i].Severity = grade(findings[i], p)
+	}
+	order := map[string]int{}
+	for i, r := range table {
+		order[r.ID] = i
+	}
+	slices.SortStableFunc(findings, func(a, b Finding) int {
+		return cmp.Or(
+			cmp.Compare(first(a.Events), first(b.Events)),
+			cmp.Compare(order[a.Rule], order[b.Rule]),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	return Report{Outcome: s.Outcome(), Findings: findings}
+}
+
+// grade applies the profile: under Tolerant a rule is graded no higher than
+// its Tolerant severity.
+func grade(f Finding, p Profile) Severity {
+	r := ruleByID[f.Rule]
+	if p == Tolerant && r != nil {
+		return min(f.Severity, r.Tolerant)
+	}
+	return f.Severity
+}
+
+func first(events []int) int {
+	if len(events) == 0 {
+		return int(^uint(0) >> 1)
+	}
+	return events[0]
+}
+
+// errored reports whether the stream ended in an error payload or an HTTP
+// error status: the outcome tells that story, so a terminator missing after
+// it is not a second defect.
+func errored(s *model.Session) bool { return len(s.Errors) > 0 }
+
+// quote shortens a value from the stream for a message and quotes it, with
+// control characters escaped.
+func quote(v string) string {
+	const maxRunes = 60
+	r := []rune(v)
+	if len(r) > maxRunes {
+		return fmt.Sprintf("%q… (%d bytes)", string(r[:maxRunes]), len(v))
+	}
+	return fmt.Sprintf("%q", v)
+}
+
+// quoteBytes is quote for raw bytes.
+func quoteBytes(b []byte) string {
+	return quote(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))))
+}
+
+// plural returns "1 event" or "3 events".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,699 @@
+package checks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// ruleCase is one stream for one rule: a trigger (hit) or a near miss that
+// must not fire it.
+type ruleCase struct {
+	rule   string
+	name   string
+	stream string
+	hit    bool
+	events []int     // for a hit, when set: the events of the rule's first finding
+	sev    *Severity // for a hit, when set: its severity under the strict profile
+}
+
+func hit(rule, name, stream string, events ...int) ruleCase {
+	return ruleCase{rule: rule, name: name, stream: stream, hit: true, events: events}
+}
+
+func miss(rule, name, stream string) ruleCase {
+	return ruleCase{rule: rule, name: name, stream: stream}
+}
+
+func allCases() []ruleCase {
+	var all []ruleCase
+	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases} {
+		all = append(all, f()...)
+	}
+	return all
+}
+
+func TestRules(t *testing.T) {
+	t.Parallel()
+	for _, tc := range allCases() {
+		kind := "miss"
+		if tc.hit {
+			kind = "hit"
+		}
+		t.Run(tc.rule+"/"+kind+"/"+tc.name, func(t *testing.T) {
+			t.Parallel()
+			rep := CheckBytes([]byte(tc.stream), capture.FormatAuto, Strict)
+			got := findings(rep, tc.rule)
+			if !tc.hit {
+				if len(got) > 0 {
+					t.Fatalf("Check(%s) = %v; want no %s finding", tc.name, got, tc.rule)
+				}
+				return
+			}
+			if len(got) == 0 {
+				t.Fatalf("Check(%s) has no %s finding; got %v\nstream:\n%s", tc.name, tc.rule, rep.Findings, tc.stream)
+			}
+			if tc.events != nil && !slices.Equal(got[0].Events, tc.events) {
+				t.Errorf("Check(%s) %s events = %v; want %v (%s)", tc.name, tc.rule, got[0].Events, tc.events, got[0].Message)
+			}
+			if tc.sev != nil && got[0].Severity != *tc.sev {
+				t.Errorf("Check(%s) %s severity = %s; want %s", tc.name, tc.rule, got[0].Severity, *tc.sev)
+			}
+			if got[0].Message == "" {
+				t.Errorf("Check(%s) %s has an empty message", tc.name, tc.rule)
+			}
+			if len(got[0].Events) == 0 && tc.rule != fNoData {
+				t.Errorf("Check(%s) %s names no event", tc.name, tc.rule)
+			}
+		})
+	}
+}
+
+// TestEveryRuleTested holds the table to the promise that every rule has a
+// stream that triggers it and a near miss that does not.
+func TestEveryRuleTested(t *testing.T) {
+	hits, misses := map[string]int{}, map[string]int{}
+	for _, tc := range allCases() {
+		if ruleByID[tc.rule] == nil {
+			t.Errorf("case %s names unknown rule %s", tc.name, tc.rule)
+		}
+		if tc.hit {
+			hits[tc.rule]++
+		} else {
+			misses[tc.rule]++
+		}
+	}
+	for _, r := range Rules() {
+		if hits[r.ID] == 0 {
+			t.Errorf("rule %s has no triggering test stream", r.ID)
+		}
+		if misses[r.ID] == 0 {
+			t.Errorf("rule %s has no near-miss test stream", r.ID)
+		}
+	}
+}
+
+func TestRuleTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range Rules() {
+		if seen[r.ID] {
+			t.Errorf("rule %s listed twice", r.ID)
+		}
+		seen[r.ID] = true
+		if !strings.HasPrefix(r.ID, r.Dialect+"/") {
+			t.Errorf("rule %s has dialect %q", r.ID, r.Dialect)
+		}
+		switch r.Dialect {
+		case "framing", "responses", "chat", "anthropic", "gemini":
+		default:
+			t.Errorf("rule %s: unknown dialect %q", r.ID, r.Dialect)
+		}
+		if r.Tolerant > r.Severity {
+			t.Errorf("rule %s: tolerant %s above strict %s", r.ID, r.Tolerant, r.Severity)
+		}
+		if r.Summary == "" {
+			t.Errorf("rule %s has no summary", r.ID)
+		}
+	}
+}
+
+// TestBasesClean checks the streams the cases mutate: each is a correct
+// stream of its dialect and yields no finding at all.
+func TestBasesClean(t *testing.T) {
+	t.Parallel()
+	for name, stream := range map[string]string{
+		"responses": respSSE(respBase()),
+		"chat":      dataSSE(chatBase()),
+		"anthropic": anthSSE(anthBase()),
+		"gemini":    dataSSE(gemBase()),
+		"gemini-partial": dataSSE(gemPartial(
+			`{"functionCall":{}}`, `"finishReason":"STOP"`)),
+	} {
+		rep := CheckBytes([]byte(stream), capture.FormatAuto, Strict)
+		if len(rep.Findings) > 0 || rep.Outcome.State != "completed" {
+			t.Errorf("%s base: outcome %v, findings %v; want completed and none", name, rep.Outcome, rep.Findings)
+		}
+	}
+}
+
+func findings(r Report, rule string) []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Rule == rule {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func sevp(s Severity) *Severity { return &s }
+
+// --- stream builders ----------------------------------------------------
+
+// dataSSE frames payloads as data-only SSE events.
+func dataSSE(payloads []string) string {
+	var b strings.Builder
+	for _, p := range payloads {
+		b.WriteString("data: " + p + "\n\n")
+	}
+	return b.String()
+}
+
+// revt is one Responses event for respSSE.
+type revt struct {
+	typ  string
+	body string // the members after type and sequence_number
+	seq  string // "": the event's position; "-": none; else the literal
+	name string // the event: line; "": typ; "-": none
+}
+
+// respSSE renders Responses events with event: lines and
+// sequence_number = position unless told otherwise.
+func respSSE(evs []revt) string {
+	var b strings.Builder
+	for i, e := range evs {
+		name := e.name
+		if name == "" {
+			name = e.typ
+		}
+		if name != "-" {
+			b.WriteString("event: " + name + "\n")
+		}
+		if e.typ == "[DONE]" {
+			b.WriteString("data: [DONE]\n\n")
+			continue
+		}
+		fmt.Fprintf(&b, `data: {"type":%q`, e.typ)
+		switch e.seq {
+		case "":
+			fmt.Fprintf(&b, `,"sequence_number":%d`, i)
+		case "-":
+		default:
+			b.WriteString(`,"sequence_number":` + e.seq)
+		}
+		if e.body != "" {
+			b.WriteString("," + e.body)
+		}
+		b.WriteString("}\n\n")
+	}
+	return b.String()
+}
+
+// fc renders a function_call item: defaults overridden by key, value pairs
+// of raw JSON ("" drops the key).
+func fc(kv ...string) string {
+	keys := []string{"id", "type", "status", "call_id", "name", "arguments"}
+	vals := map[string]string{"id": `"fc_1"`, "type": `"function_call"`, "status": `"completed"`,
+		"call_id": `"call_1"`, "name": `"get_weather"`, "arguments": `"{\"city\":\"Paris\"}"`}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if _, ok := vals[kv[i]]; !ok {
+			keys = append(keys, kv[i])
+		}
+		vals[kv[i]] = kv[i+1]
+	}
+	var parts []string
+	for _, k := range keys {
+		if vals[k] != "" {
+			parts = append(parts, fmt.Sprintf("%q:%s", k, vals[k]))
+		}
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+func respObj(status, output string) string {
+	return `{"id":"resp_1","object":"response","status":"` + status + `","reasoning":{"effort":null,"summary":null},"output":` + output + `}`
+}
+
+const argsDelta1, argsDelta2 = `"{\"city\":"`, `"\"Paris\"}"`
+
+// respBase is one function call streamed by the book (events 0–7).
+func respBase() []revt {
+	return []revt{
+		{typ: "response.created", body: `"response":` + respObj("in_progress", `[]`)},
+		{typ: "response.in_progress", body: `"response":` + respObj("in_progress", `[]`)},
+		{typ: "response.output_item.added", body: `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`)},
+		{typ: "response.function_call_arguments.delta", body: `"item_id":"fc_1","output_index":0,"delta":` + argsDelta1},
+		{typ: "response.function_call_arguments.delta", body: `"item_id":"fc_1","output_index":0,"delta":` + argsDelta2},
+		{typ: "response.function_call_arguments.done", body: `"item_id":"fc_1","output_index":0,"name":"get_weather","arguments":"{\"city\":\"Paris\"}"`},
+		{typ: "response.output_item.done", body: `"output_index":0,"item":` + fc()},
+		{typ: "response.completed", body: `"response":` + respObj("completed", "["+fc()+"]")},
+	}
+}
+
+// resp edits a copy of respBase and renders it.
+func resp(edit func(e []revt) []revt) string {
+	return respSSE(edit(respBase()))
+}
+
+func ins(e []revt, i int, add ...revt) []revt { return slices.Insert(e, i, add...) }
+func del(e []revt, i, j int) []revt           { return slices.Delete(e, i, j) }
+
+// chunk renders a chat.completion.chunk with the given choices array.
+func chunk(choices string) string {
+	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":` + choices + `}`
+}
+
+func choice(delta, finish string) string {
+	return `[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]`
+}
+
+// tcs renders delta.tool_calls entries as a chunk.
+func tcs(entries ...string) string {
+	return chunk(choice(`{"tool_calls":[`+strings.Join(entries, ",")+`]}`, "null"))
+}
+
+const usageChunk = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`
+
+// chatBase is one call streamed by the book (events 0–5).
+func chatBase() []string {
+	return []string{
+		chunk(choice(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]}`, "null")),
+		tcs(`{"index":0,"function":{"arguments":` + argsDelta1 + `}}`),
+		tcs(`{"index":0,"function":{"arguments":` + argsDelta2 + `}}`),
+		chunk(choice(`{}`, `"tool_calls"`)),
+		usageChunk,
+		"[DONE]",
+	}
+}
+
+func chat(edit func(p []string) []string) string { return dataSSE(edit(chatBase())) }
+
+// anthSSE renders name, data pairs; an empty name writes no event: line.
+func anthSSE(evs [][2]string) string {
+	var b strings.Builder
+	for _, e := range evs {
+		if e[0] != "" {
+			b.WriteString("event: " + e[0] + "\n")
+		}
+		b.WriteString("data: " + e[1] + "\n\n")
+	}
+	return b.String()
+}
+
+func aStart(i int, block string) [2]string {
+	return [2]string{"content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":%s}`, i, block)}
+}
+
+func aDelta(i int, delta string) [2]string {
+	return [2]string{"content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":%s}`, i, delta)}
+}
+
+func aJSON(i int, partial string) [2]string {
+	return aDelta(i, `{"type":"input_json_delta","partial_json":`+partial+`}`)
+}
+
+func aStop(i int) [2]string {
+	return [2]string{"content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, i)}
+}
+
+func aMsgDelta(reason string) [2]string {
+	return [2]string{"message_delta", `{"type":"message_delta","delta":{"stop_reason":` + reason + `,"stop_sequence":null},"usage":{"output_tokens":10}}`}
+}
+
+var (
+	aMsgStart = [2]string{"message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`}
+	aMsgStop  = [2]string{"message_stop", `{"type":"message_stop"}`}
+	aPing     = [2]string{"ping", `{"type":"ping"}`}
+	aToolUse  = `{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}`
+)
+
+// anthBase is a text block then a tool_use block (events 0–10).
+func anthBase() [][2]string {
+	return [][2]string{
+		aMsgStart,
+		aStart(0, `{"type":"text","text":""}`),
+		aDelta(0, `{"type":"text_delta","text":"Checking."}`),
+		aStop(0),
+		aStart(1, aToolUse),
+		aJSON(1, `""`),
+		aJSON(1, argsDelta1),
+		aJSON(1, argsDelta2),
+		aStop(1),
+		aMsgDelta(`"tool_use"`),
+		aMsgStop,
+	}
+}
+
+func anth(edit func(e [][2]string) [][2]string) string { return anthSSE(edit(anthBase())) }
+
+// gemChunk renders a Gemini chunk with the given parts and extra candidate
+// members.
+func gemChunk(parts, extra string) string {
+	if extra != "" {
+		extra = "," + extra
+	}
+	return `{"candidates":[{"content":{"role":"model","parts":[` + parts + `]}` + extra + `}],"modelVersion":"gemini-3","responseId":"r1"}`
+}
+
+func gemBase() []string {
+	return []string{
+		gemChunk(`{"text":"Checking."}`, ""),
+		gemChunk(`{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}}`, `"finishReason":"STOP"`),
+	}
+}
+
+// gemPartial is a call streamed with partialArgs (events 0–2), then the
+// given last part and candidate members (event 3).
+func gemPartial(last, extra string) []string {
+	return []string{
+		gemChunk(`{"functionCall":{"name":"get_weather","willContinue":true}}`, ""),
+		gemChunk(`{"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"Par","willContinue":true}],"willContinue":true}}`, ""),
+		gemChunk(`{"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"is"}],"willContinue":true}}`, ""),
+		gemChunk(last, extra),
+	}
+}
+
+// --- framing ------------------------------------------------------------
+
+func framingCases() []ruleCase {
+	base := dataSSE(chatBase())
+	lines := strings.SplitAfter(base, "\n\n")
+	return []ruleCase{
+		hit(fNoData, "empty", ""),
+		hit(fNoData, "comments only", ": keepalive\n\n: keepalive\n\n", 0),
+		miss(fNoData, "one chunk", dataSSE(chatBase()[:1])),
+		miss(fNoData, "HTTP error with an empty body", "HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/event-stream\r\n\r\n"),
+
+		hit(fUnterminated, "[DONE] with one newline", strings.TrimSuffix(base, "\n"), 5),
+		hit(fUnterminated, "cut mid-JSON", base[:len(base)-len(lines[5])-len(lines[4])-20]),
+		miss(fUnterminated, "CRLF blank line", strings.TrimSuffix(base, "\n\n")+"\r\n\r\n"),
+		miss(fUnterminated, "extra blank lines", base+"\n\n"),
+
+		hit(fLeadingSpace, "space before data", strings.Replace(base, "data: "+chatBase()[1], " data: "+chatBase()[1], 1), 1),
+		miss(fLeadingSpace, "space after the colon", strings.Replace(base, "data: "+chatBase()[1], "data:  "+chatBase()[1], 1)),
+
+		hit(fInvalidJSON, "not JSON", strings.Replace(base, chatBase()[1], `{"id":"chatcmpl-1",`, 1), 1),
+		hit(fInvalidJSON, "comment re-wrapped as data", strings.Replace(base, "data: "+chatBase()[1], "data: : OPENROUTER PROCESSING", 1), 1),
+		miss(fInvalidJSON, "JSON split over two data lines", strings.Replace(base, chatBase()[1],
+			strings.Replace(chatBase()[1], `"choices":`, "\ndata: \"choices\":", 1), 1)),
+		miss(fInvalidJSON, "real comment", strings.Replace(base, "data: "+chatBase()[1], ": OPENROUTER PROCESSING\n\ndata: "+chatBase()[1], 1)),
+
+		hit(fNotObject, "a string", strings.Replace(base, chatBase()[1], `"keepalive"`, 1), 1),
+		miss(fNotObject, "Gemini array body", dataSSE([]string{"[" + gemBase()[0] + "," + gemBase()[1] + "]"})),
+
+		hit(fEmptyData, "data: heartbeat", strings.Replace(base, "data: "+chatBase()[1], "data:\n\ndata: "+chatBase()[1], 1), 1),
+		hit(fEmptyData, "event without data", strings.Replace(respSSE(respBase()), "event: response.in_progress",
+			"event: heartbeat\n\nevent: response.in_progress", 1), 1),
+		miss(fEmptyData, "Anthropic ping without data", anthSSE(anthBase()[:1])+"event: ping\n\n"+anthSSE(anthBase()[1:])),
+
+		hit(fNameMismatch, "OpenAI name differs", resp(func(e []revt) []revt { e[3].name = "response.output_text.delta"; return e }), 3),
+		miss(fNameMismatch, "no event lines", resp(func(e []revt) []revt {
+			for i := range e {
+				e[i].name = "-"
+			}
+			return e
+		})),
+
+		hit(fErrorPayload, "chat error chunk", dataSSE(append(chatBase()[:2],
+			`{"error":{"message":"upstream overloaded","code":502,"metadata":{}}}`)), 2),
+		miss(fErrorPayload, "error: null in a chunk", strings.Replace(base, `"model":"gpt-4o",`, `"model":"gpt-4o","error":null,`, 1)),
+
+		hit(fMixedEndings, "CRLF then LF", strings.Replace(lines[0], "\n", "\r\n", -1)+strings.Join(lines[1:], ""), 0, 1),
+		miss(fMixedEndings, "all CRLF", strings.ReplaceAll(base, "\n", "\r\n")),
+
+		hit(fInvalidUTF8, "Latin-1 byte", strings.Replace(base, `"arguments":""`, "\"arguments\":\"\xe9\"", 1), 0),
+		miss(fInvalidUTF8, "UTF-8 é", strings.Replace(base, `"arguments":""`, `"arguments":"é"`, 1)),
+	}
+}
+
+// --- outputs ------------------------------------------------------------
+
+func TestReportJSON(t *testing.T) {
+	rep := CheckBytes([]byte(strings.TrimSuffix(dataSSE(chatBase()), "\n")), capture.FormatAuto, Strict)
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil {
+		t.Fatalf("WriteJSON wrote %s: %v", buf.String(), err)
+	}
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range got {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	if !slices.Equal(keys, []string{"findings", "outcome"}) {
+		t.Fatalf("report keys = %v; want findings, outcome", keys)
+	}
+	if o := got["outcome"].(map[string]any); o["state"] != "completed" || o["detail"] != "tool_calls" || len(o) != 2 {
+		t.Errorf("outcome = %v; want {state: completed, detail: tool_calls}", o)
+	}
+	fs := got["findings"].([]any)
+	if len(fs) != 1 {
+		t.Fatalf("findings = %v; want one", fs)
+	}
+	f := fs[0].(map[string]any)
+	if f["rule"] != fUnterminated || f["severity"] != "warning" || len(f) != 4 {
+		t.Errorf("finding = %v; want rule, severity, events, message", f)
+	}
+	if ev := f["events"].([]any); len(ev) != 1 || ev[0] != float64(5) {
+		t.Errorf("events = %v; want [5]", ev)
+	}
+
+	// No findings: an empty array, not null.
+	buf.Reset()
+	_ = WriteJSON(&buf, CheckBytes([]byte(dataSSE(chatBase())), capture.FormatAuto, Strict))
+	if !strings.Contains(buf.String(), `"findings":[]`) {
+		t.Errorf("WriteJSON(clean) = %s; want \"findings\":[]", buf.String())
+	}
+}
+
+func TestWriteTextEscapes(t *testing.T) {
+	rep := Report{
+		Outcome: model.Outcome{State: "error", Detail: "bad\x1b[31m red"},
+		Findings: []Finding{{Rule: fInvalidJSON, Severity: Error, Events: []int{3, 4},
+			Message: "data \x1b]0;pwned\x07 and a\nnewline \u2028 and \u009b"}},
+	}
+	var buf bytes.Buffer
+	if err := WriteText(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, bad := range []string{"\x1b", "\x07", "\u2028", "\u009b"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("WriteText output contains %q:\n%s", bad, out)
+		}
+	}
+	for _, want := range []string{`\x1b[31m`, `\x1b]0;pwned\x07`, `a\nnewline`, "error   framing/invalid-json [3,4]: ", "1 error, 0 warnings, 0 infos"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("WriteText output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n != 3 {
+		t.Errorf("WriteText wrote %d lines; want 3:\n%s", n, out)
+	}
+}
+
+func TestProfiles(t *testing.T) {
+	// No sequence numbers at all: a warning by the contract, an old
+	// official-API habit under the tolerant profile.
+	stream := resp(func(e []revt) []revt {
+		for i := range e {
+			e[i].seq = "-"
+		}
+		return e
+	})
+	strict := CheckBytes([]byte(stream), capture.FormatAuto, Strict)
+	tolerant := CheckBytes([]byte(stream), capture.FormatAuto, Tolerant)
+	if f := findings(strict, rSeqMissing); len(f) != 1 || f[0].Severity != Warning {
+		t.Errorf("strict %s = %v; want one warning", rSeqMissing, f)
+	}
+	if f := findings(tolerant, rSeqMissing); len(f) != 1 || f[0].Severity != Info {
+		t.Errorf("tolerant %s = %v; want one info", rSeqMissing, f)
+	}
+	if !strict.Fails(Warning) || tolerant.Fails(Warning) || !tolerant.Fails(Info) {
+		t.Errorf("Fails: strict %v tolerant %v", strict.Findings, tolerant.Findings)
+	}
+}
+
+func TestCaps(t *testing.T) {
+	// A defect on every event stays a readable report.
+	var payloads []string
+	for range 300 {
+		payloads = append(payloads, "{oops")
+	}
+	rep := CheckBytes([]byte(dataSSE(payloads)), capture.FormatAuto, Strict)
+	got := findings(rep, fInvalidJSON)
+	if len(got) != MaxPerRule+1 {
+		t.Fatalf("%d invalid-json findings; want %d", len(got), MaxPerRule+1)
+	}
+	last := got[len(got)-1]
+	if !strings.Contains(last.Message, "250 more") || len(last.Events) != MaxEvents {
+		t.Errorf("overflow finding = %+v; want 250 more with %d events", last, MaxEvents)
+	}
+}
+
+// TestCheckSession covers the ways to reach a report: an attached Checker,
+// a session that can read its bytes back, and one that can do neither.
+func TestCheckSession(t *testing.T) {
+	stream := []byte(strings.TrimSuffix(dataSSE(chatBase()), "\n"))
+	want := CheckBytes(stream, capture.FormatAuto, Strict)
+	if len(want.Findings) != 1 {
+		t.Fatalf("want one finding, got %v", want.Findings)
+	}
+	opts, _ := Attach(model.Options{KeepEvents: true})
+	attached := model.Assemble(stream, capture.FormatAuto, opts)
+	if got := Check(attached, Strict); !slices.EqualFunc(got.Findings, want.Findings, sameFinding) {
+		t.Errorf("Check(attached) = %v; want %v", got.Findings, want.Findings)
+	}
+	raw := model.Assemble(stream, capture.FormatAuto, model.Options{Raw: bytes.NewReader(stream)})
+	if got := Check(raw, Strict); !slices.EqualFunc(got.Findings, want.Findings, sameFinding) {
+		t.Errorf("Check(raw) = %v; want %v", got.Findings, want.Findings)
+	}
+	bare := model.Assemble(stream, capture.FormatAuto, model.Options{})
+	if got := Check(bare, Strict); got.Outcome.State != "completed" || len(got.Findings) != 0 {
+		t.Errorf("Check(bare) = %v; want only the outcome", got)
+	}
+}
+
+func sameFinding(a, b Finding) bool {
+	return a.Rule == b.Rule && a.Severity == b.Severity && a.Message == b.Message && slices.Equal(a.Events, b.Events)
+}
+
+// TestReportLive asks for reports while the stream arrives: end-of-stream
+// rules wait for End, and asking does not disturb the Checker.
+func TestReportLive(t *testing.T) {
+	opts, c := Attach(model.Options{})
+	s := model.NewSession(opts)
+	fr := capture.NewFramer(capture.FormatSSE)
+	emit := func(f *capture.Frame) { s.Add(f) }
+	fr.Feed([]byte(dataSSE(chatBase()[:3])), capture.NoTime, emit)
+	if rep := c.Report(s, Strict); len(rep.Findings) != 0 || rep.Outcome.State != "streaming" {
+		t.Errorf("mid-stream report = %v; want streaming, no findings", rep)
+	}
+	fr.Finish(capture.NoTime, emit)
+	s.End(nil)
+	rep := c.Report(s, Strict)
+	for _, rule := range []string{cDoneMissing, cFinishMissing} {
+		if len(findings(rep, rule)) != 1 {
+			t.Errorf("final report lacks %s: %v", rule, rep.Findings)
+		}
+	}
+	if again := c.Report(s, Strict); !slices.EqualFunc(again.Findings, rep.Findings, sameFinding) {
+		t.Errorf("second report = %v; want %v", again.Findings, rep.Findings)
+	}
+}
+
+// TestSamples checks the project's curated samples: each broken- sample
+// yields the defect its README line names, and the others yield no error
+// or warning.
+func TestSamples(t *testing.T) {
+	dir := filepath.Join(projectRoot(t), "samples")
+	want := map[string][]string{
+		"broken-chat-all-index-0.sse":    {cCollision},
+		"broken-cut-before-terminal.sse": {rNoTerminal, fUnterminated},
+		"broken-done-args-differ.sse":    {rArgsMismatch},
+		"broken-item-id-changes.sse":     {rItemIDChanged},
+		"broken-sequence-gap.sse":        {rSeqGap},
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
+	if len(files) == 0 {
+		t.Skipf("no samples in %s", dir)
+	}
+	for _, path := range files {
+		name := filepath.Base(path)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := CheckBytes(data, capture.FormatAuto, Strict)
+		rules := want[name]
+		for _, r := range rules {
+			if len(findings(rep, r)) == 0 {
+				t.Errorf("%s: no %s finding; got %v", name, r, rep.Findings)
+			}
+		}
+		for _, f := range rep.Findings {
+			if f.Severity >= Warning && !slices.Contains(rules, f.Rule) {
+				t.Errorf("%s: unexpected %s %s: %s", name, f.Severity, f.Rule, f.Message)
+			}
+		}
+	}
+}
+
+// projectRoot finds the directory holding go.mod.
+func projectRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+}
+
+// TestRulesDocumented holds docs/rules.md to the rule table: a section per
+// rule, and every rule the gateway checklist names exists.
+func TestRulesDocumented(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(projectRoot(t), "docs", "rules.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, r := range Rules() {
+		if !strings.Contains(doc, "\n### "+r.ID+"\n") {
+			t.Errorf("docs/rules.md has no section for %s", r.ID)
+		}
+	}
+	for _, line := range strings.Split(doc, "\n") {
+		if !strings.HasPrefix(line, "### ") {
+			continue
+		}
+		if id := strings.TrimPrefix(line, "### "); ruleByID[id] == nil {
+			t.Errorf("docs/rules.md documents unknown rule %s", id)
+		}
+	}
+	start := strings.Index(doc, "## Validation checklist")
+	end := strings.Index(doc[start:], "\n---")
+	if start < 0 || end < 0 {
+		t.Fatal("docs/rules.md lacks the validation checklist")
+	}
+	for _, f := range strings.Split(doc[start:start+end], "`") {
+		if strings.Count(f, "/") == 1 && (strings.HasPrefix(f, "responses/") || strings.HasPrefix(f, "chat/")) && ruleByID[f] == nil {
+			t.Errorf("checklist names unknown rule %s", f)
+		}
+	}
+}
+
+// TestNotStreams checks inputs that are not SSE streams: whole JSON
+// responses and JSON-lines recordings carry no event: lines, [DONE] or
+// sequence numbers, and the rules about those must stay quiet.
+func TestNotStreams(t *testing.T) {
+	t.Parallel()
+	var anthLines strings.Builder
+	for _, e := range anthBase() {
+		anthLines.WriteString(e[1] + "\n")
+	}
+	for name, body := range map[string]string{
+		"chat body":            `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},"finish_reason":"tool_calls"}]}`,
+		"responses body":       respObj("completed", "["+fc()+"]"),
+		"anthropic body":       `{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Paris"}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}`,
+		"gemini array":         "[" + gemBase()[0] + "," + gemBase()[1] + "]",
+		"anthropic json lines": anthLines.String(),
+		"chat json lines":      strings.Join(chatBase()[:5], "\n") + "\n",
+	} {
+		rep := CheckBytes([]byte(body), capture.FormatAuto, Strict)
+		if len(rep.Findings) > 0 {
+			t.Errorf("%s: findings %v; want none", name, rep.Findings)
+		}
+	}
+}

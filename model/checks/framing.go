@@ -1,0 +1,165 @@
+package checks
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// framingState holds what the transport rules need across events.
+type framingState struct {
+	data        int           // events with a data field
+	endings     [3]int        // first frame ending in LF, CRLF, CR (ordinal + 1)
+	done        int           // ordinal + 1 of the first data: [DONE]
+	doneDialect model.Dialect // the dialect the [DONE] ended
+	afterDone   []int         // events after it (capped)
+	afterDoneN  int           // how many
+}
+
+var endingFlags = [3]capture.Flags{capture.EndsLF, capture.EndsCRLF, capture.EndsCR}
+var endingNames = [3]string{"LF", "CRLF", "CR"}
+
+func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
+	fs := &c.frames
+	for i, e := range endingFlags {
+		if f.Flags&e != 0 && fs.endings[i] == 0 {
+			fs.endings[i] = ord + 1
+		}
+	}
+	if f.Kind != capture.FrameEvent {
+		return
+	}
+	name := s.TypeName(ev.Type)
+	truncated := f.Flags&capture.Truncated != 0
+	if truncated {
+		cut := ""
+		if ev.Flags&model.DecodeError != 0 {
+			cut = "; its data stops mid-JSON"
+		}
+		c.add(fUnterminated, []int{ord}, "event %d (%s) is not ended by a blank line before EOF: spec parsers discard it%s",
+			ord, name, cut)
+	}
+	leading := f.Flags&capture.LeadingSpaceField != 0
+	if leading {
+		for _, u := range f.Unknown {
+			if t := bytes.TrimLeft(u.Name, " \t"); len(t) < len(u.Name) && isField(t) {
+				c.add(fLeadingSpace, []int{ord}, "event %d: line %s starts with a space; spec parsers ignore the unknown field %s",
+					ord, quoteBytes(append(append(bytes.Clone(u.Name), ':'), u.Value...)), quoteBytes(u.Name))
+				break
+			}
+		}
+	}
+	if f.HasData {
+		fs.data++
+	}
+	switch {
+	case !f.HasData:
+		if leading || string(f.Event) == "ping" {
+			break
+		}
+		if f.HasEvent {
+			c.add(fEmptyData, []int{ord}, "event %d (event: %s) has no data line; clients that parse every event's data fail on it",
+				ord, quoteBytes(f.Event))
+		} else {
+			c.add(fEmptyData, []int{ord}, "event %d has no data line", ord)
+		}
+	case len(bytes.TrimSpace(f.Data)) == 0:
+		c.add(fEmptyData, []int{ord}, "event %d: data is empty (a heartbeat?); JSON.parse(\"\") fails on it", ord)
+	case ev.Kind == model.KindError:
+		// The body of an HTTP error: the error payload below reports it.
+	case ev.Flags&model.DecodeError != 0 && truncated:
+		// Cut off by EOF: the unterminated event says so.
+	case ev.Flags&model.DecodeError != 0:
+		if f.Data[0] == ':' {
+			c.add(fInvalidJSON, []int{ord}, "event %d: data %s is an SSE comment re-wrapped as data; JSON parsers throw on it",
+				ord, quoteBytes(f.Data))
+		} else {
+			c.add(fInvalidJSON, []int{ord}, "event %d: data %s is not JSON", ord, quoteBytes(f.Data))
+		}
+	case ev.Flags&model.NotObject != 0:
+		c.add(fNotObject, []int{ord}, "event %d: data %s is JSON but not an object", ord, quoteBytes(f.Data))
+	}
+	if f.Flags&capture.InvalidUTF8 != 0 {
+		c.add(fInvalidUTF8, []int{ord}, "event %d (%s) contains bytes that are not valid UTF-8", ord, name)
+	}
+	if ev.Kind == model.KindError {
+		for i := len(s.Errors) - 1; i >= 0 && s.Errors[i].Ordinal == ord; i-- {
+			e := s.Errors[i]
+			what := quote(e.Message)
+			if e.Code != "" {
+				what = e.Code + ": " + what
+			}
+			if e.Status > 0 {
+				what = fmt.Sprintf("(HTTP %d) %s", e.Status, what)
+			}
+			if strings.HasPrefix(name, "(") {
+				c.add(fErrorPayload, []int{ord}, "event %d is an error payload %s", ord, what)
+			} else {
+				c.add(fErrorPayload, []int{ord}, "event %d (%s) is an error payload %s", ord, name, what)
+			}
+			break
+		}
+	}
+	if ev.Flags&model.NameMismatch != 0 && ev.Dialect != model.DialectAnthropic {
+		c.add(fNameMismatch, []int{ord}, "event %d: event: %s but data.type %s", ord, quote(s.TypeName(ev.Name)), quote(name))
+	}
+}
+
+func isField(name []byte) bool {
+	switch string(name) {
+	case "data", "event", "id", "retry":
+		return true
+	}
+	return false
+}
+
+// observeSentinel notes a data: [DONE].
+func (c *Checker) observeSentinel(s *model.Session, ord int, ev *model.Event) {
+	fs := &c.frames
+	if fs.done == 0 {
+		fs.done, fs.doneDialect = ord+1, ev.Dialect
+		return
+	}
+	c.afterSentinel(ord)
+}
+
+// afterSentinel notes an event after a Chat stream's [DONE].
+func (c *Checker) afterSentinel(ord int) {
+	fs := &c.frames
+	if fs.done == 0 || fs.doneDialect != model.DialectChat {
+		return
+	}
+	fs.afterDoneN++
+	if len(fs.afterDone) < MaxEvents {
+		fs.afterDone = append(fs.afterDone, ord)
+	}
+}
+
+func (c *Checker) finishFraming(out *Checker, s *model.Session) {
+	fs := &c.frames
+	var seen []string
+	var at []int
+	for i, o := range fs.endings {
+		if o > 0 {
+			seen = append(seen, fmt.Sprintf("%s from event %d", endingNames[i], o-1))
+			at = append(at, o-1)
+		}
+	}
+	if len(seen) > 1 {
+		out.add(fMixedEndings, at, "line endings are mixed: %s", strings.Join(seen, ", "))
+	}
+	if fs.afterDoneN > 0 {
+		out.add(cAfterDone, append([]int{fs.done - 1}, fs.afterDone...), "%s after data: [DONE] (event %d); clients stop at the first [DONE]",
+			plural(fs.afterDoneN, "event"), fs.done-1)
+	}
+	if ended, _ := s.Ended(); ended && fs.data == 0 && !errored(s) {
+		if s.Len() == 0 {
+			out.add(fNoData, nil, "the stream is empty")
+		} else {
+			out.add(fNoData, []int{0}, "none of the %s carries data", plural(s.Len(), "frame"))
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package checks
+
+import (
+	"slices"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// gemChecks follows Gemini function calls streamed as partialArgs
+// (Vertex streamFunctionCallArguments): a part with the name and
+// willContinue, parts with partialArgs, then an empty functionCall {} as
+// the end marker.
+type gemChecks struct {
+	open map[int]*gemCall // by candidate index
+}
+
+type gemCall struct {
+	name  string
+	start int
+	cont  bool // the latest part said willContinue
+	ord   int  // the latest part's event
+}
+
+func (c *Checker) observeGemini(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
+	gc := &c.gem
+	if gc.open == nil {
+		gc.open = map[int]*gemCall{}
+	}
+	chunk := func(v []byte) {
+		jsonscan.Elements(jsonscan.Get(v, "candidates"), func(pos int, cand []byte) bool {
+			ci := pos
+			if n, ok := jsonscan.Int(jsonscan.Get(cand, "index")); ok {
+				ci = int(n)
+			}
+			jsonscan.Elements(jsonscan.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
+				if fc := jsonscan.Get(part, "functionCall"); fc != nil {
+					c.gemPart(ci, fc, ord)
+				}
+				return true
+			})
+			if !jsonscan.IsNull(jsonscan.Get(cand, "finishReason")) {
+				c.gemEnd(ci, ord, "its candidate finishes")
+			}
+			return true
+		})
+	}
+	if jsonscan.Kind(f.Data) == '[' {
+		jsonscan.Elements(f.Data, func(_ int, v []byte) bool { chunk(v); return true })
+	} else {
+		chunk(f.Data)
+	}
+}
+
+func (c *Checker) gemPart(ci int, fc []byte, ord int) {
+	gc := &c.gem
+	var name, args, partial []byte
+	cont := false
+	jsonscan.Members(fc, func(k, v []byte) bool {
+		switch string(k) {
+		case "name":
+			name = v
+		case "args":
+			args = v
+		case "partialArgs":
+			partial = v
+		case "willContinue":
+			cont = string(v) == "true"
+		}
+		return true
+	})
+	if args != nil && jsonscan.Kind(args) != '{' {
+		c.add(gArgsNotObject, []int{ord}, "functionCall %s at event %d: args %s is not a JSON object", quote(str(name)), ord, quoteBytes(args))
+	}
+	switch {
+	case len(name) > 2:
+		c.gemEnd(ci, ord, "another call starts")
+		if cont && args == nil {
+			gc.open[ci] = &gemCall{name: str(name), start: ord, cont: true, ord: ord}
+		}
+	case partial != nil:
+		if call := gc.open[ci]; call != nil {
+			call.cont, call.ord = cont, ord
+		}
+	case args == nil:
+		delete(gc.open, ci) // functionCall {}: the end marker
+	}
+}
+
+// gemEnd closes a candidate's streamed call for a reason other than its
+// end marker.
+func (c *Checker) gemEnd(ci, ord int, why string) {
+	call := c.gem.open[ci]
+	if call == nil {
+		return
+	}
+	delete(c.gem.open, ci)
+	if call.cont {
+		c.add(gUnterminated, []int{call.start, call.ord, ord}, "call %s (event %d) still says willContinue at event %d when %s (event %d); its arguments may be cut off",
+			quote(call.name), call.start, call.ord, why, ord)
+		return
+	}
+	c.add(gNoEndMarker, []int{call.start, call.ord, ord}, "call %s (event %d) ends with its last partialArgs (event %d) and no functionCall {} end marker before %s (event %d)",
+		quote(call.name), call.start, call.ord, why, ord)
+}
+
+func (gc *gemChecks) finish(out *Checker, s *model.Session) {
+	if ended, _ := s.Ended(); !ended {
+		return
+	}
+	keys := slices.Sorted(func(yield func(int) bool) {
+		for k := range gc.open {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, ci := range keys {
+		call := gc.open[ci]
+		if call.cont {
+			out.add(gUnterminated, []int{call.start, call.ord}, "call %s (event %d) still says willContinue at event %d when the stream ends",
+				quote(call.name), call.start, call.ord)
+		} else {
+			out.add(gNoEndMarker, []int{call.start, call.ord}, "call %s (event %d) ends with its last partialArgs (event %d) and no functionCall {} end marker before the stream ends",
+				quote(call.name), call.start, call.ord)
+		}
+	}
+}

@@ -1,0 +1,759 @@
+package checks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// respChecks holds what the OpenAI Responses rules need across events.
+type respChecks struct {
+	resps   map[int]*respFacts // by Session.Responses index
+	items   map[int]itemFacts  // by Session.Items index: items as output_item.added opened them
+	last    int                // ordinal + 1 of the latest Responses event
+	events  int                // Responses JSON events
+	lastRsp int                // index + 1 of the response being streamed
+
+	// Sequence numbers run over the whole stream; response.created resets
+	// them.
+	seqPrev     int64
+	seqPrevOrd  int
+	seqStarted  bool
+	seqMissing  []int
+	seqMissingN int
+
+	terminal     int // ordinal + 1 of the first terminal event
+	terminalType string
+	after        []int
+	afterN       int
+	earlyDone    int // ordinal + 1 of a [DONE] before any terminal event
+	earlyTold    bool
+	curR         *model.Response // the latest Responses response and its facts
+	curF         *respFacts
+	nonStd       evGroups
+	typeUnknown  evGroups
+}
+
+// respFacts is what one response showed.
+type respFacts struct {
+	added        int // output_item.added events so far
+	statusRank   int
+	statusOrd    int
+	snapshots    int
+	noReasoning  []int
+	terminal     int // ordinal of its terminal event, or -1
+	terminalType string
+}
+
+// itemFacts is an item as output_item.added opened it.
+type itemFacts struct {
+	name, callID string
+}
+
+// evGroups collects events by a key (a type name), in first-seen order.
+type evGroups struct {
+	keys []string
+	by   map[string]*evList
+}
+
+type evList struct {
+	n      int
+	events []int
+}
+
+func (g *evGroups) add(key string, ord int) {
+	if g.by == nil {
+		g.by = map[string]*evList{}
+	}
+	l := g.by[key]
+	if l == nil {
+		l = &evList{}
+		g.by[key] = l
+		g.keys = append(g.keys, key)
+	}
+	l.n++
+	if len(l.events) < MaxEvents {
+		l.events = append(l.events, ord)
+	}
+}
+
+var respTerminals = map[string]string{
+	"response.completed": "completed", "response.incomplete": "incomplete", "response.failed": "failed",
+}
+
+// documented output item types (the SDK's ResponseOutputItem union and the
+// tool-search items the live API sends).
+var respItemTypes = map[string]bool{
+	"message": true, "function_call": true, "custom_tool_call": true, "reasoning": true,
+	"web_search_call": true, "file_search_call": true, "computer_call": true, "code_interpreter_call": true,
+	"image_generation_call": true, "local_shell_call": true, "shell_call": true, "shell_call_output": true,
+	"apply_patch_call": true, "apply_patch_call_output": true, "mcp_call": true, "mcp_list_tools": true,
+	"mcp_approval_request": true, "compaction": true, "tool_search_call": true, "tool_search_output": true,
+}
+
+func (rc *respChecks) newItem(it *model.Item, ord int) {
+	if it.Opened != ord {
+		return
+	}
+	if rc.items == nil {
+		rc.items = map[int]itemFacts{}
+	}
+	rc.items[it.Index] = itemFacts{name: it.Name, callID: it.CallID}
+}
+
+func (rc *respChecks) facts(s *model.Session, ord int) (*model.Response, *respFacts) {
+	if n := len(s.Responses); n > 0 && s.Responses[n-1] == rc.curR {
+		return rc.curR, rc.curF
+	}
+	if rc.resps == nil {
+		rc.resps = map[int]*respFacts{}
+	}
+	for i := len(s.Responses) - 1; i >= 0; i-- {
+		r := s.Responses[i]
+		if r.Dialect != model.DialectResponses {
+			continue
+		}
+		f := rc.resps[r.Index]
+		if f == nil {
+			f = &respFacts{terminal: -1, statusOrd: -1}
+			rc.resps[r.Index] = f
+		}
+		rc.curR, rc.curF = r, f
+		return r, f
+	}
+	return nil, nil
+}
+
+func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
+	rc := &c.resp
+	typ := s.TypeName(ev.Type)
+	if ev.Kind == model.KindSentinel {
+		switch {
+		case rc.terminal > 0:
+			c.add(rDoneSentinel, []int{rc.terminal - 1, ord},
+				"event %d: data: [DONE] after %s (event %d); not part of the Responses contract",
+				ord, rc.terminalType, rc.terminal-1)
+		case rc.earlyDone == 0:
+			rc.earlyDone = ord + 1
+		}
+		return
+	}
+	if typ == "" || s.Field("type") == nil {
+		// A non-streaming response body ({"object":"response",…}): the
+		// stream rules do not apply; its items are judged at the end.
+		rc.facts(s, ord)
+		return
+	}
+	rc.last = ord + 1
+	rc.events++
+	if rc.earlyDone > 0 && !rc.earlyTold {
+		rc.earlyTold = true
+		c.add(rDoneEarly, []int{rc.earlyDone - 1, ord}, "data: [DONE] at event %d comes before the stream's end (%s at event %d follows); the official SDKs stop reading at [DONE]",
+			rc.earlyDone-1, typ, ord)
+	}
+	r, rf := rc.facts(s, ord)
+	if r != nil && r.First == ord && rc.lastRsp != r.Index+1 {
+		rc.lastRsp = r.Index + 1
+		if typ != "response.created" && typ != "" && ev.Kind != model.KindError {
+			c.add(rFirstNotCreated, []int{ord}, "response %s starts with %s (event %d), not response.created",
+				idOr(r.ID), typ, ord)
+		}
+	}
+
+	// Sequence numbers.
+	if typ == "response.created" {
+		rc.seqStarted = false
+	}
+	if ev.Seq < 0 { // absent, or not an integer
+		rc.seqMissingN++
+		if len(rc.seqMissing) < MaxEvents {
+			rc.seqMissing = append(rc.seqMissing, ord)
+		}
+	} else {
+		switch {
+		case !rc.seqStarted:
+			if ev.Seq != 0 && typ == "response.created" {
+				c.add(rSeqGap, []int{ord}, "sequence_number starts at %d (event %d), not 0", ev.Seq, ord)
+			}
+		case ev.Seq <= rc.seqPrev:
+			c.add(rSeqOrder, []int{rc.seqPrevOrd, ord}, "sequence_number %d at event %d after %d at event %d",
+				ev.Seq, ord, rc.seqPrev, rc.seqPrevOrd)
+		case ev.Seq > rc.seqPrev+1:
+			c.add(rSeqGap, []int{rc.seqPrevOrd, ord}, "sequence_number jumps from %d (event %d) to %d (event %d): %d missing",
+				rc.seqPrev, rc.seqPrevOrd, ev.Seq, ord, ev.Seq-rc.seqPrev-1)
+		}
+		rc.seqStarted, rc.seqPrev, rc.seqPrevOrd = true, ev.Seq, ord
+	}
+
+	// After the terminal event.
+	isTerminal := ev.Kind == model.KindTerminal
+	if rc.terminal > 0 {
+		if isTerminal {
+			c.add(rTermRepeated, []int{rc.terminal - 1, ord}, "a second terminal event %s at event %d after the one at event %d",
+				typ, ord, rc.terminal-1)
+		} else {
+			rc.afterN++
+			if len(rc.after) < MaxEvents {
+				rc.after = append(rc.after, ord)
+			}
+		}
+	}
+
+	if ev.Flags&model.Orphan != 0 {
+		what := []string{}
+		if id := str(s.Field("item_id")); id != "" {
+			what = append(what, "item_id "+quote(id))
+		}
+		if idx := s.Field("output_index"); idx != nil {
+			what = append(what, "output_index "+string(idx))
+		}
+		if it := s.Field("item"); it != nil {
+			what = append(what, "item "+quote(str(jsonscan.Get(it, "id"))))
+		}
+		c.add(rNotAdded, []int{ord}, "event %d (%s) names %s, never opened by response.output_item.added",
+			ord, typ, strings.Join(what, ", "))
+	}
+	if ev.Flags&model.NonStandard != 0 {
+		rc.nonStd.add(typ, ord)
+	}
+	for _, key := range indexKeys {
+		if v := s.Field(key); len(v) > 0 && v[0] == '-' { // only a negative index needs parsing
+			c.add(rBadIndex, []int{ord}, "event %d (%s): %s is %s", ord, typ, key, v)
+		}
+	}
+
+	switch typ {
+	case "response.created", "response.in_progress", "response.queued":
+		c.respSnapshot(s, ord, typ, rf)
+	case "response.completed", "response.incomplete", "response.failed":
+		c.respSnapshot(s, ord, typ, rf)
+		if rc.terminal == 0 {
+			rc.terminal, rc.terminalType = ord+1, typ
+		}
+		if rf != nil && rf.terminal < 0 {
+			rf.terminal, rf.terminalType = ord, typ
+			c.terminalOutput(s, ord, typ, r)
+		}
+	case "response.output_item.added":
+		item := s.Field("item")
+		itype := str(jsonscan.Get(item, "type"))
+		if itype != "" && !respItemTypes[itype] {
+			rc.typeUnknown.add(itype, ord)
+		}
+		if st := str(jsonscan.Get(item, "status")); st != "" && st != "in_progress" {
+			c.add(rItemStatus, []int{ord}, "output_item.added (event %d) opens item %s with status %s, not in_progress",
+				ord, quote(str(jsonscan.Get(item, "id"))), quote(st))
+		}
+		if rf != nil {
+			if n, ok := jsonscan.Int(s.Field("output_index")); ok && n >= 0 && int(n) != rf.added {
+				c.add(rBadIndex, []int{ord}, "output_item.added (event %d) uses output_index %d; items so far take 0..%d, so it should be %d",
+					ord, n, rf.added-1, rf.added)
+			}
+			rf.added++
+		}
+	case "response.output_item.done":
+		item := s.Field("item")
+		if st := str(jsonscan.Get(item, "status")); st != "" && !finalStatus(st) {
+			c.add(rItemStatus, []int{ord}, "output_item.done (event %d) closes item %s with status %s; expected completed or incomplete",
+				ord, quote(str(jsonscan.Get(item, "id"))), quote(st))
+		}
+	}
+}
+
+var indexKeys = []string{"output_index", "content_index", "summary_index"}
+
+func finalStatus(st string) bool {
+	return st == "completed" || st == "incomplete" || st == "failed"
+}
+
+// respSnapshot checks a whole response object: its status and its
+// reasoning field.
+func (c *Checker) respSnapshot(s *model.Session, ord int, typ string, rf *respFacts) {
+	resp := s.Field("response")
+	if rf == nil || resp == nil {
+		return
+	}
+	rf.snapshots++
+	if jsonscan.Get(resp, "reasoning") == nil {
+		rf.noReasoning = append(rf.noReasoning, ord)
+	}
+	st := str(jsonscan.Get(resp, "status"))
+	if want, ok := respTerminals[typ]; ok {
+		if st != want {
+			got := "no status"
+			if st != "" {
+				got = "status " + quote(st)
+			}
+			c.add(rTermStatus, []int{ord}, "%s (event %d) carries %s", typ, ord, got)
+		}
+		return
+	}
+	rank := map[string]int{"queued": 1, "in_progress": 2}[st]
+	switch {
+	case st == "":
+	case rank == 0:
+		c.add(rRespStatus, []int{ord}, "%s (event %d) says status %s before any terminal event; expected queued or in_progress",
+			typ, ord, quote(st))
+	case rank < rf.statusRank:
+		c.add(rRespStatus, []int{rf.statusOrd, ord}, "status goes back from in_progress (event %d) to %s (event %d)",
+			rf.statusOrd, quote(st), ord)
+	default:
+		rf.statusRank, rf.statusOrd = rank, ord
+	}
+}
+
+// outItem is an entry of the terminal output[].
+type outItem struct {
+	id, typ, callID string
+	matched         bool
+}
+
+// terminalOutput compares the terminal output[] with the items streamed.
+func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model.Response) {
+	if r == nil {
+		return
+	}
+	output := jsonscan.Get(s.Field("response"), "output")
+	var outs []outItem
+	jsonscan.Elements(output, func(_ int, v []byte) bool {
+		var o outItem
+		jsonscan.Members(v, func(k, v []byte) bool {
+			switch string(k) {
+			case "id":
+				o.id = str(v)
+			case "type":
+				o.typ = str(v)
+			case "call_id":
+				o.callID = str(v)
+			}
+			return true
+		})
+		outs = append(outs, o)
+		return true
+	})
+	var streamed []*model.Item
+	for _, it := range s.Items {
+		if it.Response == r.Index && it.Dialect == model.DialectResponses && it.Opened >= 0 && it.Opened < ord {
+			streamed = append(streamed, it)
+		}
+	}
+	if len(streamed) == 0 {
+		return
+	}
+	slices.SortStableFunc(streamed, func(a, b *model.Item) int { return a.Position - b.Position })
+	if len(outs) == 0 {
+		what := "[]"
+		if output == nil {
+			what = "missing"
+		}
+		c.add(rOutputEmpty, []int{streamed[0].Opened, ord}, "%s (event %d): response.output is %s although %s streamed",
+			typ, ord, what, plural(len(streamed), "item was"))
+		return
+	}
+	// Match each streamed item to an output entry by id, else by call_id.
+	byID, byCall := map[string][]int{}, map[string][]int{}
+	for i, o := range outs {
+		byID[o.id] = append(byID[o.id], i)
+		if o.callID != "" {
+			byCall[o.callID] = append(byCall[o.callID], i)
+		}
+	}
+	take := func(m map[string][]int, key string) int {
+		for _, i := range m[key] {
+			if !outs[i].matched {
+				return i
+			}
+		}
+		return -1
+	}
+	var missing []*model.Item
+	var pos []int // index in outs of each streamed item found
+	for _, it := range streamed {
+		found := -1
+		if it.ItemID != "" {
+			found = take(byID, it.ItemID)
+		}
+		if found < 0 && it.CallID != "" {
+			found = take(byCall, it.CallID)
+		}
+		if found < 0 {
+			missing = append(missing, it)
+			continue
+		}
+		outs[found].matched = true
+		pos = append(pos, found)
+		if t := outs[found].typ; t != "" && it.Type != "" && t != it.Type {
+			c.add(rTypeChanged, []int{it.Opened, ord}, "item %s is %s at output_item.added (event %d) but %s in %s (event %d)",
+				itemLabel(it), quote(it.Type), it.Opened, quote(t), typ, ord)
+		}
+	}
+	if typ == "response.failed" {
+		return // a failed response may stop short: its output is what it got to
+	}
+	sev := Warning // only reasoning and other items that carry no call and no reply
+	serious := func(t string) {
+		if t == "message" || respCallType(t) {
+			sev = Error
+		}
+	}
+	var parts []string
+	evs := []int{}
+	for _, it := range missing {
+		evs = append(evs, it.Opened)
+		serious(it.Type)
+		// The same type at the same place under another id is a rename.
+		if p := it.Position; p >= 0 && p < len(outs) && !outs[p].matched && outs[p].typ == it.Type {
+			outs[p].matched = true
+			parts = append(parts, fmt.Sprintf("names the %s streamed as %s (events %d–%d) %s", it.Type, quote(it.ItemID),
+				it.Opened, max(it.Closed, it.Last), quote(outs[p].id)))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("lacks the streamed %s", itemLabel(it)))
+	}
+	for _, o := range outs {
+		if !o.matched {
+			serious(o.typ)
+			parts = append(parts, fmt.Sprintf("adds %s %s, never streamed", o.typ, quote(o.id)))
+		}
+	}
+	if !slices.IsSorted(pos) {
+		sev = Error
+		parts = append(parts, "orders the items differently from output_index")
+	}
+	if len(parts) > 0 {
+		c.addAt(rOutputMismatch, sev, append(evs, ord), "%s (event %d): output[] %s", typ, ord, strings.Join(parts, "; "))
+	}
+}
+
+func respCallType(t string) bool {
+	switch t {
+	case "function_call", "custom_tool_call", "mcp_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call":
+		return true
+	}
+	return false
+}
+
+// lazyLabel formats an item's label only when a message needs it: most
+// items are fine, and formatting is the costly part of judging them.
+type lazyLabel struct{ it *model.Item }
+
+func (l lazyLabel) String() string { return itemLabel(l.it) }
+
+// itemLabel names an item for messages: its call id and item id, or its
+// type and item id.
+func itemLabel(it *model.Item) string {
+	var b strings.Builder
+	switch {
+	case it.CallID != "":
+		b.WriteString(quote(it.CallID))
+		if it.Name != "" {
+			fmt.Fprintf(&b, " (%s", it.Name)
+			if it.ItemID != "" {
+				fmt.Fprintf(&b, ", %s", it.ItemID)
+			}
+			b.WriteString(")")
+		}
+	case it.ItemID != "":
+		fmt.Fprintf(&b, "%s %s", it.Type, quote(it.ItemID))
+	default:
+		fmt.Fprintf(&b, "%s at index %d", it.Type, it.Position)
+	}
+	return b.String()
+}
+
+func idOr(id string) string {
+	if id == "" {
+		return "(no id)"
+	}
+	return quote(id)
+}
+
+func str(v []byte) string {
+	s, _ := jsonscan.String(v)
+	return s
+}
+
+func (rc *respChecks) finish(out *Checker, s *model.Session) {
+	if rc.events == 0 && len(rc.resps) == 0 {
+		return
+	}
+	ended, _ := s.Ended()
+	if rc.seqMissingN > 0 {
+		out.add(rSeqMissing, rc.seqMissing, "%d of %d Responses events have no integer sequence_number (first: event %d)",
+			rc.seqMissingN, rc.events, rc.seqMissing[0])
+	}
+	for _, k := range rc.nonStd.keys {
+		l := rc.nonStd.by[k]
+		out.add(rNonStandard, l.events, "%s: %s of a type outside the documented Responses stream", quote(k), plural(l.n, "event"))
+	}
+	for _, k := range rc.typeUnknown.keys {
+		l := rc.typeUnknown.by[k]
+		out.add(rTypeUnknown, l.events, "output item type %s (%s) is not a documented output item type", quote(k), plural(l.n, "item"))
+	}
+	if rc.afterN > 0 {
+		out.add(rAfterTerminal, append([]int{rc.terminal - 1}, rc.after...), "%s after the terminal event (event %d); clients that wait for EOF stall",
+			plural(rc.afterN, "event"), rc.terminal-1)
+	}
+	for _, r := range s.Responses {
+		rf := rc.resps[r.Index]
+		if r.Dialect != model.DialectResponses || rf == nil {
+			continue
+		}
+		if len(rf.noReasoning) > 0 {
+			out.add(rNoReasoning, rf.noReasoning, "response %s: %d of %d snapshots lack the reasoning field", idOr(r.ID),
+				len(rf.noReasoning), rf.snapshots)
+		}
+		if r.Terminal < 0 && ended && !errored(s) {
+			out.add(rNoTerminal, []int{r.First, rc.last - 1}, "response %s (events %d–%d) has no response.completed, .incomplete or .failed",
+				idOr(r.ID), r.First, rc.last-1)
+		}
+	}
+	for _, it := range s.Items {
+		if it.Dialect == model.DialectResponses {
+			rc.checkItem(out, s, it)
+		}
+	}
+}
+
+// checkItem judges one item's identity, lifecycle and arguments.
+func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) {
+	var rf *respFacts
+	var r *model.Response
+	if it.Response >= 0 && it.Response < len(s.Responses) {
+		r = s.Responses[it.Response]
+		rf = rc.resps[it.Response]
+	}
+	open, wasOpened := rc.items[it.Index]
+	label := lazyLabel{it: it}
+	origin := it.Opened
+	if origin < 0 {
+		origin = it.First
+	}
+
+	var byField map[string][]model.IDSeen
+	var fields []string
+	if len(it.IDs) > 0 {
+		byField = map[string][]model.IDSeen{}
+	}
+	for _, id := range it.IDs {
+		if _, ok := byField[id.Field]; !ok {
+			fields = append(fields, id.Field)
+		}
+		byField[id.Field] = append(byField[id.Field], id)
+	}
+	for _, field := range fields {
+		seen := byField[field]
+		evs := []int{origin}
+		for _, x := range seen {
+			evs = append(evs, x.Ordinal)
+		}
+		vals := valuesAt(seen)
+		switch field {
+		case "item_id":
+			out.add(rItemIDChanged, evs, "item %s (opened at event %d with id %s) is named %s", label, origin,
+				quote(it.ItemID), vals)
+		case "call_id":
+			if wasOpened && open.callID == "" && it.Type == "function_call" {
+				out.add(rCallIDMissing, evs[:2], "call %s has no call_id at output_item.added (event %d); it first appears at event %d",
+					label, origin, seen[0].Ordinal)
+				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				vals = valuesAt(seen)
+			}
+			if len(seen) > 0 {
+				out.add(rCallIDChanged, evs, "call %s: call_id changes to %s", label, vals)
+			}
+		case "name":
+			if wasOpened && open.name == "" {
+				out.add(rNameLate, evs[:2], "call %s has no name at output_item.added (event %d); the name %s first appears at event %d",
+					label, origin, quote(seen[0].Value), seen[0].Ordinal)
+				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				vals = valuesAt(seen)
+			}
+			if len(seen) > 0 {
+				out.add(rNameChanged, evs, "call %s (named %s at event %d) is named %s", label, quote(open.name), origin,
+					vals)
+			}
+		case "type":
+			out.add(rTypeChanged, evs, "item %s is %s at event %d but %s", label, quote(it.Type), origin, vals)
+		case "output_item.done":
+			out.add(rDoneTwice, append(evs, it.Closed), "item %s: output_item.done again at event %d after event %d",
+				label, seen[0].Ordinal, it.Closed)
+		case "arguments_done":
+			out.add(rDoneTwice, evs, "call %s: arguments .done again at event %d", label, seen[0].Ordinal)
+		}
+	}
+
+	// Lifecycle.
+	if rf != nil && it.Opened >= 0 && it.Closed < 0 && rf.terminalType == "response.completed" {
+		out.add(rDoneMissing, []int{it.Opened, rf.terminal}, "item %s opened at event %d has no output_item.done before response.completed (event %d)",
+			label, it.Opened, rf.terminal)
+	}
+	var final model.Change
+	for _, ch := range it.Status {
+		switch {
+		case final.Value == "" && finalStatus(ch.Value):
+			final = ch
+		case final.Value != "" && ch.Value != final.Value:
+			out.add(rItemStatus, []int{final.Ordinal, ch.Ordinal}, "item %s: status %s at event %d after %s at event %d",
+				label, quote(ch.Value), ch.Ordinal, quote(final.Value), final.Ordinal)
+			final = ch
+		}
+	}
+
+	if !it.IsCall() {
+		return
+	}
+	if it.CallID == "" && (it.Type == "function_call" || it.Type == "custom_tool_call") {
+		out.add(rCallIDMissing, []int{origin}, "call %s (%s) never states a call_id; its output cannot be paired", label, it.Name)
+	}
+	incomplete := it.StatusLast() == "incomplete" || (rf != nil && rf.terminalType == "response.incomplete" && it.Closed < 0)
+	if incomplete && rf != nil && rf.terminalType == "response.incomplete" {
+		out.add(rIncompleteCall, []int{origin, rf.terminal}, "call %s is cut off by response.incomplete (event %d): its arguments %s are truncated",
+			label, rf.terminal, quote(it.FinalArgs()))
+	}
+	present, differ := it.SourcesDisagree()
+	if differ && !jsonEquivalent(present) {
+		// Group the sources by value, and show each value from a little
+		// before the first byte where they part.
+		var values []string
+		names := map[string][]string{}
+		var evs []int
+		for _, src := range []model.SourceName{model.SourceDeltas, model.SourceArgsDone, model.SourceItemDone, model.SourceTerminal} {
+			v, ok := present[src.String()]
+			if !ok {
+				continue
+			}
+			o := it.Sources[src].Ordinal
+			if src == model.SourceDeltas {
+				o = lastDelta(it)
+			}
+			evs = append(evs, o)
+			if _, seen := names[v]; !seen {
+				values = append(values, v)
+			}
+			names[v] = append(names[v], fmt.Sprintf("%s (event %d)", sourceLabel(src), o))
+		}
+		from := max(commonPrefix(values)-16, 0)
+		parts := make([]string, len(values))
+		for i, v := range values {
+			shown := quote(v[from:])
+			if from > 0 {
+				shown = "…" + shown
+			}
+			parts[i] = fmt.Sprintf("%s say %s", strings.Join(names[v], " and "), shown)
+		}
+		out.add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, strings.Join(parts, "; "))
+	}
+	if a := it.Sources[model.SourceAdded]; a.Present && a.Value != "" && it.Deltas > 0 {
+		out.add(rArgsInAdded, []int{a.Ordinal, lastDelta(it)}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
+			label, a.Ordinal, quote(a.Value), plural(it.Deltas, "delta"))
+	}
+	final2 := it.FinalArgs()
+	if it.Opened >= 0 && it.Deltas == 0 && final2 != "" &&
+		(it.Sources[model.SourceArgsDone].Present || it.Sources[model.SourceItemDone].Present) {
+		o := it.Sources[model.SourceArgsDone].Ordinal
+		if !it.Sources[model.SourceArgsDone].Present {
+			o = it.Sources[model.SourceItemDone].Ordinal
+		}
+		out.add(rArgsDoneOnly, []int{it.Opened, o}, "call %s: no argument delta; the arguments arrive whole at event %d", label, o)
+	}
+	if it.Type == "custom_tool_call" || incomplete {
+		return // free-form input, or arguments cut off on purpose
+	}
+	st := model.ArgsState([]byte(final2), it.Closed >= 0 || (r != nil && r.Terminal >= 0))
+	switch {
+	case st.Empty && it.Closed >= 0:
+		out.add(rArgsEmpty, []int{it.Closed}, `call %s: final arguments are "" (JSON.parse("") fails; "{}" is the empty object)`, label)
+	case !st.Complete && !st.Empty && !st.Incomplete:
+		out.add(rArgsInvalid, []int{origin, max(it.Closed, it.Last)}, "call %s: final arguments %s are not valid JSON (%s)",
+			label, quote(final2), st)
+	}
+}
+
+// valuesAt lists the distinct values seen with the events that carried
+// each: "x" (events 3, 5), "y" (event 9).
+func valuesAt(seen []model.IDSeen) string {
+	var order []string
+	at := map[string][]string{}
+	for _, x := range seen {
+		if _, ok := at[x.Value]; !ok {
+			order = append(order, x.Value)
+		}
+		at[x.Value] = append(at[x.Value], fmt.Sprint(x.Ordinal))
+	}
+	parts := make([]string, len(order))
+	for i, v := range order {
+		word := "event"
+		if len(at[v]) > 1 {
+			word = "events"
+		}
+		parts[i] = fmt.Sprintf("%s (%s %s)", quote(v), word, strings.Join(at[v], ", "))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// commonPrefix is the length of the longest prefix all values share, cut
+// back to a UTF-8 boundary.
+func commonPrefix(values []string) int {
+	if len(values) == 0 {
+		return 0
+	}
+	n := len(values[0])
+	for _, v := range values[1:] {
+		i := 0
+		for i < n && i < len(v) && v[i] == values[0][i] {
+			i++
+		}
+		n = i
+	}
+	for n > 0 && n < len(values[0]) && !utf8.RuneStart(values[0][n]) {
+		n--
+	}
+	return n
+}
+
+func lastDelta(it *model.Item) int {
+	if n := len(it.Args.Frags); n > 0 {
+		return int(it.Args.Frags[n-1].Ordinal)
+	}
+	return it.Last
+}
+
+func sourceLabel(src model.SourceName) string {
+	switch src {
+	case model.SourceDeltas:
+		return "deltas"
+	case model.SourceArgsDone:
+		return "arguments .done"
+	case model.SourceItemDone:
+		return "output_item.done"
+	case model.SourceTerminal:
+		return "terminal output[]"
+	}
+	return src.String()
+}
+
+// jsonEquivalent reports whether differing argument texts are the same
+// JSON, told apart only by whitespace: a client parsing any of them runs
+// the same call.
+func jsonEquivalent(present map[string]string) bool {
+	var first string
+	n := 0
+	for _, v := range present {
+		if jsonscan.Validate([]byte(v)) != nil {
+			return false
+		}
+		cv := compact(v)
+		if n == 0 {
+			first = cv
+		} else if cv != first {
+			return false
+		}
+		n++
+	}
+	return true
+}

@@ -1,0 +1,281 @@
+package checks
+
+import "strings"
+
+func responsesCases() []ruleCase {
+	noEvents := func(e []revt) []revt {
+		for i := range e {
+			e[i].name = "-"
+		}
+		return e
+	}
+	fcDelta := func(itemID, idx, delta string) revt {
+		body := `"output_index":` + idx + `,"delta":` + delta
+		if itemID != "" {
+			body = `"item_id":"` + itemID + `",` + body
+		}
+		return revt{typ: "response.function_call_arguments.delta", body: body}
+	}
+	completed := func(output string) revt {
+		return revt{typ: "response.completed", body: `"response":` + respObj("completed", output)}
+	}
+	message := `{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]}]}`
+	allArgs := func(args string) func(e []revt) []revt {
+		return func(e []revt) []revt {
+			e = del(e, 3, 5)
+			e = ins(e, 3, fcDelta("fc_1", "0", args))
+			e[4].body = `"item_id":"fc_1","output_index":0,"name":"get_weather","arguments":` + args
+			e[5].body = `"output_index":0,"item":` + fc("arguments", args)
+			e[6] = completed("[" + fc("arguments", args) + "]")
+			return e
+		}
+	}
+	return []ruleCase{
+		hit(rFirstNotCreated, "starts at output_item.added", resp(func(e []revt) []revt { return e[2:] }), 0),
+		miss(rFirstNotCreated, "an error before any response", respSSE([]revt{
+			{typ: "error", body: `"error":{"type":"invalid_request_error","code":"bad","message":"no"}`}})),
+
+		hit(rSeqMissing, "one event without", resp(func(e []revt) []revt { e[4].seq = "-"; return e }), 4),
+		hit(rSeqMissing, "not an integer", resp(func(e []revt) []revt { e[4].seq = `"4"`; return e }), 4),
+		miss(rSeqMissing, "sequence_number 0 present", resp(func(e []revt) []revt { return e })),
+
+		hit(rSeqOrder, "repeated", resp(func(e []revt) []revt { e[4].seq = "3"; return e }), 3, 4),
+		hit(rSeqOrder, "backwards", resp(func(e []revt) []revt { e[5].seq = "1"; return e }), 4, 5),
+		miss(rSeqOrder, "reset by a new response.created", resp(func(e []revt) []revt {
+			return append(e, revt{typ: "response.created", seq: "0", body: `"response":` + respObj("in_progress", "[]")})
+		})),
+
+		hit(rSeqGap, "jump", resp(func(e []revt) []revt {
+			for i := 4; i < len(e); i++ {
+				e[i].seq = strings.Repeat("1", 1) + string(rune('0'+i))
+			}
+			return e
+		}), 3, 4),
+		hit(rSeqGap, "starts at 1", resp(func(e []revt) []revt {
+			for i := range e {
+				e[i].seq = string(rune('1' + i))
+			}
+			return e
+		}), 0),
+		miss(rSeqGap, "consecutive", resp(func(e []revt) []revt { return e })),
+
+		hit(rNotAdded, "delta for an unknown item", resp(func(e []revt) []revt {
+			return ins(e, 4, fcDelta("fc_9", "3", `"x"`))
+		}), 4),
+		miss(rNotAdded, "delta naming only a known output_index", resp(func(e []revt) []revt {
+			e[3] = fcDelta("", "0", argsDelta1)
+			return e
+		})),
+
+		hit(rBadIndex, "negative content_index", resp(func(e []revt) []revt {
+			return ins(e, 3, revt{typ: "response.content_part.added", body: `"item_id":"fc_1","output_index":0,"content_index":-1,"part":{"type":"output_text","text":""}`})
+		}), 3),
+		hit(rBadIndex, "first item at output_index 1", resp(func(e []revt) []revt {
+			e[2].body = strings.Replace(e[2].body, `"output_index":0`, `"output_index":1`, 1)
+			return e
+		}), 2),
+		miss(rBadIndex, "two items 0 and 1", resp(func(e []revt) []revt {
+			e = ins(e, 7,
+				revt{typ: "response.output_item.added", body: `"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}`},
+				revt{typ: "response.output_item.done", body: `"output_index":1,"item":` + message})
+			e[9] = completed("[" + fc() + "," + message + "]")
+			return e
+		})),
+
+		hit(rItemIDChanged, "done renames the item", resp(func(e []revt) []revt {
+			e[6].body = `"output_index":0,"item":` + fc("id", `"fc_2"`)
+			e[7] = completed("[" + fc("id", `"fc_2"`) + "]")
+			return e
+		}), 2, 6, 7),
+		miss(rItemIDChanged, "same id throughout", resp(func(e []revt) []revt { return e })),
+
+		hit(rCallIDChanged, "terminal renames the call", resp(func(e []revt) []revt {
+			e[7] = completed("[" + fc("call_id", `"call_2"`) + "]")
+			return e
+		}), 2, 7),
+		miss(rCallIDChanged, "same call_id", resp(func(e []revt) []revt { return e })),
+
+		hit(rCallIDMissing, "never a call_id", resp(func(e []revt) []revt {
+			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "call_id", "")
+			e[6].body = `"output_index":0,"item":` + fc("call_id", "")
+			e[7] = completed("[" + fc("call_id", "") + "]")
+			return e
+		}), 2),
+		hit(rCallIDMissing, "call_id only from output_item.done", resp(func(e []revt) []revt {
+			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "call_id", "")
+			return e
+		}), 2, 6),
+		miss(rCallIDMissing, "call_id at added", resp(func(e []revt) []revt { return e })),
+
+		hit(rNameChanged, "done names another tool", resp(func(e []revt) []revt {
+			e[6].body = `"output_index":0,"item":` + fc("name", `"get_time"`)
+			e[7] = completed("[" + fc("name", `"get_time"`) + "]")
+			return e
+		}), 2, 6, 7),
+		miss(rNameChanged, "name everywhere the same", resp(func(e []revt) []revt { return e })),
+
+		hit(rNameLate, "empty name at added", resp(func(e []revt) []revt {
+			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "name", `""`)
+			return e
+		}), 2, 5),
+		miss(rNameLate, "name at added", resp(func(e []revt) []revt { return e })),
+
+		hit(rTypeChanged, "done says custom_tool_call", resp(func(e []revt) []revt {
+			e[6].body = `"output_index":0,"item":` + fc("type", `"custom_tool_call"`)
+			return e
+		}), 2, 6),
+		hit(rTypeChanged, "terminal says tool_call", resp(func(e []revt) []revt {
+			e[7] = completed("[" + fc("type", `"tool_call"`) + "]")
+			return e
+		}), 2, 7),
+		miss(rTypeChanged, "function_call throughout", resp(func(e []revt) []revt { return e })),
+
+		hit(rTypeUnknown, "tool_call item", resp(func(e []revt) []revt {
+			return ins(e, 7,
+				revt{typ: "response.output_item.added", body: `"output_index":1,"item":{"id":"tc_1","type":"tool_call","status":"in_progress"}`},
+				revt{typ: "response.output_item.done", body: `"output_index":1,"item":{"id":"tc_1","type":"tool_call","status":"completed"}`})
+		}), 7),
+		miss(rTypeUnknown, "tool_search_call item", resp(func(e []revt) []revt {
+			e = ins(e, 7,
+				revt{typ: "response.output_item.added", body: `"output_index":1,"item":{"id":"tsc_1","type":"tool_search_call","status":"in_progress"}`},
+				revt{typ: "response.output_item.done", body: `"output_index":1,"item":{"id":"tsc_1","type":"tool_search_call","status":"completed"}`})
+			e[9] = completed("[" + fc() + `,{"id":"tsc_1","type":"tool_search_call","status":"completed"}]`)
+			return e
+		})),
+
+		hit(rDoneMissing, "no output_item.done", resp(func(e []revt) []revt { return del(e, 6, 7) }), 2, 6),
+		miss(rDoneMissing, "done before completed", resp(func(e []revt) []revt { return e })),
+
+		hit(rDoneTwice, "output_item.done twice", resp(func(e []revt) []revt { return ins(e, 7, e[6]) }), 2, 6, 7),
+		hit(rDoneTwice, "arguments .done twice", resp(func(e []revt) []revt { return ins(e, 6, e[5]) }), 2, 6),
+		miss(rDoneTwice, "once each", resp(func(e []revt) []revt { return e })),
+
+		hit(rItemStatus, "done says in_progress", resp(func(e []revt) []revt {
+			e[6].body = `"output_index":0,"item":` + fc("status", `"in_progress"`)
+			e[7] = completed("[" + fc("status", `"in_progress"`) + "]")
+			return e
+		}), 6),
+		hit(rItemStatus, "terminal goes back to in_progress", resp(func(e []revt) []revt {
+			e[7] = completed("[" + fc("status", `"in_progress"`) + "]")
+			return e
+		}), 6, 7),
+		miss(rItemStatus, "in_progress then completed", resp(func(e []revt) []revt { return e })),
+
+		hit(rRespStatus, "created says completed", resp(func(e []revt) []revt {
+			e[0].body = `"response":` + respObj("completed", "[]")
+			return e
+		}), 0),
+		hit(rRespStatus, "in_progress then queued", resp(func(e []revt) []revt {
+			e[1].body = `"response":` + respObj("queued", "[]")
+			return e
+		}), 0, 1),
+		miss(rRespStatus, "queued then in_progress (background)", resp(func(e []revt) []revt {
+			e[0].body = `"response":` + respObj("queued", "[]")
+			return e
+		})),
+
+		hit(rTermStatus, "completed says incomplete", resp(func(e []revt) []revt {
+			e[7].body = `"response":` + respObj("incomplete", "["+fc()+"]")
+			return e
+		}), 7),
+		miss(rTermStatus, "incomplete says incomplete", resp(func(e []revt) []revt {
+			e[7] = revt{typ: "response.incomplete", body: `"response":` + respObj("incomplete", "["+fc()+"]")}
+			return e
+		})),
+
+		hit(rArgsMismatch, ".done differs from the deltas", resp(func(e []revt) []revt {
+			e[5].body = `"item_id":"fc_1","output_index":0,"name":"get_weather","arguments":"{\"city\":\"Rome\"}"`
+			return e
+		}), 4, 5, 6, 7),
+		miss(rArgsMismatch, "terminal differs only in whitespace", resp(func(e []revt) []revt {
+			e[7] = completed("[" + fc("arguments", `"{\"city\": \"Paris\"}"`) + "]")
+			return e
+		})),
+
+		hit(rArgsInAdded, "added carries the arguments", resp(func(e []revt) []revt {
+			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`)
+			return e
+		}), 2, 4),
+		miss(rArgsInAdded, "added with empty arguments", resp(func(e []revt) []revt { return e })),
+
+		hit(rArgsDoneOnly, "no deltas", resp(func(e []revt) []revt { return del(e, 3, 5) }), 2, 3),
+		miss(rArgsDoneOnly, "deltas then done", resp(func(e []revt) []revt { return e })),
+
+		hit(rArgsInvalid, "lost brace everywhere", resp(allArgs(`"{\"city\":\"Paris\""`)), 2, 6),
+		miss(rArgsInvalid, "valid everywhere", resp(allArgs(`"{\"city\":\"Paris\"}"`))),
+
+		hit(rArgsEmpty, "empty arguments", resp(allArgs(`""`)), 5),
+		miss(rArgsEmpty, "{} arguments", resp(allArgs(`"{}"`))),
+
+		hit(rNoTerminal, "cut before completed", resp(func(e []revt) []revt { return e[:7] }), 0, 6),
+		miss(rNoTerminal, "ended by an error event", resp(func(e []revt) []revt {
+			e[7] = revt{typ: "error", body: `"error":{"type":"server_error","code":"server_error","message":"boom"}`}
+			return e
+		})),
+		miss(rNoTerminal, "response.failed", resp(func(e []revt) []revt {
+			e[7] = revt{typ: "response.failed", body: `"response":` + respObj("failed", "[]")}
+			return e
+		})),
+
+		hit(rTermRepeated, "completed twice", resp(func(e []revt) []revt { return append(e, e[7]) }), 7, 8),
+		miss(rTermRepeated, "completed once", resp(func(e []revt) []revt { return e })),
+
+		hit(rAfterTerminal, "keepalive after completed", resp(func(e []revt) []revt {
+			return append(e, revt{typ: "keepalive"})
+		}), 7, 8),
+		miss(rAfterTerminal, "comment after completed", resp(func(e []revt) []revt { return e })+": done\n\n"),
+
+		hit(rOutputEmpty, "output []", resp(func(e []revt) []revt { e[7] = completed("[]"); return e }), 2, 7),
+		hit(rOutputEmpty, "output missing", resp(func(e []revt) []revt {
+			e[7].body = `"response":{"id":"resp_1","object":"response","status":"completed","reasoning":null}`
+			return e
+		}), 2, 7),
+		miss(rOutputEmpty, "nothing streamed, nothing in output", respSSE([]revt{respBase()[0], respBase()[1], completed("[]")})),
+
+		hit(rOutputMismatch, "output lacks the call, adds a message", resp(func(e []revt) []revt {
+			e[7] = completed("[" + message + "]")
+			return e
+		}), 2, 7),
+		hit(rOutputMismatch, "output in another order", resp(func(e []revt) []revt {
+			e = ins(e, 7,
+				revt{typ: "response.output_item.added", body: `"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}`},
+				revt{typ: "response.output_item.done", body: `"output_index":1,"item":` + message})
+			e[9] = completed("[" + message + "," + fc() + "]")
+			return e
+		}), 9),
+		miss(rOutputMismatch, "failed response with partial output", resp(func(e []revt) []revt {
+			e[7] = revt{typ: "response.failed", body: `"response":` + respObj("failed", "[]")}
+			return e
+		})),
+
+		hit(rIncompleteCall, "incomplete mid-arguments", resp(func(e []revt) []revt {
+			return append(e[:4], revt{typ: "response.incomplete", body: `"response":` +
+				strings.Replace(respObj("incomplete", "["+fc("status", `"incomplete"`, "arguments", `"{\"city\":"`)+"]"),
+					`"output"`, `"incomplete_details":{"reason":"max_output_tokens"},"output"`, 1)})
+		}), 2, 4),
+		miss(rIncompleteCall, "incomplete after the call completed", resp(func(e []revt) []revt {
+			e[7] = revt{typ: "response.incomplete", body: `"response":` + respObj("incomplete", "["+fc()+"]")}
+			return e
+		})),
+
+		hit(rNonStandard, "response.required_action", resp(func(e []revt) []revt {
+			return ins(e, 7, revt{typ: "response.required_action", body: `"required_action":{"type":"submit_tool_outputs"}`})
+		}), 7),
+		miss(rNonStandard, "keepalive", resp(func(e []revt) []revt { return ins(e, 3, revt{typ: "keepalive"}) })),
+
+		hit(rDoneSentinel, "[DONE] after completed", resp(func(e []revt) []revt {
+			return append(noEvents(e), revt{typ: "[DONE]", name: "-"})
+		}), 7, 8),
+		miss(rDoneSentinel, "no [DONE]", resp(noEvents)),
+
+		hit(rDoneEarly, "[DONE] before completed", resp(func(e []revt) []revt {
+			return ins(e, 7, revt{typ: "[DONE]", name: "-"})
+		}), 7, 8),
+		miss(rDoneEarly, "[DONE] last", resp(func(e []revt) []revt { return append(e, revt{typ: "[DONE]", name: "-"}) })),
+
+		hit(rNoReasoning, "snapshots without reasoning", strings.ReplaceAll(resp(func(e []revt) []revt { return e }),
+			`"reasoning":{"effort":null,"summary":null},`, ""), 0, 1, 7),
+		miss(rNoReasoning, "reasoning: null", strings.ReplaceAll(resp(func(e []revt) []revt { return e }),
+			`"reasoning":{"effort":null,"summary":null}`, `"reasoning":null`)),
+	}
+}
