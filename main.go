@@ -108,13 +108,20 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 		return 2
 	}
 	defer src.Close()
+	if cmd != "" && cmd != "timeline" {
+		// Headless runs keep only the assembly; a soft limit makes the
+		// collector work harder instead of letting garbage double the
+		// footprint. It is soft: a larger live heap (a 50 MB event) still
+		// runs, with more frequent collection.
+		debug.SetMemoryLimit(headlessMemoryLimit)
+	}
 	switch cmd {
 	case "calls":
 		return runCalls(ctx, src, opts, stdout, stderr)
 	case "events":
 		return runEvents(ctx, src, opts, stdout, stderr)
 	default:
-		return runTimeline(ctx, src, opts, stdout, stderr)
+		return viewOrTimeline(ctx, cmd, src, opts, stdout, stderr)
 	}
 }
 

@@ -129,3 +129,43 @@ type Frame struct {
 	Proto  string
 	Header []Field
 }
+
+// Detach returns a copy of f whose slices no longer point into the framer's
+// buffer, so it may outlive the callback that received f (for example to be
+// handed to another goroutine). Raw is left out: it is the largest part and
+// can be read back by offset (Start, End) from wherever the stream's bytes
+// are kept. All copied slices share one allocation.
+func (f *Frame) Detach() Frame {
+	g := *f
+	g.Raw = nil
+	n := len(f.Event) + len(f.ID) + len(f.Data)
+	for _, u := range f.Unknown {
+		n += len(u.Name) + len(u.Value)
+	}
+	for _, h := range f.Header {
+		n += len(h.Name) + len(h.Value)
+	}
+	buf := make([]byte, 0, n)
+	cp := func(b []byte) []byte {
+		if b == nil {
+			return nil
+		}
+		start := len(buf)
+		buf = append(buf, b...)
+		return buf[start:len(buf):len(buf)]
+	}
+	g.Event, g.ID, g.Data = cp(f.Event), cp(f.ID), cp(f.Data)
+	if f.Unknown != nil {
+		g.Unknown = make([]Field, len(f.Unknown))
+		for i, u := range f.Unknown {
+			g.Unknown[i] = Field{Name: cp(u.Name), Value: cp(u.Value)}
+		}
+	}
+	if f.Header != nil {
+		g.Header = make([]Field, len(f.Header))
+		for i, h := range f.Header {
+			g.Header[i] = Field{Name: cp(h.Name), Value: cp(h.Value)}
+		}
+	}
+	return g
+}

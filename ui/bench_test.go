@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// synthStream writes a Responses stream of about n events: calls of 48
+// argument deltas each, one after another.
+func synthStream(n int) []byte {
+	var b bytes.Buffer
+	seq := 0
+	ev := func(typ, body string) {
+		fmt.Fprintf(&b, "event: %s\ndata: {\"type\":%q,\"sequence_number\":%d,%s}\n\n", typ, typ, seq, body)
+		seq++
+	}
+	ev("response.created", `"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}`)
+	for call := 0; seq < n-2; call++ {
+		id := fmt.Sprintf("fc_%06d", call)
+		ev("response.output_item.added", fmt.Sprintf(`"output_index":%d,"item":{"id":%q,"type":"function_call","status":"in_progress","arguments":"","call_id":"call_%06d","name":"get_weather"}`, call, id, call))
+		ev("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":%q,"output_index":%d,"delta":"{\"location\": \""`, id, call))
+		for i := 0; i < 46 && seq < n-3; i++ {
+			ev("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":%q,"output_index":%d,"delta":"abc%d "`, id, call, i))
+		}
+		ev("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":%q,"output_index":%d,"delta":"\"}"`, id, call))
+		ev("response.output_item.done", fmt.Sprintf(`"output_index":%d,"item":{"id":%q,"type":"function_call","status":"completed","call_id":"call_%06d","name":"get_weather"}`, call, id, call))
+	}
+	ev("response.completed", `"response":{"id":"resp_1","object":"response","status":"completed","output":[]}`)
+	return b.Bytes()
+}
+
+func benchModel(b *testing.B, n int) *Model {
+	b.Helper()
+	data := synthStream(n)
+	m := New(newSession(data), Options{Source: "bench"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m
+}
+
+// BenchmarkViewTimeline measures one frame while the selection moves down
+// the timeline (the calls pane beside it follows), the key-to-frame work.
+func BenchmarkViewTimeline(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			m := benchModel(b, n)
+			m.tl.selectOrd(n / 2)
+			down := keyMsg("j")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				m.Update(down)
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkViewIdle measures a frame with nothing changed (cached rows).
+func BenchmarkViewIdle(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			m := benchModel(b, n)
+			m.tl.selectOrd(n / 2)
+			_ = m.View()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkIngestBatch measures Update adding one batch of 256 frames and
+// drawing the next frame, on a session that already holds n events.
+func BenchmarkIngestBatch(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			data := synthStream(n + 200_000)
+			fs := frames(data)
+			m := liveModel(&testing.T{}, data, 120, 40)
+			m.Update(Frames(fs[:n]))
+			next := n
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if next+256 > len(fs) {
+					b.StopTimer()
+					m = liveModel(&testing.T{}, data, 120, 40)
+					m.Update(Frames(fs[:n]))
+					next = n
+					b.StartTimer()
+				}
+				m.Update(Frames(fs[next : next+256]))
+				_ = m.View()
+				next += 256
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// goldenSample is the stream every pane golden is drawn from: two calls
+// whose argument deltas interleave.
+const goldenSample = "responses-parallel-calls"
+
+// fakeChecks stands in for model/checks so the findings pane has content.
+func fakeChecks(s *model.Session) []Finding {
+	if s.Len() < 30 {
+		return nil
+	}
+	return []Finding{
+		{Severity: "warning", Code: "demo-warning", Message: "an example warning", Events: []int{21, 24}},
+		{Severity: "error", Code: "demo-error", Message: "an example error \x1b[2J", Events: []int{29}},
+	}
+}
+
+// paneCase puts the model into the state that shows one pane.
+type paneCase struct {
+	name  string
+	setup func(m *Model)
+}
+
+var paneCases = []paneCase{
+	// Event 27 is a delta of get_weather while get_local_time is half
+	// streamed: both calls partial, the fragment marked.
+	{"timeline", func(m *Model) { m.tl.selectOrd(27) }},
+	{"detail", func(m *Model) { m.tl.selectOrd(27); press(m, "2") }},
+	{"detail-raw", func(m *Model) { m.tl.selectOrd(27); press(m, "2", "r") }},
+	{"calls", func(m *Model) { m.tl.selectOrd(27); press(m, "3") }},
+	{"diffs", func(m *Model) { m.tl.selectOrd(36); press(m, "4") }},
+	{"findings", func(m *Model) { m.tl.selectOrd(27); press(m, "5") }},
+	{"help", func(m *Model) { press(m, "?") }},
+}
+
+func goldenModel(t testing.TB, w, h int) *Model {
+	t.Helper()
+	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "sample " + goldenSample, Checks: fakeChecks})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// TestGolden renders every pane at 80×24 and 120×40. The 120×40 views keep
+// their ANSI styling (one styled golden per pane); the others are stripped.
+func TestGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, pc := range paneCases {
+			t.Run(fmt.Sprintf("%s_%dx%d", pc.name, size[0], size[1]), func(t *testing.T) {
+				m := goldenModel(t, size[0], size[1])
+				pc.setup(m)
+				out := viewOf(m)
+				checkFits(t, out, size[0], size[1])
+				if size[0] != 120 {
+					out = ansi.Strip(out)
+				}
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
+
+// checkFits fails when the view has more lines than h or a line wider
+// than w.
+func checkFits(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) > h {
+		t.Errorf("view has %d lines; want at most %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Errorf("line %d is %d cells wide; want at most %d: %q", i, lw, w, ansi.Strip(l))
+		}
+	}
+}
+
+// TestWidthSweep draws every pane at widths from 20 to 160 and checks that
+// no line overflows, including the notice shown below the minimum size.
+func TestWidthSweep(t *testing.T) {
+	for _, h := range []int{10, 15, 24} {
+		for w := 20; w <= 160; w += 3 {
+			for _, pc := range paneCases {
+				m := goldenModel(t, w, h)
+				pc.setup(m)
+				out := viewOf(m)
+				lines := strings.Split(out, "\n")
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Fatalf("%s at %dx%d: line %d is %d cells: %q", pc.name, w, h, i, lw, ansi.Strip(l))
+					}
+				}
+				if len(lines) > h {
+					t.Fatalf("%s at %dx%d: %d lines", pc.name, w, h, len(lines))
+				}
+				if (w < minWidth || h < minHeight) && len(lines) != 1 {
+					t.Fatalf("%s at %dx%d: want the one-line notice, got %d lines", pc.name, w, h, len(lines))
+				}
+			}
+		}
+	}
+}

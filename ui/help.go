@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// shortHelp is the one-line contextual help: the focused pane's keys, then
+// the global ones, enabled bindings only.
+func (m *Model) shortHelp() []key.Binding {
+	k := &m.keys
+	var out []key.Binding
+	if m.prompt.active() {
+		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
+	}
+	switch m.focus {
+	case focusTimeline:
+		out = append(out, k.Nav.Down, k.Nav.Up, k.Nav.Bottom, k.Stream.Follow, k.Search.Search, k.Search.NextMatch, k.Stream.Play)
+	case focusDetail:
+		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Raw, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd)
+	case focusCalls:
+		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd)
+	case focusDiff:
+		out = append(out, k.Nav.Down, k.Nav.Up, k.Stream.StepBack, k.Stream.StepFwd)
+	case focusFindings:
+		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.NextFinding, k.Inspect.PrevFinding)
+	}
+	out = append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
+	return out
+}
+
+// helpBar renders the contextual help line.
+func (m *Model) helpBar(w int) string {
+	st := &m.st
+	if m.prompt.active() {
+		p := st.Accent.Render(m.prompt.label()) + Safe(m.prompt.text) + st.Accent.Render("█")
+		return fit(p+"  "+st.Help.Desc.Render(m.prompt.hint()), w)
+	}
+	var parts []string
+	for _, b := range m.shortHelp() {
+		if !b.Enabled() {
+			continue
+		}
+		h := b.Help()
+		parts = append(parts, st.Help.Key.Render(h.Key)+" "+st.Help.Desc.Render(h.Desc))
+	}
+	line := ""
+	sep := st.Subtle.Render(" · ")
+	for i, p := range parts {
+		next := p
+		if i > 0 {
+			next = sep + p
+		}
+		if ansi.StringWidth(line+next) > w {
+			break
+		}
+		line += next
+	}
+	return fit(line, w)
+}
+
+// fullHelp renders every binding in columns by category, in w×h.
+func (m *Model) fullHelp(w, h int) string {
+	st := &m.st
+	groups := m.keys.fullHelp()
+	var cols [][]string
+	for _, g := range groups {
+		col := []string{st.Help.Group.Render(g.name)}
+		for _, b := range g.bindings {
+			hb := b.Help()
+			line := st.Help.Key.Render(padRight(hb.Key, 9)) + " " + st.Help.Desc.Render(hb.Desc)
+			if !b.Enabled() {
+				line = st.Subtle.Render(padRight(hb.Key, 9) + " " + hb.Desc)
+			}
+			col = append(col, line)
+		}
+		cols = append(cols, col)
+	}
+	// Stack the groups into columns as tall as the screen allows, then lay
+	// the columns out left to right.
+	colW := 0
+	for _, c := range cols {
+		for _, l := range c {
+			colW = max(colW, ansi.StringWidth(l))
+		}
+	}
+	colW++
+	avail := max(h-2, 1)
+	var packed [][]string
+	for _, c := range cols {
+		n := len(packed)
+		if n > 0 && len(packed[n-1])+1+len(c) <= avail {
+			packed[n-1] = append(append(packed[n-1], ""), c...)
+			continue
+		}
+		packed = append(packed, append([]string(nil), c...))
+	}
+	lines := []string{st.Accent.Render("streamtap keys") + st.Muted.Render("  (? or esc closes)"), ""}
+	perRow := max(w/colW, 1)
+	for i := 0; i < len(packed); i += perRow {
+		row := packed[i:min(i+perRow, len(packed))]
+		height := 0
+		for _, c := range row {
+			height = max(height, len(c))
+		}
+		for y := range height {
+			var b strings.Builder
+			for _, c := range row {
+				cell := ""
+				if y < len(c) {
+					cell = c[y]
+				}
+				b.WriteString(fit(cell, colW))
+			}
+			lines = append(lines, b.String())
+		}
+		lines = append(lines, "")
+	}
+	return strings.Join(block(lines, w, h), "\n")
+}
+
+func padRight(s string, w int) string {
+	if n := w - ansi.StringWidth(s); n > 0 {
+		return s + strings.Repeat(" ", n)
+	}
+	return s
+}

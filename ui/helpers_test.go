@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"bytes"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/samples"
+)
+
+// sampleBytes returns an embedded sample.
+func sampleBytes(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := samples.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// newSession models data held in memory, as a finished stream.
+func newSession(data []byte) *model.Session {
+	return model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true, Raw: bytes.NewReader(data)})
+}
+
+// newTestModel opens a finished stream at w×h with stable styles.
+func newTestModel(t testing.TB, data []byte, w, h int) *Model {
+	t.Helper()
+	m := New(newSession(data), Options{Source: "test"})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+func press(m *Model, keys ...string) {
+	for _, k := range keys {
+		m.Update(keyMsg(k))
+	}
+}
+
+// keyMsg builds the key press a terminal would send for k.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "ctrl+d":
+		return tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+func typeText(m *Model, s string) {
+	for _, r := range s {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func viewOf(m *Model) string { return m.View().Content }

@@ -1,0 +1,380 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// seg is a run of text of one token class. Its text is already
+// terminal-safe (passed through Safe).
+type seg struct {
+	text string
+	cls  tokClass
+	mark bool
+}
+
+// segLine is one display line of segments.
+type segLine []seg
+
+// chromaLimit is the size up to which a value is highlighted by chroma
+// (about 7 MB/s, so 32 KB costs ~5 ms once, then cached). Larger values use
+// the own line tokenizer over the visible lines only.
+const chromaLimit = 32 << 10
+
+// jsonLexer is the coalesced chroma JSON lexer, looked up once: the lookup
+// walks the lexer registry and coalescing allocates, so doing either per
+// render would cost more than the highlighting.
+var jsonLexer = sync.OnceValue(func() chroma.Lexer {
+	l := lexers.Get("json")
+	if l == nil {
+		l = lexers.Fallback
+	}
+	return chroma.Coalesce(l)
+})
+
+// chromaLines highlights text (already indented, one JSON token per line
+// at most for strings) with chroma and returns its lines as segments.
+func chromaLines(text string) []segLine {
+	it, err := jsonLexer().Tokenise(nil, text)
+	if err != nil {
+		return plainLines(text)
+	}
+	out := []segLine{nil}
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		cls := chromaClass(tok.Type)
+		parts := strings.Split(tok.Value, "\n")
+		for i, p := range parts {
+			if i > 0 {
+				out = append(out, nil)
+			}
+			if p != "" {
+				out[len(out)-1] = append(out[len(out)-1], seg{text: Safe(p), cls: cls})
+			}
+		}
+	}
+	if n := len(out); n > 1 && len(out[n-1]) == 0 {
+		out = out[:n-1]
+	}
+	return out
+}
+
+func chromaClass(t chroma.TokenType) tokClass {
+	switch {
+	case t == chroma.NameTag:
+		return tokKey
+	case t.InSubCategory(chroma.LiteralString):
+		return tokString
+	case t.InSubCategory(chroma.LiteralNumber):
+		return tokNumber
+	case t.InCategory(chroma.Keyword):
+		return tokLiteral
+	case t == chroma.Punctuation:
+		return tokPunct
+	case t == chroma.Error:
+		return tokError
+	}
+	return tokPlain
+}
+
+func plainLines(text string) []segLine {
+	var out []segLine
+	for l := range strings.SplitSeq(text, "\n") {
+		out = append(out, segLine{{text: Safe(l)}})
+	}
+	return out
+}
+
+// tokenizeLine is the cheap colourer for one line of indented JSON: no
+// state crosses lines, so any visible line can be coloured on its own.
+func tokenizeLine(s string) segLine {
+	var out segLine
+	add := func(t string, c tokClass) {
+		if t != "" {
+			out = append(out, seg{text: Safe(t), cls: c})
+		}
+	}
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			j := i
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+				j++
+			}
+			add(s[i:j], tokPlain)
+			i = j
+		case c == '"':
+			j := stringEnd(s, i)
+			k := j
+			for k < len(s) && s[k] == ' ' {
+				k++
+			}
+			cls := tokString
+			if k < len(s) && s[k] == ':' {
+				cls = tokKey
+			}
+			add(s[i:j], cls)
+			i = j
+		case c == '{' || c == '}' || c == '[' || c == ']' || c == ',' || c == ':':
+			add(s[i:i+1], tokPunct)
+			i++
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i + 1
+			for j < len(s) && strings.IndexByte("0123456789.eE+-", s[j]) >= 0 {
+				j++
+			}
+			add(s[i:j], tokNumber)
+			i = j
+		case strings.HasPrefix(s[i:], "true"), strings.HasPrefix(s[i:], "null"):
+			add(s[i:i+4], tokLiteral)
+			i += 4
+		case strings.HasPrefix(s[i:], "false"):
+			add(s[i:i+5], tokLiteral)
+			i += 5
+		default:
+			j := i + 1
+			for j < len(s) && strings.IndexByte(" \t\"{}[],:", s[j]) < 0 {
+				j++
+			}
+			add(s[i:j], tokError)
+			i = j
+		}
+	}
+	return out
+}
+
+// stringEnd returns the index just past the JSON string starting at i, or
+// len(s) when it is not closed.
+func stringEnd[T string | []byte](s T, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+// prettyPartial pretty-prints JSON that may be cut short or invalid, token
+// by token, so it works on arguments as they stream in. The bytes in
+// [markStart, markEnd) are marked: the fragment the selected event added.
+func prettyPartial(src []byte, markStart, markEnd int) []segLine {
+	var out []segLine
+	var cur segLine
+	indent := 0
+	newline := func() {
+		out = append(out, cur)
+		cur = segLine{{text: strings.Repeat("  ", indent)}}
+	}
+	cur = segLine{}
+	emit := func(a, b int, cls tokClass) {
+		for a < b {
+			end, mark := b, false
+			switch {
+			case a < markStart:
+				end = min(b, markStart)
+			case a < markEnd:
+				end, mark = min(b, markEnd), true
+			}
+			cur = append(cur, seg{text: Safe(string(src[a:end])), cls: cls, mark: mark})
+			a = end
+		}
+	}
+	// stack of open containers: '{' or '['; expectKey is true where an
+	// object key may come next.
+	var stack []byte
+	expectKey := false
+	skipWS := func(i int) int {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	i := skipWS(0)
+	for i < len(src) {
+		c := src[i]
+		switch c {
+		case '{', '[':
+			emit(i, i+1, tokPunct)
+			close := byte('}')
+			if c == '[' {
+				close = ']'
+			}
+			j := skipWS(i + 1)
+			if j < len(src) && src[j] == close {
+				emit(j, j+1, tokPunct)
+				i = j + 1
+				expectKey = false
+				break
+			}
+			stack = append(stack, c)
+			expectKey = c == '{'
+			indent++
+			if j < len(src) {
+				newline()
+			}
+			i++
+		case '}', ']':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			indent = max(indent-1, 0)
+			newline()
+			emit(i, i+1, tokPunct)
+			expectKey = false
+			i++
+		case ',':
+			emit(i, i+1, tokPunct)
+			expectKey = len(stack) > 0 && stack[len(stack)-1] == '{'
+			if skipWS(i+1) < len(src) {
+				newline()
+			}
+			i++
+		case ':':
+			emit(i, i+1, tokPunct)
+			cur = append(cur, seg{text: " "})
+			expectKey = false
+			i++
+		case '"':
+			j := stringEnd(src, i)
+			cls := tokString
+			if expectKey {
+				cls = tokKey
+			}
+			emit(i, j, cls)
+			i = j
+		default:
+			j := i + 1
+			for j < len(src) && !isDelim(src[j]) {
+				j++
+			}
+			emit(i, j, scalarClass(src[i:j]))
+			expectKey = false
+			i = j
+		}
+		i = skipWS(i)
+	}
+	out = append(out, cur)
+	return out
+}
+
+func isDelim(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '{', '}', '[', ']', ',', ':', '"':
+		return true
+	}
+	return false
+}
+
+func scalarClass(b []byte) tokClass {
+	switch s := string(b); {
+	case s == "true", s == "false", s == "null":
+		return tokLiteral
+	case len(s) > 0 && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')):
+		return tokNumber
+	case strings.HasPrefix("true", s), strings.HasPrefix("false", s), strings.HasPrefix("null", s):
+		return tokLiteral // a literal cut short by the end of what arrived
+	}
+	return tokError
+}
+
+// renderSegs styles one line of segments, without padding.
+func renderSegs(l segLine, st *styles) string {
+	var b strings.Builder
+	for _, sg := range l {
+		switch {
+		case sg.mark:
+			b.WriteString(st.JSONMark[sg.cls].Render(sg.text))
+		case sg.cls == tokPlain && strings.TrimSpace(sg.text) == "":
+			b.WriteString(sg.text)
+		default:
+			b.WriteString(st.JSON[sg.cls].Render(sg.text))
+		}
+	}
+	return b.String()
+}
+
+// wrapSegs cuts a line of segments into lines at most w cells wide.
+// Continuation lines are indented by the original line's leading spaces
+// (up to a quarter of the width) so wrapped values stay readable.
+func wrapSegs(l segLine, w int) []segLine {
+	if w <= 0 {
+		return []segLine{l}
+	}
+	total := 0
+	for _, sg := range l {
+		total += cellWidth(sg.text)
+	}
+	if total <= w {
+		return []segLine{l}
+	}
+	lead := 0
+	if len(l) > 0 && strings.TrimSpace(l[0].text) == "" {
+		lead = min(len(l[0].text), w/4)
+	}
+	var out []segLine
+	cur, used := segLine{}, 0
+	for _, sg := range l {
+		text := sg.text
+		for text != "" {
+			room := w - used
+			if room <= 0 {
+				out = append(out, cur)
+				cur, used = segLine{{text: strings.Repeat(" ", lead)}}, lead
+				room = w - used
+			}
+			tw := cellWidth(text)
+			if tw <= room {
+				cur = append(cur, seg{text: text, cls: sg.cls, mark: sg.mark})
+				used += tw
+				break
+			}
+			var head string
+			if isASCII(text) {
+				head = text[:room]
+			} else {
+				head = ansi.Cut(text, 0, room)
+			}
+			if head == "" {
+				if used > lead {
+					used = w // a wide rune that does not fit: start a new line
+					continue
+				}
+				// Not even one rune fits on an empty line: take one anyway,
+				// or the loop would never end.
+				_, size := utf8.DecodeRuneInString(text)
+				head = text[:size]
+			}
+			cur = append(cur, seg{text: head, cls: sg.cls, mark: sg.mark})
+			used += cellWidth(head)
+			text = text[len(head):]
+		}
+	}
+	return append(out, cur)
+}
+
+// cellWidth is the display width of plain (unstyled) text, with a fast path
+// for ASCII, which most of a JSON stream is.
+func cellWidth(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,490 @@
+package ui
+
+import (
+	"errors"
+	"image/color"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// frames frames data as the pump would: each frame detached from the
+// framer's buffer.
+func frames(data []byte) []capture.Frame {
+	var out []capture.Frame
+	fr := capture.NewFramer(capture.FormatAuto)
+	emit := func(f *capture.Frame) { out = append(out, f.Detach()) }
+	fr.Feed(data, capture.NoTime, emit)
+	fr.Finish(capture.NoTime, emit)
+	return out
+}
+
+// liveModel is an inspector over an empty live session whose bytes are
+// data, fed later by Frames messages.
+func liveModel(t *testing.T, data []byte, w, h int) *Model {
+	t.Helper()
+	s := model.NewSession(model.Options{KeepEvents: true, Raw: strings.NewReader(string(data))})
+	m := New(s, Options{Source: "stdin", Live: true})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+func plainView(m *Model) string { return ansi.Strip(viewOf(m)) }
+
+func TestMovingUpShrinksArguments(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
+	press(m, "G")
+	if v := plainView(m); !strings.Contains(v, `"location": "Paris, France"`) {
+		t.Fatalf("at the last event the calls pane should show the full arguments:\n%s", v)
+	}
+	// Walk up to the third argument delta: only its prefix had arrived.
+	for m.selected() > 5 {
+		press(m, "k")
+	}
+	v := plainView(m)
+	if !strings.Contains(v, "as of event #5") || strings.Contains(v, "France") {
+		t.Fatalf("as of event 5 the arguments must be cut back:\n%s", v)
+	}
+	if !strings.Contains(v, "json incomplete") {
+		t.Errorf("partial arguments should be marked incomplete:\n%s", v)
+	}
+	// The fragment event 5 added is marked (styled with the mark style).
+	it := m.s.Items[m.s.Events[5].Item]
+	a, b, ok := it.Args.FragmentAt(5)
+	if !ok {
+		t.Fatal("event 5 added no fragment")
+	}
+	// The fragment is ` "Par`: the pretty printer drops the space, the
+	// string part is marked.
+	frag := strings.TrimSpace(string(it.Args.Bytes()[a:b]))
+	if want := m.st.JSONMark[tokString].Render(frag); !strings.Contains(viewOf(m), want) {
+		t.Errorf("fragment %q not marked in the calls pane", frag)
+	}
+}
+
+func TestLiveBatchesFollowWithoutYanking(t *testing.T) {
+	data := sampleBytes(t, "responses-parallel-calls")
+	fs := frames(data)
+	m := liveModel(t, data, 120, 40)
+	if v := plainView(m); !strings.Contains(v, "waiting for events") {
+		t.Fatalf("empty live view:\n%s", v)
+	}
+	m.Update(Frames(fs[:20]))
+	if got := m.selected(); got != 19 {
+		t.Fatalf("following: selected = %d; want 19", got)
+	}
+	// The reader scrolls up: new events must not move the selection.
+	press(m, "k", "k")
+	m.Update(Frames(fs[20:30]))
+	if got := m.selected(); got != 17 {
+		t.Fatalf("scrolled up: selected = %d; want 17 (no yank)", got)
+	}
+	if v := plainView(m); !strings.Contains(v, "follow off") || !strings.Contains(v, "30 events") {
+		t.Errorf("status bar should say follow off and 30 events:\n%s", v)
+	}
+	press(m, "f") // follow again: jump to the tail
+	m.Update(Frames(fs[30:]))
+	if got, want := m.selected(), len(fs)-1; got != want {
+		t.Fatalf("following again: selected = %d; want %d", got, want)
+	}
+	m.Update(SourceDone(nil))
+	if v := plainView(m); !strings.Contains(v, "ended: completed") {
+		t.Errorf("after the source ended the status bar should say so:\n%s", v)
+	}
+}
+
+func TestSourceDoneShowsHowTheStreamEnded(t *testing.T) {
+	tests := []struct {
+		name, sample string
+		err          error
+		want         string
+	}{
+		{"terminal event", "responses-single-call", nil, "ended: completed"},
+		{"done sentinel", "chat-single-call", nil, "ended: completed"},
+		{"eof without terminal", "broken-cut-before-terminal", nil, "ended: truncated"},
+		{"read error", "broken-cut-before-terminal", errors.New("connection reset"), "read error: connection reset"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := sampleBytes(t, tt.sample)
+			m := liveModel(t, data, 140, 30)
+			m.Update(Frames(frames(data)))
+			m.Update(SourceDone(tt.err))
+			if v := plainView(m); !strings.Contains(v, tt.want) {
+				t.Errorf("status after %s = %q; want it to contain %q", tt.name, lastLine(v), tt.want)
+			}
+		})
+	}
+}
+
+func lastLine(s string) string { return s[strings.LastIndexByte(s, '\n')+1:] }
+
+func TestFocusAndPanes(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
+	tests := []struct {
+		keys  []string
+		focus focus
+		side  focus
+		want  string
+	}{
+		{[]string{"tab"}, focusDetail, focusDetail, "#0  response.created"},
+		{[]string{"tab"}, focusCalls, focusCalls, "as of event #0"},
+		{[]string{"tab"}, focusDiff, focusDiff, "Sequence numbers"},
+		{[]string{"tab"}, focusFindings, focusFindings, "checks are not available"},
+		{[]string{"tab"}, focusTimeline, focusFindings, "1 timeline"},
+		{[]string{"shift+tab"}, focusFindings, focusFindings, "5 findings"},
+		{[]string{"2"}, focusDetail, focusDetail, "#0  response.created"},
+		{[]string{"1"}, focusTimeline, focusDetail, "#0  response.created"},
+	}
+	for i, tt := range tests {
+		press(m, tt.keys...)
+		if m.focus != tt.focus || m.side != tt.side {
+			t.Fatalf("step %d %v: focus %v side %v; want %v %v", i, tt.keys, m.focus, m.side, tt.focus, tt.side)
+		}
+		if v := plainView(m); !strings.Contains(v, tt.want) {
+			t.Fatalf("step %d %v: view lacks %q:\n%s", i, tt.keys, tt.want, v)
+		}
+	}
+}
+
+func TestNavigationKeys(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 30)
+	n := m.s.Len()
+	tests := []struct {
+		key  string
+		want int
+	}{
+		{"j", 1}, {"down", 2}, {"k", 1}, {"up", 0}, {"G", n - 1}, {"g", 0},
+		{"ctrl+d", 13}, {"ctrl+u", 0}, {"pgdown", 27}, {"]", 28}, {"[", 27},
+	}
+	for _, tt := range tests {
+		press(m, tt.key)
+		if got := m.selected(); got != tt.want {
+			t.Fatalf("after %q selected = %d; want %d", tt.key, got, tt.want)
+		}
+	}
+}
+
+func TestRawToggle(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "gemini-call"), 120, 40)
+	press(m, "2")
+	if v := plainView(m); strings.Contains(v, glyphCR) {
+		t.Fatalf("pretty view shows line endings:\n%s", v)
+	}
+	press(m, "r")
+	v := plainView(m)
+	if !strings.Contains(v, glyphCR+glyphLF) || !strings.Contains(v, "data:") {
+		t.Fatalf("raw view of a CRLF stream should show ␍␊ and the data: field:\n%s", v)
+	}
+}
+
+func TestSearchAndMatches(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 40)
+	press(m, "/")
+	typeText(m, "Tokyo")
+	_, cmd := m.Update(keyMsg("enter"))
+	if cmd == nil {
+		t.Fatal("enter should start a search command")
+	}
+	m.Update(cmd())
+	if len(m.tl.matches) == 0 {
+		t.Fatal("no matches for Tokyo")
+	}
+	first := m.selected()
+	if first != int(m.tl.matches[0]) {
+		t.Fatalf("selected %d; want the first match %d", first, m.tl.matches[0])
+	}
+	press(m, "n")
+	if len(m.tl.matches) > 1 && m.selected() != int(m.tl.matches[1]) {
+		t.Errorf("n selected %d; want %d", m.selected(), m.tl.matches[1])
+	}
+	press(m, "N")
+	if m.selected() != first {
+		t.Errorf("N selected %d; want %d", m.selected(), first)
+	}
+	// Argument content is JSON-escaped in the stream; `"timezone` must
+	// still be found.
+	press(m, "/")
+	press(m, "ctrl+u")
+	typeText(m, `"timezone`)
+	_, cmd = m.Update(keyMsg("enter"))
+	m.Update(cmd())
+	if len(m.tl.matches) == 0 {
+		t.Errorf("no matches for an escaped argument fragment")
+	}
+	// A stale result (older generation) is dropped.
+	old := searchResultMsg{gen: m.gen - 1, query: "x", matches: []int32{0}}
+	m.Update(old)
+	if len(m.tl.matches) == 1 && m.tl.matches[0] == 0 {
+		t.Errorf("a stale search result replaced the current one")
+	}
+}
+
+func TestFilter(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 40)
+	press(m, `\`)
+	typeText(m, "kind:args-delta")
+	press(m, "enter")
+	if m.tl.rows == nil || len(m.tl.rows) == 0 {
+		t.Fatal("filter selected nothing")
+	}
+	for _, o := range m.tl.rows {
+		if k := m.s.Events[o].Kind; k != model.KindArgsDelta {
+			t.Fatalf("filtered row %d has kind %v", o, k)
+		}
+	}
+	v := plainView(m)
+	if strings.Contains(v, "output_item.added") || !strings.Contains(v, "filter kind:args-delta") {
+		t.Errorf("filtered timeline should only list argument deltas and say so:\n%s", v)
+	}
+	press(m, "esc")
+	if m.tl.rows != nil {
+		t.Errorf("esc should clear the filter")
+	}
+}
+
+func TestReplay(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
+	press(m, "G")
+	_, cmd := m.Update(keyMsg("space"))
+	if cmd == nil || !m.rep.playing || m.selected() != 0 {
+		t.Fatalf("space at the end should replay from the start (playing %v, selected %d)", m.rep.playing, m.selected())
+	}
+	m.Update(replayTickMsg{gen: m.rep.gen})
+	m.Update(replayTickMsg{gen: m.rep.gen})
+	if m.selected() != 2 {
+		t.Fatalf("after two ticks selected = %d; want 2", m.selected())
+	}
+	m.Update(replayTickMsg{gen: m.rep.gen - 1}) // stale
+	if m.selected() != 2 {
+		t.Fatalf("a stale tick moved the replay")
+	}
+	press(m, "+")
+	if m.rep.speed != 2 {
+		t.Errorf("speed = %v; want 2", m.rep.speed)
+	}
+	if v := plainView(m); !strings.Contains(v, "replay 2x") {
+		t.Errorf("status bar should show the replay speed:\n%s", lastLine(v))
+	}
+	press(m, "space")
+	if m.rep.playing {
+		t.Errorf("space should pause")
+	}
+}
+
+func TestSlowGaps(t *testing.T) {
+	data := sampleBytes(t, "responses-single-call")
+	m := liveModel(t, data, 120, 40)
+	fs := frames(data)
+	for i := range fs {
+		fs[i].At = time.Duration(i) * 100 * time.Millisecond
+	}
+	fs[7].At += 3 * time.Second
+	fs[8].At += 3 * time.Second
+	m.Update(Frames(fs))
+	m.Update(SourceDone(nil))
+	press(m, "g", "s")
+	if m.selected() != 7 {
+		t.Fatalf("s selected %d; want the slow event 7", m.selected())
+	}
+	press(m, "G", "S")
+	if m.selected() != 7 {
+		t.Fatalf("S selected %d; want 7", m.selected())
+	}
+	if v := plainView(m); !strings.Contains(v, "+3.10s") {
+		t.Errorf("the slow gap should be shown:\n%s", v)
+	}
+}
+
+func TestFindingsJump(t *testing.T) {
+	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: fakeChecks})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "g", "e")
+	if m.selected() != 21 {
+		t.Fatalf("e selected %d; want 21", m.selected())
+	}
+	press(m, "e")
+	if m.selected() != 24 {
+		t.Fatalf("e selected %d; want 24", m.selected())
+	}
+	press(m, "E")
+	if m.selected() != 21 {
+		t.Fatalf("E selected %d; want 21", m.selected())
+	}
+	if v := plainView(m); !strings.Contains(v, "1 err") || !strings.Contains(v, "1 warn") {
+		t.Errorf("status bar should count findings:\n%s", lastLine(v))
+	}
+}
+
+func TestCopyAndSave(t *testing.T) {
+	saved := int64(-1)
+	m := New(newSession(sampleBytes(t, "responses-single-call")), Options{Source: "x", Save: func(n int64) (string, error) {
+		saved = n
+		return "out.sse", nil
+	}})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.tl.selectOrd(6)
+	if _, cmd := m.Update(keyMsg("y")); cmd == nil {
+		t.Fatal("y should return a clipboard command")
+	}
+	if !strings.Contains(plainView(m), "copied 23 bytes") {
+		t.Errorf("copy notice missing:\n%s", lastLine(plainView(m)))
+	}
+	_, cmd := m.Update(keyMsg("w"))
+	if cmd == nil {
+		t.Fatal("w should return a save command")
+	}
+	m.Update(cmd())
+	if saved != m.s.Bytes() || !strings.Contains(plainView(m), "saved to out.sse") {
+		t.Errorf("save wrote %d bytes (want %d); status %q", saved, m.s.Bytes(), lastLine(plainView(m)))
+	}
+}
+
+func TestMouse(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 40)
+	m.Update(tea.MouseClickMsg{X: 5, Y: 4, Button: tea.MouseLeft})
+	if m.selected() != 3 {
+		t.Fatalf("click on row 4 selected %d; want 3", m.selected())
+	}
+	m.Update(tea.MouseWheelMsg{X: 5, Y: 4, Button: tea.MouseWheelDown})
+	if m.selected() != 6 {
+		t.Fatalf("wheel down selected %d; want 6", m.selected())
+	}
+	m.Update(tea.MouseClickMsg{X: 100, Y: 10, Button: tea.MouseLeft})
+	if m.focus != focusCalls {
+		t.Errorf("click on the side pane focused %v; want calls", m.focus)
+	}
+}
+
+func TestThemeAndNoColor(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
+	dark := viewOf(m)
+	m.Update(tea.BackgroundColorMsg{Color: color.White})
+	if m.st.isDark {
+		t.Fatal("a white background should select the light theme")
+	}
+	if light := viewOf(m); light == dark || ansi.Strip(light) != ansi.Strip(dark) {
+		t.Errorf("the light theme should change colours only")
+	}
+	nc := New(newSession(sampleBytes(t, "responses-single-call")), Options{Source: "x", NoColor: true})
+	nc.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	v := viewOf(nc)
+	if strings.Contains(v, "38;2;") || strings.Contains(v, "48;2;") {
+		t.Errorf("NO_COLOR view contains colour codes")
+	}
+	if !strings.Contains(v, "\x1b[7m") && !strings.Contains(v, ";7m") {
+		t.Errorf("NO_COLOR view should still mark the selection (reverse video)")
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 59, 20)
+	if v := plainView(m); strings.Contains(v, "\n") || !strings.Contains(v, "needs at least 60×15") {
+		t.Errorf("below 60 columns: %q", v)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 60, Height: 15})
+	if v := plainView(m); strings.Count(v, "\n") != 14 {
+		t.Errorf("at 60×15 the full UI should show, got %d lines", strings.Count(v, "\n")+1)
+	}
+}
+
+func TestSourcesDisagreeSideBySide(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "broken-done-args-differ"), 140, 40)
+	press(m, "G", "3")
+	v := plainView(m)
+	if !strings.Contains(v, "sources of the final arguments disagree") {
+		t.Fatalf("disagreeing sources not shown:\n%s", v)
+	}
+	if !strings.Contains(v, "append") || !strings.Contains(v, "overwrite") {
+		t.Errorf("both values should be side by side:\n%s", v)
+	}
+	if !strings.Contains(viewOf(m), m.st.Calls.Diff.Render("append")) && !strings.Contains(viewOf(m), m.st.Calls.Diff.Render("overwrite")) {
+		t.Errorf("the difference should be marked")
+	}
+}
+
+func TestSequenceGap(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), 140, 40)
+	for ord := range m.s.Len() {
+		if m.s.Events[ord].Seq == 10 {
+			m.tl.selectOrd(ord)
+		}
+	}
+	press(m, "4")
+	if v := plainView(m); !strings.Contains(v, "gap: 5 missing") {
+		t.Errorf("the sequence view should mark the gap:\n%s", v)
+	}
+}
+
+func TestSnapshotDiffs(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 140, 40)
+	tests := []struct {
+		name string
+		ord  func(m *Model) int
+		want []string
+	}{
+		{"item done", func(m *Model) int { return m.s.Items[0].Closed }, []string{"added #", "~ .status", `"in_progress" → "completed"`, "~ .arguments"}},
+		{"response terminal", func(m *Model) int { return m.s.Responses[0].Final }, []string{"created #0", "~ .status", "in_progress → completed", "+ .output[0]"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m.tl.selectOrd(tt.ord(m))
+			press(m, "4")
+			v := plainView(m)
+			for _, w := range tt.want {
+				if !strings.Contains(v, w) {
+					t.Errorf("diffs pane lacks %q:\n%s", w, v)
+				}
+			}
+		})
+	}
+}
+
+func TestHelpOverlay(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
+	for _, closeKey := range []string{"?", "esc"} {
+		press(m, "?")
+		if v := plainView(m); !strings.Contains(v, "streamtap keys") || !strings.Contains(v, "Navigate") {
+			t.Fatalf("? should open the full help:\n%s", v)
+		}
+		press(m, "j") // keys other than close and quit are ignored
+		if m.selected() != 0 || !m.help {
+			t.Fatalf("keys leaked through the help overlay")
+		}
+		press(m, closeKey)
+		if m.help {
+			t.Fatalf("%q should close the help", closeKey)
+		}
+	}
+}
+
+func TestSearchFollowsNewEvents(t *testing.T) {
+	data := sampleBytes(t, "responses-parallel-calls")
+	fs := frames(data)
+	m := liveModel(t, data, 120, 40)
+	m.Update(Frames(fs[:10]))
+	press(m, "/")
+	typeText(m, "Tokyo")
+	_, cmd := m.Update(keyMsg("enter"))
+	m.Update(cmd())
+	before := len(m.tl.matches)
+	_, cmd = m.Update(Frames(fs[10:]))
+	if cmd == nil {
+		t.Fatal("new events during a search should be searched too")
+	}
+	m.Update(cmd())
+	if len(m.tl.matches) <= before {
+		t.Errorf("matches %d after new events; want more than %d", len(m.tl.matches), before)
+	}
+	for i := 1; i < len(m.tl.matches); i++ {
+		if m.tl.matches[i] <= m.tl.matches[i-1] {
+			t.Fatalf("matches not sorted: %v", m.tl.matches)
+		}
+	}
+}

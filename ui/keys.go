@@ -1,0 +1,90 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap holds every binding, grouped the way the full help shows them.
+type keyMap struct {
+	Nav struct {
+		Up, Down, Top, Bottom, HalfUp, HalfDown, PageUp, PageDown, Next, Prev, Pane key.Binding
+	}
+	Inspect struct {
+		Raw, Copy, NextFinding, PrevFinding, NextSlow, PrevSlow key.Binding
+	}
+	Search struct {
+		Search, NextMatch, PrevMatch, Filter, Clear key.Binding
+	}
+	Stream struct {
+		Follow, Play, StepBack, StepFwd, Faster, Slower, Save key.Binding
+	}
+	App struct {
+		Help, Quit key.Binding
+	}
+	// Prompt is active while typing a search or filter.
+	Prompt struct {
+		Accept, Cancel key.Binding
+	}
+}
+
+// defaultKeyMap builds the key map. Keys are the ones users of less, vim,
+// k9s and lazygit already know.
+func defaultKeyMap() keyMap {
+	var k keyMap
+	b := key.NewBinding
+	k.Nav.Up = b(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up"))
+	k.Nav.Down = b(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down"))
+	k.Nav.Top = b(key.WithKeys("g", "home"), key.WithHelp("g", "first"))
+	k.Nav.Bottom = b(key.WithKeys("G", "end"), key.WithHelp("G", "last"))
+	k.Nav.HalfUp = b(key.WithKeys("ctrl+u"), key.WithHelp("ctrl+u", "half page up"))
+	k.Nav.HalfDown = b(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down"))
+	k.Nav.PageUp = b(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up"))
+	k.Nav.PageDown = b(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down"))
+	k.Nav.Next = b(key.WithKeys("tab"), key.WithHelp("tab", "next pane"))
+	k.Nav.Prev = b(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane"))
+	k.Nav.Pane = b(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "jump to pane"))
+
+	k.Inspect.Raw = b(key.WithKeys("r"), key.WithHelp("r", "raw/pretty"))
+	k.Inspect.Copy = b(key.WithKeys("y"), key.WithHelp("y", "copy args/event"))
+	k.Inspect.NextFinding = b(key.WithKeys("e"), key.WithHelp("e", "next finding"))
+	k.Inspect.PrevFinding = b(key.WithKeys("E"), key.WithHelp("E", "prev finding"))
+	k.Inspect.NextSlow = b(key.WithKeys("s"), key.WithHelp("s", "next slow gap"))
+	k.Inspect.PrevSlow = b(key.WithKeys("S"), key.WithHelp("S", "prev slow gap"))
+
+	k.Search.Search = b(key.WithKeys("/"), key.WithHelp("/", "search"))
+	k.Search.NextMatch = b(key.WithKeys("n"), key.WithHelp("n", "next match"))
+	k.Search.PrevMatch = b(key.WithKeys("N"), key.WithHelp("N", "prev match"))
+	k.Search.Filter = b(key.WithKeys("\\"), key.WithHelp(`\`, "filter events"))
+	k.Search.Clear = b(key.WithKeys("esc"), key.WithHelp("esc", "clear search"))
+
+	k.Stream.Follow = b(key.WithKeys("f"), key.WithHelp("f", "follow tail"))
+	k.Stream.Play = b(key.WithKeys("space"), key.WithHelp("space", "replay/pause"))
+	k.Stream.StepBack = b(key.WithKeys("["), key.WithHelp("[", "step back"))
+	k.Stream.StepFwd = b(key.WithKeys("]"), key.WithHelp("]", "step forward"))
+	k.Stream.Faster = b(key.WithKeys("+", "="), key.WithHelp("+", "faster"))
+	k.Stream.Slower = b(key.WithKeys("-"), key.WithHelp("-", "slower"))
+	k.Stream.Save = b(key.WithKeys("w"), key.WithHelp("w", "save capture"))
+
+	k.App.Help = b(key.WithKeys("?"), key.WithHelp("?", "help"))
+	k.App.Quit = b(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit"))
+
+	k.Prompt.Accept = b(key.WithKeys("enter"), key.WithHelp("enter", "apply"))
+	k.Prompt.Cancel = b(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+	return k
+}
+
+// helpGroup is one column of the full help.
+type helpGroup struct {
+	name     string
+	bindings []key.Binding
+}
+
+// fullHelp lists every binding by category.
+func (k *keyMap) fullHelp() []helpGroup {
+	n, i, s, st, a := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.App
+	return []helpGroup{
+		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Next, n.Prev, n.Pane}},
+		{"Inspect", []key.Binding{i.Raw, i.Copy, i.NextFinding, i.PrevFinding, i.NextSlow, i.PrevSlow}},
+		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
+		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},
+		{"App", []key.Binding{a.Help, a.Quit}},
+	}
+}

@@ -1,0 +1,589 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// focus is the pane that receives keys.
+type focus uint8
+
+const (
+	focusTimeline focus = iota
+	focusDetail
+	focusCalls
+	focusDiff
+	focusFindings
+	numFocus
+)
+
+var focusNames = [...]string{"timeline", "detail", "calls", "diffs", "findings"}
+
+func (f focus) String() string { return focusNames[f] }
+
+// Options configure the inspector.
+type Options struct {
+	// Source names the input in the status bar: "stdin", a path, "sample x".
+	Source string
+	// Live says the source is still being read: frames will arrive as
+	// Frames messages and a SourceDone message will end them.
+	Live bool
+	// TotalBytes is the size of a file source, to show indexing progress.
+	TotalBytes int64
+	// NoColor drops colours (NO_COLOR, https://no-color.org).
+	NoColor bool
+	// KeepSecrets shows credential headers unredacted.
+	KeepSecrets bool
+	// SlowGap is the gap from which an event counts as slow (default 1s).
+	SlowGap time.Duration
+	// Save writes the first n bytes of the capture somewhere and returns
+	// where; nil disables the save key. It runs as a command, off the
+	// event loop.
+	Save func(n int64) (string, error)
+	// Checks computes protocol findings; nil hides them.
+	Checks Checker
+}
+
+// Model is the one tea.Model of the inspector. It owns the session: frames
+// reach it only through Update, so nothing else may touch the session while
+// the program runs.
+type Model struct {
+	s    *model.Session
+	o    Options
+	keys keyMap
+	st   styles
+
+	w, h  int
+	r     rects
+	focus focus
+	side  focus // the pane shown beside the timeline
+	help  bool
+
+	tl    timelinePane
+	det   detailPane
+	calls callsPane
+	diff  diffPane
+	find  findingsPane
+	bar   statusBar
+
+	prompt  prompt
+	query   string
+	gen     int // search generation
+	filt    filter
+	live    bool
+	rep     replay
+	notice  string
+	noticeE bool
+	noticeG int
+
+	lastCheck time.Time
+}
+
+// New returns the inspector over s. A live session keeps receiving frames
+// through Frames messages; otherwise s must be complete.
+func New(s *model.Session, o Options) *Model {
+	if o.SlowGap <= 0 {
+		o.SlowGap = time.Second
+	}
+	m := &Model{s: s, o: o, keys: defaultKeyMap(), side: focusCalls, live: o.Live}
+	m.st = newStyles(true, o.NoColor)
+	m.tl = newTimeline(s, &m.st, o.SlowGap)
+	m.tl.follow = o.Live
+	m.det = detailPane{s: s, st: &m.st, keepSecrets: o.KeepSecrets}
+	m.calls = callsPane{s: s, st: &m.st}
+	m.diff = diffPane{s: s, st: &m.st}
+	m.find = findingsPane{st: &m.st, enabled: o.Checks != nil}
+	m.bar = statusBar{s: s, st: &m.st}
+	m.rep.speed = 1
+	if !o.Live {
+		m.runChecks()
+	}
+	m.updateKeybindings()
+	return m
+}
+
+// framesMsg is a batch of frames read by the pump.
+type framesMsg struct{ frames []capture.Frame }
+
+// sourceDoneMsg says the source ended: err is nil at a clean EOF.
+type sourceDoneMsg struct{ err error }
+
+// Frames wraps a batch of frames for Program.Send. The frames' slices must
+// not point into a framer's buffer (see capture.Frame.Detach).
+func Frames(frames []capture.Frame) tea.Msg { return framesMsg{frames} }
+
+// SourceDone tells the inspector the source ended; err is nil at a clean
+// end of input.
+func SourceDone(err error) tea.Msg { return sourceDoneMsg{err} }
+
+// noticeDoneMsg fades a status notice.
+type noticeDoneMsg struct{ gen int }
+
+// savedMsg reports a save.
+type savedMsg struct {
+	path string
+	err  error
+}
+
+// Init asks the terminal for its background colour, to pick the theme.
+func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
+
+// Update routes each message to its handler.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.handleSize(msg.Width, msg.Height)
+	case tea.BackgroundColorMsg:
+		m.handleTheme(msg.IsDark())
+	case framesMsg:
+		cmd = m.handleFrames(msg.frames)
+	case sourceDoneMsg:
+		cmd = m.handleSourceDone(msg.err)
+	case tea.KeyPressMsg:
+		cmd = m.handleKey(msg)
+	case tea.MouseClickMsg:
+		m.handleClick(msg.Mouse())
+	case tea.MouseWheelMsg:
+		m.handleWheel(msg.Mouse())
+	case searchResultMsg:
+		cmd = m.handleSearchResult(msg)
+	case replayTickMsg:
+		cmd = m.handleReplayTick(msg)
+	case noticeDoneMsg:
+		if msg.gen == m.noticeG {
+			m.notice = ""
+		}
+	case savedMsg:
+		if msg.err != nil {
+			cmd = m.flash("save failed: "+msg.err.Error(), true)
+		} else {
+			cmd = m.flash("saved to "+msg.path, false)
+		}
+	}
+	m.updateKeybindings()
+	return m, cmd
+}
+
+func (m *Model) handleSize(w, h int) {
+	m.w, m.h = w, h
+	m.r = layout(w, h)
+	if m.r.tooSmall {
+		return
+	}
+	m.tl.setSize(m.r.timeline.w, m.r.timeline.h-1)
+	sw, sh := m.r.side.w, m.r.side.h-1
+	m.det.setSize(sw, sh)
+	m.calls.setSize(sw, sh)
+	m.diff.setSize(sw, sh)
+	m.find.setSize(sw, sh)
+	m.bar.setSize(w)
+}
+
+func (m *Model) handleTheme(dark bool) {
+	if dark == m.st.isDark {
+		return
+	}
+	m.st = newStyles(dark, m.o.NoColor)
+	m.tl.invalidate()
+	m.det.key, m.calls.key, m.diff.key = detailKey{ord: -2}, callsKey{ord: -2}, callsKey{ord: -2}
+}
+
+// handleFrames adds a whole batch to the session in one step.
+func (m *Model) handleFrames(frames []capture.Frame) tea.Cmd {
+	first := m.s.Len()
+	for i := range frames {
+		m.s.Add(&frames[i])
+	}
+	if m.tl.rows != nil {
+		for ord := first; ord < m.s.Len(); ord++ {
+			if m.filt.match(m.s, ord) {
+				m.tl.rows = append(m.tl.rows, int32(ord))
+			}
+		}
+	}
+	m.tl.appended()
+	if m.o.Checks != nil && time.Since(m.lastCheck) > time.Second {
+		m.runChecks()
+	}
+	if m.query != "" {
+		// Keep the search current: look through the new events too.
+		n := len(m.s.Events)
+		return searchCmd(m.s, m.s.Events[:n:n], first, m.gen, m.query)
+	}
+	return nil
+}
+
+func (m *Model) handleSourceDone(err error) tea.Cmd {
+	m.s.End(err)
+	m.live = false
+	m.tl.invalidate()
+	m.runChecks()
+	o := m.s.Outcome()
+	text := "stream ended: " + o.State
+	if o.Detail != "" {
+		text += " (" + o.Detail + ")"
+	}
+	if err != nil {
+		return m.flash("read error: "+err.Error(), true)
+	}
+	return m.flash(text, o.State != "completed")
+}
+
+func (m *Model) runChecks() {
+	if m.o.Checks == nil {
+		return
+	}
+	m.lastCheck = time.Now()
+	m.find.set(m.o.Checks(m.s))
+}
+
+// flash shows a notice in the status bar for a few seconds.
+func (m *Model) flash(text string, isErr bool) tea.Cmd {
+	m.noticeG++
+	m.notice, m.noticeE = text, isErr
+	gen := m.noticeG
+	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return noticeDoneMsg{gen} })
+}
+
+// selected is the selected event's ordinal, or -1.
+func (m *Model) selected() int { return m.tl.selected() }
+
+// handleKey routes a key: the prompt first, then global keys, then the
+// focused pane.
+func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	if m.prompt.active() {
+		return m.handlePromptKey(msg)
+	}
+	if m.help {
+		if key.Matches(msg, k.App.Help, k.Prompt.Cancel) {
+			m.help = false
+		} else if key.Matches(msg, k.App.Quit) {
+			return tea.Quit
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.App.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.App.Help):
+		m.help = true
+	case key.Matches(msg, k.Nav.Next):
+		m.setFocus((m.focus + 1) % numFocus)
+	case key.Matches(msg, k.Nav.Prev):
+		m.setFocus((m.focus + numFocus - 1) % numFocus)
+	case key.Matches(msg, k.Nav.Pane):
+		m.setFocus(focus(msg.String()[0] - '1'))
+	case key.Matches(msg, k.Search.Search):
+		m.prompt = prompt{mode: promptSearch, text: m.query}
+	case key.Matches(msg, k.Search.Filter):
+		m.prompt = prompt{mode: promptFilter, text: m.filt.text}
+	case key.Matches(msg, k.Search.NextMatch):
+		m.jumpMatch(1)
+	case key.Matches(msg, k.Search.PrevMatch):
+		m.jumpMatch(-1)
+	case key.Matches(msg, k.Search.Clear):
+		m.query, m.tl.matches = "", nil
+		m.gen++ // drop results still on their way
+		m.applyFilter("")
+		m.tl.invalidate()
+	case key.Matches(msg, k.Stream.Follow):
+		m.tl.follow = !m.tl.follow
+		if m.tl.follow {
+			m.rep.playing = false
+			m.tl.moveTo(m.tl.len() - 1)
+			m.tl.follow = true
+		}
+	case key.Matches(msg, k.Stream.Play):
+		return m.togglePlay()
+	case key.Matches(msg, k.Stream.StepBack):
+		m.rep.playing = false
+		m.tl.moveTo(m.tl.cursor - 1)
+	case key.Matches(msg, k.Stream.StepFwd):
+		m.rep.playing = false
+		m.tl.moveTo(m.tl.cursor + 1)
+	case key.Matches(msg, k.Stream.Faster):
+		m.rep.speed = min(m.rep.speed*2, 64)
+	case key.Matches(msg, k.Stream.Slower):
+		m.rep.speed = max(m.rep.speed/2, 1.0/16)
+	case key.Matches(msg, k.Stream.Save):
+		return m.saveCmd()
+	case key.Matches(msg, k.Inspect.Raw):
+		m.det.raw = !m.det.raw
+		if m.focus == focusTimeline && m.side != focusDetail {
+			m.side = focusDetail
+		}
+	case key.Matches(msg, k.Inspect.Copy):
+		return m.copyCmd()
+	case key.Matches(msg, k.Inspect.NextFinding):
+		m.jumpFinding(1)
+	case key.Matches(msg, k.Inspect.PrevFinding):
+		m.jumpFinding(-1)
+	case key.Matches(msg, k.Inspect.NextSlow):
+		if i := m.tl.nextSlow(1); i >= 0 {
+			m.tl.moveTo(i)
+		}
+	case key.Matches(msg, k.Inspect.PrevSlow):
+		if i := m.tl.nextSlow(-1); i >= 0 {
+			m.tl.moveTo(i)
+		}
+	default:
+		m.handleNavKey(msg)
+	}
+	return nil
+}
+
+// handleNavKey moves within the focused pane.
+func (m *Model) handleNavKey(msg tea.KeyPressMsg) {
+	k := &m.keys.Nav
+	page := max(m.tl.h, 1)
+	if m.focus != focusTimeline {
+		page = max(m.r.side.h-1, 1)
+	}
+	var delta int
+	switch {
+	case key.Matches(msg, k.Up):
+		delta = -1
+	case key.Matches(msg, k.Down):
+		delta = 1
+	case key.Matches(msg, k.HalfUp):
+		delta = -page / 2
+	case key.Matches(msg, k.HalfDown):
+		delta = page / 2
+	case key.Matches(msg, k.PageUp):
+		delta = -page
+	case key.Matches(msg, k.PageDown):
+		delta = page
+	case key.Matches(msg, k.Top):
+		delta = -1 << 30
+	case key.Matches(msg, k.Bottom):
+		delta = 1 << 30
+	default:
+		return
+	}
+	switch m.focus {
+	case focusTimeline:
+		m.rep.playing = false
+		m.tl.moveTo(m.tl.cursor + clamp(delta, -m.tl.len(), m.tl.len()))
+		if key.Matches(msg, k.Bottom) && m.live {
+			m.tl.follow = true
+		}
+	case focusDetail:
+		m.det.scrollBy(delta)
+	case focusCalls:
+		m.calls.scrollBy(delta)
+	case focusDiff:
+		m.diff.scrollBy(delta)
+	case focusFindings:
+		m.find.move(clamp(delta, -len(m.find.list), len(m.find.list)))
+		if e := m.find.selectedEvent(); e >= 0 {
+			m.tl.selectOrd(e)
+		}
+	}
+}
+
+func (m *Model) setFocus(f focus) {
+	if f >= numFocus {
+		return
+	}
+	m.focus = f
+	if f != focusTimeline {
+		m.side = f
+	}
+}
+
+func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys.Prompt
+	switch {
+	case key.Matches(msg, k.Cancel):
+		m.prompt = prompt{}
+	case key.Matches(msg, k.Accept):
+		p := m.prompt
+		m.prompt = prompt{}
+		if p.mode == promptFilter {
+			m.applyFilter(p.text)
+			return nil
+		}
+		m.query = p.text
+		m.gen++
+		m.tl.matches = nil
+		m.tl.invalidate()
+		if m.query == "" {
+			return nil
+		}
+		return searchCmd(m.s, m.s.Events[:len(m.s.Events):len(m.s.Events)], 0, m.gen, m.query)
+	default:
+		m.prompt.edit(msg)
+	}
+	return nil
+}
+
+func (m *Model) handleSearchResult(msg searchResultMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return nil // a newer search superseded this one
+	}
+	// Results of one search arrive in pieces (the events present when it
+	// started, then each batch since) and in any order: merge them.
+	m.tl.matches = mergeSorted(m.tl.matches, msg.matches)
+	m.tl.invalidate()
+	if msg.from > 0 {
+		return nil
+	}
+	if len(msg.matches) == 0 {
+		return m.flash("no match for "+msg.query, true)
+	}
+	m.jumpMatch(0)
+	return m.flash(fmt.Sprintf("%d match(es) for %s", len(msg.matches), msg.query), false)
+}
+
+// jumpMatch selects the next (1), previous (-1) or first at or after the
+// cursor (0) search match.
+func (m *Model) jumpMatch(dir int) {
+	ms := m.tl.matches
+	if len(ms) == 0 {
+		return
+	}
+	cur := m.selected()
+	pick := -1
+	switch dir {
+	case 0, 1:
+		for _, o := range ms {
+			if int(o) > cur || (dir == 0 && int(o) == cur) {
+				pick = int(o)
+				break
+			}
+		}
+		if pick < 0 {
+			pick = int(ms[0]) // wrap around
+		}
+	default:
+		for i := len(ms) - 1; i >= 0; i-- {
+			if int(ms[i]) < cur {
+				pick = int(ms[i])
+				break
+			}
+		}
+		if pick < 0 {
+			pick = int(ms[len(ms)-1])
+		}
+	}
+	m.rep.playing = false
+	m.tl.selectOrd(pick)
+}
+
+// applyFilter rebuilds the filtered rows, keeping the selection near the
+// event it was on.
+func (m *Model) applyFilter(text string) {
+	cur := m.selected()
+	m.filt = parseFilter(text)
+	if m.filt.empty() {
+		m.tl.rows = nil
+	} else {
+		rows := make([]int32, 0, 64)
+		for ord := range m.s.Len() {
+			if m.filt.match(m.s, ord) {
+				rows = append(rows, int32(ord))
+			}
+		}
+		m.tl.rows = rows
+	}
+	m.tl.invalidate()
+	if cur >= 0 {
+		m.tl.cursor = m.tl.rowOf(cur)
+		m.tl.scrollToCursor()
+	}
+}
+
+func (m *Model) jumpFinding(dir int) {
+	e, i := m.find.next(m.selected(), dir)
+	if e < 0 {
+		return
+	}
+	m.find.cursor = i
+	m.rep.playing = false
+	m.tl.selectOrd(e)
+}
+
+// copyCmd copies the selected call's arguments as of the selected event, or
+// the event's data, to the clipboard with OSC 52.
+func (m *Model) copyCmd() tea.Cmd {
+	ord := m.selected()
+	if ord < 0 {
+		return nil
+	}
+	text := ""
+	if ev := &m.s.Events[ord]; ev.Item >= 0 && int(ev.Item) < len(m.s.Items) && m.s.Items[ev.Item].IsCall() && m.side != focusDetail {
+		text = string(m.s.Items[ev.Item].ArgsAsOf(ord))
+	}
+	if text == "" {
+		raw, err := m.s.Raw(&m.s.Events[ord])
+		if err != nil {
+			return m.flash("cannot read the event back", true)
+		}
+		if data, ok := eventData(raw); ok && !m.det.raw {
+			text = string(data)
+		} else {
+			text = string(raw)
+		}
+	}
+	return tea.Batch(tea.SetClipboard(text), m.flash(fmt.Sprintf("copied %d bytes", len(text)), false))
+}
+
+func (m *Model) saveCmd() tea.Cmd {
+	if m.o.Save == nil {
+		return nil
+	}
+	save, n := m.o.Save, m.s.Bytes()
+	return func() tea.Msg {
+		path, err := save(n)
+		return savedMsg{path, err}
+	}
+}
+
+// updateKeybindings enables only the keys that work now, so help never
+// offers a key that does nothing.
+func (m *Model) updateKeybindings() {
+	k := &m.keys
+	has := m.s.Len() > 0
+	k.Search.NextMatch.SetEnabled(len(m.tl.matches) > 0)
+	k.Search.PrevMatch.SetEnabled(len(m.tl.matches) > 0)
+	k.Search.Clear.SetEnabled(m.query != "" || !m.filt.empty())
+	k.Stream.Save.SetEnabled(m.o.Save != nil && has)
+	k.Stream.Follow.SetEnabled(m.live)
+	k.Inspect.Copy.SetEnabled(has)
+	k.Inspect.NextFinding.SetEnabled(len(m.find.list) > 0)
+	k.Inspect.PrevFinding.SetEnabled(len(m.find.list) > 0)
+	k.Stream.Play.SetEnabled(has)
+	k.Stream.Faster.SetEnabled(m.rep.playing)
+	k.Stream.Slower.SetEnabled(m.rep.playing)
+}
+
+// mergeSorted returns the sorted union of two sorted lists.
+func mergeSorted(a, b []int32) []int32 {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// statusBar is the bottom line: source, dialect, size, how the stream
+// stands or ended, follow and replay state, and findings by severity.
+type statusBar struct {
+	s  *model.Session
+	st *styles
+	w  int
+}
+
+func (b *statusBar) setSize(w int) { b.w = w }
+
+// statusInfo is what the root knows that the session does not.
+type statusInfo struct {
+	source     string
+	live       bool // the source is still being read
+	totalBytes int64
+	follow     bool
+	replay     string // "", or "▶ 2x" while replaying
+	filter     string
+	errs       int
+	warns      int
+	infos      int
+	checks     bool
+	notice     string
+	noticeErr  bool
+}
+
+func (b *statusBar) view(in statusInfo) string {
+	st, s := b.st, b.s
+	sep := st.Subtle.Render(" · ")
+	var left []string
+	left = append(left, st.Accent.Render(Safe(in.source)))
+	if d := s.Dialect(); d != model.DialectUnknown {
+		left = append(left, st.Base.Render(d.String()))
+	}
+	left = append(left, st.Base.Render(fmt.Sprintf("%d events", s.Len())), st.Base.Render(humanBytes(s.Bytes())))
+	if in.live {
+		state := "live"
+		if in.totalBytes > 0 {
+			state = fmt.Sprintf("indexing %d%%", s.Bytes()*100/max(in.totalBytes, 1))
+		}
+		left = append(left, st.Status.Live.Render(state))
+	} else {
+		o := s.Outcome()
+		text := "ended: " + o.State
+		if o.Detail != "" {
+			text += " (" + Safe(o.Detail) + ")"
+		}
+		style := st.Status.Ended
+		switch o.State {
+		case "failed", "error", "truncated":
+			style = st.Status.Error
+		case "incomplete":
+			style = st.Status.Warn
+		}
+		left = append(left, style.Render(text))
+	}
+	var right []string
+	if in.notice != "" {
+		style := st.Status.Info
+		if in.noticeErr {
+			style = st.Status.Error
+		}
+		right = append(right, style.Render(Safe(in.notice)))
+	}
+	if in.filter != "" {
+		right = append(right, st.Status.Info.Render("filter "+Safe(in.filter)))
+	}
+	if in.replay != "" {
+		right = append(right, st.Status.Live.Render(in.replay))
+	}
+	switch {
+	case in.live && in.follow:
+		right = append(right, st.Status.Live.Render("follow on"))
+	case in.live:
+		right = append(right, st.Muted.Render("follow off"))
+	}
+	if in.checks {
+		switch {
+		case in.errs+in.warns+in.infos == 0:
+			right = append(right, st.OK.Render("no findings"))
+		default:
+			var parts []string
+			if in.errs > 0 {
+				parts = append(parts, st.Status.Error.Render(fmt.Sprintf("%d err", in.errs)))
+			}
+			if in.warns > 0 {
+				parts = append(parts, st.Status.Warn.Render(fmt.Sprintf("%d warn", in.warns)))
+			}
+			if in.infos > 0 {
+				parts = append(parts, st.Status.Info.Render(fmt.Sprintf("%d info", in.infos)))
+			}
+			right = append(right, strings.Join(parts, " "))
+		}
+	}
+	l := strings.Join(left, sep)
+	r := strings.Join(right, sep)
+	gap := b.w - ansi.StringWidth(l) - ansi.StringWidth(r)
+	if gap < 1 {
+		// Not enough room: the right side (state the user changes) wins
+		// over the tail of the left side.
+		room := b.w - ansi.StringWidth(r) - 1
+		if room < 10 {
+			return fit(l, b.w)
+		}
+		l = fit(l, room)
+		gap = 1
+	}
+	return fit(l+strings.Repeat(" ", gap)+r, b.w)
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+}
