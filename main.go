@@ -82,6 +82,12 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 			cmd, args = args[0], args[1:]
 		case "-h", "--help", "-help":
 			cmd = "help"
+		case "proxy":
+			return runProxy(ctx, args[1:], stdin, stdout, stderr)
+		case "replay":
+			return runReplay(ctx, args[1:], stdin, stdout, stderr)
+		case "request":
+			return runRequest(ctx, args[1:], stdin, stdout, stderr)
 		}
 	}
 	switch cmd {
@@ -108,6 +114,14 @@ func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.W
 		return 2
 	}
 	defer src.Close()
+	if opts.saveTimed != "" {
+		closeRec, err := saveTimed(src, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			return 2
+		}
+		defer closeRec()
+	}
 	if cmd != "" && cmd != "timeline" {
 		// Headless runs keep only the assembly; a soft limit makes the
 		// collector work harder instead of letting garbage double the

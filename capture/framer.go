@@ -24,9 +24,12 @@ const (
 	// FormatJSON is one whole JSON document, such as a non-streaming
 	// response.
 	FormatJSON
+	// FormatRecording is a timed recording (see recording.go): an SSE
+	// stream that starts with RecordingMagic.
+	FormatRecording
 )
 
-var formatNames = []string{"auto", "sse", "jsonl", "http", "json"}
+var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording"}
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {
@@ -86,6 +89,8 @@ func newSplitter(format Format, base int64) splitter {
 		return &wholeFramer{base: base}
 	case FormatHTTP:
 		return &httpFramer{base: base}
+	case FormatRecording:
+		return &recordingFramer{base: base}
 	default:
 		return newSSEFramer(base)
 	}
@@ -134,6 +139,12 @@ func detect(b []byte, final bool) (Format, bool) {
 	}
 	if bytes.HasPrefix(b, []byte("HTTP/")) {
 		return FormatHTTP, true
+	}
+	if len(b) < len(RecordingMagic) && !final && bytes.HasPrefix([]byte(RecordingMagic), b) {
+		return FormatAuto, false // these bytes may start a recording
+	}
+	if bytes.HasPrefix(b, []byte(RecordingMagic)) {
+		return FormatRecording, true
 	}
 	if len(b) < len(bom) && !final && bytes.HasPrefix(bom, b) {
 		return FormatAuto, false // these bytes may be the start of a BOM

@@ -16,6 +16,8 @@ const (
 	SourceStdin SourceKind = iota
 	SourceFile
 	SourceSample
+	// SourceHTTP is a response body streamed from a request streamtap made.
+	SourceHTTP
 )
 
 func (k SourceKind) String() string {
@@ -26,6 +28,8 @@ func (k SourceKind) String() string {
 		return "file"
 	case SourceSample:
 		return "sample"
+	case SourceHTTP:
+		return "http"
 	}
 	return "unknown"
 }
@@ -38,9 +42,19 @@ type Source struct {
 	// later carries no timing of its own.
 	Timed bool
 
-	r    io.Reader
-	file *os.File
+	r     io.Reader
+	file  *os.File
+	rec   *Recorder
+	start time.Time
 }
+
+// SetStart makes Read measure arrival times from t (such as the moment a
+// request was sent) instead of from the start of Read.
+func (s *Source) SetStart(t time.Time) { s.start = t }
+
+// Record makes Read also write what it reads to rec, in the timed
+// recording format, and close rec at the end of the input.
+func (s *Source) Record(rec *Recorder) { s.rec = rec }
 
 // readChunk is the size of one read. A pipe returns what it has, so small
 // live writes still arrive one by one.
@@ -130,6 +144,9 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // followed by whatever partial frame was pending.
 func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) error) error {
 	start := time.Now()
+	if !s.start.IsZero() {
+		start = s.start
+	}
 	fr := NewFramer(opt.Format)
 	var emitErr error
 	wrapped := func(f *Frame) {
@@ -164,6 +181,11 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 			if opt.Keep != nil {
 				opt.Keep.Append(p)
 			}
+			if s.rec != nil {
+				if werr := s.rec.Write(p, at); werr != nil {
+					return werr
+				}
+			}
 			offset += int64(n)
 			fr.Feed(p, at, wrapped)
 			if !notified && fr.Format() != FormatAuto && opt.OnFormat != nil {
@@ -176,6 +198,12 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 				readErr = &ReadError{Source: s.Name, Offset: offset, Err: err}
 			}
 			break
+		}
+	}
+	if s.rec != nil {
+		// The recording keeps what arrived even when the reader stopped.
+		if werr := s.rec.Close(stamp()); werr != nil && emitErr == nil {
+			return werr
 		}
 	}
 	if emitErr != nil {

@@ -1,0 +1,625 @@
+package capture
+
+// This file holds the timed recording format: an SSE stream that also keeps
+// the HTTP exchange it came from and when each event arrived.
+//
+// A recording starts with a block of SSE comment lines, ended by a blank
+// line, that describes the exchange:
+//
+//	: streamtap-recording v1
+//	: started 2026-11-21T20:00:00.123456Z
+//	: request POST https://api.example.com/v1/responses
+//	: request-header Authorization: [redacted]
+//	: request-body {"model":"gpt-4.1","stream":true}
+//	: response HTTP/1.1 200 OK
+//	: response-header Content-Type: text/event-stream; charset=utf-8
+//	: response-t 0.231000
+//
+// The body follows exactly as received, except that every SSE event and
+// comment block gains one comment line, `: t=<seconds since the request>`,
+// just before the blank line that ends it (the time the block's last byte
+// arrived; `: t=-` when it is unknown). SSE readers skip comment lines
+// (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation),
+// so any SSE tool reads a recording as the original stream plus one
+// comment frame in front. A body that is not SSE (a whole JSON response,
+// JSON lines) is written verbatim, without per-chunk times.
+//
+// Reading a recording (FormatRecording, detected from the first line), the
+// header block becomes one FrameHead frame (or a FrameComment when no
+// response was recorded), and each timing line stays inside the bytes of
+// the frame it times, so every byte still belongs to exactly one frame; it
+// is hidden from the frame's fields: the frame is stamped with the recorded
+// time, its Comments count excludes the line and HasComment is cleared when
+// it was the only comment in an event.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// RecordingMagic is the first line of every timed recording.
+const RecordingMagic = ": streamtap-recording v1"
+
+// timingPrefix starts the comment line that times a frame.
+const timingPrefix = ": t="
+
+// ErrNotRecording is returned by ParseRecording for input that does not
+// start with RecordingMagic.
+var ErrNotRecording = errors.New("not a streamtap recording")
+
+// Redacted replaces the value of a secret header or query parameter.
+const Redacted = "[redacted]"
+
+// secretHeaders carry credentials and are redacted unless asked otherwise.
+var secretHeaders = map[string]bool{
+	"authorization": true, "proxy-authorization": true, "x-api-key": true, "api-key": true,
+	"cookie": true, "set-cookie": true, "x-goog-api-key": true,
+}
+
+// secretParams are query parameters that carry credentials (Gemini takes
+// its key as ?key=).
+var secretParams = map[string]bool{"key": true, "api_key": true, "apikey": true, "access_token": true}
+
+// SecretHeader reports whether a header carries credentials.
+func SecretHeader(name string) bool {
+	return secretHeaders[strings.ToLower(strings.TrimSpace(name))]
+}
+
+// RedactHeaders returns a copy of h with every secret value replaced by
+// Redacted.
+func RedactHeaders(h http.Header) http.Header {
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		if SecretHeader(k) {
+			vs = slices.Repeat([]string{Redacted}, len(vs))
+		}
+		out[k] = slices.Clone(vs)
+	}
+	return out
+}
+
+// RedactURL hides the values of credential query parameters in u.
+func RedactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.RawQuery == "" {
+		return u
+	}
+	q := p.Query()
+	changed := false
+	for k := range q {
+		if secretParams[strings.ToLower(k)] {
+			q[k] = []string{Redacted}
+			changed = true
+		}
+	}
+	if !changed {
+		return u
+	}
+	p.RawQuery = q.Encode()
+	return p.String()
+}
+
+// Exchange is the HTTP exchange a recording holds: the request and the
+// response head. Zero values mean "not recorded".
+type Exchange struct {
+	Started        time.Time
+	Method         string
+	URL            string
+	RequestHeader  http.Header
+	RequestBody    []byte
+	Proto          string // "HTTP/1.1"
+	Status         int    // 0 when no response was received
+	ResponseHeader http.Header
+	// HeadAt is when the response head arrived, relative to the request,
+	// or NoTime.
+	HeadAt time.Duration
+	// Error says why the exchange failed before a response, if it did.
+	Error string
+	// Source names a recording's origin when it is not an HTTP exchange,
+	// e.g. "stdin".
+	Source string
+}
+
+// writeHeader writes the header block, redacting secrets unless keep.
+func (x *Exchange) writeHeader(w *bytes.Buffer, keep bool) {
+	w.WriteString(RecordingMagic + "\n")
+	line := func(key, value string) {
+		// Header values cannot hold CR or LF (net/http rejects them); guard
+		// anyway, since one would end the comment line early.
+		value = strings.NewReplacer("\r", " ", "\n", " ").Replace(value)
+		w.WriteString(": " + key + " " + value + "\n")
+	}
+	if !x.Started.IsZero() {
+		line("started", x.Started.UTC().Format(time.RFC3339Nano))
+	}
+	if x.Source != "" {
+		line("source", x.Source)
+	}
+	if x.Method != "" || x.URL != "" {
+		u := x.URL
+		if !keep {
+			u = RedactURL(u)
+		}
+		line("request", x.Method+" "+u)
+	}
+	headers := func(key string, h http.Header) {
+		if !keep {
+			h = RedactHeaders(h)
+		}
+		for _, k := range slices.Sorted(maps.Keys(h)) {
+			for _, v := range h[k] {
+				line(key, k+": "+v)
+			}
+		}
+	}
+	headers("request-header", x.RequestHeader)
+	if len(x.RequestBody) > 0 {
+		switch b := x.RequestBody; {
+		case utf8.Valid(b) && bytes.IndexAny(b, "\r\n") < 0:
+			line("request-body", string(b))
+		case utf8.Valid(b):
+			q, _ := json.Marshal(string(b))
+			line("request-body-json", string(q))
+		default:
+			line("request-body-base64", base64.StdEncoding.EncodeToString(b))
+		}
+	}
+	if x.Status > 0 {
+		proto := x.Proto
+		if proto == "" {
+			proto = "HTTP/1.1"
+		}
+		line("response", proto+" "+strconv.Itoa(x.Status)+" "+http.StatusText(x.Status))
+		headers("response-header", x.ResponseHeader)
+	}
+	if x.HeadAt != NoTime && x.HeadAt != 0 {
+		line("response-t", formatSeconds(x.HeadAt))
+	}
+	if x.Error != "" {
+		line("error", x.Error)
+	}
+	w.WriteString("\n")
+}
+
+// parseHeader reads a header block (without its final blank line).
+func parseHeader(block []byte) (*Exchange, error) {
+	x := &Exchange{HeadAt: NoTime, RequestHeader: http.Header{}, ResponseHeader: http.Header{}}
+	lines := strings.Split(strings.TrimRight(string(block), "\r\n"), "\n")
+	if len(lines) == 0 || strings.TrimRight(lines[0], "\r") != RecordingMagic {
+		return nil, ErrNotRecording
+	}
+	for _, l := range lines[1:] {
+		l = strings.TrimRight(l, "\r")
+		l, ok := strings.CutPrefix(l, ": ")
+		if !ok {
+			continue // an unknown or empty comment: ignore, as SSE does
+		}
+		key, value, _ := strings.Cut(l, " ")
+		switch key {
+		case "started":
+			x.Started, _ = time.Parse(time.RFC3339Nano, value)
+		case "source":
+			x.Source = value
+		case "request":
+			x.Method, x.URL, _ = strings.Cut(value, " ")
+		case "request-header", "response-header":
+			name, v, _ := strings.Cut(value, ":")
+			h := x.RequestHeader
+			if key == "response-header" {
+				h = x.ResponseHeader
+			}
+			h[http.CanonicalHeaderKey(name)] = append(h[http.CanonicalHeaderKey(name)], strings.TrimPrefix(v, " "))
+		case "request-body":
+			x.RequestBody = []byte(value)
+		case "request-body-json":
+			var s string
+			if err := json.Unmarshal([]byte(value), &s); err != nil {
+				return nil, fmt.Errorf("recording request-body-json: %w", err)
+			}
+			x.RequestBody = []byte(s)
+		case "request-body-base64":
+			b, err := base64.StdEncoding.DecodeString(value)
+			if err != nil {
+				return nil, fmt.Errorf("recording request-body-base64: %w", err)
+			}
+			x.RequestBody = b
+		case "response":
+			f := strings.Fields(value)
+			if len(f) >= 2 {
+				x.Proto = f[0]
+				x.Status, _ = strconv.Atoi(f[1])
+			}
+		case "response-t":
+			x.HeadAt = parseSeconds(value)
+		case "error":
+			x.Error = value
+		}
+	}
+	return x, nil
+}
+
+// formatSeconds prints a duration as seconds with microsecond precision.
+func formatSeconds(d time.Duration) string {
+	if d == NoTime {
+		return "-"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
+}
+
+// parseSeconds reads formatSeconds' output; anything else is NoTime.
+func parseSeconds(s string) time.Duration {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v < 0 {
+		return NoTime
+	}
+	return time.Duration(v*1e6+0.5) * time.Microsecond
+}
+
+// RecordOptions tune a Recorder.
+type RecordOptions struct {
+	// Format is the body's format: FormatSSE times every event, FormatAuto
+	// detects it (and takes a `curl -i` head into the header block), any
+	// other format writes the body verbatim.
+	Format Format
+	// KeepSecrets writes credentials unredacted.
+	KeepSecrets bool
+}
+
+// Recorder writes a timed recording. Give it the exchange (or none), then
+// body bytes with their arrival times as they come, then Close. The header
+// is written with the first body frame, so that a `curl -i` head read from
+// stdin can still join it. Errors are sticky. A Recorder is not safe for
+// concurrent use.
+type Recorder struct {
+	w    io.Writer
+	opt  RecordOptions
+	x    Exchange
+	fr   *Framer
+	head bool // the header block is written
+	buf  bytes.Buffer
+	err  error
+}
+
+// NewRecorder returns a recorder writing to w. x may be nil.
+func NewRecorder(w io.Writer, x *Exchange, opt RecordOptions) *Recorder {
+	r := &Recorder{w: w, opt: opt}
+	if x != nil {
+		r.x = *x
+	} else {
+		r.x.HeadAt = NoTime
+	}
+	switch opt.Format {
+	case FormatSSE, FormatAuto:
+		r.fr = NewFramer(opt.Format)
+	}
+	return r
+}
+
+// Write records body bytes p that arrived at time at (relative to the
+// request), or NoTime.
+func (r *Recorder) Write(p []byte, at time.Duration) error {
+	if r.err != nil {
+		return r.err
+	}
+	if r.fr == nil {
+		r.writeHead()
+		r.buf.Write(p)
+	} else {
+		r.fr.Feed(p, at, r.frame)
+	}
+	return r.flush()
+}
+
+// Close frames what is left (time at) and flushes. It does not close the
+// underlying writer.
+func (r *Recorder) Close(at time.Duration) error {
+	if r.err != nil {
+		return r.err
+	}
+	if r.fr != nil {
+		r.fr.Finish(at, r.frame)
+	}
+	r.writeHead()
+	return r.flush()
+}
+
+func (r *Recorder) flush() error {
+	if r.buf.Len() == 0 || r.err != nil {
+		return r.err
+	}
+	_, r.err = r.w.Write(r.buf.Bytes())
+	r.buf.Reset()
+	if r.err != nil {
+		r.err = fmt.Errorf("record: %w", r.err)
+	}
+	return r.err
+}
+
+func (r *Recorder) writeHead() {
+	if r.head {
+		return
+	}
+	r.head = true
+	r.x.writeHeader(&r.buf, r.opt.KeepSecrets)
+}
+
+// sse reports whether the body being framed is an event stream.
+func (r *Recorder) sse() bool {
+	switch r.fr.Format() {
+	case FormatSSE:
+		return true
+	case FormatHTTP:
+		if h, ok := r.fr.inner.(*httpFramer); ok && h.body != nil {
+			return h.body.Format() == FormatSSE
+		}
+	}
+	return false
+}
+
+func (r *Recorder) frame(f *Frame) {
+	if f.Kind == FrameHead && !r.head {
+		// A `curl -i` head: keep it in the header block instead.
+		r.x.Proto, r.x.Status = f.Proto, f.Status
+		r.x.ResponseHeader = http.Header{}
+		for _, h := range f.Header {
+			r.x.ResponseHeader.Add(string(h.Name), string(h.Value))
+		}
+		if r.x.HeadAt == NoTime {
+			r.x.HeadAt = f.At
+		}
+		return
+	}
+	r.writeHead()
+	if !r.sse() || (f.Kind != FrameEvent && f.Kind != FrameComment) {
+		r.buf.Write(f.Raw)
+		return
+	}
+	content, blank := splitBlank(f.Raw)
+	term := lastTerminator(content)
+	if term == nil {
+		r.buf.Write(f.Raw) // cut mid-line: a comment here would join the line
+		return
+	}
+	if blank != nil {
+		term = blank
+	}
+	r.buf.Write(content)
+	r.buf.WriteString(timingPrefix + formatSeconds(f.At))
+	r.buf.Write(term)
+	r.buf.Write(blank)
+}
+
+// splitBlank splits a frame's bytes into its content and the terminator of
+// the blank line that dispatched it (nil when there is none).
+func splitBlank(raw []byte) (content, blank []byte) {
+	t := lastTerminator(raw)
+	if t == nil {
+		return raw, nil
+	}
+	rest := raw[:len(raw)-len(t)]
+	if lastTerminator(rest) == nil {
+		return raw, nil // the last line has content: no blank line
+	}
+	return rest, raw[len(rest):]
+}
+
+// lastTerminator returns the line terminator b ends with: CRLF, LF or CR,
+// or nil.
+func lastTerminator(b []byte) []byte {
+	switch {
+	case bytes.HasSuffix(b, []byte("\r\n")):
+		return b[len(b)-2:]
+	case len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r'):
+		return b[len(b)-1:]
+	}
+	return nil
+}
+
+// timingLine finds the timing line of a recorded frame: the last line of
+// its content. It returns the line's range in raw and the time, or ok false.
+func timingLine(raw []byte) (start, end int, at time.Duration, ok bool) {
+	content, _ := splitBlank(raw)
+	term := lastTerminator(content)
+	if term == nil {
+		return 0, 0, 0, false
+	}
+	body := content[:len(content)-len(term)]
+	start = max(bytes.LastIndexByte(body, '\n'), bytes.LastIndexByte(body, '\r')) + 1
+	line := body[start:]
+	v, isTiming := bytes.CutPrefix(line, []byte(timingPrefix))
+	if !isTiming {
+		return 0, 0, 0, false
+	}
+	return start, len(content), parseSeconds(string(v)), true
+}
+
+// recordingFramer reads a recording: the header block, then the body
+// framed by its own format, with each frame stamped by its timing line.
+type recordingFramer struct {
+	buf   []byte // header bytes until the header is complete
+	base  int64
+	x     *Exchange
+	body  *Framer
+	last  time.Duration
+	frame Frame
+	// onBody, when set, receives each body frame's original bytes (the
+	// timing line removed) and its time.
+	onBody func(at time.Duration, parts ...[]byte)
+	// onHead, when set, receives the parsed header.
+	onHead func(*Exchange)
+	err    error
+}
+
+func (f *recordingFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
+	if f.body != nil {
+		f.body.Feed(p, at, f.wrap(emit))
+		return
+	}
+	f.buf = append(f.buf, p...)
+	f.header(false, at, emit)
+}
+
+func (f *recordingFramer) finish(at time.Duration, emit func(*Frame)) {
+	if f.body == nil {
+		f.header(true, at, emit)
+	}
+	f.body.Finish(at, f.wrap(emit))
+}
+
+// header emits the header block once its blank line is in.
+func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)) {
+	end := headEnd(f.buf)
+	if end < 0 {
+		if !final {
+			return
+		}
+		end = len(f.buf)
+	}
+	raw := f.buf[:end]
+	x, err := parseHeader(raw)
+	if err != nil {
+		f.err = err
+		x = &Exchange{HeadAt: NoTime}
+	}
+	f.x = x
+	if f.onHead != nil {
+		f.onHead(x)
+	}
+	f.last = x.HeadAt
+	fr := Frame{Kind: FrameComment, Start: f.base, End: f.base + int64(end), At: x.HeadAt, Raw: raw,
+		Retry: -1, Flags: contentFlags(raw), Comments: bytes.Count(raw, []byte("\n:")) + 1}
+	if x.Status > 0 {
+		fr.Kind, fr.Proto, fr.Status, fr.Comments = FrameHead, x.Proto, x.Status, 0
+		for _, k := range slices.Sorted(maps.Keys(x.ResponseHeader)) {
+			for _, v := range x.ResponseHeader[k] {
+				fr.Header = append(fr.Header, Field{Name: []byte(k), Value: []byte(v)})
+			}
+		}
+	}
+	f.frame = fr
+	emit(&f.frame)
+
+	format := FormatAuto
+	ctype := strings.ToLower(x.ResponseHeader.Get("Content-Type"))
+	switch {
+	case strings.HasPrefix(ctype, "text/event-stream"):
+		format = FormatSSE
+	case strings.Contains(ctype, "ndjson") || strings.Contains(ctype, "jsonl"):
+		format = FormatJSONL
+	case strings.Contains(ctype, "json"):
+		format = FormatJSON
+	}
+	rest := f.buf[end:]
+	f.base += int64(end)
+	if format == FormatAuto {
+		// A stdin recording: detect the body's format as it comes, so the
+		// frames do not depend on how the input was split into reads.
+		f.body = &Framer{base: f.base}
+	} else {
+		f.body = &Framer{format: format, inner: newSplitter(format, f.base)}
+		if s, ok := f.body.inner.(*sseFramer); ok {
+			s.bom = true // the body is a stream of its own: a BOM may start it
+		}
+	}
+	f.buf = nil
+	if len(rest) > 0 {
+		f.body.Feed(rest, at, f.wrap(emit))
+	}
+}
+
+// wrap stamps body frames with their recorded time and hides the timing
+// line from their fields.
+func (f *recordingFramer) wrap(emit func(*Frame)) func(*Frame) {
+	return func(fr *Frame) {
+		if f.body.Format() != FormatSSE || (fr.Kind != FrameEvent && fr.Kind != FrameComment) {
+			fr.At = f.last
+			if f.onBody != nil {
+				f.onBody(fr.At, fr.Raw)
+			}
+			emit(fr)
+			return
+		}
+		s, e, at, ok := timingLine(fr.Raw)
+		if !ok {
+			fr.At = f.last
+			if f.onBody != nil {
+				f.onBody(fr.At, fr.Raw)
+			}
+			emit(fr)
+			return
+		}
+		if at != NoTime {
+			f.last = at
+		}
+		fr.At = at
+		if fr.Comments > 0 {
+			fr.Comments--
+		}
+		if fr.Kind == FrameEvent && fr.Comments == 0 {
+			fr.Flags &^= HasComment
+		}
+		if f.onBody != nil {
+			f.onBody(at, fr.Raw[:s], fr.Raw[e:])
+		}
+		emit(fr)
+	}
+}
+
+// Chunk is a piece of a recorded body and the time its last byte arrived.
+type Chunk struct {
+	At   time.Duration
+	Data []byte
+}
+
+// Recording is a parsed recording: the exchange and the body as it was
+// received, timing lines removed, cut at frame boundaries.
+type Recording struct {
+	Exchange
+	Body []Chunk
+}
+
+// ParseRecording reads a whole recording held in memory. It returns
+// ErrNotRecording when data does not start with RecordingMagic.
+func ParseRecording(data []byte) (*Recording, error) {
+	if !bytes.HasPrefix(data, []byte(RecordingMagic)) {
+		return nil, ErrNotRecording
+	}
+	rec := &Recording{}
+	f := &recordingFramer{
+		onHead: func(x *Exchange) { rec.Exchange = *x },
+		onBody: func(at time.Duration, parts ...[]byte) {
+			var b []byte
+			for _, p := range parts {
+				b = append(b, p...)
+			}
+			rec.Body = append(rec.Body, Chunk{At: at, Data: b})
+		},
+	}
+	f.feed(data, NoTime, func(*Frame) {})
+	f.finish(NoTime, func(*Frame) {})
+	if f.err != nil {
+		return nil, f.err
+	}
+	return rec, nil
+}
+
+// Bytes returns the recorded body, as it was received.
+func (r *Recording) Bytes() []byte {
+	var b []byte
+	for _, c := range r.Body {
+		b = append(b, c.Data...)
+	}
+	return b
+}

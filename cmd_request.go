@@ -1,0 +1,245 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// headerFlags collects repeated -H values.
+type headerFlags []string
+
+func (h *headerFlags) String() string     { return strings.Join(*h, ", ") }
+func (h *headerFlags) Set(v string) error { *h = append(*h, v); return nil }
+
+type requestOptions struct {
+	method  string
+	url     string
+	headers headerFlags
+	data    string
+	hasData bool
+	timeout time.Duration
+	timed   string // --save-timed FILE
+	base    options
+}
+
+func parseRequestArgs(args []string) (requestOptions, error) {
+	var o requestOptions
+	fs := flag.NewFlagSet("streamtap request", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.method, "X", "", "")
+	fs.Var(&o.headers, "H", "")
+	data := fs.String("d", "", "")
+	fs.DurationVar(&o.timeout, "timeout", 0, "")
+	fs.BoolVar(&o.base.json, "json", false, "")
+	fs.StringVar(&o.base.save, "save", "", "")
+	fs.StringVar(&o.timed, "save-timed", "", "")
+	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "")
+	format := fs.String("format", "auto", "")
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return o, err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	fs.Visit(func(f *flag.Flag) { o.hasData = o.hasData || f.Name == "d" })
+	if len(positional) != 1 {
+		return o, errors.New("request takes one URL")
+	}
+	o.url, o.data = positional[0], *data
+	if !strings.HasPrefix(o.url, "http://") && !strings.HasPrefix(o.url, "https://") {
+		return o, fmt.Errorf("request %q: want an http:// or https:// URL", o.url)
+	}
+	f, err := capture.ParseFormat(*format)
+	if err != nil {
+		return o, err
+	}
+	o.base.format = f
+	if o.method == "" {
+		o.method = http.MethodGet
+		if o.hasData {
+			o.method = http.MethodPost
+		}
+	}
+	return o, nil
+}
+
+// expandEnv replaces $NAME and ${NAME} in a header value with the
+// variable's value, so keys stay out of the command line and shell
+// history. A variable that is not set is an error, not an empty key.
+func expandEnv(v string) (string, error) {
+	var missing []string
+	out := os.Expand(v, func(name string) string {
+		val, ok := os.LookupEnv(name)
+		if !ok {
+			missing = append(missing, name)
+		}
+		return val
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("environment variable %s is not set", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// requestBody reads -d: literal text, @file, or @- for stdin.
+func requestBody(d string, stdin *os.File) ([]byte, error) {
+	name, ok := strings.CutPrefix(d, "@")
+	switch {
+	case !ok:
+		return []byte(d), nil
+	case name == "-":
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(name)
+}
+
+// runRequest makes one HTTP request and streams the response into the
+// inspector (a terminal) or the plain timeline. The exit code is the
+// outcome: 0 for a 2xx status and a stream that ended well, 1 for an HTTP
+// error status or a stream that failed or was cut, 2 for bad usage or no
+// response at all.
+func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	o, err := parseRequestArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stderr, "run 'streamtap help' for usage\n")
+		}
+		return 2
+	}
+	var body []byte
+	if o.hasData {
+		if body, err = requestBody(o.data, stdin); err != nil {
+			fmt.Fprintf(stderr, "streamtap: -d: %v\n", err)
+			return 2
+		}
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(ctx, o.method, o.url, bytes.NewReader(body))
+	if err != nil {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		return 2
+	}
+	if !o.hasData {
+		req.Body, req.ContentLength = http.NoBody, 0
+	}
+	for _, h := range o.headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			fmt.Fprintf(stderr, "streamtap: -H %q: want 'Name: value'\n", h)
+			return 2
+		}
+		v, err := expandEnv(strings.TrimSpace(value))
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap: -H %s: %v\n", strings.TrimSpace(name), err)
+			return 2
+		}
+		req.Header.Add(strings.TrimSpace(name), v)
+	}
+	if o.hasData && req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json") // LLM APIs take JSON
+	}
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "text/event-stream, application/json")
+	}
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		state, _ := classify(context.Background(), err)
+		fmt.Fprintf(stderr, "streamtap: %s: %v\n", state, err)
+		return 2
+	}
+	defer resp.Body.Close()
+	headAt := time.Since(start)
+
+	name := o.method + " " + capture.RedactURL(o.url)
+	if o.base.keepSecrets {
+		name = o.method + " " + o.url
+	}
+	src := capture.FromReader(name, capture.SourceHTTP, resp.Body, true)
+	src.SetStart(start)
+	if o.base.format == capture.FormatAuto {
+		o.base.format = bodyFormat(resp.Header.Get("Content-Type"))
+	}
+	if o.timed != "" {
+		f, err := os.Create(o.timed)
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap: save: %v\n", err)
+			return 2
+		}
+		defer f.Close()
+		x := &capture.Exchange{Started: start, Method: o.method, URL: o.url, RequestHeader: req.Header,
+			RequestBody: body, Proto: resp.Proto, Status: resp.StatusCode, ResponseHeader: resp.Header, HeadAt: headAt}
+		format := capture.FormatJSON // kept verbatim
+		if o.base.format == capture.FormatSSE {
+			format = capture.FormatSSE
+		}
+		src.Record(capture.NewRecorder(f, x, capture.RecordOptions{Format: format, KeepSecrets: o.base.keepSecrets}))
+	}
+	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", ui.Safe(name), resp.Proto, resp.Status, headAt.Seconds())
+
+	var code int
+	var s *model.Session
+	switch f, ok := stdout.(*os.File); {
+	case o.base.json:
+		code, s = requestCalls(ctx, src, o.base, stdout, stderr)
+	case ok && term.IsTerminal(f.Fd()):
+		code = viewOrTimeline(ctx, "", src, o.base, stdout, stderr)
+	default:
+		code, s = timelineSession(ctx, src, o.base, 0, stdout, stderr)
+	}
+	if code != 0 {
+		return code
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return 1
+	}
+	if s != nil {
+		switch s.Outcome().State {
+		case "error", "failed", "truncated":
+			return 1
+		}
+	}
+	return 0
+}
+
+// requestCalls prints the calls report as JSON and returns the session.
+func requestCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) (int, *model.Session) {
+	s, err := ingest(ctx, src, o, model.Options{}, nil)
+	w := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s.Report())
+	if werr := w.Flush(); werr != nil && err == nil {
+		err = werr
+	}
+	if err != nil {
+		return readFailed(stderr, err), s
+	}
+	return 0, s
+}
