@@ -238,13 +238,7 @@ func ingest(ctx context.Context, src *capture.Source, o options, opt model.Optio
 	}
 	s := model.NewSession(opt)
 	if each == nil {
-		// Nothing reads the session while it grows: frame and validate on
-		// this goroutine, assemble on another.
-		p := model.NewPipeline(s)
-		err := src.Read(ctx, ropt, func(f *capture.Frame) error { p.Add(f); return nil })
-		p.Close()
-		s.End(err)
-		return s, err
+		each = func(*model.Session, *model.Event, int, *capture.Frame) error { return nil }
 	}
 	err := src.Read(ctx, ropt, func(f *capture.Frame) error {
 		ord := s.Len()

@@ -58,7 +58,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 			if in := jsonscan.Get(block, "input"); it.IsCall() && in != nil {
 				it.Args.add(ord, []byte(compactJSON(in)))
 			}
-			it.Closed = ord
+			it.close(ord)
 			it.Status.set(ord, "completed")
 			return true
 		})
@@ -72,7 +72,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		it := s.anthBlock(r, idx, t.contentBlock, ord)
 		it.Opened = ord
 		if in := jsonscan.Get(t.contentBlock, "input"); it.IsCall() && in != nil {
-			it.Sources[SourceAdded] = Source{Present: true, Ordinal: ord, Value: compactJSON(in)}
+			it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: compactJSON(in)})
 		}
 		st.blocks[idx] = it
 		st.open = it
@@ -94,7 +94,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "thinking")))
 		case "signature_delta":
 			ev.Kind = KindTextDelta
-			it.Sign.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "signature")))
+			it.sign().add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "signature")))
 		default: // citations_delta and deltas yet to come
 			ev.Kind = KindTextDelta
 		}
@@ -104,7 +104,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		if it.Closed >= 0 {
 			it.seen(ord, "content_block_stop", "", "again")
 		} else {
-			it.Closed = ord
+			it.close(ord)
 		}
 		it.Status.set(ord, "completed")
 		if st.open == it {
@@ -148,7 +148,7 @@ func (s *Session) anthBlock(r *Response, idx int, block []byte, ord int) *Item {
 	case "thinking":
 		initial = jsonscan.Get(block, "thinking")
 		if sig := jsonscan.Get(block, "signature"); jsonscan.Kind(sig) == '"' && len(sig) > 2 {
-			it.Sign.add(ord, jsonscan.Unquote(nil, sig))
+			it.sign().add(ord, jsonscan.Unquote(nil, sig))
 		}
 	}
 	if len(initial) > 2 {

@@ -103,7 +103,7 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
 					it := s.chatText(st.messages, ci, RoleMessage, "message", ev, ord)
-					it.Refusal.add(ord, jsonscan.Unquote(s.scratch[:0], v))
+					it.refusal().add(ord, jsonscan.Unquote(s.scratch[:0], v))
 				}
 			case "reasoning_content", "reasoning":
 				if jsonscan.Kind(v) == '"' {
@@ -133,12 +133,12 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 			r.finish(ci, ord, reason)
 			for _, c := range st.all {
 				if c.Choice == ci && c.Closed < 0 {
-					c.Closed = ord
+					c.close(ord)
 					c.Status.set(ord, "completed")
 				}
 			}
 			if m := st.messages[ci]; m != nil && m.Closed < 0 {
-				m.Closed = ord
+				m.close(ord)
 				m.Status.set(ord, "completed")
 			}
 		}

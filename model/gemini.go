@@ -188,7 +188,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 
 func (s *Session) geminiClose(it *Item, ord int) {
 	if it.Closed < 0 {
-		it.Closed = ord
+		it.close(ord)
 		it.Status.set(ord, "completed")
 	}
 	for ci, o := range s.gem.open {

@@ -58,18 +58,37 @@ func (b *Buffer) add(ord int, p []byte) {
 	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
 }
 
+// The readers below accept a nil *Buffer as an empty one, since an item's
+// optional buffers stay nil until used.
+
 // Bytes returns everything assembled. The caller must not modify it.
-func (b *Buffer) Bytes() []byte { return b.b }
+func (b *Buffer) Bytes() []byte {
+	if b == nil {
+		return nil
+	}
+	return b.b
+}
 
 // String returns everything assembled.
-func (b *Buffer) String() string { return string(b.b) }
+func (b *Buffer) String() string { return string(b.Bytes()) }
 
 // Len is the length assembled.
-func (b *Buffer) Len() int { return len(b.b) }
+func (b *Buffer) Len() int { return len(b.Bytes()) }
+
+// Count is the number of fragments.
+func (b *Buffer) Count() int {
+	if b == nil {
+		return 0
+	}
+	return len(b.Frags)
+}
 
 // AsOf returns the text assembled by the end of event ord and the index of
 // the last fragment in it (-1 when none).
 func (b *Buffer) AsOf(ord int) ([]byte, int) {
+	if b == nil {
+		return nil, -1
+	}
 	i := sort.Search(len(b.Frags), func(i int) bool { return int(b.Frags[i].Ordinal) > ord })
 	if i == 0 {
 		return nil, -1
@@ -80,6 +99,9 @@ func (b *Buffer) AsOf(ord int) ([]byte, int) {
 // FragmentAt returns the span [start, end) that event ord added, if it added
 // one.
 func (b *Buffer) FragmentAt(ord int) (start, end int, ok bool) {
+	if b == nil {
+		return 0, 0, false
+	}
 	i := sort.Search(len(b.Frags), func(i int) bool { return int(b.Frags[i].Ordinal) >= ord })
 	if i == len(b.Frags) || int(b.Frags[i].Ordinal) != ord {
 		return 0, 0, false
@@ -151,12 +173,16 @@ type Item struct {
 	Status   History
 	Args     Buffer // a call's arguments as they arrived
 	Text     Buffer // message text, reasoning text or thinking
-	Refusal  Buffer
-	Sign     Buffer // Anthropic thinking signature
+	// Refusal and Sign (an Anthropic thinking signature) are nil until
+	// their first fragment: few items have them, and a big stream has tens
+	// of thousands of items.
+	Refusal *Buffer
+	Sign    *Buffer
 
 	// Sources holds every statement of the final arguments, so that a
-	// disagreement between them is visible and provable.
-	Sources [numSources]Source
+	// disagreement between them is visible and provable; nil for items
+	// that have none (most are not calls). Read it with Source.
+	Sources *Sources
 	// IDs records each item id, call id or name seen on the item's events
 	// when they differ from the first: evidence of ids changing mid-call.
 	IDs []IDSeen
@@ -171,6 +197,60 @@ type IDSeen struct {
 	Ordinal int
 	Field   string // "item_id", "call_id", "name", "id"
 	Value   string
+}
+
+// Sources is every statement of a call's final arguments, by SourceName.
+type Sources [numSources]Source
+
+// Source returns one statement of the final arguments; its Present is
+// false when the stream never made it.
+func (it *Item) Source(n SourceName) Source {
+	if it.Sources == nil {
+		return Source{}
+	}
+	return it.Sources[n]
+}
+
+func (it *Item) setSource(n SourceName, src Source) {
+	if it.Sources == nil {
+		it.Sources = new(Sources)
+	}
+	it.Sources[n] = src
+}
+
+// refusal and sign return the item's refusal and signature buffers,
+// making them on first use.
+func (it *Item) refusal() *Buffer {
+	if it.Refusal == nil {
+		it.Refusal = new(Buffer)
+	}
+	return it.Refusal
+}
+
+func (it *Item) sign() *Buffer {
+	if it.Sign == nil {
+		it.Sign = new(Buffer)
+	}
+	return it.Sign
+}
+
+// close marks the item closed by event ord and trims its buffers: append
+// leaves up to half of a buffer unused, and a long stream keeps tens of
+// thousands of closed items. Fragments that arrive later still append.
+func (it *Item) close(ord int) {
+	it.Closed = ord
+	it.Args.trim()
+	it.Text.trim()
+}
+
+// trim drops unused capacity when it is more than an eighth.
+func (b *Buffer) trim() {
+	if cap(b.b)-len(b.b) > len(b.b)/8 {
+		b.b = slices.Clip(slices.Clone(b.b))
+	}
+	if cap(b.Frags)-len(b.Frags) > len(b.Frags)/8 {
+		b.Frags = slices.Clip(slices.Clone(b.Frags))
+	}
 }
 
 // IsCall reports whether the item is a tool call.
@@ -203,12 +283,12 @@ func (it *Item) FinalArgs() string {
 		return string(it.gemini.render(-1))
 	}
 	for _, s := range []SourceName{SourceItemDone, SourceArgsDone, SourceTerminal} {
-		if it.Sources[s].Present {
-			return it.Sources[s].Value
+		if src := it.Source(s); src.Present {
+			return src.Value
 		}
 	}
-	if it.Deltas == 0 && it.Sources[SourceAdded].Present {
-		return it.Sources[SourceAdded].Value
+	if src := it.Source(SourceAdded); it.Deltas == 0 && src.Present {
+		return src.Value
 	}
 	return it.Args.String()
 }
@@ -228,7 +308,7 @@ func (it *Item) SourcesDisagree() (map[string]string, bool) {
 	present := map[string]string{}
 	var values []string
 	for s := range SourceAdded {
-		src := it.Sources[s]
+		src := it.Source(s)
 		if s == SourceDeltas && it.Deltas > 0 {
 			src = Source{Present: true, Ordinal: it.Last, Value: it.Args.String()}
 		}

@@ -145,12 +145,7 @@ func (s *Session) Outcome() Outcome {
 	default:
 		state = "completed"
 	}
-	var detail string
-	for c := range r.Finish {
-		if h := r.Finish[c]; len(h) > 0 && c == 0 {
-			detail = h.Last()
-		}
-	}
+	detail := r.FinishOf(0).Last()
 	return Outcome{State: state, Detail: detail, Ordinal: r.Terminal}
 }
 

@@ -171,7 +171,7 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 	case "response.refusal.delta":
 		ev.Kind = KindTextDelta
 		if it := s.respItem(ev, ord); it != nil {
-			it.Refusal.add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
+			it.refusal().add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
 		}
 		return
 	case "response.output_text.done", "response.reasoning_summary_text.done", "response.reasoning_text.done":
@@ -182,8 +182,8 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 		return
 	case "response.refusal.done":
 		ev.Kind = KindTextDone
-		if it := s.respItem(ev, ord); it != nil && len(it.Refusal.Frags) == 0 {
-			it.Refusal.add(ord, jsonscan.Unquote(s.scratch[:0], t.refusal))
+		if it := s.respItem(ev, ord); it != nil && it.Refusal.Count() == 0 {
+			it.refusal().add(ord, jsonscan.Unquote(s.scratch[:0], t.refusal))
 		}
 		return
 	}
@@ -209,10 +209,10 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 			v = t.code
 		}
 		val := jsonscan.Unquote(nil, v)
-		if it.Sources[SourceArgsDone].Present {
+		if it.Source(SourceArgsDone).Present {
 			it.seen(ord, "arguments_done", "", "again")
 		}
-		it.Sources[SourceArgsDone] = Source{Present: true, Ordinal: ord, Value: string(val)}
+		it.setSource(SourceArgsDone, Source{Present: true, Ordinal: ord, Value: string(val)})
 		if it.Deltas == 0 && it.Args.Len() == 0 {
 			it.Args.add(ord, val) // arguments only in .done: show them as they arrived
 		}
@@ -334,7 +334,7 @@ func (s *Session) terminalItem(r *Response, i int, obj []byte, ord int) {
 		it.Status.set(ord, sn.status)
 	}
 	if it.IsCall() && sn.hasArgs {
-		it.Sources[SourceTerminal] = Source{Present: true, Ordinal: ord, Value: string(sn.args)}
+		it.setSource(SourceTerminal, Source{Present: true, Ordinal: ord, Value: string(sn.args)})
 	}
 }
 
@@ -380,7 +380,7 @@ func (s *Session) itemAdded(ev *Event, ord int) {
 		it.Status.set(ord, sn.status)
 	}
 	if sn.hasArgs {
-		it.Sources[SourceAdded] = Source{Present: true, Ordinal: ord, Value: string(sn.args)}
+		it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: string(sn.args)})
 	}
 	if sn.id != "" {
 		st.byID[sn.id] = it
@@ -430,10 +430,10 @@ func (s *Session) itemDone(ev *Event, ord int) {
 		it.Status.set(ord, sn.status)
 	}
 	if it.Closed < 0 {
-		it.Closed = ord
+		it.close(ord)
 	}
 	if it.IsCall() && sn.hasArgs {
-		it.Sources[SourceItemDone] = Source{Present: true, Ordinal: ord, Value: string(sn.args)}
+		it.setSource(SourceItemDone, Source{Present: true, Ordinal: ord, Value: string(sn.args)})
 		if it.Args.Len() == 0 && it.Deltas == 0 {
 			it.Args.add(ord, sn.args)
 		}

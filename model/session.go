@@ -34,19 +34,38 @@ type Response struct {
 	Terminal int     // ordinal of its terminal event, or -1
 	// Finish holds each choice's finish reasons (Chat, Gemini) or the stop
 	// reasons (Anthropic, choice 0), in stream order.
-	Finish map[int]History
+	Finish []ChoiceFinish
 	// Created and Final are the ordinals of the first and terminal
 	// snapshots of the whole response (Responses), or -1.
 	Created, Final int
 }
 
 func (r *Response) finish(choice, ord int, reason string) {
-	if r.Finish == nil {
-		r.Finish = map[int]History{}
+	for i := range r.Finish {
+		if r.Finish[i].Choice == choice {
+			r.Finish[i].Reasons = append(r.Finish[i].Reasons, Change{Ordinal: ord, Value: reason})
+			return
+		}
 	}
-	h := r.Finish[choice]
-	h = append(h, Change{Ordinal: ord, Value: reason})
-	r.Finish[choice] = h
+	r.Finish = append(r.Finish, ChoiceFinish{Choice: choice, Reasons: History{{Ordinal: ord, Value: reason}}})
+}
+
+// ChoiceFinish is the finish reasons one choice received, in stream order.
+// A slice of them rather than a map keeps a response small: a 100 MB stream
+// holds thousands of responses, almost all with one choice.
+type ChoiceFinish struct {
+	Choice  int
+	Reasons History
+}
+
+// FinishOf returns the finish reasons of a choice, or nil.
+func (r *Response) FinishOf(choice int) History {
+	for _, cf := range r.Finish {
+		if cf.Choice == choice {
+			return cf.Reasons
+		}
+	}
+	return nil
 }
 
 // Head is an HTTP response head that preceded the stream.
@@ -88,9 +107,8 @@ type Session struct {
 	endErr    error
 	top       top
 	scratch   []byte
-	cur       []byte   // the data of the event being added, when it is a JSON object
-	verdict   *verdict // set by a Pipeline while it adds a frame it validated
-	status    int      // HTTP status of the latest head
+	cur       []byte // the data of the event being added, when it is a JSON object
+	status    int    // HTTP status of the latest head
 	respState respState
 	chat      chatState
 	anth      anthState
@@ -166,11 +184,6 @@ type top struct {
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
 	promptFeedback, content, role, responseID, stopReason []byte
-}
-
-func (t *top) member(key, v []byte) bool {
-	t.collect(key, v)
-	return true
 }
 
 func (t *top) collect(key, v []byte) {
@@ -322,18 +335,7 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
 		return
 	}
 	s.top = top{}
-	var isObj bool
-	var err error
-	if v := s.verdict; v != nil {
-		// A Pipeline validated the data already: only the top-level members
-		// are read, without validating again.
-		isObj, err = v.isObject, v.err
-		if isObj && err == nil {
-			jsonscan.Members(data, s.top.member)
-		}
-	} else {
-		isObj, err = jsonscan.ScanObject(data, s.top.collect)
-	}
+	isObj, err := jsonscan.ScanObject(data, s.top.collect)
 	if err != nil {
 		ev.Flags |= DecodeError
 		ev.Type = s.types.id([]byte(TypeInvalid))

@@ -282,7 +282,7 @@ func (c *callsPane) text(it *model.Item, ord int) {
 	for _, b := range []struct {
 		name string
 		buf  *model.Buffer
-	}{{"", &it.Text}, {"refusal", &it.Refusal}} {
+	}{{"", &it.Text}, {"refusal", it.Refusal}} {
 		txt, _ := b.buf.AsOf(ord)
 		if len(txt) == 0 {
 			continue
@@ -343,8 +343,8 @@ func fragmentsAsOf(b *model.Buffer, ord int) int {
 // sourcesKnownBy reports whether every stated source had arrived by ord.
 func sourcesKnownBy(it *model.Item, ord int) bool {
 	last := it.Last
-	for _, s := range it.Sources {
-		if s.Present {
+	for name := range model.SourceAdded + 1 { // every source, the placeholder too
+		if s := it.Source(name); s.Present {
 			last = max(last, s.Ordinal)
 		}
 	}

@@ -103,8 +103,8 @@ func (d *diffPane) transitions(ord int) []string {
 			name += " " + r.ID
 		}
 		line(name, r.Status)
-		for choice, h := range r.Finish {
-			line(fmt.Sprintf("%s finish (choice %d)", name, choice), h)
+		for _, cf := range r.Finish {
+			line(fmt.Sprintf("%s finish (choice %d)", name, cf.Choice), cf.Reasons)
 		}
 	}
 	if ev := &d.s.Events[ord]; ev.Item >= 0 && int(ev.Item) < len(d.s.Items) {

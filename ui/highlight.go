@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -26,14 +25,41 @@ type segLine []seg
 // the own line tokenizer over the visible lines only.
 const chromaLimit = 32 << 10
 
-// jsonLexer is the coalesced chroma JSON lexer, looked up once: the lookup
-// walks the lexer registry and coalescing allocates, so doing either per
-// render would cost more than the highlighting.
+// jsonLexer is a JSON lexer built from chroma's rule API, made once.
+// Importing chroma's lexers package instead would register its hundreds of
+// lexers at start-up, about 9 MB of resident memory that every headless
+// command would pay for one grammar. Coalescing merges runs of one token
+// type, so the highlighter sees fewer, longer tokens.
 var jsonLexer = sync.OnceValue(func() chroma.Lexer {
-	l := lexers.Get("json")
-	if l == nil {
-		l = lexers.Fallback
+	const str = `"(?:\\.|[^"\\])*"`
+	value := []chroma.Rule{
+		{Pattern: `\s+`, Type: chroma.Text},
+		{Pattern: `(?:true|false|null)\b`, Type: chroma.KeywordConstant},
+		{Pattern: `-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`, Type: chroma.LiteralNumber},
+		{Pattern: str, Type: chroma.LiteralStringDouble},
+		{Pattern: `\{`, Type: chroma.Punctuation, Mutator: chroma.Push("object")},
+		{Pattern: `\[`, Type: chroma.Punctuation, Mutator: chroma.Push("array")},
+		{Pattern: `[^\s{}\[\],:"]+|.`, Type: chroma.Error},
 	}
+	l := chroma.MustNewLexer(&chroma.Config{Name: "JSON", Aliases: []string{"json"}, DotAll: true}, func() chroma.Rules {
+		return chroma.Rules{
+			"root":  {chroma.Include("value")},
+			"value": value,
+			"object": {
+				{Pattern: `\s+`, Type: chroma.Text},
+				{Pattern: `(` + str + `)(\s*)(:)`, Type: chroma.ByGroups(chroma.NameTag, chroma.Text, chroma.Punctuation)},
+				{Pattern: `,`, Type: chroma.Punctuation},
+				{Pattern: `\}`, Type: chroma.Punctuation, Mutator: chroma.Pop(1)},
+				chroma.Include("value"),
+			},
+			"array": {
+				{Pattern: `\s+`, Type: chroma.Text},
+				{Pattern: `,`, Type: chroma.Punctuation},
+				{Pattern: `\]`, Type: chroma.Punctuation, Mutator: chroma.Pop(1)},
+				chroma.Include("value"),
+			},
+		}
+	})
 	return chroma.Coalesce(l)
 })
 

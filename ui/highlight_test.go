@@ -141,3 +141,22 @@ func TestLargeEventUsesLineTokenizer(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 70, Height: 20})
 	checkFits(t, viewOf(m), 70, 20)
 }
+
+// TestChromaLinesClasses holds the JSON lexer to the classes the styles
+// colour: keys, strings, numbers, literals, punctuation, and errors for
+// what is not JSON.
+func TestChromaLinesClasses(t *testing.T) {
+	lines := chromaLines("{\n  \"a\": \"x\\\"y\",\n  \"b\": [1, -2.5e3, true, null]\n} oops")
+	want := map[string]tokClass{`"a"`: tokKey, `"x\"y"`: tokString, `-2.5e3`: tokNumber, `true`: tokLiteral, `null`: tokLiteral, `[`: tokPunct, `oops`: tokError}
+	got := map[string]tokClass{}
+	for _, l := range lines {
+		for _, sg := range l {
+			got[strings.TrimSpace(sg.text)] = sg.cls
+		}
+	}
+	for text, cls := range want {
+		if got[text] != cls {
+			t.Errorf("class of %s = %v; want %v (all: %v)", text, got[text], cls, got)
+		}
+	}
+}

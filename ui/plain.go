@@ -68,7 +68,7 @@ func Summary(s *model.Session, ev *model.Event, ord int, raw []byte) string {
 			for _, b := range []struct {
 				name string
 				buf  *model.Buffer
-			}{{"text", &it.Text}, {"refusal", &it.Refusal}, {"signature", &it.Sign}} {
+			}{{"text", &it.Text}, {"refusal", it.Refusal}, {"signature", it.Sign}} {
 				if frag, ok := fragment(b.buf, ord); ok {
 					name := b.name
 					if it.Role == model.RoleReasoning && name == "text" {
@@ -133,8 +133,9 @@ func statusChange(s *model.Session, ord int) string {
 				return "status " + Safe(c.Value)
 			}
 		}
-		for choice, h := range r.Finish {
-			for _, c := range h {
+		for _, cf := range r.Finish {
+			choice := cf.Choice
+			for _, c := range cf.Reasons {
 				if c.Ordinal == ord {
 					if choice > 0 {
 						return fmt.Sprintf("choice %d finish %s", choice, Safe(c.Value))

@@ -58,57 +58,42 @@ func jsonString(s string) string { return fmt.Sprintf("%q", s) }
 // BenchmarkCheck compares, on the same stream, `calls` (assembly and the
 // calls report) with `check` (assembly observed by a Checker, and the
 // check report): the check must add at most 20% to calls. "assemble" is
-// framing and assembly alone. The pipeline variants run as the headless
-// commands do, framing and validating on one core and assembling (and
-// checking) on another.
+// framing and assembly alone.
 func BenchmarkCheck(b *testing.B) {
 	data := benchStream()
-	feed := func(s *model.Session, pipeline bool) {
-		add := s.Add
-		var p *model.Pipeline
-		if pipeline {
-			p = model.NewPipeline(s)
-			add = func(f *capture.Frame) *model.Event { p.Add(f); return nil }
-		}
+	feed := func(s *model.Session) {
 		fr := capture.NewFramer(capture.FormatAuto)
-		emit := func(f *capture.Frame) { add(f) }
+		emit := func(f *capture.Frame) { s.Add(f) }
 		for off := 0; off < len(data); off += 256 << 10 { // reads as capture.Source makes them
 			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
 		}
 		fr.Finish(capture.NoTime, emit)
-		if p != nil {
-			p.Close()
-		}
 		s.End(nil)
 	}
-	for _, pipeline := range []bool{false, true} {
-		suffix := ""
-		if pipeline {
-			suffix = "-pipeline"
-		}
-		b.Run("assemble"+suffix, func(b *testing.B) {
+	{
+		b.Run("assemble", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				feed(model.NewSession(model.Options{}), pipeline)
+				feed(model.NewSession(model.Options{}))
 			}
 		})
-		b.Run("calls"+suffix, func(b *testing.B) {
+		b.Run("calls", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
 				s := model.NewSession(model.Options{})
-				feed(s, pipeline)
+				feed(s)
 				_ = s.Report()
 			}
 		})
-		b.Run("check"+suffix, func(b *testing.B) {
+		b.Run("check", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
 				opts, c := Attach(model.Options{})
 				s := model.NewSession(opts)
-				feed(s, pipeline)
+				feed(s)
 				if rep := c.Report(s, Strict); len(rep.Findings) != 0 {
 					b.Fatalf("bench stream has findings: %v", rep.Findings[0])
 				}
@@ -140,7 +125,7 @@ func TestCheckOverhead(t *testing.T) {
 		t.Skip("set STREAMTAP_OVERHEAD=1 to measure")
 	}
 	data := benchStream()
-	run := func(check, pipeline bool) time.Duration {
+	run := func(check bool) time.Duration {
 		start := time.Now()
 		opts := model.Options{}
 		var c *Checker
@@ -148,21 +133,12 @@ func TestCheckOverhead(t *testing.T) {
 			opts, c = Attach(opts)
 		}
 		s := model.NewSession(opts)
-		add := s.Add
-		var p *model.Pipeline
-		if pipeline {
-			p = model.NewPipeline(s)
-			add = func(f *capture.Frame) *model.Event { p.Add(f); return nil }
-		}
 		fr := capture.NewFramer(capture.FormatAuto)
-		emit := func(f *capture.Frame) { add(f) }
+		emit := func(f *capture.Frame) { s.Add(f) }
 		for off := 0; off < len(data); off += 256 << 10 {
 			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
 		}
 		fr.Finish(capture.NoTime, emit)
-		if p != nil {
-			p.Close()
-		}
 		s.End(nil)
 		if check {
 			_ = c.Report(s, Strict)
@@ -171,14 +147,14 @@ func TestCheckOverhead(t *testing.T) {
 		}
 		return time.Since(start)
 	}
-	for _, pipeline := range []bool{false, true} {
+	{
 		best := [2]time.Duration{time.Hour, time.Hour}
 		for range 40 {
 			for i, check := range []bool{false, true} {
-				best[i] = min(best[i], run(check, pipeline))
+				best[i] = min(best[i], run(check))
 			}
 		}
-		t.Logf("pipeline=%v, %d bytes: calls %v (%.0f MB/s), check %v (%.0f MB/s): check adds %.1f%%", pipeline, len(data),
+		t.Logf("%d bytes: calls %v (%.0f MB/s), check %v (%.0f MB/s): check adds %.1f%%", len(data),
 			best[0], float64(len(data))/best[0].Seconds()/1e6, best[1], float64(len(data))/best[1].Seconds()/1e6,
 			100*(best[1].Seconds()/best[0].Seconds()-1))
 	}

@@ -177,8 +177,8 @@ func (cc *chatChecks) checkResponse(out *Checker, s *model.Session, r *model.Res
 			byChoice[it.Choice] = append(byChoice[it.Choice], it)
 		}
 	}
-	for c := range r.Finish {
-		choices[c] = true
+	for _, cf := range r.Finish {
+		choices[cf.Choice] = true
 	}
 	if len(choices) == 0 && r.Terminal >= 0 {
 		choices[0] = true
@@ -404,7 +404,7 @@ func resent(it *model.Item) (string, []int) {
 
 // checkFinish judges one choice's finish_reason and what follows it.
 func (cc *chatChecks) checkFinish(out *Checker, s *model.Session, r *model.Response, ci int, calls, items []*model.Item, over bool) {
-	h := r.Finish[ci]
+	h := r.FinishOf(ci)
 	var reasons []model.Change
 	var odd []int
 	var oddVals []string
@@ -466,7 +466,10 @@ func (cc *chatChecks) checkFinish(out *Checker, s *model.Session, r *model.Respo
 		if it.IsCall() && it.Opened > fin {
 			late = append(late, it.Opened)
 		}
-		for _, b := range []*model.Buffer{&it.Args, &it.Text, &it.Refusal} {
+		for _, b := range []*model.Buffer{&it.Args, &it.Text, it.Refusal} {
+			if b == nil {
+				continue
+			}
 			start := int32(0)
 			for _, f := range b.Frags {
 				if int(f.Ordinal) > fin && f.End > start { // an empty fragment adds nothing to lose

@@ -16,7 +16,6 @@ package checks
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -265,24 +264,6 @@ func readBack(s *model.Session) ([]byte, bool) {
 		out = append(out, b...)
 	}
 	return out, s.Bytes() > 0
-}
-
-// Run reads a source to its end into a new session with a Checker attached
-// and returns the session and the Checker; err is the read error, also
-// recorded with Session.End. Like the other headless commands it frames
-// and validates on the calling goroutine and assembles (and checks) on
-// another (model.Pipeline).
-func Run(ctx context.Context, src *capture.Source, opts capture.ReadOptions) (*model.Session, *Checker, error) {
-	mo, c := Attach(model.Options{Raw: src.ReaderAt()})
-	s := model.NewSession(mo)
-	p := model.NewPipeline(s)
-	err := src.Read(ctx, opts, func(f *capture.Frame) error {
-		p.Add(f)
-		return nil
-	})
-	p.Close()
-	s.End(err)
-	return s, c, err
 }
 
 // Observe implements model.Observer.

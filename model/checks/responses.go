@@ -627,7 +627,7 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 			if !ok {
 				continue
 			}
-			o := it.Sources[src].Ordinal
+			o := it.Source(src).Ordinal
 			if src == model.SourceDeltas {
 				o = lastDelta(it)
 			}
@@ -648,16 +648,16 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 		}
 		out.add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, strings.Join(parts, "; "))
 	}
-	if a := it.Sources[model.SourceAdded]; a.Present && a.Value != "" && it.Deltas > 0 {
+	if a := it.Source(model.SourceAdded); a.Present && a.Value != "" && it.Deltas > 0 {
 		out.add(rArgsInAdded, []int{a.Ordinal, lastDelta(it)}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
 			label, a.Ordinal, quote(a.Value), plural(it.Deltas, "delta"))
 	}
 	final2 := it.FinalArgs()
 	if it.Opened >= 0 && it.Deltas == 0 && final2 != "" &&
-		(it.Sources[model.SourceArgsDone].Present || it.Sources[model.SourceItemDone].Present) {
-		o := it.Sources[model.SourceArgsDone].Ordinal
-		if !it.Sources[model.SourceArgsDone].Present {
-			o = it.Sources[model.SourceItemDone].Ordinal
+		(it.Source(model.SourceArgsDone).Present || it.Source(model.SourceItemDone).Present) {
+		o := it.Source(model.SourceArgsDone).Ordinal
+		if !it.Source(model.SourceArgsDone).Present {
+			o = it.Source(model.SourceItemDone).Ordinal
 		}
 		out.add(rArgsDoneOnly, []int{it.Opened, o}, "call %s: no argument delta; the arguments arrive whole at event %d", label, o)
 	}
