@@ -240,7 +240,18 @@ func ingest(ctx context.Context, src *capture.Source, o options, opt model.Optio
 	if each == nil {
 		each = func(*model.Session, *model.Event, int, *capture.Frame) error { return nil }
 	}
+	largest := 0
 	err := src.Read(ctx, ropt, func(f *capture.Frame) error {
+		if n := len(f.Raw); n > largest && n > 1<<20 {
+			// The budget grows with the largest event (64 MiB + 3x it):
+			// let the soft limit follow, or the collector runs without
+			// pause while one huge event is alive. 2x, not 3x: the limit
+			// bounds the heap, and the process needs room beside it.
+			largest = n
+			if debug.SetMemoryLimit(-1) < headlessMemoryLimit+2*int64(n) {
+				debug.SetMemoryLimit(headlessMemoryLimit + 2*int64(n))
+			}
+		}
 		ord := s.Len()
 		return each(s, s.Add(f), ord, f)
 	})
@@ -262,9 +273,7 @@ func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stder
 	rep := s.Report()
 	w := bufio.NewWriter(stdout)
 	if o.json {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(rep)
+		_ = rep.WriteJSON(w)
 	} else {
 		_ = ui.WriteCalls(w, rep)
 	}

@@ -191,14 +191,13 @@ func newLineFramer(base int64) *lineFramer {
 
 func (f *lineFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
 	if f.beg > 0 {
-		n := copy(f.buf, f.buf[f.beg:])
-		f.buf = f.buf[:n]
+		f.buf = shrink(f.buf, f.beg)
 		f.base += int64(f.beg)
 		f.pos -= f.beg
 		f.nl.shift(f.beg)
 		f.beg = 0
 	}
-	f.buf = append(f.buf, p...)
+	f.buf = appendGrow(f.buf, p)
 	f.scan(false, at, emit)
 }
 

@@ -100,7 +100,7 @@ func (f *sseFramer) reset() {
 
 func (f *sseFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
 	f.compact()
-	f.buf = append(f.buf, p...)
+	f.buf = appendGrow(f.buf, p)
 	f.parse(false, at, emit)
 }
 
@@ -123,8 +123,7 @@ func (f *sseFramer) compact() {
 	if f.beg == 0 {
 		return
 	}
-	n := copy(f.buf, f.buf[f.beg:])
-	f.buf = f.buf[:n]
+	f.buf = shrink(f.buf, f.beg)
 	f.base += int64(f.beg)
 	f.pos -= f.beg
 	f.nl.shift(f.beg)
@@ -342,4 +341,34 @@ func contentFlags(raw []byte) Flags {
 		fl |= TooLarge
 	}
 	return fl
+}
+
+// keptBuffer is the capacity a framer keeps between frames. A buffer grown
+// for one huge frame (a 50 MB data line) is released once that frame is
+// out, rather than held for the rest of the stream.
+const keptBuffer = 4 * readChunk
+
+// shrink drops buf[:drop], the bytes of frames already emitted, moving the
+// rest to the front, or into a smaller buffer when buf has grown past
+// keptBuffer and the rest would fit.
+func shrink(buf []byte, drop int) []byte {
+	rest := buf[drop:]
+	if cap(buf) > keptBuffer && len(rest) < keptBuffer/2 {
+		return append(make([]byte, 0, keptBuffer), rest...)
+	}
+	n := copy(buf, rest)
+	return buf[:n]
+}
+
+// appendGrow appends p to buf, doubling the capacity when it must grow.
+// append grows large slices by only a quarter, so a 50 MB line arriving in
+// 256 KiB reads would be copied into some twenty ever larger buffers; with
+// doubling the copies add up to about the line's own size.
+func appendGrow(buf, p []byte) []byte {
+	if need := len(buf) + len(p); need > cap(buf) {
+		grown := make([]byte, len(buf), max(need, 2*cap(buf)))
+		copy(grown, buf)
+		buf = grown
+	}
+	return append(buf, p...)
 }

@@ -1,5 +1,15 @@
 package model
 
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
 // CallsReport is the `streamtap calls --json` document. Scripts rely on its
 // shape: fields may be added, never renamed or removed.
 type CallsReport struct {
@@ -55,7 +65,11 @@ func (s *Session) Report() CallsReport {
 		if src, differ := it.SourcesDisagree(); differ {
 			c.Sources = src
 		}
-		c.ArgumentsJSON = ArgsState([]byte(c.Arguments), true).String()
+		args := it.Args.Bytes()
+		if c.Arguments != string(args) { // compared without copying
+			args = []byte(c.Arguments)
+		}
+		c.ArgumentsJSON = ArgsState(args, true).String()
 		rep.Calls = append(rep.Calls, c)
 	}
 	texts := s.Texts()
@@ -67,4 +81,101 @@ func (s *Session) Report() CallsReport {
 	o := s.Outcome()
 	rep.Outcome = OutcomeReport{State: o.State, Detail: o.Detail}
 	return rep
+}
+
+// bigString is the length above which WriteJSON streams a string instead of
+// encoding it in one buffer.
+const bigString = 64 << 10
+
+// WriteJSON writes the report as one line of JSON, byte for byte what
+// encoding/json writes with HTML escaping off. Arguments, sources and
+// texts longer than 64 KiB are escaped and written in pieces, so a 50 MB
+// call costs a few small buffers rather than an encoded copy of itself
+// grown by doubling.
+func (r CallsReport) WriteJSON(w io.Writer) error {
+	var big []string
+	// The placeholder carries a random nonce, so stream content cannot
+	// forge one; it is bracketed by NUL bytes, which encoding/json always
+	// escapes, so it is found in the output by its escaped form.
+	nonce := strconv.FormatUint(rand.Uint64(), 36)
+	mark := `\u0000` + nonce + `\u0000`
+	hold := func(s *string) {
+		if len(*s) > bigString {
+			big = append(big, *s)
+			*s = "\x00" + nonce + "\x00" + strconv.Itoa(len(big)-1) + "\x00" + nonce + "\x00"
+		}
+	}
+	r.Calls = slices.Clone(r.Calls)
+	for i := range r.Calls {
+		c := &r.Calls[i]
+		hold(&c.Arguments)
+		if c.Sources != nil {
+			src := make(map[string]string, len(c.Sources))
+			for k, v := range c.Sources {
+				hold(&v)
+				src[k] = v
+			}
+			c.Sources = src
+		}
+	}
+	switch t := r.Text.(type) {
+	case string:
+		hold(&t)
+		r.Text = t
+	case []string:
+		t = slices.Clone(t)
+		for i := range t {
+			hold(&t[i])
+		}
+		r.Text = t
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return err
+	}
+	out := buf.Bytes()
+	for len(out) > 0 {
+		i := bytes.Index(out, []byte(mark))
+		if i < 0 {
+			_, err := w.Write(out)
+			return err
+		}
+		if _, err := w.Write(out[:i]); err != nil {
+			return err
+		}
+		out = out[i+len(mark):]
+		end := bytes.Index(out, []byte(mark))
+		n, _ := strconv.Atoi(string(out[:end]))
+		out = out[end+len(mark):]
+		if err := writeEscaped(w, big[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeEscaped writes the body of s's JSON encoding (no quotes) in pieces
+// cut at rune boundaries, each escaped by encoding/json.
+func writeEscaped(w io.Writer, s string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for len(s) > 0 {
+		cut := min(len(s), bigString)
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+		buf.Reset()
+		if err := enc.Encode(s[:cut]); err != nil {
+			return err
+		}
+		b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		if _, err := w.Write(b[1 : len(b)-1]); err != nil {
+			return err
+		}
+		s = s[cut:]
+	}
+	return nil
 }

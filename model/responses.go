@@ -84,7 +84,7 @@ func argsField(typ string) string {
 // snapshot is the part of an item object streamtap reads.
 type snapshot struct {
 	id, typ, status, callID, name string
-	args                          []byte
+	rawArgs                       []byte // the arguments' JSON value, still encoded
 	hasArgs                       bool
 	content, summary              []byte
 }
@@ -119,14 +119,28 @@ func readSnapshot(obj []byte) snapshot {
 		args = input
 	}
 	if args != nil && !jsonscan.IsNull(args) {
-		sn.hasArgs = true
-		if jsonscan.Kind(args) == '"' {
-			sn.args = jsonscan.Unquote(nil, args)
-		} else {
-			sn.args = []byte(compactJSON(args)) // not a string: kept as its JSON text
-		}
+		sn.hasArgs, sn.rawArgs = true, args
 	}
 	return sn
+}
+
+// args decodes the snapshot's arguments: a string's value, or the JSON
+// text of anything else (a gateway that sends an object).
+func (sn *snapshot) args() []byte {
+	if jsonscan.Kind(sn.rawArgs) == '"' {
+		return jsonscan.Unquote(nil, sn.rawArgs)
+	}
+	return []byte(compactJSON(sn.rawArgs))
+}
+
+// argsSource states the snapshot's arguments as a source of the call's
+// final arguments, comparing before decoding: when they equal what the
+// deltas built, the shared string serves and no copy is made.
+func (it *Item) argsSource(sn *snapshot, ord int) Source {
+	if jsonscan.Kind(sn.rawArgs) == '"' && jsonscan.EqualDecoded(sn.rawArgs, it.Args.Bytes()) {
+		return it.argsSourceOf(it.Args.Bytes(), ord)
+	}
+	return Source{Present: true, Ordinal: ord, Value: string(sn.args())}
 }
 
 func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
@@ -208,14 +222,14 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 		case "code":
 			v = t.code
 		}
-		val := jsonscan.Unquote(nil, v)
+		s.scratch = jsonscan.Unquote(s.scratch[:0], v)
 		if it.Source(SourceArgsDone).Present {
 			it.seen(ord, "arguments_done", "", "again")
 		}
-		it.setSource(SourceArgsDone, Source{Present: true, Ordinal: ord, Value: string(val)})
 		if it.Deltas == 0 && it.Args.Len() == 0 {
-			it.Args.add(ord, val) // arguments only in .done: show them as they arrived
+			it.Args.add(ord, s.scratch) // arguments only in .done: show them as they arrived
 		}
+		it.setSource(SourceArgsDone, it.argsSourceOf(s.scratch, ord))
 		if t.name != nil {
 			it.seen(ord, "name", it.Name, str(t.name))
 		}
@@ -321,7 +335,7 @@ func (s *Session) terminalItem(r *Response, i int, obj []byte, ord int) {
 		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, i
 		s.snapshotText(it, sn, ord)
 		if sn.hasArgs {
-			it.Args.add(ord, sn.args)
+			it.Args.add(ord, sn.args())
 		}
 		st.byID[sn.id] = it
 	} else {
@@ -334,7 +348,7 @@ func (s *Session) terminalItem(r *Response, i int, obj []byte, ord int) {
 		it.Status.set(ord, sn.status)
 	}
 	if it.IsCall() && sn.hasArgs {
-		it.setSource(SourceTerminal, Source{Present: true, Ordinal: ord, Value: string(sn.args)})
+		it.setSource(SourceTerminal, it.argsSource(&sn, ord))
 	}
 }
 
@@ -380,7 +394,7 @@ func (s *Session) itemAdded(ev *Event, ord int) {
 		it.Status.set(ord, sn.status)
 	}
 	if sn.hasArgs {
-		it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: string(sn.args)})
+		it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: string(sn.args())})
 	}
 	if sn.id != "" {
 		st.byID[sn.id] = it
@@ -433,10 +447,10 @@ func (s *Session) itemDone(ev *Event, ord int) {
 		it.close(ord)
 	}
 	if it.IsCall() && sn.hasArgs {
-		it.setSource(SourceItemDone, Source{Present: true, Ordinal: ord, Value: string(sn.args)})
 		if it.Args.Len() == 0 && it.Deltas == 0 {
-			it.Args.add(ord, sn.args)
+			it.Args.add(ord, sn.args()) // arguments only in the snapshot
 		}
+		it.setSource(SourceItemDone, it.argsSource(&sn, ord))
 	}
 	s.snapshotText(it, sn, ord)
 	ev.Item = int32(it.Index)

@@ -11,6 +11,10 @@ import (
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
+// maxKeptScratch is the scratch buffer size kept between events. Larger
+// buffers, grown for one huge event, are released after it.
+const maxKeptScratch = 1 << 20
+
 // Options tune a Session.
 type Options struct {
 	// KeepEvents keeps the per-event index (about 48 bytes an event). The
@@ -286,6 +290,9 @@ func (s *Session) Add(f *capture.Frame) *Event {
 		s.opts.Observer.Observe(s, ord, ev, f)
 	}
 	s.cur = nil // the frame's bytes are not ours to keep
+	if cap(s.scratch) > maxKeptScratch {
+		s.scratch = nil // do not hold on to the copy of one huge delta
+	}
 	return ev
 }
 

@@ -184,3 +184,31 @@ func TestWordNeedsAttention(t *testing.T) {
 		}
 	}
 }
+
+func FuzzEqualDecoded(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s), 7)
+	}
+	f.Add([]byte(`"`+strings.Repeat(`\u00e9\"ab\ud83d\ude00`, 2000)+`"`), 3)
+	f.Fuzz(func(t *testing.T, data []byte, cut int) {
+		if Validate(data) != nil || Kind(data) != '"' {
+			return
+		}
+		v := data[skipWS(data, 0):]
+		v = v[:skipValue(v, 0)]
+		dec := Unquote(nil, v)
+		if !EqualDecoded(v, dec) {
+			t.Fatalf("EqualDecoded(%q, its own decoding) = false", v)
+		}
+		if len(dec) > 0 {
+			other := append([]byte(nil), dec...)
+			other[(cut%len(other)+len(other))%len(other)] ^= 1
+			if EqualDecoded(v, other) {
+				t.Fatalf("EqualDecoded(%q, %q) = true", v, other)
+			}
+			if EqualDecoded(v, dec[:len(dec)-1]) {
+				t.Fatalf("EqualDecoded(%q, a prefix) = true", v)
+			}
+		}
+	})
+}

@@ -1,0 +1,46 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestWriteJSONMatchesEncoder holds the streaming writer to encoding/json's
+// bytes, with big strings full of escapes, multi-byte runes across the cut
+// points, invalid UTF-8 and a text that looks like the placeholder.
+func TestWriteJSONMatchesEncoder(t *testing.T) {
+	big := strings.Repeat("é\"\\\n\t<>&\u2028ok\x01", 9000) + "\xff" + strings.Repeat("€", 30000)
+	id := "call_1"
+	rep := CallsReport{
+		Dialect: "openai-chat",
+		Calls: []CallReport{
+			{ID: &id, Name: "f", Arguments: big, Sources: map[string]string{"deltas": big + "x", "item_done": "small"}},
+			{Name: "g", Arguments: `\u0000streamtap\u00000\u0000streamtap\u0000`},
+		},
+		Text:    []string{big, "\x00streamtap\x000\x00streamtap\x00"},
+		Outcome: OutcomeReport{State: "completed"},
+	}
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rep); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := rep.WriteJSON(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		i := 0
+		for i < min(got.Len(), want.Len()) && got.Bytes()[i] == want.Bytes()[i] {
+			i++
+		}
+		t.Fatalf("outputs differ at byte %d of %d/%d: got %q want %q", i, got.Len(), want.Len(),
+			got.Bytes()[i:min(i+40, got.Len())], want.Bytes()[i:min(i+40, want.Len())])
+	}
+	if rep.Calls[0].Arguments != big {
+		t.Fatal("WriteJSON changed the report it was given")
+	}
+}
