@@ -35,16 +35,9 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 	fs.Float64Var(&o.speed, "speed", 1, "")
 	fs.StringVar(&o.listen, "listen", "", "")
 	fs.BoolVar(&o.keep, "keep-secrets", false, "")
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return o, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		return o, err
 	}
 	if len(positional) != 1 {
 		return o, errors.New("replay takes one FILE (a recording, or any stream)")

@@ -51,16 +51,9 @@ func parseRequestArgs(args []string) (requestOptions, error) {
 	fs.StringVar(&o.timed, "save-timed", "", "")
 	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "")
 	format := fs.String("format", "auto", "")
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return o, err
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		return o, err
 	}
 	fs.Visit(func(f *flag.Flag) { o.hasData = o.hasData || f.Name == "d" })
 	if len(positional) != 1 {

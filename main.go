@@ -169,18 +169,9 @@ func parseFlags(cmd string, args []string) (options, error) {
 		fs.StringVar(&o.failOn, "fail-on", "error", "")
 		fs.StringVar(&o.profile, "profile", "strict", "")
 	}
-	// Accept flags after the file name too: `streamtap calls x.sse --json`.
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return o, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		return o, err
 	}
 	if len(positional) > 1 {
 		return o, fmt.Errorf("one input at a time (got %s)", strings.Join(positional, ", "))
@@ -194,6 +185,24 @@ func parseFlags(cmd string, args []string) (options, error) {
 	}
 	o.format = f
 	return o, nil
+}
+
+// parseInterspersed parses flags wherever they stand among the positional
+// arguments, so `streamtap calls x.sse --json` works like
+// `streamtap calls --json x.sse`; the standard flag package stops at the
+// first positional one.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,

@@ -357,18 +357,12 @@ func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, 
 	return l
 }
 
-// secretHeaders are redacted unless the user asks to keep them.
-var secretHeaders = map[string]bool{
-	"authorization": true, "proxy-authorization": true, "x-api-key": true, "api-key": true,
-	"cookie": true, "set-cookie": true, "x-goog-api-key": true,
-}
-
 // RedactHeader hides the value of a header that carries credentials.
 func RedactHeader(name, value string, keep bool) string {
-	if keep || !secretHeaders[strings.ToLower(strings.TrimSpace(name))] {
+	if keep || !capture.SecretHeader(name) {
 		return value
 	}
-	return "[redacted]"
+	return capture.Redacted
 }
 
 // WriteCalls prints the calls report for people.
