@@ -77,9 +77,11 @@ func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr
 	sopts, chk := checks.Attach(model.Options{KeepEvents: true, Raw: raw})
 	if total > 0 {
 		// The index of a big file must stay small next to the file: ask the
-		// GC to work harder before the heap outgrows 0.3× the file + 64 MiB
-		// (a soft limit; garbage from framing is what it reclaims).
-		debug.SetMemoryLimit(total*3/10 + 64<<20)
+		// GC to work harder before the process outgrows 0.3× the file + 64
+		// MiB (a soft limit on the heap; garbage from framing is what it
+		// reclaims). 16 MiB of the budget is left to the runtime and the
+		// binary, which the limit does not count.
+		debug.SetMemoryLimit(total*3/10 + 48<<20)
 	}
 	s := model.NewSession(sopts)
 	m := ui.New(s, ui.Options{

@@ -58,8 +58,8 @@ func TestWholeResponses(t *testing.T) {
 			if rep.Dialect != tt.dialect {
 				t.Fatalf("dialect = %s; want %s", rep.Dialect, tt.dialect)
 			}
-			if len(s.Events) != 1 {
-				t.Fatalf("%d events; want the whole body as one", len(s.Events))
+			if s.Events.Len() != 1 {
+				t.Fatalf("%d events; want the whole body as one", s.Events.Len())
 			}
 			c := rep.Calls
 			if len(c) != 1 || deref(c[0].ID) != deref(strPtr(tt.id)) || c[0].Name != tt.callName || c[0].Arguments != tt.args {
@@ -113,8 +113,8 @@ func TestResponsesAsOfAndFallbacks(t *testing.T) {
 	}
 	a, b := calls[0], calls[1]
 	// Event 4 has no item_id: matched by output_index.
-	if s.Events[4].Item != int32(a.Index) || s.Events[4].Flags&Matched == 0 {
-		t.Fatalf("event 4 went to item %d (flags %b); want %d by output_index", s.Events[4].Item, s.Events[4].Flags, a.Index)
+	if s.Events.At(4).Item != int32(a.Index) || s.Events.At(4).Flags&Matched == 0 {
+		t.Fatalf("event 4 went to item %d (flags %b); want %d by output_index", s.Events.At(4).Item, s.Events.At(4).Flags, a.Index)
 	}
 	asOf := []struct {
 		ord  int
@@ -157,8 +157,8 @@ func TestResponsesSingleOpenCallFallback(t *testing.T) {
 	}, "\n\n") + "\n\n"
 	s := assemble(t, in)
 	c := onlyCall(t, s)
-	if c.Args.String() != "{}" || c.Deltas != 1 || s.Events[2].Flags&Matched == 0 {
-		t.Fatalf("args %q deltas %d flags %b", c.Args.String(), c.Deltas, s.Events[2].Flags)
+	if c.Args.String() != "{}" || c.Deltas != 1 || s.Events.At(2).Flags&Matched == 0 {
+		t.Fatalf("args %q deltas %d flags %b", c.Args.String(), c.Deltas, s.Events.At(2).Flags)
 	}
 	if _, differ := c.SourcesDisagree(); differ {
 		t.Fatal("sources disagree on a consistent stream")
@@ -221,8 +221,8 @@ func TestAnthropicDeltaForUnknownBlock(t *testing.T) {
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":3,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n"
 	s := assemble(t, in)
 	c := onlyCall(t, s)
-	if c.Args.String() != "{}" || s.Events[2].Flags&Matched == 0 {
-		t.Fatalf("args %q flags %b: want the delta matched to the open block", c.Args.String(), s.Events[2].Flags)
+	if c.Args.String() != "{}" || s.Events.At(2).Flags&Matched == 0 {
+		t.Fatalf("args %q flags %b: want the delta matched to the open block", c.Args.String(), s.Events.At(2).Flags)
 	}
 }
 
@@ -230,7 +230,7 @@ func TestHTTPErrorBody(t *testing.T) {
 	in := "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\r\n" +
 		`{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`
 	s := assemble(t, in)
-	if len(s.Events) != 2 || s.Events[0].Kind != KindError || s.Events[1].Kind != KindError {
+	if s.Events.Len() != 2 || s.Events.At(0).Kind != KindError || s.Events.At(1).Kind != KindError {
 		t.Fatalf("events = %+v", s.Events)
 	}
 	o := s.Outcome()

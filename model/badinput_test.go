@@ -44,10 +44,10 @@ func diagnosed(ev *Event) bool {
 
 func only(t *testing.T, s *Session) *Event {
 	t.Helper()
-	if len(s.Events) != 1 {
-		t.Fatalf("%d events; want 1: %+v", len(s.Events), s.Events)
+	if s.Events.Len() != 1 {
+		t.Fatalf("%d events; want 1: %+v", s.Events.Len(), s.Events)
 	}
-	return &s.Events[0]
+	return s.Events.At(0)
 }
 
 func hasError(s *Session, status int, msg string) bool {
@@ -108,8 +108,8 @@ func TestBadInput(t *testing.T) {
 				if s.Len() == 0 {
 					t.Fatal("no events")
 				}
-				for i := range s.Events {
-					if ev := &s.Events[i]; !diagnosed(ev) {
+				for i := range s.Events.All() {
+					if ev := s.Events.At(i); !diagnosed(ev) {
 						t.Errorf("event %d (%s, frame flags %b, flags %b) carries no diagnosis", i, s.TypeName(ev.Type), ev.Frame, ev.Flags)
 					}
 				}
@@ -122,11 +122,11 @@ func TestBadInput(t *testing.T) {
 			name: "HTTP 401 with a JSON body",
 			in:   []byte("HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n" + http401Body),
 			want: func(t *testing.T, s *Session) {
-				if len(s.Events) != 2 || s.Events[0].Source != capture.FrameHead {
+				if s.Events.Len() != 2 || s.Events.At(0).Source != capture.FrameHead {
 					t.Fatalf("events = %+v; want the head and the body", s.Events)
 				}
-				if s.Events[0].Kind != KindError || s.Events[1].Kind != KindError {
-					t.Errorf("kinds = %v, %v; want error, error", s.Events[0].Kind, s.Events[1].Kind)
+				if s.Events.At(0).Kind != KindError || s.Events.At(1).Kind != KindError {
+					t.Errorf("kinds = %v, %v; want error, error", s.Events.At(0).Kind, s.Events.At(1).Kind)
 				}
 				if !hasError(s, 401, "Incorrect API key") {
 					t.Errorf("Errors = %+v; want status 401 with the body's message", s.Errors)
@@ -165,12 +165,12 @@ func TestBadInput(t *testing.T) {
 			name: "stream cut mid-event",
 			in:   []byte(smallResponses[:strings.Index(smallResponses, `"delta":"1}"`)+5]),
 			want: func(t *testing.T, s *Session) {
-				ev := &s.Events[len(s.Events)-1]
+				ev := s.Events.At(s.Events.Len() - 1)
 				if ev.Frame&capture.Truncated == 0 || ev.Flags&DecodeError == 0 {
 					t.Errorf("last event frame flags %b flags %b; want Truncated and DecodeError", ev.Frame, ev.Flags)
 				}
-				for i := range s.Events[:len(s.Events)-1] {
-					if s.Events[i].Frame&capture.Truncated != 0 {
+				for i := range s.Events.Len() - 1 {
+					if s.Events.At(i).Frame&capture.Truncated != 0 {
 						t.Errorf("event %d is marked truncated", i)
 					}
 				}
@@ -187,8 +187,8 @@ func TestBadInput(t *testing.T) {
 				if s.Len() != lf.Len() {
 					t.Fatalf("%d events; the LF version has %d", s.Len(), lf.Len())
 				}
-				for i := range s.Events {
-					cr, want := s.Events[i], lf.Events[i]
+				for i := range s.Events.All() {
+					cr, want := *s.Events.At(i), *lf.Events.At(i)
 					if cr.Frame&capture.EndsCR == 0 || cr.Type != want.Type || cr.Kind != want.Kind || cr.Item != want.Item || cr.Flags != want.Flags {
 						t.Errorf("event %d = %+v; LF version %+v", i, cr, want)
 					}
@@ -209,7 +209,7 @@ func TestBadInput(t *testing.T) {
 				return b.Bytes()
 			}(),
 			want: func(t *testing.T, s *Session) {
-				ev := &s.Events[len(s.Events)-1]
+				ev := s.Events.At(s.Events.Len() - 1)
 				if ev.Kind != KindArgsDelta || ev.Frame&capture.TooLarge == 0 {
 					t.Errorf("last event kind %v frame flags %b; want an args delta flagged TooLarge", ev.Kind, ev.Frame)
 				}
@@ -241,7 +241,7 @@ func TestBadInput(t *testing.T) {
 			name: "JSON string and null",
 			in:   []byte("data: \"x\"\n\ndata: null\n\n"),
 			want: func(t *testing.T, s *Session) {
-				for i, ev := range s.Events {
+				for i, ev := range s.Events.All() {
 					if ev.Flags&NotObject == 0 {
 						t.Errorf("event %d flags %b; want NotObject", i, ev.Flags)
 					}
@@ -252,7 +252,7 @@ func TestBadInput(t *testing.T) {
 			name: "BOM before JSON lines",
 			in:   []byte("\xEF\xBB\xBF{\"type\":\"response.output_text.delta\",\"delta\":\"a\"}\n{\"type\":\"response.output_text.delta\",\"delta\":\"b\"}\n"),
 			want: func(t *testing.T, s *Session) {
-				if len(s.Events) != 2 || s.Events[0].Frame&capture.BOM == 0 {
+				if s.Events.Len() != 2 || s.Events.At(0).Frame&capture.BOM == 0 {
 					t.Fatalf("events = %+v; want two, the first flagged BOM", s.Events)
 				}
 				if got := s.Texts(); len(got) != 1 || got[0] != "ab" {
@@ -266,7 +266,7 @@ func TestBadInput(t *testing.T) {
 			want: func(t *testing.T, s *Session) {
 				// Not a head at the first byte: framed as SSE, with the lines
 				// shown as fields the spec does not know.
-				if s.Len() == 0 || s.Events[0].Frame&capture.UnknownField == 0 {
+				if s.Len() == 0 || s.Events.At(0).Frame&capture.UnknownField == 0 {
 					t.Errorf("events = %+v; want the head line flagged UnknownField", s.Events)
 				}
 			},

@@ -174,12 +174,12 @@ func assembleWithin(t *testing.T, data []byte, opts Options) *Session {
 // order, every byte in exactly one event, and each readable back.
 func checkTiling(t *testing.T, s *Session, data []byte) {
 	t.Helper()
-	if len(s.Events) != s.Len() {
-		t.Fatalf("%d events kept; Len() = %d", len(s.Events), s.Len())
+	if s.Events.Len() != s.Len() {
+		t.Fatalf("%d events kept; Len() = %d", s.Events.Len(), s.Len())
 	}
 	var at int64
-	for i := range s.Events {
-		ev := &s.Events[i]
+	for i := range s.Events.All() {
+		ev := s.Events.At(i)
 		if ev.Offset != at {
 			t.Fatalf("event %d starts at %d; previous ended at %d", i, ev.Offset, at)
 		}

@@ -99,7 +99,7 @@ func TestManifestCaptures(t *testing.T) {
 			}
 			// Every byte is accounted for: events tile the capture.
 			var at int64
-			for i, ev := range s.Events {
+			for i, ev := range s.Events.All() {
 				if ev.Offset != at {
 					t.Fatalf("event %d starts at %d; previous ended at %d", i, ev.Offset, at)
 				}

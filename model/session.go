@@ -94,7 +94,7 @@ type ErrorInfo struct {
 // frames over by message (as package ui does).
 type Session struct {
 	opts      Options
-	Events    []Event // when Options.KeepEvents
+	Events    EventLog // when Options.KeepEvents
 	Items     []*Item
 	Responses []*Response
 	Heads     []Head
@@ -284,7 +284,7 @@ func (s *Session) Add(f *capture.Frame) *Event {
 		s.lastDial = ev.Dialect
 	}
 	if s.opts.KeepEvents {
-		s.Events = append(s.Events, *ev)
+		s.Events.append(*ev)
 	}
 	if s.opts.Observer != nil {
 		s.opts.Observer.Observe(s, ord, ev, f)

@@ -57,7 +57,8 @@ var cases = []struct {
 			}
 			first, last := int(it.Args.Frags[0].Ordinal), int(it.Args.Frags[len(it.Args.Frags)-1].Ordinal)
 			pings := 0
-			for i, ev := range s.Events[first:last] {
+			for i := range last - first {
+				ev := s.Events.At(first + i)
 				if ev.Kind == model.KindKeepalive && s.TypeName(ev.Name) == "ping" {
 					pings++
 				} else if ev.Kind == model.KindKeepalive {
@@ -131,7 +132,7 @@ var cases = []struct {
 			if c.Status != "incomplete" || c.ArgumentsJSON == "complete" {
 				t.Errorf("call status %s, arguments %s; want incomplete, not complete", c.Status, c.ArgumentsJSON)
 			}
-			last := s.Events[len(s.Events)-1]
+			last := *s.Events.At(s.Events.Len() - 1)
 			if last.Frame&capture.Truncated == 0 || last.Flags&model.DecodeError == 0 {
 				t.Errorf("last event frame flags %b, model flags %b; want Truncated and DecodeError", last.Frame, last.Flags)
 			}
@@ -198,7 +199,7 @@ var cases = []struct {
 		check: func(t *testing.T, s *model.Session, _ []byte) {
 			it := s.Calls()[0]
 			var comments []int
-			for i, ev := range s.Events {
+			for i, ev := range s.Events.All() {
 				if ev.Source == capture.FrameComment {
 					comments = append(comments, i)
 					if ev.Kind != model.KindKeepalive {
@@ -209,8 +210,8 @@ var cases = []struct {
 			if len(comments) != 3 || comments[2] < it.First || comments[2] > it.Last {
 				t.Errorf("comments at %v; want 3, the last among the call's fragments (%d..%d)", comments, it.First, it.Last)
 			}
-			if s.Done() != len(s.Events)-1 {
-				t.Errorf("[DONE] at %d; want last (%d)", s.Done(), len(s.Events)-1)
+			if s.Done() != s.Events.Len()-1 {
+				t.Errorf("[DONE] at %d; want last (%d)", s.Done(), s.Events.Len()-1)
 			}
 		},
 	},
@@ -223,11 +224,11 @@ var cases = []struct {
 		},
 		outcome: "completed",
 		check: func(t *testing.T, s *model.Session, data []byte) {
-			n := len(s.Events)
+			n := s.Events.Len()
 			if s.Done() != n-1 {
 				t.Fatalf("[DONE] at %d; want last (%d)", s.Done(), n-1)
 			}
-			usage := s.Events[n-2]
+			usage := *s.Events.At(n - 2)
 			if raw := data[usage.Offset : usage.Offset+int64(usage.Len)]; !bytes.Contains(raw, []byte(`"choices":[],"usage":{`)) {
 				t.Errorf("event before [DONE] = %s; want the usage chunk with choices []", raw)
 			}
@@ -244,8 +245,8 @@ var cases = []struct {
 		calls:   []call{{"call_8cJVmKGXZndSuIjp7KxWkQCU", "get_stock_quote", `{"symbol":"NVDA","exchange":"NASDAQ"}`}},
 		outcome: "completed",
 		check: func(t *testing.T, s *model.Session, _ []byte) {
-			if s.Done() != len(s.Events)-1 {
-				t.Errorf("[DONE] at %d; want last (%d)", s.Done(), len(s.Events)-1)
+			if s.Done() != s.Events.Len()-1 {
+				t.Errorf("[DONE] at %d; want last (%d)", s.Done(), s.Events.Len()-1)
 			}
 		},
 	},
@@ -256,7 +257,7 @@ var cases = []struct {
 		text:    "I'll check the weather in Kyoto for you.",
 		outcome: "completed",
 		check: func(t *testing.T, s *model.Session, _ []byte) {
-			for i, ev := range s.Events {
+			for i, ev := range s.Events.All() {
 				if ev.Frame&capture.EndsCRLF == 0 {
 					t.Errorf("event %d frame flags %b; want CRLF line endings", i, ev.Frame)
 				}
@@ -274,7 +275,7 @@ var cases = []struct {
 		outcome: "completed",
 		check: func(t *testing.T, s *model.Session, _ []byte) {
 			switches, prev := 0, int32(-1)
-			for _, ev := range s.Events {
+			for _, ev := range s.Events.All() {
 				if ev.Kind == model.KindArgsDelta {
 					if prev >= 0 && ev.Item != prev {
 						switches++
@@ -376,7 +377,7 @@ func TestSamples(t *testing.T) {
 func checkEvents(t *testing.T, s *model.Session, data []byte) {
 	t.Helper()
 	var off int64
-	for i, ev := range s.Events {
+	for i, ev := range s.Events.All() {
 		if ev.Offset != off {
 			t.Fatalf("event %d starts at %d; want %d", i, ev.Offset, off)
 		}
@@ -394,7 +395,7 @@ func checkEvents(t *testing.T, s *model.Session, data []byte) {
 func seqGaps(s *model.Session) [][2]int64 {
 	var out [][2]int64
 	prev := int64(-1)
-	for _, ev := range s.Events {
+	for _, ev := range s.Events.All() {
 		if ev.Seq < 0 {
 			continue
 		}

@@ -91,7 +91,7 @@ func (c *callsPane) prepare(ord int) {
 	// Calls first, then reasoning and text, each in output order.
 	sort.SliceStable(items, func(i, j int) bool { return roleRank(items[i]) < roleRank(items[j]) })
 	var sel *model.Item
-	if ev := &c.s.Events[ord]; ev.Item >= 0 && int(ev.Item) < len(c.s.Items) {
+	if ev := c.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(c.s.Items) {
 		sel = c.s.Items[ev.Item]
 	}
 	if moved {

@@ -57,10 +57,10 @@ func (d *detailPane) prepare(ord int) {
 	}
 	d.key = k
 	d.header, d.lines, d.plain = nil, nil, nil
-	if ord < 0 || ord >= len(d.s.Events) {
+	if ord < 0 || ord >= d.s.Events.Len() {
 		return
 	}
-	ev := &d.s.Events[ord]
+	ev := d.s.Events.At(ord)
 	raw, err := d.s.Raw(ev)
 	d.header = d.headerLines(ev, ord, err)
 	if d.raw {

@@ -47,7 +47,7 @@ func (d *diffPane) view(ord int) string {
 
 func (d *diffPane) build(ord int) []string {
 	st := d.st
-	if ord < 0 || ord >= len(d.s.Events) {
+	if ord < 0 || ord >= d.s.Events.Len() {
 		return []string{st.Muted.Render("no event selected")}
 	}
 	var out []string
@@ -107,7 +107,7 @@ func (d *diffPane) transitions(ord int) []string {
 			line(fmt.Sprintf("%s finish (choice %d)", name, cf.Choice), cf.Reasons)
 		}
 	}
-	if ev := &d.s.Events[ord]; ev.Item >= 0 && int(ev.Item) < len(d.s.Items) {
+	if ev := d.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(d.s.Items) {
 		it := d.s.Items[ev.Item]
 		line("item "+itemLabel(it), it.Status)
 	}
@@ -118,7 +118,7 @@ func (d *diffPane) transitions(ord int) []string {
 // the event opened or closed, read back from the stream's bytes.
 func (d *diffPane) snapshots(ord int) []string {
 	var out []string
-	ev := &d.s.Events[ord]
+	ev := d.s.Events.At(ord)
 	if ev.Item >= 0 && int(ev.Item) < len(d.s.Items) {
 		it := d.s.Items[ev.Item]
 		if (it.Opened == ord || it.Closed == ord) && it.Opened >= 0 {
@@ -177,7 +177,7 @@ func (d *diffPane) diffMembers(a, b int, name string) []string {
 }
 
 func (d *diffPane) member(ord int, name string) (any, error) {
-	raw, err := d.s.Raw(&d.s.Events[ord])
+	raw, err := d.s.Raw(d.s.Events.At(ord))
 	if err != nil {
 		return nil, err
 	}
@@ -281,11 +281,11 @@ func short(v any) string {
 // marking gaps and repeats.
 func (d *diffPane) sequence(ord int) []string {
 	st := d.st
-	evs := d.s.Events
-	if evs[ord].Seq < 0 {
+	evs := &d.s.Events
+	if evs.At(ord).Seq < 0 {
 		has := false
-		for i := range min(len(evs), 64) {
-			if evs[i].Seq >= 0 {
+		for i := range min(evs.Len(), 64) {
+			if evs.At(i).Seq >= 0 {
 				has = true
 				break
 			}
@@ -296,16 +296,16 @@ func (d *diffPane) sequence(ord int) []string {
 	}
 	out := []string{st.Muted.Render("     event  expected  actual")}
 	span := max(d.h/3, 3)
-	lo, hi := max(ord-span, 0), min(ord+span, len(evs)-1)
+	lo, hi := max(ord-span, 0), min(ord+span, evs.Len()-1)
 	prev := int64(-1)
 	for i := lo - 1; i >= 0 && i >= lo-256; i-- { // the last seq before the window
-		if evs[i].Seq >= 0 {
-			prev = evs[i].Seq
+		if evs.At(i).Seq >= 0 {
+			prev = evs.At(i).Seq
 			break
 		}
 	}
 	for i := lo; i <= hi; i++ {
-		ev := &evs[i]
+		ev := evs.At(i)
 		if ev.Seq < 0 {
 			continue
 		}

@@ -55,7 +55,7 @@ func TestMovingUpShrinksArguments(t *testing.T) {
 		t.Errorf("partial arguments should be marked incomplete:\n%s", v)
 	}
 	// The fragment event 5 added is marked (styled with the mark style).
-	it := m.s.Items[m.s.Events[5].Item]
+	it := m.s.Items[m.s.Events.At(5).Item]
 	a, b, ok := it.Args.FragmentAt(5)
 	if !ok {
 		t.Fatal("event 5 added no fragment")
@@ -235,7 +235,7 @@ func TestFilter(t *testing.T) {
 		t.Fatal("filter selected nothing")
 	}
 	for _, o := range m.tl.rows {
-		if k := m.s.Events[o].Kind; k != model.KindArgsDelta {
+		if k := m.s.Events.At(int(o)).Kind; k != model.KindArgsDelta {
 			t.Fatalf("filtered row %d has kind %v", o, k)
 		}
 	}
@@ -412,7 +412,7 @@ func TestSourcesDisagreeSideBySide(t *testing.T) {
 func TestSequenceGap(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), 140, 40)
 	for ord := range m.s.Len() {
-		if m.s.Events[ord].Seq == 10 {
+		if m.s.Events.At(ord).Seq == 10 {
 			m.tl.selectOrd(ord)
 		}
 	}

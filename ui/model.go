@@ -214,8 +214,7 @@ func (m *Model) handleFrames(frames []capture.Frame) tea.Cmd {
 	}
 	if m.query != "" {
 		// Keep the search current: look through the new events too.
-		n := len(m.s.Events)
-		return searchCmd(m.s, m.s.Events[:n:n], first, m.gen, m.query)
+		return searchCmd(m.s, m.s.Events.Snapshot(), first, m.gen, m.query)
 	}
 	return nil
 }
@@ -418,7 +417,7 @@ func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.query == "" {
 			return nil
 		}
-		return searchCmd(m.s, m.s.Events[:len(m.s.Events):len(m.s.Events)], 0, m.gen, m.query)
+		return searchCmd(m.s, m.s.Events.Snapshot(), 0, m.gen, m.query)
 	default:
 		m.prompt.edit(msg)
 	}
@@ -519,11 +518,11 @@ func (m *Model) copyCmd() tea.Cmd {
 		return nil
 	}
 	text := ""
-	if ev := &m.s.Events[ord]; ev.Item >= 0 && int(ev.Item) < len(m.s.Items) && m.s.Items[ev.Item].IsCall() && m.side != focusDetail {
+	if ev := m.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(m.s.Items) && m.s.Items[ev.Item].IsCall() && m.side != focusDetail {
 		text = string(m.s.Items[ev.Item].ArgsAsOf(ord))
 	}
 	if text == "" {
-		raw, err := m.s.Raw(&m.s.Events[ord])
+		raw, err := m.s.Raw(m.s.Events.At(ord))
 		if err != nil {
 			return m.flash("cannot read the event back", true)
 		}

@@ -61,7 +61,7 @@ func (m *Model) replayTick() tea.Cmd {
 		return nil
 	}
 	d := fixedPace
-	a, b := &m.s.Events[m.tl.ordAt(m.tl.cursor)], &m.s.Events[m.tl.ordAt(next)]
+	a, b := m.s.Events.At(m.tl.ordAt(m.tl.cursor)), m.s.Events.At(m.tl.ordAt(next))
 	if a.HasTime() && b.HasTime() {
 		d = b.At - a.At
 	}

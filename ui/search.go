@@ -69,11 +69,11 @@ type searchResultMsg struct {
 	matches []int32
 }
 
-// searchCmd looks for query in the bytes of events[from:], off the event
-// loop. It works on a snapshot: a copy of the event index's slice
-// header (events are never modified once added) and Session.Raw, which
-// reads only the immutable byte source.
-func searchCmd(s *model.Session, events []model.Event, from, gen int, query string) tea.Cmd {
+// searchCmd looks for query in the bytes of events from `from` on, off
+// the event loop. It works on a snapshot of the event index (events are
+// never modified once added) and Session.Raw, which reads only the
+// immutable byte source.
+func searchCmd(s *model.Session, events model.EventLog, from, gen int, query string) tea.Cmd {
 	return func() tea.Msg {
 		q := bytes.ToLower([]byte(query))
 		// Argument and text content is JSON-escaped inside the stream's
@@ -82,8 +82,8 @@ func searchCmd(s *model.Session, events []model.Event, from, gen int, query stri
 		qe := esc[1 : len(esc)-1]
 		var out []int32
 		var low []byte
-		for i := from; i < len(events); i++ {
-			raw, err := s.Raw(&events[i])
+		for i := from; i < events.Len(); i++ {
+			raw, err := s.Raw(events.At(i))
 			if err != nil {
 				continue
 			}
@@ -131,7 +131,7 @@ func (f *filter) empty() bool { return len(f.terms) == 0 }
 
 // match reports whether event ord passes every term.
 func (f *filter) match(s *model.Session, ord int) bool {
-	ev := &s.Events[ord]
+	ev := s.Events.At(ord)
 	var it *model.Item
 	if ev.Item >= 0 && int(ev.Item) < len(s.Items) {
 		it = s.Items[ev.Item]

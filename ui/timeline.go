@@ -56,7 +56,7 @@ func (t *timelinePane) len() int {
 	if t.rows != nil {
 		return len(t.rows)
 	}
-	return len(t.s.Events) // the session must keep events (Options.KeepEvents)
+	return t.s.Events.Len() // the session must keep events (Options.KeepEvents)
 }
 
 // ordAt is the ordinal shown on row i.
@@ -128,10 +128,10 @@ func (t *timelinePane) isMatch(ord int) bool {
 
 // gap is the time since the previous event, and whether both were timed.
 func (t *timelinePane) gap(ord int) (time.Duration, bool) {
-	if ord <= 0 || ord >= len(t.s.Events) {
+	if ord <= 0 || ord >= t.s.Events.Len() {
 		return 0, false
 	}
-	a, b := &t.s.Events[ord-1], &t.s.Events[ord]
+	a, b := t.s.Events.At(ord-1), t.s.Events.At(ord)
 	if !a.HasTime() || !b.HasTime() {
 		return 0, false
 	}
@@ -183,7 +183,7 @@ func (t *timelinePane) view(focused bool) string {
 // columns decides which columns fit the width. A stream without timing
 // (a file, a sample) has no time columns at all.
 func (t *timelinePane) columns() (showTime, showGap, showSeq bool, typeW int) {
-	timed := len(t.s.Events) > 0 && t.s.Events[0].HasTime()
+	timed := t.s.Events.Len() > 0 && t.s.Events.At(0).HasTime()
 	switch {
 	case t.w >= 90:
 		return timed, timed, true, 26
@@ -199,7 +199,7 @@ func (t *timelinePane) columns() (showTime, showGap, showSeq bool, typeW int) {
 // event, sequence number, type coloured by kind, summary and flags.
 func (t *timelinePane) row(ord int, color bool) string {
 	s, st := t.s, t.st
-	ev := &s.Events[ord]
+	ev := s.Events.At(ord)
 	render := func(sty interface{ Render(...string) string }, text string) string {
 		if !color {
 			return text
