@@ -153,9 +153,9 @@ func itemLabel(it *model.Item) string {
 	var parts []string
 	switch {
 	case it.ItemID != "":
-		parts = append(parts, it.ItemID)
+		parts = append(parts, shortID(it.ItemID))
 	case it.CallID != "":
-		parts = append(parts, it.CallID)
+		parts = append(parts, shortID(it.CallID))
 	}
 	if it.Name != "" {
 		parts = append(parts, it.Name)
@@ -168,6 +168,18 @@ func itemLabel(it *model.Item) string {
 		parts = append(parts, label)
 	}
 	return Safe(strings.Join(parts, " "))
+}
+
+// shortID keeps the start and end of a long id: OpenAI item ids run to 53
+// characters and would push what a summary is about (the fragment an event
+// added) out of a timeline row. The full id is in the detail pane and in
+// `streamtap events`.
+func shortID(id string) string {
+	const head, tail = 11, 4
+	if len(id) <= head+tail+4 || !utf8.ValidString(id) {
+		return id
+	}
+	return id[:head] + "…" + id[len(id)-tail:]
 }
 
 func truncate(s string, n int) string {
