@@ -114,7 +114,7 @@ var finishReasons = map[string]bool{
 	"stop": true, "length": true, "tool_calls": true, "content_filter": true, "function_call": true,
 }
 
-func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool) {
+func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool, byResponse map[int][]*model.Item) {
 	if cc.events == 0 {
 		return
 	}
@@ -143,7 +143,7 @@ func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool) {
 					strings.Join(vals, ", then "))
 			}
 		}
-		cc.checkResponse(out, s, r, ended || done)
+		cc.checkResponse(out, s, r, chatItems(byResponse[r.Index]), ended || done)
 	}
 	streamed := false
 	for _, r := range s.Responses {
@@ -163,15 +163,23 @@ func shortRaw(v string) string {
 	return v
 }
 
-func (cc *chatChecks) checkResponse(out *Checker, s *model.Session, r *model.Response, over bool) {
-	byChoice := map[int][]*model.Item{}
-	var items []*model.Item
-	choices := map[int]bool{}
-	for _, it := range s.Items {
-		if it.Response != r.Index || it.Dialect != model.DialectChat {
-			continue
+// chatItems keeps the Chat items of a response's items.
+func chatItems(items []*model.Item) []*model.Item {
+	var out []*model.Item
+	for _, it := range items {
+		if it.Dialect == model.DialectChat {
+			out = append(out, it)
 		}
-		items = append(items, it)
+	}
+	return out
+}
+
+// checkResponse judges one response; items are the response's Chat items
+// in stream order.
+func (cc *chatChecks) checkResponse(out *Checker, s *model.Session, r *model.Response, items []*model.Item, over bool) {
+	byChoice := map[int][]*model.Item{}
+	choices := map[int]bool{}
+	for _, it := range items {
 		choices[it.Choice] = true
 		if it.IsCall() {
 			byChoice[it.Choice] = append(byChoice[it.Choice], it)

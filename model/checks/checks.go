@@ -191,6 +191,10 @@ type Checker struct {
 	perRule  map[string]int
 	overflow map[string]*overflow
 	items    int // s.Items observed so far
+	// byResponse lists the items of each response (by Session.Responses
+	// index) as they appear, so end-of-response checks need not scan every
+	// item of the session for each of thousands of responses.
+	byResponse map[int][]*model.Item
 	lastDial model.Dialect
 	sse      bool // some event was framed as SSE (not JSON lines or a JSON body)
 
@@ -320,6 +324,12 @@ func isSSE(f *capture.Frame) bool {
 // newItem records what an item looked like when the event that created it
 // was applied.
 func (c *Checker) newItem(s *model.Session, it *model.Item, ord int) {
+	if it.Response >= 0 {
+		if c.byResponse == nil {
+			c.byResponse = map[int][]*model.Item{}
+		}
+		c.byResponse[it.Response] = append(c.byResponse[it.Response], it)
+	}
 	switch it.Dialect {
 	case model.DialectResponses:
 		c.resp.newItem(it, ord)
@@ -383,7 +393,7 @@ func (c *Checker) Report(s *model.Session, p Profile) Report {
 	}
 	c.finishFraming(end, s)
 	c.resp.finish(end, s)
-	c.chat.finish(end, s, c.sse)
+	c.chat.finish(end, s, c.sse, c.byResponse)
 	c.anth.finish(end, s)
 	c.gem.finish(end, s)
 

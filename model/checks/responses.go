@@ -336,8 +336,8 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 		return true
 	})
 	var streamed []*model.Item
-	for _, it := range s.Items {
-		if it.Response == r.Index && it.Dialect == model.DialectResponses && it.Opened >= 0 && it.Opened < ord {
+	for _, it := range c.byResponse[r.Index] {
+		if it.Dialect == model.DialectResponses && it.Opened >= 0 && it.Opened < ord {
 			streamed = append(streamed, it)
 		}
 	}
