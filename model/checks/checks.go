@@ -195,8 +195,8 @@ type Checker struct {
 	// index) as they appear, so end-of-response checks need not scan every
 	// item of the session for each of thousands of responses.
 	byResponse map[int][]*model.Item
-	lastDial model.Dialect
-	sse      bool // some event was framed as SSE (not JSON lines or a JSON body)
+	lastDial   model.Dialect
+	sse        bool // some event was framed as SSE (not JSON lines or a JSON body)
 
 	frames framingState
 	resp   respChecks
