@@ -79,22 +79,29 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		ev.Item = int32(it.Index)
 	case "content_block_delta":
 		it := s.anthTarget(ev, ord)
-		d := t.delta
-		dt, _ := jsonscan.Raw(jsonscan.Get(d, "type"))
+		// One walk over the delta: its type and whichever value it carries.
+		var dt, value []byte
+		jsonscan.Members(t.delta, func(k, v []byte) bool {
+			switch string(k) {
+			case "type":
+				dt = v
+			case "partial_json", "text", "thinking", "signature":
+				value = v
+			}
+			return true
+		})
+		dt, _ = jsonscan.Raw(dt)
 		switch string(dt) {
 		case "input_json_delta":
 			ev.Kind = KindArgsDelta
-			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "partial_json")))
+			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], value))
 			it.Deltas++
-		case "text_delta":
+		case "text_delta", "thinking_delta":
 			ev.Kind = KindTextDelta
-			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "text")))
-		case "thinking_delta":
-			ev.Kind = KindTextDelta
-			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "thinking")))
+			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], value))
 		case "signature_delta":
 			ev.Kind = KindTextDelta
-			it.sign().add(ord, jsonscan.Unquote(s.scratch[:0], jsonscan.Get(d, "signature")))
+			it.sign().add(ord, jsonscan.Unquote(s.scratch[:0], value))
 		default: // citations_delta and deltas yet to come
 			ev.Kind = KindTextDelta
 		}

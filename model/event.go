@@ -132,6 +132,7 @@ const (
 type interner struct {
 	ids   map[string]uint16
 	names []string
+	last  uint16 // the latest id returned: streams repeat one type in runs
 }
 
 func newInterner() *interner {
@@ -139,7 +140,11 @@ func newInterner() *interner {
 }
 
 func (in *interner) id(b []byte) uint16 {
+	if string(b) == in.names[in.last] {
+		return in.last
+	}
 	if id, ok := in.ids[string(b)]; ok {
+		in.last = id
 		return id
 	}
 	if len(in.names) == 1<<16-1 {

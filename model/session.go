@@ -310,9 +310,16 @@ func (s *Session) head(ev *Event, f *capture.Frame, ord int) {
 	}
 }
 
-var anthropicTypes = map[string]bool{
-	"message_start": true, "message_delta": true, "message_stop": true, "content_block_start": true,
-	"content_block_delta": true, "content_block_stop": true, "ping": true,
+// anthropicType reports the Anthropic Messages event types. A switch, not a
+// map: it runs for every event, and the compiler turns it into length and
+// byte comparisons without hashing.
+func anthropicType(typ string) bool {
+	switch typ {
+	case "message_start", "message_delta", "message_stop", "content_block_start",
+		"content_block_delta", "content_block_stop", "ping":
+		return true
+	}
+	return false
 }
 
 func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
@@ -426,7 +433,7 @@ func (s *Session) detect(typ string) Dialect {
 	switch {
 	case len(typ) > 9 && typ[:9] == "response.":
 		return DialectResponses
-	case anthropicTypes[typ]:
+	case anthropicType(typ):
 		return DialectAnthropic
 	case typ == "message" && t.content != nil:
 		return DialectAnthropic
