@@ -3,7 +3,9 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -100,4 +102,54 @@ func BenchmarkIngestBatch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkKeyLatency reports the distribution of key-to-frame CPU time
+// (Update of a key press, then View) as p50 and p99 metrics, on a live
+// session of 300k events: "indexing" interleaves a 256-frame batch, as the
+// pump delivers them, between key presses; "indexed" presses keys on the
+// finished session. Terminal I/O is not included: the numbers are the
+// program's share of the latency. Run with -benchtime=1x: each run measures
+// 2000 presses itself.
+func BenchmarkKeyLatency(b *testing.B) {
+	const total, presses = 300_000, 2000
+	data := synthStream(total)
+	fs := frames(data)
+	keys := []tea.Msg{keyMsg("j"), keyMsg("j"), keyMsg("k"), keyMsg("G"), keyMsg("g"), keyMsg("ctrl+d")}
+	measure := func(b *testing.B, m *Model, between func(i int)) {
+		lat := make([]time.Duration, 0, presses)
+		for i := range presses {
+			if between != nil {
+				between(i)
+			}
+			t0 := time.Now()
+			m.Update(keys[i%len(keys)])
+			_ = m.View()
+			lat = append(lat, time.Since(t0))
+		}
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+	}
+	b.Run("indexing", func(b *testing.B) {
+		for b.Loop() {
+			m := liveModel(&testing.T{}, data, 120, 40)
+			next := 0
+			measure(b, m, func(int) {
+				if next < len(fs) {
+					end := min(next+256, len(fs))
+					m.Update(Frames(fs[next:end]))
+					next = end
+				}
+			})
+		}
+	})
+	b.Run("indexed", func(b *testing.B) {
+		for b.Loop() {
+			m := liveModel(&testing.T{}, data, 120, 40)
+			m.Update(Frames(fs))
+			measure(b, m, nil)
+		}
+	})
 }
