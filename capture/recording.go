@@ -90,11 +90,13 @@ func RedactHeaders(h http.Header) http.Header {
 	return out
 }
 
-// RedactURL hides the values of credential query parameters in u.
+// RedactURL hides the values of credential query parameters in u. A URL
+// that does not parse (control characters, a bad escape) or a query pair
+// the standard parser skips is still redacted, pair by pair.
 func RedactURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil || p.RawQuery == "" {
-		return u
+		return redactQuery(u)
 	}
 	q := p.Query()
 	changed := false
@@ -105,10 +107,45 @@ func RedactURL(u string) string {
 		}
 	}
 	if !changed {
-		return u
+		return redactQuery(u)
 	}
 	p.RawQuery = q.Encode()
-	return p.String()
+	return redactQuery(p.String())
+}
+
+// redactQuery replaces the value of every credential parameter in the
+// query of u (after the first '?', pairs split at '&' and ';') without
+// parsing the rest of u.
+func redactQuery(u string) string {
+	base, query, ok := strings.Cut(u, "?")
+	if !ok {
+		return u
+	}
+	query, frag, hasFrag := strings.Cut(query, "#")
+	var b strings.Builder
+	b.WriteString(base + "?")
+	changed := false
+	for i, pair := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(k)
+		if err != nil {
+			name = k
+		}
+		if secretParams[strings.ToLower(strings.TrimSpace(name))] && v != url.QueryEscape(Redacted) {
+			pair, changed = k+"="+url.QueryEscape(Redacted), true
+		}
+		b.WriteString(pair)
+	}
+	if !changed {
+		return u
+	}
+	if hasFrag {
+		b.WriteString("#" + frag)
+	}
+	return b.String()
 }
 
 // Exchange is the HTTP exchange a recording holds: the request and the

@@ -276,3 +276,23 @@ func FuzzRecording(f *testing.F) {
 		}
 	})
 }
+
+func TestRedactURL(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in, want string }{
+		{"parsed", "/v1beta/models/g:stream?key=sk-1&alt=sse", "/v1beta/models/g:stream?alt=sse&key=%5Bredacted%5D"},
+		{"no secret", "/v1/responses?alt=sse", "/v1/responses?alt=sse"},
+		{"no query", "/v1/responses", "/v1/responses"},
+		{"control characters", "/x\x1b[2J?key=sk-1&alt=sse", "/x\x1b[2J?key=%5Bredacted%5D&alt=sse"},
+		{"semicolon", "/x?key=sk-1;b", "/x?key=%5Bredacted%5D&b"},
+		{"upper case and fragment", "/x?API_KEY=sk-1#f", "/x?API_KEY=%5Bredacted%5D#f"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := RedactURL(tt.in); got != tt.want {
+				t.Errorf("RedactURL(%q) = %q; want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
