@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,11 +15,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -40,6 +44,7 @@ type proxyOptions struct {
 	upstream    *url.URL
 	record      string
 	noTUI       bool
+	logFile     string // with the TUI: where the session lines go
 	keepSecrets bool
 	headTimeout time.Duration
 	idle        time.Duration
@@ -53,6 +58,7 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	up := fs.String("upstream", "", "")
 	fs.StringVar(&o.record, "record", "", "")
 	fs.BoolVar(&o.noTUI, "no-tui", false, "")
+	fs.StringVar(&o.logFile, "log", "", "")
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "")
 	fs.DurationVar(&o.headTimeout, "timeout", defaultHeadTimeout, "")
 	fs.DurationVar(&o.idle, "idle-timeout", 0, "")
@@ -74,7 +80,7 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 }
 
 // runProxy runs `streamtap proxy` until ctx is cancelled.
-func runProxy(ctx context.Context, args []string, _ *os.File, _, stderr io.Writer) int {
+func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
 	o, err := parseProxyArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
@@ -91,18 +97,29 @@ func runProxy(ctx context.Context, args []string, _ *os.File, _, stderr io.Write
 		fmt.Fprintf(stderr, "streamtap: %v — is another proxy already on %s?\n", err, o.listen)
 		return 2
 	}
+	if !o.noTUI {
+		if tty := terminalOf(stdout, stderr); tty != nil {
+			return runProxyTUI(ctx, o, ln, tty, stderr)
+		}
+	}
 	p := newProxy(o, stderr)
 	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), o.upstream)
-	if !o.noTUI {
-		// NOTE(proxy): the sessions list of the inspector is not built yet;
-		// until it is, the proxy logs one line per session either way.
-		fmt.Fprintln(stderr, "streamtap: the interactive sessions view is not available yet; logging one line per session")
-	}
 	if err := p.serve(ctx, ln); err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
 	}
 	return 0
+}
+
+// terminalOf returns the first of ws that is a terminal, or nil: the
+// sessions list is drawn on stdout, or on stderr when stdout is piped.
+func terminalOf(ws ...io.Writer) *os.File {
+	for _, w := range ws {
+		if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+			return f
+		}
+	}
+	return nil
 }
 
 // proxy is the recording reverse proxy. It is safe for concurrent use:
@@ -114,6 +131,7 @@ type proxy struct {
 	log    *lineLog
 	next   atomic.Int64
 	turns  turns
+	feed   *proxyFeed          // the sessions list's feed, or nil without the TUI
 	onDone func(*proxySession) // for tests: called after a session's line is logged
 }
 
@@ -203,6 +221,7 @@ func (p *proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u.RawQuery = r.URL.RawQuery
 	sess.url = u.String()
 	sess.reqHeader = r.Header.Clone()
+	sess.publish()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
 }
 
@@ -280,6 +299,8 @@ type proxySession struct {
 	req        requestInfo
 	prev       int // the session whose turn this request answers, or 0
 	unanswered []string
+	store      *capture.Store // the body's bytes, for the sessions list; nil without it
+	uiReq      *ui.Request    // built once, then shared read-only with the UI
 
 	status     int
 	headAt     time.Duration
@@ -308,7 +329,12 @@ func (ps *proxySession) respond(resp *http.Response) {
 	// block per session would dominate memory under many streams.
 	ps.s = model.NewSession(model.Options{})
 	// The head goes in first, so that an HTTP error status is an error.
-	ps.s.Add(headFrame(resp, ps.headAt))
+	head := headFrame(resp, ps.headAt)
+	ps.s.Add(head)
+	if ps.p.feed != nil {
+		ps.p.feed.frame(ps.id, head.Detach())
+		ps.publish()
+	}
 	ps.openRecording(resp, format)
 }
 
@@ -387,8 +413,12 @@ func createRecording(dir string, start time.Time, id int, method, path string) (
 
 // chunk takes body bytes from the tee, after the client has them.
 func (ps *proxySession) chunk(p []byte, at time.Duration) {
+	if ps.store != nil {
+		ps.store.Append(p) // before its frames reach the UI
+	}
 	if ps.firstByte == capture.NoTime {
 		ps.firstByte = at
+		ps.publish()
 	}
 	if ps.rec != nil {
 		if err := ps.rec.Write(p, at); err != nil {
@@ -400,10 +430,17 @@ func (ps *proxySession) chunk(p []byte, at time.Duration) {
 }
 
 func (ps *proxySession) add(f *capture.Frame) {
-	if f.Kind == capture.FrameEvent && ps.firstEvent == capture.NoTime {
+	first := f.Kind == capture.FrameEvent && ps.firstEvent == capture.NoTime
+	if first {
 		ps.firstEvent = f.At
 	}
 	ps.s.Add(f)
+	if ps.p.feed != nil {
+		ps.p.feed.frame(ps.id, f.Detach())
+		if first {
+			ps.publish()
+		}
+	}
 }
 
 func (ps *proxySession) closeRecording(at time.Duration) {
@@ -464,6 +501,9 @@ func (ps *proxySession) finish(status int, err error, state string) {
 			ps.p.turns.register(ps.id, ps.s)
 		}
 		ps.p.log.line(ps.logLine())
+		if ps.p.feed != nil {
+			ps.p.feed.end(ps.exchangeInfo(), ps.rawStore(), err)
+		}
 		if ps.p.onDone != nil {
 			ps.p.onDone(ps)
 		}
@@ -560,3 +600,54 @@ func (l *lineLog) line(s string) {
 }
 
 func (l *lineLog) printf(format string, args ...any) { l.line(fmt.Sprintf(format, args...)) }
+
+// publish hands the session's current state to the sessions list, if
+// there is one. It runs on the session's own goroutine.
+func (ps *proxySession) publish() {
+	if ps.p.feed == nil {
+		return
+	}
+	ps.p.feed.update(ps.exchangeInfo(), ps.start, ps.rawStore())
+}
+
+// rawStore returns the store the UI reads the body back from, making it
+// on first use.
+func (ps *proxySession) rawStore() *capture.Store {
+	if ps.store == nil {
+		ps.store = new(capture.Store)
+	}
+	return ps.store
+}
+
+// exchangeInfo is a copy of what the sessions list shows of the session,
+// with secrets redacted unless --keep-secrets.
+func (ps *proxySession) exchangeInfo() ui.Exchange {
+	if ps.uiReq == nil && len(ps.reqBody) > 0 && json.Valid(ps.reqBody) {
+		h := ps.reqHeader
+		if !ps.p.o.keepSecrets {
+			h = capture.RedactHeaders(h)
+		}
+		r := ps.req
+		ps.uiReq = &ui.Request{
+			Header: h, Size: len(ps.reqBody), Tools: slices.Clone(r.tools), ToolChoice: r.toolChoice,
+			Parallel: r.parallel, Previous: r.previous, Outputs: slices.Clone(r.outputs),
+		}
+	}
+	path := ps.path
+	if !ps.p.o.keepSecrets {
+		path = capture.RedactURL(path)
+	}
+	x := ui.Exchange{
+		ID: ps.id, Method: ps.method, Path: path, Status: ps.status, Model: ps.req.model,
+		Dur: time.Since(ps.start), TTFB: ps.firstByte, TFE: ps.firstEvent,
+		Outcome: ps.state, TurnOf: ps.prev, Unanswered: slices.Clone(ps.unanswered),
+		Request: ps.uiReq, Record: ps.recPath,
+	}
+	if ps.state != "" {
+		x.Dur = ps.dur
+		if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
+			x.Err = ps.err.Error()
+		}
+	}
+	return x
+}

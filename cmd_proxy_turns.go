@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui"
 )
 
 // requestInfo is what the proxy learns from a request body: enough to name
@@ -18,6 +22,34 @@ type requestInfo struct {
 	previous   string   // Responses previous_response_id
 	answers    []string // call ids the request sends tool output for
 	assistants []string // call ids the request's history shows as made
+	toolChoice string   // compact JSON
+	parallel   string   // "true", "false" or ""
+	outputs    []ui.ToolOutput
+}
+
+// maxOutputShown bounds how much of one tool output the request pane gets.
+const maxOutputShown = 512
+
+// outputText renders a tool output for the request pane: a JSON string
+// unquoted, anything else compacted, cut to maxOutputShown bytes.
+func outputText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			s = b.String()
+		} else {
+			s = string(raw)
+		}
+	}
+	if len(s) > maxOutputShown {
+		cut := maxOutputShown
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
 }
 
 // parseRequest reads an LLM request body of any dialect. A body that is
@@ -29,6 +61,8 @@ func parseRequest(body []byte, path string) requestInfo {
 		Stream   bool              `json:"stream"`
 		Tools    []json.RawMessage `json:"tools"`
 		Previous string            `json:"previous_response_id"`
+		Choice   json.RawMessage   `json:"tool_choice"`
+		Parallel *bool             `json:"parallel_tool_calls"`
 		Input    json.RawMessage   `json:"input"`
 		Messages []struct {
 			Role       string                `json:"role"`
@@ -39,26 +73,36 @@ func parseRequest(body []byte, path string) requestInfo {
 		Contents []struct {
 			Parts []struct {
 				FunctionResponse *struct {
-					ID string `json:"id"`
+					ID       string          `json:"id"`
+					Name     string          `json:"name"`
+					Response json.RawMessage `json:"response"`
 				} `json:"functionResponse"`
 			} `json:"parts"`
 		} `json:"contents"`
 	}
 	if json.Unmarshal(body, &req) == nil {
 		info.model, info.stream, info.previous = req.Model, req.Stream, req.Previous
+		if len(req.Choice) > 0 {
+			info.toolChoice = outputText(req.Choice)
+		}
+		if req.Parallel != nil {
+			info.parallel = strconv.FormatBool(*req.Parallel)
+		}
 		for _, t := range req.Tools {
 			info.tools = append(info.tools, toolNames(t)...)
 		}
 		// Responses: input items.
 		var items []struct {
-			Type   string `json:"type"`
-			CallID string `json:"call_id"`
+			Type   string          `json:"type"`
+			CallID string          `json:"call_id"`
+			Output json.RawMessage `json:"output"`
 		}
 		if json.Unmarshal(req.Input, &items) == nil {
 			for _, it := range items {
 				switch it.Type {
 				case "function_call_output", "custom_tool_call_output":
 					info.answers = append(info.answers, it.CallID)
+					info.outputs = append(info.outputs, ui.ToolOutput{Kind: it.Type, CallID: it.CallID, Output: outputText(it.Output)})
 				case "function_call", "custom_tool_call":
 					info.assistants = append(info.assistants, it.CallID)
 				}
@@ -67,20 +111,23 @@ func parseRequest(body []byte, path string) requestInfo {
 		for _, m := range req.Messages {
 			if m.Role == "tool" && m.ToolCallID != "" { // Chat
 				info.answers = append(info.answers, m.ToolCallID)
+				info.outputs = append(info.outputs, ui.ToolOutput{Kind: "tool", CallID: m.ToolCallID, Output: outputText(m.Content)})
 			}
 			for _, c := range m.ToolCalls {
 				info.assistants = append(info.assistants, c.ID)
 			}
 			var blocks []struct { // Anthropic
-				Type      string `json:"type"`
-				ID        string `json:"id"`
-				ToolUseID string `json:"tool_use_id"`
+				Type      string          `json:"type"`
+				ID        string          `json:"id"`
+				ToolUseID string          `json:"tool_use_id"`
+				Content   json.RawMessage `json:"content"`
 			}
 			if json.Unmarshal(m.Content, &blocks) == nil {
 				for _, b := range blocks {
 					switch b.Type {
 					case "tool_result":
 						info.answers = append(info.answers, b.ToolUseID)
+						info.outputs = append(info.outputs, ui.ToolOutput{Kind: "tool_result", CallID: b.ToolUseID, Output: outputText(b.Content)})
 					case "tool_use":
 						info.assistants = append(info.assistants, b.ID)
 					}
@@ -89,8 +136,15 @@ func parseRequest(body []byte, path string) requestInfo {
 		}
 		for _, c := range req.Contents { // Gemini
 			for _, p := range c.Parts {
-				if p.FunctionResponse != nil && p.FunctionResponse.ID != "" {
-					info.answers = append(info.answers, p.FunctionResponse.ID)
+				if fr := p.FunctionResponse; fr != nil {
+					if fr.ID != "" {
+						info.answers = append(info.answers, fr.ID)
+					}
+					id := fr.ID
+					if id == "" {
+						id = fr.Name
+					}
+					info.outputs = append(info.outputs, ui.ToolOutput{Kind: "functionResponse", CallID: id, Output: outputText(fr.Response)})
 				}
 			}
 		}

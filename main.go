@@ -36,8 +36,9 @@ usage:
                                       protocol findings, for CI (exit 1 on findings at or above --fail-on)
   streamtap rules [--json]            every rule the checks know
   streamtap samples                   list the embedded sample streams
-  streamtap proxy --upstream URL [--listen ADDR] [--record DIR] [--no-tui] [--keep-secrets]
-                                      a recording reverse proxy: one session per request
+  streamtap proxy --upstream URL [--listen ADDR] [--record DIR] [--no-tui] [--log FILE] [--keep-secrets]
+                                      a recording reverse proxy: one session per request (a live
+                                      sessions list on a terminal; --no-tui logs one line per session)
   streamtap replay FILE [--speed N] [--listen ADDR]
                                       play a recording at its pace, or serve it as an SSE endpoint
   streamtap request [-X METHOD] URL [-H 'Name: value']... [-d BODY|@FILE] [--json] [--save-timed FILE]

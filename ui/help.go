@@ -15,6 +15,9 @@ func (m *Model) shortHelp() []key.Binding {
 	if m.prompt.active() {
 		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
 	}
+	if m.screen == screenSessions {
+		return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
+	}
 	switch m.focus {
 	case focusTimeline:
 		out = append(out, k.Nav.Down, k.Nav.Up, k.Nav.Bottom, k.Stream.Follow, k.Search.Search, k.Search.NextMatch, k.Stream.Play)
@@ -26,6 +29,11 @@ func (m *Model) shortHelp() []key.Binding {
 		out = append(out, k.Nav.Down, k.Nav.Up, k.Stream.StepBack, k.Stream.StepFwd)
 	case focusFindings:
 		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.NextFinding, k.Inspect.PrevFinding)
+	case focusRequest:
+		out = append(out, k.Nav.Down, k.Nav.Up)
+	}
+	if m.proxy {
+		out = append(out, k.Sessions.Back)
 	}
 	out = append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
 	return out

@@ -16,6 +16,10 @@ type keyMap struct {
 	Stream struct {
 		Follow, Play, StepBack, StepFwd, Faster, Slower, Save key.Binding
 	}
+	// Sessions is the proxy's sessions list.
+	Sessions struct {
+		Open, Back, Follow key.Binding
+	}
 	App struct {
 		Help, Quit key.Binding
 	}
@@ -40,7 +44,7 @@ func defaultKeyMap() keyMap {
 	k.Nav.PageDown = b(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down"))
 	k.Nav.Next = b(key.WithKeys("tab"), key.WithHelp("tab", "next pane"))
 	k.Nav.Prev = b(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane"))
-	k.Nav.Pane = b(key.WithKeys("1", "2", "3", "4", "5"), key.WithHelp("1-5", "jump to pane"))
+	k.Nav.Pane = b(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-5", "jump to pane"))
 
 	k.Inspect.Raw = b(key.WithKeys("r"), key.WithHelp("r", "raw/pretty"))
 	k.Inspect.Copy = b(key.WithKeys("y"), key.WithHelp("y", "copy args/event"))
@@ -63,6 +67,10 @@ func defaultKeyMap() keyMap {
 	k.Stream.Slower = b(key.WithKeys("-"), key.WithHelp("-", "slower"))
 	k.Stream.Save = b(key.WithKeys("w"), key.WithHelp("w", "save capture"))
 
+	k.Sessions.Open = b(key.WithKeys("enter"), key.WithHelp("enter", "open session"))
+	k.Sessions.Back = b(key.WithKeys("esc"), key.WithHelp("esc", "sessions list"))
+	k.Sessions.Follow = b(key.WithKeys("f"), key.WithHelp("f", "follow newest"))
+
 	k.App.Help = b(key.WithKeys("?"), key.WithHelp("?", "help"))
 	k.App.Quit = b(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit"))
 
@@ -79,9 +87,13 @@ type helpGroup struct {
 
 // fullHelp lists every binding by category.
 func (k *keyMap) fullHelp() []helpGroup {
-	n, i, s, st, a := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.App
+	n, i, s, st, a, ss := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.App, &k.Sessions
+	nav := []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Next, n.Prev, n.Pane}
+	if ss.Open.Enabled() || ss.Back.Enabled() {
+		nav = append(nav, ss.Open, ss.Back, ss.Follow)
+	}
 	return []helpGroup{
-		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Next, n.Prev, n.Pane}},
+		{"Navigate", nav},
 		{"Inspect", []key.Binding{i.Raw, i.Copy, i.NextFinding, i.PrevFinding, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},

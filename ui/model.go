@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -20,10 +21,11 @@ const (
 	focusCalls
 	focusDiff
 	focusFindings
+	focusRequest // only in a proxy's inspector
 	numFocus
 )
 
-var focusNames = [...]string{"timeline", "detail", "calls", "diffs", "findings"}
+var focusNames = [...]string{"timeline", "detail", "calls", "diffs", "findings", "request"}
 
 func (f focus) String() string { return focusNames[f] }
 
@@ -48,11 +50,18 @@ type Options struct {
 	Save func(n int64) (string, error)
 	// Checks computes protocol findings; nil hides them.
 	Checks Checker
+	// NewSession builds the model of each proxied session (NewSessions),
+	// reading its bytes back from raw, with the Checker that judges it
+	// (nil hides findings). It runs in Update, so it must do no I/O. Nil
+	// builds plain sessions without checks.
+	NewSession func(raw io.ReaderAt) (*model.Session, Checker)
 }
 
 // Model is the one tea.Model of the inspector. It owns the session: frames
 // reach it only through Update, so nothing else may touch the session while
-// the program runs.
+// the program runs. Made by NewSessions, it also owns one session per
+// proxied exchange, built from Sessions messages, and shows them as a list
+// until one is opened in the panes.
 type Model struct {
 	s    *model.Session
 	o    Options
@@ -83,6 +92,16 @@ type Model struct {
 	noticeG int
 
 	lastCheck time.Time
+
+	// The proxy's sessions list (NewSessions); proxy is false otherwise.
+	proxy   bool
+	screen  screen
+	px      []*proxied
+	byID    map[int]*proxied
+	pxCount [numClasses]int
+	cur     *proxied // the session open in the panes, or nil
+	sl      sessionsPane
+	req     requestPane
 }
 
 // New returns the inspector over s. A live session keeps receiving frames
@@ -93,19 +112,34 @@ func New(s *model.Session, o Options) *Model {
 	}
 	m := &Model{s: s, o: o, keys: defaultKeyMap(), side: focusCalls, live: o.Live}
 	m.st = newStyles(true, o.NoColor)
-	m.tl = newTimeline(s, &m.st, o.SlowGap)
-	m.tl.follow = o.Live
-	m.det = detailPane{s: s, st: &m.st, keepSecrets: o.KeepSecrets}
-	m.calls = callsPane{s: s, st: &m.st}
-	m.diff = diffPane{s: s, st: &m.st}
-	m.find = findingsPane{st: &m.st, enabled: o.Checks != nil}
-	m.bar = statusBar{s: s, st: &m.st}
+	m.attach(s)
 	m.rep.speed = 1
 	if !o.Live {
 		m.runChecks()
 	}
 	m.updateKeybindings()
 	return m
+}
+
+// attach points every pane at s, dropping what they showed before.
+func (m *Model) attach(s *model.Session) {
+	m.s = s
+	m.tl = newTimeline(s, &m.st, m.o.SlowGap)
+	m.tl.follow = m.live
+	m.det = detailPane{s: s, st: &m.st, keepSecrets: m.o.KeepSecrets}
+	m.calls = callsPane{s: s, st: &m.st}
+	m.diff = diffPane{s: s, st: &m.st}
+	m.find = findingsPane{st: &m.st, enabled: m.o.Checks != nil}
+	m.bar = statusBar{s: s, st: &m.st}
+}
+
+// panes is the number of panes focus cycles through: the request pane
+// exists only in a proxy's inspector.
+func (m *Model) panes() focus {
+	if m.proxy {
+		return numFocus
+	}
+	return focusRequest
 }
 
 // framesMsg is a batch of frames read by the pump.
@@ -146,6 +180,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleFrames(msg.frames)
 	case sourceDoneMsg:
 		cmd = m.handleSourceDone(msg.err)
+	case sessionsMsg:
+		cmd = m.handleSessions(msg.batch)
 	case tea.KeyPressMsg:
 		cmd = m.handleKey(msg)
 	case tea.MouseClickMsg:
@@ -183,7 +219,10 @@ func (m *Model) handleSize(w, h int) {
 	m.calls.setSize(sw, sh)
 	m.diff.setSize(sw, sh)
 	m.find.setSize(sw, sh)
+	m.req.setSize(sw, sh)
 	m.bar.setSize(w)
+	m.sl.setSize(w, h-4) // title, selected session, help and status lines
+	m.sl.clampTo(len(m.px))
 }
 
 func (m *Model) handleTheme(dark bool) {
@@ -192,6 +231,7 @@ func (m *Model) handleTheme(dark bool) {
 	}
 	m.st = newStyles(dark, m.o.NoColor)
 	m.tl.invalidate()
+	m.req.key = requestKey{w: -1}
 	m.det.key, m.calls.key, m.diff.key = detailKey{ord: -2}, callsKey{ord: -2}, callsKey{ord: -2}
 }
 
@@ -241,6 +281,9 @@ func (m *Model) runChecks() {
 	}
 	m.lastCheck = time.Now()
 	m.find.set(m.o.Checks(m.s))
+	if m.cur != nil {
+		m.cur.findings, m.cur.lastCheck = len(m.find.list), m.lastCheck
+	}
 }
 
 // flash shows a notice in the status bar for a few seconds.
@@ -269,15 +312,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.screen == screenSessions {
+		return m.handleSessionsKey(msg)
+	}
 	switch {
 	case key.Matches(msg, k.App.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.App.Help):
 		m.help = true
 	case key.Matches(msg, k.Nav.Next):
-		m.setFocus((m.focus + 1) % numFocus)
+		m.setFocus((m.focus + 1) % m.panes())
 	case key.Matches(msg, k.Nav.Prev):
-		m.setFocus((m.focus + numFocus - 1) % numFocus)
+		m.setFocus((m.focus + m.panes() - 1) % m.panes())
 	case key.Matches(msg, k.Nav.Pane):
 		m.setFocus(focus(msg.String()[0] - '1'))
 	case key.Matches(msg, k.Search.Search):
@@ -293,6 +339,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.gen++ // drop results still on their way
 		m.applyFilter("")
 		m.tl.invalidate()
+	case key.Matches(msg, k.Sessions.Back):
+		m.closeSession()
 	case key.Matches(msg, k.Stream.Follow):
 		m.tl.follow = !m.tl.follow
 		if m.tl.follow {
@@ -385,11 +433,13 @@ func (m *Model) handleNavKey(msg tea.KeyPressMsg) {
 		if e := m.find.selectedEvent(); e >= 0 {
 			m.tl.selectOrd(e)
 		}
+	case focusRequest:
+		m.req.scrollBy(delta)
 	}
 }
 
 func (m *Model) setFocus(f focus) {
-	if f >= numFocus {
+	if f >= m.panes() {
 		return
 	}
 	m.focus = f
@@ -562,6 +612,29 @@ func (m *Model) updateKeybindings() {
 	k.Stream.Play.SetEnabled(has)
 	k.Stream.Faster.SetEnabled(m.rep.playing)
 	k.Stream.Slower.SetEnabled(m.rep.playing)
+	k.Sessions.Open.SetEnabled(m.proxy && m.screen == screenSessions && len(m.px) > 0)
+	k.Sessions.Back.SetEnabled(m.proxy && m.screen == screenInspect)
+	k.Sessions.Follow.SetEnabled(m.proxy && m.screen == screenSessions)
+	if m.proxy {
+		k.Nav.Pane.SetHelp("1-6", "jump to pane")
+	}
+	if m.proxy && m.screen == screenSessions {
+		// The list has no events: only its own keys work.
+		for _, b := range []*key.Binding{
+			&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Stream.Save, &k.Stream.Follow,
+			&k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd, &k.Inspect.Raw, &k.Inspect.Copy,
+			&k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+		} {
+			b.SetEnabled(false)
+		}
+	} else if m.proxy {
+		for _, b := range []*key.Binding{
+			&k.Search.Search, &k.Search.Filter, &k.Stream.StepBack, &k.Stream.StepFwd,
+			&k.Inspect.Raw, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+		} {
+			b.SetEnabled(true)
+		}
+	}
 }
 
 // mergeSorted returns the sorted union of two sorted lists.

@@ -7,6 +7,13 @@ func (m *Model) handleClick(ms tea.Mouse) {
 	if m.r.tooSmall || m.help {
 		return
 	}
+	if m.screen == screenSessions {
+		// Rows start below the title and the column header.
+		if row := ms.Y - 2; row >= 0 && m.sl.offset+row < len(m.px) {
+			m.sl.move(m.sl.offset+row-m.sl.cursor, len(m.px))
+		}
+		return
+	}
 	switch {
 	case m.r.timeline.contains(ms.X, ms.Y):
 		m.focus = focusTimeline
@@ -33,6 +40,10 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 	default:
 		return
 	}
+	if m.screen == screenSessions {
+		m.sl.move(delta, len(m.px))
+		return
+	}
 	switch {
 	case m.r.timeline.contains(ms.X, ms.Y):
 		m.rep.playing = false
@@ -45,6 +56,8 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 			m.diff.scrollBy(delta)
 		case focusFindings:
 			m.find.move(delta)
+		case focusRequest:
+			m.req.scrollBy(delta)
 		default:
 			m.calls.scrollBy(delta)
 		}

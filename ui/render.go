@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/capture"
 )
 
 // View draws the screen. It costs O(visible rows).
@@ -25,13 +27,22 @@ func (m *Model) render() string {
 		return fit(fmt.Sprintf("streamtap needs at least %d×%d (now %d×%d)", minWidth, minHeight, m.w, m.h), m.w)
 	}
 	var lines []string
-	if m.help {
+	switch {
+	case m.help:
 		body := m.r.side.y + m.r.side.h
 		lines = strings.Split(m.fullHelp(m.w, body), "\n")
-	} else {
+	case m.screen == screenSessions:
+		lines = m.renderSessions()
+	default:
 		lines = m.renderPanes()
 	}
-	lines = append(lines, m.helpBar(m.w), m.bar.view(m.statusInfo()))
+	status := ""
+	if m.screen == screenSessions {
+		status = m.sessionsStatus()
+	} else {
+		status = m.bar.view(m.statusInfo())
+	}
+	lines = append(lines, m.helpBar(m.w), status)
 	return strings.Join(lines, "\n")
 }
 
@@ -47,6 +58,8 @@ func (m *Model) renderPanes() []string {
 		body = m.diff.view(ord)
 	case focusFindings:
 		body = m.find.view(m.focus == focusFindings)
+	case focusRequest:
+		body = m.req.view()
 	default:
 		body = m.calls.view(ord)
 	}
@@ -94,7 +107,7 @@ func (m *Model) title(name string, focused bool, w int, extra string) string {
 // sideTitle renders the tabs of the side pane.
 func (m *Model) sideTitle() string {
 	var parts []string
-	for f := focusDetail; f < numFocus; f++ {
+	for f := focusDetail; f < m.panes(); f++ {
 		label := fmt.Sprintf("%d %s", f+1, f)
 		if f == focusDetail && m.det.raw {
 			label += " (raw)"
@@ -122,6 +135,13 @@ func (m *Model) statusInfo() statusInfo {
 	}
 	if m.o.TotalBytes > 0 {
 		in.totalBytes = m.o.TotalBytes
+	}
+	if c := m.cur; c != nil {
+		path := c.info.Path
+		if !m.o.KeepSecrets {
+			path = capture.RedactURL(path)
+		}
+		in.source = fmt.Sprintf("#%d %s %s", c.info.ID, c.info.Method, path)
 	}
 	if m.rep.playing {
 		in.replay = "▶ replay " + speedText(m.rep.speed)

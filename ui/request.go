@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/capture"
+)
+
+// requestPane shows what a proxied session's request sent: the tools it
+// declared, tool_choice, parallel_tool_calls, previous_response_id, the
+// tool outputs it sent back, the turn it answers and its headers (secret
+// ones redacted). Every string from the request goes through Safe.
+type requestPane struct {
+	st          *styles
+	keepSecrets bool
+	w, h        int
+	info        Exchange
+	has         bool
+	scroll      int
+
+	lines []string // laid out for (info, w)
+	key   requestKey
+}
+
+type requestKey struct {
+	req  *Request
+	w    int
+	turn int
+	n    int // unanswered calls
+}
+
+func (p *requestPane) setSize(w, h int) { p.w, p.h = w, max(h, 1) }
+
+// setExchange shows an exchange's request and turn links.
+func (p *requestPane) setExchange(in Exchange) {
+	p.info, p.has = in, true
+}
+
+func (p *requestPane) scrollBy(n int) {
+	p.scroll = clamp(p.scroll+n, 0, max(len(p.lines)-p.h, 0))
+}
+
+func (p *requestPane) prepare() {
+	k := requestKey{req: p.info.Request, w: p.w, turn: p.info.TurnOf, n: len(p.info.Unanswered)}
+	if k == p.key && p.lines != nil {
+		return
+	}
+	p.key = k
+	p.lines = p.layout()
+	p.scroll = clamp(p.scroll, 0, max(len(p.lines)-p.h, 0))
+}
+
+// layout builds every line of the pane, wrapped to the pane's width.
+func (p *requestPane) layout() []string {
+	st := p.st
+	in := &p.info
+	var out []string
+	add := func(style func(...string) string, text string) {
+		for _, l := range strings.Split(ansi.Hardwrap(text, max(p.w-2, 8), true), "\n") {
+			out = append(out, style(l))
+		}
+	}
+	field := func(name, value string) {
+		if value == "" {
+			return
+		}
+		out = append(out, st.Calls.Header.Render(fit(name, 22))+st.Base.Render(Safe(value)))
+	}
+	path := in.Path
+	if !p.keepSecrets {
+		path = capture.RedactURL(path)
+	}
+	add(st.Accent.Render, Safe(in.Method+" "+path))
+	r := in.Request
+	if r == nil {
+		add(st.Muted.Render, "the request body is empty or not JSON")
+		return out
+	}
+	out = append(out, st.Muted.Render(humanBytes(int64(r.Size))+" body"), "")
+	field("model", in.Model)
+	field("previous_response_id", r.Previous)
+	field("tool_choice", r.ToolChoice)
+	field("parallel_tool_calls", r.Parallel)
+	if in.TurnOf > 0 {
+		field("answers turn of", fmt.Sprintf("#%d", in.TurnOf))
+	}
+	if len(in.Unanswered) > 0 {
+		add(st.Warn.Render, Safe(fmt.Sprintf("%s no tool output for %d call(s) of #%d: %s",
+			glyphFailed, len(in.Unanswered), in.TurnOf, strings.Join(in.Unanswered, ", "))))
+	}
+	out = append(out, "", st.Calls.Header.Render(fmt.Sprintf("tools declared (%d)", len(r.Tools))))
+	for _, t := range r.Tools {
+		add(st.Calls.Name.Render, "  "+Safe(t))
+	}
+	out = append(out, "", st.Calls.Header.Render(fmt.Sprintf("tool outputs sent back (%d)", len(r.Outputs))))
+	for _, o := range r.Outputs {
+		add(st.Calls.ID.Render, "  "+Safe(o.Kind+" "+o.CallID))
+		add(st.JSON[tokString].Render, "    "+Safe(o.Output))
+	}
+	if len(r.Header) > 0 {
+		out = append(out, "", st.Calls.Header.Render("headers"))
+		h := r.Header
+		if !p.keepSecrets {
+			h = capture.RedactHeaders(h)
+		}
+		names := make([]string, 0, len(h))
+		for k := range h {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			for _, v := range h[k] {
+				add(st.Muted.Render, "  "+Safe(k+": "+v))
+			}
+		}
+	}
+	return out
+}
+
+func (p *requestPane) view() string {
+	if !p.has {
+		return strings.Join(block([]string{p.st.Muted.Render("no request: open a proxied session")}, p.w, p.h), "\n")
+	}
+	p.prepare()
+	end := min(p.scroll+p.h, len(p.lines))
+	return strings.Join(block(p.lines[p.scroll:end], p.w, p.h), "\n")
+}

@@ -1,0 +1,268 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// testNewSession builds proxied sessions as main does, with fakeChecks.
+func testNewSession(raw io.ReaderAt) (*model.Session, Checker) {
+	return model.NewSession(model.Options{KeepEvents: true, Raw: raw}), fakeChecks
+}
+
+func sessionsModel(t testing.TB, w, h int) *Model {
+	t.Helper()
+	m := NewSessions(Options{Source: "proxy http://127.0.0.1:8787 → https://api.openai.com", NewSession: testNewSession})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// proxyBatch is what the proxy's feed would send for three exchanges: a
+// finished Responses stream with two calls, the next turn still streaming
+// and leaving a call unanswered, and a request the upstream never answered.
+func proxyBatch(t testing.TB) []SessionUpdate {
+	t.Helper()
+	data := sampleBytes(t, goldenSample)
+	next := sampleBytes(t, "responses-single-call")
+	fs := frames(next)
+	ms := time.Millisecond
+	req := &Request{
+		Header:     http.Header{"Authorization": {"Bearer sk-live-secret"}, "Content-Type": {"application/json"}},
+		Size:       812,
+		Tools:      []string{"get_weather", "get_local_time"},
+		ToolChoice: "auto",
+		Parallel:   "true",
+	}
+	req2 := &Request{
+		Size:     1290,
+		Tools:    []string{"get_weather"},
+		Previous: "resp_123",
+		Outputs:  []ToolOutput{{Kind: "function_call_output", CallID: "call_a", Output: `{"temp":21}`}},
+	}
+	return []SessionUpdate{
+		{
+			Info: Exchange{ID: 1, Method: "POST", Path: "/v1/responses", Status: 200, Model: "gpt-4.1",
+				Dur: 2315 * ms, TTFB: 412 * ms, TFE: 413 * ms, Outcome: "completed", Request: req},
+			Raw: bytes.NewReader(data), Frames: frames(data), Ended: true,
+		},
+		{
+			Info: Exchange{ID: 2, Method: "POST", Path: "/v1/responses", Status: 200, Model: "gpt-4.1",
+				Dur: 950 * ms, TTFB: 300 * ms, TFE: 301 * ms, TurnOf: 1, Unanswered: []string{"call_b"}, Request: req2},
+			Raw: bytes.NewReader(next), Frames: fs[:len(fs)/2],
+		},
+		{
+			Info: Exchange{ID: 3, Method: "POST", Path: "/v1/chat/completions", Model: "gpt-4o-mini",
+				Dur: 12 * ms, TTFB: capture.NoTime, TFE: capture.NoTime, Outcome: "unreachable", Err: "dial tcp: connection refused"},
+			Ended: true,
+		},
+	}
+}
+
+// TestSessionsGolden renders the sessions list, and a session opened from
+// it with its request pane, at 80×24 and 120×40.
+func TestSessionsGolden(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(m *Model)
+	}{
+		{"list", func(m *Model) {}},
+		{"opened", func(m *Model) { press(m, "g", "enter") }},
+		{"request", func(m *Model) { press(m, "k", "enter", "6") }},
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s_%dx%d", c.name, size[0], size[1]), func(t *testing.T) {
+				m := sessionsModel(t, size[0], size[1])
+				m.Update(Sessions(proxyBatch(t)))
+				c.setup(m)
+				out := viewOf(m)
+				checkFits(t, out, size[0], size[1])
+				if size[0] != 120 || c.name != "list" {
+					out = ansi.Strip(out)
+				}
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
+
+func TestSessionsOpenAndBack(t *testing.T) {
+	m := sessionsModel(t, 120, 40)
+	if v := plainView(m); !strings.Contains(v, "waiting for requests") {
+		t.Fatalf("empty list:\n%s", v)
+	}
+	batch := proxyBatch(t)
+	m.Update(Sessions(batch))
+	v := plainView(m)
+	for _, want := range []string{"gpt-4.1", "✓ completed", "● streaming", "✗ unreachable", "of #1 !1", "3 sessions"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("list lacks %q:\n%s", want, v)
+		}
+	}
+	if m.sl.cursor != 2 {
+		t.Errorf("following: cursor = %d; want the newest (2)", m.sl.cursor)
+	}
+	press(m, "k")
+	if v := plainView(m); !strings.Contains(v, "#2 · answers #1 · no tool output for call_b") {
+		t.Errorf("the selected session's line should name the unanswered call:\n%s", v)
+	}
+	press(m, "g", "enter")
+	if m.screen != screenInspect || m.s != m.px[0].s {
+		t.Fatalf("enter should open session #1 in the inspector")
+	}
+	press(m, "G", "3")
+	v = plainView(m)
+	for _, want := range []string{"get_weather", "get_local_time", "#1 POST /v1/responses"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("inspector of #1 lacks %q:\n%s", want, v)
+		}
+	}
+	press(m, "esc")
+	if m.screen != screenSessions || m.cur != nil {
+		t.Fatalf("esc should go back to the list")
+	}
+	if v := plainView(m); !strings.Contains(v, "sessions") || !strings.Contains(v, "/v1/chat/completions") {
+		t.Errorf("back on the list:\n%s", v)
+	}
+
+	// Open the live session, then let the rest of its stream arrive: the
+	// open panes follow it and it ends.
+	press(m, "j", "enter")
+	if m.cur != m.px[1] || !m.live {
+		t.Fatalf("the second session should be open and live")
+	}
+	next := sampleBytes(t, "responses-single-call")
+	fs := frames(next)
+	info := batch[1].Info
+	info.Outcome = "completed"
+	m.Update(Sessions([]SessionUpdate{{Info: info, Frames: fs[len(fs)/2:], Ended: true}}))
+	if m.live || m.s.Len() != len(fs) {
+		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.live, m.s.Len(), len(fs))
+	}
+	press(m, "6")
+	if v := plainView(m); !strings.Contains(v, "call_a") || !strings.Contains(v, "resp_123") || !strings.Contains(v, "no tool output for 1 call(s) of #1: call_b") {
+		t.Errorf("request pane:\n%s", v)
+	}
+	press(m, "esc")
+	if v := plainView(m); strings.Contains(v, "● streaming") {
+		t.Errorf("the ended session still shows as streaming:\n%s", v)
+	}
+}
+
+// TestSessionsUpdatesAreBatched: one message carries many frames of many
+// sessions, and sessions seen again are updated, not added.
+func TestSessionsUpdatesAreBatched(t *testing.T) {
+	m := sessionsModel(t, 100, 30)
+	data := sampleBytes(t, "chat-parallel-calls")
+	fs := frames(data)
+	var batch []SessionUpdate
+	for id := 1; id <= 5; id++ {
+		batch = append(batch, SessionUpdate{Info: Exchange{ID: id, Method: "POST", Path: "/v1/chat/completions", Status: 200}, Raw: bytes.NewReader(data), Frames: fs[:3]})
+	}
+	m.Update(Sessions(batch))
+	for i := range batch {
+		batch[i].Frames, batch[i].Raw = fs[3:], nil
+	}
+	m.Update(Sessions(batch))
+	if len(m.px) != 5 {
+		t.Fatalf("%d sessions; want 5", len(m.px))
+	}
+	for _, ps := range m.px {
+		if ps.s.Len() != len(fs) || len(ps.s.Calls()) == 0 {
+			t.Fatalf("session #%d: %d events, %d calls; want %d events and calls", ps.info.ID, ps.s.Len(), len(ps.s.Calls()), len(fs))
+		}
+	}
+}
+
+func TestSessionsWidthSweep(t *testing.T) {
+	for _, h := range []int{10, 15, 24} {
+		for w := 20; w <= 160; w += 3 {
+			for _, keys := range [][]string{nil, {"g", "enter", "6"}} {
+				m := sessionsModel(t, w, h)
+				m.Update(Sessions(proxyBatch(t)))
+				press(m, keys...)
+				out := viewOf(m)
+				lines := strings.Split(out, "\n")
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Fatalf("%v at %dx%d: line %d is %d cells: %q", keys, w, h, i, lw, ansi.Strip(l))
+					}
+				}
+				if len(lines) > h {
+					t.Fatalf("%v at %dx%d: %d lines", keys, w, h, len(lines))
+				}
+			}
+		}
+	}
+}
+
+// TestSessionsHostileRequest: terminal escapes in a path, a model name, a
+// header, a tool name or a tool output, and credentials in headers and the
+// query, never reach the view raw.
+func TestSessionsHostileRequest(t *testing.T) {
+	evil := "\x1b]0;pwned\x07\x1b[2J"
+	req := &Request{
+		Header:     http.Header{"Authorization": {"Bearer sk-secret-123"}, "X-Api-Key": {"sk-secret-123"}, "X-Evil" + evil: {evil}},
+		Tools:      []string{"tool" + evil},
+		ToolChoice: `{"type":"function","name":"` + evil + `"}`,
+		Previous:   "resp" + evil,
+		Outputs:    []ToolOutput{{Kind: "tool" + evil, CallID: "call" + evil, Output: "out" + evil + "\u202e"}},
+	}
+	info := Exchange{ID: 1, Method: "POST" + evil, Path: "/v1beta/models/x" + evil + ":streamGenerateContent?key=sk-secret-123&alt=sse",
+		Status: 200, Model: "m" + evil, Err: evil, Outcome: "failed" + evil, TurnOf: 1, Unanswered: []string{"c" + evil}, Request: req}
+	bad := []string{"\x1b]0;", "\x07", "\x1b[2J", "sk-secret-123", "\u202e"}
+	for _, keys := range [][]string{nil, {"enter"}, {"enter", "6"}, {"enter", "6", "?"}} {
+		m := sessionsModel(t, 140, 50)
+		m.Update(Sessions([]SessionUpdate{{Info: info, Raw: strings.NewReader(""), Ended: true}}))
+		press(m, keys...)
+		out := viewOf(m)
+		for _, b := range bad {
+			if strings.Contains(out, b) {
+				t.Errorf("after %v the view holds %q raw", keys, b)
+			}
+		}
+		if len(keys) == 2 && !strings.Contains(ansi.Strip(out), "[redacted]") {
+			t.Errorf("the request pane should show redacted headers:\n%s", ansi.Strip(out))
+		}
+	}
+}
+
+func TestSessionsKeepIDOrder(t *testing.T) {
+	m := sessionsModel(t, 100, 30)
+	up := func(ids ...int) {
+		var b []SessionUpdate
+		for _, id := range ids {
+			b = append(b, SessionUpdate{Info: Exchange{ID: id, Method: "POST", Path: fmt.Sprintf("/p%d", id)}})
+		}
+		m.Update(Sessions(b))
+	}
+	up(1, 3)
+	press(m, "k") // on #1, follow off
+	up(2, 4)
+	var ids []int
+	for _, ps := range m.px {
+		ids = append(ids, ps.info.ID)
+	}
+	if fmt.Sprint(ids) != "[1 2 3 4]" {
+		t.Fatalf("ids = %v; want [1 2 3 4]", ids)
+	}
+	if got := m.selectedSession().info.ID; got != 1 {
+		t.Errorf("selected #%d; want #1 (the cursor stays on its session)", got)
+	}
+	press(m, "f")
+	if got := m.selectedSession().info.ID; got != 4 {
+		t.Errorf("after f selected #%d; want the newest, #4", got)
+	}
+}
