@@ -67,10 +67,10 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return 2
 	}
 	defer src.Close()
-	opts := options{keepSecrets: o.keep}
+	opts := options{keepSecrets: o.keep, replay: o.speed}
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
-		// NOTE(replay): the inspector plays a stream at its recorded pace
-		// itself (its replay keys); a recording gives it the real times.
+		// The inspector reads the recording, then plays it from the first
+		// event at its recorded pace times --speed (space pauses).
 		return viewOrTimeline(ctx, "", src, opts, stdout, stderr)
 	}
 	code, _ := timelineSession(ctx, src, opts, o.speed, stdout, stderr)

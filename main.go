@@ -149,8 +149,9 @@ type options struct {
 	json        bool
 	keepSecrets bool
 	input       string
-	failOn      string // check
-	profile     string // check
+	failOn      string  // check
+	profile     string  // check
+	replay      float64 // replay: play the stream in the inspector at this speed
 }
 
 func parseFlags(cmd string, args []string) (options, error) {

@@ -92,6 +92,7 @@ func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr
 		KeepSecrets: o.keepSecrets,
 		Save:        saver(raw),
 		Checks:      checker(chk, checks.Strict),
+		Replay:      o.replay,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 

@@ -488,3 +488,25 @@ func TestSearchFollowsNewEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOptionPlaysOnceRead: with Options.Replay the inspector starts
+// playing from the first event when the stream has been read, at that
+// speed (streamtap replay FILE on a terminal).
+func TestReplayOptionPlaysOnceRead(t *testing.T) {
+	data := sampleBytes(t, "responses-single-call")
+	s := model.NewSession(model.Options{KeepEvents: true, Raw: strings.NewReader(string(data))})
+	m := New(s, Options{Source: "test", Live: true, Replay: 4})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(Frames(frames(data)))
+	if m.rep.playing {
+		t.Fatal("playing before the stream was read")
+	}
+	_, cmd := m.Update(SourceDone(nil))
+	if !m.rep.playing || m.rep.speed != 4 || m.tl.cursor != 0 || cmd == nil {
+		t.Fatalf("after the stream ended: playing %v speed %v cursor %d", m.rep.playing, m.rep.speed, m.tl.cursor)
+	}
+	m.Update(replayTickMsg{gen: m.rep.gen})
+	if m.tl.cursor != 1 {
+		t.Fatalf("a replay tick moved the cursor to %d; want 1", m.tl.cursor)
+	}
+}

@@ -50,6 +50,9 @@ type Options struct {
 	Save func(n int64) (string, error)
 	// Checks computes protocol findings; nil hides them.
 	Checks Checker
+	// Replay, when above 0, plays the stream from its first event at this
+	// speed once it has been read (streamtap replay on a terminal).
+	Replay float64
 	// NewSession builds the model of each proxied session (NewSessions),
 	// reading its bytes back from raw, with the Checker that judges it
 	// (nil hides findings). It runs in Update, so it must do no I/O. Nil
@@ -272,7 +275,14 @@ func (m *Model) handleSourceDone(err error) tea.Cmd {
 	if err != nil {
 		return m.flash("read error: "+err.Error(), true)
 	}
-	return m.flash(text, o.State != "completed")
+	flash := m.flash(text, o.State != "completed")
+	if m.o.Replay > 0 && !m.rep.playing {
+		m.rep.speed = m.o.Replay
+		m.tl.moveTo(0)
+		m.o.Replay = 0 // once
+		return tea.Batch(flash, m.togglePlay())
+	}
+	return flash
 }
 
 func (m *Model) runChecks() {
