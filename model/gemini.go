@@ -119,23 +119,8 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 		}
 		return KindTextDelta
 	}
-	var name, id, args, partial []byte
-	cont := false
-	jsonscan.Members(fc, func(k, v []byte) bool {
-		switch string(k) {
-		case "name":
-			name = v
-		case "id":
-			id = v
-		case "args":
-			args = v
-		case "partialArgs":
-			partial = v
-		case "willContinue":
-			cont = string(v) == "true"
-		}
-		return true
-	})
+	call := ReadFunctionCall(fc)
+	name, id, args, partial, cont := call.Name, call.ID, call.Args, call.PartialArgs, call.WillContinue
 	it := st.open[ci]
 	kind := KindArgsDelta
 	if len(name) > 2 {
@@ -184,6 +169,34 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 		delete(st.open, ci)
 	}
 	return kind
+}
+
+// FunctionCall is the raw members of a Gemini functionCall part, each nil
+// when absent. The model assembles from it; model/checks judges it.
+type FunctionCall struct {
+	Name, ID, Args, PartialArgs []byte
+	WillContinue                bool
+}
+
+// ReadFunctionCall reads a functionCall part in one walk.
+func ReadFunctionCall(fc []byte) FunctionCall {
+	var c FunctionCall
+	jsonscan.Members(fc, func(k, v []byte) bool {
+		switch string(k) {
+		case "name":
+			c.Name = v
+		case "id":
+			c.ID = v
+		case "args":
+			c.Args = v
+		case "partialArgs":
+			c.PartialArgs = v
+		case "willContinue":
+			c.WillContinue = string(v) == "true"
+		}
+		return true
+	})
+	return c
 }
 
 func (s *Session) geminiClose(it *Item, ord int) {

@@ -55,21 +55,8 @@ func (c *Checker) observeGemini(s *model.Session, ord int, ev *model.Event, f *c
 
 func (c *Checker) gemPart(ci int, fc []byte, ord int) {
 	gc := &c.gem
-	var name, args, partial []byte
-	cont := false
-	jsonscan.Members(fc, func(k, v []byte) bool {
-		switch string(k) {
-		case "name":
-			name = v
-		case "args":
-			args = v
-		case "partialArgs":
-			partial = v
-		case "willContinue":
-			cont = string(v) == "true"
-		}
-		return true
-	})
+	part := model.ReadFunctionCall(fc)
+	name, args, partial, cont := part.Name, part.Args, part.PartialArgs, part.WillContinue
 	if args != nil && jsonscan.Kind(args) != '{' {
 		c.add(gArgsNotObject, []int{ord}, "functionCall %s at event %d: args %s is not a JSON object", quote(str(name)), ord, quoteBytes(args))
 	}
