@@ -39,8 +39,8 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 	case "message_start":
 		ev.Kind = KindLifecycle
 		r := s.anthResponse(ord, true)
-		r.ID = str(jsonscan.Get(t.message, "id"))
-		r.Model = str(jsonscan.Get(t.message, "model"))
+		r.ID = str(s.idx.Get(t.message, "id"))
+		r.Model = str(s.idx.Get(t.message, "model"))
 		r.Status.set(ord, "in_progress")
 		r.Created = ord
 	case "message":
@@ -53,9 +53,9 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		if sr := t.stopReason; !jsonscan.IsNull(sr) {
 			r.finish(0, ord, str(sr))
 		}
-		jsonscan.Elements(t.content, func(i int, block []byte) bool {
+		s.idx.Elements(t.content, func(i int, block []byte) bool {
 			it := s.anthBlock(r, i, block, ord)
-			if in := jsonscan.Get(block, "input"); it.IsCall() && in != nil {
+			if in := s.idx.Get(block, "input"); it.IsCall() && in != nil {
 				it.Args.add(ord, []byte(compactJSON(in)))
 			}
 			it.close(ord)
@@ -71,7 +71,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		}
 		it := s.anthBlock(r, idx, t.contentBlock, ord)
 		it.Opened = ord
-		if in := jsonscan.Get(t.contentBlock, "input"); it.IsCall() && in != nil {
+		if in := s.idx.Get(t.contentBlock, "input"); it.IsCall() && in != nil {
 			it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: compactJSON(in)})
 		}
 		st.blocks[idx] = it
@@ -81,7 +81,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		it := s.anthTarget(ev, ord)
 		// One walk over the delta: its type and whichever value it carries.
 		var dt, value []byte
-		jsonscan.Members(t.delta, func(k, v []byte) bool {
+		s.idx.Members(t.delta, func(k, v []byte) bool {
 			switch string(k) {
 			case "type":
 				dt = v
@@ -120,7 +120,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 	case "message_delta":
 		ev.Kind = KindLifecycle
 		r := s.anthResponse(ord, false)
-		if sr := jsonscan.Get(t.delta, "stop_reason"); !jsonscan.IsNull(sr) {
+		if sr := s.idx.Get(t.delta, "stop_reason"); !jsonscan.IsNull(sr) {
 			r.finish(0, ord, str(sr))
 		}
 	case "message_stop":
@@ -143,18 +143,18 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 
 // anthBlock starts an item for a content block.
 func (s *Session) anthBlock(r *Response, idx int, block []byte, ord int) *Item {
-	typ := str(jsonscan.Get(block, "type"))
+	typ := str(s.idx.Get(block, "type"))
 	it := s.newItem(DialectAnthropic, anthropicRole(typ), typ, ord)
 	it.Response, it.Position = r.Index, idx
-	it.CallID, it.Name = str(jsonscan.Get(block, "id")), str(jsonscan.Get(block, "name"))
+	it.CallID, it.Name = str(s.idx.Get(block, "id")), str(s.idx.Get(block, "name"))
 	it.Status.set(ord, "in_progress")
 	var initial []byte
 	switch typ {
 	case "text":
-		initial = jsonscan.Get(block, "text")
+		initial = s.idx.Get(block, "text")
 	case "thinking":
-		initial = jsonscan.Get(block, "thinking")
-		if sig := jsonscan.Get(block, "signature"); jsonscan.Kind(sig) == '"' && len(sig) > 2 {
+		initial = s.idx.Get(block, "thinking")
+		if sig := s.idx.Get(block, "signature"); jsonscan.Kind(sig) == '"' && len(sig) > 2 {
 			it.sign().add(ord, jsonscan.Unquote(nil, sig))
 		}
 	}
@@ -178,7 +178,7 @@ func (s *Session) anthTarget(ev *Event, ord int) *Item {
 		} else {
 			ev.Flags |= Orphan
 			typ := "text"
-			if jsonscan.Equal(jsonscan.Get(s.top.delta, "type"), "input_json_delta") {
+			if jsonscan.Equal(s.idx.Get(s.top.delta, "type"), "input_json_delta") {
 				typ = "tool_use"
 			}
 			it = s.newItem(DialectAnthropic, anthropicRole(typ), typ, ord)

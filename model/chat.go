@@ -73,10 +73,10 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 		s.errorEvent(ev, t.err, ord)
 		r.Status.set(ord, "error")
 	}
-	jsonscan.Elements(t.choices, func(pos int, ch []byte) bool {
-		ci := intOr(jsonscan.Get(ch, "index"), pos)
+	s.idx.Elements(t.choices, func(pos int, ch []byte) bool {
+		ci := intOr(s.idx.Get(ch, "index"), pos)
 		var delta, finish []byte
-		jsonscan.Members(ch, func(k, v []byte) bool {
+		s.idx.Members(ch, func(k, v []byte) bool {
 			switch string(k) {
 			case "delta":
 				if !whole {
@@ -91,7 +91,7 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 			}
 			return true
 		})
-		jsonscan.Members(delta, func(k, v []byte) bool {
+		s.idx.Members(delta, func(k, v []byte) bool {
 			switch string(k) {
 			case "content":
 				if jsonscan.Kind(v) == '"' {
@@ -112,7 +112,7 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 					it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], v))
 				}
 			case "tool_calls":
-				jsonscan.Elements(v, func(i int, entry []byte) bool {
+				s.idx.Elements(v, func(i int, entry []byte) bool {
 					def := -1
 					if whole {
 						def = i
@@ -179,14 +179,14 @@ func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte
 	st := &s.chat
 	var idxV, idV, nameV, argsV []byte
 	hasID, hasName := false, false
-	jsonscan.Members(entry, func(k, v []byte) bool {
+	s.idx.Members(entry, func(k, v []byte) bool {
 		switch string(k) {
 		case "index":
 			idxV = v
 		case "id":
 			idV, hasID = v, !jsonscan.IsNull(v)
 		case "function":
-			jsonscan.Members(v, func(k, v []byte) bool {
+			s.idx.Members(v, func(k, v []byte) bool {
 				switch string(k) {
 				case "name":
 					nameV, hasName = v, !jsonscan.IsNull(v)
@@ -279,10 +279,10 @@ func (s *Session) chatLegacyCall(ev *Event, r *Response, ci int, v []byte, ord i
 		st.all = append(st.all, it)
 		kind = KindItemOpen
 	}
-	if name := str(jsonscan.Get(v, "name")); name != "" && it.Name == "" {
+	if name := str(s.idx.Get(v, "name")); name != "" && it.Name == "" {
 		it.Name = name
 	}
-	if a := jsonscan.Get(v, "arguments"); jsonscan.Kind(a) == '"' {
+	if a := s.idx.Get(v, "arguments"); jsonscan.Kind(a) == '"' {
 		it.Deltas++
 		it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], a))
 	}

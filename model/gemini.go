@@ -36,7 +36,7 @@ func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
 	}
 	kind := KindLifecycle
 	var finished bool
-	jsonscan.Members(chunk, func(k, v []byte) bool {
+	s.idx.Members(chunk, func(k, v []byte) bool {
 		switch string(k) {
 		case "responseId":
 			if r.ID == "" {
@@ -50,13 +50,13 @@ func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
 			s.errorEvent(ev, v, ord)
 			kind = KindError
 		case "candidates":
-			jsonscan.Elements(v, func(pos int, cand []byte) bool {
-				ci := intOr(jsonscan.Get(cand, "index"), pos)
-				jsonscan.Elements(jsonscan.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
+			s.idx.Elements(v, func(pos int, cand []byte) bool {
+				ci := intOr(s.idx.Get(cand, "index"), pos)
+				s.idx.Elements(jsonscan.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
 					raise(&kind, s.geminiPart(ev, r, ci, part, ord))
 					return true
 				})
-				if fr := jsonscan.Get(cand, "finishReason"); !jsonscan.IsNull(fr) {
+				if fr := s.idx.Get(cand, "finishReason"); !jsonscan.IsNull(fr) {
 					finished = true
 					r.finish(ci, ord, str(fr))
 					if it := st.open[ci]; it != nil {
@@ -93,7 +93,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 	st := &s.gem
 	var text, fc []byte
 	thought := false
-	jsonscan.Members(part, func(k, v []byte) bool {
+	s.idx.Members(part, func(k, v []byte) bool {
 		switch string(k) {
 		case "text":
 			text = v

@@ -1,9 +1,6 @@
 package model
 
-import (
-	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/model/jsonscan"
-)
+import "github.com/streamtap/streamtap/capture"
 
 // Observer watches a session's events as they are added, for analyses that
 // need facts the assembly does not keep (package model/checks is one).
@@ -73,5 +70,5 @@ func (s *Session) Field(key string) []byte {
 	case "content":
 		return t.content
 	}
-	return jsonscan.Get(s.cur, key)
+	return s.idx.Get(s.cur, key)
 }

@@ -281,7 +281,7 @@ func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
 	st := &s.respState
 	// Separate lookups stop at their key; one full walk would also cross
 	// the long tools and instructions members every snapshot repeats.
-	idV, statusV := jsonscan.Get(obj, "id"), jsonscan.Get(obj, "status")
+	idV, statusV := s.idx.Get(obj, "id"), s.idx.Get(obj, "status")
 	id, status := str(idV), str(statusV)
 	if st.resp != nil && (st.resp.Terminal >= 0 || (id != "" && st.resp.ID != "" && id != st.resp.ID)) {
 		st.resp = nil // a new response in the same stream
@@ -291,7 +291,7 @@ func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
 		r.ID = id
 	}
 	if r.Model == "" {
-		r.Model = str(jsonscan.Get(obj, "model"))
+		r.Model = str(s.idx.Get(obj, "model"))
 	}
 	if status != "" {
 		r.Status.set(ord, status)
@@ -303,7 +303,7 @@ func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
 		return
 	}
 	r.Terminal, r.Final = ord, ord
-	jsonscan.Elements(jsonscan.Get(obj, "output"), func(i int, v []byte) bool {
+	s.idx.Elements(s.idx.Get(obj, "output"), func(i int, v []byte) bool {
 		s.terminalItem(r, i, v, ord)
 		return true
 	})
@@ -360,11 +360,11 @@ func (s *Session) snapshotText(it *Item, sn snapshot, ord int) {
 	}
 	var text []byte
 	collect := func(arr []byte, want ...string) {
-		jsonscan.Elements(arr, func(_ int, part []byte) bool {
-			typ := str(jsonscan.Get(part, "type"))
+		s.idx.Elements(arr, func(_ int, part []byte) bool {
+			typ := str(s.idx.Get(part, "type"))
 			for _, w := range want {
 				if typ == w {
-					text = jsonscan.Unquote(text, jsonscan.Get(part, "text"))
+					text = jsonscan.Unquote(text, s.idx.Get(part, "text"))
 				}
 			}
 			return true

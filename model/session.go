@@ -110,6 +110,7 @@ type Session struct {
 	ended     bool
 	endErr    error
 	top       top
+	idx       jsonscan.Index // the structure of the event being added
 	scratch   []byte
 	cur       []byte // the data of the event being added, when it is a JSON object
 	status    int    // HTTP status of the latest head
@@ -323,6 +324,7 @@ func anthropicType(typ string) bool {
 }
 
 func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
+	s.idx.Reset() // the structure of the previous event is no guide to this one
 	if f.HasEvent {
 		ev.Name = s.types.id(f.Event)
 	}
@@ -349,7 +351,7 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
 		return
 	}
 	s.top = top{}
-	isObj, err := jsonscan.ScanObject(data, s.top.collect)
+	isObj, err := s.idx.ScanObject(data, s.top.collect)
 	if err != nil {
 		ev.Flags |= DecodeError
 		ev.Type = s.types.id([]byte(TypeInvalid))
@@ -411,8 +413,8 @@ func (s *Session) array(ev *Event, data []byte, ord int) {
 		return
 	}
 	gemini := false
-	jsonscan.Elements(data, func(_ int, v []byte) bool {
-		if jsonscan.Get(v, "candidates") != nil {
+	s.idx.Elements(data, func(_ int, v []byte) bool {
+		if s.idx.Get(v, "candidates") != nil {
 			gemini = true
 			s.gemini(ev, v, ord)
 		}
@@ -476,11 +478,11 @@ func (s *Session) errorEvent(ev *Event, errV []byte, ord int) {
 		return string(v)
 	}
 	if obj != nil {
-		info.Code = str(jsonscan.Get(obj, "code"))
+		info.Code = str(s.idx.Get(obj, "code"))
 		if info.Code == "" {
-			info.Code = str(jsonscan.Get(obj, "type"))
+			info.Code = str(s.idx.Get(obj, "type"))
 		}
-		info.Message = str(jsonscan.Get(obj, "message"))
+		info.Message = str(s.idx.Get(obj, "message"))
 	} else {
 		info.Code = str(s.top.code)
 		info.Message = str(s.top.message)

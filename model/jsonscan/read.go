@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -25,23 +26,28 @@ func skipWS(d []byte, i int) int {
 }
 
 // skipString returns the index just past the string starting at d[i] == '"'.
+// The input is valid, so a backslash escapes exactly the byte after it.
 func skipString(d []byte, i int) int {
 	i++
 	for {
-		j := bytes.IndexByte(d[i:], '"')
-		if j < 0 {
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[i:])
+			if m := zeroBytes(x^(lsb*'"')) | zeroBytes(x^(lsb*'\\')); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		for i < len(d) && d[i] != '"' && d[i] != '\\' {
+			i++
+		}
+		if i >= len(d) {
 			return len(d)
 		}
-		i += j
-		// Count the backslashes before the quote: an odd number escapes it.
-		k := i - 1
-		for k >= 0 && d[k] == '\\' {
-			k--
+		if d[i] == '"' {
+			return i + 1
 		}
-		i++
-		if (i-2-k)%2 == 0 {
-			return i
-		}
+		i += 2
 	}
 }
 
@@ -94,48 +100,10 @@ func skipValue(d []byte, i int) int {
 
 // Members calls fn with each member of the object obj, in order, until fn
 // returns false. Keys are the raw bytes between the quotes.
-func Members(obj []byte, fn func(key, value []byte) bool) {
-	i := skipWS(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return
-	}
-	i++
-	for {
-		i = skipWS(obj, i)
-		if i >= len(obj) || obj[i] != '"' {
-			return
-		}
-		ke := skipString(obj, i)
-		key := obj[i+1 : max(ke-1, i+1)]
-		i = skipWS(obj, ke)
-		if i >= len(obj) || obj[i] != ':' {
-			return
-		}
-		i = skipWS(obj, i+1)
-		ve := skipValue(obj, i)
-		if !fn(key, obj[i:ve]) {
-			return
-		}
-		i = skipWS(obj, ve)
-		if i >= len(obj) || obj[i] != ',' {
-			return
-		}
-		i++
-	}
-}
+func Members(obj []byte, fn func(key, value []byte) bool) { (*Index)(nil).Members(obj, fn) }
 
 // Get returns the value of the member key of object obj, or nil.
-func Get(obj []byte, key string) []byte {
-	var out []byte
-	Members(obj, func(k, v []byte) bool {
-		if string(k) == key {
-			out = v
-			return false
-		}
-		return true
-	})
-	return out
-}
+func Get(obj []byte, key string) []byte { return (*Index)(nil).Get(obj, key) }
 
 // Path follows keys through nested objects.
 func Path(obj []byte, keys ...string) []byte {
@@ -149,31 +117,7 @@ func Path(obj []byte, keys ...string) []byte {
 
 // Elements calls fn with each element of the array arr until fn returns
 // false.
-func Elements(arr []byte, fn func(i int, value []byte) bool) {
-	i := skipWS(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
-		return
-	}
-	i = skipWS(arr, i+1)
-	if i < len(arr) && arr[i] == ']' {
-		return
-	}
-	for n := 0; ; n++ {
-		i = skipWS(arr, i)
-		if i >= len(arr) {
-			return
-		}
-		ve := skipValue(arr, i)
-		if ve <= i || !fn(n, arr[i:ve]) {
-			return
-		}
-		i = skipWS(arr, ve)
-		if i >= len(arr) || arr[i] != ',' {
-			return
-		}
-		i++
-	}
-}
+func Elements(arr []byte, fn func(i int, value []byte) bool) { (*Index)(nil).Elements(arr, fn) }
 
 // Kind returns the first byte of a value: '{', '[', '"', 't', 'f', 'n', or
 // a digit or '-' for numbers; 0 for nothing.

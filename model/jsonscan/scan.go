@@ -16,6 +16,7 @@ package jsonscan
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // MaxDepth bounds nesting, as encoding/json does, so hostile input such as
@@ -46,6 +47,7 @@ type validator struct {
 	d     []byte
 	i     int
 	depth int
+	idx   *Index // records containers when set
 }
 
 func (v *validator) fail(msg string) error {
@@ -82,6 +84,10 @@ func Validate(data []byte) error {
 // value is an object. fn may be nil.
 func ScanObject(data []byte, fn func(key, value []byte)) (isObject bool, err error) {
 	v := validator{d: data}
+	return v.scanObject(fn)
+}
+
+func (v *validator) scanObject(fn func(key, value []byte)) (isObject bool, err error) {
 	v.ws()
 	if v.i < len(v.d) && v.d[v.i] == '{' {
 		isObject = true
@@ -126,11 +132,12 @@ func (v *validator) object(fn func(key, value []byte)) error {
 	if v.depth++; v.depth > MaxDepth {
 		return v.fail("exceeded max depth")
 	}
+	slot := v.open()
 	v.i++ // {
 	v.ws()
 	if v.i < len(v.d) && v.d[v.i] == '}' {
 		v.i++
-		v.depth--
+		v.close(slot)
 		return nil
 	}
 	for {
@@ -165,7 +172,7 @@ func (v *validator) object(fn func(key, value []byte)) error {
 			v.i++
 		case '}':
 			v.i++
-			v.depth--
+			v.close(slot)
 			return nil
 		default:
 			return v.fail("invalid character after object key:value pair")
@@ -173,15 +180,32 @@ func (v *validator) object(fn func(key, value []byte)) error {
 	}
 }
 
+// open and close bracket a container at v.i for the Index, when there is
+// one, and track the depth.
+func (v *validator) open() int {
+	if v.idx == nil {
+		return -1
+	}
+	return v.idx.open(v.i)
+}
+
+func (v *validator) close(slot int) {
+	v.depth--
+	if v.idx != nil {
+		v.idx.close(slot, v.i)
+	}
+}
+
 func (v *validator) array() error {
 	if v.depth++; v.depth > MaxDepth {
 		return v.fail("exceeded max depth")
 	}
+	slot := v.open()
 	v.i++ // [
 	v.ws()
 	if v.i < len(v.d) && v.d[v.i] == ']' {
 		v.i++
-		v.depth--
+		v.close(slot)
 		return nil
 	}
 	for {
@@ -198,7 +222,7 @@ func (v *validator) array() error {
 			v.i++
 		case ']':
 			v.i++
-			v.depth--
+			v.close(slot)
 			return nil
 		default:
 			return v.fail("invalid character after array element")
@@ -210,7 +234,15 @@ func (v *validator) str() error {
 	d := v.d
 	i := v.i + 1
 	for {
-		for i+8 <= len(d) && !wordNeedsAttention(binary.LittleEndian.Uint64(d[i:])) {
+		// Jump to the first byte that needs attention: a word at a time,
+		// and straight to the byte inside the word, since most strings in
+		// a stream (keys, ids, short deltas) end within a word or two.
+		for i+8 <= len(d) {
+			m := attention(binary.LittleEndian.Uint64(d[i:]))
+			if m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
 			i += 8
 		}
 		for i < len(d) && strSafe[d[i]] {
@@ -322,10 +354,20 @@ const (
 )
 
 // hasZero reports whether any byte of x is zero.
-func hasZero(x uint64) bool { return (x-lsb)&^x&msb != 0 }
+func hasZero(x uint64) bool { return zeroBytes(x) != 0 }
+
+// zeroBytes sets the high bit of each zero byte of x. Borrows may also set
+// it in bytes above a zero byte, never below one: the lowest set bit is
+// always exact.
+func zeroBytes(x uint64) uint64 { return (x - lsb) &^ x & msb }
+
+// attention sets the high bit of each of 8 string bytes that is a quote, a
+// backslash or a control character (with the same caveat as zeroBytes: the
+// lowest set bit is the first such byte).
+func attention(x uint64) uint64 {
+	return zeroBytes(x^(lsb*'"')) | zeroBytes(x^(lsb*'\\')) | (x-lsb*0x20)&^x&msb
+}
 
 // wordNeedsAttention reports whether any of 8 string bytes is a quote, a
 // backslash or a control character.
-func wordNeedsAttention(x uint64) bool {
-	return hasZero(x^(lsb*'"')) || hasZero(x^(lsb*'\\')) || (x-lsb*0x20)&^x&msb != 0
-}
+func wordNeedsAttention(x uint64) bool { return attention(x) != 0 }

@@ -1,0 +1,128 @@
+package jsonscan
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// walkSame reads v with the Index and by scanning, member by member and
+// element by element down to the leaves, and fails on any difference.
+func walkSame(t *testing.T, x *Index, v []byte, depth int) {
+	t.Helper()
+	if depth > 64 {
+		return
+	}
+	type kv struct{ k, v []byte }
+	var got, want []kv
+	switch Kind(v) {
+	case '{':
+		x.Members(v, func(k, v []byte) bool { got = append(got, kv{k, v}); return true })
+		Members(v, func(k, v []byte) bool { want = append(want, kv{k, v}); return true })
+	case '[':
+		x.Elements(v, func(_ int, v []byte) bool { got = append(got, kv{nil, v}); return true })
+		Elements(v, func(_ int, v []byte) bool { want = append(want, kv{nil, v}); return true })
+	default:
+		return
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%q: indexed read gave %d values; scanning %d", v, len(got), len(want))
+	}
+	for i := range got {
+		if !bytes.Equal(got[i].k, want[i].k) || !bytes.Equal(got[i].v, want[i].v) {
+			t.Fatalf("%q: value %d = %q:%q; scanning gives %q:%q", v, i, got[i].k, got[i].v, want[i].k, want[i].v)
+		}
+		walkSame(t, x, got[i].v, depth+1)
+	}
+}
+
+func FuzzIndex(f *testing.F) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":[1,{}]"}}]}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var x Index
+		_, err := x.ScanObject(data, nil)
+		if err != nil {
+			if len(x.opens) != 0 {
+				t.Fatalf("a failed scan left %d containers indexed", len(x.opens))
+			}
+			return
+		}
+		walkSame(t, &x, data, 0)
+	})
+}
+
+func TestIndexReadsNested(t *testing.T) {
+	doc := []byte(`{"id":"c1","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"f","arguments":"{\"}]\""}}]}},{"index":1,"delta":{}}]}`)
+	var x Index
+	if _, err := x.ScanObject(doc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(x.opens) != 9 {
+		t.Fatalf("indexed %d containers; want 9", len(x.opens))
+	}
+	walkSame(t, &x, doc, 0)
+	var args []byte
+	x.Elements(x.Get(doc, "choices"), func(_ int, ch []byte) bool {
+		x.Elements(x.Get(x.Get(ch, "delta"), "tool_calls"), func(_ int, tc []byte) bool {
+			args = x.Get(x.Get(tc, "function"), "arguments")
+			return true
+		})
+		return true
+	})
+	if string(args) != `"{\"}]\""` {
+		t.Fatalf("arguments = %s", args)
+	}
+}
+
+// TestIndexOtherSlices holds the Index to reading only its own document:
+// a copy, or a document scanned earlier into the same buffer, is read by
+// scanning.
+func TestIndexOtherSlices(t *testing.T) {
+	buf := []byte(`{"a":{"b":[1,2]},"c":3}`)
+	var x Index
+	if _, err := x.ScanObject(buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	cp := bytes.Clone(buf)
+	if got := x.Get(cp, "c"); string(got) != "3" {
+		t.Fatalf("Get on a copy = %q", got)
+	}
+	// The index must not outlive a failed scan of the same buffer.
+	copy(buf, `{"a":[{"b":1}, 2],"c":4}`)
+	if _, err := x.ScanObject(buf[:len(buf)-1], nil); err == nil {
+		t.Fatal("a cut document validated")
+	}
+	if got := x.Get(buf, "c"); string(got) != "4" {
+		t.Fatalf("Get after a failed scan = %q; want 4", got)
+	}
+}
+
+// TestIndexBound reads a document with more containers than an Index
+// records: the rest are scanned, and the answers stay right.
+func TestIndexBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"list":[`)
+	for i := range maxIndexed + 50 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"n":[%d]}`, i)
+	}
+	b.WriteString(`],"tail":{"x":"end"}}`)
+	doc := []byte(b.String())
+	var x Index
+	if _, err := x.ScanObject(doc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(x.opens) != maxIndexed {
+		t.Fatalf("indexed %d containers; want the bound %d", len(x.opens), maxIndexed)
+	}
+	walkSame(t, &x, doc, 0)
+	if got := x.Get(x.Get(doc, "tail"), "x"); string(got) != `"end"` {
+		t.Fatalf("tail.x = %s", got)
+	}
+}
