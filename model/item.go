@@ -336,22 +336,43 @@ func (it *Item) ArgsAsOf(ord int) []byte {
 }
 
 // SourcesDisagree reports whether the stated sources of the final arguments
-// differ, and returns those present.
+// differ, and when they do, every stated value by source name. A healthy
+// call, the common case by far, costs no allocation: a report over tens of
+// thousands of calls asks this of each.
 func (it *Item) SourcesDisagree() (map[string]string, bool) {
-	present := map[string]string{}
-	var values []string
+	var first string
+	n, differ := 0, false
 	for s := range SourceAdded {
-		src := it.Source(s)
-		if s == SourceDeltas && it.Deltas > 0 {
-			src = Source{Present: true, Ordinal: it.Last, Value: it.sharedArgs(it.Args.Len())}
+		src := it.finalSource(s)
+		if !src.Present {
+			continue
 		}
-		if src.Present {
+		if n == 0 {
+			first = src.Value
+		} else if src.Value != first {
+			differ = true
+		}
+		n++
+	}
+	if !differ {
+		return nil, false
+	}
+	present := make(map[string]string, n)
+	for s := range SourceAdded {
+		if src := it.finalSource(s); src.Present {
 			present[s.String()] = src.Value
-			values = append(values, src.Value)
 		}
 	}
-	slices.Sort(values)
-	return present, len(slices.Compact(values)) > 1
+	return present, true
+}
+
+// finalSource is Source, with the deltas stated by the arguments
+// assembled from them.
+func (it *Item) finalSource(s SourceName) Source {
+	if s == SourceDeltas && it.Deltas > 0 {
+		return Source{Present: true, Ordinal: it.Last, Value: it.sharedArgs(it.Args.Len())}
+	}
+	return it.Source(s)
 }
 
 // StatusLast is the item's latest status, "" when it never had one.

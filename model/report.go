@@ -88,72 +88,126 @@ func (s *Session) Report() CallsReport {
 const bigString = 64 << 10
 
 // WriteJSON writes the report as one line of JSON, byte for byte what
-// encoding/json writes with HTML escaping off. Arguments, sources and
-// texts longer than 64 KiB are escaped and written in pieces, so a 50 MB
-// call costs a few small buffers rather than an encoded copy of itself
-// grown by doubling.
+// encoding/json writes with HTML escaping off. It writes one call at a
+// time, so a report of tens of thousands of calls is never encoded whole
+// in memory; and arguments, sources and texts longer than 64 KiB are
+// escaped and written in pieces, so a 50 MB call costs a few small buffers
+// rather than an encoded copy of itself grown by doubling.
 func (r CallsReport) WriteJSON(w io.Writer) error {
-	var big []string
-	// The placeholder carries a random nonce, so stream content cannot
-	// forge one; it is bracketed by NUL bytes, which encoding/json always
-	// escapes, so it is found in the output by its escaped form.
-	nonce := strconv.FormatUint(rand.Uint64(), 36)
-	mark := `\u0000` + nonce + `\u0000`
-	hold := func(s *string) {
-		if len(*s) > bigString {
-			big = append(big, *s)
-			*s = "\x00" + nonce + "\x00" + strconv.Itoa(len(big)-1) + "\x00" + nonce + "\x00"
-		}
+	pw := newPieceWriter(w)
+	pw.raw(`{"dialect":`)
+	pw.value(r.Dialect)
+	if len(r.Dialects) > 0 {
+		pw.raw(`,"dialects":`)
+		pw.value(r.Dialects)
 	}
-	r.Calls = slices.Clone(r.Calls)
-	for i := range r.Calls {
-		c := &r.Calls[i]
-		hold(&c.Arguments)
-		if c.Sources != nil {
-			src := make(map[string]string, len(c.Sources))
-			for k, v := range c.Sources {
-				hold(&v)
-				src[k] = v
+	pw.raw(`,"calls":`)
+	if r.Calls == nil {
+		pw.raw("null")
+	} else {
+		pw.raw("[")
+		for i, c := range r.Calls {
+			if i > 0 {
+				pw.raw(",")
 			}
-			c.Sources = src
+			pw.hold(&c.Arguments)
+			if c.Sources != nil {
+				src := make(map[string]string, len(c.Sources))
+				for k, v := range c.Sources {
+					pw.hold(&v)
+					src[k] = v
+				}
+				c.Sources = src
+			}
+			pw.value(c)
 		}
+		pw.raw("]")
 	}
+	pw.raw(`,"text":`)
 	switch t := r.Text.(type) {
 	case string:
-		hold(&t)
-		r.Text = t
+		pw.hold(&t)
+		pw.value(t)
 	case []string:
 		t = slices.Clone(t)
 		for i := range t {
-			hold(&t[i])
+			pw.hold(&t[i])
 		}
-		r.Text = t
+		pw.value(t)
+	default:
+		pw.value(t)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(r); err != nil {
-		return err
+	pw.raw(`,"outcome":`)
+	pw.value(r.Outcome)
+	pw.raw("}\n")
+	return pw.err
+}
+
+// pieceWriter writes a JSON document a value at a time with encoding/json,
+// swapping strings held back by hold for their escaped form, written in
+// pieces.
+type pieceWriter struct {
+	w   io.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+	// Held strings are replaced by a placeholder carrying a random nonce,
+	// so stream content cannot forge one; it is bracketed by NUL bytes,
+	// which encoding/json always escapes, so it is found in the output by
+	// its escaped form.
+	nonce, mark string
+	big         []string
+}
+
+func newPieceWriter(w io.Writer) *pieceWriter {
+	pw := &pieceWriter{w: w, nonce: strconv.FormatUint(rand.Uint64(), 36)}
+	pw.mark = `\u0000` + pw.nonce + `\u0000`
+	pw.enc = json.NewEncoder(&pw.buf)
+	pw.enc.SetEscapeHTML(false)
+	return pw
+}
+
+// hold replaces a big string by a placeholder until the next value is
+// written.
+func (pw *pieceWriter) hold(s *string) {
+	if len(*s) > bigString {
+		pw.big = append(pw.big, *s)
+		*s = "\x00" + pw.nonce + "\x00" + strconv.Itoa(len(pw.big)-1) + "\x00" + pw.nonce + "\x00"
 	}
-	out := buf.Bytes()
-	for len(out) > 0 {
-		i := bytes.Index(out, []byte(mark))
-		if i < 0 {
-			_, err := w.Write(out)
-			return err
+}
+
+func (pw *pieceWriter) raw(s string) {
+	if pw.err == nil {
+		_, pw.err = io.WriteString(pw.w, s)
+	}
+}
+
+// value writes v's encoding, with the strings held for it.
+func (pw *pieceWriter) value(v any) {
+	defer func() { pw.big = pw.big[:0] }()
+	if pw.err != nil {
+		return
+	}
+	pw.buf.Reset()
+	if pw.err = pw.enc.Encode(v); pw.err != nil {
+		return
+	}
+	out := bytes.TrimSuffix(pw.buf.Bytes(), []byte("\n"))
+	for len(out) > 0 && pw.err == nil {
+		i := bytes.Index(out, []byte(pw.mark))
+		if i < 0 || len(pw.big) == 0 {
+			_, pw.err = pw.w.Write(out)
+			return
 		}
-		if _, err := w.Write(out[:i]); err != nil {
-			return err
+		if _, pw.err = pw.w.Write(out[:i]); pw.err != nil {
+			return
 		}
-		out = out[i+len(mark):]
-		end := bytes.Index(out, []byte(mark))
+		out = out[i+len(pw.mark):]
+		end := bytes.Index(out, []byte(pw.mark))
 		n, _ := strconv.Atoi(string(out[:end]))
-		out = out[end+len(mark):]
-		if err := writeEscaped(w, big[n]); err != nil {
-			return err
-		}
+		out = out[end+len(pw.mark):]
+		pw.err = writeEscaped(pw.w, pw.big[n])
 	}
-	return nil
 }
 
 // writeEscaped writes the body of s's JSON encoding (no quotes) in pieces

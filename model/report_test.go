@@ -22,6 +22,21 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 		Text:    []string{big, "\x00streamtap\x000\x00streamtap\x00"},
 		Outcome: OutcomeReport{State: "completed"},
 	}
+	others := []CallsReport{
+		{Dialect: "anthropic", Dialects: []string{"anthropic", "openai-chat"}, Calls: []CallReport{}, Text: big, Outcome: OutcomeReport{State: "cut", Detail: "no message_stop"}},
+		{Dialect: "unknown", Calls: nil, Text: nil},
+		{Dialect: "gemini", Calls: []CallReport{{Name: "h", Arguments: "{}", Sources: map[string]string{}}}, Text: []string{}},
+	}
+	for _, r := range append([]CallsReport{rep}, others...) {
+		matchesEncoder(t, r)
+	}
+	if rep.Calls[0].Arguments != big {
+		t.Fatal("WriteJSON changed the report it was given")
+	}
+}
+
+func matchesEncoder(t *testing.T, rep CallsReport) {
+	t.Helper()
 	var want bytes.Buffer
 	enc := json.NewEncoder(&want)
 	enc.SetEscapeHTML(false)
@@ -39,8 +54,5 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 		}
 		t.Fatalf("outputs differ at byte %d of %d/%d: got %q want %q", i, got.Len(), want.Len(),
 			got.Bytes()[i:min(i+40, got.Len())], want.Bytes()[i:min(i+40, want.Len())])
-	}
-	if rep.Calls[0].Arguments != big {
-		t.Fatal("WriteJSON changed the report it was given")
 	}
 }
