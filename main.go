@@ -281,12 +281,11 @@ func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stder
 	if err != nil && s.Len() == 0 {
 		return readFailed(stderr, err)
 	}
-	rep := s.Report()
 	w := bufio.NewWriter(stdout)
 	if o.json {
-		_ = rep.WriteJSON(w)
+		_ = s.WriteReportJSON(w)
 	} else {
-		_ = ui.WriteCalls(w, rep)
+		_ = ui.WriteCalls(w, s.Report())
 	}
 	if werr := w.Flush(); werr != nil {
 		return readFailed(stderr, werr)

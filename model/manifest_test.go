@@ -60,6 +60,7 @@ func TestManifestCaptures(t *testing.T) {
 			}
 			s := Assemble(data, capture.FormatAuto, Options{KeepEvents: true})
 			rep := s.Report()
+			sameReportJSON(t, s, rep)
 			if rep.Dialect != row.Dialect {
 				t.Errorf("dialect = %s; want %s", rep.Dialect, row.Dialect)
 			}

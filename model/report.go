@@ -47,31 +47,45 @@ type OutcomeReport struct {
 
 // Report builds the calls report of the session as it stands.
 func (s *Session) Report() CallsReport {
+	rep := s.reportHead()
+	calls := s.Calls()
+	rep.Calls = make([]CallReport, 0, len(calls))
+	for _, it := range calls {
+		rep.Calls = append(rep.Calls, s.callReport(it))
+	}
+	return s.reportTail(rep)
+}
+
+// WriteReportJSON writes what Report().WriteJSON writes, building one call's
+// report at a time: a capture with tens of thousands of calls then never
+// holds a second copy of every call's arguments beside the items.
+func (s *Session) WriteReportJSON(w io.Writer) error {
+	rep := s.reportTail(s.reportHead())
+	pw := newPieceWriter(w)
+	pw.head(rep)
+	pw.raw("[")
+	for i, it := range s.Calls() {
+		if i > 0 {
+			pw.raw(",")
+		}
+		pw.call(s.callReport(it))
+	}
+	pw.raw("]")
+	pw.tail(rep)
+	return pw.err
+}
+
+func (s *Session) reportHead() CallsReport {
 	rep := CallsReport{Dialect: s.Dialect().String(), Calls: []CallReport{}}
 	if ds := s.Dialects(); len(ds) > 1 {
 		for _, d := range ds {
 			rep.Dialects = append(rep.Dialects, d.String())
 		}
 	}
-	for _, it := range s.Calls() {
-		c := CallReport{
-			Name: it.Name, Arguments: it.FinalArgs(), Kind: it.Type, Status: s.CallStatus(it),
-			ItemID: it.ItemID, Choice: it.Choice, Index: it.Position,
-		}
-		if it.CallID != "" {
-			id := it.CallID
-			c.ID = &id
-		}
-		if src, differ := it.SourcesDisagree(); differ {
-			c.Sources = src
-		}
-		args := it.Args.Bytes()
-		if c.Arguments != string(args) { // compared without copying
-			args = []byte(c.Arguments)
-		}
-		c.ArgumentsJSON = ArgsState(args, true).String()
-		rep.Calls = append(rep.Calls, c)
-	}
+	return rep
+}
+
+func (s *Session) reportTail(rep CallsReport) CallsReport {
 	texts := s.Texts()
 	if len(texts) == 1 {
 		rep.Text = texts[0]
@@ -81,6 +95,26 @@ func (s *Session) Report() CallsReport {
 	o := s.Outcome()
 	rep.Outcome = OutcomeReport{State: o.State, Detail: o.Detail}
 	return rep
+}
+
+func (s *Session) callReport(it *Item) CallReport {
+	c := CallReport{
+		Name: it.Name, Arguments: it.FinalArgs(), Kind: it.Type, Status: s.CallStatus(it),
+		ItemID: it.ItemID, Choice: it.Choice, Index: it.Position,
+	}
+	if it.CallID != "" {
+		id := it.CallID
+		c.ID = &id
+	}
+	if src, differ := it.SourcesDisagree(); differ {
+		c.Sources = src
+	}
+	args := it.Args.Bytes()
+	if c.Arguments != string(args) { // compared without copying
+		args = []byte(c.Arguments)
+	}
+	c.ArgumentsJSON = ArgsState(args, true).String()
+	return c
 }
 
 // bigString is the length above which WriteJSON streams a string instead of
@@ -95,13 +129,7 @@ const bigString = 64 << 10
 // rather than an encoded copy of itself grown by doubling.
 func (r CallsReport) WriteJSON(w io.Writer) error {
 	pw := newPieceWriter(w)
-	pw.raw(`{"dialect":`)
-	pw.value(r.Dialect)
-	if len(r.Dialects) > 0 {
-		pw.raw(`,"dialects":`)
-		pw.value(r.Dialects)
-	}
-	pw.raw(`,"calls":`)
+	pw.head(r)
 	if r.Calls == nil {
 		pw.raw("null")
 	} else {
@@ -110,19 +138,40 @@ func (r CallsReport) WriteJSON(w io.Writer) error {
 			if i > 0 {
 				pw.raw(",")
 			}
-			pw.hold(&c.Arguments)
-			if c.Sources != nil {
-				src := make(map[string]string, len(c.Sources))
-				for k, v := range c.Sources {
-					pw.hold(&v)
-					src[k] = v
-				}
-				c.Sources = src
-			}
-			pw.value(c)
+			pw.call(c)
 		}
 		pw.raw("]")
 	}
+	pw.tail(r)
+	return pw.err
+}
+
+// head writes the report's members up to the value of "calls".
+func (pw *pieceWriter) head(r CallsReport) {
+	pw.raw(`{"dialect":`)
+	pw.value(r.Dialect)
+	if len(r.Dialects) > 0 {
+		pw.raw(`,"dialects":`)
+		pw.value(r.Dialects)
+	}
+	pw.raw(`,"calls":`)
+}
+
+func (pw *pieceWriter) call(c CallReport) {
+	pw.hold(&c.Arguments)
+	if c.Sources != nil {
+		src := make(map[string]string, len(c.Sources))
+		for k, v := range c.Sources {
+			pw.hold(&v)
+			src[k] = v
+		}
+		c.Sources = src
+	}
+	pw.value(c)
+}
+
+// tail writes the report's members after "calls".
+func (pw *pieceWriter) tail(r CallsReport) {
 	pw.raw(`,"text":`)
 	switch t := r.Text.(type) {
 	case string:
@@ -140,7 +189,6 @@ func (r CallsReport) WriteJSON(w io.Writer) error {
 	pw.raw(`,"outcome":`)
 	pw.value(r.Outcome)
 	pw.raw("}\n")
-	return pw.err
 }
 
 // pieceWriter writes a JSON document a value at a time with encoding/json,

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/streamtap/streamtap/capture"
 )
 
 // TestWriteJSONMatchesEncoder holds the streaming writer to encoding/json's
@@ -55,4 +57,35 @@ func matchesEncoder(t *testing.T, rep CallsReport) {
 		t.Fatalf("outputs differ at byte %d of %d/%d: got %q want %q", i, got.Len(), want.Len(),
 			got.Bytes()[i:min(i+40, got.Len())], want.Bytes()[i:min(i+40, want.Len())])
 	}
+}
+
+// sameReportJSON holds Session.WriteReportJSON, which streams, to the
+// report it stands for.
+func sameReportJSON(t *testing.T, s *Session, rep CallsReport) {
+	t.Helper()
+	var want, got bytes.Buffer
+	if err := rep.WriteJSON(&want); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteReportJSON(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("WriteReportJSON wrote\n%s\nReport().WriteJSON wrote\n%s", got.Bytes(), want.Bytes())
+	}
+}
+
+func TestWriteReportJSONGenerated(t *testing.T) {
+	for _, dialect := range []string{"responses", "chat", "anthropic"} {
+		data, want := genStream(dialect, 64<<10)
+		s := Assemble(data, capture.FormatAuto, Options{})
+		rep := s.Report()
+		if len(rep.Calls) != len(want) {
+			t.Fatalf("%s: %d calls; want %d", dialect, len(rep.Calls), len(want))
+		}
+		sameReportJSON(t, s, rep)
+	}
+	// A session with nothing in it still writes a whole document.
+	s := Assemble(nil, capture.FormatAuto, Options{})
+	sameReportJSON(t, s, s.Report())
 }
