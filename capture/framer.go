@@ -174,6 +174,7 @@ func detect(b []byte, final bool) (Format, bool) {
 // lines belong to the frame after them.
 type lineFramer struct {
 	buf   []byte
+	idle  int // see shrink
 	base  int64
 	pos   int
 	beg   int
@@ -191,7 +192,7 @@ func newLineFramer(base int64) *lineFramer {
 
 func (f *lineFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
 	if f.beg > 0 {
-		f.buf = shrink(f.buf, f.beg)
+		f.buf = shrink(f.buf, f.beg, &f.idle)
 		f.base += int64(f.beg)
 		f.pos -= f.beg
 		f.nl.shift(f.beg)

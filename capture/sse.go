@@ -60,6 +60,7 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // reads.
 type sseFramer struct {
 	buf  []byte // unconsumed input; buf[0] is at stream offset base
+	idle int    // see shrink
 	base int64
 	pos  int // next byte of buf to parse
 	beg  int // first byte of the frame being built
@@ -123,7 +124,7 @@ func (f *sseFramer) compact() {
 	if f.beg == 0 {
 		return
 	}
-	f.buf = shrink(f.buf, f.beg)
+	f.buf = shrink(f.buf, f.beg, &f.idle)
 	f.base += int64(f.beg)
 	f.pos -= f.beg
 	f.nl.shift(f.beg)
@@ -344,17 +345,27 @@ func contentFlags(raw []byte) Flags {
 }
 
 // keptBuffer is the capacity a framer keeps between frames. A buffer grown
-// for one huge frame (a 50 MB data line) is released once that frame is
-// out, rather than held for the rest of the stream.
+// for huge frames (a 50 MB data line) is released once the stream has
+// gone on with small frames for as many bytes as the buffer holds: a
+// Responses call of 50 MB comes in its delta, its .done and its
+// output_item.done events, and growing the buffer again from keptBuffer to
+// 64 MB for each of them allocated (and faulted in) 128 MB every time.
 const keptBuffer = 4 * readChunk
 
 // shrink drops buf[:drop], the bytes of frames already emitted, moving the
-// rest to the front, or into a smaller buffer when buf has grown past
-// keptBuffer and the rest would fit.
-func shrink(buf []byte, drop int) []byte {
+// rest to the front. idle counts the bytes dropped in small steps while
+// buf had grown past keptBuffer; when they reach buf's capacity, the rest
+// moves into a buffer of keptBuffer.
+func shrink(buf []byte, drop int, idle *int) []byte {
 	rest := buf[drop:]
-	if cap(buf) > keptBuffer && len(rest) < keptBuffer/2 {
+	switch {
+	case cap(buf) <= keptBuffer || drop >= keptBuffer/2 || len(rest) >= keptBuffer/2:
+		*idle = 0 // small, or big and in use
+	case *idle+drop >= cap(buf):
+		*idle = 0
 		return append(make([]byte, 0, keptBuffer), rest...)
+	default:
+		*idle += drop
 	}
 	n := copy(buf, rest)
 	return buf[:n]

@@ -374,3 +374,47 @@ func TestBOMAfterHTTPHead(t *testing.T) {
 		t.Fatalf("frames = %+v; want the body's BOM stripped and flagged", got)
 	}
 }
+
+// TestFramerKeepsBigBufferWhileNeeded feeds a stream that repeats a huge
+// event, as a Responses call of many MB does (delta, .done, item.done),
+// then goes on with small events. The grown buffer is kept between the
+// huge events instead of being grown again from keptBuffer each time, and
+// released once the small events have passed as many bytes as it holds.
+func TestFramerKeepsBigBufferWhileNeeded(t *testing.T) {
+	huge := "data: " + strings.Repeat("x", 3<<20) + "\n\n"
+	small := "data: {\"n\":1}\n\n"
+	f := newSSEFramer(0)
+	frames, grows := 0, 0
+	emit := func(*Frame) { frames++ }
+	feed := func(s string) {
+		for len(s) > 0 {
+			n := min(readChunk, len(s))
+			before := cap(f.buf)
+			f.feed([]byte(s[:n]), NoTime, emit)
+			if cap(f.buf) > before && cap(f.buf) > keptBuffer {
+				grows++
+			}
+			s = s[n:]
+		}
+	}
+	feed(huge)
+	firstGrows, big := grows, cap(f.buf)
+	if big < 3<<20 {
+		t.Fatalf("buffer cap %d after a 3 MB event", big)
+	}
+	feed(strings.Repeat(small, 1000) + huge + huge)
+	if grows != firstGrows {
+		t.Fatalf("the buffer grew %d more times for the repeated huge events; want 0", grows-firstGrows)
+	}
+	feed(strings.Repeat(small, big/len(small)/2))
+	if cap(f.buf) != big {
+		t.Fatalf("buffer released after %d small bytes; want it kept for %d", big/2, big)
+	}
+	feed(strings.Repeat(small, big/len(small)))
+	if cap(f.buf) > keptBuffer {
+		t.Fatalf("buffer cap %d after %d small bytes; want it back to %d", cap(f.buf), big, keptBuffer)
+	}
+	if want := 1 + 1000 + 2 + big/len(small)/2 + big/len(small); frames != want {
+		t.Fatalf("%d frames; want %d", frames, want)
+	}
+}
