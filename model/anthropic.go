@@ -94,14 +94,14 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		switch string(dt) {
 		case "input_json_delta":
 			ev.Kind = KindArgsDelta
-			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], value))
+			it.Args.addString(ord, value)
 			it.Deltas++
 		case "text_delta", "thinking_delta":
 			ev.Kind = KindTextDelta
-			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], value))
+			it.Text.addString(ord, value)
 		case "signature_delta":
 			ev.Kind = KindTextDelta
-			it.sign().add(ord, jsonscan.Unquote(s.scratch[:0], value))
+			it.sign().addString(ord, value)
 		default: // citations_delta and deltas yet to come
 			ev.Kind = KindTextDelta
 		}
@@ -155,11 +155,11 @@ func (s *Session) anthBlock(r *Response, idx int, block []byte, ord int) *Item {
 	case "thinking":
 		initial = s.idx.Get(block, "thinking")
 		if sig := s.idx.Get(block, "signature"); jsonscan.Kind(sig) == '"' && len(sig) > 2 {
-			it.sign().add(ord, jsonscan.Unquote(nil, sig))
+			it.sign().addString(ord, sig)
 		}
 	}
 	if len(initial) > 2 {
-		it.Text.add(ord, jsonscan.Unquote(nil, initial))
+		it.Text.addString(ord, initial)
 	}
 	return it
 }

@@ -97,19 +97,19 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
 					it := s.chatText(st.messages, ci, RoleMessage, "message", ev, ord)
-					it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], v))
+					it.Text.addString(ord, v)
 				}
 			case "refusal":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
 					it := s.chatText(st.messages, ci, RoleMessage, "message", ev, ord)
-					it.refusal().add(ord, jsonscan.Unquote(s.scratch[:0], v))
+					it.refusal().addString(ord, v)
 				}
 			case "reasoning_content", "reasoning":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
 					it := s.chatText(st.reasoning, ci, RoleReasoning, "reasoning", ev, ord)
-					it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], v))
+					it.Text.addString(ord, v)
 				}
 			case "tool_calls":
 				s.idx.Elements(v, func(i int, entry []byte) bool {
@@ -253,7 +253,7 @@ func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte
 	if argsV != nil && !jsonscan.IsNull(argsV) {
 		it.Deltas++
 		if jsonscan.Kind(argsV) == '"' {
-			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], argsV))
+			it.Args.addString(ord, argsV)
 		} else {
 			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "arguments", Value: "not a string"})
 			it.Args.add(ord, []byte(compactJSON(argsV)))
@@ -284,7 +284,7 @@ func (s *Session) chatLegacyCall(ev *Event, r *Response, ci int, v []byte, ord i
 	}
 	if a := s.idx.Get(v, "arguments"); jsonscan.Kind(a) == '"' {
 		it.Deltas++
-		it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], a))
+		it.Args.addString(ord, a)
 	}
 	it.touch(ord)
 	ev.Item = int32(it.Index)

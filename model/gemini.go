@@ -113,7 +113,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 			m, role, typ = st.reasoning, RoleReasoning, "thought"
 		}
 		it := s.geminiText(m, role, typ, r, ci, ord)
-		it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], text))
+		it.Text.addString(ord, text)
 		if ev.Item < 0 {
 			ev.Item = int32(it.Index)
 		}

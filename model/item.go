@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"sort"
+
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // Change is a value an item or response took at an event: a status, a
@@ -56,6 +58,13 @@ type Buffer struct {
 
 func (b *Buffer) add(ord int, p []byte) {
 	b.b = append(b.b, p...)
+	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
+}
+
+// addString adds the decoded JSON string v, decoding it straight into the
+// buffer: a 50 MB delta then costs no 50 MB scratch copy on the way.
+func (b *Buffer) addString(ord int, v []byte) {
+	b.b = jsonscan.Unquote(b.b, v)
 	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
 }
 
@@ -212,6 +221,15 @@ func (it *Item) argsSourceOf(v []byte, ord int) Source {
 	return Source{Present: true, Ordinal: ord, Value: string(v)}
 }
 
+// argsSourceOfString is argsSourceOf for a JSON string value, compared
+// with the arguments a few KiB at a time rather than decoded whole first.
+func (it *Item) argsSourceOfString(v []byte, ord int) Source {
+	if jsonscan.EqualDecoded(v, it.Args.Bytes()) {
+		return it.argsSourceOf(it.Args.Bytes(), ord)
+	}
+	return Source{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, v))}
+}
+
 // sharedArgs returns the first n bytes of the arguments as a string, made
 // once for all the sources that share it.
 func (it *Item) sharedArgs(n int) string {
@@ -312,18 +330,74 @@ func (it *Item) seen(ord int, field, own, value string) {
 // the other dialects the assembled fragments (Gemini's built from its
 // partial arguments).
 func (it *Item) FinalArgs() string {
-	if it.gemini != nil {
-		return string(it.gemini.render(-1))
+	b, v := it.finalArgsView()
+	switch {
+	case b == nil:
+		return v
+	case len(b) == len(it.argsStr):
+		return it.argsStr // the same prefix of the same arguments
 	}
-	for _, s := range []SourceName{SourceItemDone, SourceArgsDone, SourceTerminal} {
-		if src := it.Source(s); src.Present {
-			return src.Value
+	return string(b) // not cached: a report asks once
+}
+
+// finalArgsView returns FinalArgs as a view of the assembled bytes when it
+// is one (b != nil), or else as a string: a report writer then streams a
+// 50 MB call from the bytes instead of copying it first.
+func (it *Item) finalArgsView() (b []byte, v string) {
+	if it.gemini != nil {
+		return it.gemini.render(-1), ""
+	}
+	st := it.finalStated()
+	if st.shared > 0 {
+		return it.Args.Bytes()[: st.shared-1 : st.shared-1], ""
+	}
+	return nil, st.value
+}
+
+// stated is a statement of the arguments as stored: either the first
+// shared-1 bytes of the assembled arguments (shared > 0) or a value of
+// its own.
+type stated struct {
+	shared int
+	value  string
+}
+
+func (it *Item) stated(n SourceName) (stated, bool) {
+	if n == SourceDeltas && it.Deltas > 0 {
+		return stated{shared: it.Args.Len() + 1}, true
+	}
+	if it.Sources == nil || !it.Sources[n].Present {
+		return stated{}, false
+	}
+	src := it.Sources[n]
+	return stated{shared: src.sharedLen, value: src.Value}, true
+}
+
+// finalStated is the statement FinalArgs picks.
+func (it *Item) finalStated() stated {
+	for _, n := range []SourceName{SourceItemDone, SourceArgsDone, SourceTerminal} {
+		if st, ok := it.stated(n); ok {
+			return st
 		}
 	}
-	if src := it.Source(SourceAdded); it.Deltas == 0 && src.Present {
-		return src.Value
+	if st, ok := it.stated(SourceAdded); it.Deltas == 0 && ok {
+		return st
 	}
-	return it.Args.String()
+	return stated{shared: it.Args.Len() + 1}
+}
+
+// same reports whether two statements are the same value, without making
+// strings of shared ones.
+func (it *Item) same(a, b stated) bool {
+	switch {
+	case a.shared > 0 && b.shared > 0:
+		return a.shared == b.shared
+	case a.shared > 0:
+		return string(it.Args.Bytes()[:a.shared-1]) == b.value
+	case b.shared > 0:
+		return string(it.Args.Bytes()[:b.shared-1]) == a.value
+	}
+	return a.value == b.value
 }
 
 // ArgsAsOf returns the arguments assembled by the end of event ord.
@@ -338,18 +412,19 @@ func (it *Item) ArgsAsOf(ord int) []byte {
 // SourcesDisagree reports whether the stated sources of the final arguments
 // differ, and when they do, every stated value by source name. A healthy
 // call, the common case by far, costs no allocation: a report over tens of
-// thousands of calls asks this of each.
+// thousands of calls asks this of each, and a 50 MB call is not copied to
+// be compared.
 func (it *Item) SourcesDisagree() (map[string]string, bool) {
-	var first string
+	var first stated
 	n, differ := 0, false
 	for s := range SourceAdded {
-		src := it.finalSource(s)
-		if !src.Present {
+		st, ok := it.stated(s)
+		if !ok {
 			continue
 		}
 		if n == 0 {
-			first = src.Value
-		} else if src.Value != first {
+			first = st
+		} else if !it.same(first, st) {
 			differ = true
 		}
 		n++
@@ -359,20 +434,14 @@ func (it *Item) SourcesDisagree() (map[string]string, bool) {
 	}
 	present := make(map[string]string, n)
 	for s := range SourceAdded {
-		if src := it.finalSource(s); src.Present {
-			present[s.String()] = src.Value
+		if st, ok := it.stated(s); ok {
+			if st.shared > 0 {
+				st.value = it.sharedArgs(st.shared - 1)
+			}
+			present[s.String()] = st.value
 		}
 	}
 	return present, true
-}
-
-// finalSource is Source, with the deltas stated by the arguments
-// assembled from them.
-func (it *Item) finalSource(s SourceName) Source {
-	if s == SourceDeltas && it.Deltas > 0 {
-		return Source{Present: true, Ordinal: it.Last, Value: it.sharedArgs(it.Args.Len())}
-	}
-	return it.Source(s)
 }
 
 // StatusLast is the item's latest status, "" when it never had one.

@@ -68,7 +68,14 @@ func (s *Session) WriteReportJSON(w io.Writer) error {
 		if i > 0 {
 			pw.raw(",")
 		}
-		pw.call(s.callReport(it))
+		c := s.callMeta(it)
+		b, v := it.finalArgsView()
+		if b == nil {
+			b = []byte(v)
+		}
+		c.ArgumentsJSON = ArgsState(b, true).String()
+		pw.holdBytes(&c.Arguments, b)
+		pw.call(c)
 	}
 	pw.raw("]")
 	pw.tail(rep)
@@ -98,10 +105,20 @@ func (s *Session) reportTail(rep CallsReport) CallsReport {
 }
 
 func (s *Session) callReport(it *Item) CallReport {
-	c := CallReport{
-		Name: it.Name, Arguments: it.FinalArgs(), Kind: it.Type, Status: s.CallStatus(it),
-		ItemID: it.ItemID, Choice: it.Choice, Index: it.Position,
+	c := s.callMeta(it)
+	b, v := it.finalArgsView()
+	if b != nil {
+		c.Arguments = string(b)
+	} else {
+		c.Arguments, b = v, []byte(v)
 	}
+	c.ArgumentsJSON = ArgsState(b, true).String()
+	return c
+}
+
+// callMeta is a call's report without its arguments.
+func (s *Session) callMeta(it *Item) CallReport {
+	c := CallReport{Name: it.Name, Kind: it.Type, Status: s.CallStatus(it), ItemID: it.ItemID, Choice: it.Choice, Index: it.Position}
 	if it.CallID != "" {
 		id := it.CallID
 		c.ID = &id
@@ -109,11 +126,6 @@ func (s *Session) callReport(it *Item) CallReport {
 	if src, differ := it.SourcesDisagree(); differ {
 		c.Sources = src
 	}
-	args := it.Args.Bytes()
-	if c.Arguments != string(args) { // compared without copying
-		args = []byte(c.Arguments)
-	}
-	c.ArgumentsJSON = ArgsState(args, true).String()
 	return c
 }
 
@@ -204,7 +216,7 @@ type pieceWriter struct {
 	// which encoding/json always escapes, so it is found in the output by
 	// its escaped form.
 	nonce, mark string
-	big         []string
+	big         []held
 }
 
 func newPieceWriter(w io.Writer) *pieceWriter {
@@ -219,9 +231,30 @@ func newPieceWriter(w io.Writer) *pieceWriter {
 // written.
 func (pw *pieceWriter) hold(s *string) {
 	if len(*s) > bigString {
-		pw.big = append(pw.big, *s)
-		*s = "\x00" + pw.nonce + "\x00" + strconv.Itoa(len(pw.big)-1) + "\x00" + pw.nonce + "\x00"
+		pw.big = append(pw.big, held{s: *s})
+		*s = pw.placeholder()
 	}
+}
+
+// holdBytes sets *s to b, or to a placeholder for b when b is big, so that
+// big bytes are escaped from where they lie without a string copy.
+func (pw *pieceWriter) holdBytes(s *string, b []byte) {
+	if len(b) <= bigString {
+		*s = string(b)
+		return
+	}
+	pw.big = append(pw.big, held{b: b})
+	*s = pw.placeholder()
+}
+
+func (pw *pieceWriter) placeholder() string {
+	return "\x00" + pw.nonce + "\x00" + strconv.Itoa(len(pw.big)-1) + "\x00" + pw.nonce + "\x00"
+}
+
+// held is a big string or byte slice written in place of its placeholder.
+type held struct {
+	s string
+	b []byte
 }
 
 func (pw *pieceWriter) raw(s string) {
@@ -254,13 +287,17 @@ func (pw *pieceWriter) value(v any) {
 		end := bytes.Index(out, []byte(pw.mark))
 		n, _ := strconv.Atoi(string(out[:end]))
 		out = out[end+len(pw.mark):]
-		pw.err = writeEscaped(pw.w, pw.big[n])
+		if h := pw.big[n]; h.b != nil {
+			pw.err = writeEscaped(pw.w, h.b)
+		} else {
+			pw.err = writeEscaped(pw.w, h.s)
+		}
 	}
 }
 
 // writeEscaped writes the body of s's JSON encoding (no quotes) in pieces
 // cut at rune boundaries, each escaped by encoding/json.
-func writeEscaped(w io.Writer, s string) error {
+func writeEscaped[T string | []byte](w io.Writer, s T) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -270,7 +307,7 @@ func writeEscaped(w io.Writer, s string) error {
 			cut++
 		}
 		buf.Reset()
-		if err := enc.Encode(s[:cut]); err != nil {
+		if err := enc.Encode(string(s[:cut])); err != nil {
 			return err
 		}
 		b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))

@@ -85,7 +85,23 @@ func TestWriteReportJSONGenerated(t *testing.T) {
 		}
 		sameReportJSON(t, s, rep)
 	}
+	// A call far over bigString, with escapes and multi-byte runes, is
+	// streamed from the assembled bytes; a second call's sources disagree.
+	big := strings.Repeat(`{"k":"é\"\\\n€"}`, 20000)
+	args, _ := json.Marshal(big)
+	other, _ := json.Marshal(big + " ")
+	stream := `data: {"type":"response.output_item.added","output_index":0,"item":{"id":"fc_1","type":"function_call","call_id":"c1","name":"f","arguments":""}}` + "\n\n" +
+		`data: {"type":"response.function_call_arguments.delta","item_id":"fc_1","output_index":0,"delta":` + string(args) + "}\n\n" +
+		`data: {"type":"response.output_item.added","output_index":1,"item":{"id":"fc_2","type":"function_call","call_id":"c2","name":"g","arguments":""}}` + "\n\n" +
+		`data: {"type":"response.function_call_arguments.delta","item_id":"fc_2","output_index":1,"delta":` + string(args) + "}\n\n" +
+		`data: {"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":1,"arguments":` + string(other) + "}\n\n"
+	s := Assemble([]byte(stream), capture.FormatAuto, Options{})
+	rep := s.Report()
+	if len(rep.Calls) != 2 || rep.Calls[0].Arguments != big || rep.Calls[1].Sources == nil {
+		t.Fatalf("big calls not assembled: %d calls, sources %v", len(rep.Calls), rep.Calls[1].Sources != nil)
+	}
+	sameReportJSON(t, s, rep)
 	// A session with nothing in it still writes a whole document.
-	s := Assemble(nil, capture.FormatAuto, Options{})
+	s = Assemble(nil, capture.FormatAuto, Options{})
 	sameReportJSON(t, s, s.Report())
 }

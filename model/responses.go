@@ -179,32 +179,32 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 	case "response.output_text.delta", "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		ev.Kind = KindTextDelta
 		if it := s.respItem(ev, ord); it != nil {
-			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
+			it.Text.addString(ord, t.delta)
 		}
 		return
 	case "response.refusal.delta":
 		ev.Kind = KindTextDelta
 		if it := s.respItem(ev, ord); it != nil {
-			it.refusal().add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
+			it.refusal().addString(ord, t.delta)
 		}
 		return
 	case "response.output_text.done", "response.reasoning_summary_text.done", "response.reasoning_text.done":
 		ev.Kind = KindTextDone
 		if it := s.respItem(ev, ord); it != nil && len(it.Text.Frags) == 0 {
-			it.Text.add(ord, jsonscan.Unquote(s.scratch[:0], t.text))
+			it.Text.addString(ord, t.text)
 		}
 		return
 	case "response.refusal.done":
 		ev.Kind = KindTextDone
 		if it := s.respItem(ev, ord); it != nil && it.Refusal.Count() == 0 {
-			it.refusal().add(ord, jsonscan.Unquote(s.scratch[:0], t.refusal))
+			it.refusal().addString(ord, t.refusal)
 		}
 		return
 	}
 	if _, ok := argStreams[typ]; ok {
 		ev.Kind = KindArgsDelta
 		if it := s.respItem(ev, ord); it != nil {
-			it.Args.add(ord, jsonscan.Unquote(s.scratch[:0], t.delta))
+			it.Args.addString(ord, t.delta)
 			it.Deltas++
 		}
 		return
@@ -222,14 +222,13 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 		case "code":
 			v = t.code
 		}
-		s.scratch = jsonscan.Unquote(s.scratch[:0], v)
 		if it.Source(SourceArgsDone).Present {
 			it.seen(ord, "arguments_done", "", "again")
 		}
 		if it.Deltas == 0 && it.Args.Len() == 0 {
-			it.Args.add(ord, s.scratch) // arguments only in .done: show them as they arrived
+			it.Args.addString(ord, v) // arguments only in .done: show them as they arrived
 		}
-		it.setSource(SourceArgsDone, it.argsSourceOf(s.scratch, ord))
+		it.setSource(SourceArgsDone, it.argsSourceOfString(v, ord))
 		if t.name != nil {
 			it.seen(ord, "name", it.Name, str(t.name))
 		}
