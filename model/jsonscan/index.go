@@ -5,25 +5,48 @@ import (
 	"slices"
 )
 
-// maxIndexed bounds the containers an Index records for one document. The
-// events streamtap reads nest a handful of objects; a 50 MB document made
-// of millions of tiny arrays would otherwise cost more memory to index
-// than to hold. Containers past the bound are read by scanning, as without
-// an Index.
-const maxIndexed = 4096
+// The bounds of what an Index records for one document. The events
+// streamtap reads nest a handful of objects with a few dozen members; a
+// 50 MB document made of millions of tiny values would cost more memory to
+// index than to hold. Containers past the bounds are read by scanning, as
+// without an Index.
+const (
+	maxIndexed = 4096
+	maxMembers = 4 * maxIndexed
+)
 
-// Index records where each object and array of one validated document
-// ends, so that the readers jump over nested values instead of scanning
-// them again. Without it a value five levels deep (a Chat chunk's argument
-// fragment in choices[].delta.tool_calls[].function) is scanned once by
-// the validator and once more for every level a reader walks through.
+// Index records the structure of one validated document as the validator
+// walks it: where each object and array ends, and where each of its
+// members' keys and values lie. The readers then list the members of a
+// nested value from the record instead of scanning its bytes again.
+// Without it a value five levels deep (a Chat chunk's argument fragment in
+// choices[].delta.tool_calls[].function) is scanned once by the validator
+// and once more for every level a reader walks through.
 //
 // The zero Index is ready to use and is reused from one document to the
 // next; a nil *Index is valid too, and reads by scanning.
 type Index struct {
-	data  []byte
-	opens []int32 // offset of each '{' or '[', in document order
-	ends  []int32 // for each of opens, the offset just past its close
+	data    []byte
+	opens   []int32     // offset of each '{' or '[', in document order
+	conts   []container // for each of opens
+	members []member
+}
+
+// container is an indexed object or array.
+type container struct {
+	end   int32 // offset just past its close
+	first int32 // its first member in Index.members; noMembers or partial
+}
+
+const (
+	noMembers = -1 // an empty container
+	partial   = -2 // members past maxMembers: read by scanning
+)
+
+// member is one member of an object (key between its quotes, then value)
+// or element of an array (no key), linked to the next of its container.
+type member struct {
+	ks, ke, vs, ve, next int32
 }
 
 // ScanObject is the package's ScanObject, and also indexes data for the
@@ -42,6 +65,11 @@ func (x *Index) ScanObject(data []byte, fn func(key, value []byte)) (isObject bo
 	return isObject, err
 }
 
+// Reset forgets the indexed document; the readers then scan.
+func (x *Index) Reset() {
+	x.data, x.opens, x.conts, x.members = nil, x.opens[:0], x.conts[:0], x.members[:0]
+}
+
 // open records a container opening at offset i and returns its slot, or
 // -1 when the document has more containers than an Index records.
 func (x *Index) open(i int) int {
@@ -49,14 +77,35 @@ func (x *Index) open(i int) int {
 		return -1
 	}
 	x.opens = append(x.opens, int32(i))
-	x.ends = append(x.ends, -1)
+	x.conts = append(x.conts, container{end: -1, first: noMembers})
 	return len(x.opens) - 1
 }
 
 func (x *Index) close(slot, end int) {
 	if slot >= 0 {
-		x.ends[slot] = int32(end)
+		x.conts[slot].end = int32(end)
 	}
+}
+
+// member records a member of the container in slot after prev (-1 for
+// the first) and returns it, the prev of the next one.
+func (x *Index) member(slot, prev, ks, ke, vs, ve int) int {
+	c := &x.conts[slot]
+	if c.first == partial {
+		return prev
+	}
+	if len(x.members) >= maxMembers {
+		c.first = partial
+		return prev
+	}
+	x.members = append(x.members, member{int32(ks), int32(ke), int32(vs), int32(ve), -1})
+	m := len(x.members) - 1
+	if prev < 0 {
+		c.first = int32(m)
+	} else {
+		x.members[prev].next = int32(m)
+	}
+	return m
 }
 
 // base returns the offset of d within the indexed document, when d is a
@@ -75,14 +124,55 @@ func (x *Index) base(d []byte) (int, bool) {
 	return off, true
 }
 
+// container finds the container that opens at d[i] (d starting at offset
+// base of the document) and lies within d.
+func (x *Index) container(d []byte, i, base int) (container, bool) {
+	k, found := slices.BinarySearch(x.opens, int32(base+i))
+	if !found {
+		return container{}, false
+	}
+	c := x.conts[k]
+	if e := int(c.end) - base; e <= i || e > len(d) {
+		return container{}, false
+	}
+	return c, true
+}
+
+// each calls fn with the recorded members of the container opening at
+// d[i], and reports whether it had them to give.
+func (x *Index) each(d []byte, open byte, fn func(key, value []byte) bool) bool {
+	base, ok := x.base(d)
+	if !ok {
+		return false
+	}
+	i := skipWS(d, 0)
+	if i >= len(d) || d[i] != open {
+		return false
+	}
+	c, ok := x.container(d, i, base)
+	if !ok || c.first == partial {
+		return false
+	}
+	for m := c.first; m >= 0; {
+		e := &x.members[m]
+		var key []byte
+		if e.ks >= 0 {
+			key = d[int(e.ks)-base : int(e.ke)-base]
+		}
+		if !fn(key, d[int(e.vs)-base:int(e.ve)-base]) {
+			break
+		}
+		m = e.next
+	}
+	return true
+}
+
 // skip returns the index just past the value at d[i], where d starts at
 // offset base of the document.
 func (x *Index) skip(d []byte, i, base int, indexed bool) int {
 	if indexed && i < len(d) && (d[i] == '{' || d[i] == '[') {
-		if k, found := slices.BinarySearch(x.opens, int32(base+i)); found {
-			if e := int(x.ends[k]) - base; e > i && e <= len(d) {
-				return e
-			}
+		if c, ok := x.container(d, i, base); ok {
+			return int(c.end) - base
 		}
 	}
 	return skipValue(d, i)
@@ -91,6 +181,9 @@ func (x *Index) skip(d []byte, i, base int, indexed bool) int {
 // Members calls fn with each member of the object obj, in order, until fn
 // returns false. Keys are the raw bytes between the quotes.
 func (x *Index) Members(obj []byte, fn func(key, value []byte) bool) {
+	if x.each(obj, '{', fn) {
+		return
+	}
 	base, indexed := x.base(obj)
 	i := skipWS(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
@@ -137,6 +230,10 @@ func (x *Index) Get(obj []byte, key string) []byte {
 // Elements calls fn with each element of the array arr until fn returns
 // false.
 func (x *Index) Elements(arr []byte, fn func(i int, value []byte) bool) {
+	n := 0
+	if x.each(arr, '[', func(_, v []byte) bool { n++; return fn(n-1, v) }) {
+		return
+	}
 	base, indexed := x.base(arr)
 	i := skipWS(arr, 0)
 	if i >= len(arr) || arr[i] != '[' {
@@ -162,6 +259,3 @@ func (x *Index) Elements(arr []byte, fn func(i int, value []byte) bool) {
 		i++
 	}
 }
-
-// Reset forgets the indexed document; the readers then scan.
-func (x *Index) Reset() { x.data, x.opens, x.ends = nil, x.opens[:0], x.ends[:0] }

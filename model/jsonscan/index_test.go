@@ -126,3 +126,40 @@ func TestIndexBound(t *testing.T) {
 		t.Fatalf("tail.x = %s", got)
 	}
 }
+
+// TestIndexMemberBound reads a document with more members than an Index
+// records: the container that overflows is read by scanning.
+func TestIndexMemberBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"head":{"a":1},"list":[`)
+	for i := range maxMembers + 10 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%d", i)
+	}
+	b.WriteString(`],"tail":{"x":"end"}}`)
+	doc := []byte(b.String())
+	var x Index
+	if _, err := x.ScanObject(doc, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(x.members) != maxMembers {
+		t.Fatalf("recorded %d members; want the bound %d", len(x.members), maxMembers)
+	}
+	walkSame(t, &x, doc, 0)
+	n := 0
+	x.Elements(x.Get(doc, "list"), func(i int, v []byte) bool {
+		if string(v) != fmt.Sprint(i) {
+			t.Fatalf("element %d = %s", i, v)
+		}
+		n++
+		return true
+	})
+	if n != maxMembers+10 {
+		t.Fatalf("%d elements; want %d", n, maxMembers+10)
+	}
+	if got := x.Get(x.Get(doc, "tail"), "x"); string(got) != `"end"` {
+		t.Fatalf("tail.x = %s", got)
+	}
+}

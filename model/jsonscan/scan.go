@@ -132,7 +132,7 @@ func (v *validator) object(fn func(key, value []byte)) error {
 	if v.depth++; v.depth > MaxDepth {
 		return v.fail("exceeded max depth")
 	}
-	slot := v.open()
+	slot, prev := v.open(), -1
 	v.i++ // {
 	v.ws()
 	if v.i < len(v.d) && v.d[v.i] == '}' {
@@ -162,6 +162,9 @@ func (v *validator) object(fn func(key, value []byte)) error {
 		}
 		if fn != nil {
 			fn(v.d[ks+1:ke-1], v.d[vs:v.i])
+		}
+		if slot >= 0 {
+			prev = v.idx.member(slot, prev, ks+1, ke-1, vs, v.i)
 		}
 		v.ws()
 		if v.i >= len(v.d) {
@@ -200,7 +203,7 @@ func (v *validator) array() error {
 	if v.depth++; v.depth > MaxDepth {
 		return v.fail("exceeded max depth")
 	}
-	slot := v.open()
+	slot, prev := v.open(), -1
 	v.i++ // [
 	v.ws()
 	if v.i < len(v.d) && v.d[v.i] == ']' {
@@ -210,8 +213,12 @@ func (v *validator) array() error {
 	}
 	for {
 		v.ws()
+		vs := v.i
 		if err := v.value(); err != nil {
 			return err
+		}
+		if slot >= 0 {
+			prev = v.idx.member(slot, prev, -1, -1, vs, v.i)
 		}
 		v.ws()
 		if v.i >= len(v.d) {
