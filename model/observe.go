@@ -1,6 +1,9 @@
 package model
 
-import "github.com/streamtap/streamtap/capture"
+import (
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
 
 // Observer watches a session's events as they are added, for analyses that
 // need facts the assembly does not keep (package model/checks is one).
@@ -72,3 +75,8 @@ func (s *Session) Field(key string) []byte {
 	}
 	return s.idx.Get(s.cur, key)
 }
+
+// JSON is the structure of the event being observed, for reading nested
+// fields of Field's values without scanning them again. Like Field, it is
+// valid only during Observer.Observe.
+func (s *Session) JSON() *jsonscan.Index { return &s.idx }

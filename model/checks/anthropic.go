@@ -103,8 +103,8 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 	case "message":
 		m := &anthMsg{start: ord, last: ord, blocks: map[int]*anthBlock{}, whole: true, stop: ord + 1, deltaOrd: ord + 1}
 		m.stopReason = str(s.Field("stop_reason"))
-		jsonscan.Elements(s.Field("content"), func(_ int, b []byte) bool {
-			if jsonscan.Equal(jsonscan.Get(b, "type"), "tool_use") {
+		s.JSON().Elements(s.Field("content"), func(_ int, b []byte) bool {
+			if jsonscan.Equal(s.JSON().Get(b, "type"), "tool_use") {
 				m.toolUse = append(m.toolUse, ord)
 			}
 			return true
@@ -124,7 +124,7 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 	idx := int(idx64)
 	switch typ {
 	case "content_block_start":
-		btype := str(jsonscan.Get(s.Field("content_block"), "type"))
+		btype := str(s.JSON().Get(s.Field("content_block"), "type"))
 		if o := m.open; o != nil {
 			c.add(aOverlap, []int{o.start, ord}, "block %d (%s) starts at event %d while block %d (%s, event %d) is still open",
 				idx, btype, ord, o.index, o.typ, o.start)
@@ -146,7 +146,9 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 		}
 	case "content_block_delta":
 		b := m.blocks[idx]
-		dt := str(jsonscan.Get(s.Field("delta"), "type"))
+		// The delta's type as raw bytes, not a string: this runs for
+		// every delta.
+		dt, _ := jsonscan.Raw(s.JSON().Get(s.Field("delta"), "type"))
 		switch {
 		case b == nil:
 			c.add(aUnknownBlock, []int{ord}, "%s at event %d is for block %d, never started", dt, ord, idx)
@@ -154,7 +156,7 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 			c.add(aUnknownBlock, []int{b.stopped - 1, ord}, "%s at event %d is for block %d, already stopped at event %d",
 				dt, ord, idx, b.stopped-1)
 		default:
-			if fits, known := deltaFits[b.typ]; known && knownDeltas[dt] && !fits[dt] {
+			if fits, known := deltaFits[b.typ]; known && knownDeltas[string(dt)] && !fits[string(dt)] {
 				c.add(aDeltaType, []int{b.start, ord}, "%s at event %d on block %d, a %s block (event %d)", dt, ord, idx, b.typ, b.start)
 			}
 		}
@@ -194,7 +196,7 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 			c.add(aNotStopped, []int{o.start, ord}, "message_delta at event %d while block %d (%s, event %d) is open", ord, o.index, o.typ, o.start)
 			m.open = nil
 		}
-		if sr := jsonscan.Get(s.Field("delta"), "stop_reason"); !jsonscan.IsNull(sr) {
+		if sr := s.JSON().Get(s.Field("delta"), "stop_reason"); !jsonscan.IsNull(sr) {
 			m.stopReason, m.deltaOrd = str(sr), ord+1
 		}
 	case "message_stop":

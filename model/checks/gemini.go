@@ -29,25 +29,25 @@ func (c *Checker) observeGemini(s *model.Session, ord int, ev *model.Event, f *c
 		gc.open = map[int]*gemCall{}
 	}
 	chunk := func(v []byte) {
-		jsonscan.Elements(jsonscan.Get(v, "candidates"), func(pos int, cand []byte) bool {
+		s.JSON().Elements(s.JSON().Get(v, "candidates"), func(pos int, cand []byte) bool {
 			ci := pos
-			if n, ok := jsonscan.Int(jsonscan.Get(cand, "index")); ok {
+			if n, ok := jsonscan.Int(s.JSON().Get(cand, "index")); ok {
 				ci = int(n)
 			}
-			jsonscan.Elements(jsonscan.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
-				if fc := jsonscan.Get(part, "functionCall"); fc != nil {
+			s.JSON().Elements(s.JSON().Path(cand, "content", "parts"), func(_ int, part []byte) bool {
+				if fc := s.JSON().Get(part, "functionCall"); fc != nil {
 					c.gemPart(ci, fc, ord)
 				}
 				return true
 			})
-			if !jsonscan.IsNull(jsonscan.Get(cand, "finishReason")) {
+			if !jsonscan.IsNull(s.JSON().Get(cand, "finishReason")) {
 				c.gemEnd(ci, ord, "its candidate finishes")
 			}
 			return true
 		})
 	}
 	if jsonscan.Kind(f.Data) == '[' {
-		jsonscan.Elements(f.Data, func(_ int, v []byte) bool { chunk(v); return true })
+		s.JSON().Elements(f.Data, func(_ int, v []byte) bool { chunk(v); return true })
 	} else {
 		chunk(f.Data)
 	}

@@ -212,7 +212,7 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 			what = append(what, "output_index "+string(idx))
 		}
 		if it := s.Field("item"); it != nil {
-			what = append(what, "item "+quote(str(jsonscan.Get(it, "id"))))
+			what = append(what, "item "+quote(str(s.JSON().Get(it, "id"))))
 		}
 		c.add(rNotAdded, []int{ord}, "event %d (%s) names %s, never opened by response.output_item.added",
 			ord, typ, strings.Join(what, ", "))
@@ -240,13 +240,13 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 		}
 	case "response.output_item.added":
 		item := s.Field("item")
-		itype := str(jsonscan.Get(item, "type"))
+		itype := str(s.JSON().Get(item, "type"))
 		if itype != "" && !respItemTypes[itype] {
 			rc.typeUnknown.add(itype, ord)
 		}
-		if st := str(jsonscan.Get(item, "status")); st != "" && st != "in_progress" {
+		if st := str(s.JSON().Get(item, "status")); st != "" && st != "in_progress" {
 			c.add(rItemStatus, []int{ord}, "output_item.added (event %d) opens item %s with status %s, not in_progress",
-				ord, quote(str(jsonscan.Get(item, "id"))), quote(st))
+				ord, quote(str(s.JSON().Get(item, "id"))), quote(st))
 		}
 		if rf != nil {
 			if n, ok := jsonscan.Int(s.Field("output_index")); ok && n >= 0 && int(n) != rf.added {
@@ -257,9 +257,9 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 		}
 	case "response.output_item.done":
 		item := s.Field("item")
-		if st := str(jsonscan.Get(item, "status")); st != "" && !finalStatus(st) {
+		if st := str(s.JSON().Get(item, "status")); st != "" && !finalStatus(st) {
 			c.add(rItemStatus, []int{ord}, "output_item.done (event %d) closes item %s with status %s; expected completed or incomplete",
-				ord, quote(str(jsonscan.Get(item, "id"))), quote(st))
+				ord, quote(str(s.JSON().Get(item, "id"))), quote(st))
 		}
 	}
 }
@@ -278,10 +278,10 @@ func (c *Checker) respSnapshot(s *model.Session, ord int, typ string, rf *respFa
 		return
 	}
 	rf.snapshots++
-	if jsonscan.Get(resp, "reasoning") == nil {
+	if s.JSON().Get(resp, "reasoning") == nil {
 		rf.noReasoning = append(rf.noReasoning, ord)
 	}
-	st := str(jsonscan.Get(resp, "status"))
+	st := str(s.JSON().Get(resp, "status"))
 	if want, ok := respTerminals[typ]; ok {
 		if st != want {
 			got := "no status"
@@ -317,11 +317,11 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 	if r == nil {
 		return
 	}
-	output := jsonscan.Get(s.Field("response"), "output")
+	output := s.JSON().Get(s.Field("response"), "output")
 	var outs []outItem
-	jsonscan.Elements(output, func(_ int, v []byte) bool {
+	s.JSON().Elements(output, func(_ int, v []byte) bool {
 		var o outItem
-		jsonscan.Members(v, func(k, v []byte) bool {
+		s.JSON().Members(v, func(k, v []byte) bool {
 			switch string(k) {
 			case "id":
 				o.id = str(v)

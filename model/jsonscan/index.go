@@ -227,6 +227,16 @@ func (x *Index) Get(obj []byte, key string) []byte {
 	return out
 }
 
+// Path follows keys through nested objects.
+func (x *Index) Path(obj []byte, keys ...string) []byte {
+	for _, k := range keys {
+		if obj = x.Get(obj, k); obj == nil {
+			return nil
+		}
+	}
+	return obj
+}
+
 // Elements calls fn with each element of the array arr until fn returns
 // false.
 func (x *Index) Elements(arr []byte, fn func(i int, value []byte) bool) {

@@ -106,14 +106,7 @@ func Members(obj []byte, fn func(key, value []byte) bool) { (*Index)(nil).Member
 func Get(obj []byte, key string) []byte { return (*Index)(nil).Get(obj, key) }
 
 // Path follows keys through nested objects.
-func Path(obj []byte, keys ...string) []byte {
-	for _, k := range keys {
-		if obj = Get(obj, k); obj == nil {
-			return nil
-		}
-	}
-	return obj
-}
+func Path(obj []byte, keys ...string) []byte { return (*Index)(nil).Path(obj, keys...) }
 
 // Elements calls fn with each element of the array arr until fn returns
 // false.
