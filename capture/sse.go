@@ -202,7 +202,7 @@ func (f *sseFramer) line(ls, le, next int, ending Flags, at time.Duration, emit 
 	f.flags |= ending
 	f.fields++
 	name, value := line, line[len(line):]
-	if i := bytes.IndexByte(line, ':'); i >= 0 {
+	if i := fieldColon(line); i >= 0 {
 		name, value = line[:i], line[i+1:]
 		if len(value) > 0 && value[0] == ' ' {
 			value = value[1:]
@@ -246,6 +246,19 @@ func (f *sseFramer) line(ls, le, next int, ending Flags, at time.Duration, emit 
 		ns := ls - f.beg
 		f.unknown = append(f.unknown, span{ns, ns + len(name)}, v)
 	}
+}
+
+// fieldColon returns the index of the colon ending a line's field name,
+// or -1. Nearly every line is "data:" or "event:", so those are tested
+// before searching.
+func fieldColon(line []byte) int {
+	switch {
+	case len(line) > 4 && line[4] == ':' && string(line[:4]) == "data":
+		return 4
+	case len(line) > 5 && line[5] == ':' && string(line[:5]) == "event":
+		return 5
+	}
+	return bytes.IndexByte(line, ':')
 }
 
 func isKnownField(name []byte) bool {

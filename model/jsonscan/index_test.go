@@ -43,15 +43,19 @@ func FuzzIndex(f *testing.F) {
 	}
 	f.Add([]byte(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":[1,{}]"}}]}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var x Index
-		_, err := x.ScanObject(data, nil)
-		if err != nil {
-			if len(x.opens) != 0 {
-				t.Fatalf("a failed scan left %d containers indexed", len(x.opens))
+		// With and without a function for the top-level members, which
+		// the Index then leaves to scanning.
+		for _, fn := range []func(k, v []byte){nil, func(k, v []byte) {}} {
+			var x Index
+			_, err := x.ScanObject(data, fn)
+			if err != nil {
+				if len(x.opens) != 0 {
+					t.Fatalf("a failed scan left %d containers indexed", len(x.opens))
+				}
+				return
 			}
-			return
+			walkSame(t, &x, data, 0)
 		}
-		walkSame(t, &x, data, 0)
 	})
 }
 

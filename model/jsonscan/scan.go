@@ -133,6 +133,11 @@ func (v *validator) object(fn func(key, value []byte)) error {
 		return v.fail("exceeded max depth")
 	}
 	slot, prev := v.open(), -1
+	if fn != nil && slot >= 0 {
+		// fn hands these members out already: leave them unrecorded
+		// (read by scanning if asked for again).
+		v.idx.conts[slot].first = partial
+	}
 	v.i++ // {
 	v.ws()
 	if v.i < len(v.d) && v.d[v.i] == '}' {
