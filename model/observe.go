@@ -72,6 +72,12 @@ func (s *Session) Field(key string) []byte {
 		return t.usage
 	case "content":
 		return t.content
+	case "model":
+		return t.model
+	case "created":
+		return t.created
+	case "stop_reason":
+		return t.stopReason
 	}
 	return s.idx.Get(s.cur, key)
 }

@@ -188,7 +188,7 @@ type top struct {
 	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
-	promptFeedback, content, role, responseID, stopReason []byte
+	promptFeedback, content, role, responseID, stopReason, created []byte
 }
 
 func (t *top) collect(key, v []byte) {
@@ -227,8 +227,10 @@ func (t *top) collect(key, v []byte) {
 		t.id = v
 	case "choices":
 		t.choices = v
-	case "model", "modelVersion":
+	case "model":
 		t.model = v
+	case "created":
+		t.created = v
 	case "candidates":
 		t.candidates = v
 	case "message":

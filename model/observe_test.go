@@ -1,0 +1,47 @@
+package model
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// fieldProbe holds Session.Field to a plain scan of the event's data, for
+// every member the event has and a few it lacks.
+type fieldProbe struct {
+	t      *testing.T
+	checks int
+}
+
+func (p *fieldProbe) Observe(s *Session, ord int, ev *Event, f *capture.Frame) {
+	keys := []string{"absent", "modelVersion", "created", "model", "stop_reason"}
+	jsonscan.Members(f.Data, func(k, _ []byte) bool { keys = append(keys, string(k)); return true })
+	for _, k := range keys {
+		got, want := s.Field(k), jsonscan.Get(f.Data, k)
+		if !bytes.Equal(got, want) {
+			p.t.Errorf("event %d: Field(%q) = %q; the data has %q", ord, k, got, want)
+		}
+		p.checks++
+	}
+}
+
+func TestFieldMatchesScan(t *testing.T) {
+	all := `data: {"type":"message","id":"m","model":"claude","created":1,"stop_reason":"tool_use","content":[],` +
+		`"sequence_number":3,"item_id":"i","output_index":0,"content_index":0,"summary_index":0,"delta":"d","arguments":"{}",` +
+		`"text":"t","item":{},"response":{},"error":null,"index":2,"content_block":{},"object":"x","choices":[],"message":{},` +
+		`"name":"n","input":{},"code":"c","refusal":"r","part":{},"usage":{},"usageMetadata":{},"promptFeedback":{},"role":"assistant","responseId":"r1","modelVersion":"g"}` + "\n\n"
+	streams := [][]byte{[]byte(all)}
+	for _, d := range []string{"responses", "chat", "anthropic"} {
+		data, _ := genStream(d, 32<<10)
+		streams = append(streams, data)
+	}
+	for _, data := range streams {
+		p := &fieldProbe{t: t}
+		Assemble(data, capture.FormatAuto, Options{Observer: p})
+		if p.checks == 0 {
+			t.Fatal("the observer saw no events")
+		}
+	}
+}
