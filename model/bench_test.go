@@ -268,3 +268,71 @@ func (g *benchGen) anthropic(r int) {
 		"usage": map[string]any{"output_tokens": 40 * len(calls)}})
 	g.event("message_stop", map[string]any{"type": "message_stop"})
 }
+
+// BenchmarkDecodeEncodingJSON is the yardstick the issue names: framing
+// the same streams and decoding every event with encoding/json into small
+// structs, as a client that only wants the calls would. It runs in the
+// same `go test -bench` as BenchmarkAssemble*, so the two compare on one
+// machine at one moment.
+func BenchmarkDecodeEncodingJSON(b *testing.B) {
+	for _, dialect := range []string{"responses", "chat", "anthropic"} {
+		b.Run(dialect, func(b *testing.B) {
+			data, _ := genStream(dialect, benchSize)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				decodeEncodingJSON(b, data)
+			}
+		})
+	}
+}
+
+// smallEvent holds what a minimal client reads from an event of any of
+// the three dialects.
+type smallEvent struct {
+	Type        string          `json:"type"`
+	ItemID      string          `json:"item_id"`
+	OutputIndex int             `json:"output_index"`
+	Index       int             `json:"index"`
+	Delta       json.RawMessage `json:"delta"`
+	Arguments   string          `json:"arguments"`
+	Item        *struct {
+		ID, Type, CallID, Name, Arguments string
+	} `json:"item"`
+	ContentBlock *struct {
+		Type, ID, Name string
+	} `json:"content_block"`
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Content   string `json:"content"`
+			ToolCalls []struct {
+				Index    int    `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name, Arguments string
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+}
+
+func decodeEncodingJSON(b *testing.B, data []byte) {
+	fr := capture.NewFramer(capture.FormatAuto)
+	emit := func(f *capture.Frame) {
+		if !f.HasData || string(f.Data) == "[DONE]" {
+			return
+		}
+		var ev smallEvent
+		if err := json.Unmarshal(f.Data, &ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for p := data; len(p) > 0; {
+		n := min(benchChunk, len(p))
+		fr.Feed(p[:n], capture.NoTime, emit)
+		p = p[n:]
+	}
+	fr.Finish(capture.NoTime, emit)
+}
