@@ -45,3 +45,19 @@ func TestFieldMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionHoldsNoFrameBytes: once Add returns, nothing in the session
+// points into the frame, whose bytes belong to the framer's buffer (64 MB
+// after a huge event); the Index would otherwise keep that buffer alive.
+func TestSessionHoldsNoFrameBytes(t *testing.T) {
+	s := NewSession(Options{})
+	fr := capture.NewFramer(capture.FormatAuto)
+	fr.Feed([]byte(`data: {"type":"response.output_text.delta","item_id":"m","output_index":0,"delta":"hi","x":{"y":[1]}}`+"\n\n"), capture.NoTime,
+		func(f *capture.Frame) { s.Add(f) })
+	if s.Len() != 1 {
+		t.Fatalf("%d events; want 1", s.Len())
+	}
+	if s.cur != nil || s.idx.Holds() {
+		t.Fatalf("after Add the session still holds the frame: cur %d bytes, index %v", len(s.cur), s.idx.Holds())
+	}
+}

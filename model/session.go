@@ -293,6 +293,7 @@ func (s *Session) Add(f *capture.Frame) *Event {
 		s.opts.Observer.Observe(s, ord, ev, f)
 	}
 	s.cur = nil // the frame's bytes are not ours to keep
+	s.idx.Reset()
 	if cap(s.scratch) > maxKeptScratch {
 		s.scratch = nil // do not hold on to the copy of one huge delta
 	}

@@ -269,3 +269,7 @@ func (x *Index) Elements(arr []byte, fn func(i int, value []byte) bool) {
 		i++
 	}
 }
+
+// Holds reports whether the Index refers to a document, and so keeps its
+// bytes alive.
+func (x *Index) Holds() bool { return x.data != nil }
