@@ -68,13 +68,8 @@ func (s *Session) WriteReportJSON(w io.Writer) error {
 		if i > 0 {
 			pw.raw(",")
 		}
-		c := s.callMeta(it)
-		b, v := it.finalArgsView()
-		if b == nil {
-			b = []byte(v)
-		}
-		c.ArgumentsJSON = ArgsState(b, true).String()
-		pw.holdBytes(&c.Arguments, b)
+		c, args := s.callReportArgs(it)
+		pw.holdBytes(&c.Arguments, args)
 		pw.call(c)
 	}
 	pw.raw("]")
@@ -105,19 +100,14 @@ func (s *Session) reportTail(rep CallsReport) CallsReport {
 }
 
 func (s *Session) callReport(it *Item) CallReport {
-	c := s.callMeta(it)
-	b, v := it.finalArgsView()
-	if b != nil {
-		c.Arguments = string(b)
-	} else {
-		c.Arguments, b = v, []byte(v)
-	}
-	c.ArgumentsJSON = ArgsState(b, true).String()
+	c, args := s.callReportArgs(it)
+	c.Arguments = string(args)
 	return c
 }
 
-// callMeta is a call's report without its arguments.
-func (s *Session) callMeta(it *Item) CallReport {
+// callReportArgs is a call's report with its final arguments beside it as
+// bytes, often the item's own, so that a writer can stream them uncopied.
+func (s *Session) callReportArgs(it *Item) (CallReport, []byte) {
 	c := CallReport{Name: it.Name, Kind: it.Type, Status: s.CallStatus(it), ItemID: it.ItemID, Choice: it.Choice, Index: it.Position}
 	if it.CallID != "" {
 		id := it.CallID
@@ -126,7 +116,12 @@ func (s *Session) callMeta(it *Item) CallReport {
 	if src, differ := it.SourcesDisagree(); differ {
 		c.Sources = src
 	}
-	return c
+	args, v := it.finalArgsView()
+	if args == nil {
+		args = []byte(v)
+	}
+	c.ArgumentsJSON = ArgsState(args, true).String()
+	return c, args
 }
 
 // bigString is the length above which WriteJSON streams a string instead of

@@ -379,7 +379,3 @@ func zeroBytes(x uint64) uint64 { return (x - lsb) &^ x & msb }
 func attention(x uint64) uint64 {
 	return zeroBytes(x^(lsb*'"')) | zeroBytes(x^(lsb*'\\')) | (x-lsb*0x20)&^x&msb
 }
-
-// wordNeedsAttention reports whether any of 8 string bytes is a quote, a
-// backslash or a control character.
-func wordNeedsAttention(x uint64) bool { return attention(x) != 0 }

@@ -1,8 +1,11 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -167,19 +170,43 @@ func TestInt(t *testing.T) {
 	}
 }
 
-// TestWordNeedsAttention checks the SWAR test against the byte table for
-// every byte value in every lane.
-func TestWordNeedsAttention(t *testing.T) {
+// TestAttention checks the SWAR test against the byte table: for every
+// byte value in every lane, and for words with several bytes that need
+// attention, the lowest set bit must mark the first of them.
+func TestAttention(t *testing.T) {
+	first := func(w []byte) int {
+		for i, c := range w {
+			if !strSafe[c] {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(w []byte) {
+		t.Helper()
+		x := binary.LittleEndian.Uint64(w)
+		got := 8
+		if m := attention(x); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := first(w); got != want {
+			t.Fatalf("word %q: attention marks byte %d first; want %d", w, got, want)
+		}
+	}
 	for c := 0; c < 256; c++ {
 		for lane := 0; lane < 8; lane++ {
 			w := []byte("abcdefgh")
 			w[lane] = byte(c)
-			x := uint64(0)
-			for i := 7; i >= 0; i-- {
-				x = x<<8 | uint64(w[i])
-			}
-			if got, want := wordNeedsAttention(x), !strSafe[byte(c)]; got != want {
-				t.Fatalf("byte %#x in lane %d: wordNeedsAttention = %v; want %v", c, lane, got, want)
+			check(w)
+			// A second byte that needs attention, above or below.
+			for _, other := range []byte{0, '"', '\\', 0x1f} {
+				for at := 0; at < 8; at++ {
+					if at != lane {
+						v := slices.Clone(w)
+						v[at] = other
+						check(v)
+					}
+				}
 			}
 		}
 	}
