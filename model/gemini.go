@@ -52,7 +52,7 @@ func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
 		case "candidates":
 			s.idx.Elements(v, func(pos int, cand []byte) bool {
 				ci := intOr(s.idx.Get(cand, "index"), pos)
-				s.idx.Elements(jsonscan.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
+				s.idx.Elements(s.idx.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
 					raise(&kind, s.geminiPart(ev, r, ci, part, ord))
 					return true
 				})

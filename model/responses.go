@@ -89,10 +89,10 @@ type snapshot struct {
 	content, summary              []byte
 }
 
-func readSnapshot(obj []byte) snapshot {
+func (s *Session) readSnapshot(obj []byte) snapshot {
 	var sn snapshot
 	var args, input []byte
-	jsonscan.Members(obj, func(k, v []byte) bool {
+	s.idx.Members(obj, func(k, v []byte) bool {
 		switch string(k) {
 		case "id":
 			sn.id = str(v)
@@ -314,7 +314,7 @@ func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
 // a non-streaming response assembles like a streamed one.
 func (s *Session) terminalItem(r *Response, i int, obj []byte, ord int) {
 	st := &s.respState
-	sn := readSnapshot(obj)
+	sn := s.readSnapshot(obj)
 	it := st.byID[sn.id]
 	if it == nil && sn.callID != "" {
 		for _, c := range st.byIndex {
@@ -384,7 +384,7 @@ func (s *Session) snapshotText(it *Item, sn snapshot, ord int) {
 func (s *Session) itemAdded(ev *Event, ord int) {
 	st := &s.respState
 	r := s.curResponse(ord)
-	sn := readSnapshot(s.top.item)
+	sn := s.readSnapshot(s.top.item)
 	idx := intOr(s.top.outputIndex, -1)
 	it := s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
 	it.Response = r.Index
@@ -407,7 +407,7 @@ func (s *Session) itemAdded(ev *Event, ord int) {
 func (s *Session) itemDone(ev *Event, ord int) {
 	st := &s.respState
 	s.curResponse(ord)
-	sn := readSnapshot(s.top.item)
+	sn := s.readSnapshot(s.top.item)
 	idx := intOr(s.top.outputIndex, -1)
 	it := st.byID[sn.id]
 	if it == nil {
