@@ -30,6 +30,7 @@ type Index struct {
 	opens   []int32     // offset of each '{' or '[', in document order
 	conts   []container // for each of opens
 	members []member
+	loaded  bool // the slices are an Indexes' (see Load): never append to them
 }
 
 // container is an indexed object or array.
@@ -67,6 +68,10 @@ func (x *Index) ScanObject(data []byte, fn func(key, value []byte)) (isObject bo
 
 // Reset forgets the indexed document; the readers then scan.
 func (x *Index) Reset() {
+	if x.loaded {
+		*x = Index{}
+		return
+	}
 	x.data, x.opens, x.conts, x.members = nil, x.opens[:0], x.conts[:0], x.members[:0]
 }
 
@@ -273,3 +278,59 @@ func (x *Index) Elements(arr []byte, fn func(i int, value []byte) bool) {
 // Holds reports whether the Index refers to a document, and so keeps its
 // bytes alive.
 func (x *Index) Holds() bool { return x.data != nil }
+
+// Indexes keeps the indexes of a batch of documents side by side, so that
+// one goroutine can validate and index events while another reads the ones
+// before them. The zero Indexes is ready to use; Reset empties it for the
+// next batch and keeps its memory.
+type Indexes struct {
+	scratch Index
+	opens   []int32
+	conts   []container
+	members []member
+}
+
+// Scanned is the outcome of Indexes.ScanObject for one document, and where
+// its index lies in the Indexes.
+type Scanned struct {
+	IsObject bool
+	Err      error
+	opens    [2]int32
+	members  [2]int32
+}
+
+// ScanObject validates and indexes data as Index.ScanObject does, records
+// every member, top level included, and keeps the index until Reset.
+func (xs *Indexes) ScanObject(data []byte) Scanned {
+	x := &xs.scratch
+	sc := Scanned{}
+	sc.IsObject, sc.Err = x.ScanObject(data, nil)
+	sc.opens[0], sc.members[0] = int32(len(xs.opens)), int32(len(xs.members))
+	xs.opens = append(xs.opens, x.opens...)
+	xs.conts = append(xs.conts, x.conts...)
+	xs.members = append(xs.members, x.members...)
+	sc.opens[1], sc.members[1] = int32(len(xs.opens)), int32(len(xs.members))
+	x.Reset()
+	return sc
+}
+
+// Load sets x to read data through the index sc recorded in xs, as if
+// x.ScanObject(data) had just run. data must be the bytes that were
+// scanned, and xs must not be Reset while x reads them. x shares xs's
+// memory without the right to write to it: x's own next ScanObject
+// allocates anew.
+func (xs *Indexes) Load(x *Index, data []byte, sc Scanned) {
+	o, m := sc.opens, sc.members
+	*x = Index{
+		data:    data,
+		opens:   xs.opens[o[0]:o[1]:o[1]],
+		conts:   xs.conts[o[0]:o[1]:o[1]],
+		members: xs.members[m[0]:m[1]:m[1]],
+		loaded:  true,
+	}
+}
+
+// Reset forgets every document, keeping the memory for the next batch.
+func (xs *Indexes) Reset() {
+	xs.opens, xs.conts, xs.members = xs.opens[:0], xs.conts[:0], xs.members[:0]
+}

@@ -56,7 +56,66 @@ func FuzzIndex(f *testing.F) {
 			}
 			walkSame(t, &x, data, 0)
 		}
+		indexesSame(t, data)
 	})
+}
+
+// indexesSame indexes data in an Indexes between two other documents, as
+// a batch holds it, and reads every document back through Load.
+func indexesSame(t *testing.T, data []byte) {
+	t.Helper()
+	var xs Indexes
+	docs := [][]byte{[]byte(`{"a":[1,{"b":2}],"c":{}}`), data, []byte(`[{"d":[]},3]`)}
+	var scans []Scanned
+	for _, d := range docs {
+		scans = append(scans, xs.ScanObject(d))
+	}
+	for i, d := range docs {
+		isObj, err := ScanObject(d, nil)
+		sc := scans[i]
+		if sc.IsObject != isObj || (sc.Err == nil) != (err == nil) || (err != nil && sc.Err.Error() != err.Error()) {
+			t.Fatalf("doc %d: Indexes scan = %v, %v; ScanObject = %v, %v", i, sc.IsObject, sc.Err, isObj, err)
+		}
+		if err != nil {
+			if sc.opens[0] != sc.opens[1] || sc.members[0] != sc.members[1] {
+				t.Fatalf("doc %d: a failed scan left an index", i)
+			}
+			continue
+		}
+		var x Index
+		xs.Load(&x, d, sc)
+		walkSame(t, &x, d, 0)
+		// The view must not write into the batch: a scan through it
+		// allocates its own memory.
+		if _, err := x.ScanObject([]byte(`{"z":[[[[1]]]]}`), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, d := range docs {
+		if scans[i].Err == nil {
+			var x Index
+			xs.Load(&x, d, scans[i])
+			walkSame(t, &x, d, 0)
+		}
+	}
+}
+
+func TestIndexesKeepABatch(t *testing.T) {
+	for _, s := range seeds {
+		indexesSame(t, []byte(s))
+	}
+	// Top-level members are recorded too: the batch has no callback to
+	// hand them out.
+	var xs Indexes
+	doc := []byte(`{"type":"x","n":1}`)
+	sc := xs.ScanObject(doc)
+	if got := sc.members[1] - sc.members[0]; got != 2 {
+		t.Fatalf("recorded %d top-level members; want 2", got)
+	}
+	xs.Reset()
+	if len(xs.opens)+len(xs.conts)+len(xs.members) != 0 || xs.scratch.Holds() {
+		t.Fatal("Reset left an index behind")
+	}
 }
 
 func TestIndexReadsNested(t *testing.T) {
