@@ -136,8 +136,6 @@ type Frame struct {
 // can be read back by offset (Start, End) from wherever the stream's bytes
 // are kept. All copied slices share one allocation.
 func (f *Frame) Detach() Frame {
-	g := *f
-	g.Raw = nil
 	n := len(f.Event) + len(f.ID) + len(f.Data)
 	for _, u := range f.Unknown {
 		n += len(u.Name) + len(u.Value)
@@ -145,14 +143,34 @@ func (f *Frame) Detach() Frame {
 	for _, h := range f.Header {
 		n += len(h.Name) + len(h.Value)
 	}
-	buf := make([]byte, 0, n)
+	g, _ := f.DetachInto(make([]byte, 0, n), false)
+	return g
+}
+
+// DetachInto is Detach with the copies appended to arena, so that a batch
+// of frames shares one buffer that is reused from batch to batch. With raw
+// set, Raw is copied too, and the fields that lie within it point into its
+// copy instead of being copied again. It returns the copy and the grown
+// arena; when the arena grows, the frames copied before keep the old one.
+func (f *Frame) DetachInto(arena []byte, raw bool) (Frame, []byte) {
+	g := *f
+	g.Raw = nil
+	rawAt := -1
+	if raw && f.Raw != nil {
+		rawAt = len(arena)
+		arena = append(arena, f.Raw...)
+		g.Raw = arena[rawAt:len(arena):len(arena)]
+	}
 	cp := func(b []byte) []byte {
 		if b == nil {
 			return nil
 		}
-		start := len(buf)
-		buf = append(buf, b...)
-		return buf[start:len(buf):len(buf)]
+		if off, ok := within(f.Raw, b); ok && rawAt >= 0 {
+			return g.Raw[off : off+len(b) : off+len(b)]
+		}
+		start := len(arena)
+		arena = append(arena, b...)
+		return arena[start:len(arena):len(arena)]
 	}
 	g.Event, g.ID, g.Data = cp(f.Event), cp(f.ID), cp(f.Data)
 	if f.Unknown != nil {
@@ -167,5 +185,19 @@ func (f *Frame) Detach() Frame {
 			g.Header[i] = Field{Name: cp(h.Name), Value: cp(h.Value)}
 		}
 	}
-	return g
+	return g, arena
+}
+
+// within reports where b lies in outer, when b is a slice of it. Slices of
+// one array end at the same capacity, so the capacities give the offset; the
+// address check rules out a slice of another array that happens to fit.
+func within(outer, b []byte) (int, bool) {
+	if len(b) == 0 || len(outer) == 0 {
+		return 0, false
+	}
+	off := cap(outer) - cap(b)
+	if off < 0 || off+len(b) > len(outer) || &outer[off] != &b[0] {
+		return 0, false
+	}
+	return off, true
 }

@@ -122,6 +122,10 @@ type ReadOptions struct {
 	Keep *Store
 	// OnFormat is called once the format is known.
 	OnFormat func(Format)
+	// AfterRead, when set, is called after the frames completed by each
+	// read have been emitted, so that a consumer can hand frames on in
+	// batches without holding any back while the source is quiet.
+	AfterRead func()
 }
 
 // ReadError is a failure to read the source, with the offset reached.
@@ -188,6 +192,9 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 			}
 			offset += int64(n)
 			fr.Feed(p, at, wrapped)
+			if opt.AfterRead != nil {
+				opt.AfterRead()
+			}
 			if !notified && fr.Format() != FormatAuto && opt.OnFormat != nil {
 				opt.OnFormat(fr.Format())
 				notified = true
