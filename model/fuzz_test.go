@@ -127,13 +127,13 @@ var dialectSeeds = []string{
 
 // addFileSeeds adds every recorded stream to the corpus, and nothing when
 // there are none.
-func addFileSeeds(f *testing.F, add func(data []byte)) {
+func addFileSeeds(tb testing.TB, add func(data []byte)) {
 	for _, glob := range seedGlobs {
 		files, _ := filepath.Glob(glob) // the patterns are valid; no files is no seeds
 		for _, name := range files {
 			data, err := os.ReadFile(name)
 			if err != nil {
-				f.Fatal(err)
+				tb.Fatal(err)
 			}
 			add(data)
 		}

@@ -85,4 +85,4 @@ func (s *Session) Field(key string) []byte {
 // JSON is the structure of the event being observed, for reading nested
 // fields of Field's values without scanning them again. Like Field, it is
 // valid only during Observer.Observe.
-func (s *Session) JSON() *jsonscan.Index { return &s.idx }
+func (s *Session) JSON() *jsonscan.Index { return s.idx }

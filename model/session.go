@@ -110,7 +110,9 @@ type Session struct {
 	ended     bool
 	endErr    error
 	top       top
-	idx       jsonscan.Index // the structure of the event being added
+	idx       *jsonscan.Index // the structure of the event being added: &scanIdx, or &batchIdx
+	scanIdx   jsonscan.Index  // indexes events that Add validates itself
+	batchIdx  jsonscan.Index  // reads an event a Batch validated
 	scratch   []byte
 	cur       []byte // the data of the event being added, when it is a JSON object
 	status    int    // HTTP status of the latest head
@@ -122,7 +124,9 @@ type Session struct {
 
 // NewSession returns an empty session.
 func NewSession(opts Options) *Session {
-	return &Session{opts: opts, types: newInterner(), done: -1}
+	s := &Session{opts: opts, types: newInterner(), done: -1}
+	s.idx = &s.scanIdx
+	return s
 }
 
 // Len is the number of events added so far.
@@ -189,6 +193,12 @@ type top struct {
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
 	promptFeedback, content, role, responseID, stopReason, created []byte
+}
+
+// member is collect for Index.Members.
+func (t *top) member(key, v []byte) bool {
+	t.collect(key, v)
+	return true
 }
 
 func (t *top) collect(key, v []byte) {
@@ -264,7 +274,11 @@ func (t *top) collect(key, v []byte) {
 
 // Add turns a frame into an event, updates the assembly and returns the
 // event. The pointer is valid until the next Add.
-func (s *Session) Add(f *capture.Frame) *Event {
+func (s *Session) Add(f *capture.Frame) *Event { return s.add(f, nil, jsonscan.Scanned{}) }
+
+// add is Add for a frame whose data a Batch may have validated already:
+// then pre holds its index and sc what the scan found.
+func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scanned) *Event {
 	ord := s.count
 	s.count++
 	s.bytes = f.End
@@ -280,7 +294,7 @@ func (s *Session) Add(f *capture.Frame) *Event {
 	case capture.FrameHead:
 		s.head(ev, f, ord)
 	default:
-		s.event(ev, f, ord)
+		s.event(ev, f, ord, pre, sc)
 	}
 	if ev.Dialect != DialectUnknown {
 		s.dialects[ev.Dialect]++
@@ -294,6 +308,7 @@ func (s *Session) Add(f *capture.Frame) *Event {
 	}
 	s.cur = nil // the frame's bytes are not ours to keep
 	s.idx.Reset()
+	s.idx = &s.scanIdx
 	if cap(s.scratch) > maxKeptScratch {
 		s.scratch = nil // do not hold on to the copy of one huge delta
 	}
@@ -326,8 +341,7 @@ func anthropicType(typ string) bool {
 	return false
 }
 
-func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
-	s.idx.Reset() // the structure of the previous event is no guide to this one
+func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Indexes, sc jsonscan.Scanned) {
 	if f.HasEvent {
 		ev.Name = s.types.id(f.Event)
 	}
@@ -342,7 +356,7 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
 		return
 	}
 	data := f.Data
-	if string(bytes.TrimSpace(data)) == "[DONE]" {
+	if isDoneSentinel(data) {
 		ev.Type, ev.Kind, ev.Dialect = s.types.id([]byte(TypeDone)), KindSentinel, s.lastDial
 		if s.done < 0 {
 			s.done = ord
@@ -354,7 +368,17 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int) {
 		return
 	}
 	s.top = top{}
-	isObj, err := s.idx.ScanObject(data, s.top.collect)
+	var isObj bool
+	var err error
+	if pre != nil {
+		s.idx = &s.batchIdx
+		pre.Load(s.idx, data, sc)
+		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
+			s.idx.Members(data, s.top.member)
+		}
+	} else {
+		isObj, err = s.idx.ScanObject(data, s.top.collect)
+	}
 	if err != nil {
 		ev.Flags |= DecodeError
 		ev.Type = s.types.id([]byte(TypeInvalid))

@@ -1,0 +1,99 @@
+package model
+
+import (
+	"bytes"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// Batch holds frames that are framed, copied and validated ahead of the
+// Session that adds them. Validating and indexing an event's JSON is about
+// half of what adding it costs, and it depends on nothing before the
+// event: a reader goroutine fills one Batch while the session adds the one
+// before (Session.AddBatch), so two cores share the work. The zero Batch is
+// ready to use; Reset empties it and keeps its memory for the next.
+type Batch struct {
+	// KeepRaw copies each frame's Raw bytes too, for callers that read
+	// them (event lines, the checks). Without it a frame's Raw is nil.
+	KeepRaw bool
+
+	frames   []capture.Frame
+	scans    []prescan
+	arena    []byte
+	idx      jsonscan.Indexes
+	borrowed bool
+}
+
+// prescan is what a Batch's validation found in one frame's data.
+type prescan struct {
+	sc jsonscan.Scanned
+	ok bool // the data was scanned: a JSON document, not absent or [DONE]
+}
+
+// Add copies f into the batch. With borrow set it keeps f's slices
+// instead of copying them: then the caller must leave the frame's bytes
+// untouched until the batch has been added to its session, which spares a
+// huge event a second copy of itself.
+func (b *Batch) Add(f *capture.Frame, borrow bool) {
+	g := *f
+	if borrow {
+		b.borrowed = true
+	} else {
+		g, b.arena = f.DetachInto(b.arena, b.KeepRaw)
+	}
+	b.frames = append(b.frames, g)
+	b.scans = append(b.scans, prescan{})
+}
+
+// ValidateLast validates and indexes the data of the frame added last, so
+// that the session does not have to. The session validates the frames the
+// batch did not, so a reader that is behind can leave some to it.
+func (b *Batch) ValidateLast() {
+	i := len(b.frames) - 1
+	if i < 0 || b.scans[i].ok {
+		return
+	}
+	if g := &b.frames[i]; g.Kind == capture.FrameEvent && g.HasData && !isDoneSentinel(g.Data) {
+		b.scans[i] = prescan{sc: b.idx.ScanObject(g.Data), ok: true}
+	}
+}
+
+// Len is the number of frames in the batch.
+func (b *Batch) Len() int { return len(b.frames) }
+
+// Borrowed reports whether a frame of the batch points into its reader's
+// buffer (see Add).
+func (b *Batch) Borrowed() bool { return b.borrowed }
+
+// Reset empties the batch for reuse and lets go of every frame.
+func (b *Batch) Reset() {
+	clear(b.frames) // a borrowed frame must not keep its reader's buffer alive
+	b.frames, b.scans, b.arena = b.frames[:0], b.scans[:0], b.arena[:0]
+	b.idx.Reset()
+	b.borrowed = false
+}
+
+// AddBatch adds the batch's frames in order, calling each (when not nil)
+// after every one as Add's callers do, and stops at the first error each
+// returns.
+func (s *Session) AddBatch(b *Batch, each func(ev *Event, ord int, f *capture.Frame) error) error {
+	for i := range b.frames {
+		f := &b.frames[i]
+		ord := s.count
+		var ev *Event
+		if p := &b.scans[i]; p.ok {
+			ev = s.add(f, &b.idx, p.sc)
+		} else {
+			ev = s.add(f, nil, jsonscan.Scanned{})
+		}
+		if each != nil {
+			if err := each(ev, ord, f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func isDoneSentinel(data []byte) bool { return string(bytes.TrimSpace(data)) == "[DONE]" }
