@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strings"
 
@@ -248,11 +249,8 @@ func ingest(ctx context.Context, src *capture.Source, o options, opt model.Optio
 		opt.Raw = src.ReaderAt()
 	}
 	s := model.NewSession(opt)
-	if each == nil {
-		each = func(*model.Session, *model.Event, int, *capture.Frame) error { return nil }
-	}
 	largest := 0
-	err := src.Read(ctx, ropt, func(f *capture.Frame) error {
+	framed := func(f *capture.Frame) {
 		if n := len(f.Raw); n > largest && n > 1<<20 {
 			// The budget grows with the largest event (64 MiB + 3x it):
 			// let the soft limit follow, or the collector runs without
@@ -263,9 +261,13 @@ func ingest(ctx context.Context, src *capture.Source, o options, opt model.Optio
 				debug.SetMemoryLimit(headlessMemoryLimit + 2*int64(n))
 			}
 		}
-		ord := s.Len()
-		return each(s, s.Add(f), ord, f)
-	})
+	}
+	var added func(ev *model.Event, ord int, f *capture.Frame) error
+	if each != nil {
+		added = func(ev *model.Event, ord int, f *capture.Frame) error { return each(s, ev, ord, f) }
+	}
+	keepRaw := each != nil || opt.Observer != nil
+	err := readInto(ctx, src, ropt, s, framed, added, keepRaw, runtime.GOMAXPROCS(0) > 1)
 	s.End(err)
 	return s, err
 }
