@@ -269,9 +269,13 @@ func (pw *pieceWriter) value(v any) {
 		return
 	}
 	out := bytes.TrimSuffix(pw.buf.Bytes(), []byte("\n"))
+	if len(pw.big) == 0 {
+		_, pw.err = pw.w.Write(out) // nothing held: no placeholder to look for
+		return
+	}
 	for len(out) > 0 && pw.err == nil {
 		i := bytes.Index(out, []byte(pw.mark))
-		if i < 0 || len(pw.big) == 0 {
+		if i < 0 {
 			_, pw.err = pw.w.Write(out)
 			return
 		}
