@@ -56,7 +56,7 @@ func TestFrameDetachInto(t *testing.T) {
 		var got []Frame
 		for i := range frames {
 			var g Frame
-			g, arena = frames[i].DetachInto(arena, raw)
+			arena = frames[i].DetachInto(&g, arena, raw)
 			got = append(got, g)
 		}
 		wantArena := len("x") + len(`{"a":1}`) + len("foo") + len("bar") + len(joined)

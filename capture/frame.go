@@ -143,17 +143,19 @@ func (f *Frame) Detach() Frame {
 	for _, h := range f.Header {
 		n += len(h.Name) + len(h.Value)
 	}
-	g, _ := f.DetachInto(make([]byte, 0, n), false)
+	var g Frame
+	f.DetachInto(&g, make([]byte, 0, n), false)
 	return g
 }
 
-// DetachInto is Detach with the copies appended to arena, so that a batch
-// of frames shares one buffer that is reused from batch to batch. With raw
-// set, Raw is copied too, and the fields that lie within it point into its
-// copy instead of being copied again. It returns the copy and the grown
-// arena; when the arena grows, the frames copied before keep the old one.
-func (f *Frame) DetachInto(arena []byte, raw bool) (Frame, []byte) {
-	g := *f
+// DetachInto is Detach into *g, with the copies appended to arena, so
+// that a batch of frames shares one buffer that is reused from batch to
+// batch. With raw set, Raw is copied too, and the fields that lie within
+// it point into its copy instead of being copied again. It returns the
+// grown arena; when the arena grows, the frames copied before keep the old
+// one.
+func (f *Frame) DetachInto(g *Frame, arena []byte, raw bool) []byte {
+	*g = *f
 	g.Raw = nil
 	rawAt := -1
 	if raw && f.Raw != nil {
@@ -185,7 +187,7 @@ func (f *Frame) DetachInto(arena []byte, raw bool) (Frame, []byte) {
 			g.Header[i] = Field{Name: cp(h.Name), Value: cp(h.Value)}
 		}
 	}
-	return g, arena
+	return arena
 }
 
 // within reports where b lies in outer, when b is a slice of it. Slices of

@@ -36,13 +36,13 @@ type prescan struct {
 // untouched until the batch has been added to its session, which spares a
 // huge event a second copy of itself.
 func (b *Batch) Add(f *capture.Frame, borrow bool) {
-	g := *f
-	if borrow {
+	b.frames = append(b.frames, capture.Frame{})
+	if g := &b.frames[len(b.frames)-1]; borrow {
+		*g = *f
 		b.borrowed = true
 	} else {
-		g, b.arena = f.DetachInto(b.arena, b.KeepRaw)
+		b.arena = f.DetachInto(g, b.arena, b.KeepRaw)
 	}
-	b.frames = append(b.frames, g)
 	b.scans = append(b.scans, prescan{})
 }
 
@@ -68,7 +68,9 @@ func (b *Batch) Borrowed() bool { return b.borrowed }
 
 // Reset empties the batch for reuse and lets go of every frame.
 func (b *Batch) Reset() {
-	clear(b.frames) // a borrowed frame must not keep its reader's buffer alive
+	if b.borrowed {
+		clear(b.frames) // a borrowed frame must not keep its reader's buffer alive
+	}
 	b.frames, b.scans, b.arena = b.frames[:0], b.scans[:0], b.arena[:0]
 	b.idx.Reset()
 	b.borrowed = false

@@ -30,7 +30,10 @@ type Index struct {
 	opens   []int32     // offset of each '{' or '[', in document order
 	conts   []container // for each of opens
 	members []member
-	loaded  bool // the slices are an Indexes' (see Load): never append to them
+	// o0 and m0 are where the document's records start in opens and
+	// members: past those of the documents before it in an Indexes.
+	o0, m0 int
+	loaded bool // the slices are an Indexes' (see Load): never append to them
 }
 
 // container is an indexed object or array.
@@ -54,14 +57,20 @@ type member struct {
 // Index's readers until the next call.
 func (x *Index) ScanObject(data []byte, fn func(key, value []byte)) (isObject bool, err error) {
 	x.Reset()
-	x.data = data
+	return x.scan(data, fn)
+}
+
+// scan validates data and records its structure after the documents x
+// holds already, or records nothing when data is not valid.
+func (x *Index) scan(data []byte, fn func(key, value []byte)) (isObject bool, err error) {
+	x.data, x.o0, x.m0 = data, len(x.opens), len(x.members)
 	v := validator{d: data}
 	if len(data) < math.MaxInt32 {
 		v.idx = x
 	}
 	isObject, err = v.scanObject(fn)
 	if err != nil {
-		x.Reset()
+		x.data, x.opens, x.conts, x.members = nil, x.opens[:x.o0], x.conts[:x.o0], x.members[:x.m0]
 	}
 	return isObject, err
 }
@@ -73,12 +82,13 @@ func (x *Index) Reset() {
 		return
 	}
 	x.data, x.opens, x.conts, x.members = nil, x.opens[:0], x.conts[:0], x.members[:0]
+	x.o0, x.m0 = 0, 0
 }
 
 // open records a container opening at offset i and returns its slot, or
 // -1 when the document has more containers than an Index records.
 func (x *Index) open(i int) int {
-	if len(x.opens) >= maxIndexed {
+	if len(x.opens)-x.o0 >= maxIndexed {
 		return -1
 	}
 	x.opens = append(x.opens, int32(i))
@@ -99,7 +109,7 @@ func (x *Index) member(slot, prev, ks, ke, vs, ve int) int {
 	if c.first == partial {
 		return prev
 	}
-	if len(x.members) >= maxMembers {
+	if len(x.members)-x.m0 >= maxMembers {
 		c.first = partial
 		return prev
 	}
@@ -284,10 +294,7 @@ func (x *Index) Holds() bool { return x.data != nil }
 // before them. The zero Indexes is ready to use; Reset empties it for the
 // next batch and keeps its memory.
 type Indexes struct {
-	scratch Index
-	opens   []int32
-	conts   []container
-	members []member
+	all Index // every document's records, one after another
 }
 
 // Scanned is the outcome of Indexes.ScanObject for one document, and where
@@ -296,21 +303,18 @@ type Scanned struct {
 	IsObject bool
 	Err      error
 	opens    [2]int32
-	members  [2]int32
+	members  int32 // the end of its members; links among them count from the batch's first
 }
 
 // ScanObject validates and indexes data as Index.ScanObject does, records
 // every member, top level included, and keeps the index until Reset.
 func (xs *Indexes) ScanObject(data []byte) Scanned {
-	x := &xs.scratch
+	x := &xs.all
 	sc := Scanned{}
-	sc.IsObject, sc.Err = x.ScanObject(data, nil)
-	sc.opens[0], sc.members[0] = int32(len(xs.opens)), int32(len(xs.members))
-	xs.opens = append(xs.opens, x.opens...)
-	xs.conts = append(xs.conts, x.conts...)
-	xs.members = append(xs.members, x.members...)
-	sc.opens[1], sc.members[1] = int32(len(xs.opens)), int32(len(xs.members))
-	x.Reset()
+	sc.IsObject, sc.Err = x.scan(data, nil)
+	sc.opens = [2]int32{int32(x.o0), int32(len(x.opens))}
+	sc.members = int32(len(x.members))
+	x.data = nil
 	return sc
 }
 
@@ -323,14 +327,12 @@ func (xs *Indexes) Load(x *Index, data []byte, sc Scanned) {
 	o, m := sc.opens, sc.members
 	*x = Index{
 		data:    data,
-		opens:   xs.opens[o[0]:o[1]:o[1]],
-		conts:   xs.conts[o[0]:o[1]:o[1]],
-		members: xs.members[m[0]:m[1]:m[1]],
+		opens:   xs.all.opens[o[0]:o[1]:o[1]],
+		conts:   xs.all.conts[o[0]:o[1]:o[1]],
+		members: xs.all.members[:m:m],
 		loaded:  true,
 	}
 }
 
 // Reset forgets every document, keeping the memory for the next batch.
-func (xs *Indexes) Reset() {
-	xs.opens, xs.conts, xs.members = xs.opens[:0], xs.conts[:0], xs.members[:0]
-}
+func (xs *Indexes) Reset() { xs.all.Reset() }

@@ -77,7 +77,7 @@ func indexesSame(t *testing.T, data []byte) {
 			t.Fatalf("doc %d: Indexes scan = %v, %v; ScanObject = %v, %v", i, sc.IsObject, sc.Err, isObj, err)
 		}
 		if err != nil {
-			if sc.opens[0] != sc.opens[1] || sc.members[0] != sc.members[1] {
+			if sc.opens[0] != sc.opens[1] || (i > 0 && sc.members != scans[i-1].members) {
 				t.Fatalf("doc %d: a failed scan left an index", i)
 			}
 			continue
@@ -108,12 +108,17 @@ func TestIndexesKeepABatch(t *testing.T) {
 	// hand them out.
 	var xs Indexes
 	doc := []byte(`{"type":"x","n":1}`)
+	xs.ScanObject([]byte(`{"a":[1,2,3]}`))
+	before := len(xs.all.members)
 	sc := xs.ScanObject(doc)
-	if got := sc.members[1] - sc.members[0]; got != 2 {
+	if got := int(sc.members) - before; got != 2 {
 		t.Fatalf("recorded %d top-level members; want 2", got)
 	}
+	if xs.all.Holds() {
+		t.Fatal("the batch holds the last document's bytes")
+	}
 	xs.Reset()
-	if len(xs.opens)+len(xs.conts)+len(xs.members) != 0 || xs.scratch.Holds() {
+	if len(xs.all.opens)+len(xs.all.conts)+len(xs.all.members) != 0 {
 		t.Fatal("Reset left an index behind")
 	}
 }
@@ -224,5 +229,34 @@ func TestIndexMemberBound(t *testing.T) {
 	}
 	if got := x.Get(x.Get(doc, "tail"), "x"); string(got) != `"end"` {
 		t.Fatalf("tail.x = %s", got)
+	}
+}
+
+// TestIndexesBoundPerDocument: the bounds count each document's records,
+// not the batch's, so a batch of documents each under the bounds indexes
+// every one of them whole.
+func TestIndexesBoundPerDocument(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	for i := range maxIndexed - 1 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"n":%d}`, i)
+	}
+	b.WriteString(`]`)
+	doc := []byte(b.String())
+	var xs Indexes
+	var scans []Scanned
+	for range 3 {
+		scans = append(scans, xs.ScanObject(doc))
+	}
+	for i, sc := range scans {
+		if n := sc.opens[1] - sc.opens[0]; n != maxIndexed {
+			t.Fatalf("document %d: indexed %d containers; want all %d", i, n, maxIndexed)
+		}
+		var x Index
+		xs.Load(&x, doc, sc)
+		walkSame(t, &x, doc, 0)
 	}
 }
