@@ -11,7 +11,7 @@ import (
 
 // TestWriteJSONMatchesEncoder holds the streaming writer to encoding/json's
 // bytes, with big strings full of escapes, multi-byte runes across the cut
-// points, invalid UTF-8 and a text that looks like the placeholder.
+// points, invalid UTF-8 and NUL bytes.
 func TestWriteJSONMatchesEncoder(t *testing.T) {
 	big := strings.Repeat("é\"\\\n\t<>&\u2028ok\x01", 9000) + "\xff" + strings.Repeat("€", 30000)
 	id := "call_1"
@@ -35,6 +35,25 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 	if rep.Calls[0].Arguments != big {
 		t.Fatal("WriteJSON changed the report it was given")
 	}
+}
+
+// FuzzWriteJSON holds the hand-written call encoder to encoding/json on
+// any strings in every field.
+func FuzzWriteJSON(f *testing.F) {
+	f.Add("call_1", "get_weather", `{"city":"Paris"}`, "function_call", "fc_1", "deltas", "{\"city\":\"Pa", -3, "text")
+	f.Add("", "\u2028\x00", "\xff\xfe", "", "", "", "", 7, "\t\"")
+	f.Fuzz(func(t *testing.T, id, name, args, kind, itemID, srcKey, srcVal string, n int, text string) {
+		c := CallReport{Name: name, Arguments: args, Kind: kind, Status: kind + name, ItemID: itemID,
+			Choice: n, Index: -n, ArgumentsJSON: ArgsState([]byte(args), true).String()}
+		if id != "" {
+			c.ID = &id
+		}
+		if srcKey != "" {
+			c.Sources = map[string]string{srcKey: srcVal, "deltas": args, "~": srcKey}
+		}
+		matchesEncoder(t, CallsReport{Dialect: kind, Calls: []CallReport{c, {}}, Text: text})
+		matchesEncoder(t, CallsReport{Dialect: name, Calls: []CallReport{c}, Text: []string{text, args}})
+	})
 }
 
 func matchesEncoder(t *testing.T, rep CallsReport) {
