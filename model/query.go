@@ -33,14 +33,20 @@ func (s *Session) ItemsAsOf(ord int) []*Item {
 }
 
 func sortOutput(items []*Item) {
-	slices.SortStableFunc(items, func(a, b *Item) int {
-		return cmp.Or(
-			cmp.Compare(a.Response, b.Response),
-			cmp.Compare(a.Choice, b.Choice),
-			cmp.Compare(a.Position, b.Position),
-			cmp.Compare(a.First, b.First),
-		)
-	})
+	// Items are created in about output order, so a check in one pass
+	// usually spares the sort its log n passes through scattered items.
+	if !slices.IsSortedFunc(items, outputOrder) {
+		slices.SortStableFunc(items, outputOrder)
+	}
+}
+
+func outputOrder(a, b *Item) int {
+	return cmp.Or(
+		cmp.Compare(a.Response, b.Response),
+		cmp.Compare(a.Choice, b.Choice),
+		cmp.Compare(a.Position, b.Position),
+		cmp.Compare(a.First, b.First),
+	)
 }
 
 // maxDenseChoice bounds the choice indexes Texts lays out by position.
