@@ -74,10 +74,13 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 		r.Status.set(ord, "error")
 	}
 	s.idx.Elements(t.choices, func(pos int, ch []byte) bool {
-		ci := intOr(s.idx.Get(ch, "index"), pos)
-		var delta, finish []byte
+		var index, delta, finish []byte
 		s.idx.Members(ch, func(k, v []byte) bool {
 			switch string(k) {
+			case "index":
+				if index == nil { // the first, as Get reads it
+					index = v
+				}
 			case "delta":
 				if !whole {
 					delta = v
@@ -91,6 +94,7 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 			}
 			return true
 		})
+		ci := intOr(index, pos)
 		s.idx.Members(delta, func(k, v []byte) bool {
 			switch string(k) {
 			case "content":
