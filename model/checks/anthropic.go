@@ -38,7 +38,8 @@ type anthBlock struct {
 	index   int
 	typ     string
 	start   int
-	stopped int // ordinal + 1 of its content_block_stop
+	stopped int    // ordinal + 1 of its content_block_stop
+	fitting string // the last delta type found to fit the block
 }
 
 // anthInvalid is tool input that did not parse at its block's stop; its
@@ -155,9 +156,13 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 		case b.stopped > 0:
 			c.add(aUnknownBlock, []int{b.stopped - 1, ord}, "%s at event %d is for block %d, already stopped at event %d",
 				dt, ord, idx, b.stopped-1)
+		case string(dt) == b.fitting:
+			// A block's deltas are almost always of one type: judged once.
 		default:
 			if fits, known := deltaFits[b.typ]; known && knownDeltas[string(dt)] && !fits[string(dt)] {
 				c.add(aDeltaType, []int{b.start, ord}, "%s at event %d on block %d, a %s block (event %d)", dt, ord, idx, b.typ, b.start)
+			} else {
+				b.fitting = string(dt)
 			}
 		}
 	case "content_block_stop":
