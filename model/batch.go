@@ -66,7 +66,8 @@ func (b *Batch) Len() int { return len(b.frames) }
 // buffer (see Add).
 func (b *Batch) Borrowed() bool { return b.borrowed }
 
-// Reset empties the batch for reuse and lets go of every frame.
+// Reset empties the batch for reuse, keeping its memory, and lets go of
+// any borrowed frame.
 func (b *Batch) Reset() {
 	if b.borrowed {
 		clear(b.frames) // a borrowed frame must not keep its reader's buffer alive
