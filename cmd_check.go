@@ -4,37 +4,34 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 )
 
-const checkUsage = `usage: streamtap check [--json] [--fail-on error|warning|info] [--profile strict|tolerant]
-                       [--format F] [--sample NAME] [FILE|-]
-
-Checks a recorded stream against the protocol rules (streamtap rules lists
-them) and prints the findings and the stream's outcome. Reads stdin when
-FILE is - or when no FILE is given and stdin is a pipe.
-
-exit codes: 0 nothing at or above --fail-on (default error), 1 something is,
-2 unreadable input or bad usage
-`
+func checkCommand() command {
+	return command{
+		name: "check", args: "[FILE|-]", summary: "protocol findings and the outcome, for CI (exit 1 when it fails)",
+		about: checkAbout, exits: checkExits,
+		flags: func() *flag.FlagSet { return readFlags("check", new(options), new(string)) },
+		run:   runCheck,
+	}
+}
 
 // runCheck implements `streamtap check`. It returns the exit code: 0 when
 // no finding is at or above --fail-on, 1 when one is, 2 for bad usage or
-// input that cannot be read. It takes the flags every reading command
-// takes (--format, --sample, --save) besides its own.
-func runCheck(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+// input that cannot be read. It takes the
+// flags every reading command takes (--format, --sample, --save) besides
+// its own.
+func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	debug.SetMemoryLimit(checkMemoryLimit)
 	o, err := parseFlags("check", args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, checkUsage)
-		return 0
-	}
 	var failOn checks.Severity
 	var profile checks.Profile
 	if err == nil {
@@ -48,8 +45,7 @@ func runCheck(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap check: %v (see streamtap check --help)\n", err)
-		return 2
+		return parseFailed("check", err, stdout, stderr)
 	}
 	src, err := openSource(o, stdin, false)
 	if err != nil {
@@ -58,7 +54,7 @@ func runCheck(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	}
 	defer src.Close()
 	opts, c := checks.Attach(model.Options{})
-	s, err := ingest(context.Background(), src, o, opts, nil)
+	s, err := ingest(ctx, src, o, opts, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
 		return 2
@@ -83,23 +79,28 @@ func runCheck(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	return 0
 }
 
+func rulesFlags() *flag.FlagSet { return rulesFlagSet(new(bool)) }
+
+func rulesFlagSet(asJSON *bool) *flag.FlagSet {
+	fs := newFlagSet("rules")
+	fs.BoolVar(asJSON, "json", false, "print a JSON array of {id, dialect, severity, tolerant, summary, refs}")
+	return fs
+}
+
 // runRules implements `streamtap rules [--json]`: every rule with its
 // severity under each profile and its summary.
-func runRules(args []string, stdout io.Writer) int {
-	fs := flag.NewFlagSet("streamtap rules", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "usage: streamtap rules [--json]")
-			return 0
-		}
-		fmt.Fprintln(stdout, "usage: streamtap rules [--json]")
-		return 2
+func runRules(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
+	var asJSON bool
+	positional, err := parseInterspersed(rulesFlagSet(&asJSON), args)
+	if err != nil {
+		return parseFailed("rules", err, stdout, stderr)
+	}
+	if len(positional) > 0 {
+		return usageFailed("rules", fmt.Errorf("rules takes no arguments (got %s)", strings.Join(positional, " ")), stderr)
 	}
 	rules := checks.Rules()
 	w := bufio.NewWriter(stdout)
-	if *asJSON {
+	if asJSON {
 		type ruleJSON struct {
 			ID       string          `json:"id"`
 			Dialect  string          `json:"dialect"`

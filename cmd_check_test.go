@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func checkTemp(t *testing.T, content string) string {
 func runCheckArgs(t *testing.T, stdin *os.File, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runCheck(args, stdin, &out, &errb)
+	code := runCheck(t.Context(), args, stdin, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -162,7 +163,7 @@ func TestCheckStdin(t *testing.T) {
 
 func TestRulesCommand(t *testing.T) {
 	var out bytes.Buffer
-	if code := runRules(nil, &out); code != 0 {
+	if code := runRules(t.Context(), nil, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("runRules = %d", code)
 	}
 	for _, want := range []string{"responses/args-done-mismatch", "chat/tool-index-collision", "framing/unterminated-event",
@@ -172,7 +173,7 @@ func TestRulesCommand(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if code := runRules([]string{"--json"}, &out); code != 0 {
+	if code := runRules(t.Context(), []string{"--json"}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("runRules --json = %d", code)
 	}
 	var rules []map[string]any
@@ -182,7 +183,7 @@ func TestRulesCommand(t *testing.T) {
 	if r := rules[0]; r["id"] == "" || r["severity"] == "" || r["summary"] == "" {
 		t.Errorf("rule = %v; want id, severity, summary", r)
 	}
-	if code := runRules([]string{"extra"}, &out); code != 2 {
+	if code := runRules(t.Context(), []string{"extra"}, nil, &out, io.Discard); code != 2 {
 		t.Errorf("runRules(extra) = %d; want 2", code)
 	}
 }

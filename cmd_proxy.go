@@ -50,23 +50,30 @@ type proxyOptions struct {
 	idle        time.Duration
 }
 
+// proxyFlags defines the proxy's flags into o; the upstream URL, parsed
+// after, goes to the returned string.
+func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
+	fs := newFlagSet("proxy")
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:8787", "listen on `ADDR` (host:port); point the client's base URL here")
+	up := fs.String("upstream", "", "forward to the http(s) `URL` of the API, e.g. https://api.openai.com (required)")
+	fs.StringVar(&o.record, "record", "", "write a timed recording of every session into `DIR`")
+	fs.BoolVar(&o.noTUI, "no-tui", false, "log one line per session on stderr instead of the live sessions list")
+	fs.StringVar(&o.logFile, "log", "", "with the sessions list, write the one-line session log to `FILE` (without it the log goes nowhere)")
+	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
+	fs.DurationVar(&o.headTimeout, "timeout", defaultHeadTimeout, "give up on an upstream that sends no response head within `DURATION` (504 to the client)")
+	fs.DurationVar(&o.idle, "idle-timeout", 0, "cut a stream that sends no bytes for `DURATION` (0: never)")
+	return fs, up
+}
+
 func parseProxyArgs(args []string) (proxyOptions, error) {
 	var o proxyOptions
-	fs := flag.NewFlagSet("streamtap proxy", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.listen, "listen", "127.0.0.1:8787", "")
-	up := fs.String("upstream", "", "")
-	fs.StringVar(&o.record, "record", "", "")
-	fs.BoolVar(&o.noTUI, "no-tui", false, "")
-	fs.StringVar(&o.logFile, "log", "", "")
-	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "")
-	fs.DurationVar(&o.headTimeout, "timeout", defaultHeadTimeout, "")
-	fs.DurationVar(&o.idle, "idle-timeout", 0, "")
-	if err := fs.Parse(args); err != nil {
+	fs, up := proxyFlags(&o)
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
 		return o, err
 	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("proxy takes no arguments (got %s)", strings.Join(fs.Args(), " "))
+	if len(positional) > 0 {
+		return o, fmt.Errorf("proxy takes no arguments (got %s)", strings.Join(positional, " "))
 	}
 	if *up == "" {
 		return o, errors.New("proxy needs --upstream URL, e.g. --upstream https://api.openai.com")
@@ -83,8 +90,7 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
 	o, err := parseProxyArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
-		return 2
+		return parseFailed("proxy", err, stdout, stderr)
 	}
 	if o.record != "" {
 		if err := os.MkdirAll(o.record, 0o755); err != nil {

@@ -14,38 +14,48 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/charmbracelet/x/term"
-
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
 
 type replayOptions struct {
 	file   string
+	sample string
 	speed  float64
 	listen string
 	keep   bool
 }
 
+// replayFlags defines replay's flags into o.
+func replayFlags(o *replayOptions) *flag.FlagSet {
+	fs := newFlagSet("replay")
+	fs.Float64Var(&o.speed, "speed", 1, "play at `N` times the recorded pace (2 is twice as fast)")
+	fs.StringVar(&o.listen, "listen", "", "serve the recording over HTTP on `ADDR` (host:port) instead of showing it")
+	fs.StringVar(&o.sample, "sample", "", "play the embedded sample `NAME` instead of FILE ('streamtap samples' lists them)")
+	fs.BoolVar(&o.keep, "keep-secrets", false, "do not redact credentials in the recorded HTTP headers")
+	return fs
+}
+
 func parseReplayArgs(args []string) (replayOptions, error) {
 	o := replayOptions{speed: 1}
-	fs := flag.NewFlagSet("streamtap replay", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Float64Var(&o.speed, "speed", 1, "")
-	fs.StringVar(&o.listen, "listen", "", "")
-	fs.BoolVar(&o.keep, "keep-secrets", false, "")
-	positional, err := parseInterspersed(fs, args)
+	positional, err := parseInterspersed(replayFlags(&o), args)
 	if err != nil {
 		return o, err
 	}
-	if len(positional) != 1 {
-		return o, errors.New("replay takes one FILE (a recording, or any stream)")
+	switch {
+	case o.sample != "" && len(positional) > 0:
+		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, strings.Join(positional, " "))
+	case o.sample == "" && len(positional) != 1:
+		return o, errors.New("replay takes one FILE (a recording, or any stream) or --sample NAME")
 	}
 	if !(o.speed > 0) || o.speed > 1e6 {
 		return o, fmt.Errorf("--speed %v: want a number above 0", o.speed)
 	}
-	o.file = positional[0]
+	if o.sample == "" {
+		o.file = positional[0]
+	}
 	return o, nil
 }
 
@@ -55,20 +65,24 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	o, err := parseReplayArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
-		return 2
+		return parseFailed("replay", err, stdout, stderr)
 	}
 	if o.listen != "" {
 		return serveReplay(ctx, o, stderr)
 	}
-	src, err := capture.Open(o.file, stdin)
+	var src *capture.Source
+	if o.sample != "" {
+		src, err = sampleSource(o.sample)
+	} else {
+		src, err = capture.Open(o.file, stdin)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
 	}
 	defer src.Close()
 	opts := options{keepSecrets: o.keep, replay: o.speed}
-	if f, ok := stdout.(*os.File); ok && term.IsTerminal(f.Fd()) {
+	if isTerminal(stdout) {
 		// The inspector reads the recording, then plays it from the first
 		// event at its recorded pace times --speed (space pauses).
 		return viewOrTimeline(ctx, "", src, opts, stdout, stderr)
@@ -146,6 +160,12 @@ func loadReplay(path string) (*capture.Recording, error) {
 	if err != nil {
 		return nil, err
 	}
+	return replayRecording(data)
+}
+
+// replayRecording parses data as a recording, or wraps it as a plain
+// stream without timing.
+func replayRecording(data []byte) (*capture.Recording, error) {
 	rec, err := capture.ParseRecording(data)
 	if errors.Is(err, capture.ErrNotRecording) {
 		return &capture.Recording{
@@ -158,7 +178,18 @@ func loadReplay(path string) (*capture.Recording, error) {
 }
 
 func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
-	rec, err := loadReplay(o.file)
+	var rec *capture.Recording
+	var err error
+	name := o.file
+	if o.sample != "" {
+		name = "sample " + o.sample
+		var data []byte
+		if data, err = samples.Open(o.sample); err == nil {
+			rec, err = replayRecording(data)
+		}
+	} else {
+		rec, err = loadReplay(o.file)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
@@ -169,7 +200,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		return 2
 	}
 	log := &lineLog{w: stderr}
-	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", o.file, ln.Addr(), trimFloat(o.speed))
+	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", name, ln.Addr(), trimFloat(o.speed))
 	srv := &http.Server{Handler: replayHandler(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -38,19 +38,25 @@ type requestOptions struct {
 	base    options
 }
 
+// requestFlags defines request's flags into o; -d and --format, read
+// after parsing, go to the returned strings.
+func requestFlags(o *requestOptions) (fs *flag.FlagSet, data, format *string) {
+	fs = newFlagSet("request")
+	fs.StringVar(&o.method, "X", "", "the HTTP `METHOD` (default GET, or POST with -d)")
+	fs.Var(&o.headers, "H", "add the header `'Name: value'`; $VAR and ${VAR} in the value are read from the environment; may be repeated")
+	data = fs.String("d", "", "send `BODY` as the request body: literal text, @FILE, or @- for stdin (Content-Type: application/json unless -H sets one)")
+	fs.DurationVar(&o.timeout, "timeout", 0, "give up when the exchange takes longer than `DURATION`, e.g. 30s (0: never)")
+	fs.BoolVar(&o.base.json, "json", false, "print the calls report as one JSON object instead of the inspector or timeline")
+	fs.StringVar(&o.base.save, "save", "", "also write the response body, exactly, to `FILE`")
+	fs.StringVar(&o.timed, "save-timed", "", "also write a timed recording of the exchange (request, head, each event's arrival time) to `FILE`")
+	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "do not redact credentials in the URL, the recording and the views")
+	format = fs.String("format", "auto", "read the response body as `FORMAT`: sse, jsonl, http, json, or auto to go by its Content-Type")
+	return fs, data, format
+}
+
 func parseRequestArgs(args []string) (requestOptions, error) {
 	var o requestOptions
-	fs := flag.NewFlagSet("streamtap request", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.method, "X", "", "")
-	fs.Var(&o.headers, "H", "")
-	data := fs.String("d", "", "")
-	fs.DurationVar(&o.timeout, "timeout", 0, "")
-	fs.BoolVar(&o.base.json, "json", false, "")
-	fs.StringVar(&o.base.save, "save", "", "")
-	fs.StringVar(&o.timed, "save-timed", "", "")
-	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "")
-	format := fs.String("format", "auto", "")
+	fs, data, format := requestFlags(&o)
 	positional, err := parseInterspersed(fs, args)
 	if err != nil {
 		return o, err
@@ -115,11 +121,7 @@ func requestBody(d string, stdin *os.File) ([]byte, error) {
 func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	o, err := parseRequestArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stderr, "run 'streamtap help' for usage\n")
-		}
-		return 2
+		return parseFailed("request", err, stdout, stderr)
 	}
 	var body []byte
 	if o.hasData {

@@ -27,37 +27,6 @@ import (
 	"github.com/streamtap/streamtap/ui"
 )
 
-const usage = `streamtap — see what an LLM tool-call stream really did
-
-usage:
-  streamtap [flags] [FILE|-]          inspect a stream (interactive; a plain timeline when stdout is not a terminal)
-  streamtap calls [--json] [FILE|-]   the assembled calls and text
-  streamtap events [FILE|-]           one JSON line per event
-  streamtap check [--json] [--fail-on error|warning|info] [--profile strict|tolerant] [FILE|-]
-                                      protocol findings, for CI (exit 1 on findings at or above --fail-on)
-  streamtap rules [--json]            every rule the checks know
-  streamtap samples                   list the embedded sample streams
-  streamtap proxy --upstream URL [--listen ADDR] [--record DIR] [--no-tui] [--log FILE] [--keep-secrets]
-                                      a recording reverse proxy: one session per request (a live
-                                      sessions list on a terminal; --no-tui logs one line per session)
-  streamtap replay FILE [--speed N] [--listen ADDR]
-                                      play a recording at its pace, or serve it as an SSE endpoint
-  streamtap request [-X METHOD] URL [-H 'Name: value']... [-d BODY|@FILE] [--json] [--save-timed FILE]
-                                      make a request and inspect its response ($VAR in -H values is expanded)
-
-With no FILE, streamtap reads stdin when it is a pipe (curl -N … | streamtap),
-and otherwise opens the demo sample.
-
-flags:
-  --format sse|jsonl|http|json|auto   input format (default: detected)
-  --sample NAME                       open an embedded sample instead of a file
-  --save FILE                         also write the bytes received to FILE
-  --save-timed FILE                   also write a timed recording (each event's arrival time) to FILE
-  --keep-secrets                      do not redact credentials in headers
-
-exit codes: 0 done, 1 findings at or above --fail-on (check), 2 unreadable input or bad usage
-`
-
 // headlessMemoryLimit is the soft heap limit for commands without a UI:
 // the issue's budget is 64 MiB plus three times the largest event, and the
 // runtime's own footprint lives outside the heap.
@@ -77,45 +46,31 @@ func main() {
 	os.Exit(code)
 }
 
-// run dispatches a command line and returns the exit code.
-func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
-	cmd := ""
-	if len(args) > 0 {
-		switch args[0] {
-		case "check":
-			debug.SetMemoryLimit(checkMemoryLimit)
-			return runCheck(args[1:], stdin, stdout, stderr)
-		case "rules":
-			return runRules(args[1:], stdout)
-		case "calls", "events", "samples", "help", "timeline":
-			cmd, args = args[0], args[1:]
-		case "-h", "--help", "-help":
-			cmd = "help"
-		case "proxy":
-			return runProxy(ctx, args[1:], stdin, stdout, stderr)
-		case "replay":
-			return runReplay(ctx, args[1:], stdin, stdout, stderr)
-		case "request":
-			return runRequest(ctx, args[1:], stdin, stdout, stderr)
-		}
+// inspectorCommand is the bare `streamtap [FILE|-]`.
+func inspectorCommand() command {
+	c := readingCommand("", "", inspectorAbout)
+	c.exits = inspectorExits
+	return c
+}
+
+// readingCommand is a command that reads one stream: the inspector,
+// timeline, calls and events.
+func readingCommand(name, summary, about string) command {
+	return command{
+		name: name, args: "[FILE|-]", summary: summary, about: about,
+		flags: func() *flag.FlagSet { return readFlags(name, new(options), new(string)) },
+		run: func(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+			return runReading(ctx, name, args, stdin, stdout, stderr)
+		},
 	}
-	switch cmd {
-	case "help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	case "samples":
-		for _, s := range samples.List() {
-			fmt.Fprintf(stdout, "%-32s %s\n", s.Name, s.Summary)
-		}
-		return 0
-	}
+}
+
+// runReading runs a command that reads one stream (cmd is "" for the
+// inspector) and returns its exit code.
+func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	opts, err := parseFlags(cmd, args)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stderr, "run 'streamtap help' for usage\n")
-		}
-		return 2
+		return parseFailed(cmd, err, stdout, stderr)
 	}
 	src, err := openSource(opts, stdin, cmd == "" || cmd == "timeline")
 	if err != nil {
@@ -162,23 +117,30 @@ type options struct {
 	replay      float64 // replay: play the stream in the inspector at this speed
 }
 
+// readFlags defines the flags of the reading command name (and check)
+// into o, the input format into format.
+func readFlags(name string, o *options, format *string) *flag.FlagSet {
+	fs := newFlagSet(name)
+	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), or auto to detect it")
+	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
+	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
+	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")
+	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials in HTTP headers")
+	switch name {
+	case "calls":
+		fs.BoolVar(&o.json, "json", false, "print one JSON object (a contract: fields are added, never renamed) instead of text")
+	case "check":
+		fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings"} instead of text`)
+		fs.StringVar(&o.failOn, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
+		fs.StringVar(&o.profile, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	}
+	return fs
+}
+
 func parseFlags(cmd string, args []string) (options, error) {
 	var o options
-	fs := flag.NewFlagSet("streamtap "+cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	format := fs.String("format", "auto", "")
-	fs.StringVar(&o.sample, "sample", "", "")
-	fs.StringVar(&o.save, "save", "", "")
-	fs.StringVar(&o.saveTimed, "save-timed", "", "")
-	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "")
-	switch cmd {
-	case "calls":
-		fs.BoolVar(&o.json, "json", false, "")
-	case "check":
-		fs.BoolVar(&o.json, "json", false, "")
-		fs.StringVar(&o.failOn, "fail-on", "error", "")
-		fs.StringVar(&o.profile, "profile", "strict", "")
-	}
+	var format string
+	fs := readFlags(cmd, &o, &format)
 	positional, err := parseInterspersed(fs, args)
 	if err != nil {
 		return o, err
@@ -189,30 +151,15 @@ func parseFlags(cmd string, args []string) (options, error) {
 	if len(positional) == 1 {
 		o.input = positional[0]
 	}
-	f, err := capture.ParseFormat(*format)
+	if o.input != "" && o.sample != "" {
+		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, o.input)
+	}
+	f, err := capture.ParseFormat(format)
 	if err != nil {
-		return o, err
+		return o, fmt.Errorf("--format: %w", err)
 	}
 	o.format = f
 	return o, nil
-}
-
-// parseInterspersed parses flags wherever they stand among the positional
-// arguments, so `streamtap calls x.sse --json` works like
-// `streamtap calls --json x.sse`; the standard flag package stops at the
-// first positional one.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return positional, nil
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,
@@ -353,6 +300,18 @@ func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, st
 	}
 	if err != nil {
 		return readFailed(stderr, err)
+	}
+	return 0
+}
+
+// listSamples prints the embedded samples, one line each: name, summary.
+func listSamples(stdout io.Writer) int {
+	w := bufio.NewWriter(stdout)
+	for _, s := range samples.List() {
+		fmt.Fprintf(w, "%-32s %s\n", s.Name, s.Summary)
+	}
+	if err := w.Flush(); err != nil {
+		return 2
 	}
 	return 0
 }
