@@ -21,12 +21,12 @@ var helpCases = []struct {
 	{"timeline", []string{"--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
 	{"calls", []string{"--json", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
 	{"events", []string{"--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
-	{"check", []string{"--json", "--fail-on", "--profile", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
+	{"check", []string{"--json", "--fail-on", "--profile", "--allow-outcome", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
 	{"rules", []string{"--json"}},
 	{"samples", nil},
 	{"proxy", []string{"--upstream", "--listen", "--record", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
 	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets"}},
-	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format"}},
+	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
 	{"help", nil},
 	{"version", nil},
 }
@@ -318,6 +318,8 @@ func TestFlagError(t *testing.T) {
 	fs.Float64("speed", 1, "")
 	fs.Bool("json", false, "")
 	fs.String("X", "", "")
+	var allow outcomeSet
+	fs.Var(&allow, "allow-outcome", "")
 	tests := []struct {
 		args []string
 		want string
@@ -327,6 +329,7 @@ func TestFlagError(t *testing.T) {
 		{[]string{"--speed"}, "--speed needs an argument"},
 		{[]string{"--speed", "fast"}, `invalid value "fast" for --speed: parse error`},
 		{[]string{"--json=maybe"}, `invalid boolean value "maybe" for --json: parse error`},
+		{[]string{"--allow-outcome", "gone"}, `invalid value "gone" for --allow-outcome: "gone" is not an outcome (want completed, incomplete, failed, error, truncated, empty)`},
 	}
 	for _, tt := range tests {
 		err := fs.Parse(tt.args)

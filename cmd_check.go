@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -9,10 +10,12 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui"
 )
 
 func checkCommand() command {
@@ -24,9 +27,53 @@ func checkCommand() command {
 	}
 }
 
+// outcomeNames are the outcomes a finished stream can have (model.Outcome),
+// the names --allow-outcome takes.
+var outcomeNames = []string{"completed", "incomplete", "failed", "error", "truncated", "empty"}
+
+// outcomeFails reports whether a stream that ended with state fails check
+// and request: it ended in an error, failed, was cut before its terminal
+// event or carried nothing, and allow does not name it. Completed and
+// incomplete (the model stopped at a limit) pass.
+func outcomeFails(state string, allow outcomeSet) bool {
+	switch state {
+	case "error", "failed", "truncated", "empty":
+		return !allow.has(state)
+	}
+	return false
+}
+
+// outcomeSet is the value of --allow-outcome: outcome names, given as a
+// comma-separated list, the flag repeatable. Its zero value is empty.
+type outcomeSet struct{ names []string }
+
+func (s *outcomeSet) String() string {
+	if s == nil {
+		return ""
+	}
+	return strings.Join(s.names, ",")
+}
+
+// Set adds the outcomes of a comma-separated list; a name that is not an
+// outcome is an error.
+func (s *outcomeSet) Set(v string) error {
+	for name := range strings.SplitSeq(v, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(outcomeNames, name) {
+			return fmt.Errorf("%q is not an outcome (want %s)", name, strings.Join(outcomeNames, ", "))
+		}
+		if !s.has(name) {
+			s.names = append(s.names, name)
+		}
+	}
+	return nil
+}
+
+func (s *outcomeSet) has(name string) bool { return s != nil && slices.Contains(s.names, name) }
+
 // runCheck implements `streamtap check`. It returns the exit code: 0 when
-// no finding is at or above --fail-on, 1 when one is, 2 for bad usage or
-// input that cannot be read. It takes the
+// no finding is at or above --fail-on and the outcome passes, 1 when
+// either fails, 2 for bad usage or input that cannot be read. It takes the
 // flags every reading command takes (--format, --sample, --save) besides
 // its own.
 func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
@@ -60,11 +107,17 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 		return 2
 	}
 	rep := c.Report(s, profile)
+	outcomeFailed := outcomeFails(rep.Outcome.State, o.allow)
+	pass := !rep.Fails(failOn) && !outcomeFailed
 	w := bufio.NewWriter(stdout)
 	if o.json {
-		err = checks.WriteJSON(w, rep)
+		err = writeCheckJSON(w, rep, pass)
 	} else {
 		err = checks.WriteText(w, rep)
+		if err == nil && outcomeFailed {
+			state := ui.Safe(rep.Outcome.State)
+			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
+		}
 	}
 	if err == nil {
 		err = w.Flush()
@@ -73,10 +126,27 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 		fmt.Fprintf(stderr, "streamtap check: write: %v\n", err)
 		return 2
 	}
-	if rep.Fails(failOn) {
+	if !pass {
 		return 1
 	}
 	return 0
+}
+
+// writeCheckJSON writes the report's JSON (checks.Report.MarshalJSON) with
+// the verdict added as a last member, "pass": true exactly when the exit
+// code is 0. The report's own members are kept as they are: scripts rely
+// on them.
+func writeCheckJSON(w io.Writer, rep checks.Report, pass bool) error {
+	b, err := rep.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	obj, ok := bytes.CutSuffix(b, []byte("}"))
+	if !ok {
+		return fmt.Errorf("check report is not a JSON object: %.40q", b)
+	}
+	_, err = fmt.Fprintf(w, "%s,\"pass\":%t}\n", obj, pass)
+	return err
 }
 
 func rulesFlags() *flag.FlagSet { return rulesFlagSet(new(bool)) }

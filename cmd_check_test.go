@@ -96,6 +96,7 @@ func TestCheckJSON(t *testing.T) {
 	var rep struct {
 		Outcome  map[string]string `json:"outcome"`
 		Findings []map[string]any  `json:"findings"`
+		Pass     *bool             `json:"pass"`
 	}
 	dec := json.NewDecoder(strings.NewReader(stdout))
 	dec.DisallowUnknownFields()
@@ -107,6 +108,9 @@ func TestCheckJSON(t *testing.T) {
 	}
 	if len(rep.Findings) != 1 {
 		t.Fatalf("findings = %v; want one", rep.Findings)
+	}
+	if rep.Pass == nil || *rep.Pass {
+		t.Errorf("pass = %v; want false (an error finding)", rep.Pass)
 	}
 	f := rep.Findings[0]
 	if f["rule"] != "chat/args-invalid-json" || f["severity"] != "error" || len(f) != 4 {
@@ -121,8 +125,8 @@ func TestCheckJSON(t *testing.T) {
 
 	// A clean stream: findings is an empty array.
 	_, stdout, _ = runCheckArgs(t, nil, "--json", checkTemp(t, checkClean))
-	if !strings.Contains(stdout, `"findings":[]`) {
-		t.Errorf("clean --json = %s; want \"findings\":[]", stdout)
+	if !strings.Contains(stdout, `"findings":[]`) || !strings.HasSuffix(stdout, `,"pass":true}`+"\n") {
+		t.Errorf("clean --json = %s; want \"findings\":[] and \"pass\":true", stdout)
 	}
 }
 
@@ -185,5 +189,93 @@ func TestRulesCommand(t *testing.T) {
 	}
 	if code := runRules(t.Context(), []string{"extra"}, nil, &out, io.Discard); code != 2 {
 		t.Errorf("runRules(extra) = %d; want 2", code)
+	}
+}
+
+// Streams whose outcome is not a success, and two that are.
+const (
+	checkHTTP401   = "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n{\"error\":{\"message\":\"bad key\",\"type\":\"invalid_request_error\"}}"
+	checkJSONError = "{\"error\":{\"message\":\"bad key\",\"type\":\"invalid_request_error\"}}\n"
+	checkFailed    = "data: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"r\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
+		"data: {\"type\":\"response.failed\",\"sequence_number\":1,\"response\":{\"id\":\"r\",\"status\":\"failed\",\"output\":[]}}\n\n"
+	checkIncomplete = "data: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"r\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
+		"data: {\"type\":\"response.incomplete\",\"sequence_number\":1,\"response\":{\"id\":\"r\",\"status\":\"incomplete\",\"incomplete_details\":{\"reason\":\"max_output_tokens\"},\"output\":[]}}\n\n"
+	// A Gemini stream cut before its finishReason: no rule fires, only
+	// the outcome tells.
+	checkTruncated = "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"hi\"}]},\"index\":0}]}\n\n"
+)
+
+// TestCheckOutcomeFails: a stream that ended in error, failed, truncated
+// or empty fails the check even without findings at or above --fail-on;
+// completed and incomplete pass; --allow-outcome lets named ones pass.
+func TestCheckOutcomeFails(t *testing.T) {
+	tests := []struct {
+		name         string
+		stream       string
+		args         []string
+		want         int
+		outcome      string // the state the text output names
+		outcomeFails bool   // the text output says the outcome failed the check
+	}{
+		{"completed", checkClean, nil, 0, "completed", false},
+		{"incomplete", checkIncomplete, nil, 0, "incomplete", false},
+		{"HTTP 401", checkHTTP401, nil, 1, "error", true},
+		{"JSON error body", checkJSONError, nil, 1, "error", true},
+		{"failed", checkFailed, nil, 1, "failed", true},
+		{"truncated", checkTruncated, nil, 1, "truncated", true},
+		{"empty", "", nil, 1, "empty", true},
+		// An empty stream also breaks the rule framing/no-data (an error),
+		// so allowing the outcome leaves the finding to fail the check.
+		{"empty allowed", "", []string{"--allow-outcome", "empty"}, 1, "empty", false},
+		{"truncated allowed in a list", checkTruncated, []string{"--allow-outcome", "truncated,empty"}, 0, "truncated", false},
+		{"repeated flag", checkFailed, []string{"--allow-outcome", "error", "--allow-outcome", "failed"}, 0, "failed", false},
+		{"another outcome allowed", checkHTTP401, []string{"--allow-outcome", "truncated"}, 1, "error", true},
+		{"allowed outcome, failing findings", checkError, []string{"--allow-outcome", "completed"}, 1, "completed", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append(append([]string{}, tt.args...), checkTemp(t, tt.stream))
+			code, stdout, stderr := runCheckArgs(t, nil, args...)
+			if code != tt.want {
+				t.Fatalf("runCheck(%q) = %d; want %d\nstdout: %s\nstderr: %s", tt.args, code, tt.want, stdout, stderr)
+			}
+			if !strings.HasPrefix(stdout, "outcome: "+tt.outcome) {
+				t.Errorf("runCheck(%q) stdout = %q; want the outcome %s first", tt.args, stdout, tt.outcome)
+			}
+			why := "outcome " + tt.outcome + " fails the check (allow it with --allow-outcome " + tt.outcome + ")"
+			lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+			last := lines[len(lines)-1]
+			if tt.outcomeFails && last != why {
+				t.Errorf("runCheck(%q) last line = %q; want %q", tt.args, last, why)
+			}
+			if !tt.outcomeFails && strings.Contains(stdout, "fails the check") {
+				t.Errorf("runCheck(%q) says the outcome fails:\n%s", tt.args, stdout)
+			}
+
+			// --json says the same in "pass".
+			code, stdout, _ = runCheckArgs(t, nil, append([]string{"--json"}, args...)...)
+			var rep struct {
+				Outcome struct{ State string } `json:"outcome"`
+				Pass    *bool                  `json:"pass"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Pass == nil {
+				t.Fatalf("runCheck --json %q = %s (%v); want an object with pass", tt.args, stdout, err)
+			}
+			if code != tt.want || *rep.Pass != (tt.want == 0) || rep.Outcome.State != tt.outcome {
+				t.Errorf("runCheck --json %q = %d, pass %v, outcome %s; want %d, pass %v, %s", tt.args, code, *rep.Pass, rep.Outcome.State,
+					tt.want, tt.want == 0, tt.outcome)
+			}
+		})
+	}
+}
+
+// TestCheckAllowOutcomeIsValidated: a name that is not an outcome is bad
+// usage, named in the one-line error.
+func TestCheckAllowOutcomeIsValidated(t *testing.T) {
+	for _, v := range []string{"truncatd", "truncated,bogus", "", "streaming"} {
+		code, stdout, stderr := runCheckArgs(t, nil, "--allow-outcome", v, checkTemp(t, checkClean))
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "--allow-outcome") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("runCheck(--allow-outcome %q) = %d, %q, %q; want 2 and one line about --allow-outcome", v, code, stdout, stderr)
+		}
 	}
 }

@@ -98,3 +98,35 @@ func TestRequest(t *testing.T) {
 		t.Errorf("unreachable: %d %q", code, errs)
 	}
 }
+
+// TestRequestOutcome: request fails on the outcomes check fails on, says
+// which, and --allow-outcome lets them pass, as with check.
+func TestRequestOutcome(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", sseType)
+		if r.URL.Path == "/cut" {
+			io.WriteString(w, `data: {"candidates":[{"content":{"role":"model","parts":[{"text":"hi"}]},"index":0}]}`+"\n\n")
+		}
+	}))
+	t.Cleanup(srv.Close)
+	tests := []struct {
+		path  string
+		args  []string
+		code  int
+		state string
+	}{
+		{"/empty", nil, 1, "empty"},
+		{"/cut", nil, 1, "truncated"},
+		{"/empty", []string{"--allow-outcome", "empty"}, 0, ""},
+		{"/cut", []string{"--allow-outcome", "truncated", "--json"}, 0, ""},
+		{"/cut", []string{"--allow-outcome", "cut"}, 2, ""},
+	}
+	for _, tt := range tests {
+		args := append([]string{"request", srv.URL + tt.path}, tt.args...)
+		code, _, errs := runCLI(t, nil, args...)
+		why := "outcome " + tt.state + " fails the request (allow it with --allow-outcome " + tt.state + ")"
+		if code != tt.code || (tt.state != "") != strings.Contains(errs, why) {
+			t.Errorf("streamtap %q = %d, stderr %q; want %d and, for %q, %q", args, code, errs, tt.code, tt.state, why)
+		}
+	}
+}

@@ -134,9 +134,9 @@ the demo sample.
 Run 'streamtap COMMAND --help' or 'streamtap help COMMAND' for a command's
 flags; 'streamtap --version' prints the version.
 
-exit codes: 0 done; 1 check: a finding at or above --fail-on; request: an
-HTTP error status or a stream that failed or was cut; 2 unreadable input or
-bad usage
+exit codes: 0 done; 1 check: a finding at or above --fail-on, or an outcome
+of error, failed, truncated or empty; request: an HTTP error status or such
+an outcome; 2 unreadable input or bad usage
 `
 	timelineAbout = `Prints the plain timeline, even on a terminal: one line per event (ordinal,
 arrival time, gap since the previous event, sequence number, kind, type,
@@ -152,9 +152,15 @@ their offset/length ranges cover every byte of the input.
 	checkAbout = `Checks a stream against the protocol rules (streamtap rules lists them) and
 prints the stream's outcome and the findings. Reads stdin when FILE is -, or
 when no FILE is given and stdin is a pipe.
+
+The check fails on a finding at or above --fail-on, and on an outcome of
+error (an HTTP error or an error event), failed, truncated (no terminal
+event) or empty, even without findings: a 401 body or a cut stream fails a
+CI job. --allow-outcome lets named outcomes pass. The text output says
+which outcome failed the check; --json adds "pass": the verdict.
 `
-	checkExits = `exit codes: 0 nothing at or above --fail-on, 1 something is, 2 unreadable
-input or bad usage
+	checkExits = `exit codes: 0 pass, 1 fail (findings or outcome), 2 unreadable input or bad
+usage
 `
 	rulesAbout = `Lists every rule the checks know: id, severity in the strict profile (and
 in the tolerant one when it differs), summary. docs/rules.md explains each.
@@ -181,9 +187,10 @@ inspector on a terminal, the plain timeline otherwise, or the calls report
 with --json. $VAR and ${VAR} in -H values are read from the environment, so
 keys stay out of shell history.
 `
-	requestExits = `exit codes: 0 a 2xx status and a stream that ended well; 1 an HTTP error
-status, or a stream that failed or ended without its terminal event; 2 bad
-usage, no response, or a connection that broke mid-stream
+	requestExits = `exit codes: 0 a 2xx status and an outcome that passes; 1 an HTTP error
+status, or an outcome of error, failed, truncated or empty (unless
+--allow-outcome); 2 bad usage, no response, or a connection that broke
+mid-stream
 `
 	versionAbout = `Prints the module version, the VCS revision (-dirty when the tree was
 modified), the commit time and the Go version this binary was built with.

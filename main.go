@@ -112,9 +112,10 @@ type options struct {
 	json        bool
 	keepSecrets bool
 	input       string
-	failOn      string  // check
-	profile     string  // check
-	replay      float64 // replay: play the stream in the inspector at this speed
+	failOn      string     // check
+	profile     string     // check
+	allow       outcomeSet // check, request: outcomes that pass
+	replay      float64    // replay: play the stream in the inspector at this speed
 }
 
 // readFlags defines the flags of the reading command name (and check)
@@ -130,9 +131,10 @@ func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	case "calls":
 		fs.BoolVar(&o.json, "json", false, "print one JSON object (a contract: fields are added, never renamed) instead of text")
 	case "check":
-		fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings"} instead of text`)
+		fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
 		fs.StringVar(&o.failOn, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
 		fs.StringVar(&o.profile, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+		fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, truncated, empty (completed and incomplete always pass); may be repeated")
 	}
 	return fs
 }
