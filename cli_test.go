@@ -1,12 +1,18 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
+	"io"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
 )
 
 // helpCases lists every command with the flags its help must describe.
@@ -369,5 +375,48 @@ func TestVersionString(t *testing.T) {
 		if got := versionString(tt.bi, tt.ok); got != tt.want {
 			t.Errorf("%s: versionString = %q; want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestCancelableReader: data passes through unchanged, and a read blocked
+// on a source that sends nothing returns when the context ends.
+func TestCancelableReader(t *testing.T) {
+	pr, pw := io.Pipe()
+	ctx, cancel := context.WithCancel(t.Context())
+	r := newCancelableReader(ctx, pr)
+	go func() { _, _ = pw.Write([]byte("hello, terminal")) }()
+	buf := make([]byte, 5)
+	var got []byte
+	for len(got) < len("hello, terminal") {
+		n, err := r.Read(buf)
+		if err != nil {
+			t.Fatalf("Read: %v", err)
+		}
+		got = append(got, buf[:n]...)
+	}
+	if string(got) != "hello, terminal" {
+		t.Fatalf("read %q", got)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := r.Read(buf); done <- err }()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Read after cancel = %v; want context.Canceled", err)
+		}
+	case <-time.After(10 * time.Second): // liveness bound, not a speed target
+		t.Fatal("Read still blocked after the context ended")
+	}
+	pw.Close()
+}
+
+// TestInterruptedReadExits130: a read that ends because of ctrl+c reports
+// "interrupted" with the shell's exit code for SIGINT, not a read error.
+func TestInterruptedReadExits130(t *testing.T) {
+	var b strings.Builder
+	err := &capture.ReadError{Source: "stdin", Offset: 3, Err: context.Canceled}
+	if code := readFailed(&b, err); code != exitInterrupted || b.String() != "streamtap: interrupted\n" {
+		t.Errorf("readFailed(canceled) = %d, %q; want %d, interrupted", code, b.String(), exitInterrupted)
 	}
 }

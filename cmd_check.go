@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -94,7 +95,7 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	if err != nil {
 		return parseFailed("check", err, stdout, stderr)
 	}
-	src, err := openSource(o, stdin, false)
+	src, err := openSource(ctx, o, stdin, stderr, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
 		return 2
@@ -102,6 +103,9 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	defer src.Close()
 	opts, c := checks.Attach(model.Options{})
 	s, err := ingest(ctx, src, o, opts, nil)
+	if errors.Is(err, context.Canceled) {
+		return readFailed(stderr, err)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
 		return 2

@@ -102,12 +102,17 @@ func expandEnv(v string) (string, error) {
 	return out, nil
 }
 
-// requestBody reads -d: literal text, @file, or @- for stdin.
-func requestBody(d string, stdin *os.File) ([]byte, error) {
+// requestBody reads -d: literal text, @file, or @- for stdin. Stdin on a
+// terminal is read like cat reads it, after a hint on stderr, until
+// ctrl+d; ctrl+c (ctx) ends the read.
+func requestBody(ctx context.Context, d string, stdin *os.File, stderr io.Writer) ([]byte, error) {
 	name, ok := strings.CutPrefix(d, "@")
 	switch {
 	case !ok:
 		return []byte(d), nil
+	case name == "-" && isTerminal(stdin):
+		fmt.Fprintln(stderr, "streamtap: reading the request body from the terminal; end it with ctrl+d (ctrl+c cancels)")
+		return io.ReadAll(newCancelableReader(ctx, stdin))
 	case name == "-":
 		return io.ReadAll(stdin)
 	}
@@ -126,7 +131,10 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	}
 	var body []byte
 	if o.hasData {
-		if body, err = requestBody(o.data, stdin); err != nil {
+		if body, err = requestBody(ctx, o.data, stdin, stderr); err != nil {
+			if errors.Is(err, context.Canceled) {
+				return readFailed(stderr, err)
+			}
 			fmt.Fprintf(stderr, "streamtap: -d: %v\n", err)
 			return 2
 		}

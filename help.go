@@ -128,7 +128,8 @@ const (
 timeline (one line per event) when stdout is not one. FILE is a stream, a
 timed recording or a curl -i capture; - reads stdin. With no FILE, streamtap
 reads stdin when it is a pipe (curl -N … | streamtap), and otherwise opens
-the demo sample.
+the demo sample. streamtap - on a terminal with nothing piped in says so and
+waits for q.
 `
 	inspectorExits = `Flags may also come before the command: streamtap --json calls x.sse.
 Run 'streamtap COMMAND --help' or 'streamtap help COMMAND' for a command's

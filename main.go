@@ -72,7 +72,11 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 	if err != nil {
 		return parseFailed(cmd, err, stdout, stderr)
 	}
-	src, err := openSource(opts, stdin, cmd == "" || cmd == "timeline")
+	if cmd == "" && opts.sample == "" && opts.input == "-" && isTerminal(stdin) && isTerminal(stdout) {
+		// The inspector would read keys and the stream from one terminal.
+		return waitForPipe(ctx, stdin, stdout)
+	}
+	src, err := openSource(ctx, opts, stdin, stderr, cmd == "" || cmd == "timeline")
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
@@ -166,10 +170,15 @@ func parseFlags(cmd string, args []string) (options, error) {
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,
 // or (for the viewer only) the demo sample when there is no input at all.
-func openSource(o options, stdin *os.File, demo bool) (*capture.Source, error) {
+// "-" on a terminal reads what is typed until ctrl+d, like cat, after a
+// hint on stderr; ctrl+c (ctx) ends the read at once.
+func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer, demo bool) (*capture.Source, error) {
 	switch {
 	case o.sample != "":
 		return sampleSource(o.sample)
+	case o.input == "-" && isTerminal(stdin):
+		fmt.Fprintln(stderr, terminalStdinHint)
+		return capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true), nil
 	case o.input != "":
 		return capture.Open(o.input, stdin)
 	case capture.IsPipe(stdin):
@@ -228,8 +237,17 @@ func ingest(ctx context.Context, src *capture.Source, o options, opt model.Optio
 	return s, err
 }
 
-// readFailed reports a read error in one line and returns exit code 2.
+// exitInterrupted is the exit code after ctrl+c, as shells report a
+// command killed by SIGINT (128 + 2).
+const exitInterrupted = 130
+
+// readFailed reports a read error in one line and returns exit code 2, or
+// exitInterrupted when the read was interrupted (ctrl+c).
 func readFailed(stderr io.Writer, err error) int {
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(stderr, "streamtap: interrupted")
+		return exitInterrupted
+	}
 	fmt.Fprintf(stderr, "streamtap: %v\n", err)
 	return 2
 }
