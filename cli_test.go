@@ -313,9 +313,9 @@ func TestSplitCommand(t *testing.T) {
 func TestParseInterspersedStopsAtDoubleDash(t *testing.T) {
 	fs := newFlagSet("t")
 	j := fs.Bool("json", false, "")
-	got, err := parseInterspersed(fs, []string{"a", "--json", "--", "--not-a-flag", "b"})
-	if err != nil || !*j || !slices.Equal(got, []string{"a", "--not-a-flag", "b"}) {
-		t.Errorf("parseInterspersed = %q, %v, json %v; want [a --not-a-flag b], nil, true", got, err, *j)
+	got, err := parseInterspersed(fs, []string{"a", "--json", "--", "-", "--not-a-flag", "-x"})
+	if err != nil || !*j || !slices.Equal(got, []string{"a", "-", "--not-a-flag", "-x"}) {
+		t.Errorf("parseInterspersed = %q, %v, json %v; want [a - --not-a-flag -x], nil, true", got, err, *j)
 	}
 }
 
