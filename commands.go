@@ -40,18 +40,18 @@ func commands() []command {
 		readingCommand("events", "one JSON line per event", eventsAbout),
 		checkCommand(),
 		{name: "rules", summary: "every rule the checks know", about: rulesAbout, flags: rulesFlags, run: runRules,
-			noSample: "rules takes no --sample: it lists the rules; to check a sample run 'streamtap check --sample NAME'"},
+			noSample: "rules takes no --sample: it lists the rules (check a sample with streamtap check --sample NAME)"},
 		{name: "samples", summary: "list the embedded sample streams", about: samplesAbout, flags: noFlags("samples"), run: runSamples,
-			noSample: "samples takes no --sample: it lists the samples; to open one run 'streamtap --sample NAME'"},
+			noSample: "samples takes no --sample: it lists the samples (open one with streamtap --sample NAME)"},
 		readingCommand("timeline", "the plain timeline, one line per event, even on a terminal", timelineAbout),
 		{name: "proxy", summary: "a recording reverse proxy, one session per request", about: proxyAbout,
 			flags: func() *flag.FlagSet { fs, _ := proxyFlags(new(proxyOptions)); return fs }, run: runProxy,
-			noSample: "proxy takes no --sample: it records live traffic; to serve a sample run 'streamtap replay --sample NAME --listen ADDR'"},
+			noSample: "proxy takes no --sample: it records live traffic (serve a sample with streamtap replay --sample NAME --listen ADDR)"},
 		{name: "replay", args: "FILE | --sample NAME", summary: "play a recording at its pace, or serve it as an SSE endpoint",
 			about: replayAbout, flags: func() *flag.FlagSet { return replayFlags(new(replayOptions)) }, run: runReplay},
 		{name: "request", args: "URL", summary: "make a request and inspect its response", about: requestAbout, exits: requestExits,
 			flags: func() *flag.FlagSet { fs, _, _ := requestFlags(new(requestOptions)); return fs }, run: runRequest,
-			noSample: "request takes no --sample: it makes its own request; to open a sample run 'streamtap --sample NAME' or 'streamtap replay --sample NAME'"},
+			noSample: "request takes no --sample: it makes its own request (open a sample with streamtap --sample NAME, or play it with streamtap replay --sample NAME)"},
 		{name: "version", summary: "the version, VCS revision and Go version of this binary", about: versionAbout,
 			flags: noFlags("version"), run: runVersion},
 		{name: "help", args: "[COMMAND]", summary: "this usage, or a command's", about: helpAbout, flags: noFlags("help"), run: runHelp},
@@ -234,7 +234,8 @@ func runHelp(_ context.Context, args []string, _ *os.File, stdout, stderr io.Wri
 	case 1:
 		c, ok := lookupCommand(positional[0])
 		if !ok || positional[0] == "" {
-			return usageFailed("help", fmt.Errorf("no command %q", positional[0]), stderr)
+			// The inspector's help lists the commands there are.
+			return usageFailed("", fmt.Errorf("no command %q", positional[0]), stderr)
 		}
 		writeHelp(stdout, c)
 		return 0
