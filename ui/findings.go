@@ -1,9 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
 )
@@ -25,14 +27,45 @@ type Finding struct {
 // so that it builds whether or not that package exists.
 type Checker func(s *model.Session) []Finding
 
-// findingsPane lists the findings; selecting one jumps to its first event.
+// severity ranks findings, so that a row cited by several is marked by the
+// worst of them.
+type severity uint8
+
+const (
+	sevNone severity = iota
+	sevInfo
+	sevWarning
+	sevError
+	numSeverities
+)
+
+// severityOf reads a Finding's Severity; anything unknown counts as info.
+func severityOf(s string) severity {
+	switch s {
+	case "error":
+		return sevError
+	case "warning", "warn":
+		return sevWarning
+	}
+	return sevInfo
+}
+
+// findingsPane lists the findings with their messages wrapped to the pane
+// width. Moving onto one shows its first event; enter walks through the
+// events it cites.
 type findingsPane struct {
 	st      *styles
 	w, h    int
 	list    []Finding
 	enabled bool // a Checker was given
 	cursor  int
-	offset  int
+	offset  int // first finding shown
+
+	// cycle is the index, in the selected finding's Events, of the event
+	// enter went to last, and landed the timeline row it selected: enter
+	// goes on to the next event only while the selection is still there.
+	cycle  int
+	landed int
 }
 
 func (f *findingsPane) setSize(w, h int) { f.w, f.h = w, max(h, 1) }
@@ -54,10 +87,10 @@ func firstEvent(x Finding) int {
 // counts returns the number of findings per severity.
 func (f *findingsPane) counts() (errs, warns, infos int) {
 	for _, x := range f.list {
-		switch x.Severity {
-		case "error":
+		switch severityOf(x.Severity) {
+		case sevError:
 			errs++
-		case "warning", "warn":
+		case sevWarning:
 			warns++
 		default:
 			infos++
@@ -66,14 +99,10 @@ func (f *findingsPane) counts() (errs, warns, infos int) {
 	return
 }
 
+// move selects the finding n below (or above) the selected one.
 func (f *findingsPane) move(n int) {
 	f.cursor = clamp(f.cursor+n, 0, max(len(f.list)-1, 0))
-	if f.cursor < f.offset {
-		f.offset = f.cursor
-	}
-	if f.cursor >= f.offset+f.h {
-		f.offset = f.cursor - f.h + 1
-	}
+	f.cycle, f.landed = 0, -1
 }
 
 // selectedEvent is the first event of the selected finding, or -1.
@@ -83,6 +112,27 @@ func (f *findingsPane) selectedEvent() int {
 	}
 	return -1
 }
+
+// nextCited returns the event enter should go to: the one after the event
+// it went to last while the timeline still selects the row it landed on,
+// else the first. It returns -1 when the selected finding cites no event.
+// The caller records where the timeline landed with landedOn.
+func (f *findingsPane) nextCited(selected int) int {
+	if f.cursor >= len(f.list) || len(f.list[f.cursor].Events) == 0 {
+		return -1
+	}
+	evs := f.list[f.cursor].Events
+	if f.landed >= 0 && selected == f.landed {
+		f.cycle = (f.cycle + 1) % len(evs)
+	} else {
+		f.cycle = 0
+	}
+	return evs[f.cycle]
+}
+
+// landedOn records the timeline row selected after showing the cycle'th
+// event of the selected finding.
+func (f *findingsPane) landedOn(selected int) { f.landed = selected }
 
 // next returns the next (dir 1) or previous (dir -1) finding event after
 // ord, and the finding's index, or -1.
@@ -101,7 +151,73 @@ func (f *findingsPane) next(ord, dir int) (int, int) {
 	return best, bi
 }
 
-func (f *findingsPane) view(focused bool) string {
+// maxEventsShown bounds the event numbers listed in a finding's first line;
+// the rest are counted.
+const maxEventsShown = 8
+
+// entry renders finding i: a line with its severity, rule and events, then
+// its whole message wrapped to the pane. The lines hold no cursor column;
+// sel is the selected event, shown marked in the list of events.
+func (f *findingsPane) entry(i, sel int) []string {
+	st, x := f.st, f.list[i]
+	w := max(f.w-1, 1) // one column for the cursor
+	var sev string
+	switch severityOf(x.Severity) {
+	case sevError:
+		sev = st.Status.Error.Render(glyphFindingErr + " err")
+	case sevWarning:
+		sev = st.Status.Warn.Render(glyphFindingWarn + " warn")
+	default:
+		sev = st.Status.Info.Render(glyphFindingInfo + " info")
+	}
+	var evs []string
+	for j, e := range x.Events {
+		if j == maxEventsShown {
+			evs = append(evs, st.Muted.Render("(+"+strconv.Itoa(len(x.Events)-j)+")"))
+			break
+		}
+		style := st.Muted
+		if e == sel {
+			style = st.Accent
+		}
+		evs = append(evs, style.Render("#"+strconv.Itoa(e)))
+	}
+	head := fit(sev, 7) + " " + st.Calls.Header.Render(Safe(x.Code))
+	if len(evs) > 0 {
+		head += "  " + strings.Join(evs, " ")
+	}
+	lines := []string{fit(head, w)}
+	const indent = "  "
+	msg := ansi.Wrap(Safe(x.Message), max(w-len(indent), 1), "")
+	for l := range strings.SplitSeq(msg, "\n") {
+		lines = append(lines, indent+l)
+	}
+	return lines
+}
+
+// scrollToCursor moves the first finding shown so that the selected one is
+// in view, as much of it as fits. It looks at the entries between the
+// first shown and the selected one only, so a jump far down costs a
+// screenful of wrapping, not the whole list.
+func (f *findingsPane) scrollToCursor() {
+	if f.cursor < f.offset {
+		f.offset = f.cursor
+		return
+	}
+	room := f.h - min(len(f.entry(f.cursor, -1)), f.h)
+	lo := f.cursor
+	for lo > f.offset {
+		n := len(f.entry(lo-1, -1))
+		if n > room {
+			break
+		}
+		room -= n
+		lo--
+	}
+	f.offset = lo
+}
+
+func (f *findingsPane) view(focused bool, sel int) string {
 	st := f.st
 	if !f.enabled {
 		return strings.Join(block([]string{st.Muted.Render("protocol checks are not available in this build")}, f.w, f.h), "\n")
@@ -109,32 +225,21 @@ func (f *findingsPane) view(focused bool) string {
 	if len(f.list) == 0 {
 		return strings.Join(block([]string{st.OK.Render(glyphDone + " no findings")}, f.w, f.h), "\n")
 	}
+	f.scrollToCursor()
 	var lines []string
 	for i := f.offset; i < len(f.list) && len(lines) < f.h; i++ {
-		x := f.list[i]
-		sev := st.Status.Info.Render("info ")
-		switch x.Severity {
-		case "error":
-			sev = st.Status.Error.Render(glyphFailed + " err")
-		case "warning", "warn":
-			sev = st.Status.Warn.Render("! warn")
-		}
-		evs := ""
-		if len(x.Events) > 0 {
-			evs = fmt.Sprintf(" #%d", x.Events[0])
-			if len(x.Events) > 1 {
-				evs += fmt.Sprintf(" (+%d)", len(x.Events)-1)
+		for _, l := range f.entry(i, sel) {
+			if i == f.cursor {
+				style := st.Timeline.SelectedBlur
+				if focused {
+					style = st.Timeline.Selected
+				}
+				l = style.Render(fit(glyphCursor+stripANSI(l), f.w))
+			} else {
+				l = " " + l
 			}
+			lines = append(lines, l)
 		}
-		line := fit(sev, 7) + " " + st.Calls.Header.Render(Safe(x.Code)) + st.Muted.Render(evs) + "  " + Safe(x.Message)
-		if i == f.cursor {
-			style := st.Timeline.SelectedBlur
-			if focused {
-				style = st.Timeline.Selected
-			}
-			line = style.Render(fit(glyphCursor+stripANSI(line), f.w))
-		}
-		lines = append(lines, line)
 	}
 	return strings.Join(block(lines, f.w, f.h), "\n")
 }

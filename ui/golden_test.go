@@ -22,7 +22,8 @@ func fakeChecks(s *model.Session) []Finding {
 		return nil
 	}
 	return []Finding{
-		{Severity: "warning", Code: "demo-warning", Message: "an example warning", Events: []int{21, 24}},
+		{Severity: "warning", Code: "demo-warning", Events: []int{21, 24}, Message: "an example warning whose message is " +
+			"longer than the pane is wide, so it wraps onto the lines below instead of being cut at the edge"},
 		{Severity: "error", Code: "demo-error", Message: "an example error \x1b[2J", Events: []int{29}},
 	}
 }
@@ -68,6 +69,26 @@ func TestGolden(t *testing.T) {
 				golden.RequireEqual(t, out)
 			})
 		}
+	}
+}
+
+// TestGoldenTimed draws the timeline of a timed recording read from stdin
+// (its first event, the recording's header, has no time): the time and gap
+// columns show as far as the width allows.
+func TestGoldenTimed(t *testing.T) {
+	rec := stdinRecording(t, sampleBytes(t, goldenSample))
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := New(newSession(rec), Options{Source: "rec.sse", Checks: fakeChecks})
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			m.tl.selectOrd(28)
+			out := viewOf(m)
+			checkFits(t, out, size[0], size[1])
+			if size[0] != 120 {
+				out = ansi.Strip(out)
+			}
+			golden.RequireEqual(t, out)
+		})
 	}
 }
 

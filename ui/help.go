@@ -28,7 +28,7 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusDiff:
 		out = append(out, k.Nav.Down, k.Nav.Up, k.Stream.StepBack, k.Stream.StepFwd)
 	case focusFindings:
-		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.NextFinding, k.Inspect.PrevFinding)
+		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Cited, k.Inspect.NextFinding, k.Inspect.PrevFinding)
 	case focusRequest:
 		out = append(out, k.Nav.Down, k.Nav.Up)
 	}
@@ -43,8 +43,7 @@ func (m *Model) shortHelp() []key.Binding {
 func (m *Model) helpBar(w int) string {
 	st := &m.st
 	if m.prompt.active() {
-		p := st.Accent.Render(m.prompt.label()) + Safe(m.prompt.text) + st.Accent.Render("█")
-		return fit(p+"  "+st.Help.Desc.Render(m.prompt.hint()), w)
+		return m.prompt.view(st, w)
 	}
 	var parts []string
 	for _, b := range m.shortHelp() {
@@ -95,7 +94,7 @@ func (m *Model) fullHelp(w, h int) string {
 		}
 	}
 	colW++
-	avail := max(h-2, 1)
+	avail := max(h-3, 1)
 	var packed [][]string
 	for _, c := range cols {
 		n := len(packed)
@@ -105,7 +104,11 @@ func (m *Model) fullHelp(w, h int) string {
 		}
 		packed = append(packed, append([]string(nil), c...))
 	}
-	lines := []string{st.Accent.Render("streamtap keys") + st.Muted.Render("  (? or esc closes)"), ""}
+	lines := []string{
+		st.Accent.Render("streamtap keys") + st.Muted.Render("  (? or esc closes)"),
+		st.Muted.Render(`in the / \ : prompts: ←/→, ctrl+a/e move · ctrl+w/u/k delete · paste works`),
+		"",
+	}
 	perRow := max(w/colW, 1)
 	for i := 0; i < len(packed); i += perRow {
 		row := packed[i:min(i+perRow, len(packed))]

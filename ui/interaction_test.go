@@ -161,7 +161,9 @@ func TestNavigationKeys(t *testing.T) {
 		want int
 	}{
 		{"j", 1}, {"down", 2}, {"k", 1}, {"up", 0}, {"G", n - 1}, {"g", 0},
-		{"ctrl+d", 13}, {"ctrl+u", 0}, {"pgdown", 27}, {"]", 28}, {"[", 27},
+		// A page is the rows in view: the pane's height less its title
+		// and column header.
+		{"ctrl+d", 13}, {"ctrl+u", 0}, {"pgdown", 26}, {"]", 27}, {"[", 26},
 	}
 	for _, tt := range tests {
 		press(m, tt.key)
@@ -230,7 +232,7 @@ func TestFilter(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 40)
 	press(m, `\`)
 	typeText(m, "kind:args-delta")
-	press(m, "enter")
+	submit(t, m)
 	if m.tl.rows == nil || len(m.tl.rows) == 0 {
 		t.Fatal("filter selected nothing")
 	}
@@ -348,9 +350,10 @@ func TestCopyAndSave(t *testing.T) {
 
 func TestMouse(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 40)
-	m.Update(tea.MouseClickMsg{X: 5, Y: 4, Button: tea.MouseLeft})
+	// Line 0 is the title, line 1 the column header: line 5 shows event 3.
+	m.Update(tea.MouseClickMsg{X: 5, Y: 5, Button: tea.MouseLeft})
 	if m.selected() != 3 {
-		t.Fatalf("click on row 4 selected %d; want 3", m.selected())
+		t.Fatalf("click on line 5 selected %d; want 3", m.selected())
 	}
 	m.Update(tea.MouseWheelMsg{X: 5, Y: 4, Button: tea.MouseWheelDown})
 	if m.selected() != 6 {

@@ -5,10 +5,10 @@ import "charm.land/bubbles/v2/key"
 // keyMap holds every binding, grouped the way the full help shows them.
 type keyMap struct {
 	Nav struct {
-		Up, Down, Top, Bottom, HalfUp, HalfDown, PageUp, PageDown, Next, Prev, Pane key.Binding
+		Up, Down, Top, Bottom, HalfUp, HalfDown, PageUp, PageDown, Goto, Next, Prev, Pane key.Binding
 	}
 	Inspect struct {
-		Raw, Copy, NextFinding, PrevFinding, NextSlow, PrevSlow key.Binding
+		Raw, Copy, NextFinding, PrevFinding, Cited, NextSlow, PrevSlow key.Binding
 	}
 	Search struct {
 		Search, NextMatch, PrevMatch, Filter, Clear key.Binding
@@ -23,7 +23,8 @@ type keyMap struct {
 	App struct {
 		Help, Quit key.Binding
 	}
-	// Prompt is active while typing a search or filter.
+	// Prompt is active while typing a search, filter or go-to; the text
+	// input's own keys (cursor moves, ctrl+u, …) apply too.
 	Prompt struct {
 		Accept, Cancel key.Binding
 	}
@@ -42,6 +43,7 @@ func defaultKeyMap() keyMap {
 	k.Nav.HalfDown = b(key.WithKeys("ctrl+d"), key.WithHelp("ctrl+d", "half page down"))
 	k.Nav.PageUp = b(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up"))
 	k.Nav.PageDown = b(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down"))
+	k.Nav.Goto = b(key.WithKeys(":"), key.WithHelp(":N", "go to event N"))
 	k.Nav.Next = b(key.WithKeys("tab"), key.WithHelp("tab", "next pane"))
 	k.Nav.Prev = b(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane"))
 	k.Nav.Pane = b(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-5", "jump to pane"))
@@ -50,6 +52,7 @@ func defaultKeyMap() keyMap {
 	k.Inspect.Copy = b(key.WithKeys("y"), key.WithHelp("y", "copy args/event"))
 	k.Inspect.NextFinding = b(key.WithKeys("e"), key.WithHelp("e", "next finding"))
 	k.Inspect.PrevFinding = b(key.WithKeys("E"), key.WithHelp("E", "prev finding"))
+	k.Inspect.Cited = b(key.WithKeys("enter"), key.WithHelp("enter", "cited events"))
 	k.Inspect.NextSlow = b(key.WithKeys("s"), key.WithHelp("s", "next slow gap"))
 	k.Inspect.PrevSlow = b(key.WithKeys("S"), key.WithHelp("S", "prev slow gap"))
 
@@ -88,13 +91,13 @@ type helpGroup struct {
 // fullHelp lists every binding by category.
 func (k *keyMap) fullHelp() []helpGroup {
 	n, i, s, st, a, ss := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.App, &k.Sessions
-	nav := []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Next, n.Prev, n.Pane}
+	nav := []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}
 	if ss.Open.Enabled() || ss.Back.Enabled() {
 		nav = append(nav, ss.Open, ss.Back, ss.Follow)
 	}
 	return []helpGroup{
 		{"Navigate", nav},
-		{"Inspect", []key.Binding{i.Raw, i.Copy, i.NextFinding, i.PrevFinding, i.NextSlow, i.PrevSlow}},
+		{"Inspect", []key.Binding{i.Raw, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},
 		{"App", []key.Binding{a.Help, a.Quit}},

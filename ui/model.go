@@ -132,7 +132,7 @@ func (m *Model) attach(s *model.Session) {
 	m.det = detailPane{s: s, st: &m.st, keepSecrets: m.o.KeepSecrets}
 	m.calls = callsPane{s: s, st: &m.st}
 	m.diff = diffPane{s: s, st: &m.st}
-	m.find = findingsPane{st: &m.st, enabled: m.o.Checks != nil}
+	m.find = findingsPane{st: &m.st, enabled: m.o.Checks != nil, landed: -1}
 	m.bar = statusBar{s: s, st: &m.st}
 }
 
@@ -191,8 +191,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleClick(msg.Mouse())
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg.Mouse())
+	case tea.PasteMsg:
+		cmd = m.handlePaste(msg)
 	case searchResultMsg:
 		cmd = m.handleSearchResult(msg)
+	case filterResultMsg:
+		m.handleFilterResult(msg)
 	case replayTickMsg:
 		cmd = m.handleReplayTick(msg)
 	case noticeDoneMsg:
@@ -225,6 +229,9 @@ func (m *Model) handleSize(w, h int) {
 	m.req.setSize(sw, sh)
 	m.bar.setSize(w)
 	m.sl.setSize(w, h-4) // title, selected session, help and status lines
+	if m.prompt.active() {
+		m.prompt.setWidth(w)
+	}
 	m.sl.clampTo(len(m.px))
 }
 
@@ -244,22 +251,20 @@ func (m *Model) handleFrames(frames []capture.Frame) tea.Cmd {
 	for i := range frames {
 		m.s.Add(&frames[i])
 	}
-	if m.tl.rows != nil {
-		for ord := first; ord < m.s.Len(); ord++ {
-			if m.filt.match(m.s, ord) {
-				m.tl.rows = append(m.tl.rows, int32(ord))
-			}
-		}
-	}
 	m.tl.appended()
 	if m.o.Checks != nil && time.Since(m.lastCheck) > time.Second {
 		m.runChecks()
 	}
-	if m.query != "" {
-		// Keep the search current: look through the new events too.
-		return searchCmd(m.s, m.s.Events.Snapshot(), first, m.gen, m.query)
+	// Keep the filter and the search current: look through the new
+	// events too.
+	var cmds []tea.Cmd
+	if m.tl.rows != nil && !m.filt.empty() {
+		cmds = append(cmds, m.filterCmd(first))
 	}
-	return nil
+	if m.query != "" {
+		cmds = append(cmds, m.searchCmd(first))
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) handleSourceDone(err error) tea.Cmd {
@@ -291,6 +296,7 @@ func (m *Model) runChecks() {
 	}
 	m.lastCheck = time.Now()
 	m.find.set(m.o.Checks(m.s))
+	m.tl.setMarks(m.find.list)
 	if m.cur != nil {
 		m.cur.findings, m.cur.lastCheck = len(m.find.list), m.lastCheck
 	}
@@ -337,9 +343,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Nav.Pane):
 		m.setFocus(focus(msg.String()[0] - '1'))
 	case key.Matches(msg, k.Search.Search):
-		m.prompt = prompt{mode: promptSearch, text: m.query}
+		return m.openPrompt(promptSearch)
 	case key.Matches(msg, k.Search.Filter):
-		m.prompt = prompt{mode: promptFilter, text: m.filt.text}
+		return m.openPrompt(promptFilter)
+	case key.Matches(msg, k.Nav.Goto):
+		return m.openPrompt(promptGoto)
+	case key.Matches(msg, k.Inspect.Cited):
+		return m.jumpCited()
 	case key.Matches(msg, k.Search.NextMatch):
 		m.jumpMatch(1)
 	case key.Matches(msg, k.Search.PrevMatch):
@@ -347,8 +357,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Search.Clear):
 		m.query, m.tl.matches = "", nil
 		m.gen++ // drop results still on their way
-		m.applyFilter("")
 		m.tl.invalidate()
+		return m.applyFilter("")
 	case key.Matches(msg, k.Sessions.Back):
 		m.closeSession()
 	case key.Matches(msg, k.Stream.Follow):
@@ -441,7 +451,9 @@ func (m *Model) handleNavKey(msg tea.KeyPressMsg) {
 	case focusFindings:
 		m.find.move(clamp(delta, -len(m.find.list), len(m.find.list)))
 		if e := m.find.selectedEvent(); e >= 0 {
+			m.rep.playing = false
 			m.tl.selectOrd(e)
+			m.find.landedOn(m.selected())
 		}
 	case focusRequest:
 		m.req.scrollBy(delta)
@@ -458,106 +470,20 @@ func (m *Model) setFocus(f focus) {
 	}
 }
 
-func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys.Prompt
-	switch {
-	case key.Matches(msg, k.Cancel):
-		m.prompt = prompt{}
-	case key.Matches(msg, k.Accept):
-		p := m.prompt
-		m.prompt = prompt{}
-		if p.mode == promptFilter {
-			m.applyFilter(p.text)
-			return nil
-		}
-		m.query = p.text
-		m.gen++
-		m.tl.matches = nil
-		m.tl.invalidate()
-		if m.query == "" {
-			return nil
-		}
-		return searchCmd(m.s, m.s.Events.Snapshot(), 0, m.gen, m.query)
-	default:
-		m.prompt.edit(msg)
-	}
-	return nil
-}
-
-func (m *Model) handleSearchResult(msg searchResultMsg) tea.Cmd {
-	if msg.gen != m.gen {
-		return nil // a newer search superseded this one
-	}
-	// Results of one search arrive in pieces (the events present when it
-	// started, then each batch since) and in any order: merge them.
-	m.tl.matches = mergeSorted(m.tl.matches, msg.matches)
-	m.tl.invalidate()
-	if msg.from > 0 {
-		return nil
-	}
-	if len(msg.matches) == 0 {
-		return m.flash("no match for "+msg.query, true)
-	}
-	m.jumpMatch(0)
-	return m.flash(fmt.Sprintf("%d match(es) for %s", len(msg.matches), msg.query), false)
-}
-
-// jumpMatch selects the next (1), previous (-1) or first at or after the
-// cursor (0) search match.
-func (m *Model) jumpMatch(dir int) {
-	ms := m.tl.matches
-	if len(ms) == 0 {
-		return
-	}
-	cur := m.selected()
-	pick := -1
-	switch dir {
-	case 0, 1:
-		for _, o := range ms {
-			if int(o) > cur || (dir == 0 && int(o) == cur) {
-				pick = int(o)
-				break
-			}
-		}
-		if pick < 0 {
-			pick = int(ms[0]) // wrap around
-		}
-	default:
-		for i := len(ms) - 1; i >= 0; i-- {
-			if int(ms[i]) < cur {
-				pick = int(ms[i])
-				break
-			}
-		}
-		if pick < 0 {
-			pick = int(ms[len(ms)-1])
-		}
+// jumpCited selects the next event the selected finding cites: its first,
+// then on each enter the one after, around again at the end.
+func (m *Model) jumpCited() tea.Cmd {
+	e := m.find.nextCited(m.selected())
+	if e < 0 {
+		return m.flash("this finding cites no event", false)
 	}
 	m.rep.playing = false
-	m.tl.selectOrd(pick)
-}
-
-// applyFilter rebuilds the filtered rows, keeping the selection near the
-// event it was on.
-func (m *Model) applyFilter(text string) {
-	cur := m.selected()
-	m.filt = parseFilter(text)
-	if m.filt.empty() {
-		m.tl.rows = nil
-	} else {
-		rows := make([]int32, 0, 64)
-		for ord := range m.s.Len() {
-			if m.filt.match(m.s, ord) {
-				rows = append(rows, int32(ord))
-			}
-		}
-		m.tl.rows = rows
+	m.tl.selectOrd(e)
+	m.find.landedOn(m.selected())
+	if m.selected() != e {
+		return m.flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", e, m.selected()), true)
 	}
-	m.tl.invalidate()
-	if cur >= 0 {
-		m.tl.cursor = m.tl.rowOf(cur)
-		m.tl.scrollToCursor()
-	}
+	return nil
 }
 
 func (m *Model) jumpFinding(dir int) {
@@ -619,6 +545,7 @@ func (m *Model) updateKeybindings() {
 	k.Inspect.Copy.SetEnabled(has)
 	k.Inspect.NextFinding.SetEnabled(len(m.find.list) > 0)
 	k.Inspect.PrevFinding.SetEnabled(len(m.find.list) > 0)
+	k.Inspect.Cited.SetEnabled(m.focus == focusFindings && len(m.find.list) > 0)
 	k.Stream.Play.SetEnabled(has)
 	k.Stream.Faster.SetEnabled(m.rep.playing)
 	k.Stream.Slower.SetEnabled(m.rep.playing)
@@ -633,7 +560,8 @@ func (m *Model) updateKeybindings() {
 		for _, b := range []*key.Binding{
 			&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Stream.Save, &k.Stream.Follow,
 			&k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd, &k.Inspect.Raw, &k.Inspect.Copy,
-			&k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+			&k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
+			&k.Inspect.Cited,
 		} {
 			b.SetEnabled(false)
 		}
@@ -641,6 +569,7 @@ func (m *Model) updateKeybindings() {
 		for _, b := range []*key.Binding{
 			&k.Search.Search, &k.Search.Filter, &k.Stream.StepBack, &k.Stream.StepFwd,
 			&k.Inspect.Raw, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+			&k.Nav.Goto,
 		} {
 			b.SetEnabled(true)
 		}

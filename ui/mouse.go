@@ -17,7 +17,8 @@ func (m *Model) handleClick(ms tea.Mouse) {
 	switch {
 	case m.r.timeline.contains(ms.X, ms.Y):
 		m.focus = focusTimeline
-		if row := ms.Y - m.r.timeline.y - 1; row >= 0 {
+		// Rows start below the title and the column header.
+		if row := ms.Y - m.r.timeline.y - 2; row >= 0 {
 			m.rep.playing = false
 			m.tl.moveTo(m.tl.offset + row)
 		}

@@ -28,6 +28,12 @@ const summaryMax = 48
 // names. raw, when not nil, is the event's bytes (used for comments and
 // errors). The result is terminal-safe.
 func Summary(s *model.Session, ev *model.Event, ord int, raw []byte) string {
+	return summarize(s, ev, ord, raw, labelFull)
+}
+
+// summarize is Summary with the item named as mode says.
+func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labelMode) string {
+	itemLabel := func(it *model.Item) string { return itemLabelAs(it, mode) }
 	var it *model.Item
 	if ev.Item >= 0 && int(ev.Item) < len(s.Items) {
 		it = s.Items[ev.Item]
@@ -149,13 +155,34 @@ func statusChange(s *model.Session, ord int) string {
 }
 
 // itemLabel names an item by the ids a reader would search for.
-func itemLabel(it *model.Item) string {
+func itemLabel(it *model.Item) string { return itemLabelAs(it, labelFull) }
+
+// labelMode says how much of an item's id a label keeps.
+type labelMode uint8
+
+const (
+	labelFull  labelMode = iota // the id's start and end, and the name
+	labelShort                  // the id's last characters, and the name
+	labelName                   // the name alone, or the id's last characters
+)
+
+// idTail is how much of an id labelShort keeps: enough to tell apart the
+// items of one stream, whose ids differ at the end.
+const idTail = 4
+
+// itemLabelAs names an item, keeping as much of its id as mode says.
+func itemLabelAs(it *model.Item, mode labelMode) string {
 	var parts []string
+	id := it.ItemID
+	if id == "" {
+		id = it.CallID
+	}
 	switch {
-	case it.ItemID != "":
-		parts = append(parts, shortID(it.ItemID))
-	case it.CallID != "":
-		parts = append(parts, shortID(it.CallID))
+	case id == "":
+	case mode == labelFull:
+		parts = append(parts, shortID(id))
+	case mode == labelShort || it.Name == "":
+		parts = append(parts, idEnd(id))
 	}
 	if it.Name != "" {
 		parts = append(parts, it.Name)
@@ -180,6 +207,15 @@ func shortID(id string) string {
 		return id
 	}
 	return id[:head] + "…" + id[len(id)-tail:]
+}
+
+// idEnd keeps the last idTail runes of a long id.
+func idEnd(id string) string {
+	r := []rune(id)
+	if len(r) <= idTail+1 {
+		return id
+	}
+	return "…" + string(r[len(r)-idTail:])
 }
 
 func truncate(s string, n int) string {

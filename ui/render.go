@@ -57,7 +57,7 @@ func (m *Model) renderPanes() []string {
 	case focusDiff:
 		body = m.diff.view(ord)
 	case focusFindings:
-		body = m.find.view(m.focus == focusFindings)
+		body = m.find.view(m.focus == focusFindings, ord)
 	case focusRequest:
 		body = m.req.view()
 	default:

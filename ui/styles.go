@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 
+	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
 	"github.com/streamtap/streamtap/model"
@@ -19,6 +20,12 @@ const (
 	glyphCR       = "␍"
 	glyphLF       = "␊"
 	glyphArrow    = "→"
+
+	// Timeline gutter markers of the rows a finding cites, one per
+	// severity, so they still differ without colour (NO_COLOR).
+	glyphFindingErr  = "✗"
+	glyphFindingWarn = "!"
+	glyphFindingInfo = "◇"
 )
 
 // palette holds the semantic colour tokens of one theme.
@@ -77,8 +84,11 @@ type styles struct {
 	Title struct{ Focused, Blurred, Tab, TabActive lipgloss.Style }
 
 	Timeline struct {
-		Selected, SelectedBlur, Ord, Time, Gap, SlowGap, Seq, Summary, Match, Flag lipgloss.Style
-		Kind                                                                       [maxKinds]lipgloss.Style
+		Selected, SelectedBlur, Ord, Time, Gap, SlowGap, Seq, Summary, Match, Flag, Header lipgloss.Style
+		Kind                                                                               [maxKinds]lipgloss.Style
+		// Finding styles the gutter marker of a row a finding cites, by
+		// the finding's severity.
+		Finding [numSeverities]lipgloss.Style
 	}
 
 	// JSON and JSONMark are indexed by tokClass; JSONMark marks the fragment
@@ -92,6 +102,9 @@ type styles struct {
 	Status struct{ Bar, Live, Ended, Error, Warn, Info lipgloss.Style }
 
 	Help struct{ Key, Desc, Group lipgloss.Style }
+
+	// Prompt styles the search, filter and go-to input.
+	Prompt textinput.Styles
 }
 
 // maxKinds bounds the per-kind style table; model has 12 kinds.
@@ -144,6 +157,10 @@ func newStyles(isDark, noColor bool) styles {
 	t.Summary = fg(p.fg)
 	t.Match = fg(p.accent).Bold(true)
 	t.Flag = fg(p.warn)
+	t.Header = fg(p.fgMuted).Bold(true)
+	t.Finding[sevInfo] = fg(p.info)
+	t.Finding[sevWarning] = fg(p.warn).Bold(true)
+	t.Finding[sevError] = fg(p.err).Bold(true)
 	kindColor := map[model.Kind]color.Color{
 		model.KindUnknown: p.warn, model.KindLifecycle: p.info, model.KindItemOpen: p.accent,
 		model.KindArgsDelta: p.jsonString, model.KindArgsDone: p.ok, model.KindItemDone: p.ok,
@@ -201,6 +218,17 @@ func newStyles(isDark, noColor bool) styles {
 	s.Help.Key = fg(p.accent).Bold(true)
 	s.Help.Desc = fg(p.fgMuted)
 	s.Help.Group = fg(p.fg).Bold(true).Underline(true)
+
+	// A steady cursor: a blinking one would redraw the screen twice a
+	// second for nothing.
+	in := textinput.Styles{Cursor: textinput.CursorStyle{Color: p.accent}}
+	in.Focused.Text, in.Focused.Prompt = fg(p.fg), s.Accent
+	in.Focused.Placeholder, in.Focused.Suggestion = s.Muted, s.Muted
+	in.Blurred = in.Focused
+	if noColor {
+		in.Cursor.Color = nil
+	}
+	s.Prompt = in
 	return s
 }
 

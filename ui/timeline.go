@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,12 +17,13 @@ import (
 // rendered, so a few screens' worth is plenty.
 const rowCacheMax = 2048
 
-// timelinePane is the virtualised event list: it renders only the rows in
-// view, so a frame costs O(height), whatever the number of events.
+// timelinePane is the virtualised event list: a header row naming the
+// columns, then only the rows in view, so a frame costs O(height),
+// whatever the number of events.
 type timelinePane struct {
 	s    *model.Session
 	st   *styles
-	w, h int // content size, without the title line
+	w, h int // content width, and the number of rows (without the header)
 
 	cursor int // selected row
 	offset int // first visible row
@@ -30,19 +32,39 @@ type timelinePane struct {
 
 	// rows lists the ordinals shown when a filter is active; nil shows all.
 	rows []int32
+	// filtering says the filter's results are still on their way.
+	filtering bool
 	// matches are the ordinals the current search found, sorted.
 	matches []int32
+	// marks holds the worst severity of the findings citing each event.
+	marks map[int32]severity
 
 	cache      map[int]string // rendered rows (unselected) by ordinal
 	cacheWidth int
+
+	seen streamShape
+}
+
+// streamShape is what the events seen so far say about the columns the
+// timeline needs. It is gathered as events arrive (O(new events)), never by
+// walking the whole stream at draw time.
+type streamShape struct {
+	scanned int   // events looked at
+	timed   bool  // some event carries its arrival time
+	maxSeq  int64 // the largest sequence number, or -1 when none has one
+	// typeWidths holds the distinct (full, abbreviated) widths of the
+	// type names seen, to size the type column (typeWidth).
+	typeWidths []typeWidth
+	types      []uint64 // bitset of the type ids measured
 }
 
 func newTimeline(s *model.Session, st *styles, slow time.Duration) timelinePane {
-	return timelinePane{s: s, st: st, slow: slow, cache: map[int]string{}}
+	return timelinePane{s: s, st: st, slow: slow, cache: map[int]string{}, seen: streamShape{maxSeq: -1}}
 }
 
+// setSize sets the pane's content size; h includes the header row.
 func (t *timelinePane) setSize(w, h int) {
-	t.w, t.h = w, max(h, 1)
+	t.w, t.h = w, max(h-1, 1)
 	t.invalidate()
 	t.scrollToCursor()
 }
@@ -50,6 +72,64 @@ func (t *timelinePane) setSize(w, h int) {
 // invalidate drops the rendered rows: after a resize, a theme change, a new
 // search, or new events (which may rename the items older rows mention).
 func (t *timelinePane) invalidate() { clear(t.cache) }
+
+// scan takes in the events added since the last call.
+func (t *timelinePane) scan() {
+	sh := &t.seen
+	for ; sh.scanned < t.s.Events.Len(); sh.scanned++ {
+		ev := t.s.Events.At(sh.scanned)
+		if ev.HasTime() {
+			sh.timed = true
+		}
+		sh.maxSeq = max(sh.maxSeq, ev.Seq)
+		word, bit := int(ev.Type)/64, uint64(1)<<(ev.Type%64)
+		if word >= len(sh.types) {
+			sh.types = append(sh.types, make([]uint64, word+1-len(sh.types))...)
+		}
+		if sh.types[word]&bit == 0 {
+			sh.types[word] |= bit
+			name := Safe(t.s.TypeName(ev.Type))
+			tw := typeWidth{ansi.StringWidth(shortType(name, 1<<30)), ansi.StringWidth(shortType(name, 0))}
+			if !slices.Contains(sh.typeWidths, tw) {
+				sh.typeWidths = append(sh.typeWidths, tw)
+			}
+		}
+	}
+}
+
+// typeWidth is the width of a type name in full and abbreviated.
+type typeWidth struct{ full, short int }
+
+// typeColumn is how wide the type column must be to show every type seen
+// in at most limit cells: a name longer than limit is abbreviated
+// (shortType), and cut if it is still too long.
+func (sh *streamShape) typeColumn(limit int) int {
+	w := 4 // "type"
+	for _, tw := range sh.typeWidths {
+		if tw.full <= limit {
+			w = max(w, tw.full)
+		} else {
+			w = max(w, min(tw.short, limit))
+		}
+	}
+	return min(w, limit)
+}
+
+// setMarks marks the events the findings cite, each with the worst
+// severity among the findings citing it.
+func (t *timelinePane) setMarks(list []Finding) {
+	marks := make(map[int32]severity, len(list))
+	for _, x := range list {
+		sev := severityOf(x.Severity)
+		for _, e := range x.Events {
+			if sev > marks[int32(e)] {
+				marks[int32(e)] = sev
+			}
+		}
+	}
+	t.marks = marks
+	t.invalidate()
+}
 
 // len is the number of rows.
 func (t *timelinePane) len() int {
@@ -144,8 +224,9 @@ func (t *timelinePane) isSlow(ord int) bool {
 	return ok && g >= t.slow
 }
 
-// view renders the visible rows.
+// view renders the header and the visible rows.
 func (t *timelinePane) view(focused bool) string {
+	t.scan()
 	if t.cacheWidth != t.w {
 		t.invalidate()
 		t.cacheWidth = t.w
@@ -153,16 +234,25 @@ func (t *timelinePane) view(focused bool) string {
 	if len(t.cache) > rowCacheMax {
 		t.invalidate()
 	}
-	lines := make([]string, 0, t.h)
+	c := t.columns()
+	lines := make([]string, 0, t.h+1)
+	lines = append(lines, t.header(c))
 	if t.len() == 0 {
-		lines = append(lines, t.st.Muted.Render("waiting for events…"))
-		return strings.Join(block(lines, t.w, t.h), "\n")
+		text := "waiting for events…"
+		switch {
+		case t.rows != nil && t.filtering:
+			text = "filtering…"
+		case t.rows != nil:
+			text = "no event matches the filter"
+		}
+		lines = append(lines, t.st.Muted.Render("  "+text))
+		return strings.Join(block(lines, t.w, t.h+1), "\n")
 	}
 	sel := t.selected()
-	for i := t.offset; i < t.len() && len(lines) < t.h; i++ {
+	for i := t.offset; i < t.len() && len(lines) <= t.h; i++ {
 		ord := t.ordAt(i)
 		if ord == sel {
-			plain := glyphCursor + ansi.Strip(t.row(ord, false))
+			plain := glyphCursor + ansi.Strip(t.row(ord, c, false))
 			style := t.st.Timeline.SelectedBlur
 			if focused {
 				style = t.st.Timeline.Selected
@@ -172,32 +262,101 @@ func (t *timelinePane) view(focused bool) string {
 		}
 		r, ok := t.cache[ord]
 		if !ok {
-			r = " " + t.row(ord, true)
+			r = " " + t.row(ord, c, true)
 			t.cache[ord] = r
 		}
 		lines = append(lines, r)
 	}
-	return strings.Join(block(lines, t.w, t.h), "\n")
+	return strings.Join(block(lines, t.w, t.h+1), "\n")
 }
 
-// columns decides which columns fit the width. A stream without timing
-// (a file, a sample) has no time columns at all.
-func (t *timelinePane) columns() (showTime, showGap, showSeq bool, typeW int) {
-	timed := t.s.Events.Len() > 0 && t.s.Events.At(0).HasTime()
-	switch {
-	case t.w >= 90:
-		return timed, timed, true, 26
-	case t.w >= 64:
-		return timed, timed, true, 18
-	case t.w >= 56:
-		return false, timed, true, 18
+// minSummary is the room the summary column needs to show an item's name
+// and the fragment an event added (`get_weather +"{\"loca"`); the other
+// columns give way to it.
+const minSummary = 30
+
+// Column widths that do not depend on the stream.
+const (
+	timeW = 8 // 12.345s
+	gapW  = 7 // +1.25s, +2m03s
+)
+
+// tlColumns is the timeline's column layout at one width.
+type tlColumns struct {
+	ordW, seqW, typeW, sumW int
+	time, gap, seq          bool
+}
+
+// fixed is the width of every column before the summary, the cursor and
+// marker gutter included.
+func (c tlColumns) fixed() int {
+	n := 2 + c.ordW + 1 + c.typeW + 1
+	if c.time {
+		n += timeW + 1
 	}
-	return false, timed, false, 14
+	if c.gap {
+		n += gapW + 1
+	}
+	if c.seq {
+		n += c.seqW + 1
+	}
+	return n
 }
 
-// row renders one event: ordinal, time since start, gap since the previous
-// event, sequence number, type coloured by kind, summary and flags.
-func (t *timelinePane) row(ord int, color bool) string {
+// columns lays out the columns for the pane's width. A stream without
+// timing (a file, a sample) has no time columns, and one without sequence
+// numbers no seq column. While the summary has less than minSummary
+// cells, columns give way, least useful first: the type is abbreviated,
+// then the sequence number goes (the detail pane has it), then the arrival
+// time (the gap tells more), then the type narrows, then the gap goes.
+func (t *timelinePane) columns() tlColumns {
+	sh := &t.seen
+	c := tlColumns{
+		ordW: max(3, len(strconv.Itoa(max(t.s.Events.Len()-1, 0)))),
+		seqW: max(3, len(strconv.FormatInt(sh.maxSeq, 10))),
+		time: sh.timed, gap: sh.timed, seq: sh.maxSeq >= 0,
+		typeW: sh.typeColumn(26),
+	}
+	giveWay := []func(){
+		func() { c.typeW = sh.typeColumn(18) },
+		func() { c.seq = false },
+		func() { c.time = false },
+		func() { c.typeW = sh.typeColumn(14) },
+		func() { c.typeW = sh.typeColumn(12) },
+		func() { c.gap = false },
+		func() { c.typeW = sh.typeColumn(10) },
+	}
+	for _, step := range giveWay {
+		if t.w-c.fixed() >= minSummary {
+			break
+		}
+		step()
+	}
+	c.sumW = max(t.w-c.fixed(), 0)
+	return c
+}
+
+// header names the columns of c, aligned with the rows.
+func (t *timelinePane) header(c tlColumns) string {
+	var b strings.Builder
+	b.WriteString("  " + padLeft("#", c.ordW) + " ")
+	if c.time {
+		b.WriteString(padLeft("time", timeW) + " ")
+	}
+	if c.gap {
+		b.WriteString(padLeft("gap", gapW) + " ")
+	}
+	if c.seq {
+		b.WriteString(padLeft("seq", c.seqW) + " ")
+	}
+	b.WriteString(padRight("type", c.typeW) + " summary")
+	return t.st.Timeline.Header.Render(fit(b.String(), t.w))
+}
+
+// row renders one event, without the cursor column: the finding marker,
+// ordinal, time since start, gap since the previous event, sequence number,
+// type coloured by kind, summary and flags.
+func (t *timelinePane) row(ord int, c tlColumns, color bool) string {
 	s, st := t.s, t.st
 	ev := s.Events.At(ord)
 	render := func(sty interface{ Render(...string) string }, text string) string {
@@ -206,50 +365,89 @@ func (t *timelinePane) row(ord int, color bool) string {
 		}
 		return sty.Render(text)
 	}
-	showTime, showGap, showSeq, typeW := t.columns()
 	var b strings.Builder
+	b.WriteString(t.marker(ord, render))
 	ordStyle := st.Timeline.Ord
 	mark := " "
 	if t.isMatch(ord) {
 		ordStyle, mark = st.Timeline.Match, "•"
 	}
-	b.WriteString(render(ordStyle, padLeft(strconv.Itoa(ord), 5)+mark))
-	if showTime {
-		b.WriteString(render(st.Timeline.Time, padLeft(FormatTime(ev.At), 8)) + " ")
+	b.WriteString(render(ordStyle, padLeft(strconv.Itoa(ord), c.ordW)+mark))
+	if c.time {
+		at := ""
+		if ev.HasTime() {
+			at = FormatTime(ev.At)
+		}
+		b.WriteString(render(st.Timeline.Time, padLeft(at, timeW)) + " ")
 	}
-	gapText, slow := "", false
-	if g, ok := t.gap(ord); ok {
-		gapText = "+" + shortDur(g)
-		slow = g >= t.slow
+	if c.gap {
+		gapText, slow := "", false
+		if g, ok := t.gap(ord); ok {
+			gapText = "+" + shortDur(g)
+			slow = g >= t.slow
+		}
+		gapStyle := st.Timeline.Gap
+		if slow {
+			gapStyle = st.Timeline.SlowGap
+		}
+		b.WriteString(render(gapStyle, padLeft(gapText, gapW)) + " ")
 	}
-	gapStyle := st.Timeline.Gap
-	if slow {
-		gapStyle = st.Timeline.SlowGap
-	}
-	if showGap {
-		b.WriteString(render(gapStyle, padLeft(gapText, 7)) + " ")
-	}
-	if showSeq {
+	if c.seq {
 		seq := ""
 		if ev.Seq >= 0 {
 			seq = strconv.FormatInt(ev.Seq, 10)
 		}
-		b.WriteString(render(st.Timeline.Seq, padLeft(seq, 4)) + " ")
+		b.WriteString(render(st.Timeline.Seq, padLeft(seq, c.seqW)) + " ")
 	}
-	typ := shortType(Safe(s.TypeName(ev.Type)), typeW)
-	if w := ansi.StringWidth(typ); w > typeW {
-		typ = glyphEllipsis + ansi.TruncateLeft(typ, w-typeW+1, "")
+	typ := shortType(Safe(s.TypeName(ev.Type)), c.typeW)
+	if w := ansi.StringWidth(typ); w > c.typeW {
+		typ = glyphEllipsis + ansi.TruncateLeft(typ, w-c.typeW+1, "")
 	}
-	b.WriteString(render(st.kind(ev.Kind), fit(typ, typeW)) + " ")
+	b.WriteString(render(st.kind(ev.Kind), fit(typ, c.typeW)) + " ")
 	var raw []byte
 	if ev.Kind == model.KindKeepalive && ev.Source == capture.FrameComment {
 		raw, _ = s.Raw(ev)
 	}
-	b.WriteString(render(st.Timeline.Summary, Summary(s, ev, ord, raw)))
+	b.WriteString(render(st.Timeline.Summary, t.summary(ev, ord, raw, c.sumW)))
 	if fl := FlagNames(ev); len(fl) > 0 {
 		b.WriteString(render(st.Timeline.Flag, " ["+strings.Join(fl, ",")+"]"))
 	}
 	return b.String()
+}
+
+// marker is the gutter cell of ord: the glyph of the worst finding citing
+// it, or a space.
+func (t *timelinePane) marker(ord int, render func(interface{ Render(...string) string }, string) string) string {
+	sev := t.marks[int32(ord)]
+	glyph := " "
+	switch sev {
+	case sevError:
+		glyph = glyphFindingErr
+	case sevWarning:
+		glyph = glyphFindingWarn
+	case sevInfo:
+		glyph = glyphFindingInfo
+	default:
+		return glyph
+	}
+	return render(t.st.Timeline.Finding[sev], glyph)
+}
+
+// summary describes ord in w cells if it can: when the full item label
+// (shortened id and name) leaves no room for what the event did, the id
+// shrinks to its tail, then goes, so that the fragment stays in view.
+func (t *timelinePane) summary(ev *model.Event, ord int, raw []byte, w int) string {
+	text := summarize(t.s, ev, ord, raw, labelFull)
+	if ev.Item < 0 || ansi.StringWidth(text) <= w {
+		return text
+	}
+	for _, mode := range []labelMode{labelShort, labelName} {
+		text = summarize(t.s, ev, ord, raw, mode)
+		if ansi.StringWidth(text) <= w {
+			break
+		}
+	}
+	return text
 }
 
 // typeAbbrev shortens the long words of event types when they do not fit.

@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// longMessage is longer than any pane is wide; its last word must still
+// be shown.
+const longMessage = `item "call_RASi0uKPSLlkH6j3PEPxyYX5" (get_weather, fc_tmp_4p63f270fnfgok4d) ` +
+	`(opened at event 2 with id "fc_tmp_4p63f270fnfgok4d") is named ` +
+	`"fc_68e7882772e295d8b25ec38bdcfe72ef0dae2dfae7c10865" (events 12, 13) LASTWORD`
+
+func longChecks(s *model.Session) []Finding {
+	return []Finding{
+		{Severity: "error", Code: "responses/item-id-changed", Message: longMessage + " \x1b]0;owned\x07", Events: []int{2, 12, 13}},
+		{Severity: "info", Code: "demo-info", Message: "short", Events: []int{30}},
+		{Severity: "warning", Code: "demo-none", Message: "cites nothing"},
+	}
+}
+
+func findingsModel(t *testing.T, w, h int, checks Checker) *Model {
+	t.Helper()
+	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: checks})
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	press(m, "5")
+	return m
+}
+
+// sidePane is the side pane's text, its lines joined.
+func sidePane(m *Model) []string {
+	var out []string
+	for _, l := range strings.Split(plainView(m), "\n")[:m.r.side.y+m.r.side.h] {
+		if m.r.stacked {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, ansi.Cut(l, m.r.side.x, m.r.side.x+m.r.side.w))
+	}
+	if m.r.stacked {
+		return out[m.r.side.y:]
+	}
+	return out
+}
+
+func TestFindingsShowFullMessages(t *testing.T) {
+	for _, size := range [][2]int{{80, 40}, {120, 40}, {200, 40}} {
+		m := findingsModel(t, size[0], size[1], longChecks)
+		pane := sidePane(m)
+		// Words may be wrapped anywhere, long ids broken: compare the
+		// text without spaces and without the cursor column.
+		var b strings.Builder
+		for _, l := range pane {
+			b.WriteString(strings.ReplaceAll(ansi.Cut(l, 1, len(l)), " ", ""))
+		}
+		text := b.String()
+		if want := strings.ReplaceAll(longMessage, " ", ""); !strings.Contains(text, want) {
+			t.Errorf("at %dx%d the findings pane lacks the whole message:\n%s", size[0], size[1], strings.Join(pane, "\n"))
+		}
+		if !strings.Contains(text, `\x1b]0;owned\x07`) {
+			t.Errorf("control characters should be shown escaped:\n%s", strings.Join(pane, "\n"))
+		}
+		if v := viewOf(m); strings.Contains(v, "\x1b]0;") || strings.Contains(v, "\x07") {
+			t.Errorf("a control sequence from a message reached the terminal")
+		}
+	}
+}
+
+func TestFindingsEnterCyclesCitedEvents(t *testing.T) {
+	m := findingsModel(t, 120, 40, longChecks)
+	steps := []struct {
+		keys []string
+		want int
+	}{
+		{[]string{"enter"}, 2},
+		{[]string{"enter"}, 12},
+		{[]string{"enter"}, 13},
+		{[]string{"enter"}, 2}, // wraps around
+		{[]string{"j"}, 30},    // the next finding: its first event
+		{[]string{"enter"}, 30},
+		// k selects the previous finding and shows its first event, so
+		// enter goes on to the second.
+		{[]string{"k"}, 2},
+		{[]string{"enter"}, 12},
+	}
+	for i, st := range steps {
+		press(m, st.keys...)
+		if got := m.selected(); got != st.want {
+			t.Fatalf("step %d %v: selected %d; want %d", i, st.keys, got, st.want)
+		}
+		if m.focus != focusFindings {
+			t.Fatalf("step %d: focus moved to %v; enter should keep the findings focused", i, m.focus)
+		}
+	}
+	press(m, "j", "j", "enter") // a finding that cites no event
+	if got := m.selected(); got != 30 {
+		t.Errorf("enter on a finding without events moved the selection to %d", got)
+	}
+	if !strings.Contains(lastLine(plainView(m)), "cites no event") {
+		t.Errorf("status should say the finding cites no event: %q", lastLine(plainView(m)))
+	}
+}
+
+// TestFindingsScrollKeepsSelectionVisible: with messages taller than the
+// pane, moving down keeps the selected finding's header in view.
+func TestFindingsScrollKeepsSelectionVisible(t *testing.T) {
+	many := func(s *model.Session) []Finding {
+		var out []Finding
+		for i := range 12 {
+			out = append(out, Finding{Severity: "warning", Code: "demo-" + string(rune('a'+i)), Message: longMessage, Events: []int{i}})
+		}
+		return out
+	}
+	m := findingsModel(t, 120, 24, many)
+	for i := range 11 {
+		press(m, "j")
+		pane := strings.Join(sidePane(m), "\n")
+		if want := "demo-" + string(rune('a'+i+1)); !strings.Contains(pane, want) {
+			t.Fatalf("after %d j the selected finding %s is not in view:\n%s", i+1, want, pane)
+		}
+	}
+}
