@@ -153,3 +153,30 @@ func BenchmarkKeyLatency(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFilterEnter measures pressing enter on a filter word over a
+// 100k-event session: "update" is the Update call (what delays the next
+// key), "total" also runs the command that finds the rows.
+func BenchmarkFilterEnter(b *testing.B) {
+	const n = 100_000
+	m := benchModel(b, n)
+	for _, run := range []string{"update", "total"} {
+		b.Run(run, func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				m.Update(keyMsg(`\`))
+				for _, r := range "fc_000123" {
+					m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+				}
+				b.StartTimer()
+				_, cmd := m.Update(keyMsg("enter"))
+				if run == "total" && cmd != nil {
+					m.Update(cmd())
+				}
+				b.StopTimer()
+				m.Update(keyMsg("esc"))
+				b.StartTimer()
+			}
+		})
+	}
+}
