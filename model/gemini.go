@@ -155,7 +155,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 		it.Deltas++
 	}
 	switch {
-	case len(name) <= 2 && partial == nil && args == nil:
+	case len(name) <= 2 && partial == nil && args == nil && !cont:
 		// functionCall: {} ends a partialArgs stream.
 		if it.gemini != nil {
 			it.gemini.ended = true
@@ -163,6 +163,8 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 		s.geminiClose(it, ord)
 		return KindArgsDone
 	case cont:
+		// A bare {"willContinue":true} (Vertex sends one between the
+		// objects of an array) carries nothing but keeps the call open.
 		st.open[ci] = it
 	default:
 		s.geminiClose(it, ord)

@@ -131,5 +131,15 @@ func geminiCases() []ruleCase {
 		miss(gNoEndMarker, "last fragment, then the marker", dataSSE(append(gemPartial(
 			`{"functionCall":{"partialArgs":[{"jsonPath":"$.unit","stringValue":"c"}]}}`, ""),
 			gemChunk(`{"functionCall":{}}`, `"finishReason":"STOP"`)))),
+		// A bare {"willContinue":true} part keeps the call open; it is no
+		// end marker.
+		hit(gNoEndMarker, "bare willContinue part, then no marker", dataSSE(append(gemPartial(
+			`{"functionCall":{"willContinue":true}}`, ""),
+			gemChunk(`{"functionCall":{"partialArgs":[{"jsonPath":"$.unit","stringValue":"c"}]}}`, ""),
+			gemChunk(`{"text":""}`, `"finishReason":"STOP"`))), 0, 4, 5),
+		miss(gNoEndMarker, "bare willContinue part, then the marker", dataSSE(append(gemPartial(
+			`{"functionCall":{"willContinue":true}}`, ""),
+			gemChunk(`{"functionCall":{"partialArgs":[{"jsonPath":"$.unit","stringValue":"c"}]}}`, ""),
+			gemChunk(`{"functionCall":{}}`, `"finishReason":"STOP"`)))),
 	}
 }

@@ -66,7 +66,9 @@ func (c *Checker) gemPart(ci int, fc []byte, ord int) {
 		if cont && args == nil {
 			gc.open[ci] = &gemCall{name: str(name), start: ord, cont: true, ord: ord}
 		}
-	case partial != nil:
+	case partial != nil || (cont && args == nil):
+		// partialArgs, or a bare {"willContinue":true} that only keeps
+		// the call open.
 		if call := gc.open[ci]; call != nil {
 			call.cont, call.ord = cont, ord
 		}

@@ -1,0 +1,78 @@
+package model
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+)
+
+// The fixtures in testdata/ are recordings from public test suites (see
+// testdata/README.md for their origin and licence), each showing a stream
+// shape the assembly once got wrong.
+
+func assembleFixture(t *testing.T, name string) *Session {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Assemble(data, capture.FormatAuto, Options{KeepEvents: true})
+}
+
+// TestGeminiNestedPartialArgs: Vertex streams one call as partialArgs at
+// nested JSON paths, with bare {"willContinue":true} parts between
+// objects. Those parts continue the call; only functionCall {} ends it.
+func TestGeminiNestedPartialArgs(t *testing.T) {
+	s := assembleFixture(t, "gemini-partial-args-nested__vercel-ai.chunks.txt")
+	c := onlyCall(t, s)
+	want := `{"recipe":{"ingredients":[` +
+		`{"amount":"16 oz","name":"Lasagna noodles"},{"amount":"1 lb","name":"Ground beef"},` +
+		`{"amount":"15 oz","name":"Ricotta cheese"},{"amount":"3 cups","name":"Mozzarella cheese"},` +
+		`{"amount":"1/2 cup","name":"Parmesan cheese"},{"amount":"24 oz","name":"Tomato sauce"},` +
+		`{"amount":"1","name":"Egg"},{"amount":"2 cloves","name":"Garlic"},` +
+		`{"amount":"1 tsp","name":"Salt"},{"amount":"1/2 tsp","name":"Pepper"}],` +
+		`"name":"Lasagna","steps":[` +
+		`"Preheat oven to 375°F (190°C).",` +
+		`"Cook lasagna noodles according to package directions, drain and set aside.",` +
+		`"Brown ground beef with minced garlic in a skillet. Drain fat and stir in tomato sauce. Simmer for 10 minutes.",` +
+		`"In a bowl, mix ricotta cheese, egg, salt, pepper, and Parmesan cheese.",` +
+		`"In a 9x13 baking dish, spread a thin layer of meat sauce.",` +
+		`"Layer noodles, ricotta mixture, mozzarella, and meat sauce. Repeat.",` +
+		`"Top with remaining mozzarella cheese.",` +
+		`"Cover with foil and bake for 25 minutes.",` +
+		`"Remove foil and bake for another 25 minutes until golden.",` +
+		`"Let stand for 15 minutes before serving."]}}`
+	if c.Name != "cookRecipe" || c.FinalArgs() != want {
+		t.Fatalf("call %q args = %s; want cookRecipe %s", c.Name, c.FinalArgs(), want)
+	}
+	if streamed, ended := c.GeminiEnded(); !streamed || !ended {
+		t.Errorf("GeminiEnded() = %v, %v; want true, true", streamed, ended)
+	}
+	if got := s.CallStatus(c); got != "completed" {
+		t.Errorf("status = %s; want completed", got)
+	}
+	// Event 5 is the first bare willContinue part: the call stays open
+	// past it, with the first ingredient only.
+	if got := string(c.ArgsAsOf(5)); got != `{"recipe":{"ingredients":[{"amount":"16 oz","name":"Lasagna noodles"}]}}` {
+		t.Errorf("ArgsAsOf(5) = %s", got)
+	}
+	if c.Closed != s.Len()-1 {
+		t.Errorf("closed at event %d; want the end marker, event %d", c.Closed, s.Len()-1)
+	}
+}
+
+func TestFixturesREADME(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("testdata", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.chunks.txt"))
+	for _, f := range files {
+		if !strings.Contains(string(readme), filepath.Base(f)) {
+			t.Errorf("testdata/README.md does not name %s", filepath.Base(f))
+		}
+	}
+}
