@@ -43,6 +43,15 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		r.Model = str(s.idx.Get(t.message, "model"))
 		r.Status.set(ord, "in_progress")
 		r.Created = ord
+		// With programmatic tool calling the snapshot may already hold
+		// finished blocks (a tool_use among them) and a stop_reason, with
+		// no content_block event to repeat them: the SDKs start from the
+		// snapshot, and so does the assembly. Later blocks take the
+		// indexes after these.
+		if sr := s.idx.Get(t.message, "stop_reason"); !jsonscan.IsNull(sr) {
+			r.finish(0, ord, str(sr))
+		}
+		s.wholeBlocks(r, s.idx.Get(t.message, "content"), ord)
 	case "message":
 		// A whole non-streaming message.
 		ev.Kind = KindTerminal
@@ -53,15 +62,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		if sr := t.stopReason; !jsonscan.IsNull(sr) {
 			r.finish(0, ord, str(sr))
 		}
-		s.idx.Elements(t.content, func(i int, block []byte) bool {
-			it := s.anthBlock(r, i, block, ord)
-			if in := s.idx.Get(block, "input"); it.IsCall() && in != nil {
-				it.Args.add(ord, []byte(compactJSON(in)))
-			}
-			it.close(ord)
-			it.Status.set(ord, "completed")
-			return true
-		})
+		s.wholeBlocks(r, t.content, ord)
 	case "content_block_start":
 		ev.Kind = KindItemOpen
 		r := s.anthResponse(ord, false)
@@ -139,6 +140,21 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		ev.Kind = KindUnknown
 		ev.Flags |= NonStandard
 	}
+}
+
+// wholeBlocks adds the finished content blocks of a message snapshot
+// (a whole message, or the content message_start already holds).
+func (s *Session) wholeBlocks(r *Response, content []byte, ord int) {
+	s.idx.Elements(content, func(i int, block []byte) bool {
+		it := s.anthBlock(r, i, block, ord)
+		if in := s.idx.Get(block, "input"); it.IsCall() && in != nil {
+			it.Args.add(ord, []byte(compactJSON(in)))
+		}
+		it.close(ord)
+		it.Status.set(ord, "completed")
+		s.anth.blocks[i] = it
+		return true
+	})
 }
 
 // anthBlock starts an item for a content block.

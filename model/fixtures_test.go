@@ -64,6 +64,46 @@ func TestGeminiNestedPartialArgs(t *testing.T) {
 	}
 }
 
+// TestAnthropicToolUseInMessageStart: with programmatic tool calling the
+// message_start snapshot may already hold a finished tool_use block (and
+// stop_reason), and no content_block event repeats it. The official SDK
+// and vercel/ai read it from there; so must the assembly.
+func TestAnthropicToolUseInMessageStart(t *testing.T) {
+	s := assembleFixture(t, "anthropic-message-start-prepopulated-content__vercel-ai.chunks.txt")
+	rep := s.Report()
+	if len(rep.Calls) != 1 {
+		t.Fatalf("calls = %s; want the tool_use of message_start", mustJSON(rep.Calls))
+	}
+	c := rep.Calls[0]
+	if deref(c.ID) != "toolu_followup" || c.Name != "lookup_customer" || c.Arguments != `{"id":"customer_123"}` ||
+		c.Kind != "tool_use" || c.Status != "completed" || c.ArgumentsJSON != "complete" {
+		t.Errorf("call = %s", mustJSON(c))
+	}
+	if rep.Outcome.State != "completed" || rep.Outcome.Detail != "tool_use" {
+		t.Errorf("outcome = %+v; want completed with message_start's stop_reason tool_use", rep.Outcome)
+	}
+	if got := s.Responses[0].FinishOf(0).Last(); got != "tool_use" {
+		t.Errorf("stop reason = %q; want tool_use", got)
+	}
+}
+
+// TestAnthropicMessageStartStopReasonOverridden: a message_delta's
+// stop_reason, when one comes, is the one in force.
+func TestAnthropicMessageStartStopReasonOverridden(t *testing.T) {
+	in := `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[` +
+		`{"type":"tool_use","id":"toolu_1","name":"f","input":{}}],"stop_reason":"tool_use","usage":{}}}` + "\n" +
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{}}` + "\n" +
+		`{"type":"message_stop"}` + "\n"
+	s := assemble(t, in)
+	c := onlyCall(t, s)
+	if c.FinalArgs() != `{}` || c.CallID != "toolu_1" {
+		t.Errorf("call %s args %s", c.CallID, c.FinalArgs())
+	}
+	if got := s.Outcome().Detail; got != "end_turn" {
+		t.Errorf("outcome detail = %q; want end_turn", got)
+	}
+}
+
 func TestFixturesREADME(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("testdata", "README.md"))
 	if err != nil {

@@ -100,7 +100,7 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 	}
 	switch typ {
 	case "message_start":
-		ac.msgs = append(ac.msgs, &anthMsg{start: ord, blocks: map[int]*anthBlock{}})
+		ac.msgs = append(ac.msgs, ac.startSnapshot(s, ord))
 	case "message":
 		m := &anthMsg{start: ord, last: ord, blocks: map[int]*anthBlock{}, whole: true, stop: ord + 1, deltaOrd: ord + 1}
 		m.stopReason = str(s.Field("stop_reason"))
@@ -214,6 +214,28 @@ func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f
 			ac.stopAt = ord + 1
 		}
 	}
+}
+
+// startSnapshot reads message_start: its message may already hold
+// finished blocks (programmatic tool calling) and a stop_reason. Those
+// blocks take indexes 0…n-1, as in the SDKs' accumulated snapshot, so the
+// next content_block_start takes index n.
+func (ac *anthChecks) startSnapshot(s *model.Session, ord int) *anthMsg {
+	m := &anthMsg{start: ord, blocks: map[int]*anthBlock{}}
+	msg := s.Field("message")
+	s.JSON().Elements(s.JSON().Get(msg, "content"), func(i int, b []byte) bool {
+		typ := str(s.JSON().Get(b, "type"))
+		m.blocks[i] = &anthBlock{index: i, typ: typ, start: ord, stopped: ord + 1}
+		m.next = i + 1
+		if typ == "tool_use" {
+			m.toolUse = append(m.toolUse, ord)
+		}
+		return true
+	})
+	if sr := s.JSON().Get(msg, "stop_reason"); !jsonscan.IsNull(sr) {
+		m.stopReason, m.deltaOrd = str(sr), ord+1
+	}
+	return m
 }
 
 func (ac *anthChecks) finish(out *Checker, s *model.Session) {

@@ -28,6 +28,14 @@ func anthropicCases() []ruleCase {
 			return e
 		}
 	}
+	// prefilled is message_start already holding a finished tool_use
+	// block and its stop_reason (programmatic tool calling), then
+	// message_stop: events 0 and 1.
+	prefilled := func(stop string, more ...[2]string) string {
+		start := [2]string{"message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[` +
+			`{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Paris"}}],"stop_reason":` + stop + `,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`}
+		return anthSSE(append(append([][2]string{start}, more...), aMsgStop))
+	}
 	return []ruleCase{
 		hit(aFirst, "starts with a block", anth(func(e [][2]string) [][2]string { return e[1:] }), 0),
 		miss(aFirst, "a ping before message_start", anth(func(e [][2]string) [][2]string {
@@ -75,6 +83,10 @@ func anthropicCases() []ruleCase {
 			Replace(anth(func(e [][2]string) [][2]string { return e })), 1),
 		hit(aIndex, "index reused", strings.ReplaceAll(anth(func(e [][2]string) [][2]string { return e }), `"index":1`, `"index":0`), 1, 4),
 		miss(aIndex, "0 then 1", anth(func(e [][2]string) [][2]string { return e })),
+		miss(aIndex, "block 1 after message_start's block 0", prefilled(`null`,
+			aStart(1, `{"type":"text","text":""}`), aDelta(1, `{"type":"text_delta","text":"Done."}`), aStop(1), aMsgDelta(`"tool_use"`))),
+		hit(aIndex, "block 0 again after message_start's block 0", prefilled(`null`,
+			aStart(0, `{"type":"text","text":""}`), aStop(0), aMsgDelta(`"tool_use"`)), 0, 1),
 
 		hit(aNotStopped, "message_delta with the tool block open", anth(func(e [][2]string) [][2]string { return append(e[:8], e[9:]...) }), 4, 8),
 		miss(aNotStopped, "stopped first", anth(func(e [][2]string) [][2]string { return e })),
@@ -90,9 +102,13 @@ func anthropicCases() []ruleCase {
 		hit(aStopMissing, "stop_reason null", anth(func(e [][2]string) [][2]string { e[9] = aMsgDelta("null"); return e }), 0, 10),
 		hit(aStopMissing, "no message_delta", anth(func(e [][2]string) [][2]string { return append(e[:9], e[10]) }), 0, 9),
 		miss(aStopMissing, "stop_reason tool_use", anth(func(e [][2]string) [][2]string { return e })),
+		miss(aStopMissing, "stop_reason in message_start", prefilled(`"tool_use"`)),
+		hit(aStopMissing, "message_start's stop_reason null", prefilled(`null`), 0, 1),
 
 		hit(aStopTool, "end_turn after tool_use", anth(func(e [][2]string) [][2]string { e[9] = aMsgDelta(`"end_turn"`); return e }), 4, 9),
 		hit(aStopTool, "tool_use without a tool block", anth(func(e [][2]string) [][2]string { return append(e[:4], e[9:]...) }), 4),
+		hit(aStopTool, "end_turn after message_start's tool_use", prefilled(`"end_turn"`), 0),
+		miss(aStopTool, "tool_use in message_start", prefilled(`"tool_use"`)),
 		miss(aStopTool, "end_turn after a server tool", strings.Replace(anth(func(e [][2]string) [][2]string {
 			e[9] = aMsgDelta(`"end_turn"`)
 			return e
