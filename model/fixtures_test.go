@@ -104,6 +104,40 @@ func TestAnthropicMessageStartStopReasonOverridden(t *testing.T) {
 	}
 }
 
+// TestResponsesIDRotation: GitHub Copilot gives every event a new item id
+// and every response snapshot a new response id. It is still one response
+// whose message is told once; items are matched by output_index.
+func TestResponsesIDRotation(t *testing.T) {
+	s := assembleFixture(t, "responses-copilot-id-rotation__vercel-ai.chunks.txt")
+	rep := s.Report()
+	want := "There are **3** letter **“r”**s in **“strawberry.”**\n\nBreakdown: **s t r a w b e r r y**  \nYou can see **r** at positions **3, 8, and 9**."
+	if rep.Text != want {
+		t.Errorf("text = %q; want it once: %q", rep.Text, want)
+	}
+	if len(s.Responses) != 1 {
+		t.Fatalf("%d responses; want 1", len(s.Responses))
+	}
+	r := s.Responses[0]
+	if r.ID != "capture-id-1" || r.Terminal != s.Len()-1 || rep.Outcome.State != "completed" {
+		t.Errorf("response %q terminal %d outcome %+v", r.ID, r.Terminal, rep.Outcome)
+	}
+	if got := len(r.IDs); got != 2 {
+		t.Errorf("response ids seen = %v; want the two rotations (in_progress, completed)", r.IDs)
+	}
+	var msgs, reasoning int
+	for _, it := range s.Items {
+		switch it.Role {
+		case RoleMessage:
+			msgs++
+		case RoleReasoning:
+			reasoning++
+		}
+	}
+	if msgs != 1 || reasoning != 1 || len(s.Items) != 2 {
+		t.Errorf("%d items (%d messages, %d reasoning); want one of each", len(s.Items), msgs, reasoning)
+	}
+}
+
 func TestFixturesREADME(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("testdata", "README.md"))
 	if err != nil {

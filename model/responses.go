@@ -147,17 +147,21 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 	t := &s.top
 	if t.typ == nil && jsonscan.Equal(t.object, "response") { // a non-streaming response body
 		ev.Kind = KindTerminal
-		s.respSnapshot(data, ord, true)
+		s.respSnapshot(data, ord, snapTerminal)
 		return
 	}
 	switch typ {
-	case "response.created", "response.in_progress", "response.queued":
+	case "response.created":
 		ev.Kind = KindLifecycle
-		s.respSnapshot(t.response, ord, false)
+		s.respSnapshot(t.response, ord, snapCreated)
+		return
+	case "response.in_progress", "response.queued":
+		ev.Kind = KindLifecycle
+		s.respSnapshot(t.response, ord, snapUpdate)
 		return
 	case "response.completed", "response.incomplete", "response.failed":
 		ev.Kind = KindTerminal
-		s.respSnapshot(t.response, ord, true)
+		s.respSnapshot(t.response, ord, snapTerminal)
 		return
 	case "response.output_item.added":
 		ev.Kind = KindItemOpen
@@ -274,17 +278,39 @@ func (s *Session) curResponse(ord int) *Response {
 	return st.resp
 }
 
+// snapKind is which snapshot of a whole response an event carries.
+type snapKind uint8
+
+const (
+	snapCreated  snapKind = iota // response.created: a response starts
+	snapUpdate                   // response.in_progress, response.queued
+	snapTerminal                 // the terminal event, or a non-streaming body
+)
+
 // respSnapshot reads a whole response object: from a lifecycle event, a
 // terminal event, or a non-streaming response body.
-func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
+//
+// A new response starts after a terminal event, or at a response.created
+// that names another id. A later snapshot of an unfinished response that
+// names another id is the same response with its id changed: GitHub
+// Copilot's backend gives every snapshot a new id, and splitting there
+// would tell each item (and its text) again.
+func (s *Session) respSnapshot(obj []byte, ord int, kind snapKind) {
 	st := &s.respState
 	// Separate lookups stop at their key; one full walk would also cross
 	// the long tools and instructions members every snapshot repeats.
 	idV, statusV := s.idx.Get(obj, "id"), s.idx.Get(obj, "status")
 	id, status := str(idV), str(statusV)
-	if st.resp != nil && (st.resp.Terminal >= 0 || (id != "" && st.resp.ID != "" && id != st.resp.ID)) {
-		st.resp = nil // a new response in the same stream
+	if cur := st.resp; cur != nil {
+		renamed := id != "" && cur.ID != "" && id != cur.ID
+		switch {
+		case cur.Terminal >= 0, renamed && kind == snapCreated:
+			st.resp = nil // a new response in the same stream
+		case renamed:
+			cur.IDs = append(cur.IDs, IDSeen{Ordinal: ord, Field: "id", Value: id})
+		}
 	}
+	terminal := kind == snapTerminal
 	r := s.curResponse(ord)
 	if r.ID == "" {
 		r.ID = id
@@ -302,33 +328,54 @@ func (s *Session) respSnapshot(obj []byte, ord int, terminal bool) {
 		return
 	}
 	r.Terminal, r.Final = ord, ord
-	s.idx.Elements(s.idx.Get(obj, "output"), func(i int, v []byte) bool {
-		s.terminalItem(r, i, v, ord)
-		return true
-	})
+	s.terminalOutput(r, s.idx.Get(obj, "output"), ord)
 }
 
-// terminalItem matches one item of the terminal output[] to a streamed item
-// (by id, then call_id, then position) and records its arguments as a
-// source. Items that were never streamed are created from the snapshot, so
-// a non-streaming response assembles like a streamed one.
-func (s *Session) terminalItem(r *Response, i int, obj []byte, ord int) {
+// terminalOutput matches the items of the terminal output[] to the streamed
+// items: first by id or call_id, then the rest by position (the streamed
+// item at that output_index, of the same type, not matched already), so a
+// gateway that renames items still has each told once.
+func (s *Session) terminalOutput(r *Response, output []byte, ord int) {
 	st := &s.respState
-	sn := s.readSnapshot(obj)
-	it := st.byID[sn.id]
-	if it == nil && sn.callID != "" {
+	var sns []snapshot
+	s.idx.Elements(output, func(_ int, v []byte) bool {
+		sns = append(sns, s.readSnapshot(v))
+		return true
+	})
+	found := make([]*Item, len(sns))
+	taken := map[*Item]bool{}
+	for i := range sns {
+		if it := st.byID[sns[i].id]; it != nil && !taken[it] {
+			found[i], taken[it] = it, true
+			continue
+		}
+		if sns[i].callID == "" {
+			continue
+		}
 		for _, c := range st.byIndex {
-			if c.CallID == sn.callID {
-				it = c
+			if c.CallID == sns[i].callID && !taken[c] {
+				found[i], taken[c] = c, true
 				break
 			}
 		}
 	}
-	if it == nil {
-		if c := st.byIndex[i]; c != nil && c.Type == sn.typ && c.ItemID == "" {
-			it = c
+	for i := range sns {
+		if c := st.byIndex[i]; found[i] == nil && c != nil && !taken[c] && c.Type == sns[i].typ {
+			found[i], taken[c] = c, true
 		}
 	}
+	for i := range sns {
+		s.terminalItem(r, i, &sns[i], found[i], ord)
+	}
+}
+
+// terminalItem records one item of the terminal output[], matched to the
+// streamed item it (or nil), and its arguments as a source. Items that
+// were never streamed are created from the snapshot, so a non-streaming
+// response assembles like a streamed one.
+func (s *Session) terminalItem(r *Response, i int, snp *snapshot, it *Item, ord int) {
+	st := &s.respState
+	sn := *snp
 	if it == nil {
 		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
 		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, i

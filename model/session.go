@@ -42,6 +42,10 @@ type Response struct {
 	// Created and Final are the ordinals of the first and terminal
 	// snapshots of the whole response (Responses), or -1.
 	Created, Final int
+	// IDs records each response id seen on a later snapshot of the same
+	// response when it differs from ID (field "id"): evidence of a
+	// gateway that rotates ids mid-stream.
+	IDs []IDSeen
 }
 
 func (r *Response) finish(choice, ord int, reason string) {

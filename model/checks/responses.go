@@ -408,6 +408,9 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 		// The same type at the same place under another id is a rename.
 		if p := it.Position; p >= 0 && p < len(outs) && !outs[p].matched && outs[p].typ == it.Type {
 			outs[p].matched = true
+			if renamedBefore(it, ord) {
+				continue // item-id-changed tells this rename with the others
+			}
 			parts = append(parts, fmt.Sprintf("names the %s streamed as %s (events %d–%d) %s", it.Type, quote(it.ItemID),
 				it.Opened, max(it.Closed, it.Last), quote(outs[p].id)))
 			continue
@@ -427,6 +430,17 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 	if len(parts) > 0 {
 		c.addAt(rOutputMismatch, sev, append(evs, ord), "%s (event %d): output[] %s", typ, ord, strings.Join(parts, "; "))
 	}
+}
+
+// renamedBefore reports whether an item's events had named it by another
+// id before event ord.
+func renamedBefore(it *model.Item, ord int) bool {
+	for _, x := range it.IDs {
+		if x.Field == "item_id" && x.Ordinal < ord {
+			return true
+		}
+	}
+	return false
 }
 
 func respCallType(t string) bool {
@@ -507,6 +521,14 @@ func (rc *respChecks) finish(out *Checker, s *model.Session) {
 			out.add(rNoReasoning, rf.noReasoning, "response %s: %d of %d snapshots lack the reasoning field", idOr(r.ID),
 				len(rf.noReasoning), rf.snapshots)
 		}
+		if len(r.IDs) > 0 {
+			evs := []int{max(r.Created, r.First)}
+			for _, x := range r.IDs {
+				evs = append(evs, x.Ordinal)
+			}
+			out.add(rRespIDChanged, evs, "response %s (event %d) is named %s; clients that keep the first id (to resume, cancel or chain with previous_response_id) hold one the later snapshots disown",
+				idOr(r.ID), evs[0], valuesAt(r.IDs))
+		}
 		if r.Terminal < 0 && ended && !errored(s) {
 			out.add(rNoTerminal, []int{r.First, rc.last - 1}, "response %s (events %d–%d) has no response.completed, .incomplete or .failed",
 				idOr(r.ID), r.First, rc.last-1)
@@ -547,6 +569,11 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 	}
 	for _, field := range fields {
 		seen := byField[field]
+		if field == "item_id" && it.CallID == "" && r != nil && onlyAt(seen, r.Final) {
+			// Renamed only in the terminal output[]: terminal-output-mismatch
+			// tells that rename.
+			continue
+		}
 		evs := []int{origin}
 		for _, x := range seen {
 			evs = append(evs, x.Ordinal)
@@ -674,8 +701,24 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 	}
 }
 
+// onlyAt reports whether every observation was made by event ord.
+func onlyAt(seen []model.IDSeen, ord int) bool {
+	for _, x := range seen {
+		if x.Ordinal != ord {
+			return false
+		}
+	}
+	return len(seen) > 0
+}
+
+// maxValuesShown bounds the distinct values a message lists: a gateway that
+// renames an item on each of its thousand events makes one finding, not a
+// thousand-name message.
+const maxValuesShown = 3
+
 // valuesAt lists the distinct values seen with the events that carried
-// each: "x" (events 3, 5), "y" (event 9).
+// each: "x" (events 3, 5), "y" (event 9); past maxValuesShown values it
+// counts the rest.
 func valuesAt(seen []model.IDSeen) string {
 	var order []string
 	at := map[string][]string{}
@@ -685,13 +728,17 @@ func valuesAt(seen []model.IDSeen) string {
 		}
 		at[x.Value] = append(at[x.Value], fmt.Sprint(x.Ordinal))
 	}
-	parts := make([]string, len(order))
+	var parts []string
 	for i, v := range order {
+		if i == maxValuesShown {
+			parts = append(parts, fmt.Sprintf("and %d more", len(order)-i))
+			break
+		}
 		word := "event"
 		if len(at[v]) > 1 {
 			word = "events"
 		}
-		parts[i] = fmt.Sprintf("%s (%s %s)", quote(v), word, strings.Join(at[v], ", "))
+		parts = append(parts, fmt.Sprintf("%s (%s %s)", quote(v), word, strings.Join(at[v], ", ")))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -1,6 +1,9 @@
 package checks
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 func responsesCases() []ruleCase {
 	noEvents := func(e []revt) []revt {
@@ -88,6 +91,28 @@ func responsesCases() []ruleCase {
 			return e
 		}), 2, 6, 7),
 		miss(rItemIDChanged, "same id throughout", resp(func(e []revt) []revt { return e })),
+		hit(rItemIDChanged, "every event renames the item, all in one finding", resp(func(e []revt) []revt {
+			e[3] = fcDelta("fc_a", "0", argsDelta1)
+			e[4] = fcDelta("fc_b", "0", argsDelta2)
+			e[5].body = strings.Replace(e[5].body, `"fc_1"`, `"fc_c"`, 1)
+			e[6].body = `"output_index":0,"item":` + fc("id", `"fc_d"`)
+			e[7] = completed("[" + fc("id", `"fc_e"`) + "]")
+			return e
+		}), 2, 3, 4, 5, 6, 7),
+
+		hit(rRespIDChanged, "in_progress and completed rename the response", resp(func(e []revt) []revt {
+			e[1].body = strings.Replace(e[1].body, `"resp_1"`, `"resp_2"`, 1)
+			e[7].body = strings.Replace(e[7].body, `"resp_1"`, `"resp_3"`, 1)
+			return e
+		}), 0, 1, 7),
+		miss(rRespIDChanged, "a second response after the first one's terminal event", resp(func(e []revt) []revt {
+			second := respBase()
+			for i := range second {
+				second[i].seq = fmt.Sprint(i)
+				second[i].body = strings.ReplaceAll(second[i].body, `"resp_1"`, `"resp_2"`)
+			}
+			return append(e, second...)
+		})),
 
 		hit(rCallIDChanged, "terminal renames the call", resp(func(e []revt) []revt {
 			e[7] = completed("[" + fc("call_id", `"call_2"`) + "]")

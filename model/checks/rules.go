@@ -38,6 +38,7 @@ const (
 	rNotAdded        = "responses/item-not-added"
 	rBadIndex        = "responses/bad-index"
 	rItemIDChanged   = "responses/item-id-changed"
+	rRespIDChanged   = "responses/response-id-changed"
 	rCallIDChanged   = "responses/call-id-changed"
 	rCallIDMissing   = "responses/call-id-missing"
 	rNameChanged     = "responses/name-changed"
@@ -149,6 +150,7 @@ var table = []Rule{
 		"resp-bad-index"),
 	rule(rItemIDChanged, Error, Error, "an item's id differs between its events or in the terminal output[]",
 		"resp-item-id-mismatch"),
+	rule(rRespIDChanged, Warning, Warning, "the response's id differs between its snapshots (response.created, .in_progress, the terminal event)"),
 	rule(rCallIDChanged, Error, Error, "a call's call_id differs between its events or in the terminal output[]",
 		"resp-call-id-changes"),
 	rule(rCallIDMissing, Error, Error, "a function_call item without call_id, or without it at output_item.added",
