@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/streamtap/streamtap/model"
@@ -448,7 +449,13 @@ func (cc *chatChecks) checkFinish(out *Checker, s *model.Session, r *model.Respo
 			vals = append(vals, fmt.Sprintf("%s (event %d)", quote(ch.Value), ch.Ordinal))
 			evs = append(evs, ch.Ordinal)
 		}
-		out.add(cFinishRepeated, evs, "choice %d: finish_reason %s; clients that trust the last one drop the calls", ci, strings.Join(vals, " then "))
+		if sameValues(reasons) {
+			// The same reason again changes nothing a client decides.
+			out.addAt(cFinishRepeated, Info, evs, "choice %d: finish_reason %s repeated %d times (events %s); the same value, so harmless",
+				ci, quote(reasons[0].Value), len(reasons), joinInts(evs))
+		} else {
+			out.add(cFinishRepeated, evs, "choice %d: finish_reason %s; clients that trust the last one drop the calls", ci, strings.Join(vals, " then "))
+		}
 	}
 	lastReason := reasons[len(reasons)-1]
 	hasCalls := len(calls) > 0
@@ -502,4 +509,23 @@ func compact(v string) string {
 		return v
 	}
 	return b.String()
+}
+
+// sameValues reports whether every change holds the first one's value.
+func sameValues(h model.History) bool {
+	for _, ch := range h[1:] {
+		if ch.Value != h[0].Value {
+			return false
+		}
+	}
+	return true
+}
+
+// joinInts writes ordinals as "3, 4, 9".
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -209,7 +209,7 @@ var table = []Rule{
 	rule(cArgsEmpty, Warning, Info, `a call's arguments are "" rather than "{}"`, "cc-args-empty-string"),
 	rule(cArgsMissing, Warning, Warning, "a call whose arguments never arrive", "cc-args-null"),
 	rule(cFinishMissing, Error, Error, "a choice ends (EOF or [DONE]) without a finish_reason", "cc-finish-reason-missing"),
-	rule(cFinishRepeated, Error, Error, "a choice has more than one finish_reason", "cc-finish-reason-multiple"),
+	rule(cFinishRepeated, Error, Error, "a choice has more than one finish_reason (info when every one is the same value)", "cc-finish-reason-multiple"),
 	rule(cFinishOdd, Warning, Warning, `finish_reason outside stop|length|tool_calls|content_filter|function_call (including "")`,
 		"cc-finish-reason-nonstandard", "cc-finish-reason-empty-string"),
 	rule(cStopWithCalls, Warning, Info, `tool calls were sent but finish_reason is "stop"`, "cc-stop-with-tool-calls"),
