@@ -667,6 +667,15 @@ func TestRulesDocumented(t *testing.T) {
 	if start < 0 || end < 0 {
 		t.Fatal("docs/rules.md lacks the validation checklist")
 	}
+	checklist := doc[start : start+end]
+	for _, row := range strings.Split(checklist, "\n") {
+		if strings.Contains(row, "carry `item_id`") && !strings.Contains(row, "`"+rItemIDMissing+"`") {
+			t.Errorf("the checklist item %q does not map to %s", row, rItemIDMissing)
+		}
+	}
+	if !strings.Contains(checklist, "carry `item_id`") {
+		t.Error("the checklist has no item for delta/done events carrying item_id")
+	}
 	for _, f := range strings.Split(doc[start:start+end], "`") {
 		if strings.Count(f, "/") == 1 && (strings.HasPrefix(f, "responses/") || strings.HasPrefix(f, "chat/")) && ruleByID[f] == nil {
 			t.Errorf("checklist names unknown rule %s", f)

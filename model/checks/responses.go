@@ -36,6 +36,25 @@ type respChecks struct {
 	curF         *respFacts
 	nonStd       evGroups
 	typeUnknown  evGroups
+	noItemID     evGroups // by event type: events that must name their item and do not
+}
+
+// namesItem lists the documented events that must carry item_id: each
+// delta, .done and part event of an item's content or arguments. (Audio
+// events and shell_call_command events name no item.)
+var namesItem = map[string]bool{
+	"response.content_part.added": true, "response.content_part.done": true,
+	"response.output_text.delta": true, "response.output_text.done": true, "response.output_text.annotation.added": true,
+	"response.refusal.delta": true, "response.refusal.done": true,
+	"response.function_call_arguments.delta": true, "response.function_call_arguments.done": true,
+	"response.custom_tool_call_input.delta": true, "response.custom_tool_call_input.done": true,
+	"response.reasoning_summary_part.added": true, "response.reasoning_summary_part.done": true,
+	"response.reasoning_summary_text.delta": true, "response.reasoning_summary_text.done": true,
+	"response.reasoning_text.delta": true, "response.reasoning_text.done": true,
+	"response.code_interpreter_call_code.delta": true, "response.code_interpreter_call_code.done": true,
+	"response.mcp_call_arguments.delta": true, "response.mcp_call_arguments.done": true,
+	"response.image_generation_call.partial_image": true,
+	"response.shell_call_output_content.delta":     true, "response.shell_call_output_content.done": true,
 }
 
 // respFacts is what one response showed.
@@ -219,6 +238,9 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 	}
 	if ev.Flags&model.NonStandard != 0 {
 		rc.nonStd.add(typ, ord)
+	}
+	if namesItem[typ] && str(s.Field("item_id")) == "" {
+		rc.noItemID.add(typ, ord)
 	}
 	for _, key := range indexKeys {
 		if v := s.Field(key); len(v) > 0 && v[0] == '-' { // only a negative index needs parsing
@@ -503,6 +525,11 @@ func (rc *respChecks) finish(out *Checker, s *model.Session) {
 	for _, k := range rc.nonStd.keys {
 		l := rc.nonStd.by[k]
 		out.add(rNonStandard, l.events, "%s: %s of a type outside the documented Responses stream", quote(k), plural(l.n, "event"))
+	}
+	for _, k := range rc.noItemID.keys {
+		l := rc.noItemID.by[k]
+		out.add(rItemIDMissing, l.events, "%s: %s without item_id; clients that key content by item_id drop it or attach it to nothing, and only output_index is left to place it",
+			quote(k), plural(l.n, "event"))
 	}
 	for _, k := range rc.typeUnknown.keys {
 		l := rc.typeUnknown.by[k]

@@ -100,6 +100,25 @@ func responsesCases() []ruleCase {
 			return e
 		}), 2, 3, 4, 5, 6, 7),
 
+		hit(rItemIDMissing, "argument deltas without item_id", resp(func(e []revt) []revt {
+			e[3] = fcDelta("", "0", argsDelta1)
+			e[4] = fcDelta("", "0", argsDelta2)
+			return e
+		}), 3, 4),
+		hit(rItemIDMissing, "output_text.done without item_id", resp(func(e []revt) []revt {
+			e = ins(e, 7,
+				revt{typ: "response.output_item.added", body: `"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}`},
+				revt{typ: "response.output_text.delta", body: `"item_id":"msg_1","output_index":1,"content_index":0,"delta":"Hi"`},
+				revt{typ: "response.output_text.done", body: `"output_index":1,"content_index":0,"text":"Hi"`},
+				revt{typ: "response.output_item.done", body: `"output_index":1,"item":` + message})
+			e[11] = completed("[" + fc() + "," + message + "]")
+			return e
+		}), 9),
+		miss(rItemIDMissing, "every event names its item", resp(func(e []revt) []revt { return e })),
+		miss(rItemIDMissing, "audio transcript deltas name no item", resp(func(e []revt) []revt {
+			return ins(e, 7, revt{typ: "response.audio.transcript.delta", body: `"delta":"Hi"`})
+		})),
+
 		hit(rRespIDChanged, "in_progress and completed rename the response", resp(func(e []revt) []revt {
 			e[1].body = strings.Replace(e[1].body, `"resp_1"`, `"resp_2"`, 1)
 			e[7].body = strings.Replace(e[7].body, `"resp_1"`, `"resp_3"`, 1)

@@ -39,6 +39,7 @@ const (
 	rBadIndex        = "responses/bad-index"
 	rItemIDChanged   = "responses/item-id-changed"
 	rRespIDChanged   = "responses/response-id-changed"
+	rItemIDMissing   = "responses/item-id-missing"
 	rCallIDChanged   = "responses/call-id-changed"
 	rCallIDMissing   = "responses/call-id-missing"
 	rNameChanged     = "responses/name-changed"
@@ -150,6 +151,7 @@ var table = []Rule{
 		"resp-bad-index"),
 	rule(rItemIDChanged, Error, Error, "an item's id differs between its events or in the terminal output[]",
 		"resp-item-id-mismatch"),
+	rule(rItemIDMissing, Warning, Warning, "a delta, .done or part event that must name its item (function_call_arguments.delta/.done, output_text.delta/.done, content_part.added/.done …) has no item_id"),
 	rule(rRespIDChanged, Warning, Warning, "the response's id differs between its snapshots (response.created, .in_progress, the terminal event)"),
 	rule(rCallIDChanged, Error, Error, "a call's call_id differs between its events or in the terminal output[]",
 		"resp-call-id-changes"),
