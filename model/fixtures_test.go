@@ -150,3 +150,30 @@ func TestFixturesREADME(t *testing.T) {
 		}
 	}
 }
+
+// TestResponsesResumed: a stream resumed with starting_after=3 starts
+// mid-call. Its call was opened before the resume point: the deltas are
+// only the tail of the arguments, not a disagreement with .done, and the
+// call id and name it learns later are no change.
+func TestResponsesResumed(t *testing.T) {
+	in := `data: {"type":"response.function_call_arguments.delta","sequence_number":4,"item_id":"fc_1","output_index":0,"delta":"\"Paris\"}"}` + "\n\n" +
+		`data: {"type":"response.function_call_arguments.done","sequence_number":5,"item_id":"fc_1","output_index":0,"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}` + "\n\n" +
+		`data: {"type":"response.output_item.done","sequence_number":6,"output_index":0,"item":{"id":"fc_1","type":"function_call","status":"completed","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}` + "\n\n" +
+		`data: {"type":"response.completed","sequence_number":7,"response":{"id":"resp_1","object":"response","status":"completed","output":[{"id":"fc_1","type":"function_call","status":"completed","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}"}]}}` + "\n\n"
+	s := assemble(t, in)
+	c := onlyCall(t, s)
+	if !s.Responses[0].Resumed || !c.Resumed {
+		t.Errorf("Resumed = %v (response), %v (call); want true, true", s.Responses[0].Resumed, c.Resumed)
+	}
+	if src, differ := c.SourcesDisagree(); differ {
+		t.Errorf("SourcesDisagree() = %v; the resumed call's deltas are only its tail", src)
+	}
+	if c.FinalArgs() != `{"city":"Paris"}` || c.CallID != "call_1" || c.Name != "get_weather" || len(c.IDs) != 0 {
+		t.Errorf("call %q %q args %s ids %v", c.CallID, c.Name, c.FinalArgs(), c.IDs)
+	}
+	// The same events from sequence_number 0 are no resumed stream.
+	s = assemble(t, strings.ReplaceAll(in, `"sequence_number":4`, `"sequence_number":0`))
+	if s.Responses[0].Resumed || onlyCall(t, s).Resumed {
+		t.Error("a stream numbered from 0 is not resumed")
+	}
+}

@@ -214,6 +214,10 @@ type Item struct {
 	IDs []IDSeen
 	// Deltas counts the events that added argument fragments.
 	Deltas int
+	// Resumed marks an item opened before the resume point of a resumed
+	// stream (see Response.Resumed): its deltas are only the tail of its
+	// content, so they are not weighed against the .done sources.
+	Resumed bool
 
 	gemini *geminiArgs // Gemini partialArgs, rebuilt on query
 	// argsStr caches the arguments as a string, shared by every source
@@ -338,6 +342,18 @@ func (it *Item) seen(ord int, field, own, value string) {
 	it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: field, Value: value})
 }
 
+// seenUnlessLearnt is seen for a call id or name, except that an item no
+// output_item.added opened (an orphan, or one opened before a resumed
+// stream's resume point) had none to change: its first value is learnt,
+// not a change. Only an item opened with an empty value records the
+// value's late arrival.
+func (it *Item) seenUnlessLearnt(ord int, field, own, value string) {
+	if own == "" && it.Opened < 0 {
+		return
+	}
+	it.seen(ord, field, own, value)
+}
+
 // FinalArgs returns the arguments a client would execute: for Responses the
 // first present of item_done, arguments_done, terminal and the deltas; for
 // the other dialects the assembled fragments (Gemini's built from its
@@ -432,8 +448,8 @@ func (it *Item) SourcesDisagree() (map[string]string, bool) {
 	n, differ := 0, false
 	for s := range SourceAdded {
 		st, ok := it.stated(s)
-		if !ok {
-			continue
+		if !ok || (s == SourceDeltas && it.Resumed) {
+			continue // a resumed item's deltas are only the tail
 		}
 		if n == 0 {
 			first = st
@@ -447,7 +463,7 @@ func (it *Item) SourcesDisagree() (map[string]string, bool) {
 	}
 	present := make(map[string]string, n)
 	for s := range SourceAdded {
-		if st, ok := it.stated(s); ok {
+		if st, ok := it.stated(s); ok && (s != SourceDeltas || !it.Resumed) {
 			if st.shared > 0 {
 				st.value = it.sharedArgs(st.shared - 1)
 			}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -144,6 +145,21 @@ func (it *Item) argsSource(sn *snapshot, ord int) Source {
 }
 
 func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
+	first := len(s.Responses) == 0
+	s.responsesEvent(ev, typ, data, ord)
+	// A stream whose first response starts mid-way, numbered past 0, is
+	// one resumed with starting_after: the events before its resume point
+	// are legally missing.
+	if first && len(s.Responses) == 1 && typ != "response.created" && ev.Seq > 0 {
+		r := s.Responses[0]
+		r.Resumed = true
+		for _, it := range s.Items {
+			it.Resumed = it.Opened < 0
+		}
+	}
+}
+
+func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 	t := &s.top
 	if t.typ == nil && jsonscan.Equal(t.object, "response") { // a non-streaming response body
 		ev.Kind = KindTerminal
@@ -234,7 +250,10 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 		}
 		it.setSource(SourceArgsDone, it.argsSourceOfString(v, ord))
 		if t.name != nil {
-			it.seen(ord, "name", it.Name, str(t.name))
+			it.seenUnlessLearnt(ord, "name", it.Name, str(t.name))
+			if it.Opened < 0 && it.Name == "" {
+				it.Name = str(t.name)
+			}
 		}
 		return
 	}
@@ -386,9 +405,12 @@ func (s *Session) terminalItem(r *Response, i int, snp *snapshot, it *Item, ord 
 		st.byID[sn.id] = it
 	} else {
 		it.seen(ord, "item_id", it.ItemID, sn.id)
-		it.seen(ord, "call_id", it.CallID, sn.callID)
-		it.seen(ord, "name", it.Name, sn.name)
+		it.seenUnlessLearnt(ord, "call_id", it.CallID, sn.callID)
+		it.seenUnlessLearnt(ord, "name", it.Name, sn.name)
 		it.touch(ord)
+		if it.Opened < 0 {
+			it.CallID, it.Name = cmp.Or(it.CallID, sn.callID), cmp.Or(it.Name, sn.name)
+		}
 	}
 	if sn.status != "" {
 		it.Status.set(ord, sn.status)
@@ -467,13 +489,14 @@ func (s *Session) itemDone(ev *Event, ord int) {
 		ev.Flags |= Orphan
 		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
 		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, idx
+		it.Resumed = s.curResponse(ord).Resumed
 		if sn.id != "" {
 			st.byID[sn.id] = it
 		}
 	} else {
 		it.seen(ord, "item_id", it.ItemID, sn.id)
-		it.seen(ord, "call_id", it.CallID, sn.callID)
-		it.seen(ord, "name", it.Name, sn.name)
+		it.seenUnlessLearnt(ord, "call_id", it.CallID, sn.callID)
+		it.seenUnlessLearnt(ord, "name", it.Name, sn.name)
 		it.seen(ord, "type", it.Type, sn.typ)
 		if it.Closed >= 0 {
 			it.seen(ord, "output_item.done", "", "again")
@@ -541,7 +564,7 @@ func (s *Session) respItem(ev *Event, ord int) *Item {
 		typ := orphanType(s.types.names[ev.Type])
 		it = s.newItem(DialectResponses, responsesRole(typ), typ, ord)
 		id = string(idRaw)
-		it.Response, it.ItemID, it.Position = r.Index, id, idx
+		it.Response, it.ItemID, it.Position, it.Resumed = r.Index, id, idx, r.Resumed
 		if id != "" {
 			st.byID[id] = it
 		}

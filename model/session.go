@@ -46,6 +46,10 @@ type Response struct {
 	// response when it differs from ID (field "id"): evidence of a
 	// gateway that rotates ids mid-stream.
 	IDs []IDSeen
+	// Resumed marks a response whose stream starts mid-way: its first
+	// event is not response.created and is numbered past 0, as a stream
+	// resumed with starting_after is (Responses).
+	Resumed bool
 }
 
 func (r *Response) finish(choice, ord int, reason string) {

@@ -177,7 +177,11 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 	r, rf := rc.facts(s, ord)
 	if r != nil && r.First == ord && rc.lastRsp != r.Index+1 {
 		rc.lastRsp = r.Index + 1
-		if typ != "response.created" && typ != "" && ev.Kind != model.KindError {
+		switch {
+		case r.Resumed:
+			c.add(rResumed, []int{ord}, "the stream starts at sequence_number %d with %s (event %d), without response.created: a stream resumed with starting_after=%d; the events before it are not in it",
+				ev.Seq, typ, ord, ev.Seq-1)
+		case typ != "response.created" && typ != "" && ev.Kind != model.KindError:
 			c.add(rFirstNotCreated, []int{ord}, "response %s starts with %s (event %d), not response.created",
 				idOr(r.ID), typ, ord)
 		}
@@ -233,8 +237,14 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 		if it := s.Field("item"); it != nil {
 			what = append(what, "item "+quote(str(s.JSON().Get(it, "id"))))
 		}
-		c.add(rNotAdded, []int{ord}, "event %d (%s) names %s, never opened by response.output_item.added",
-			ord, typ, strings.Join(what, ", "))
+		if r != nil && r.Resumed {
+			// Opened before the resume point, most likely.
+			c.addAt(rNotAdded, Info, []int{ord}, "event %d (%s) names %s, not opened in this resumed stream (it may have been opened before its resume point)",
+				ord, typ, strings.Join(what, ", "))
+		} else {
+			c.add(rNotAdded, []int{ord}, "event %d (%s) names %s, never opened by response.output_item.added",
+				ord, typ, strings.Join(what, ", "))
+		}
 	}
 	if ev.Flags&model.NonStandard != 0 {
 		rc.nonStd.add(typ, ord)
@@ -440,7 +450,8 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 		parts = append(parts, fmt.Sprintf("lacks the streamed %s", itemLabel(it)))
 	}
 	for _, o := range outs {
-		if !o.matched {
+		// A resumed stream lacks the items before its resume point.
+		if !o.matched && !r.Resumed {
 			serious(o.typ)
 			parts = append(parts, fmt.Sprintf("adds %s %s, never streamed", o.typ, quote(o.id)))
 		}

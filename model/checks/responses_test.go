@@ -3,6 +3,9 @@ package checks
 import (
 	"fmt"
 	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
 )
 
 func responsesCases() []ruleCase {
@@ -35,6 +38,25 @@ func responsesCases() []ruleCase {
 	}
 	return []ruleCase{
 		hit(rFirstNotCreated, "starts at output_item.added", resp(func(e []revt) []revt { return e[2:] }), 0),
+		hit(rFirstNotCreated, "starts at output_item.added numbered 0", resp(func(e []revt) []revt {
+			e = e[2:]
+			for i := range e {
+				e[i].seq = fmt.Sprint(i)
+			}
+			return e
+		}), 0),
+		miss(rFirstNotCreated, "resumed mid-call (starting_after=3)", resumed(4)),
+
+		hit(rResumed, "resumed mid-call (starting_after=3)", resumed(4), 0),
+		hit(rResumed, "resumed before the first item (starting_after=1)", resumed(2), 0),
+		miss(rResumed, "from the start", resumed(0)),
+		miss(rResumed, "starts at output_item.added numbered 2 but for a second response", resp(func(e []revt) []revt {
+			second := respBase()[2:]
+			for i := range second {
+				second[i].body = strings.ReplaceAll(second[i].body, `"resp_1"`, `"resp_2"`)
+			}
+			return append(e, second...)
+		})),
 		miss(rFirstNotCreated, "an error before any response", respSSE([]revt{
 			{typ: "error", body: `"error":{"type":"invalid_request_error","code":"bad","message":"no"}`}})),
 
@@ -138,6 +160,7 @@ func responsesCases() []ruleCase {
 			return e
 		}), 2, 7),
 		miss(rCallIDChanged, "same call_id", resp(func(e []revt) []revt { return e })),
+		miss(rCallIDChanged, "a call never added learns its call_id at output_item.done", resp(func(e []revt) []revt { return del(e, 2, 3) })),
 
 		hit(rCallIDMissing, "never a call_id", resp(func(e []revt) []revt {
 			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "call_id", "")
@@ -157,6 +180,7 @@ func responsesCases() []ruleCase {
 			return e
 		}), 2, 6, 7),
 		miss(rNameChanged, "name everywhere the same", resp(func(e []revt) []revt { return e })),
+		miss(rNameChanged, "a call never added learns its name at .done", resp(func(e []revt) []revt { return del(e, 2, 3) })),
 
 		hit(rNameLate, "empty name at added", resp(func(e []revt) []revt {
 			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "name", `""`)
@@ -321,5 +345,34 @@ func responsesCases() []ruleCase {
 			`"reasoning":{"effort":null,"summary":null},`, ""), 0, 1, 7),
 		miss(rNoReasoning, "reasoning: null", strings.ReplaceAll(resp(func(e []revt) []revt { return e }),
 			`"reasoning":{"effort":null,"summary":null}`, `"reasoning":null`)),
+	}
+}
+
+// resumed is respBase as a stream resumed with starting_after=from-1 sends
+// it: the events from sequence_number from on, numbered as in the whole
+// stream, without the ones before.
+func resumed(from int) string {
+	e := respBase()[from:]
+	for i := range e {
+		e[i].seq = fmt.Sprint(from + i)
+	}
+	return respSSE(e)
+}
+
+// TestResumedStreamClean: a stream resumed mid-call lacks the events
+// before its resume point, legally: its item was opened before it, and its
+// deltas are only the tail of the arguments. Nothing in it is a warning.
+func TestResumedStreamClean(t *testing.T) {
+	t.Parallel()
+	for _, from := range []int{1, 2, 3, 4, 5, 6} {
+		rep := CheckBytes([]byte(resumed(from)), capture.FormatAuto, Strict)
+		for _, f := range rep.Findings {
+			if f.Severity >= Warning {
+				t.Errorf("resumed at %d: %s %s %v: %s", from, f.Severity, f.Rule, f.Events, f.Message)
+			}
+		}
+		if len(findings(rep, rResumed)) != 1 {
+			t.Errorf("resumed at %d: findings %v; want one %s", from, rep.Findings, rResumed)
+		}
 	}
 }

@@ -32,6 +32,7 @@ const (
 	fMixedEndings    = "framing/mixed-line-endings"
 	fInvalidUTF8     = "framing/invalid-utf8"
 	rFirstNotCreated = "responses/first-not-created"
+	rResumed         = "responses/resumed-stream"
 	rSeqMissing      = "responses/seq-missing"
 	rSeqOrder        = "responses/seq-not-increasing"
 	rSeqGap          = "responses/seq-gap"
@@ -140,12 +141,13 @@ var table = []Rule{
 		"sse-crlf"),
 	rule(fInvalidUTF8, Warning, Warning, "an event's bytes are not valid UTF-8; decoders replace or reject them"),
 
-	rule(rFirstNotCreated, Error, Error, "the first event of a response is not response.created",
+	rule(rFirstNotCreated, Error, Error, "the first event of a response is not response.created (a resumed stream is responses/resumed-stream)",
 		"resp-first-not-created"),
+	rule(rResumed, Info, Info, "the stream starts at a sequence_number above 0 without response.created: a stream resumed with starting_after, whose earlier events are not in it"),
 	rule(rSeqMissing, Warning, Info, "events without an integer sequence_number", "resp-seq-missing"),
 	rule(rSeqOrder, Warning, Warning, "a sequence_number repeats or goes backwards", "resp-seq-nonmonotonic"),
 	rule(rSeqGap, Info, Info, "sequence_number skips values or does not start at 0", "resp-seq-gaps"),
-	rule(rNotAdded, Error, Error, "an event names an item_id or output_index never opened by response.output_item.added",
+	rule(rNotAdded, Error, Error, "an event names an item_id or output_index never opened by response.output_item.added (info in a resumed stream)",
 		"resp-item-not-added"),
 	rule(rBadIndex, Error, Error, "a negative output_index, content_index or summary_index, or output_item.added out of order (0, 1, 2 …)",
 		"resp-bad-index"),
