@@ -219,6 +219,10 @@ type Item struct {
 	// content, so they are not weighed against the .done sources.
 	Resumed bool
 
+	// textDeltas counts the output_text deltas of a Responses message.
+	textDeltas int
+	ext        *itemExtra // text sources and replaced statements, for the few items that have them
+
 	gemini *geminiArgs // Gemini partialArgs, rebuilt on query
 	// argsStr caches the arguments as a string, shared by every source
 	// that states the same value (see argsSourceOf).
@@ -282,6 +286,10 @@ func (it *Item) Source(n SourceName) Source {
 func (it *Item) setSource(n SourceName, src Source) {
 	if it.Sources == nil {
 		it.Sources = new(Sources)
+	}
+	if old := it.Sources[n]; old.Present {
+		x := it.extra()
+		x.replaced = append(x.replaced, replacedSource{name: uint8(n), src: old})
 	}
 	it.Sources[n] = src
 }

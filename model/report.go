@@ -15,11 +15,25 @@ import (
 // CallsReport is the `streamtap calls --json` document. Scripts rely on its
 // shape: fields may be added, never renamed or removed.
 type CallsReport struct {
-	Dialect  string        `json:"dialect"`
-	Dialects []string      `json:"dialects,omitempty"` // when the stream mixes several
-	Calls    []CallReport  `json:"calls"`
-	Text     any           `json:"text"` // a string, or one string per choice
-	Outcome  OutcomeReport `json:"outcome"`
+	Dialect  string       `json:"dialect"`
+	Dialects []string     `json:"dialects,omitempty"` // when the stream mixes several
+	Calls    []CallReport `json:"calls"`
+	Text     any          `json:"text"` // a string, or one string per choice
+	// TextSources lists the messages whose statements of their text
+	// disagree (the deltas, output_text.done, content_part.done,
+	// output_item.done, the terminal output[]); absent when none do.
+	TextSources []TextSourcesReport `json:"text_sources,omitempty"`
+	Outcome     OutcomeReport       `json:"outcome"`
+}
+
+// TextSourcesReport is one message whose text sources disagree: which
+// message, and every stated text by source name (deltas, text_done,
+// part_done, item_done, terminal). The report's text is still the deltas'.
+type TextSourcesReport struct {
+	ItemID  string            `json:"item_id,omitempty"`
+	Choice  int               `json:"choice"`
+	Index   int               `json:"index"`
+	Sources map[string]string `json:"sources"`
 }
 
 // CallReport is one assembled call.
@@ -94,6 +108,14 @@ func (s *Session) reportTail(rep CallsReport) CallsReport {
 		rep.Text = texts[0]
 	} else {
 		rep.Text = texts
+	}
+	for _, it := range s.ItemsAsOf(-1) {
+		if it.Role != RoleMessage {
+			continue
+		}
+		if src, differ := it.TextSourcesDisagree(); differ {
+			rep.TextSources = append(rep.TextSources, TextSourcesReport{ItemID: it.ItemID, Choice: it.Choice, Index: it.Position, Sources: src})
+		}
 	}
 	o := s.Outcome()
 	rep.Outcome = OutcomeReport{State: o.State, Detail: o.Detail}
@@ -240,9 +262,54 @@ func (pw *pieceWriter) tail(r CallsReport) {
 	default:
 		pw.value(t)
 	}
+	if len(r.TextSources) > 0 {
+		pw.raw(`,"text_sources":[`)
+		for i, ts := range r.TextSources {
+			if i > 0 {
+				pw.raw(",")
+			}
+			pw.textSources(ts)
+		}
+		pw.raw("]")
+	}
 	pw.raw(`,"outcome":`)
 	pw.value(r.Outcome)
 	pw.raw("}\n")
+}
+
+// textSources writes one message's disagreeing text sources, each value
+// escaped in pieces (a message's text may be megabytes).
+func (pw *pieceWriter) textSources(ts TextSourcesReport) {
+	if pw.err != nil {
+		return
+	}
+	b := append(pw.out[:0], '{')
+	if ts.ItemID != "" {
+		b = append(b, `"item_id":`...)
+		b = jsonscan.AppendQuote(b, ts.ItemID)
+		b = append(b, ',')
+	}
+	b = append(b, `"choice":`...)
+	b = strconv.AppendInt(b, int64(ts.Choice), 10)
+	b = append(b, `,"index":`...)
+	b = strconv.AppendInt(b, int64(ts.Index), 10)
+	b = append(b, `,"sources":`...)
+	if ts.Sources == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(ts.Sources)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonscan.AppendQuote(b, k)
+			b = append(b, `:"`...)
+			b = escapeInPieces(pw, b, ts.Sources[k])
+			b = append(b, '"')
+		}
+		b = append(b, '}')
+	}
+	pw.flush(append(b, '}'))
 }
 
 // pieceWriter writes a JSON document a value at a time, byte for byte as

@@ -21,7 +21,11 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 			{ID: &id, Name: "f", Arguments: big, Sources: map[string]string{"deltas": big + "x", "item_done": "small"}},
 			{Name: "g", Arguments: `\u0000streamtap\u00000\u0000streamtap\u0000`},
 		},
-		Text:    []string{big, "\x00streamtap\x000\x00streamtap\x00"},
+		Text: []string{big, "\x00streamtap\x000\x00streamtap\x00"},
+		TextSources: []TextSourcesReport{
+			{ItemID: "msg_1", Index: 2, Sources: map[string]string{"deltas": big, "text_done": "é\u2028<&>", "item_done": ""}},
+			{Choice: 3, Sources: nil},
+		},
 		Outcome: OutcomeReport{State: "completed"},
 	}
 	others := []CallsReport{

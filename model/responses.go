@@ -23,7 +23,6 @@ type respState struct {
 // non-standard.
 var responsesKinds = map[string]Kind{
 	"response.content_part.added":                  KindLifecycle,
-	"response.content_part.done":                   KindLifecycle,
 	"response.reasoning_summary_part.added":        KindLifecycle,
 	"response.reasoning_summary_part.done":         KindLifecycle,
 	"response.output_text.annotation.added":        KindLifecycle,
@@ -200,6 +199,9 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		ev.Kind = KindTextDelta
 		if it := s.respItem(ev, ord); it != nil {
 			it.Text.addString(ord, t.delta)
+			if typ == "response.output_text.delta" {
+				it.textDeltas++
+			}
 		}
 		return
 	case "response.refusal.delta":
@@ -210,8 +212,25 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		return
 	case "response.output_text.done", "response.reasoning_summary_text.done", "response.reasoning_text.done":
 		ev.Kind = KindTextDone
-		if it := s.respItem(ev, ord); it != nil && len(it.Text.Frags) == 0 {
+		it := s.respItem(ev, ord)
+		if it == nil {
+			return
+		}
+		if len(it.Text.Frags) == 0 {
 			it.Text.addString(ord, t.text)
+		}
+		if typ == "response.output_text.done" && it.Role == RoleMessage && jsonscan.Kind(t.text) == '"' {
+			it.stateTextPart(TextDone, s.textIndex(), t.text, ord)
+		}
+		return
+	case "response.content_part.done":
+		ev.Kind = KindLifecycle
+		it := s.respItem(ev, ord)
+		if it == nil || it.Role != RoleMessage || !jsonscan.Equal(s.idx.Get(t.part, "type"), "output_text") {
+			return
+		}
+		if text := s.idx.Get(t.part, "text"); jsonscan.Kind(text) == '"' {
+			it.stateTextPart(TextPartDone, s.textIndex(), text, ord)
 		}
 		return
 	case "response.refusal.done":
@@ -418,6 +437,7 @@ func (s *Session) terminalItem(r *Response, i int, snp *snapshot, it *Item, ord 
 	if it.IsCall() && sn.hasArgs {
 		it.setSource(SourceTerminal, it.argsSource(&sn, ord))
 	}
+	s.stateSnapshotText(it, TextTerminal, sn.content, ord)
 }
 
 // snapshotText fills a message's or reasoning item's text from a snapshot
@@ -522,6 +542,7 @@ func (s *Session) itemDone(ev *Event, ord int) {
 		it.setSource(SourceItemDone, it.argsSource(&sn, ord))
 	}
 	s.snapshotText(it, sn, ord)
+	s.stateSnapshotText(it, TextItemDone, sn.content, ord)
 	ev.Item = int32(it.Index)
 }
 

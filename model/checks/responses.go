@@ -669,6 +669,9 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 		}
 	}
 
+	if it.Role == model.RoleMessage {
+		rc.checkText(out, it, label)
+	}
 	if !it.IsCall() {
 		return
 	}
@@ -682,11 +685,7 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 	}
 	present, differ := it.SourcesDisagree()
 	if differ && !jsonEquivalent(present) {
-		// Group the sources by value, and show each value from a little
-		// before the first byte where they part.
-		var values []string
-		names := map[string][]string{}
-		var evs []int
+		var stated []statedAt
 		for _, src := range []model.SourceName{model.SourceDeltas, model.SourceArgsDone, model.SourceItemDone, model.SourceTerminal} {
 			v, ok := present[src.String()]
 			if !ok {
@@ -696,22 +695,10 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 			if src == model.SourceDeltas {
 				o = lastDelta(it)
 			}
-			evs = append(evs, o)
-			if _, seen := names[v]; !seen {
-				values = append(values, v)
-			}
-			names[v] = append(names[v], fmt.Sprintf("%s (event %d)", sourceLabel(src), o))
+			stated = append(stated, statedAt{sourceLabel(src), v, o})
 		}
-		from := max(commonPrefix(values)-16, 0)
-		parts := make([]string, len(values))
-		for i, v := range values {
-			shown := quote(v[from:])
-			if from > 0 {
-				shown = "…" + shown
-			}
-			parts[i] = fmt.Sprintf("%s say %s", strings.Join(names[v], " and "), shown)
-		}
-		out.add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, strings.Join(parts, "; "))
+		evs, parts := partingValues(stated)
+		out.add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, parts)
 	}
 	if a := it.Source(model.SourceAdded); a.Present && a.Value != "" && it.Deltas > 0 {
 		out.add(rArgsInAdded, []int{a.Ordinal, lastDelta(it)}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
@@ -753,6 +740,78 @@ func onlyAt(seen []model.IDSeen, ord int) bool {
 // renames an item on each of its thousand events makes one finding, not a
 // thousand-name message.
 const maxValuesShown = 3
+
+// statedAt is one source's value, labelled, with the event that stated it.
+type statedAt struct {
+	label string
+	value string
+	ord   int
+}
+
+// partingValues groups statements by value and shows each value from a
+// little before the first byte where they part: "deltas (event 4) say
+// …"Paris"; arguments .done (event 5) say …"Rome"", with the events.
+func partingValues(stated []statedAt) ([]int, string) {
+	var values []string
+	names := map[string][]string{}
+	var evs []int
+	for _, st := range stated {
+		evs = append(evs, st.ord)
+		if _, seen := names[st.value]; !seen {
+			values = append(values, st.value)
+		}
+		names[st.value] = append(names[st.value], fmt.Sprintf("%s (event %d)", st.label, st.ord))
+	}
+	from := max(commonPrefix(values)-16, 0)
+	parts := make([]string, len(values))
+	for i, v := range values {
+		shown := quote(v[from:])
+		if from > 0 {
+			shown = "…" + shown
+		}
+		parts[i] = fmt.Sprintf("%s say %s", strings.Join(names[v], " and "), shown)
+	}
+	return evs, strings.Join(parts, "; ")
+}
+
+// checkText judges a message whose text is stated again by .done events
+// and snapshots: every statement must be the deltas' text.
+func (rc *respChecks) checkText(out *Checker, it *model.Item, label lazyLabel) {
+	present, differ := it.TextSourcesDisagree()
+	if !differ {
+		return
+	}
+	var stated []statedAt
+	for _, n := range []model.TextSourceName{model.TextDeltas, model.TextDone, model.TextPartDone, model.TextItemDone, model.TextTerminal} {
+		v, ok := present[n.String()]
+		if !ok {
+			continue
+		}
+		o := it.TextSource(n).Ordinal
+		if n == model.TextDeltas {
+			o = int(it.Text.Frags[len(it.Text.Frags)-1].Ordinal)
+		}
+		stated = append(stated, statedAt{textSourceLabel(n), v, o})
+	}
+	evs, parts := partingValues(stated)
+	out.add(rTextMismatch, evs, "%s: text differs: %s; clients that read the .done events show other text than clients that concatenate the deltas", label, parts)
+}
+
+func textSourceLabel(n model.TextSourceName) string {
+	switch n {
+	case model.TextDeltas:
+		return "deltas"
+	case model.TextDone:
+		return "output_text.done"
+	case model.TextPartDone:
+		return "content_part.done"
+	case model.TextItemDone:
+		return "output_item.done"
+	case model.TextTerminal:
+		return "terminal output[]"
+	}
+	return n.String()
+}
 
 // valuesAt lists the distinct values seen with the events that carried
 // each: "x" (events 3, 5), "y" (event 9); past maxValuesShown values it

@@ -260,6 +260,14 @@ func responsesCases() []ruleCase {
 			return e
 		})),
 
+		hit(rTextMismatch, "output_text.done differs from the deltas", resp(withMessage(`"Hi!"`, `"Hi"`)), 8, 9, 10, 11, 12),
+		hit(rTextMismatch, "terminal output[] differs from the deltas", resp(func(e []revt) []revt {
+			e = withMessage(`"Hi"`, `"Hi"`)(e)
+			e[12] = completed("[" + fc() + "," + strings.Replace(message, `"Hi"`, `"Bye"`, 1) + "]")
+			return e
+		}), 8, 9, 10, 11, 12),
+		miss(rTextMismatch, "every statement says the deltas' text", resp(withMessage(`"Hi"`, `"Hi"`))),
+
 		hit(rArgsInAdded, "added carries the arguments", resp(func(e []revt) []revt {
 			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`)
 			return e
@@ -374,5 +382,23 @@ func TestResumedStreamClean(t *testing.T) {
 		if len(findings(rep, rResumed)) != 1 {
 			t.Errorf("resumed at %d: findings %v; want one %s", from, rep.Findings, rResumed)
 		}
+	}
+}
+
+// withMessage adds a message item after the call (events 7–11): one delta
+// "Hi" (event 8), output_text.done and content_part.done stating textDone
+// and partDone (events 9, 10), output_item.done with "Hi" (event 11); the
+// terminal output[] (event 12) holds both items.
+func withMessage(textDone, partDone string) func(e []revt) []revt {
+	const message = `{"id":"msg_1","type":"message","status":"completed","role":"assistant","content":[{"type":"output_text","text":"Hi","annotations":[]}]}`
+	return func(e []revt) []revt {
+		e = ins(e, 7,
+			revt{typ: "response.output_item.added", body: `"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}`},
+			revt{typ: "response.output_text.delta", body: `"item_id":"msg_1","output_index":1,"content_index":0,"delta":"Hi"`},
+			revt{typ: "response.output_text.done", body: `"item_id":"msg_1","output_index":1,"content_index":0,"text":` + textDone},
+			revt{typ: "response.content_part.done", body: `"item_id":"msg_1","output_index":1,"content_index":0,"part":{"type":"output_text","annotations":[],"text":` + partDone + `}`},
+			revt{typ: "response.output_item.done", body: `"output_index":1,"item":` + message})
+		e[12] = revt{typ: "response.completed", body: `"response":` + respObj("completed", "["+fc()+","+message+"]")}
+		return e
 	}
 }

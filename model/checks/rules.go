@@ -53,6 +53,7 @@ const (
 	rRespStatus      = "responses/response-status"
 	rTermStatus      = "responses/terminal-status-mismatch"
 	rArgsMismatch    = "responses/args-done-mismatch"
+	rTextMismatch    = "responses/text-done-mismatch"
 	rArgsInAdded     = "responses/args-in-added"
 	rArgsDoneOnly    = "responses/args-done-only"
 	rArgsInvalid     = "responses/args-invalid-json"
@@ -174,6 +175,7 @@ var table = []Rule{
 		"resp-status-mismatch"),
 	rule(rArgsMismatch, Error, Error, "a call's argument sources disagree: deltas, *_arguments.done, output_item.done, terminal output[]",
 		"resp-fc-args-mismatch"),
+	rule(rTextMismatch, Error, Error, "a message's text sources disagree: the output_text deltas, output_text.done, content_part.done, output_item.done, terminal output[]"),
 	rule(rArgsInAdded, Info, Info, "output_item.added already carries the arguments and the deltas repeat them", "resp-fc-args-in-added"),
 	rule(rArgsDoneOnly, Info, Info, "a call's arguments arrive only in .done, with no delta", "resp-fc-done-only"),
 	rule(rArgsInvalid, Error, Error, "a call's final arguments are not valid JSON", "resp-fc-args-invalid-json"),
