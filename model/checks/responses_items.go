@@ -1,0 +1,336 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// The Responses rules judged per item at the end of a stream: identity,
+// lifecycle, arguments and text.
+
+// checkItem judges one item's identity, lifecycle and arguments.
+func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) {
+	var rf *respFacts
+	var r *model.Response
+	if it.Response >= 0 && it.Response < len(s.Responses) {
+		r = s.Responses[it.Response]
+		rf = rc.resps[it.Response]
+	}
+	open, wasOpened := rc.items[it.Index]
+	label := lazyLabel{it: it}
+	origin := it.Opened
+	if origin < 0 {
+		origin = it.First
+	}
+
+	var byField map[string][]model.IDSeen
+	var fields []string
+	if len(it.IDs) > 0 {
+		byField = map[string][]model.IDSeen{}
+	}
+	for _, id := range it.IDs {
+		if _, ok := byField[id.Field]; !ok {
+			fields = append(fields, id.Field)
+		}
+		byField[id.Field] = append(byField[id.Field], id)
+	}
+	for _, field := range fields {
+		seen := byField[field]
+		if field == "item_id" && it.CallID == "" && r != nil && onlyAt(seen, r.Final) {
+			// Renamed only in the terminal output[]: terminal-output-mismatch
+			// tells that rename.
+			continue
+		}
+		evs := []int{origin}
+		for _, x := range seen {
+			evs = append(evs, x.Ordinal)
+		}
+		vals := valuesAt(seen)
+		switch field {
+		case "item_id":
+			out.add(rItemIDChanged, evs, "item %s (opened at event %d with id %s) is named %s", label, origin,
+				quote(it.ItemID), vals)
+		case "call_id":
+			if wasOpened && open.callID == "" && it.Type == "function_call" {
+				out.add(rCallIDMissing, evs[:2], "call %s has no call_id at output_item.added (event %d); it first appears at event %d",
+					label, origin, seen[0].Ordinal)
+				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				vals = valuesAt(seen)
+			}
+			if len(seen) > 0 {
+				out.add(rCallIDChanged, evs, "call %s: call_id changes to %s", label, vals)
+			}
+		case "name":
+			if wasOpened && open.name == "" {
+				out.add(rNameLate, evs[:2], "call %s has no name at output_item.added (event %d); the name %s first appears at event %d",
+					label, origin, quote(seen[0].Value), seen[0].Ordinal)
+				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				vals = valuesAt(seen)
+			}
+			if len(seen) > 0 {
+				out.add(rNameChanged, evs, "call %s (named %s at event %d) is named %s", label, quote(open.name), origin,
+					vals)
+			}
+		case "type":
+			out.add(rTypeChanged, evs, "item %s is %s at event %d but %s", label, quote(it.Type), origin, vals)
+		case "output_item.done":
+			out.add(rDoneTwice, append(evs, it.Closed), "item %s: output_item.done again at event %d after event %d",
+				label, seen[0].Ordinal, it.Closed)
+		case "arguments_done":
+			out.add(rDoneTwice, evs, "call %s: arguments .done again at event %d", label, seen[0].Ordinal)
+		}
+	}
+
+	// Lifecycle.
+	if rf != nil && it.Opened >= 0 && it.Closed < 0 && rf.terminalType == "response.completed" {
+		out.add(rDoneMissing, []int{it.Opened, rf.terminal}, "item %s opened at event %d has no output_item.done before response.completed (event %d)",
+			label, it.Opened, rf.terminal)
+	}
+	var final model.Change
+	for _, ch := range it.Status {
+		switch {
+		case final.Value == "" && finalStatus(ch.Value):
+			final = ch
+		case final.Value != "" && ch.Value != final.Value:
+			out.add(rItemStatus, []int{final.Ordinal, ch.Ordinal}, "item %s: status %s at event %d after %s at event %d",
+				label, quote(ch.Value), ch.Ordinal, quote(final.Value), final.Ordinal)
+			final = ch
+		}
+	}
+
+	if it.Role == model.RoleMessage {
+		rc.checkText(out, it, label)
+	}
+	if !it.IsCall() {
+		return
+	}
+	if it.CallID == "" && (it.Type == "function_call" || it.Type == "custom_tool_call") {
+		out.add(rCallIDMissing, []int{origin}, "call %s (%s) never states a call_id; its output cannot be paired", label, it.Name)
+	}
+	incomplete := it.StatusLast() == "incomplete" || (rf != nil && rf.terminalType == "response.incomplete" && it.Closed < 0)
+	if incomplete && rf != nil && rf.terminalType == "response.incomplete" {
+		out.add(rIncompleteCall, []int{origin, rf.terminal}, "call %s is cut off by response.incomplete (event %d): its arguments %s are truncated",
+			label, rf.terminal, quote(it.FinalArgs()))
+	}
+	present, differ := it.SourcesDisagree()
+	if differ && !jsonEquivalent(present) {
+		var stated []statedAt
+		for _, src := range []model.SourceName{model.SourceDeltas, model.SourceArgsDone, model.SourceItemDone, model.SourceTerminal} {
+			v, ok := present[src.String()]
+			if !ok {
+				continue
+			}
+			o := it.Source(src).Ordinal
+			if src == model.SourceDeltas {
+				o = lastDelta(it)
+			}
+			stated = append(stated, statedAt{sourceLabel(src), v, o})
+		}
+		evs, parts := partingValues(stated)
+		out.add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, parts)
+	}
+	if a := it.Source(model.SourceAdded); a.Present && a.Value != "" && it.Deltas > 0 {
+		out.add(rArgsInAdded, []int{a.Ordinal, lastDelta(it)}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
+			label, a.Ordinal, quote(a.Value), plural(it.Deltas, "delta"))
+	}
+	final2 := it.FinalArgs()
+	if it.Opened >= 0 && it.Deltas == 0 && final2 != "" &&
+		(it.Source(model.SourceArgsDone).Present || it.Source(model.SourceItemDone).Present) {
+		o := it.Source(model.SourceArgsDone).Ordinal
+		if !it.Source(model.SourceArgsDone).Present {
+			o = it.Source(model.SourceItemDone).Ordinal
+		}
+		out.add(rArgsDoneOnly, []int{it.Opened, o}, "call %s: no argument delta; the arguments arrive whole at event %d", label, o)
+	}
+	if it.Type == "custom_tool_call" || incomplete {
+		return // free-form input, or arguments cut off on purpose
+	}
+	st := model.ArgsState([]byte(final2), it.Closed >= 0 || (r != nil && r.Terminal >= 0))
+	switch {
+	case st.Empty && it.Closed >= 0:
+		out.add(rArgsEmpty, []int{it.Closed}, `call %s: final arguments are "" (JSON.parse("") fails; "{}" is the empty object)`, label)
+	case !st.Complete && !st.Empty && !st.Incomplete:
+		out.add(rArgsInvalid, []int{origin, max(it.Closed, it.Last)}, "call %s: final arguments %s are not valid JSON (%s)",
+			label, quote(final2), st)
+	}
+}
+
+// onlyAt reports whether every observation was made by event ord.
+func onlyAt(seen []model.IDSeen, ord int) bool {
+	for _, x := range seen {
+		if x.Ordinal != ord {
+			return false
+		}
+	}
+	return len(seen) > 0
+}
+
+// maxValuesShown bounds the distinct values a message lists: a gateway that
+// renames an item on each of its thousand events makes one finding, not a
+// thousand-name message.
+const maxValuesShown = 3
+
+// statedAt is one source's value, labelled, with the event that stated it.
+type statedAt struct {
+	label string
+	value string
+	ord   int
+}
+
+// partingValues groups statements by value and shows each value from a
+// little before the first byte where they part: "deltas (event 4) say
+// …"Paris"; arguments .done (event 5) say …"Rome"", with the events.
+func partingValues(stated []statedAt) ([]int, string) {
+	var values []string
+	names := map[string][]string{}
+	var evs []int
+	for _, st := range stated {
+		evs = append(evs, st.ord)
+		if _, seen := names[st.value]; !seen {
+			values = append(values, st.value)
+		}
+		names[st.value] = append(names[st.value], fmt.Sprintf("%s (event %d)", st.label, st.ord))
+	}
+	from := max(commonPrefix(values)-16, 0)
+	parts := make([]string, len(values))
+	for i, v := range values {
+		shown := quote(v[from:])
+		if from > 0 {
+			shown = "…" + shown
+		}
+		parts[i] = fmt.Sprintf("%s say %s", strings.Join(names[v], " and "), shown)
+	}
+	return evs, strings.Join(parts, "; ")
+}
+
+// checkText judges a message whose text is stated again by .done events
+// and snapshots: every statement must be the deltas' text.
+func (rc *respChecks) checkText(out *Checker, it *model.Item, label lazyLabel) {
+	present, differ := it.TextSourcesDisagree()
+	if !differ {
+		return
+	}
+	var stated []statedAt
+	for _, n := range []model.TextSourceName{model.TextDeltas, model.TextDone, model.TextPartDone, model.TextItemDone, model.TextTerminal} {
+		v, ok := present[n.String()]
+		if !ok {
+			continue
+		}
+		o := it.TextSource(n).Ordinal
+		if n == model.TextDeltas {
+			o = int(it.Text.Frags[len(it.Text.Frags)-1].Ordinal)
+		}
+		stated = append(stated, statedAt{textSourceLabel(n), v, o})
+	}
+	evs, parts := partingValues(stated)
+	out.add(rTextMismatch, evs, "%s: text differs: %s; clients that read the .done events show other text than clients that concatenate the deltas", label, parts)
+}
+
+func textSourceLabel(n model.TextSourceName) string {
+	switch n {
+	case model.TextDeltas:
+		return "deltas"
+	case model.TextDone:
+		return "output_text.done"
+	case model.TextPartDone:
+		return "content_part.done"
+	case model.TextItemDone:
+		return "output_item.done"
+	case model.TextTerminal:
+		return "terminal output[]"
+	}
+	return n.String()
+}
+
+// valuesAt lists the distinct values seen with the events that carried
+// each: "x" (events 3, 5), "y" (event 9); past maxValuesShown values it
+// counts the rest.
+func valuesAt(seen []model.IDSeen) string {
+	var order []string
+	at := map[string][]string{}
+	for _, x := range seen {
+		if _, ok := at[x.Value]; !ok {
+			order = append(order, x.Value)
+		}
+		at[x.Value] = append(at[x.Value], fmt.Sprint(x.Ordinal))
+	}
+	var parts []string
+	for i, v := range order {
+		if i == maxValuesShown {
+			parts = append(parts, fmt.Sprintf("and %d more", len(order)-i))
+			break
+		}
+		word := "event"
+		if len(at[v]) > 1 {
+			word = "events"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s %s)", quote(v), word, strings.Join(at[v], ", ")))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// commonPrefix is the length of the longest prefix all values share, cut
+// back to a UTF-8 boundary.
+func commonPrefix(values []string) int {
+	if len(values) == 0 {
+		return 0
+	}
+	n := len(values[0])
+	for _, v := range values[1:] {
+		i := 0
+		for i < n && i < len(v) && v[i] == values[0][i] {
+			i++
+		}
+		n = i
+	}
+	for n > 0 && n < len(values[0]) && !utf8.RuneStart(values[0][n]) {
+		n--
+	}
+	return n
+}
+
+func lastDelta(it *model.Item) int {
+	if n := len(it.Args.Frags); n > 0 {
+		return int(it.Args.Frags[n-1].Ordinal)
+	}
+	return it.Last
+}
+
+func sourceLabel(src model.SourceName) string {
+	switch src {
+	case model.SourceDeltas:
+		return "deltas"
+	case model.SourceArgsDone:
+		return "arguments .done"
+	case model.SourceItemDone:
+		return "output_item.done"
+	case model.SourceTerminal:
+		return "terminal output[]"
+	}
+	return src.String()
+}
+
+// jsonEquivalent reports whether differing argument texts are the same
+// JSON, told apart only by whitespace: a client parsing any of them runs
+// the same call.
+func jsonEquivalent(present map[string]string) bool {
+	var first string
+	n := 0
+	for _, v := range present {
+		if jsonscan.Validate([]byte(v)) != nil {
+			return false
+		}
+		cv := compact(v)
+		if n == 0 {
+			first = cv
+		} else if cv != first {
+			return false
+		}
+		n++
+	}
+	return true
+}
