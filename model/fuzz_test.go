@@ -266,7 +266,40 @@ func FuzzAssemble(f *testing.F) {
 			it.Args.FragmentAt(s.Len() / 2)
 			it.SourcesDisagree()
 		}
+		checkSourcesAsOf(t, s)
 	})
+}
+
+// checkSourcesAsOf holds the as-of queries to the whole-stream ones: as of
+// the last event they answer what FinalArgs, SourcesDisagree and
+// TextSourcesDisagree answer, and no statement as of an event was made
+// after it.
+func checkSourcesAsOf(t *testing.T, s *Session) {
+	last := s.Len() - 1
+	for _, it := range s.Items {
+		if got, want := it.FinalArgsAsOf(last), it.FinalArgs(); got != want {
+			t.Fatalf("item %d: FinalArgsAsOf(last) = %q; FinalArgs() = %q", it.Index, got, want)
+		}
+		_, want := it.SourcesDisagree()
+		if _, got := it.SourcesAsOf(-1); got != want {
+			t.Fatalf("item %d: SourcesAsOf(-1) disagree = %v; SourcesDisagree() = %v", it.Index, got, want)
+		}
+		_, want = it.TextSourcesDisagree()
+		if _, got := it.TextSourcesAsOf(-1); got != want {
+			t.Fatalf("item %d: TextSourcesAsOf(-1) disagree = %v; TextSourcesDisagree() = %v", it.Index, got, want)
+		}
+		for _, ord := range []int{it.First, (it.First + it.Last) / 2, it.Last} {
+			stmts, _ := it.SourcesAsOf(ord)
+			texts, _ := it.TextSourcesAsOf(ord)
+			for _, st := range append(stmts, texts...) {
+				if st.Ordinal > ord {
+					t.Fatalf("item %d: as of %d, %s was stated at event %d", it.Index, ord, st.Name, st.Ordinal)
+				}
+			}
+			it.FinalArgsAsOf(ord)
+			it.FinalTextAsOf(ord)
+		}
+	}
 }
 
 // quote returns s as a JSON string.
