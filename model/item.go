@@ -182,23 +182,31 @@ const (
 // or choice message (Chat) or function call or text part (Gemini): anything
 // that is assembled across events.
 type Item struct {
-	Index    int // position in Session.Items
-	Dialect  Dialect
-	Role     ItemRole
-	Type     string // the wire type: function_call, tool_use, text, thinking, function …
-	ItemID   string // Responses item id
-	CallID   string // the id a client answers with
-	Name     string
-	Position int // output_index, block index or tool-call index; -1 when none
-	Choice   int // Chat choice or Gemini candidate
-	Response int // index in Session.Responses, or -1
-	First    int // ordinal of the first event that touched it
-	Last     int // ordinal of the latest event that touched it
-	Opened   int // ordinal of the event that opened it, or -1 when none did
-	Closed   int // ordinal of the event that closed it, or -1
-	Status   History
-	Args     Buffer // a call's arguments as they arrived
-	Text     Buffer // message text, reasoning text or thinking
+	Index   int // position in Session.Items
+	Dialect Dialect
+	Role    ItemRole
+	// Resumed marks an item opened before the resume point of a resumed
+	// stream (see Response.Resumed): its deltas are only the tail of its
+	// content, so they are not weighed against the .done sources.
+	Resumed bool
+	// textDeltas counts the output_text deltas of a Responses message. It
+	// and Resumed sit beside Dialect and Role, in the padding of Index's
+	// word: an item stays in its allocation size class.
+	textDeltas int32
+	Type       string // the wire type: function_call, tool_use, text, thinking, function …
+	ItemID     string // Responses item id
+	CallID     string // the id a client answers with
+	Name       string
+	Position   int // output_index, block index or tool-call index; -1 when none
+	Choice     int // Chat choice or Gemini candidate
+	Response   int // index in Session.Responses, or -1
+	First      int // ordinal of the first event that touched it
+	Last       int // ordinal of the latest event that touched it
+	Opened     int // ordinal of the event that opened it, or -1 when none did
+	Closed     int // ordinal of the event that closed it, or -1
+	Status     History
+	Args       Buffer // a call's arguments as they arrived
+	Text       Buffer // message text, reasoning text or thinking
 	// Refusal and Sign (an Anthropic thinking signature) are nil until
 	// their first fragment: few items have them, and a big stream has tens
 	// of thousands of items.
@@ -214,14 +222,8 @@ type Item struct {
 	IDs []IDSeen
 	// Deltas counts the events that added argument fragments.
 	Deltas int
-	// Resumed marks an item opened before the resume point of a resumed
-	// stream (see Response.Resumed): its deltas are only the tail of its
-	// content, so they are not weighed against the .done sources.
-	Resumed bool
 
-	// textDeltas counts the output_text deltas of a Responses message.
-	textDeltas int
-	ext        *itemExtra // text sources and replaced statements, for the few items that have them
+	ext *itemExtra // text sources and replaced statements, for the few items that have them
 
 	gemini *geminiArgs // Gemini partialArgs, rebuilt on query
 	// argsStr caches the arguments as a string, shared by every source

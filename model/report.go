@@ -109,13 +109,18 @@ func (s *Session) reportTail(rep CallsReport) CallsReport {
 	} else {
 		rep.Text = texts
 	}
-	for _, it := range s.ItemsAsOf(-1) {
-		if it.Role != RoleMessage {
-			continue
+	var differ []*Item // rare: found without a second list of every item
+	for _, it := range s.Items {
+		if it.Role == RoleMessage && it.ext != nil {
+			if _, ok := it.TextSourcesDisagree(); ok {
+				differ = append(differ, it)
+			}
 		}
-		if src, differ := it.TextSourcesDisagree(); differ {
-			rep.TextSources = append(rep.TextSources, TextSourcesReport{ItemID: it.ItemID, Choice: it.Choice, Index: it.Position, Sources: src})
-		}
+	}
+	sortOutput(differ)
+	for _, it := range differ {
+		src, _ := it.TextSourcesDisagree()
+		rep.TextSources = append(rep.TextSources, TextSourcesReport{ItemID: it.ItemID, Choice: it.Choice, Index: it.Position, Sources: src})
 	}
 	o := s.Outcome()
 	rep.Outcome = OutcomeReport{State: o.State, Detail: o.Detail}

@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/streamtap/streamtap/model/jsonscan"
@@ -16,6 +17,7 @@ type respState struct {
 	resp    *Response
 	byID    map[string]*Item
 	byIndex map[int]*Item
+	found   []*Item // scratch for matching a terminal output[]
 }
 
 // Documented Responses event types beyond the ones handled by name, with
@@ -375,36 +377,60 @@ func (s *Session) respSnapshot(obj []byte, ord int, kind snapKind) {
 // gateway that renames items still has each told once.
 func (s *Session) terminalOutput(r *Response, output []byte, ord int) {
 	st := &s.respState
-	var sns []snapshot
+	// By id first: on a healthy stream that finds every item, and the
+	// snapshots are read once, in the last pass, without being kept.
+	found := st.found[:0]
+	defer func() { clear(found); st.found = found[:0] }() // reused: a stream has thousands of terminal events
+	missing := false
 	s.idx.Elements(output, func(_ int, v []byte) bool {
-		sns = append(sns, s.readSnapshot(v))
+		idV := s.idx.Get(v, "id")
+		raw, plain := jsonscan.Raw(idV)
+		if !plain {
+			raw = []byte(str(idV))
+		}
+		it := st.byID[string(raw)]
+		if it != nil && slices.Contains(found, it) {
+			it = nil
+		}
+		found = append(found, it)
+		missing = missing || it == nil
 		return true
 	})
-	found := make([]*Item, len(sns))
-	taken := map[*Item]bool{}
-	for i := range sns {
-		if it := st.byID[sns[i].id]; it != nil && !taken[it] {
-			found[i], taken[it] = it, true
-			continue
-		}
-		if sns[i].callID == "" {
-			continue
+	if missing {
+		s.matchRest(found, output)
+	}
+	s.idx.Elements(output, func(i int, v []byte) bool {
+		sn := s.readSnapshot(v)
+		s.terminalItem(r, i, &sn, found[i], ord)
+		return true
+	})
+}
+
+// matchRest matches the terminal output[] items that no id found: by
+// call_id, then by position (the streamed item at that output_index, of
+// the same type, not matched already).
+func (s *Session) matchRest(found []*Item, output []byte) {
+	st := &s.respState
+	taken := func(it *Item) bool { return slices.Contains(found, it) }
+	s.idx.Elements(output, func(i int, v []byte) bool {
+		callID := str(s.idx.Get(v, "call_id"))
+		if found[i] != nil || callID == "" {
+			return true
 		}
 		for _, c := range st.byIndex {
-			if c.CallID == sns[i].callID && !taken[c] {
-				found[i], taken[c] = c, true
+			if c.CallID == callID && !taken(c) {
+				found[i] = c
 				break
 			}
 		}
-	}
-	for i := range sns {
-		if c := st.byIndex[i]; found[i] == nil && c != nil && !taken[c] && c.Type == sns[i].typ {
-			found[i], taken[c] = c, true
+		return true
+	})
+	s.idx.Elements(output, func(i int, v []byte) bool {
+		if c := st.byIndex[i]; found[i] == nil && c != nil && !taken(c) && c.Type == str(s.idx.Get(v, "type")) {
+			found[i] = c
 		}
-	}
-	for i := range sns {
-		s.terminalItem(r, i, &sns[i], found[i], ord)
-	}
+		return true
+	})
 }
 
 // terminalItem records one item of the terminal output[], matched to the

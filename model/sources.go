@@ -46,7 +46,7 @@ type textParts map[TextSourceName]map[int]string
 // statements replaced by later ones. Kept apart so that the tens of
 // thousands of items of a big stream do not each carry it.
 type itemExtra struct {
-	text     *TextSources
+	text     TextSources // every zero Source (not Present) until stated
 	parts    textParts
 	replaced []replacedSource
 	textStr  string // the text as a string, shared by the text sources that state it
@@ -63,7 +63,7 @@ func (it *Item) extra() *itemExtra {
 // is false when the stream never made it. The deltas are not a statement
 // here: they are the item's Text.
 func (it *Item) TextSource(n TextSourceName) Source {
-	if it.ext == nil || it.ext.text == nil || n >= TextDeltas {
+	if it.ext == nil || n >= TextDeltas {
 		return Source{}
 	}
 	return it.resolveText(it.ext.text[n])
@@ -91,9 +91,6 @@ func (it *Item) resolveArgs(src Source) Source {
 
 func (it *Item) setTextSource(n TextSourceName, src Source) {
 	x := it.extra()
-	if x.text == nil {
-		x.text = new(TextSources)
-	}
 	if old := x.text[n]; old.Present {
 		x.replaced = append(x.replaced, replacedSource{text: true, name: uint8(n), src: old})
 	}
@@ -129,7 +126,7 @@ func (it *Item) stateTextPart(n TextSourceName, ci int, raw []byte, ord int) {
 	if byIndex == nil {
 		byIndex = map[int]string{}
 		x.parts[n] = byIndex
-		if x.text != nil && x.text[n].Present {
+		if x.text[n].Present {
 			byIndex[0] = it.resolveText(x.text[n]).Value // stated before a second part came
 		}
 	}
@@ -157,7 +154,7 @@ func (it *Item) TextSourcesDisagree() (map[string]string, bool) {
 
 // textStatements is TextSourcesDisagree as of event ord (all when ord < 0).
 func (it *Item) textStatements(ord int) (map[string]string, bool) {
-	if it.ext == nil || it.ext.text == nil {
+	if it.ext == nil {
 		return nil, false
 	}
 	var first Source
@@ -207,7 +204,7 @@ func (it *Item) sameText(a, b Source) bool {
 // textAsOf returns the statement of source n in force at the end of event
 // ord (the latest when ord < 0), unresolved.
 func (it *Item) textAsOf(n TextSourceName, ord int) (Source, bool) {
-	if it.ext == nil || it.ext.text == nil {
+	if it.ext == nil {
 		return Source{}, false
 	}
 	return it.sourceAsOf(true, uint8(n), it.ext.text[n], ord)
@@ -383,30 +380,33 @@ func (it *Item) FinalTextAsOf(ord int) []byte {
 	return b
 }
 
-// messageText concatenates the output_text parts of a message snapshot's
-// content.
-func (s *Session) messageText(content []byte) ([]byte, bool) {
-	var text []byte
-	found := false
-	s.idx.Elements(content, func(_ int, part []byte) bool {
-		if jsonscan.Equal(s.idx.Get(part, "type"), "output_text") {
-			found = true
-			text = jsonscan.Unquote(text, s.idx.Get(part, "text"))
-		}
-		return true
-	})
-	return text, found
-}
-
 // stateSnapshotText records a message snapshot's text (output_item.done,
-// the terminal output[]) as a source of the final text.
+// the terminal output[]: its output_text parts, concatenated) as a source
+// of the final text. The common single part that equals the text is
+// compared where it lies, not decoded first.
 func (s *Session) stateSnapshotText(it *Item, n TextSourceName, content []byte, ord int) {
 	if it.Role != RoleMessage || it.Dialect != DialectResponses {
 		return
 	}
-	if text, ok := s.messageText(content); ok {
-		it.setTextSource(n, it.textSourceOf(text, ord))
+	var raws [][]byte
+	s.idx.Elements(content, func(_ int, part []byte) bool {
+		if jsonscan.Equal(s.idx.Get(part, "type"), "output_text") {
+			raws = append(raws, s.idx.Get(part, "text"))
+		}
+		return true
+	})
+	switch {
+	case len(raws) == 0:
+		return
+	case len(raws) == 1 && jsonscan.Kind(raws[0]) == '"' && jsonscan.EqualDecoded(raws[0], it.Text.Bytes()):
+		it.setTextSource(n, Source{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1})
+		return
 	}
+	var text []byte
+	for _, raw := range raws {
+		text = jsonscan.Unquote(text, raw)
+	}
+	it.setTextSource(n, it.textSourceOf(text, ord))
 }
 
 // textIndex is the content_index of the event being added, 0 when absent.
