@@ -1,0 +1,110 @@
+package capture
+
+import (
+	"errors"
+	"io"
+	"sync"
+	"time"
+)
+
+// DuplexTee is Tee for a connection that switched protocols (HTTP 101):
+// it passes the bytes of both directions through unchanged and hands each
+// chunk to a sink with who sent it and when. It is an io.ReadWriteCloser
+// because net/http/httputil.ReverseProxy requires the body of a 101
+// response to be one: Read is the server's bytes on their way to the
+// client, Write the client's bytes on their way to the server.
+//
+// A server chunk reaches the sink only once the reader has it (at the next
+// Read or Write, or at Close), and a client chunk only after it was
+// written, so the sink's work never delays a byte. The sink runs under a
+// lock, one chunk at a time, in the order the chunks arrived, so it needs
+// no lock of its own. Done is called exactly once, at Close,
+// with nil after the server ended its side cleanly or the error that
+// ended it (ErrClosedEarly when the connection was closed first). Read,
+// Write and Close may be called from different goroutines.
+type DuplexTee struct {
+	rw    io.ReadWriteCloser
+	start time.Time
+	sink  func(from WSDir, p []byte, at time.Duration)
+	done  func(err error, at time.Duration)
+
+	mu      sync.Mutex
+	pending []byte
+	pendAt  time.Duration
+	err     error // what ended reading; io.EOF for a clean end
+	closed  bool
+}
+
+// NewDuplexTee wraps rw, the server side of an upgraded connection. Times
+// are measured from start.
+func NewDuplexTee(rw io.ReadWriteCloser, start time.Time,
+	sink func(from WSDir, p []byte, at time.Duration), done func(err error, at time.Duration)) *DuplexTee {
+	return &DuplexTee{rw: rw, start: start, sink: sink, done: done}
+}
+
+// Read reads what the server sent.
+func (t *DuplexTee) Read(p []byte) (int, error) {
+	t.mu.Lock()
+	t.deliver()
+	t.mu.Unlock()
+	n, err := t.rw.Read(p)
+	at := time.Since(t.start)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return n, err // the session is over; the bytes still pass
+	}
+	if n > 0 {
+		t.pending = append(t.pending[:0], p[:n]...)
+		t.pendAt = at
+	}
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+	return n, err
+}
+
+// Write sends what the client sent to the server.
+func (t *DuplexTee) Write(p []byte) (int, error) {
+	at := time.Since(t.start)
+	n, err := t.rw.Write(p)
+	if n > 0 {
+		t.mu.Lock()
+		t.deliver() // read before this chunk was written: it goes first
+		if !t.closed {
+			t.sink(WSClient, p[:n], at)
+		}
+		t.mu.Unlock()
+	}
+	return n, err
+}
+
+// deliver hands the pending server chunk to the sink. t.mu is held.
+func (t *DuplexTee) deliver() {
+	if len(t.pending) > 0 && !t.closed {
+		t.sink(WSServer, t.pending, t.pendAt)
+		t.pending = t.pending[:0]
+	}
+}
+
+// Close closes the connection to the server, delivers what is pending and
+// calls done. Calls after the first only close again.
+func (t *DuplexTee) Close() error {
+	err := t.rw.Close()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return err
+	}
+	t.deliver()
+	t.closed = true
+	end := t.err
+	switch {
+	case errors.Is(end, io.EOF):
+		end = nil
+	case end == nil:
+		end = ErrClosedEarly
+	}
+	t.done(end, time.Since(t.start))
+	return err
+}
