@@ -139,6 +139,9 @@ type proxy struct {
 	turns  turns
 	feed   *proxyFeed          // the sessions list's feed, or nil without the TUI
 	onDone func(*proxySession) // for tests: called after a session's line is logged
+
+	upMu     sync.Mutex
+	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
 }
 
 func newProxy(o proxyOptions, logw io.Writer) *proxy {
@@ -181,6 +184,7 @@ func (p *proxy) serve(ctx context.Context, ln net.Listener) error {
 	if err := srv.Shutdown(sctx); err != nil {
 		_ = srv.Close() // streams still open after the grace period are cut
 	}
+	p.closeUpgraded()
 	return nil
 }
 
@@ -189,6 +193,12 @@ func (p *proxy) rewrite(pr *httputil.ProxyRequest) {
 	// A compressed stream could not be shown; ask for identity. Clients
 	// accept an uncompressed response to any Accept-Encoding.
 	pr.Out.Header.Set("Accept-Encoding", "identity")
+	// Likewise a WebSocket: without the extension offer the server cannot
+	// negotiate permessage-deflate (RFC 7692), and its messages stay
+	// readable. Extensions are optional; the client sees none accepted.
+	if strings.EqualFold(pr.In.Header.Get("Upgrade"), "websocket") {
+		pr.Out.Header.Del("Sec-WebSocket-Extensions")
+	}
 }
 
 type sessionKey struct{}
@@ -248,6 +258,9 @@ func (p *proxy) modifyResponse(resp *http.Response) error {
 	if sess == nil {
 		return nil
 	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		return sess.upgrade(resp)
+	}
 	sess.respond(resp)
 	resp.Body = capture.NewTee(resp.Body, sess.start, p.o.idle, sess.chunk, sess.done)
 	return nil
@@ -257,6 +270,9 @@ func (p *proxy) modifyResponse(resp *http.Response) error {
 // timed out before its head, or the client went away first.
 func (p *proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	sess, _ := r.Context().Value(sessionKey{}).(*proxySession)
+	if sess != nil && sess.ws != nil {
+		return // the connection is the client's now; the session ends when it closes
+	}
 	state, status := classify(r.Context(), err)
 	if sess != nil {
 		sess.finish(status, err, state)
@@ -317,6 +333,7 @@ type proxySession struct {
 	rec        *capture.Recorder
 	recFile    *os.File
 	recPath    string
+	ws         *wsSession // after a switch of protocols, or nil
 	once       sync.Once
 
 	// Set by finish.
@@ -330,6 +347,9 @@ func (ps *proxySession) respond(resp *http.Response) {
 	ps.status = resp.StatusCode
 	ps.headAt = time.Since(ps.start)
 	format := bodyFormat(resp.Header.Get("Content-Type"))
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		format = capture.FormatSSE // the messages are written as SSE blocks
+	}
 	ps.fr = capture.NewFramer(format)
 	// No Raw store: the log needs only the assembly, and a 1 MiB store
 	// block per session would dominate memory under many streams.
@@ -419,12 +439,18 @@ func createRecording(dir string, start time.Time, id int, method, path string) (
 
 // chunk takes body bytes from the tee, after the client has them.
 func (ps *proxySession) chunk(p []byte, at time.Duration) {
-	if ps.store != nil {
-		ps.store.Append(p) // before its frames reach the UI
-	}
 	if ps.firstByte == capture.NoTime {
 		ps.firstByte = at
 		ps.publish()
+	}
+	ps.body(p, at)
+}
+
+// body adds bytes to the session's body: its store, its recording and its
+// model.
+func (ps *proxySession) body(p []byte, at time.Duration) {
+	if ps.store != nil {
+		ps.store.Append(p) // before its frames reach the UI
 	}
 	if ps.rec != nil {
 		if err := ps.rec.Write(p, at); err != nil {
@@ -568,6 +594,9 @@ func (ps *proxySession) logLine() string {
 		calls = len(ps.s.Calls())
 		bytesIn = ps.s.Bytes()
 	}
+	if ps.ws != nil {
+		bytesIn = ps.ws.wire[capture.WSServer] // the body holds the messages as SSE blocks
+	}
 	kv("dialect", dialect)
 	kv("dur", ms(ps.dur))
 	kv("ttfb", ms(ps.firstByte))
@@ -575,6 +604,9 @@ func (ps *proxySession) logLine() string {
 	kv("calls", strconv.Itoa(calls))
 	kv("bytes", strconv.FormatInt(bytesIn, 10))
 	kv("outcome", ps.state)
+	if ps.ws != nil {
+		ps.ws.logFields(kv)
+	}
 	if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
 		kv("error", ps.err.Error())
 	} else if ps.s != nil {
@@ -628,14 +660,18 @@ func (ps *proxySession) rawStore() *capture.Store {
 // exchangeInfo is a copy of what the sessions list shows of the session,
 // with secrets redacted unless --keep-secrets.
 func (ps *proxySession) exchangeInfo() ui.Exchange {
-	if ps.uiReq == nil && len(ps.reqBody) > 0 && json.Valid(ps.reqBody) {
+	body := ps.reqBody
+	if ps.ws != nil {
+		body = ps.ws.request
+	}
+	if ps.uiReq == nil && len(body) > 0 && json.Valid(body) {
 		h := ps.reqHeader
 		if !ps.p.o.keepSecrets {
 			h = capture.RedactHeaders(h)
 		}
 		r := ps.req
 		ps.uiReq = &ui.Request{
-			Header: h, Size: len(ps.reqBody), Tools: slices.Clone(r.tools), ToolChoice: r.toolChoice,
+			Header: h, Size: len(body), Tools: slices.Clone(r.tools), ToolChoice: r.toolChoice,
 			Parallel: r.parallel, Previous: r.previous, Outputs: slices.Clone(r.outputs),
 		}
 	}
@@ -648,6 +684,9 @@ func (ps *proxySession) exchangeInfo() ui.Exchange {
 		Dur: time.Since(ps.start), TTFB: ps.firstByte, TFE: ps.firstEvent,
 		Outcome: ps.state, TurnOf: ps.prev, Unanswered: slices.Clone(ps.unanswered),
 		Request: ps.uiReq, Record: ps.recPath,
+	}
+	if ps.state == "closed" && ps.ws != nil && ps.ws.parsers[0] != nil {
+		x.Outcome += " " + strconv.Itoa(ps.ws.code())
 	}
 	if ps.state != "" {
 		x.Dur = ps.dur

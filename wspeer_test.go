@@ -1,0 +1,351 @@
+package main
+
+// A minimal RFC 6455 client and server for the proxy's WebSocket tests,
+// written by hand so that the tests depend on no WebSocket library: the
+// opening handshake (§4), frames with and without a mask (§5.2, §5.3),
+// and nothing else. Each peer keeps every byte it sent and received after
+// the handshake, so a test can check that the proxy changed none.
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"crypto/sha1"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// wsGUID is the constant of the accept key (RFC 6455 §1.3).
+const wsGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+// Opcodes (RFC 6455 §5.2).
+const (
+	opCont   byte = 0x0
+	opText   byte = 0x1
+	opBinary byte = 0x2
+	opClose  byte = 0x8
+	opPing   byte = 0x9
+	opPong   byte = 0xA
+)
+
+func wsAccept(key string) string {
+	h := sha1.Sum([]byte(key + wsGUID))
+	return base64.StdEncoding.EncodeToString(h[:])
+}
+
+// wsEncode builds one frame. A nil mask sends it unmasked; rsv holds the
+// RSV1–3 bits in the low three bits (4 is RSV1).
+func wsEncode(fin bool, rsv, op byte, payload, mask []byte) []byte {
+	b0 := op | rsv<<4
+	if fin {
+		b0 |= 0x80
+	}
+	out := []byte{b0}
+	var mbit byte
+	if mask != nil {
+		mbit = 0x80
+	}
+	switch n := len(payload); {
+	case n < 126:
+		out = append(out, mbit|byte(n))
+	case n < 1<<16:
+		out = append(out, mbit|126)
+		out = binary.BigEndian.AppendUint16(out, uint16(n))
+	default:
+		out = append(out, mbit|127)
+		out = binary.BigEndian.AppendUint64(out, uint64(n))
+	}
+	if mask == nil {
+		return append(out, payload...)
+	}
+	out = append(out, mask...)
+	for i, c := range payload {
+		out = append(out, c^mask[i%4])
+	}
+	return out
+}
+
+func closePayload(code uint16, reason string) []byte {
+	return append(binary.BigEndian.AppendUint16(nil, code), reason...)
+}
+
+// wsFrame is a frame a peer read, unmasked.
+type wsFrame struct {
+	fin     bool
+	rsv, op byte
+	masked  bool
+	payload []byte
+}
+
+// wsPeer is one end of a test connection. A client masks what it sends.
+type wsPeer struct {
+	conn   net.Conn
+	r      *bufio.Reader
+	client bool
+	key    string      // a client's Sec-WebSocket-Key
+	header http.Header // the other side's handshake headers
+
+	mu   sync.Mutex
+	sent bytes.Buffer
+	raw  *bytes.Buffer // every byte read from conn
+	skip int           // handshake bytes at the start of raw
+}
+
+// newPeer wraps conn, whose handshake is still to be read (a client) or
+// is done (a server).
+func newPeer(conn net.Conn, client bool) *wsPeer {
+	p := &wsPeer{conn: conn, client: client, raw: &bytes.Buffer{}}
+	p.r = bufio.NewReader(io.TeeReader(conn, lockedWriter{&p.mu, p.raw}))
+	return p
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// send writes frames as they are (already masked or not).
+func (p *wsPeer) send(t testing.TB, frames ...[]byte) {
+	t.Helper()
+	for _, f := range frames {
+		p.mu.Lock()
+		p.sent.Write(f)
+		p.mu.Unlock()
+		if _, err := p.conn.Write(f); err != nil {
+			t.Fatalf("send: %v", err)
+		}
+	}
+}
+
+// frame encodes a frame the way this peer must send it: masked from a
+// client, with a fresh key each time.
+func (p *wsPeer) frame(fin bool, op byte, payload []byte) []byte {
+	var mask []byte
+	if p.client {
+		mask = make([]byte, 4)
+		_, _ = rand.Read(mask)
+	}
+	return wsEncode(fin, 0, op, payload, mask)
+}
+
+// read reads one frame.
+func (p *wsPeer) read() (wsFrame, error) {
+	var f wsFrame
+	var h [2]byte
+	if _, err := io.ReadFull(p.r, h[:]); err != nil {
+		return f, err
+	}
+	f.fin, f.rsv, f.op = h[0]&0x80 != 0, h[0]>>4&7, h[0]&0xF
+	f.masked = h[1]&0x80 != 0
+	n := uint64(h[1] & 0x7F)
+	switch n {
+	case 126:
+		var e [2]byte
+		if _, err := io.ReadFull(p.r, e[:]); err != nil {
+			return f, err
+		}
+		n = uint64(binary.BigEndian.Uint16(e[:]))
+	case 127:
+		var e [8]byte
+		if _, err := io.ReadFull(p.r, e[:]); err != nil {
+			return f, err
+		}
+		n = binary.BigEndian.Uint64(e[:])
+	}
+	var key [4]byte
+	if f.masked {
+		if _, err := io.ReadFull(p.r, key[:]); err != nil {
+			return f, err
+		}
+	}
+	if n > 1<<30 {
+		return f, fmt.Errorf("frame of %d bytes", n)
+	}
+	f.payload = make([]byte, n)
+	if _, err := io.ReadFull(p.r, f.payload); err != nil {
+		return f, err
+	}
+	if f.masked {
+		for i := range f.payload {
+			f.payload[i] ^= key[i%4]
+		}
+	}
+	return f, nil
+}
+
+// mustRead reads one frame within a generous deadline.
+func (p *wsPeer) mustRead(t testing.TB) wsFrame {
+	t.Helper()
+	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	f, err := p.read()
+	if err != nil {
+		t.Fatalf("read frame: %v", err)
+	}
+	return f
+}
+
+// drain reads until the other side closes the connection.
+func (p *wsPeer) drain(t testing.TB) {
+	t.Helper()
+	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.Copy(io.Discard, p.r); err != nil && !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("drain: %v", err)
+	}
+}
+
+// received returns every byte read after the handshake.
+func (p *wsPeer) received() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Clone(p.raw.Bytes()[p.skip:])
+}
+
+func (p *wsPeer) sentBytes() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return bytes.Clone(p.sent.Bytes())
+}
+
+// dialWS opens a WebSocket through base (an http:// URL) with extra
+// handshake headers, and checks the accept key.
+func dialWS(t testing.TB, base, path string, h http.Header) (*wsPeer, *http.Response) {
+	t.Helper()
+	addr := strings.TrimPrefix(base, "http://")
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	kb := make([]byte, 16)
+	_, _ = rand.Read(kb)
+	key := base64.StdEncoding.EncodeToString(kb)
+	var req bytes.Buffer
+	fmt.Fprintf(&req, "GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n", path, addr)
+	fmt.Fprintf(&req, "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n", key)
+	for k, vs := range h {
+		for _, v := range vs {
+			fmt.Fprintf(&req, "%s: %s\r\n", k, v)
+		}
+	}
+	req.WriteString("\r\n")
+	if _, err := conn.Write(req.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	p := newPeer(conn, true)
+	p.key = key
+	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(p.r, nil)
+	if err != nil {
+		t.Fatalf("handshake: %v", err)
+	}
+	p.mu.Lock()
+	p.skip = p.raw.Len() - p.r.Buffered()
+	p.mu.Unlock()
+	p.header = resp.Header
+	if resp.StatusCode == http.StatusSwitchingProtocols && resp.Header.Get("Sec-WebSocket-Accept") != wsAccept(key) {
+		t.Fatalf("Sec-WebSocket-Accept = %q; want %q", resp.Header.Get("Sec-WebSocket-Accept"), wsAccept(key))
+	}
+	return p, resp
+}
+
+// wsServer runs handle on every WebSocket accepted by a test server. The
+// server picks the first subprotocol it knows from the client's list, and
+// accepts permessage-deflate when offered (so a test can see whether the
+// offer reached it). Each server-side peer is sent on peers.
+func wsServer(t testing.TB, protocols []string, handle func(p *wsPeer)) (*httptest.Server, chan *wsPeer) {
+	t.Helper()
+	peers := make(chan *wsPeer, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || r.Header.Get("Sec-WebSocket-Version") != "13" {
+			http.Error(w, "not a websocket handshake", http.StatusBadRequest)
+			return
+		}
+		conn, brw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("hijack: %v", err)
+			return
+		}
+		defer conn.Close()
+		if n := brw.Reader.Buffered(); n > 0 {
+			t.Errorf("client sent %d bytes before the handshake ended", n)
+		}
+		var resp bytes.Buffer
+		resp.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n")
+		fmt.Fprintf(&resp, "Sec-WebSocket-Accept: %s\r\n", wsAccept(r.Header.Get("Sec-WebSocket-Key")))
+		if proto := pickProtocol(r.Header.Values("Sec-WebSocket-Protocol"), protocols); proto != "" {
+			fmt.Fprintf(&resp, "Sec-WebSocket-Protocol: %s\r\n", proto)
+		}
+		if strings.Contains(r.Header.Get("Sec-WebSocket-Extensions"), "permessage-deflate") {
+			resp.WriteString("Sec-WebSocket-Extensions: permessage-deflate\r\n")
+		}
+		resp.WriteString("X-Upstream: yes\r\n\r\n")
+		if _, err := conn.Write(resp.Bytes()); err != nil {
+			return
+		}
+		p := newPeer(conn, false)
+		p.header = r.Header.Clone()
+		peers <- p
+		handle(p)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, peers
+}
+
+func pickProtocol(offered, known []string) string {
+	for _, line := range offered {
+		for o := range strings.SplitSeq(line, ",") {
+			for _, k := range known {
+				if strings.TrimSpace(o) == k {
+					return k
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// echo is a server loop: it answers a ping with a pong, sends each data
+// frame back unmasked as it came (fragments stay fragments), and answers a
+// close with the same close, then hangs up.
+func echo(p *wsPeer) {
+	for {
+		_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		f, err := p.read()
+		if err != nil {
+			return
+		}
+		out := f.op
+		switch f.op {
+		case opPing:
+			out = opPong
+		case opPong:
+			continue
+		}
+		b := wsEncode(f.fin, f.rsv, out, f.payload, nil)
+		p.mu.Lock()
+		p.sent.Write(b)
+		p.mu.Unlock()
+		if _, err := p.conn.Write(b); err != nil {
+			return
+		}
+		if f.op == opClose {
+			return
+		}
+	}
+}
