@@ -17,8 +17,9 @@ import (
 // A server chunk reaches the sink only once the reader has it (at the next
 // Read or Write, or at Close), and a client chunk only after it was
 // written, so the sink's work never delays a byte. The sink runs under a
-// lock, one chunk at a time, in the order the chunks arrived, so it needs
-// no lock of its own. Done is called exactly once, at Close,
+// lock, one chunk at a time, in the order the chunks reached the proxy (a
+// client chunk counts from when Write was called), so it needs no lock of
+// its own. Done is called exactly once, at Close,
 // with nil after the server ended its side cleanly or the error that
 // ended it (ErrClosedEarly when the connection was closed first). Read,
 // Write and Close may be called from different goroutines.
@@ -29,10 +30,16 @@ type DuplexTee struct {
 	done  func(err error, at time.Duration)
 
 	mu      sync.Mutex
-	pending []byte
-	pendAt  time.Duration
-	err     error // what ended reading; io.EOF for a clean end
+	held    []heldChunk // server chunks read, not yet handed to the sink
+	writing bool        // a client chunk is on its way to the server
+	err     error       // what ended reading; io.EOF for a clean end
 	closed  bool
+}
+
+// heldChunk is a server chunk and when it arrived. Its buffer is reused.
+type heldChunk struct {
+	data []byte
+	at   time.Duration
 }
 
 // NewDuplexTee wraps rw, the server side of an upgraded connection. Times
@@ -45,7 +52,9 @@ func NewDuplexTee(rw io.ReadWriteCloser, start time.Time,
 // Read reads what the server sent.
 func (t *DuplexTee) Read(p []byte) (int, error) {
 	t.mu.Lock()
-	t.deliver()
+	if !t.writing {
+		t.deliver()
+	}
 	t.mu.Unlock()
 	n, err := t.rw.Read(p)
 	at := time.Since(t.start)
@@ -55,8 +64,7 @@ func (t *DuplexTee) Read(p []byte) (int, error) {
 		return n, err // the session is over; the bytes still pass
 	}
 	if n > 0 {
-		t.pending = append(t.pending[:0], p[:n]...)
-		t.pendAt = at
+		t.hold(p[:n], at)
 	}
 	if err != nil && t.err == nil {
 		t.err = err
@@ -64,27 +72,44 @@ func (t *DuplexTee) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// Write sends what the client sent to the server.
+// Write sends what the client sent to the server. Server chunks read
+// while it is on its way arrived after it, and wait for it.
 func (t *DuplexTee) Write(p []byte) (int, error) {
 	at := time.Since(t.start)
+	t.mu.Lock()
+	t.deliver() // read before this chunk came: they go first
+	t.writing = true
+	t.mu.Unlock()
 	n, err := t.rw.Write(p)
-	if n > 0 {
-		t.mu.Lock()
-		t.deliver() // read before this chunk was written: it goes first
-		if !t.closed {
-			t.sink(WSClient, p[:n], at)
-		}
-		t.mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.writing = false
+	if n > 0 && !t.closed {
+		t.sink(WSClient, p[:n], at)
 	}
 	return n, err
 }
 
-// deliver hands the pending server chunk to the sink. t.mu is held.
-func (t *DuplexTee) deliver() {
-	if len(t.pending) > 0 && !t.closed {
-		t.sink(WSServer, t.pending, t.pendAt)
-		t.pending = t.pending[:0]
+// hold keeps a copy of a server chunk until it can be handed over. t.mu
+// is held.
+func (t *DuplexTee) hold(p []byte, at time.Duration) {
+	if len(t.held) < cap(t.held) {
+		t.held = t.held[:len(t.held)+1]
+	} else {
+		t.held = append(t.held, heldChunk{})
 	}
+	h := &t.held[len(t.held)-1]
+	h.data, h.at = append(h.data[:0], p...), at
+}
+
+// deliver hands the held server chunks to the sink. t.mu is held.
+func (t *DuplexTee) deliver() {
+	if !t.closed {
+		for i := range t.held {
+			t.sink(WSServer, t.held[i].data, t.held[i].at)
+		}
+	}
+	t.held = t.held[:0]
 }
 
 // Close closes the connection to the server, delivers what is pending and

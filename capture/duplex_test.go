@@ -110,3 +110,40 @@ func TestDuplexTeeConcurrent(t *testing.T) {
 		t.Errorf("client → server: server got %d, sink %d of %d bytes", atServer.Len(), seen[WSClient].Len(), len(up))
 	}
 }
+
+// slowWrites is a server connection whose writes wait for a signal.
+type slowWrites struct {
+	io.Reader
+	started, release chan struct{}
+}
+
+func (c *slowWrites) Write(p []byte) (int, error) {
+	close(c.started)
+	<-c.release
+	return len(p), nil
+}
+func (c *slowWrites) Close() error { return nil }
+
+// TestDuplexTeeOrder: server bytes read while a client chunk is on its way
+// to the server came after it, and reach the sink after it, even when the
+// write returns later.
+func TestDuplexTeeOrder(t *testing.T) {
+	t.Parallel()
+	conn := &slowWrites{Reader: strings.NewReader("answer"), started: make(chan struct{}), release: make(chan struct{})}
+	var got []string
+	tee := NewDuplexTee(conn, time.Now(),
+		func(from WSDir, p []byte, _ time.Duration) { got = append(got, from.String()+":"+string(p)) },
+		func(error, time.Duration) {})
+	wrote := make(chan struct{})
+	go func() { _, _ = tee.Write([]byte("question")); close(wrote) }()
+	<-conn.started
+	buf := make([]byte, 3)
+	_, _ = tee.Read(buf) // "ans", read while the question is on its way
+	_, _ = tee.Read(buf) // "wer": would hand "ans" over, but must wait
+	close(conn.release)
+	<-wrote
+	_ = tee.Close()
+	if want := "client:question server:ans server:wer"; strings.Join(got, " ") != want {
+		t.Errorf("sink got %q; want %q", strings.Join(got, " "), want)
+	}
+}
