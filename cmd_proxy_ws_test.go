@@ -79,7 +79,6 @@ func TestProxyWebSocketPassesThrough(t *testing.T) {
 		}
 	}
 	c.drain(t)
-	c.conn.Close()
 	sess := waitSession(t, done)
 	if !bytes.Equal(s.received(), c.sentBytes()) {
 		t.Errorf("client → upstream: upstream got %d bytes, client sent %d, or they differ", len(s.received()), len(c.sentBytes()))
@@ -95,5 +94,43 @@ func TestProxyWebSocketPassesThrough(t *testing.T) {
 		if !strings.Contains(line, want) {
 			t.Errorf("log lacks %q:\n%s", want, line)
 		}
+	}
+}
+
+// TestProxyWebSocketResponses: a Responses session in WebSocket mode (two
+// turns on one connection, a ping, a binary frame and a non-JSON text
+// between events) is assembled like the same events over SSE, and logged
+// with its status, model, dialect, calls, outcome and close.
+func TestProxyWebSocketResponses(t *testing.T) {
+	t.Parallel()
+	up, _ := wsServer(t, nil, responsesWS(t))
+	proxyURL, done, logs := startProxy(t, up.URL, nil)
+	h := http.Header{}
+	h.Set("Authorization", "Bearer sk-ws-secret")
+	c, resp := dialWS(t, proxyURL, "/v1/responses", h)
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("status %d; want 101", resp.StatusCode)
+	}
+	responsesTurns(t, c)
+	sess := waitSession(t, done)
+
+	got, want := sess.s.Report().Calls, wantCalls(t, "responses-parallel-calls", "responses-single-call")
+	if len(got) != len(want) || len(got) != 3 {
+		t.Fatalf("%d calls; want %d (3)", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Name != want[i].Name || got[i].Arguments != want[i].Arguments || *got[i].ID != *want[i].ID || got[i].Status != want[i].Status {
+			t.Errorf("call %d = %s(%s) %s; want %s(%s) %s", i, got[i].Name, got[i].Arguments, got[i].Status, want[i].Name, want[i].Arguments, want[i].Status)
+		}
+	}
+	line := logs.String()
+	for _, want := range []string{"#1 GET /v1/responses 101", "model=gpt-test", "dialect=openai-responses", "calls=3",
+		"outcome=completed", "close=1000", "close-by=client", "close-reason=done"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log lacks %q:\n%s", want, line)
+		}
+	}
+	if strings.Contains(line, "sk-ws-secret") {
+		t.Errorf("log shows the key:\n%s", line)
 	}
 }

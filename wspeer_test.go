@@ -13,6 +13,7 @@ import (
 	"crypto/sha1"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,6 +24,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/samples"
 )
 
 // wsGUID is the constant of the accept key (RFC 6455 §1.3).
@@ -200,13 +205,15 @@ func (p *wsPeer) mustRead(t testing.TB) wsFrame {
 	return f
 }
 
-// drain reads until the other side closes the connection.
+// drain reads until the other side closes the connection, then closes
+// this side.
 func (p *wsPeer) drain(t testing.TB) {
 	t.Helper()
 	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.Copy(io.Discard, p.r); err != nil && !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("drain: %v", err)
 	}
+	p.conn.Close()
 }
 
 // received returns every byte read after the handshake.
@@ -348,4 +355,124 @@ func echo(p *wsPeer) {
 			return
 		}
 	}
+}
+
+// sampleMessages returns the data of each event of a sample: what a
+// Responses WebSocket server sends for it, one text message per event.
+func sampleMessages(t testing.TB, name string) [][]byte {
+	t.Helper()
+	data, err := samples.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	fr := capture.NewFramer(capture.FormatSSE)
+	emit := func(f *capture.Frame) {
+		if f.Kind == capture.FrameEvent && f.HasData {
+			out = append(out, bytes.Clone(f.Data))
+		}
+	}
+	fr.Feed(data, 0, emit)
+	fr.Finish(0, emit)
+	return out
+}
+
+// Extras a responsesWS server sends after the third event of each
+// response: a ping, a binary frame and a text message that is not JSON.
+// The proxy must keep them, and assemble none.
+var (
+	extraBinary = []byte{0xde, 0xad, 0xbe, 0xef}
+	extraText   = "not json: keep me"
+)
+
+// responsesWS is a server loop for the Responses WebSocket mode: it
+// answers each response.create with the events of the sample named in its
+// metadata.sample, one text message each, with the extras after the third;
+// it answers a close with the same close and hangs up.
+func responsesWS(t testing.TB) func(p *wsPeer) {
+	return func(p *wsPeer) {
+		for {
+			_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			f, err := p.read()
+			if err != nil {
+				return
+			}
+			switch f.op {
+			case opClose:
+				p.send(t, wsEncode(true, 0, opClose, f.payload, nil))
+				return
+			case opText:
+				var req struct {
+					Type     string            `json:"type"`
+					Metadata map[string]string `json:"metadata"`
+				}
+				if json.Unmarshal(f.payload, &req) != nil || req.Type != "response.create" {
+					continue
+				}
+				for i, m := range sampleMessages(t, req.Metadata["sample"]) {
+					p.send(t, wsEncode(true, 0, opText, m, nil))
+					if i == 2 {
+						p.send(t, wsEncode(true, 0, opPing, []byte("hb"), nil),
+							wsEncode(true, 0, opBinary, extraBinary, nil),
+							wsEncode(true, 0, opText, []byte(extraText), nil))
+					}
+				}
+			}
+		}
+	}
+}
+
+// untilCompleted reads server messages until a response.completed,
+// answering pings, and returns the text messages read.
+func (p *wsPeer) untilCompleted(t testing.TB) [][]byte {
+	t.Helper()
+	var texts [][]byte
+	for {
+		f := p.mustRead(t)
+		switch f.op {
+		case opPing:
+			p.send(t, p.frame(true, opPong, f.payload))
+		case opText:
+			texts = append(texts, f.payload)
+			if bytes.Contains(f.payload, []byte(`"type":"response.completed"`)) {
+				return texts
+			}
+		case opClose:
+			t.Fatalf("server closed before response.completed")
+		}
+	}
+}
+
+// responsesTurns runs two turns over c (a response with two calls, then
+// one answering a call with another call) and closes the connection with
+// 1000 "done".
+func responsesTurns(t testing.TB, c *wsPeer) {
+	t.Helper()
+	first := `{"type":"response.create","model":"gpt-test","tools":[{"type":"function","name":"get_weather"},{"type":"function","name":"get_local_time"}],` +
+		`"input":"weather in Paris and Tokyo?","metadata":{"sample":"responses-parallel-calls"}}`
+	c.send(t, c.frame(true, opText, []byte(first)))
+	c.untilCompleted(t)
+	second := `{"type":"response.create","model":"gpt-test","previous_response_id":"resp_1",` +
+		`"input":[{"type":"function_call_output","call_id":"call_8E6LCTeZiLmFxMTmuMdInLuI","output":"sunny"}],"metadata":{"sample":"responses-single-call"}}`
+	c.send(t, c.frame(true, opText, []byte(second)))
+	c.untilCompleted(t)
+	c.send(t, c.frame(true, opClose, closePayload(1000, "done")))
+	if f := c.mustRead(t); f.op != opClose {
+		t.Fatalf("got op %#x; want the close echoed", f.op)
+	}
+	c.drain(t)
+}
+
+// wantCalls is the calls the SSE streams of the samples assemble to, in
+// order: what the same events over a WebSocket must give.
+func wantCalls(t testing.TB, names ...string) []model.CallReport {
+	t.Helper()
+	s := model.NewSession(model.Options{})
+	fr := capture.NewFramer(capture.FormatSSE)
+	for _, n := range names {
+		data, _ := samples.Open(n)
+		fr.Feed(data, 0, func(f *capture.Frame) { s.Add(f) })
+	}
+	fr.Finish(0, func(f *capture.Frame) { s.Add(f) })
+	return s.Report().Calls
 }
