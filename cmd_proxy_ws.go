@@ -24,9 +24,11 @@ package main
 // each with the same events as the SSE stream, one JSON object per text
 // message (response.created … response.completed, or an error event such
 // as previous_response_not_found). One connection carries many responses,
-// one at a time, for up to 60 minutes. So each server text message becomes
-// one event and is assembled like an SSE event; the client's messages are
-// comment blocks, shown in the timeline and never assembled, and the first
+// one at a time, for up to 60 minutes. So on a Responses WebSocket (its
+// path has a "responses" segment, or the client sent a response.create)
+// each server text message becomes one event and is assembled like an SSE
+// event; every other message, and every message of another WebSocket, is
+// a comment block, shown in the timeline and never assembled. The first
 // response.create is read like a request body (model, tools, outputs).
 
 import (
@@ -35,6 +37,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +62,7 @@ type wsSession struct {
 	tee     *capture.DuplexTee
 	parsers [2]*capture.WSParser // by capture.WSDir; nil when the protocol is not WebSocket
 	block   []byte               // the SSE block of the message being added
+	events  bool                 // the server's text messages are JSON events: a Responses session
 	wire    [2]int64             // bytes each way, by capture.WSDir
 	request []byte               // the first response.create, read like a request body
 
@@ -87,6 +91,7 @@ func (ps *proxySession) upgrade(resp *http.Response) error {
 	ws := &wsSession{}
 	if strings.EqualFold(asked, "websocket") {
 		ws.parsers = [2]*capture.WSParser{capture.NewWSParser(capture.WSClient), capture.NewWSParser(capture.WSServer)}
+		ws.events = responsesPath(resp.Request.URL.Path)
 	}
 	ws.tee = capture.NewDuplexTee(rw, ps.start, ps.wsChunk, ps.wsDone)
 	ps.ws = ws
@@ -120,7 +125,7 @@ func (ps *proxySession) wsMessage(m *capture.WSMessage) {
 	if m.Dir == capture.WSClient && m.Opcode == capture.WSText && ws.request == nil {
 		ps.learnRequest(m.Payload)
 	}
-	ws.block = m.AppendSSE(ws.block[:0])
+	ws.block = m.AppendSSE(ws.block[:0], ws.events)
 	ps.body(ws.block, m.At)
 	if cap(ws.block) > maxKeptBlock {
 		ws.block = nil
@@ -138,9 +143,17 @@ func (ps *proxySession) learnRequest(msg []byte) {
 		return
 	}
 	ps.ws.request = append([]byte(nil), msg...)
+	ps.ws.events = true
 	ps.req = parseRequest(msg, ps.path)
 	ps.prev, ps.unanswered = ps.p.turns.link(ps.req)
 	ps.publish()
+}
+
+// responsesPath reports whether a WebSocket's path is a Responses
+// endpoint: /v1/responses, and gateways' variants such as
+// /openai/v1/responses or /v1/responses/ws.
+func responsesPath(path string) bool {
+	return slices.Contains(strings.Split(path, "/"), "responses")
 }
 
 // wsDone ends the session when the connection closes.

@@ -2,9 +2,24 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui"
 )
 
 // TestProxyWebSocketPassesThrough: an upgrade reaches the upstream with the
@@ -132,5 +147,193 @@ func TestProxyWebSocketResponses(t *testing.T) {
 	}
 	if strings.Contains(line, "sk-ws-secret") {
 		t.Errorf("log shows the key:\n%s", line)
+	}
+}
+
+// TestProxyWebSocketRecording: --record writes a WebSocket session as a
+// timed recording that streamtap reads back to the same calls, with every
+// message kept: the client's and the control frames as comments, the
+// non-JSON text as a flagged event. The path is not a Responses one: the
+// first response.create tells it is.
+func TestProxyWebSocketRecording(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	up, _ := wsServer(t, nil, responsesWS(t))
+	proxyURL, done, _ := startProxy(t, up.URL, func(o *proxyOptions) { o.record = dir })
+	h := http.Header{}
+	h.Set("Authorization", "Bearer sk-ws-secret")
+	c, _ := dialWS(t, proxyURL, "/gateway/ws", h)
+	responsesTurns(t, c)
+	sess := waitSession(t, done)
+	if sess.recPath == "" {
+		t.Fatal("no recording")
+	}
+	data, err := os.ReadFile(sess.recPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := capture.ParseRecording(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status != http.StatusSwitchingProtocols || rec.Method != "GET" || rec.RequestHeader.Get("Authorization") != capture.Redacted ||
+		rec.RequestHeader.Get("Sec-WebSocket-Key") != c.key || !strings.EqualFold(rec.ResponseHeader.Get("Upgrade"), "websocket") {
+		t.Errorf("recorded exchange: %s %s %d, headers %v → %v", rec.Method, rec.URL, rec.Status, rec.RequestHeader, rec.ResponseHeader)
+	}
+	if bytes.Contains(data, []byte("sk-ws-secret")) {
+		t.Error("the recording holds the key")
+	}
+
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"calls", "--json", sess.recPath}, nil, &out, &errb); code != 0 {
+		t.Fatalf("calls --json = %d: %s", code, errb.String())
+	}
+	var rep model.CallsReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := wantCalls(t, "responses-parallel-calls", "responses-single-call")
+	if len(rep.Calls) != len(want) {
+		t.Fatalf("the recording gives %d calls; want %d", len(rep.Calls), len(want))
+	}
+	for i := range want {
+		if rep.Calls[i].Name != want[i].Name || rep.Calls[i].Arguments != want[i].Arguments {
+			t.Errorf("call %d = %s(%s); want %s(%s)", i, rep.Calls[i].Name, rep.Calls[i].Arguments, want[i].Name, want[i].Arguments)
+		}
+	}
+
+	out.Reset()
+	if code := run(context.Background(), []string{"events", sess.recPath}, nil, &out, &errb); code != 0 {
+		t.Fatalf("events = %d: %s", code, errb.String())
+	}
+	var lines []ui.EventLine
+	for l := range bytes.Lines(out.Bytes()) {
+		var e ui.EventLine
+		if err := json.Unmarshal(l, &e); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		lines = append(lines, e)
+	}
+	comment := func(prefix string) int {
+		n := 0
+		for _, e := range lines {
+			if e.Comment != nil && strings.HasPrefix(*e.Comment, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	for prefix, n := range map[string]int{
+		`: ws client text utf8 {"type":"response.create"`: 2, ": ws server ping utf8 hb": 2, ": ws client pong utf8 hb": 2,
+		": ws server binary base64 3q2+7w==": 2, ": ws client close code=1000 utf8 done": 1, ": ws server close code=1000 utf8 done": 1,
+	} {
+		if got := comment(prefix); got != n {
+			t.Errorf("%d comments %q; want %d", got, prefix, n)
+		}
+	}
+	invalid, timed := 0, 0
+	for _, e := range lines {
+		if e.Text != nil && *e.Text == extraText && slices.Contains(e.Flags, "invalid-json") {
+			invalid++
+		}
+		if e.Time != nil {
+			timed++
+		}
+	}
+	if invalid != 2 || timed != len(lines) {
+		t.Errorf("%d flagged non-JSON events (want 2), %d of %d events timed", invalid, timed, len(lines))
+	}
+	if lines[0].Status != http.StatusSwitchingProtocols {
+		t.Errorf("first event %+v; want the 101 head", lines[0])
+	}
+}
+
+// TestProxyWebSocketSessionsList: WebSocket sessions reach the sessions
+// list like streams: a Responses one with status 101, its dialect, calls
+// and outcome, and its first response.create in the request pane; one
+// that carries no Responses events as closed with its close code.
+func TestProxyWebSocketSessionsList(t *testing.T) {
+	t.Parallel()
+	answer := responsesWS(t)
+	up, _ := wsServer(t, nil, func(p *wsPeer) {
+		if p.path == "/echo" {
+			echo(p)
+			return
+		}
+		answer(p)
+	})
+	type batch struct {
+		msg   tea.Msg
+		ended bool
+	}
+	msgs := make(chan batch, 64)
+	m := ui.NewSessions(ui.Options{Source: "proxy test", NewSession: newUISession})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	u, _ := url.Parse(up.URL)
+	p := newProxy(proxyOptions{upstream: u, headTimeout: defaultHeadTimeout}, io.Discard)
+	p.feed = newProxyFeed(func(b []ui.SessionUpdate) {
+		ended := slices.ContainsFunc(b, func(u ui.SessionUpdate) bool { return u.Ended })
+		msgs <- batch{ui.Sessions(b), ended}
+	})
+	t.Cleanup(p.feed.abort)
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	for _, path := range []string{"/v1/responses", "/echo"} {
+		h := http.Header{}
+		h.Set("Authorization", "Bearer sk-ws-secret")
+		c, _ := dialWS(t, srv.URL, path, h)
+		if path == "/echo" {
+			c.send(t, c.frame(true, opText, []byte("hi")), c.frame(true, opClose, closePayload(4001, "app done")))
+			c.drain(t)
+		} else {
+			responsesTurns(t, c)
+		}
+		deadline := time.After(10 * time.Second)
+		for ended := false; !ended; {
+			select {
+			case b := <-msgs:
+				m.Update(b.msg)
+				ended = b.ended
+			case <-deadline:
+				t.Fatalf("the session did not end:\n%s", ansi.Strip(m.View().Content))
+			}
+		}
+	}
+	v := ansi.Strip(m.View().Content)
+	rows := strings.Split(v, "\n")
+	var resp, closed string
+	for _, r := range rows {
+		switch {
+		case strings.Contains(r, "✓ completed"):
+			resp = r
+		case strings.Contains(r, "closed 4001"):
+			closed = r
+		}
+	}
+	for _, want := range []string{"GET", "/v1/responses", "101", "gpt-test", "responses", " 3 "} {
+		if !strings.Contains(resp, want) {
+			t.Errorf("the Responses row lacks %q: %q\n%s", want, resp, v)
+		}
+	}
+	// # method path st dialect dur ttfb tfe calls …: messages, but no
+	// events, so no first event and no calls.
+	if f := strings.Fields(closed); len(f) < 12 || f[3] != "101" || f[7] != "-" || f[8] != "0" {
+		t.Errorf("the echo row %q should show 101, no first event, no calls, closed 4001:\n%s", closed, v)
+	}
+
+	m.Update(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: '3', Text: "3"})
+	v = ansi.Strip(m.View().Content)
+	for _, want := range []string{"get_weather", "get_local_time", "ended: completed"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the opened session lacks %q:\n%s", want, v)
+		}
+	}
+	m.Update(tea.KeyPressMsg{Code: '6', Text: "6"})
+	m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
+	v = ansi.Strip(m.View().Content)
+	if !strings.Contains(v, "tools declared (2)") || !strings.Contains(v, "Authorization: [redacted]") || strings.Contains(v, "sk-ws-secret") {
+		t.Errorf("the request pane should show the first response.create's tools and the key redacted:\n%s", v)
 	}
 }

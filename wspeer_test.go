@@ -98,6 +98,7 @@ type wsPeer struct {
 	r      *bufio.Reader
 	client bool
 	key    string      // a client's Sec-WebSocket-Key
+	path   string      // a server's request path
 	header http.Header // the other side's handshake headers
 
 	mu   sync.Mutex
@@ -306,7 +307,7 @@ func wsServer(t testing.TB, protocols []string, handle func(p *wsPeer)) (*httpte
 			return
 		}
 		p := newPeer(conn, false)
-		p.header = r.Header.Clone()
+		p.header, p.path = r.Header.Clone(), r.URL.Path
 		peers <- p
 		handle(p)
 	}))

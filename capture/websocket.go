@@ -23,13 +23,14 @@ package capture
 // dir is client or server (who sent it); kind is text, binary, close,
 // ping, pong, continuation, or opN for a reserved opcode; attrs are
 // frames=N (more than one frame), rsv=1,2,3 (the RSV bits set), code=N (a
-// close code), problem=a,b (WSProblem names). A text message from the
-// server whose payload is UTF-8 without CR, and not compressed or cut, is
-// the common case, a Responses event: its payload comes first as SSE data
-// lines, one per line of the payload, and the comment line follows them,
-// so that SSE readers see an event whose data is the message (comment
-// lines before the first field would stand as a frame of their own).
-// Every other message is the comment line alone, its payload on it: enc
+// close code), problem=a,b (WSProblem names). On a connection that
+// carries JSON events (the caller knows: a Responses session), a text
+// message from the server whose payload is UTF-8 without CR, and not
+// compressed or cut, is one such event: its payload comes first as SSE
+// data lines, one per line of the payload, and the comment line follows
+// them, so that SSE readers see an event whose data is the message
+// (comment lines before the first field would stand as a frame of their
+// own). Every other message is the comment line alone, its payload on it: enc
 // is utf8 (UTF-8 text without control characters, as it is), json (a JSON
 // string of UTF-8 text with line breaks or control characters) or base64
 // (anything else); a close frame's payload there is its reason. A blank
@@ -452,8 +453,8 @@ func (p *WSParser) Finish(at time.Duration, emit func(*WSMessage)) {
 	p.inFrame, p.broken, p.nhdr = false, false, 0
 }
 
-// eventForm reports whether m is written as SSE data lines: a server text
-// message that is UTF-8 without CR, whole and not compressed.
+// eventForm reports whether m can be written as SSE data lines: a server
+// text message that is UTF-8 without CR, whole and not compressed.
 func (m *WSMessage) eventForm() bool {
 	return m.Dir == WSServer && m.Opcode == WSText && m.RSV == 0 &&
 		m.Problems&(WSTruncated|WSInvalidUTF8|WSBadLength|WSInterrupted) == 0 &&
@@ -461,14 +462,17 @@ func (m *WSMessage) eventForm() bool {
 }
 
 // AppendSSE appends m as one SSE block (the format is in this file's
-// comment) to b and returns the extended buffer.
-func (m *WSMessage) AppendSSE(b []byte) []byte {
+// comment) to b and returns the extended buffer. events says the
+// connection carries JSON events: a server text message that fits is
+// written as data lines, an SSE event; without it every message is a
+// comment.
+func (m *WSMessage) AppendSSE(b []byte, events bool) []byte {
 	payload := m.Payload
 	code, reason, isClose := m.CloseCode()
 	if isClose {
 		payload = reason
 	}
-	event := m.eventForm()
+	event := events && m.eventForm()
 	if event {
 		for {
 			line, rest, more := bytes.Cut(payload, []byte("\n"))

@@ -230,7 +230,7 @@ func TestWSAppendSSE(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			block := tt.m.AppendSSE(nil)
+			block := tt.m.AppendSSE(nil, true)
 			if string(block) != tt.block {
 				t.Fatalf("AppendSSE = %q; want %q", block, tt.block)
 			}
@@ -257,6 +257,16 @@ func TestWSAppendSSE(t *testing.T) {
 	}
 }
 
+// TestWSAppendSSEWithoutEvents: on a connection that carries no JSON
+// events, a server text message is a comment like any other message.
+func TestWSAppendSSEWithoutEvents(t *testing.T) {
+	t.Parallel()
+	m := WSMessage{Dir: WSServer, Opcode: WSText, Frames: 1, Payload: []byte(`{"type":"x"}`)}
+	if got, want := string(m.AppendSSE(nil, false)), ": ws server text utf8 {\"type\":\"x\"}\n\n"; got != want {
+		t.Errorf("AppendSSE(events=false) = %q; want %q", got, want)
+	}
+}
+
 func TestParseWSBlockRejects(t *testing.T) {
 	t.Parallel()
 	for _, in := range []string{"data: x\n\n", ": ws nobody text\n\n", ": ws server shout\n\n", ": ws server text frames=x\n\n", ": ws server binary base64 !!\n\n"} {
@@ -271,10 +281,10 @@ func TestParseWSBlockRejects(t *testing.T) {
 func FuzzWSParser(f *testing.F) {
 	for _, tt := range wsCases {
 		if len(tt.in) < 4096 {
-			f.Add(tt.in, uint16(len(tt.in)/2), tt.dir == WSClient)
+			f.Add(tt.in, uint16(len(tt.in)/2), tt.dir == WSClient, true)
 		}
 	}
-	f.Fuzz(func(t *testing.T, in []byte, cut uint16, client bool) {
+	f.Fuzz(func(t *testing.T, in []byte, cut uint16, client, events bool) {
 		dir := WSServer
 		if client {
 			dir = WSClient
@@ -288,7 +298,7 @@ func FuzzWSParser(f *testing.F) {
 		var end int64
 		check := func(m *WSMessage) {
 			end = max(end, m.End)
-			back, err := ParseWSBlock(m.AppendSSE(nil))
+			back, err := ParseWSBlock(m.AppendSSE(nil, events))
 			if err != nil || back.Opcode != m.Opcode || !bytes.Equal(back.Payload, m.Payload) || back.Problems != m.Problems {
 				t.Fatalf("block of %+v reads back as %+v, %v", *m, back, err)
 			}
