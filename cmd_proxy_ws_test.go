@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"compress/flate"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -335,5 +340,136 @@ func TestProxyWebSocketSessionsList(t *testing.T) {
 	v = ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "tools declared (2)") || !strings.Contains(v, "Authorization: [redacted]") || strings.Contains(v, "sk-ws-secret") {
 		t.Errorf("the request pane should show the first response.create's tools and the key redacted:\n%s", v)
+	}
+}
+
+// TestProxyWebSocketCompressedFrame: a server that compresses although no
+// extension was negotiated gets its frame through unchanged; the session
+// keeps the payload as sent, marked rsv=1, and assembles nothing from it.
+func TestProxyWebSocketCompressedFrame(t *testing.T) {
+	t.Parallel()
+	var z bytes.Buffer
+	fw, _ := flate.NewWriter(&z, flate.BestSpeed)
+	fw.Write([]byte(`{"type":"response.created","response":{"id":"resp_z"}}`))
+	fw.Flush()
+	deflated := bytes.TrimSuffix(z.Bytes(), []byte{0, 0, 0xff, 0xff}) // RFC 7692 §7.2.1
+	frame := wsEncode(true, 4, opText, deflated, nil)
+	up, _ := wsServer(t, nil, func(p *wsPeer) {
+		p.send(t, frame, wsEncode(true, 0, opClose, closePayload(1000, ""), nil))
+		_, _ = p.read() // the client's close; then hang up
+	})
+	dir := t.TempDir()
+	proxyURL, done, logs := startProxy(t, up.URL, func(o *proxyOptions) { o.record = dir })
+	h := http.Header{}
+	h.Set("Sec-WebSocket-Extensions", "permessage-deflate")
+	c, resp := dialWS(t, proxyURL, "/v1/responses", h)
+	if resp.Header.Get("Sec-WebSocket-Extensions") != "" {
+		t.Fatalf("an extension was negotiated: %q", resp.Header.Get("Sec-WebSocket-Extensions"))
+	}
+	if f := c.mustRead(t); f.rsv != 4 || !bytes.Equal(f.payload, deflated) {
+		t.Fatalf("got rsv %d, %d bytes; want the compressed frame unchanged", f.rsv, len(f.payload))
+	}
+	c.mustRead(t)
+	c.send(t, c.frame(true, opClose, closePayload(1000, "")))
+	c.drain(t)
+	sess := waitSession(t, done)
+	data, _ := os.ReadFile(sess.recPath)
+	want := ": ws server text rsv=1 base64 " + base64.StdEncoding.EncodeToString(deflated) + "\n"
+	if !bytes.Contains(data, []byte(want)) {
+		t.Errorf("the recording lacks %q:\n%s", want, data)
+	}
+	if len(sess.s.Responses) != 0 || !strings.Contains(logs.String(), "outcome=closed close=1000 close-by=server") {
+		t.Errorf("%d responses assembled from a compressed frame; log:\n%s", len(sess.s.Responses), logs)
+	}
+}
+
+// TestProxyUpgradeOtherProtocols: a switch to another protocol than the
+// one asked for is refused with 502; a protocol that is not WebSocket
+// passes through as bytes, and its session ends closed when the
+// connection does.
+func TestProxyUpgradeOtherProtocols(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, brw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		proto := r.Header.Get("Upgrade")
+		if r.URL.Path == "/wrong" {
+			proto = "websocket"
+		}
+		fmt.Fprintf(conn, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: %s\r\n\r\n", proto)
+		_, _ = io.Copy(conn, brw) // an echo of raw bytes
+	}))
+	t.Cleanup(up.Close)
+	proxyURL, done, logs := startProxy(t, up.URL, nil)
+	dial := func(path string) (net.Conn, *bufio.Reader, *http.Response) {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(proxyURL, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { conn.Close() })
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: tcp-echo\r\n\r\n", path)
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return conn, br, resp
+	}
+	if _, _, resp := dial("/wrong"); resp.StatusCode != http.StatusBadGateway {
+		t.Errorf("a switch to another protocol: status %d; want 502", resp.StatusCode)
+	}
+	if s := waitSession(t, done); s.state != "upstream-error" {
+		t.Errorf("outcome %q; want upstream-error\n%s", s.state, logs)
+	}
+	conn, br, resp := dial("/echo")
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("status %d; want 101", resp.StatusCode)
+	}
+	fmt.Fprint(conn, "ping\x00\xff")
+	got := make([]byte, 6)
+	if _, err := io.ReadFull(br, got); err != nil || string(got) != "ping\x00\xff" {
+		t.Fatalf("echo %q, %v", got, err)
+	}
+	conn.Close()
+	s := waitSession(t, done)
+	if s.state != "closed" || strings.Contains(logs.String(), "close=") || !strings.Contains(logs.String(), "bytes=6") {
+		t.Errorf("outcome %q; log:\n%s", s.state, logs)
+	}
+}
+
+// TestProxyStopClosesWebSockets: stopping the proxy closes the WebSockets
+// still open (Shutdown does not see hijacked connections); their sessions
+// end with close code 1006.
+func TestProxyStopClosesWebSockets(t *testing.T) {
+	t.Parallel()
+	up, _ := wsServer(t, nil, func(p *wsPeer) {
+		p.send(t, wsEncode(true, 0, opText, []byte("ready"), nil))
+		_ = p.conn.SetReadDeadline(time.Now().Add(time.Minute)) // longer than the client waits
+		_, _ = io.Copy(io.Discard, p.r)
+	})
+	u, _ := url.Parse(up.URL)
+	logs := &syncBuffer{}
+	p := newProxy(proxyOptions{upstream: u, headTimeout: defaultHeadTimeout}, logs)
+	done := make(chan *proxySession, 1)
+	p.onDone = func(s *proxySession) { done <- s }
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- p.serve(ctx, ln) }()
+	c, _ := dialWS(t, "http://"+ln.Addr().String(), "/v1/responses", nil)
+	c.mustRead(t)
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	c.drain(t) // the proxy hangs up
+	if s := waitSession(t, done); s.state != "closed" || !strings.Contains(logs.String(), "close=1006") {
+		t.Errorf("outcome %q; log:\n%s", s.state, logs)
 	}
 }
