@@ -307,7 +307,8 @@ func classify(in context.Context, err error) (string, int) {
 }
 
 // proxySession is one request/response pair. Its fields are written by
-// the goroutine serving the request; finish runs once.
+// the goroutine serving the request, or after a switch of protocols by
+// the DuplexTee's sink, which runs one chunk at a time; finish runs once.
 type proxySession struct {
 	p          *proxy
 	id         int

@@ -310,3 +310,39 @@ func FuzzWSParser(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkWSParser cuts Responses-sized text messages out of a server's
+// bytes and writes each as its SSE block; the SSE framer over the same
+// events as an SSE stream is the baseline.
+func BenchmarkWSParser(b *testing.B) {
+	event := []byte(`{"type":"response.function_call_arguments.delta","sequence_number":21,"item_id":"fc_68e786743a9bc61ef0a58717d7575472a6a1dba90ca5a970","output_index":1,"delta":"{\"loca","obfuscation":"xK3pQ"}`)
+	var ws, sse []byte
+	for range 10000 {
+		ws = append(ws, frame(true, 0, WSText, event, nil, 0)...)
+		sse = append(sse, "event: response.function_call_arguments.delta\ndata: "...)
+		sse = append(sse, event...)
+		sse = append(sse, "\n\n"...)
+	}
+	b.Run("websocket", func(b *testing.B) {
+		b.SetBytes(int64(len(ws)))
+		var block []byte
+		for b.Loop() {
+			p := NewWSParser(WSServer)
+			emit := func(m *WSMessage) { block = m.AppendSSE(block[:0], true) }
+			for off := 0; off < len(ws); off += 32 << 10 {
+				p.Feed(ws[off:min(off+32<<10, len(ws))], 0, emit)
+			}
+			p.Finish(0, emit)
+		}
+	})
+	b.Run("sse-baseline", func(b *testing.B) {
+		b.SetBytes(int64(len(sse)))
+		for b.Loop() {
+			fr := NewFramer(FormatSSE)
+			for off := 0; off < len(sse); off += 32 << 10 {
+				fr.Feed(sse[off:min(off+32<<10, len(sse))], 0, func(*Frame) {})
+			}
+			fr.Finish(0, func(*Frame) {})
+		}
+	})
+}
