@@ -30,12 +30,12 @@ package capture
 // data lines, one per line of the payload, and the comment line follows
 // them, so that SSE readers see an event whose data is the message
 // (comment lines before the first field would stand as a frame of their
-// own). Every other message is the comment line alone, its payload on it: enc
-// is utf8 (UTF-8 text without control characters, as it is), json (a JSON
-// string of UTF-8 text with line breaks or control characters) or base64
-// (anything else); a close frame's payload there is its reason. A blank
-// line ends the block. Client messages are comments only, so no SSE
-// reader, and no assembly, can take them for server events.
+// own). Every other message is the comment line alone, its payload on it:
+// enc is utf8 (UTF-8 text without control characters, as it is), json (a
+// JSON string of UTF-8 text with line breaks or control characters) or
+// base64 (anything else); a close frame's payload there is its reason. A
+// blank line ends the block. Client messages are comments only, so no SSE
+// reader, and no assembly, can take them for server events:
 //
 //	data: {"type":"response.output_text.delta","delta":"Hi"}
 //	: ws server text
@@ -43,7 +43,7 @@ package capture
 //	: ws client text utf8 {"type":"response.create","model":"gpt-5"}
 //
 //	: ws client close code=1000 utf8 done
-//
+
 import (
 	"bytes"
 	"encoding/base64"
