@@ -251,6 +251,16 @@ func TestProxyWebSocketRecording(t *testing.T) {
 	if lines[0].Status != http.StatusSwitchingProtocols {
 		t.Errorf("first event %+v; want the 101 head", lines[0])
 	}
+
+	out.Reset()
+	if code := run(context.Background(), []string{sess.recPath}, nil, &out, &errb); code != 0 {
+		t.Fatalf("streamtap FILE = %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"HTTP/1.1 101", `comment "ws client text utf8`, "response.completed", "completed"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, out.String())
+		}
+	}
 }
 
 // TestProxyWebSocketSessionsList: WebSocket sessions reach the sessions
