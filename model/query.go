@@ -102,13 +102,14 @@ func (s *Session) CallStatus(it *Item) string {
 
 // Outcome is how the stream ended, reported apart from protocol defects.
 type Outcome struct {
-	State   string // completed, incomplete, failed, error, truncated, empty, streaming
+	State   string // completed, incomplete, failed, error, truncated, empty, streaming, closed
 	Detail  string // a reason or error message
 	Ordinal int    // the event that decided it, or -1
 }
 
 // Outcome tells how the stream ended: the terminal event of its last
-// response, an error, or none at all.
+// response, an error, or none at all. A connection that switched
+// protocols (Upgraded) and carried no response ended "closed".
 func (s *Session) Outcome() Outcome {
 	if s.count == 0 {
 		if s.ended {
@@ -116,7 +117,7 @@ func (s *Session) Outcome() Outcome {
 		}
 		return Outcome{State: "streaming", Ordinal: -1}
 	}
-	if n := len(s.Errors); n > 0 {
+	if n := len(s.Errors); n > 0 && s.errorDecides() {
 		e := s.Errors[n-1]
 		detail := e.Message
 		if e.Code != "" {
@@ -130,8 +131,13 @@ func (s *Session) Outcome() Outcome {
 	}
 	r := s.lastResponse()
 	if r == nil {
-		if !s.ended {
+		switch {
+		case !s.ended:
 			return Outcome{State: "streaming", Ordinal: -1}
+		case s.upgraded:
+			// A connection that carried no response: its messages, if
+			// any, are comments (a WebSocket of another kind, or none).
+			return Outcome{State: "closed", Ordinal: -1}
 		}
 		return Outcome{State: "truncated", Detail: "no response recognised", Ordinal: -1}
 	}
@@ -153,6 +159,15 @@ func (s *Session) Outcome() Outcome {
 	}
 	detail := r.FinishOf(0).Last()
 	return Outcome{State: state, Detail: detail, Ordinal: r.Terminal}
+}
+
+// errorDecides reports whether the latest error tells how the stream
+// ended. It does, except on a connection that carries response after
+// response (Upgraded), where an error that came before the last response
+// started answered an earlier request: the last response tells the end.
+func (s *Session) errorDecides() bool {
+	r := s.lastResponse()
+	return !s.upgraded || r == nil || s.Errors[len(s.Errors)-1].Ordinal >= r.First
 }
 
 func (s *Session) lastResponse() *Response {

@@ -190,6 +190,12 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		return
 	case "error":
 		s.errorEvent(ev, t.err, ord)
+		if cur := s.respState.resp; s.upgraded && cur != nil && cur.Terminal >= 0 {
+			// On a connection that carries response after response, an
+			// error after a terminal event refuses the next request: a
+			// turn of its own.
+			s.respState.resp = nil
+		}
 		if r := s.curResponse(ord); r != nil {
 			r.Status.set(ord, "error")
 		}
@@ -331,7 +337,8 @@ const (
 // terminal event, or a non-streaming response body.
 //
 // A new response starts after a terminal event, or at a response.created
-// that names another id. A later snapshot of an unfinished response that
+// that names another id (or, on an upgraded connection, that follows an
+// error). A later snapshot of an unfinished response that
 // names another id is the same response with its id changed: GitHub
 // Copilot's backend gives every snapshot a new id, and splitting there
 // would tell each item (and its text) again.
@@ -343,8 +350,12 @@ func (s *Session) respSnapshot(obj []byte, ord int, kind snapKind) {
 	id, status := str(idV), str(statusV)
 	if cur := st.resp; cur != nil {
 		renamed := id != "" && cur.ID != "" && id != cur.ID
+		// On a connection that carries response after response, an error
+		// ends a turn as a terminal event does: the next response.created
+		// answers the next request.
+		refused := s.upgraded && cur.Status.Last() == "error"
 		switch {
-		case cur.Terminal >= 0, renamed && kind == snapCreated:
+		case cur.Terminal >= 0, kind == snapCreated && (renamed || refused):
 			st.resp = nil // a new response in the same stream
 		case renamed:
 			cur.IDs = append(cur.IDs, IDSeen{Ordinal: ord, Field: "id", Value: id})

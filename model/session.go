@@ -124,6 +124,7 @@ type Session struct {
 	scratch   []byte
 	cur       []byte // the data of the event being added, when it is a JSON object
 	status    int    // HTTP status of the latest head
+	upgraded  bool   // a head switched protocols: see Upgraded
 	respState respState
 	chat      chatState
 	anth      anthState
@@ -170,6 +171,19 @@ func (s *Session) End(err error) {
 
 // Ended reports whether the stream has ended, and how.
 func (s *Session) Ended() (bool, error) { return s.ended, s.endErr }
+
+// statusSwitchingProtocols is the HTTP status of a response that switched
+// the connection to another protocol, such as a WebSocket.
+const statusSwitchingProtocols = 101
+
+// Upgraded reports whether an HTTP head of the stream switched protocols
+// (101 Switching Protocols), as a WebSocket's does: what follows is not a
+// response body but the connection's messages, as the proxy writes them
+// (capture.WSMessage.AppendSSE: the server's Responses events as data,
+// everything else as comments). Such a connection carries response after
+// response, one per request the client sends on it (OpenAI's Responses
+// WebSocket mode: one response.create per turn), or no events at all.
+func (s *Session) Upgraded() bool { return s.upgraded }
 
 // Dialect is the stream's main dialect: the one most events belong to.
 func (s *Session) Dialect() Dialect {
@@ -331,6 +345,9 @@ func (s *Session) head(ev *Event, f *capture.Frame, ord int) {
 	}
 	s.Heads = append(s.Heads, h)
 	s.status = f.Status
+	if f.Status == statusSwitchingProtocols {
+		s.upgraded = true
+	}
 	if f.Status >= 400 {
 		ev.Kind = KindError
 		s.Errors = append(s.Errors, ErrorInfo{Ordinal: ord, Status: f.Status, Message: "HTTP " + strconv.Itoa(f.Status)})
