@@ -155,7 +155,9 @@ func (c *Checker) finishFraming(out *Checker, s *model.Session) {
 		out.add(cAfterDone, append([]int{fs.done - 1}, fs.afterDone...), "%s after data: [DONE] (event %d); clients stop at the first [DONE]",
 			plural(fs.afterDoneN, "event"), fs.done-1)
 	}
-	if ended, _ := s.Ended(); ended && fs.data == 0 && !errored(s) {
+	// A connection that switched protocols (a WebSocket) may carry no
+	// event at all: its messages are comments, and that is no defect.
+	if ended, _ := s.Ended(); ended && fs.data == 0 && !errored(s) && !s.Upgraded() {
 		if s.Len() == 0 {
 			out.add(fNoData, nil, "the stream is empty")
 		} else {

@@ -65,6 +65,7 @@ type respFacts struct {
 	noReasoning  []int
 	terminal     int // ordinal of its terminal event, or -1
 	terminalType string
+	last         int // ordinal of its latest event
 }
 
 // itemFacts is an item as output_item.added opened it.
@@ -213,6 +214,9 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 
 	// After the terminal event.
 	isTerminal := ev.Kind == model.KindTerminal
+	if rc.terminal > 0 && s.Upgraded() && turnStart(typ) {
+		rc.endTurn(c)
+	}
 	if rc.terminal > 0 {
 		if isTerminal {
 			c.add(rTermRepeated, []int{rc.terminal - 1, ord}, "a second terminal event %s at event %d after the one at event %d",
@@ -223,6 +227,10 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 				rc.after = append(rc.after, ord)
 			}
 		}
+	}
+
+	if rf != nil {
+		rf.last = ord
 	}
 
 	if ev.Flags&model.Orphan != 0 {
@@ -296,6 +304,31 @@ func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
 }
 
 var indexKeys = []string{"output_index", "content_index", "summary_index"}
+
+// turnStart reports whether an event that follows a terminal one on a
+// connection that carries response after response (model.Session.Upgraded)
+// answers the client's next request: a new response, or an error that
+// refuses the request (previous_response_not_found, say). Anything else
+// after a terminal event is still after it.
+func turnStart(typ string) bool {
+	return typ == "response.created" || typ == "error"
+}
+
+// endTurn closes the turn whose terminal event came before the next
+// request's answer: the events after that terminal are told now, and the
+// next response has a terminal event of its own to come.
+func (rc *respChecks) endTurn(c *Checker) {
+	rc.reportAfter(c)
+	rc.terminal, rc.terminalType, rc.after, rc.afterN = 0, "", nil, 0
+}
+
+// reportAfter tells the events that followed the terminal event.
+func (rc *respChecks) reportAfter(out *Checker) {
+	if rc.afterN > 0 {
+		out.add(rAfterTerminal, append([]int{rc.terminal - 1}, rc.after...), "%s after the terminal event (event %d); clients that wait for EOF stall",
+			plural(rc.afterN, "event"), rc.terminal-1)
+	}
+}
 
 func finalStatus(st string) bool {
 	return st == "completed" || st == "incomplete" || st == "failed"
@@ -475,6 +508,26 @@ func renamedBefore(it *model.Item, ord int) bool {
 	return false
 }
 
+// respErrored reports whether an error payload tells why response r has
+// no terminal event: any error in the stream, except on a connection that
+// carries response after response (model.Session.Upgraded), where only an
+// error before the next response started is r's.
+func respErrored(s *model.Session, r *model.Response) bool {
+	if !s.Upgraded() {
+		return errored(s)
+	}
+	end := int(^uint(0) >> 1)
+	if r.Index+1 < len(s.Responses) {
+		end = s.Responses[r.Index+1].First
+	}
+	for _, e := range s.Errors {
+		if e.Ordinal >= r.First && e.Ordinal < end {
+			return true
+		}
+	}
+	return false
+}
+
 func respCallType(t string) bool {
 	switch t {
 	case "function_call", "custom_tool_call", "mcp_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call":
@@ -545,10 +598,7 @@ func (rc *respChecks) finish(out *Checker, s *model.Session) {
 		l := rc.typeUnknown.by[k]
 		out.add(rTypeUnknown, l.events, "output item type %s (%s) is not a documented output item type", quote(k), plural(l.n, "item"))
 	}
-	if rc.afterN > 0 {
-		out.add(rAfterTerminal, append([]int{rc.terminal - 1}, rc.after...), "%s after the terminal event (event %d); clients that wait for EOF stall",
-			plural(rc.afterN, "event"), rc.terminal-1)
-	}
+	rc.reportAfter(out)
 	for _, r := range s.Responses {
 		rf := rc.resps[r.Index]
 		if r.Dialect != model.DialectResponses || rf == nil {
@@ -566,9 +616,13 @@ func (rc *respChecks) finish(out *Checker, s *model.Session) {
 			out.add(rRespIDChanged, evs, "response %s (event %d) is named %s; clients that keep the first id (to resume, cancel or chain with previous_response_id) hold one the later snapshots disown",
 				idOr(r.ID), evs[0], valuesAt(r.IDs))
 		}
-		if r.Terminal < 0 && ended && !errored(s) {
-			out.add(rNoTerminal, []int{r.First, rc.last - 1}, "response %s (events %d–%d) has no response.completed, .incomplete or .failed",
-				idOr(r.ID), r.First, rc.last-1)
+		if r.Terminal < 0 && ended && !respErrored(s, r) {
+			last := rc.last - 1
+			if s.Upgraded() {
+				last = rf.last // the next response follows on the same connection
+			}
+			out.add(rNoTerminal, []int{r.First, last}, "response %s (events %d–%d) has no response.completed, .incomplete or .failed",
+				idOr(r.ID), r.First, last)
 		}
 	}
 	for _, it := range s.Items {
