@@ -306,6 +306,29 @@ var cases = []struct {
 		calls:   []call{{"call_GuEb29uVR4NNs9GyZiycMHSC", "get_weather", parisArgs}},
 		outcome: "completed",
 	},
+	{
+		name:    "responses-websocket-turns",
+		dialect: "openai-responses",
+		calls:   []call{{"call_Vb7kQm2XcT9pLr4sWn8dJy3F", "get_weather", parisArgs}},
+		text:    "It is 18 °C and sunny in Paris.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, data []byte) {
+			if !s.Upgraded() || len(s.Heads) != 1 || s.Heads[0].Status != 101 {
+				t.Errorf("heads %v, upgraded %v; want one 101 head", s.Heads, s.Upgraded())
+			}
+			if len(s.Responses) != 2 || s.Responses[1].Created < s.Responses[0].Terminal {
+				t.Fatalf("%d responses; want two, the second created after the first's terminal event", len(s.Responses))
+			}
+			for _, want := range []string{": ws client text utf8 {\"type\":\"response.create\"", ": ws server ping", ": ws client close code=1000"} {
+				if !bytes.Contains(data, []byte(want)) {
+					t.Errorf("the session lacks %q", want)
+				}
+			}
+			if !bytes.Contains(data, []byte(`"previous_response_id":"`+s.Responses[0].ID+`"`)) {
+				t.Errorf("the second turn does not continue %s", s.Responses[0].ID)
+			}
+		},
+	},
 }
 
 // reasoning returns the session's only reasoning item.
@@ -331,7 +354,7 @@ func TestSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := model.Assemble(data, capture.FormatSSE, model.Options{KeepEvents: true})
+			s := model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true})
 			rep := s.Report()
 			if rep.Dialect != tc.dialect || rep.Dialects != nil {
 				t.Errorf("dialect = %s %v; want only %s", rep.Dialect, rep.Dialects, tc.dialect)
@@ -392,12 +415,16 @@ func checkEvents(t *testing.T, s *model.Session, data []byte) {
 }
 
 // seqGaps returns each jump in sequence_number: from 0, then by +1 is none.
+// Each response.created numbers its response from 0 again.
 func seqGaps(s *model.Session) [][2]int64 {
 	var out [][2]int64
 	prev := int64(-1)
 	for _, ev := range s.Events.All() {
 		if ev.Seq < 0 {
 			continue
+		}
+		if s.TypeName(ev.Type) == "response.created" {
+			prev = -1
 		}
 		if ev.Seq != prev+1 {
 			out = append(out, [2]int64{prev, ev.Seq})
