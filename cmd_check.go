@@ -30,7 +30,7 @@ func checkCommand() command {
 
 // outcomeNames are the outcomes a finished stream can have (model.Outcome),
 // the names --allow-outcome takes.
-var outcomeNames = []string{"completed", "incomplete", "failed", "error", "truncated", "empty"}
+var outcomeNames = []string{"completed", "incomplete", "failed", "error", "truncated", "empty", "closed"}
 
 // outcomeFails reports whether a stream that ended with state fails check
 // and request: it ended in an error, failed, was cut before its terminal

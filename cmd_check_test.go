@@ -203,6 +203,11 @@ const (
 	// A Gemini stream cut before its finishReason: no rule fires, only
 	// the outcome tells.
 	checkTruncated = "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"hi\"}]},\"index\":0}]}\n\n"
+	// A recorded WebSocket that carried no Responses events: its messages
+	// are comments, and it ended closed.
+	checkWSClosed = ": streamtap-recording v1\n: request GET https://api.example.com/v1/echo\n" +
+		": response HTTP/1.1 101 Switching Protocols\n: response-header Upgrade: websocket\n\n" +
+		": ws client text utf8 hi\n\n: ws server text utf8 hi\n\n: ws client close code=1000\n\n: ws server close code=1000\n\n"
 )
 
 // TestCheckOutcomeFails: a stream that ended in error, failed, truncated
@@ -224,6 +229,8 @@ func TestCheckOutcomeFails(t *testing.T) {
 		{"failed", checkFailed, nil, 1, "failed", true},
 		{"truncated", checkTruncated, nil, 1, "truncated", true},
 		{"empty", "", nil, 1, "empty", true},
+		{"closed WebSocket", checkWSClosed, nil, 0, "closed", false},
+		{"closed allowed", checkWSClosed, []string{"--allow-outcome", "closed"}, 0, "closed", false},
 		// An empty stream also breaks the rule framing/no-data (an error),
 		// so allowing the outcome leaves the finding to fail the check.
 		{"empty allowed", "", []string{"--allow-outcome", "empty"}, 1, "empty", false},
