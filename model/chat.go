@@ -231,16 +231,16 @@ func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte
 		st.all = append(st.all, it)
 		st.count[ci]++
 		if !hasIdx {
-			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "index", Value: "missing"})
+			it.recordID(ord, "index", "", "missing")
 		}
 	} else {
 		// Record every id and name on a continuation fragment, even equal or
 		// empty ones: clients concatenate them.
 		if hasID {
-			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "id", Value: id})
+			it.recordID(ord, "id", it.CallID, id)
 		}
 		if hasName {
-			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "name", Value: name})
+			it.recordID(ord, "name", it.Name, name)
 		}
 		if it.CallID == "" {
 			it.CallID = id
@@ -259,7 +259,7 @@ func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte
 		if jsonscan.Kind(argsV) == '"' {
 			it.Args.addString(ord, argsV)
 		} else {
-			it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: "arguments", Value: "not a string"})
+			it.recordID(ord, "arguments", "", "not a string")
 			it.Args.add(ord, []byte(compactJSON(argsV)))
 		}
 	}

@@ -219,7 +219,10 @@ type Item struct {
 	Sources *Sources
 	// IDs records each item id, call id or name seen on the item's events
 	// when they differ from the first: evidence of ids changing mid-call.
-	IDs []IDSeen
+	// It keeps the first MaxIDsKept observations of each field and kind;
+	// MoreIDs counts them, and the rest, by field.
+	IDs     []IDSeen
+	MoreIDs []IDTally
 	// Deltas counts the events that added argument fragments.
 	Deltas int
 
@@ -260,13 +263,6 @@ func (it *Item) sharedArgs(n int) string {
 		it.argsStr = string(it.Args.Bytes()[:n])
 	}
 	return it.argsStr
-}
-
-// IDSeen is one observation of an identifier on an item's event.
-type IDSeen struct {
-	Ordinal int
-	Field   string // "item_id", "call_id", "name", "id"
-	Value   string
 }
 
 // Sources is every statement of a call's final arguments, by SourceName.
@@ -349,7 +345,7 @@ func (it *Item) seen(ord int, field, own, value string) {
 	if value == "" || value == own {
 		return
 	}
-	it.IDs = append(it.IDs, IDSeen{Ordinal: ord, Field: field, Value: value})
+	it.recordID(ord, field, own, value)
 }
 
 // seenUnlessLearnt is seen for a call id or name, except that an item no

@@ -358,7 +358,7 @@ func (s *Session) respSnapshot(obj []byte, ord int, kind snapKind) {
 		case cur.Terminal >= 0, kind == snapCreated && (renamed || refused):
 			st.resp = nil // a new response in the same stream
 		case renamed:
-			cur.IDs = append(cur.IDs, IDSeen{Ordinal: ord, Field: "id", Value: id})
+			recordID(&cur.IDs, &cur.MoreIDs, IDSeen{Ordinal: ord, Field: "id", Value: id}, cur.ID)
 		}
 	}
 	terminal := kind == snapTerminal

@@ -44,8 +44,10 @@ type Response struct {
 	Created, Final int
 	// IDs records each response id seen on a later snapshot of the same
 	// response when it differs from ID (field "id"): evidence of a
-	// gateway that rotates ids mid-stream.
-	IDs []IDSeen
+	// gateway that rotates ids mid-stream. Like Item.IDs it keeps the
+	// first MaxIDsKept; MoreIDs counts them and the rest.
+	IDs     []IDSeen
+	MoreIDs []IDTally
 	// Resumed marks a response whose stream starts mid-way: its first
 	// event is not response.created and is numbered past 0, as a stream
 	// resumed with starting_after is (Responses).
