@@ -285,6 +285,16 @@ func (cc *chatChecks) checkCall(out *Checker, s *model.Session, it *model.Item, 
 	label := chatLabel(it)
 	var idRep, nameRep, idEmpty, nameEmpty, notString []int
 	lateID, lateName := -1, -1
+	// The fragments past the ones the model kept are only counted.
+	moreID, moreName := model.TallyOf(it.MoreIDs, "id"), model.TallyOf(it.MoreIDs, "name")
+	nIDRep, nIDEmpty := moreID.N-moreID.Empty, moreID.Empty
+	nNameRep, nNameEmpty := moreName.Own, moreName.Empty
+	nNotString := model.TallyOf(it.MoreIDs, "arguments").N
+	if renamed := moreName.N - moreName.Own - moreName.Empty; renamed > 0 {
+		// Past the renames kept (each told below), only their number.
+		out.add(cNameChanged, []int{it.Opened}, "call %s is renamed on %s past the first %d renames",
+			label, plural(renamed, "more fragment"), model.MaxIDsKept)
+	}
 	for _, x := range it.IDs {
 		switch x.Field {
 		case "id":
@@ -327,26 +337,28 @@ func (cc *chatChecks) checkCall(out *Checker, s *model.Session, it *model.Item, 
 		out.add(cNameMissing, []int{it.Opened, lateName}, "call %s: the fragment that opens it (event %d) has no name; it arrives at event %d",
 			label, it.Opened, lateName)
 	}
-	if len(idRep)+len(nameRep) > 0 {
+	nIDRep, nNameRep, nIDEmpty, nNameEmpty = nIDRep+len(idRep), nNameRep+len(nameRep), nIDEmpty+len(idEmpty), nNameEmpty+len(nameEmpty)
+	nNotString += len(notString)
+	if nIDRep+nNameRep > 0 {
 		var parts []string
-		if len(idRep) > 0 {
+		if nIDRep > 0 {
 			parts = append(parts, fmt.Sprintf("id repeated on %s (clients that concatenate build %s)",
-				plural(len(idRep), "continuation fragment"), quote(strings.Repeat(it.CallID, 2))))
+				plural(nIDRep, "continuation fragment"), quote(strings.Repeat(it.CallID, 2))))
 		}
-		if len(nameRep) > 0 {
-			parts = append(parts, fmt.Sprintf("name repeated on %s (%s)", plural(len(nameRep), "continuation fragment"),
+		if nNameRep > 0 {
+			parts = append(parts, fmt.Sprintf("name repeated on %s (%s)", plural(nNameRep, "continuation fragment"),
 				quote(strings.Repeat(it.Name, 2))))
 		}
 		out.add(cRepeated, append(append([]int{it.Opened}, idRep...), nameRep...), "call %s: %s", label, strings.Join(parts, "; "))
 	}
-	if len(idEmpty)+len(nameEmpty) > 0 {
+	if nIDEmpty+nNameEmpty > 0 {
 		out.add(cEmptyID, append(append([]int{it.Opened}, idEmpty...), nameEmpty...),
 			`call %s: continuation fragments carry "id":"" (%d) or "name":"" (%d); clients that treat a present id as a new call split it`,
-			label, len(idEmpty), len(nameEmpty))
+			label, nIDEmpty, nNameEmpty)
 	}
-	if len(notString) > 0 {
+	if nNotString > 0 {
 		out.add(cArgsNotString, notString, "call %s: function.arguments is sent as JSON, not a string, at %s; clients concatenate \"[object Object]\"",
-			label, plural(len(notString), "event"))
+			label, plural(nNotString, "event"))
 	}
 	closed := it.Closed >= 0
 	if !closed && !over {

@@ -614,7 +614,7 @@ func (rc *respChecks) finish(out *Checker, s *model.Session) {
 				evs = append(evs, x.Ordinal)
 			}
 			out.add(rRespIDChanged, evs, "response %s (event %d) is named %s; clients that keep the first id (to resume, cancel or chain with previous_response_id) hold one the later snapshots disown",
-				idOr(r.ID), evs[0], valuesAt(r.IDs))
+				idOr(r.ID), evs[0], valuesAt(r.IDs, model.TallyOf(r.MoreIDs, "id")))
 		}
 		if r.Terminal < 0 && ended && !respErrored(s, r) {
 			last := rc.last - 1

@@ -40,7 +40,8 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 	}
 	for _, field := range fields {
 		seen := byField[field]
-		if field == "item_id" && it.CallID == "" && r != nil && onlyAt(seen, r.Final) {
+		more := model.TallyOf(it.MoreIDs, field) // past the kept ones: counted only
+		if field == "item_id" && it.CallID == "" && r != nil && more.N == 0 && onlyAt(seen, r.Final) {
 			// Renamed only in the terminal output[]: terminal-output-mismatch
 			// tells that rename.
 			continue
@@ -49,7 +50,7 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 		for _, x := range seen {
 			evs = append(evs, x.Ordinal)
 		}
-		vals := valuesAt(seen)
+		vals := valuesAt(seen, more)
 		switch field {
 		case "item_id":
 			out.add(rItemIDChanged, evs, "item %s (opened at event %d with id %s) is named %s", label, origin,
@@ -59,9 +60,9 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 				out.add(rCallIDMissing, evs[:2], "call %s has no call_id at output_item.added (event %d); it first appears at event %d",
 					label, origin, seen[0].Ordinal)
 				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
-				vals = valuesAt(seen)
+				vals = valuesAt(seen, more)
 			}
-			if len(seen) > 0 {
+			if len(seen) > 0 || more.N > 0 {
 				out.add(rCallIDChanged, evs, "call %s: call_id changes to %s", label, vals)
 			}
 		case "name":
@@ -69,9 +70,9 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 				out.add(rNameLate, evs[:2], "call %s has no name at output_item.added (event %d); the name %s first appears at event %d",
 					label, origin, quote(seen[0].Value), seen[0].Ordinal)
 				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
-				vals = valuesAt(seen)
+				vals = valuesAt(seen, more)
 			}
-			if len(seen) > 0 {
+			if len(seen) > 0 || more.N > 0 {
 				out.add(rNameChanged, evs, "call %s (named %s at event %d) is named %s", label, quote(open.name), origin,
 					vals)
 			}
@@ -248,8 +249,9 @@ func textSourceLabel(n model.TextSourceName) string {
 
 // valuesAt lists the distinct values seen with the events that carried
 // each: "x" (events 3, 5), "y" (event 9); past maxValuesShown values it
-// counts the rest.
-func valuesAt(seen []model.IDSeen) string {
+// counts the rest, with the new values among the observations the model
+// only counted (more).
+func valuesAt(seen []model.IDSeen, more model.IDTally) string {
 	var order []string
 	at := map[string][]string{}
 	for _, x := range seen {
@@ -261,7 +263,6 @@ func valuesAt(seen []model.IDSeen) string {
 	var parts []string
 	for i, v := range order {
 		if i == maxValuesShown {
-			parts = append(parts, fmt.Sprintf("and %d more", len(order)-i))
 			break
 		}
 		word := "event"
@@ -269,6 +270,9 @@ func valuesAt(seen []model.IDSeen) string {
 			word = "events"
 		}
 		parts = append(parts, fmt.Sprintf("%s (%s %s)", quote(v), word, strings.Join(at[v], ", ")))
+	}
+	if rest := max(len(order)-maxValuesShown, 0) + more.Fresh; rest > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", rest))
 	}
 	return strings.Join(parts, ", ")
 }
