@@ -445,12 +445,33 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	case string:
 		if t != "" {
 			fmt.Fprintf(&b, "\ntext: %s\n", Safe(t))
+		} else if len(rep.TextSources) > 0 {
+			b.WriteString("\n")
 		}
 	case []string:
 		for i, s := range t {
 			fmt.Fprintf(&b, "\ntext[%d]: %s\n", i, Safe(s))
 		}
 	}
+	writeTextSources(&b, rep.TextSources)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTextSources shows, under the text, each message whose statements
+// of its text disagree, as a call's disagreeing argument sources are
+// shown under it: every statement by source name.
+func writeTextSources(b *strings.Builder, sources []model.TextSourcesReport) {
+	for _, ts := range sources {
+		which := "message"
+		if ts.ItemID != "" {
+			which = "item " + Safe(ts.ItemID)
+		}
+		fmt.Fprintf(b, "    text sources disagree (%s, index %d):\n", which, ts.Index)
+		for _, k := range []string{"deltas", "text_done", "part_done", "item_done", "terminal"} {
+			if v, ok := ts.Sources[k]; ok {
+				fmt.Fprintf(b, "      %-15s %s\n", k, Safe(v))
+			}
+		}
+	}
 }
