@@ -166,6 +166,21 @@ func (s *Session) Raw(ev *Event) ([]byte, error) {
 	return buf[:n], err
 }
 
+// RawPrefix reads at most the first n bytes of event ev back from the
+// stream, so a viewer can show the start of a 50 MB event without reading
+// (and allocating) all of it first. It needs Options.Raw.
+func (s *Session) RawPrefix(ev *Event, n int) ([]byte, error) {
+	if s.opts.Raw == nil {
+		return nil, io.ErrUnexpectedEOF
+	}
+	buf := make([]byte, min(max(n, 0), int(ev.Len)))
+	k, err := s.opts.Raw.ReadAt(buf, ev.Offset)
+	if k == len(buf) {
+		err = nil
+	}
+	return buf[:k], err
+}
+
 // End records the end of the stream: err is nil for a clean EOF.
 func (s *Session) End(err error) {
 	s.ended, s.endErr = true, err

@@ -6,16 +6,21 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/streamtap/streamtap/model"
 )
 
-// callsShowMax bounds how many bytes of one call's arguments are laid out;
-// beyond it only the tail (where fragments land) is shown.
-const callsShowMax = 64 << 10
+// sideBySideMax is the size up to which the values of sources that
+// disagree are shown whole beside each other; of larger ones the pane
+// shows the size and the part that differs.
+const sideBySideMax = 64 << 10
 
 // callsPane shows every tool call, message text and reasoning item as it
 // stood at the selected event: arguments shrink back to what had arrived,
 // the fragment the event added is marked, and the JSON state is named.
+// Arguments and text are laid out lazily (see doc), so a 50 MB argument
+// shows at once from its first byte and scrolls to its last.
 type callsPane struct {
 	s    *model.Session
 	st   *styles
@@ -26,55 +31,135 @@ type callsPane struct {
 	more   int // items after the laid-out window
 	firstH int // lines of the first laid-out item
 	key    callsKey
-	lines  []string
+	laid   bool // list is laid out for key
+	dirty  bool // a document in the window finished indexing: lay out again
+	list   lineList
 	focus  int // header line of the selected event's item, -1 if none
 	mark   int // first line holding the selected event's fragment, -1 if none
-	// copyText is what y copies: the arguments of the call the selected
-	// event belongs to, as of that event.
-	copyText string
+	// jump says the view should still move to the selected item and its
+	// fragment, whose line waits for the fragment's document to be indexed
+	// as far as pend (at byte pendAt, the doc starting at line pendBase).
+	jump     bool
+	pend     *doc
+	pendAt   int
+	pendBase int
+	bottom   bool // G waits for the document being indexed
+	docs     map[callDocKey]*callDoc
+	gen      int
 }
 
 type callsKey struct{ ord, w, n int }
+
+// callDocKey names one laid-out text of an item as of an event.
+type callDocKey struct {
+	it     *model.Item
+	buf    int // 0 arguments, 1 text, 2 refusal
+	ord, w int
+	n      int // bytes as of ord
+	closed bool
+}
+
+// callDoc is an item's text as of an event, laid out, with its JSON state
+// (worked out once: it costs O(size)).
+type callDoc struct {
+	doc   *doc
+	state model.JSONState
+}
 
 func (c *callsPane) setSize(w, h int) { c.w, c.h = w, max(h, 1) }
 
 // scrollBy scrolls by lines. Only a window of items is laid out (a frame
 // must not cost O(items)), so scrolling past either end of the window moves
-// the window by one item.
+// the window by one item. A document still being indexed ends the window:
+// scrolling into it lays out a page more, and G waits for its end.
 func (c *callsPane) scrollBy(n int) {
+	c.jump, c.pend, c.bottom = false, nil, false
 	next := c.scroll + n
+	if d, at := c.list.incomplete(); d != nil && next+c.h > c.list.len() {
+		d.extend(next+c.h-at, syncBudgetBytes)
+		if n >= 1<<29 && !d.done() {
+			c.bottom = true
+		}
+		c.scroll = clamp(next, 0, max(c.list.len()-c.h, 0))
+		return
+	}
 	switch {
-	case next > len(c.lines)-c.h && c.more > 0:
+	case next > c.list.len()-c.h && c.more > 0:
 		c.start++
 		c.scroll = max(c.scroll+n-c.firstH, 0)
-		c.lines = nil
+		c.laid = false
 	case next < 0 && c.start > 0:
 		c.start--
 		c.scroll = 0
-		c.lines = nil
+		c.laid = false
 	default:
-		c.scroll = clamp(next, 0, max(len(c.lines)-c.h, 0))
+		c.scroll = clamp(next, 0, max(c.list.len()-c.h, 0))
 	}
 }
 
 func (c *callsPane) view(ord int) string {
 	c.prepare(ord)
-	c.scroll = clamp(c.scroll, 0, max(len(c.lines)-c.h, 0))
-	end := min(c.scroll+c.h, len(c.lines))
-	return strings.Join(block(c.lines[c.scroll:end], c.w, c.h), "\n")
+	if c.jump && c.pend != nil {
+		if l := c.pend.lineOf(c.pendAt, false); l >= 0 {
+			c.mark, c.pend = c.pendBase+l, nil
+			c.reveal()
+		}
+	}
+	c.scroll = clamp(c.scroll, 0, max(c.list.len()-c.h, 0))
+	return strings.Join(block(c.list.slice(c.scroll, c.scroll+c.h, c.st), c.w, c.h), "\n")
+}
+
+// work starts indexing the document that ends the window, if any.
+func (c *callsPane) work() tea.Cmd {
+	if d, _ := c.list.incomplete(); d != nil {
+		return d.indexCmd(focusCalls)
+	}
+	return nil
+}
+
+// applyIndex takes an index command's result; once the document is done,
+// the window is laid out again to go on past it.
+func (c *callsPane) applyIndex(msg docIndexedMsg) {
+	for _, cd := range c.docs {
+		if cd.doc.gen != msg.gen {
+			continue
+		}
+		cd.doc.apply(msg)
+		if cd.doc.done() {
+			c.dirty = true
+		}
+	}
+}
+
+// status says what the pane is still working on, for its title.
+func (c *callsPane) status() string {
+	if d, _ := c.list.incomplete(); d != nil {
+		return fmt.Sprintf("indexing %d%%", int(100*d.progress()))
+	}
+	return ""
 }
 
 // prepare lays out the pane for ord, once per (ord, width, events, window).
 func (c *callsPane) prepare(ord int) {
 	k := callsKey{ord: ord, w: c.w, n: c.s.Len()}
-	if k == c.key && c.lines != nil {
+	if k == c.key && c.laid && !c.dirty {
 		return
 	}
 	moved := k.ord != c.key.ord || k.w != c.key.w
-	c.key = k
-	c.lines, c.focus, c.mark, c.copyText, c.more = nil, -1, -1, "", 0
+	c.key, c.laid, c.dirty = k, true, false
+	c.list, c.focus, c.mark, c.more, c.pend = lineList{}, -1, -1, 0, nil
+	old := c.docs
+	c.docs = map[callDocKey]*callDoc{}
+	defer func() {
+		if c.bottom {
+			if d, _ := c.list.incomplete(); d == nil {
+				c.bottom = false
+				c.scrollBy(1 << 30)
+			}
+		}
+	}()
 	if ord < 0 {
-		c.lines = []string{c.st.Muted.Render("no event selected")}
+		c.list.add(c.st.Muted.Render("no event selected"))
 		return
 	}
 	all := c.s.ItemsAsOf(ord)
@@ -95,7 +180,7 @@ func (c *callsPane) prepare(ord int) {
 		sel = c.s.Items[ev.Item]
 	}
 	if moved {
-		c.start, c.scroll = 0, 0
+		c.start, c.scroll, c.jump, c.bottom = 0, 0, true, false
 		for i, it := range items {
 			if it == sel {
 				c.start = max(i-1, 0)
@@ -103,41 +188,81 @@ func (c *callsPane) prepare(ord int) {
 		}
 	}
 	c.start = clamp(c.start, 0, max(len(items)-1, 0))
-	c.lines = append(c.lines, c.st.Muted.Render(fmt.Sprintf("as of event #%d: %d call(s), %d item(s)", ord, ncalls, len(items))))
+	c.list.add(c.st.Muted.Render(fmt.Sprintf("as of event #%d: %d call(s), %d item(s)", ord, ncalls, len(items))))
 	if len(items) == 0 {
-		c.lines = append(c.lines, "", c.st.Muted.Render("nothing assembled yet"))
+		c.list.add("", c.st.Muted.Render("nothing assembled yet"))
 	}
 	if c.start > 0 {
-		c.lines = append(c.lines, c.st.Muted.Render(fmt.Sprintf("↑ %d earlier item(s)", c.start)))
+		c.list.add(c.st.Muted.Render(fmt.Sprintf("↑ %d earlier item(s)", c.start)))
 	}
 	budget := c.scroll + 3*c.h
 	for i := c.start; i < len(items); i++ {
-		if len(c.lines) > budget {
+		if c.list.len() > budget {
 			c.more = len(items) - i
-			c.lines = append(c.lines, "", c.st.Muted.Render(fmt.Sprintf("↓ %d more item(s)", c.more)))
+			c.list.add("", c.st.Muted.Render(fmt.Sprintf("↓ %d more item(s)", c.more)))
 			break
 		}
 		it := items[i]
-		before := len(c.lines)
-		c.lines = append(c.lines, "")
+		before := c.list.len()
+		c.list.add("")
 		if it == sel {
-			c.focus = len(c.lines)
+			c.focus = c.list.len()
 		}
-		c.item(it, ord, it == sel)
+		c.item(it, ord, it == sel, old)
 		if i == c.start {
-			c.firstH = len(c.lines) - before
+			c.firstH = c.list.len() - before
+		}
+		if d, _ := c.list.incomplete(); d != nil {
+			// The rest waits until the document's length is known.
+			c.more = len(items) - i - 1
+			c.list.add(c.st.Muted.Render("⋯ laying out the rest"))
+			break
 		}
 	}
-	if moved && c.focus >= 0 {
-		// Keep the selected event's item, and the fragment it added, in view.
-		target := c.focus
-		if c.mark >= 0 && c.mark-c.focus >= c.h-1 {
-			target = c.mark - c.h/2
-		}
-		if c.focus < c.scroll || max(c.focus, c.mark) >= c.scroll+c.h {
-			c.scroll = max(target-1, 0)
+	if c.jump && c.focus >= 0 && c.pend == nil {
+		c.reveal()
+	}
+	if c.focus < 0 || (c.mark < 0 && c.pend == nil) {
+		c.jump = c.jump && c.pend != nil
+	}
+}
+
+// reveal scrolls so that the selected event's item, and the fragment it
+// added, are in view.
+func (c *callsPane) reveal() {
+	c.jump = false
+	target := c.focus
+	if c.mark >= 0 && c.mark-c.focus >= c.h-1 {
+		target = c.mark - c.h/2
+	}
+	if c.focus < c.scroll || max(c.focus, c.mark) >= c.scroll+c.h {
+		c.scroll = max(target-1, 0)
+	}
+}
+
+// textDoc returns the laid-out document of an item's text as of ord, from
+// the previous layout when it is still the same, with the fragment
+// [ms, me) marked and the line that shows it noted for the jump.
+func (c *callsPane) textDoc(k callDocKey, old map[callDocKey]*callDoc, src []byte, mode docMode, ms, me int, selected bool) *callDoc {
+	cd := old[k]
+	if cd == nil {
+		c.gen++
+		cd = &callDoc{doc: newDoc(&docSpec{src: src, mode: mode, w: c.w, prefix: "  ", ms: ms, me: me}, c.gen)}
+		if mode == docJSON {
+			cd.state = model.ArgsState(src, k.closed)
 		}
 	}
+	c.docs[k] = cd
+	base := c.list.len()
+	c.list.addDoc(cd.doc)
+	if selected && ms >= 0 && c.mark < 0 && c.pend == nil {
+		if l := cd.doc.lineOf(ms, true); l >= 0 {
+			c.mark = base + l
+		} else {
+			c.pend, c.pendAt, c.pendBase = cd.doc, ms, base
+		}
+	}
+	return cd
 }
 
 func roleRank(it *model.Item) int {
@@ -153,7 +278,7 @@ func roleRank(it *model.Item) int {
 }
 
 // item lays out one item as of ord.
-func (c *callsPane) item(it *model.Item, ord int, selected bool) {
+func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDocKey]*callDoc) {
 	st := c.st
 	closed := it.Closed >= 0 && it.Closed <= ord
 	status := it.Status.AsOf(ord)
@@ -201,34 +326,25 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool) {
 	if it.Choice > 0 {
 		ids += fmt.Sprintf("  choice %d", it.Choice)
 	}
-	c.lines = append(c.lines, h.String(), st.Calls.ID.Render(ids))
+	c.list.add(h.String(), st.Calls.ID.Render(ids))
 	if it.IsCall() {
-		c.args(it, ord, closed, selected)
+		c.args(it, ord, closed, selected, old)
 		return
 	}
-	c.text(it, ord)
+	c.text(it, ord, selected, old)
 }
 
 // args lays out a call's arguments as of ord with the event's fragment
 // marked, its JSON state, and the disagreement of its sources.
-func (c *callsPane) args(it *model.Item, ord int, closed, selected bool) {
+func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map[callDocKey]*callDoc) {
 	st := c.st
 	args := it.ArgsAsOf(ord)
-	state := model.ArgsState(args, closed)
-	ss := st.Calls.StateOK
-	switch {
-	case state.Incomplete, state.Empty:
-		ss = st.Calls.StateWarn
-	case !state.Complete:
-		ss = st.Calls.StateErr
-	}
 	info := fmt.Sprintf("  args %d bytes, %d fragment(s) · json ", len(args), fragmentsAsOf(&it.Args, ord))
-	c.lines = append(c.lines, st.Muted.Render(info)+ss.Render(state.String()))
-	if selected {
-		c.copyText = string(args)
-	}
+	infoAt := c.list.len()
+	c.list.add("")
 	if len(args) == 0 {
-		c.lines = append(c.lines, st.Muted.Render("  (no arguments yet)"))
+		c.list.set(infoAt, st.Muted.Render(info)+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()))
+		c.list.add(st.Muted.Render("  (no arguments yet)"))
 	} else {
 		ms, me := -1, -1
 		// Gemini arguments are rebuilt from partial values, so fragment
@@ -238,48 +354,32 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool) {
 				ms, me = s, e
 			}
 		}
-		c.json(args, ms, me)
+		k := callDocKey{it: it, ord: ord, w: c.w, n: len(args), closed: closed}
+		cd := c.textDoc(k, old, args, docJSON, ms, me, selected)
+		ss := st.Calls.StateOK
+		switch {
+		case cd.state.Incomplete, cd.state.Empty:
+			ss = st.Calls.StateWarn
+		case !cd.state.Complete:
+			ss = st.Calls.StateErr
+		}
+		c.list.set(infoAt, st.Muted.Render(info)+ss.Render(cd.state.String()))
+		if !cd.doc.done() {
+			return // the rest comes when the arguments are indexed
+		}
 	}
 	src, differ := it.SourcesDisagree()
 	if !differ || !sourcesKnownBy(it, ord) {
 		return
 	}
-	c.lines = append(c.lines, st.Calls.StateErr.Render("  sources of the final arguments disagree:"))
+	c.list.add(st.Calls.StateErr.Render("  sources of the final arguments disagree:"))
 	c.sideBySide(src)
-}
-
-// json lays out (possibly partial) JSON with [ms, me) marked.
-func (c *callsPane) json(b []byte, ms, me int) {
-	off := 0
-	if len(b) > callsShowMax {
-		off = len(b) - callsShowMax
-		c.lines = append(c.lines, c.st.Muted.Render(fmt.Sprintf("  … %d earlier bytes not shown", off)))
-		b = b[off:]
-		ms, me = ms-off, me-off
-	}
-	for _, l := range prettyPartial(b, ms, me) {
-		for _, wl := range wrapSegs(append(segLine{{text: "  "}}, l...), c.w) {
-			if c.mark < 0 && containsMark(wl) {
-				c.mark = len(c.lines)
-			}
-			c.lines = append(c.lines, renderSegs(wl, c.st))
-		}
-	}
-}
-
-func containsMark(l segLine) bool {
-	for _, s := range l {
-		if s.mark {
-			return true
-		}
-	}
-	return false
 }
 
 // text lays out message text or reasoning as of ord, the event's fragment
 // marked.
-func (c *callsPane) text(it *model.Item, ord int) {
-	for _, b := range []struct {
+func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDocKey]*callDoc) {
+	for i, b := range []struct {
 		name string
 		buf  *model.Buffer
 	}{{"", &it.Text}, {"refusal", it.Refusal}} {
@@ -288,50 +388,17 @@ func (c *callsPane) text(it *model.Item, ord int) {
 			continue
 		}
 		if b.name != "" {
-			c.lines = append(c.lines, c.st.Calls.StateErr.Render("  "+b.name+":"))
+			c.list.add(c.st.Calls.StateErr.Render("  " + b.name + ":"))
 		}
 		ms, me := -1, -1
 		if s, e, ok := b.buf.FragmentAt(ord); ok {
 			ms, me = s, e
 		}
-		off := 0
-		if len(txt) > callsShowMax {
-			off = len(txt) - callsShowMax
-			c.lines = append(c.lines, c.st.Muted.Render(fmt.Sprintf("  … %d earlier bytes not shown", off)))
-		}
-		// Text keeps its line breaks; each piece is made safe on its own.
-		var pieces []seg
-		for _, r := range [][2]int{{off, max(ms, off)}, {max(ms, off), me}, {max(me, off), len(txt)}} {
-			if r[0] < r[1] && r[1] <= len(txt) {
-				pieces = append(pieces, seg{text: string(txt[r[0]:r[1]]), mark: r[0] == ms && r[1] == me})
-			}
-		}
-		if ms < 0 {
-			pieces = []seg{{text: string(txt[off:])}}
-		}
-		for _, l := range splitLines(pieces) {
-			for _, wl := range wrapSegs(append(segLine{{text: "  "}}, l...), c.w) {
-				c.lines = append(c.lines, renderSegs(wl, c.st))
-			}
+		k := callDocKey{it: it, buf: i + 1, ord: ord, w: c.w, n: len(txt)}
+		if cd := c.textDoc(k, old, txt, docText, ms, me, selected); !cd.doc.done() {
+			return
 		}
 	}
-}
-
-// splitLines cuts raw text segments at line breaks into lines of safe
-// segments.
-func splitLines(pieces []seg) []segLine {
-	out := []segLine{nil}
-	for _, p := range pieces {
-		for i, part := range strings.Split(p.text, "\n") {
-			if i > 0 {
-				out = append(out, nil)
-			}
-			if part != "" {
-				out[len(out)-1] = append(out[len(out)-1], seg{text: Safe(part), mark: p.mark})
-			}
-		}
-	}
-	return out
 }
 
 // fragmentsAsOf counts the fragments added by the end of ord.
@@ -389,7 +456,7 @@ func (c *callsPane) sideBySide(src map[string]string) {
 			if i < len(right) {
 				r = right[i]
 			}
-			c.lines = append(c.lines, "  "+fit(l, colW)+c.st.Sep.Render(" "+glyphSep+" ")+r)
+			c.list.add("  " + fit(l, colW) + c.st.Sep.Render(" "+glyphSep+" ") + r)
 		}
 	}
 }
@@ -404,8 +471,12 @@ func (c *callsPane) diffCol(name, v, other string, w int) []string {
 	p := commonPrefix(v, other)
 	s := commonSuffix(v[p:], other[p:])
 	out := []string{c.st.Calls.Header.Render(Safe(name))}
-	for _, wl := range wrapSegs(segLine{{text: Safe(v)}}, w) {
-		out = append(out, renderSegs(wl, c.st))
+	if len(v) > sideBySideMax {
+		out = append(out, c.st.Muted.Render(fmt.Sprintf("(%d bytes)", len(v))))
+	} else {
+		for _, wl := range wrapSegs(segLine{{text: Safe(v)}}, w) {
+			out = append(out, renderSegs(wl, c.st))
+		}
 	}
 	from := p - diffContext
 	for from > 0 && !utf8.RuneStart(v[from]) {
@@ -449,4 +520,89 @@ func commonSuffix(a, b string) int {
 		n--
 	}
 	return n
+}
+
+// lineList is a pane's content addressed by line: lines laid out whole and
+// lazily laid-out documents, in order. A document counts the lines laid
+// out so far, so the list grows as it is indexed.
+type lineList struct{ parts []linePart }
+
+type linePart struct {
+	lines []string
+	doc   *doc
+}
+
+// add appends lines laid out whole.
+func (l *lineList) add(lines ...string) {
+	if n := len(l.parts); n > 0 && l.parts[n-1].doc == nil {
+		l.parts[n-1].lines = append(l.parts[n-1].lines, lines...)
+		return
+	}
+	l.parts = append(l.parts, linePart{lines: lines})
+}
+
+// addDoc appends a document.
+func (l *lineList) addDoc(d *doc) { l.parts = append(l.parts, linePart{doc: d}) }
+
+// set replaces line i, which must be a line laid out whole.
+func (l *lineList) set(i int, line string) {
+	for _, p := range l.parts {
+		n := p.height()
+		if i < n && p.doc == nil {
+			p.lines[i] = line
+			return
+		}
+		i -= n
+	}
+}
+
+func (p *linePart) height() int {
+	if p.doc != nil {
+		return p.doc.known()
+	}
+	return len(p.lines)
+}
+
+// len is the number of lines known.
+func (l *lineList) len() int {
+	n := 0
+	for i := range l.parts {
+		n += l.parts[i].height()
+	}
+	return n
+}
+
+// incomplete returns the document still being indexed, if any, and the
+// line it starts at.
+func (l *lineList) incomplete() (*doc, int) {
+	at := 0
+	for i := range l.parts {
+		if d := l.parts[i].doc; d != nil && !d.done() {
+			return d, at
+		}
+		at += l.parts[i].height()
+	}
+	return nil, 0
+}
+
+// slice renders lines [from, to).
+func (l *lineList) slice(from, to int, st *styles) []string {
+	var out []string
+	at := 0
+	for i := range l.parts {
+		p := &l.parts[i]
+		n := p.height()
+		if at+n > from && at < to {
+			a, b := max(from-at, 0), min(to-at, n)
+			if p.doc == nil {
+				out = append(out, p.lines[a:b]...)
+			} else {
+				for _, sl := range p.doc.lines(a, b) {
+					out = append(out, renderSegs(sl, st))
+				}
+			}
+		}
+		at += n
+	}
+	return out
 }

@@ -7,16 +7,23 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 )
 
-// rawShowMax bounds how much of one event the detail pane lays out; the
-// rest is summarised (y copies all of it).
-const rawShowMax = 1 << 20
+// eventPrefixMax is the size up to which the detail pane reads an event
+// whole when it is selected. Of a larger one it reads the first
+// eventPrefixMax bytes, enough for several screens, and shows them at
+// once while a command reads the rest: reading 50 MB on the event loop
+// would freeze the program for as long.
+const eventPrefixMax = 256 << 10
 
 // detailPane shows the selected event: pretty, highlighted JSON, or the raw
-// bytes as received with line endings and comments made visible.
+// bytes as received with line endings and comments made visible. A big
+// event is laid out a screen at a time (see doc), so any size shows at once
+// from its first byte and scrolls to its last.
 type detailPane struct {
 	s           *model.Session
 	st          *styles
@@ -24,84 +31,228 @@ type detailPane struct {
 	w, h        int
 	raw         bool
 	scroll      int
+	// bottom says G was pressed before the line count was known: the view
+	// goes to the end once it is.
+	bottom bool
 
-	// The laid-out content, kept for (ord, raw, width).
-	key    detailKey
-	header []segLine
-	lines  []segLine // small values: every line, highlighted and wrapped
-	plain  []string  // large values: indented text, coloured per visible line
+	key     detailKey // what the body is laid out for
+	n       int       // session length the header was made at
+	header  []segLine
+	notes   []segLine // between header and body: "data is not JSON: …"
+	lines   []segLine // a body laid out whole (chroma, an HTTP head)
+	doc     *doc      // a body laid out lazily
+	readErr error
+	gen     int  // generation of the body: of its doc and its read
+	loading bool // the whole event is still to be read
+	reading bool // a read command is under way
+	// full is the last big event read whole, kept for the raw toggle and
+	// for resizes, which lay it out again.
+	full *loadedEvent
 }
 
 type detailKey struct {
 	ord, w int
 	raw    bool
-	n      int // session length, for events still growing
+}
+
+// loadedEvent is an event's bytes with its data and the data's JSON state,
+// worked out off the event loop for a big event.
+type loadedEvent struct {
+	ord    int
+	raw    []byte
+	err    error
+	data   []byte
+	isData bool
+	state  model.JSONState
+}
+
+// readEvent works out the data and JSON state of an event's bytes: O(size),
+// so for a big event it runs in a command.
+func readEvent(ord int, raw []byte, err error) *loadedEvent {
+	le := &loadedEvent{ord: ord, raw: raw, err: err}
+	if le.data, le.isData = eventData(raw); le.isData {
+		le.state = model.ArgsState(le.data, true)
+	}
+	return le
+}
+
+// eventLoadedMsg carries a big event read whole for the body of generation
+// gen.
+type eventLoadedMsg struct {
+	gen int
+	ev  *loadedEvent
 }
 
 func (d *detailPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
 
-// total is the number of content lines.
-func (d *detailPane) total() int { return len(d.header) + len(d.lines) + len(d.plain) }
+// fixed is the number of lines above the body.
+func (d *detailPane) fixed() int { return len(d.header) + len(d.notes) }
 
+// total is the number of content lines known so far.
+func (d *detailPane) total() int {
+	n := d.fixed() + len(d.lines)
+	if d.doc != nil {
+		n += d.doc.known()
+	}
+	return n
+}
+
+// scrollBy scrolls by n lines. Past the lines laid out so far it lays out
+// a page more; G before the end is known waits for it (see bottom).
 func (d *detailPane) scrollBy(n int) {
-	d.scroll = clamp(d.scroll+n, 0, max(d.total()-d.h, 0))
+	next := d.scroll + n
+	d.bottom = false
+	if d.doc != nil && !d.doc.done() && next+d.h > d.total() {
+		d.doc.extend(next+d.h-d.fixed(), syncBudgetBytes)
+		d.bottom = n >= 1<<29 && !d.doc.done()
+	}
+	if d.loading && n >= 1<<29 {
+		d.bottom = true
+	}
+	d.scroll = clamp(next, 0, max(d.total()-d.h, 0))
 }
 
 func (d *detailPane) prepare(ord int) {
-	k := detailKey{ord: ord, w: d.w, raw: d.raw, n: d.s.Len()}
-	if k == d.key && (d.header != nil || ord < 0) {
-		return
-	}
-	if k.ord != d.key.ord || k.raw != d.key.raw {
-		d.scroll = 0
-	}
-	d.key = k
-	d.header, d.lines, d.plain = nil, nil, nil
 	if ord < 0 || ord >= d.s.Events.Len() {
+		d.key, d.header, d.notes, d.lines, d.doc, d.loading = detailKey{ord: -1}, nil, nil, nil, nil, false
 		return
 	}
+	k := detailKey{ord: ord, w: d.w, raw: d.raw}
+	if k != d.key {
+		if k.ord != d.key.ord || k.raw != d.key.raw {
+			d.scroll, d.bottom = 0, false
+		}
+		d.key = k
+		d.layoutBody(ord)
+		d.header = nil
+	}
+	if d.header == nil || d.n != d.s.Len() {
+		d.n = d.s.Len()
+		d.header = d.headerLines(d.s.Events.At(ord), ord, d.readErr)
+	}
+}
+
+// layoutBody lays out the event's body: at once from its bytes when they
+// are few or already read, else from its first eventPrefixMax bytes while
+// a command reads the rest.
+func (d *detailPane) layoutBody(ord int) {
+	d.gen++
+	d.loading, d.reading = false, false
 	ev := d.s.Events.At(ord)
-	raw, err := d.s.Raw(ev)
-	d.header = d.headerLines(ev, ord, err)
+	switch {
+	case d.full != nil && d.full.ord == ord:
+		d.show(ev, d.full, false)
+	case int(ev.Len) > eventPrefixMax:
+		raw, err := d.s.RawPrefix(ev, eventPrefixMax)
+		d.loading = true
+		d.show(ev, &loadedEvent{ord: ord, raw: raw, err: err}, true)
+	default:
+		raw, err := d.s.Raw(ev)
+		d.show(ev, readEvent(ord, raw, err), false)
+	}
+}
+
+// show lays out le, which holds only the start of the event when partial.
+func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
+	d.notes, d.lines, d.doc, d.readErr = nil, nil, nil, le.err
+	mk := func(mode docMode, src []byte, ms, me int) {
+		d.gen++
+		d.doc = newDoc(&docSpec{src: src, mode: mode, w: d.w, keepSecrets: d.keepSecrets, ms: ms, me: me, partial: partial}, d.gen)
+	}
+	rawMode := docRaw
+	if ev.Source == capture.FrameHead {
+		rawMode = docHead
+	}
 	if d.raw {
-		d.lines = d.wrapAll(rawLines(raw, ev, d.keepSecrets))
+		mk(rawMode, le.raw, -1, -1)
 		return
 	}
 	switch ev.Source {
 	case capture.FrameHead:
-		d.lines = d.wrapAll(d.headLines(ord))
+		d.lines = d.wrapAll(d.headLines(le.ord))
 		return
 	case capture.FrameComment, capture.FrameRemainder:
-		d.lines = d.wrapAll(rawLines(raw, ev, d.keepSecrets))
+		mk(docRaw, le.raw, -1, -1)
 		return
 	}
-	data, ok := eventData(raw)
-	if !ok {
-		d.lines = d.wrapAll(rawLines(raw, ev, d.keepSecrets))
+	data, ok := le.data, le.isData
+	if partial {
+		data, ok = eventData(le.raw)
+	}
+	switch {
+	case !ok:
+		mk(docRaw, le.raw, -1, -1)
+		return
+	case partial:
+		mk(docJSON, data, -1, -1) // JSON or not is known once all is read
 		return
 	}
-	if len(data) > rawShowMax {
-		d.lines = append(d.lines, segLine{{text: fmt.Sprintf("%d bytes; showing the first %d", len(data), rawShowMax), cls: tokComment}})
-		data = data[:rawShowMax]
-	}
-	var ind bytes.Buffer
-	if json.Indent(&ind, data, "", "  ") != nil {
-		// Not JSON ([DONE], a cut-off or broken payload): show it with the
-		// place where it stops being JSON marked.
-		stt := model.ArgsState(data, true)
-		mark := len(data)
-		if !stt.Complete && !stt.Empty {
-			mark = stt.Offset
-			d.lines = append(d.lines, segLine{{text: "data is not JSON: " + stt.String(), cls: tokError}})
+	if le.state.Complete && len(data) <= chromaLimit {
+		var ind bytes.Buffer
+		if json.Indent(&ind, data, "", "  ") == nil {
+			d.lines = d.wrapAll(chromaLines(ind.String()))
+			return
 		}
-		d.lines = append(d.lines, d.wrapAll(prettyPartial(data, mark, mark+1))...)
-		return
 	}
-	if ind.Len() <= chromaLimit {
-		d.lines = append(d.lines, d.wrapAll(chromaLines(ind.String()))...)
-		return
+	// Not JSON ([DONE], a cut-off or broken payload): show it with the
+	// place where it stops being JSON marked.
+	mark := len(data)
+	if st := le.state; !st.Complete && !st.Empty {
+		mark = st.Offset
+		d.notes = d.wrapAll([]segLine{{{text: "data is not JSON: " + st.String(), cls: tokError}}})
 	}
-	d.plain = strings.Split(ind.String(), "\n")
+	mk(docJSON, data, mark, mark+1)
+}
+
+// work starts what the pane waits for: reading a big event whole, then
+// indexing its layout. It returns nil when nothing is left or under way.
+func (d *detailPane) work() tea.Cmd {
+	if d.loading {
+		if d.reading || d.key.ord < 0 {
+			return nil
+		}
+		d.reading = true
+		s, ev, ord, gen := d.s, *d.s.Events.At(d.key.ord), d.key.ord, d.gen
+		return func() tea.Msg {
+			raw, err := s.Raw(&ev)
+			return eventLoadedMsg{gen: gen, ev: readEvent(ord, raw, err)}
+		}
+	}
+	if d.doc != nil {
+		return d.doc.indexCmd(focusDetail)
+	}
+	return nil
+}
+
+// applyLoad lays out the whole event in place of its start, keeping the
+// scroll position: the lines of the start are the same.
+func (d *detailPane) applyLoad(msg eventLoadedMsg) {
+	if msg.gen != d.gen || !d.loading {
+		return // the selection, the mode or the width changed meanwhile
+	}
+	d.full, d.loading, d.reading = msg.ev, false, false
+	d.show(d.s.Events.At(d.key.ord), msg.ev, false)
+	d.header = nil
+}
+
+// applyIndex takes the result of the doc's index command.
+func (d *detailPane) applyIndex(msg docIndexedMsg) {
+	if d.doc != nil && d.doc.gen == msg.gen {
+		d.doc.apply(msg)
+	}
+}
+
+// status says what the pane is still working on, for its title.
+func (d *detailPane) status() string {
+	switch {
+	case d.key.ord < 0:
+		return ""
+	case d.loading:
+		return "reading " + humanBytes(int64(d.s.Events.At(d.key.ord).Len))
+	case d.doc != nil && !d.doc.done():
+		return fmt.Sprintf("indexing %d%%", int(100*d.doc.progress()))
+	}
+	return ""
 }
 
 func (d *detailPane) wrapAll(ls []segLine) []segLine {
@@ -155,114 +306,78 @@ func (d *detailPane) view(ord int) string {
 	if ord < 0 {
 		return strings.Join(block([]string{d.st.Muted.Render("no event selected")}, d.w, d.h), "\n")
 	}
+	if d.bottom && d.doc != nil && d.doc.done() {
+		d.scroll, d.bottom = 1<<30, false
+	}
 	d.scroll = clamp(d.scroll, 0, max(d.total()-d.h, 0))
 	lines := make([]string, 0, d.h)
-	for i := d.scroll; i < d.total() && len(lines) < d.h; i++ {
-		switch {
-		case i < len(d.header):
-			lines = append(lines, renderSegs(d.header[i], d.st))
-		case i < len(d.header)+len(d.lines):
-			lines = append(lines, renderSegs(d.lines[i-len(d.header)], d.st))
-		default:
-			// Large values: only the visible lines are tokenized.
-			lines = append(lines, renderSegs(tokenizeLine(d.plain[i-len(d.header)-len(d.lines)]), d.st))
+	add := func(ls []segLine, from int) {
+		for i := max(d.scroll-from, 0); i < len(ls) && len(lines) < d.h; i++ {
+			lines = append(lines, renderSegs(ls[i], d.st))
+		}
+	}
+	add(d.header, 0)
+	add(d.notes, len(d.header))
+	add(d.lines, d.fixed())
+	if d.doc != nil && len(lines) < d.h {
+		from := max(d.scroll-d.fixed()-len(d.lines), 0)
+		for _, l := range d.doc.lines(from, from+d.h-len(lines)) {
+			lines = append(lines, renderSegs(l, d.st))
 		}
 	}
 	return strings.Join(block(lines, d.w, d.h), "\n")
 }
 
 // eventData returns an event's data: the joined data: lines of an SSE
-// block, or the bytes themselves for JSON lines and whole bodies.
+// block, or the bytes themselves for JSON lines and whole bodies. The data
+// of a block with one data: line (nearly all) points into raw rather than
+// being a copy of a possibly 50 MB line.
 func eventData(raw []byte) ([]byte, bool) {
 	t := bytes.TrimSpace(raw)
 	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		return t, true
 	}
-	var out []byte
-	found := false
-	for len(raw) > 0 {
-		line, rest := cutLine(raw)
-		raw = rest
+	var first, out []byte
+	n := 0
+	for rest := raw; len(rest) > 0; {
+		var line []byte
+		line, rest = cutLine(rest)
 		v, ok := bytes.CutPrefix(line, []byte("data:"))
 		if !ok {
 			continue
 		}
 		v = bytes.TrimPrefix(v, []byte(" "))
-		if found {
-			out = append(out, '\n')
+		switch n {
+		case 0:
+			first = v
+		case 1:
+			out = append(make([]byte, 0, len(raw)), first...)
+			fallthrough
+		default:
+			out = append(append(out, '\n'), v...)
 		}
-		out = append(out, v...)
-		found = true
+		n++
 	}
-	return out, found
+	if n == 1 {
+		return first, true
+	}
+	return out, n > 0
 }
 
 // cutLine splits off one line (without its ending) at \n, \r\n or \r.
 func cutLine(b []byte) (line, rest []byte) {
-	for i, c := range b {
-		switch c {
-		case '\n':
-			return b[:i], b[i+1:]
-		case '\r':
-			if i+1 < len(b) && b[i+1] == '\n' {
-				return b[:i], b[i+2:]
-			}
-			return b[:i], b[i+1:]
+	nl := bytes.IndexByte(b, '\n')
+	if nl < 0 {
+		nl = len(b)
+	}
+	if cr := bytes.IndexByte(b[:nl], '\r'); cr >= 0 {
+		if cr+1 < len(b) && b[cr+1] == '\n' {
+			return b[:cr], b[cr+2:]
 		}
+		return b[:cr], b[cr+1:]
+	}
+	if nl < len(b) {
+		return b[:nl], b[nl+1:]
 	}
 	return b, nil
-}
-
-// rawLines lays out bytes as received: each line made safe, its ending
-// shown as ␍␊, ␊ or ␍, comment lines and field names set apart, and secret
-// header values redacted.
-func rawLines(raw []byte, ev *model.Event, keepSecrets bool) []segLine {
-	var out []segLine
-	if len(raw) > rawShowMax {
-		out = append(out, segLine{{text: fmt.Sprintf("%d bytes; showing the first %d", len(raw), rawShowMax), cls: tokComment}})
-		raw = raw[:rawShowMax]
-	}
-	head := ev.Source == capture.FrameHead
-	for len(raw) > 0 {
-		i := bytes.IndexAny(raw, "\r\n")
-		line, end := raw, ""
-		if i >= 0 {
-			line = raw[:i]
-			switch {
-			case raw[i] == '\r' && i+1 < len(raw) && raw[i+1] == '\n':
-				end, raw = glyphCR+glyphLF, raw[i+2:]
-			case raw[i] == '\r':
-				end, raw = glyphCR, raw[i+1:]
-			default:
-				end, raw = glyphLF, raw[i+1:]
-			}
-		} else {
-			raw = nil
-		}
-		var l segLine
-		switch {
-		case len(line) > 0 && line[0] == ':':
-			l = segLine{{text: Safe(string(line)), cls: tokComment}}
-		case head:
-			name, value, ok := strings.Cut(string(line), ":")
-			if ok {
-				value = RedactHeader(name, strings.TrimSpace(value), keepSecrets)
-				l = segLine{{text: Safe(name), cls: tokField}, {text: ": "}, {text: Safe(value)}}
-			} else {
-				l = segLine{{text: Safe(string(line)), cls: tokKey}}
-			}
-		default:
-			name, value, ok := strings.Cut(string(line), ":")
-			if ok && !strings.ContainsAny(name, " {\"") {
-				l = segLine{{text: Safe(name), cls: tokField}, {text: ":"}, {text: Safe(value)}}
-			} else {
-				l = segLine{{text: Safe(string(line))}}
-			}
-		}
-		if end != "" {
-			l = append(l, seg{text: end, cls: tokControl})
-		}
-		out = append(out, l)
-	}
-	return out
 }

@@ -59,27 +59,6 @@ func TestPrettyPartialMarksFragment(t *testing.T) {
 	}
 }
 
-func TestTokenizeLine(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []tokClass
-	}{
-		{`  "key": "value",`, []tokClass{tokPlain, tokKey, tokPunct, tokPlain, tokString, tokPunct}},
-		{`  "n": -1.5e3`, []tokClass{tokPlain, tokKey, tokPunct, tokPlain, tokNumber}},
-		{`  true, null, false`, []tokClass{tokPlain, tokLiteral, tokPunct, tokPlain, tokLiteral, tokPunct, tokPlain, tokLiteral}},
-		{`  ]`, []tokClass{tokPlain, tokPunct}},
-	}
-	for _, tt := range tests {
-		var got []tokClass
-		for _, s := range tokenizeLine(tt.in) {
-			got = append(got, s.cls)
-		}
-		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
-			t.Errorf("tokenizeLine(%q) = %v; want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
 func TestWrapSegs(t *testing.T) {
 	l := segLine{{text: "    "}, {text: `"abcdefghijklmnopqrstuvwxyz"`, cls: tokString}, {text: "日本語テキスト", cls: tokString}}
 	for w := 1; w < 40; w++ {
@@ -114,9 +93,9 @@ func TestEventData(t *testing.T) {
 	}
 }
 
-// TestLargeEventUsesLineTokenizer checks that a value over the chroma
-// limit is shown through the per-line tokenizer, and still fits.
-func TestLargeEventUsesLineTokenizer(t *testing.T) {
+// TestLargeEventLaidOutLazily checks that a value over the chroma limit is
+// laid out a screen at a time, and still fits.
+func TestLargeEventLaidOutLazily(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`data: {"type":"response.output_text.done","sequence_number":0,"text":"`)
 	for range 3000 {
@@ -130,8 +109,8 @@ func TestLargeEventUsesLineTokenizer(t *testing.T) {
 	m := newTestModel(t, []byte(b.String()), 100, 30)
 	press(m, "2")
 	out := viewOf(m)
-	if m.det.plain == nil {
-		t.Fatal("a large value should be laid out as plain lines, coloured when visible")
+	if m.det.doc == nil || m.det.lines != nil {
+		t.Fatal("a large value should be laid out lazily, a screen at a time")
 	}
 	checkFits(t, out, 100, 30)
 	press(m, "G")

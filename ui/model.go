@@ -199,6 +199,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleFilterResult(msg)
 	case replayTickMsg:
 		cmd = m.handleReplayTick(msg)
+	case eventLoadedMsg, docIndexedMsg:
+		m.handleLayout(msg)
 	case noticeDoneMsg:
 		if msg.gen == m.noticeG {
 			m.notice = ""
@@ -210,6 +212,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmd = m.flash("saved to "+msg.path, false)
 		}
 	}
+	cmd = tea.Batch(cmd, m.layoutWork())
 	m.updateKeybindings()
 	return m, cmd
 }

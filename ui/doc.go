@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"sort"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Saved layout states: one at the first line start after every
+// markEveryBytes of source or markEveryLines lines, whichever comes first,
+// so drawing any screen lays out at most that much before it.
+const (
+	markEveryBytes = 4 << 10
+	markEveryLines = 256
+)
+
+// Work bounds. A document up to syncIndexMax is indexed when it is made;
+// a larger one is indexed off the event loop, indexChunkBytes per command,
+// while the event loop lays out at most syncBudgetBytes past the indexed
+// part per key press (a page down beyond it) and waits for the rest.
+const (
+	syncIndexMax    = 256 << 10
+	indexChunkBytes = 4 << 20
+	syncBudgetBytes = 512 << 10
+)
+
+// doc is one document laid out lazily: the index of saved layout states
+// grows from the start, on the event loop a screen at a time or off it a
+// chunk at a time, until it reaches the end and the line count is exact.
+// A doc belongs to the event loop; commands get only its immutable spec
+// and copies of states.
+type doc struct {
+	sp    *docSpec
+	gen   int           // identifies the doc in the messages of its commands
+	marks []layoutState // saved line starts, in order
+	front layoutState   // the first line start not laid out yet
+	stuck bool          // a partial doc reached the end of what it has
+	busy  bool          // an index command is under way
+}
+
+// newDoc makes the document of sp. A small one is indexed at once.
+func newDoc(sp *docSpec, gen int) *doc {
+	d := &doc{sp: sp, gen: gen}
+	d.front = sp.start()
+	d.marks = []layoutState{d.front}
+	if len(sp.src) <= syncIndexMax {
+		d.extend(1<<62, len(sp.src)+1)
+	}
+	return d
+}
+
+// done reports whether every line is laid out, so known is exact.
+func (d *doc) done() bool { return d.front.done }
+
+// known is the number of lines laid out so far: all of them once done.
+func (d *doc) known() int { return d.front.line }
+
+// progress is the share of the source laid out, for "indexing n%".
+func (d *doc) progress() float64 {
+	if len(d.sp.src) == 0 || d.done() {
+		return 1
+	}
+	return float64(d.front.pos) / float64(len(d.sp.src))
+}
+
+// indexRun lays out lines from st until maxLine, until budget bytes of
+// source are consumed, or to the end, saving states as it goes (last is
+// the last state saved before st). It is a pure function of its
+// arguments, so it may run in a command.
+func (sp *docSpec) indexRun(st, last layoutState, maxLine, budget int) (marks []layoutState, front layoutState, stuck bool) {
+	var out lineOut
+	limit := st.pos + budget
+	for !st.done && st.line < maxLine && st.pos < limit {
+		prev := st
+		if !sp.fill(&st, &out) {
+			break
+		}
+		if sp.partial && (st.done || st.pos > len(sp.src)-partialMargin) {
+			return marks, prev, true
+		}
+		if !st.done && (st.pos-last.pos >= markEveryBytes || st.line-last.line >= markEveryLines) {
+			marks = append(marks, st)
+			last = st
+		}
+	}
+	return marks, st, false
+}
+
+// extend lays out lines on the event loop until at least line toLine is
+// known, within budget bytes of source.
+func (d *doc) extend(toLine, budget int) {
+	if d.done() || d.stuck || d.front.line >= toLine {
+		return
+	}
+	marks, front, stuck := d.sp.indexRun(d.front, d.marks[len(d.marks)-1], toLine, budget)
+	d.marks = append(d.marks, marks...)
+	d.front, d.stuck = front, stuck
+}
+
+// lines lays out display lines [from, to), as far as they are known after
+// laying out up to a page more on the event loop.
+func (d *doc) lines(from, to int) []segLine {
+	d.extend(to, syncBudgetBytes)
+	to = min(to, d.known())
+	if from >= to {
+		return nil
+	}
+	st := d.markBefore(from)
+	out := lineOut{}
+	for st.line < from && d.sp.fill(&st, &out) {
+	}
+	res := make([]segLine, 0, to-from)
+	out.keep = true
+	for st.line < to && d.sp.fill(&st, &out) {
+		res = append(res, out.segs)
+	}
+	return res
+}
+
+// markBefore is the last saved state at or before line.
+func (d *doc) markBefore(line int) layoutState {
+	i := sort.Search(len(d.marks), func(i int) bool { return d.marks[i].line > line })
+	return d.marks[max(i-1, 0)]
+}
+
+// lineOf is the display line that shows source byte pos, or -1 when the
+// layout has not got there yet. With more, it first lays out up to
+// syncBudgetBytes further to get there.
+func (d *doc) lineOf(pos int, more bool) int {
+	if pos < 0 {
+		return -1
+	}
+	if !d.done() && pos >= d.front.pos {
+		if more {
+			d.extend(1<<62, min(pos-d.front.pos+1, syncBudgetBytes))
+		}
+		if !d.done() && pos >= d.front.pos {
+			return -1
+		}
+	}
+	i := sort.Search(len(d.marks), func(i int) bool { return d.marks[i].pos > pos })
+	st := d.marks[max(i-1, 0)]
+	var out lineOut
+	for {
+		prev := st
+		if !d.sp.fill(&st, &out) || st.pos > pos || st.done {
+			return prev.line
+		}
+	}
+}
+
+// docIndexedMsg carries the states an index command laid out for the doc
+// of generation gen in pane.
+type docIndexedMsg struct {
+	pane  focus
+	gen   int
+	marks []layoutState
+	front layoutState
+}
+
+// indexCmd lays out the next chunk of the doc off the event loop, or is
+// nil when there is nothing to do or a command is already under way.
+func (d *doc) indexCmd(pane focus) tea.Cmd {
+	if d.done() || d.stuck || d.busy || d.sp.partial {
+		return nil
+	}
+	d.busy = true
+	sp, st, last, gen := d.sp, d.front, d.marks[len(d.marks)-1], d.gen
+	return func() tea.Msg {
+		marks, front, _ := sp.indexRun(st, last, 1<<62, indexChunkBytes)
+		return docIndexedMsg{pane: pane, gen: gen, marks: marks, front: front}
+	}
+}
+
+// apply takes the states of an index command. The layout is deterministic,
+// so when the event loop laid out some of the same lines meanwhile, the
+// states agree and only the ones past its own are new.
+func (d *doc) apply(msg docIndexedMsg) {
+	d.busy = false
+	if msg.front.line <= d.front.line {
+		return
+	}
+	last := d.marks[len(d.marks)-1].line
+	for _, mk := range msg.marks {
+		if mk.line > last {
+			d.marks = append(d.marks, mk)
+		}
+	}
+	d.front = msg.front
+}
+
+// layoutDoc lays out a whole document at once: for small texts, and for
+// tests.
+func layoutDoc(sp *docSpec) []segLine {
+	st := sp.start()
+	out := lineOut{keep: true}
+	var res []segLine
+	for sp.fill(&st, &out) {
+		res = append(res, out.segs)
+	}
+	return res
+}

@@ -1,0 +1,280 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/samples"
+)
+
+// docCorpus is JSON of every shape the layout must agree with the
+// reference on: every event of every sample, hand-made edge cases, and
+// every prefix of a few of them (arguments cut short as they stream in).
+func docCorpus(t testing.TB) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, s := range samples.List() {
+		data := sampleBytes(t, s.Name)
+		sess := newSession(data)
+		for ord := range sess.Len() {
+			raw, err := sess.Raw(sess.Events.At(ord))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d, ok := eventData(raw); ok {
+				out = append(out, d)
+			}
+		}
+	}
+	edge := []string{
+		``, `{}`, `[]`, `{ }`, `[ ]`, `{"a":{}}`, `[[],[[]],{}]`, `{"a":[1,2,{"b":null}],"c":"d"}`,
+		`{"s":"a\"b\\c\u00e9\n"}`, `"just a string"`, `42`, `-1.5e10`, `true`, `nul`, `[DONE]`,
+		`{"a":1}}x`, `}}]]`, `,,,`, `{"a" : 1 , "b" : [ 1 , 2 ] }`, "{\n\t\"a\": 1\r\n}",
+		`{"k":tru`, `{"k":` + strings.Repeat("9", 40) + `}`, `{"k":` + strings.Repeat("x", 40) + `}`,
+		`{"long":"` + strings.Repeat("abcdefghij ", 60) + `"}`, strings.Repeat(`[`, 70) + strings.Repeat(`]`, 70),
+		strings.Repeat(`{"a":`, 130) + `1` + strings.Repeat(`}`, 130), "{\"ctl\":\"\x1b[2J\x00\x7f\"}",
+		`{"a":"` + "\xff\xfe" + `"}`, `{"trailing":"\`, `{"a":1,` + "   ",
+	}
+	for _, e := range edge {
+		out = append(out, []byte(e))
+	}
+	for _, whole := range []string{`{"location": "Paris, France", "units": ["c", {"x": true}], "n": -12.5}`, edge[7]} {
+		for i := range len(whole) {
+			out = append(out, []byte(whole[:i]))
+		}
+	}
+	return out
+}
+
+// dropEmpty removes empty segments, which the reference made for an indent
+// of nothing and the layout does not.
+func dropEmpty(ls []segLine) []segLine {
+	out := make([]segLine, len(ls))
+	for i, l := range ls {
+		out[i] = segLine{}
+		for _, s := range l {
+			if s.text != "" {
+				out[i] = append(out[i], s)
+			}
+		}
+	}
+	return out
+}
+
+func wrapRef(ls []segLine, prefix string, w int) []segLine {
+	var out []segLine
+	for _, l := range ls {
+		if prefix != "" {
+			l = append(segLine{{text: prefix}}, l...)
+		}
+		out = append(out, wrapSegs(l, w)...)
+	}
+	return out
+}
+
+func maxDepth(b []byte) int {
+	d, m := 0, 0
+	for _, c := range b {
+		switch c {
+		case '{', '[':
+			d++
+			m = max(m, d)
+		case '}', ']':
+			d = max(d-1, 0)
+		}
+	}
+	return m
+}
+
+// TestDocMatchesReference checks the lazy layout against the whole-text
+// pretty-printer and raw layout it replaced: the same lines, segments,
+// classes and marks, unwrapped and wrapped, with and without the calls
+// pane's prefix. (Escapes and wide runes may wrap a little differently: the
+// layout never splits one, so only ASCII is compared wrapped.)
+func TestDocMatchesReference(t *testing.T) {
+	for i, src := range docCorpus(t) {
+		ms, me := len(src)/3, len(src)/3+max(len(src)/6, 1) // a non-empty mark: an empty one splits nothing visible
+		want := dropEmpty(refPrettyPartial(src, ms, me))
+		got := dropEmpty(layoutDoc(&docSpec{src: src, mode: docJSON, ms: ms, me: me}))
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("#%d %q unwrapped:\n got %v\nwant %v", i, src, got, want)
+		}
+		if !isASCII(string(src)) || bytes.ContainsFunc(src, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' }) {
+			continue
+		}
+		for _, w := range []int{9, 24, 80, 117} {
+			if 2*maxDepth(src) > w/2-2 {
+				continue // deep indents are capped at half the width
+			}
+			for _, prefix := range []string{"", "  "} {
+				want := dropEmpty(wrapRef(refPrettyPartial(src, ms, me), prefix, w))
+				got := dropEmpty(layoutDoc(&docSpec{src: src, mode: docJSON, w: w, prefix: prefix, ms: ms, me: me}))
+				if !slices.EqualFunc(got, want, slices.Equal) {
+					t.Fatalf("#%d %q at %d prefix %q:\n got %q\nwant %q", i, src, w, prefix, plainSegs(got), plainSegs(want))
+				}
+			}
+		}
+	}
+}
+
+// TestRawDocMatchesReference checks the raw layout against the old one on
+// the bytes of every sample event and on line-ending and head edge cases.
+func TestRawDocMatchesReference(t *testing.T) {
+	var inputs [][]byte
+	for _, s := range samples.List() {
+		data := sampleBytes(t, s.Name)
+		sess := newSession(data)
+		for ord := range sess.Len() {
+			raw, _ := sess.Raw(sess.Events.At(ord))
+			inputs = append(inputs, raw)
+		}
+	}
+	for _, e := range []string{"", "\n", "a", "a\r\nb\rc\nd", ": comment\n\n", "data: {\"a\":1}\nevent: x\n\n", "id\n", "{\"x\": 1}\n", "bad line: x\r", "\x1b[2J\n", "da\xffta: x\n"} {
+		inputs = append(inputs, []byte(e))
+	}
+	for i, src := range inputs {
+		for _, head := range []bool{false, true} {
+			mode := docRaw
+			if head {
+				mode = docHead
+			}
+			want := dropEmpty(refRawLines(src, head, false))
+			got := dropEmpty(layoutDoc(&docSpec{src: src, mode: mode, ms: -1, me: -1}))
+			if !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("#%d %q head=%v:\n got %v\nwant %v", i, src, head, got, want)
+			}
+		}
+		if !isASCII(string(src)) {
+			continue
+		}
+		for _, w := range []int{7, 40, 80} {
+			want := dropEmpty(wrapRef(refRawLines(src, false, false), "", w))
+			got := dropEmpty(layoutDoc(&docSpec{src: src, mode: docRaw, w: w, ms: -1, me: -1}))
+			if !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("#%d %q at %d:\n got %q\nwant %q", i, src, w, plainSegs(got), plainSegs(want))
+			}
+		}
+	}
+}
+
+// TestHeadDocRedacts shows header names and values of a head, with secret
+// values redacted unless kept.
+func TestHeadDocRedacts(t *testing.T) {
+	src := []byte("HTTP/1.1 200 OK\r\nAuthorization:  Bearer sk-secret  \r\nContent-Type: text/event-stream\r\n\r\n")
+	got := plainSegs(layoutDoc(&docSpec{src: src, mode: docHead, ms: -1, me: -1}))
+	if strings.Contains(got, "sk-secret") || !strings.Contains(got, "Content-Type: text/event-stream␍␊") {
+		t.Errorf("head layout = %q; want the token redacted and the other header shown", got)
+	}
+	kept := plainSegs(layoutDoc(&docSpec{src: src, mode: docHead, keepSecrets: true, ms: -1, me: -1}))
+	if !strings.Contains(kept, "Authorization: Bearer sk-secret␍␊") {
+		t.Errorf("head layout keeping secrets = %q; want the trimmed token", kept)
+	}
+}
+
+// TestDocResumes checks that lines drawn from saved states, after an index
+// built on the event loop, off it in chunks, or both, are exactly the lines
+// of a layout from the start, for every mode and many widths.
+func TestDocResumes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var big bytes.Buffer
+	big.WriteString(`{"items":[`)
+	for i := range 3000 {
+		fmt.Fprintf(&big, `{"id":%d,"name":"item %d","tags":["a","b"],"text":"%s"},`, i, i, strings.Repeat("héllo wörld ", rng.IntN(40)))
+	}
+	big.WriteString(`null],"end":true}`)
+	srcs := map[docMode][]byte{
+		docJSON: big.Bytes(),
+		docRaw:  bytes.ReplaceAll(big.Bytes(), []byte(`},`), []byte("},\r\ndata: ")),
+		docText: bytes.ReplaceAll(big.Bytes(), []byte(`,`), []byte(",\n")),
+	}
+	for mode, src := range srcs {
+		for _, w := range []int{13, 80} {
+			sp := &docSpec{src: src, mode: mode, w: w, prefix: "  ", ms: 1000, me: 5000}
+			all := layoutDoc(sp)
+			check := func(name string, d *doc) {
+				t.Helper()
+				for range 40 {
+					from := rng.IntN(len(all))
+					to := min(from+1+rng.IntN(50), len(all))
+					got := d.lines(from, to)
+					if !slices.EqualFunc(got, all[from:to], slices.Equal) {
+						t.Fatalf("%s mode %d w %d: lines(%d, %d) differ from a layout from the start", name, mode, w, from, to)
+					}
+				}
+				if !d.done() || d.known() != len(all) {
+					t.Fatalf("%s mode %d w %d: known %d done %v; want %d lines", name, mode, w, d.known(), d.done(), len(all))
+				}
+			}
+			// Off the event loop, chunk by chunk.
+			d := newDoc(sp, 1)
+			for !d.done() {
+				msg := d.indexCmd(focusDetail)().(docIndexedMsg)
+				d.apply(msg)
+			}
+			check("commands", d)
+			// On the event loop only, a page at a time.
+			d = newDoc(sp, 2)
+			for !d.done() {
+				d.extend(d.known()+40, syncBudgetBytes)
+			}
+			check("event loop", d)
+			// Both at once: a command's result arrives after the event loop
+			// laid out part of the same chunk.
+			d = newDoc(sp, 3)
+			for !d.done() {
+				cmd := d.indexCmd(focusDetail)
+				d.extend(d.known()+300, syncBudgetBytes)
+				if cmd != nil {
+					d.apply(cmd().(docIndexedMsg))
+				}
+			}
+			check("mixed", d)
+		}
+	}
+}
+
+// TestDocLineOf finds the line that shows a byte.
+func TestDocLineOf(t *testing.T) {
+	src := []byte(`{"a":"` + strings.Repeat("x", 500) + `","b":"MARK","c":1}`)
+	sp := &docSpec{src: src, mode: docJSON, w: 40, ms: -1, me: -1}
+	all := layoutDoc(sp)
+	d := newDoc(sp, 1)
+	at := bytes.Index(src, []byte("MARK"))
+	line := d.lineOf(at, true)
+	if line < 0 || line >= len(all) || !strings.Contains(plainSegs(all[line:line+1]), "MARK") {
+		t.Fatalf("lineOf(%d) = %d; want the line showing MARK in:\n%s", at, line, plainSegs(all))
+	}
+	if got := d.lineOf(0, true); got != 0 {
+		t.Errorf("lineOf(0) = %d; want 0", got)
+	}
+}
+
+// TestDocDeepNesting lays out nesting far deeper than 64 levels (the
+// stack's node size) and back out, with capped indents.
+func TestDocDeepNesting(t *testing.T) {
+	src := []byte(`{"x":` + strings.Repeat(`{"a":[`, 200) + `1` + strings.Repeat(`]}`, 200) + `,"after":{"k":"v"}}`)
+	all := layoutDoc(&docSpec{src: src, mode: docJSON, w: 60, ms: -1, me: -1})
+	for i, l := range all {
+		if w := cellWidth(plainSegs([]segLine{l})); w > 60 {
+			t.Fatalf("line %d is %d cells: %q", i, w, plainSegs([]segLine{l}))
+		}
+	}
+	// After closing the 400 levels the outer object's next member is a
+	// key again, one level in.
+	var after segLine
+	for _, l := range all {
+		if strings.Contains(plainSegs([]segLine{l}), "after") {
+			after = l
+		}
+	}
+	if plainSegs([]segLine{after}) != `  "after": {` || after[1].cls != tokKey {
+		t.Errorf("line after the nest = %q (%v); want the key \"after\" one level in", plainSegs([]segLine{after}), after)
+	}
+	if ansiW := cellWidth(glyphCR + glyphLF); ansiW != 2 {
+		t.Errorf("line-ending glyphs are %d cells; the layout counts 2", ansiW)
+	}
+}
