@@ -105,6 +105,10 @@ func (c *callsPane) view(ord int) string {
 			c.reveal()
 		}
 	}
+	if d, at := c.list.incomplete(); d != nil {
+		// Lay out as much of the document as the screen shows, at once.
+		d.extend(c.scroll+c.h-at, syncBudgetBytes)
+	}
 	c.scroll = clamp(c.scroll, 0, max(c.list.len()-c.h, 0))
 	return strings.Join(block(c.list.slice(c.scroll, c.scroll+c.h, c.st), c.w, c.h), "\n")
 }

@@ -278,3 +278,44 @@ func TestDocDeepNesting(t *testing.T) {
 		t.Errorf("line-ending glyphs are %d cells; the layout counts 2", ansiW)
 	}
 }
+
+// refTextLines is how the calls pane laid out message text before it laid
+// it out lazily: split at \n, each piece made safe, the fragment marked.
+func refTextLines(txt []byte, ms, me, w int) []segLine {
+	pieces := []seg{{text: string(txt[:ms])}, {text: string(txt[ms:me]), mark: true}, {text: string(txt[me:])}}
+	var out []segLine
+	for _, l := range splitLines(pieces) {
+		out = append(out, wrapSegs(append(segLine{{text: "  "}}, l...), w)...)
+	}
+	return out
+}
+
+// TestTextDocMatchesReference checks the text layout against the calls
+// pane's old one on the message and reasoning text of every sample.
+func TestTextDocMatchesReference(t *testing.T) {
+	texts := [][]byte{[]byte(""), []byte("\n"), []byte("one\ntwo\n\nthree"), []byte("tab\there \x1b[2J\r\n"), []byte(strings.Repeat("lorem ipsum ", 50) + "\n" + strings.Repeat("x", 300))}
+	for _, s := range samples.List() {
+		for _, it := range newSession(sampleBytes(t, s.Name)).Items {
+			if it.Text.Len() > 0 {
+				texts = append(texts, it.Text.Bytes())
+			}
+		}
+	}
+	for i, txt := range texts {
+		ms, me := len(txt)/3, len(txt)/3+max(len(txt)/4, 1)
+		me = min(me, len(txt))
+		for _, w := range []int{10, 53, 80, 0} {
+			want := dropEmpty(refTextLines(txt, ms, me, w))
+			got := dropEmpty(layoutDoc(&docSpec{src: txt, mode: docText, w: w, prefix: "  ", ms: ms, me: me}))
+			if !isASCII(string(txt)) && w > 0 {
+				if len(got) == 0 || plainSegs(got) == "" && len(txt) > 0 {
+					t.Fatalf("#%d at %d: empty layout", i, w)
+				}
+				continue // wide runes may wrap a cell differently
+			}
+			if !slices.EqualFunc(got, want, slices.Equal) {
+				t.Fatalf("#%d %q at %d:\n got %q\nwant %q", i, txt, w, plainSegs(got), plainSegs(want))
+			}
+		}
+	}
+}

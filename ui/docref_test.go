@@ -169,3 +169,19 @@ func stringEnd[T string | []byte](s T, i int) int {
 	}
 	return len(s)
 }
+// splitLines cuts raw text segments at line breaks into lines of safe
+// segments.
+func splitLines(pieces []seg) []segLine {
+	out := []segLine{nil}
+	for _, p := range pieces {
+		for i, part := range strings.Split(p.text, "\n") {
+			if i > 0 {
+				out = append(out, nil)
+			}
+			if part != "" {
+				out[len(out)-1] = append(out[len(out)-1], seg{text: Safe(part), mark: p.mark})
+			}
+		}
+	}
+	return out
+}

@@ -226,7 +226,10 @@ func TestHugePayloads(t *testing.T) {
 			if hc.n%2 == 1 {
 				w, h = 80, 24
 			}
-			settle(m, func() tea.Msg { return tea.WindowSizeMsg{Width: w, Height: h} })
+			// The calls pane, beside the timeline from the start, starts
+			// indexing at once: hold that work back until its first screen
+			// has been checked.
+			_, held := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 			m.tl.selectOrd(hc.shape.ev)
 			begin, end := markers(hc.n)
 			screen := func(what string) string {
@@ -244,25 +247,40 @@ func TestHugePayloads(t *testing.T) {
 					t.Fatalf("%s: want %q on screen:\n%s", what, text, ansi.Strip(viewOf(m)))
 				}
 			}
-			screen("timeline")
-			pressAll(m, "2")
-			expect("detail, first screen", begin)
-			pressAll(m, "G")
-			expect("detail, after G", end)
-			pressAll(m, "g")
-			expect("detail, after g", begin)
-			pressAll(m, "r")
-			expect("raw, first screen", begin)
-			pressAll(m, "G")
-			expect("raw, after G", end)
-			pressAll(m, "r", "3")
+			// now presses k and wants want on screen before any background
+			// work has run (the first screen) and after; later wants it
+			// once the work is done (G waits for the end to be known).
+			now := func(k, what, want string) {
+				t.Helper()
+				_, cmd := m.Update(keyMsg(k))
+				expect(what, want)
+				settle(m, cmd)
+				expect(what+", work done", want)
+			}
 			if hc.shape.calls {
-				expect("calls, first screen", begin)
+				now("3", "calls, first screen", begin)
+			}
+			settle(m, held)
+			later := func(k, what, want string) {
+				t.Helper()
+				pressAll(m, k)
+				expect(what, want)
+			}
+			screen("timeline")
+			now("2", "detail, first screen", begin)
+			later("G", "detail, after G", end)
+			now("g", "detail, after g", begin)
+			now("r", "raw, first screen", begin)
+			later("G", "raw, after G", end)
+			pressAll(m, "r")
+			if hc.shape.calls {
+				now("3", "calls, again", begin)
 				for range 3 { // G moves the window of items by one item
 					pressAll(m, "G")
 				}
 				expect("calls, after G", end)
 			} else {
+				pressAll(m, "3")
 				screen("calls")
 			}
 			pressAll(m, "4")

@@ -124,7 +124,29 @@ func (m *Model) sideTitle() string {
 			parts = append(parts, m.st.Title.Tab.Render(label))
 		}
 	}
-	return fit(strings.Join(parts, "  "), m.r.side.w)
+	title := strings.Join(parts, "  ")
+	if st := m.sideStatus(); st != "" {
+		title += m.st.Muted.Render("  " + st)
+	}
+	return fit(title, m.r.side.w)
+}
+
+// sideStatus is what the side pane is working on (reading a big event,
+// indexing its layout), or where the detail pane stands in a body longer
+// than the screen.
+func (m *Model) sideStatus() string {
+	switch m.side {
+	case focusDetail:
+		if st := m.det.status(); st != "" {
+			return st
+		}
+		if n := m.det.total(); n > m.det.h && m.det.key.ord >= 0 {
+			return fmt.Sprintf("line %d/%d", m.det.scroll+1, n)
+		}
+	case focusCalls:
+		return m.calls.status()
+	}
+	return ""
 }
 
 func (m *Model) statusInfo() statusInfo {
