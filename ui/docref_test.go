@@ -169,6 +169,7 @@ func stringEnd[T string | []byte](s T, i int) int {
 	}
 	return len(s)
 }
+
 // splitLines cuts raw text segments at line breaks into lines of safe
 // segments.
 func splitLines(pieces []seg) []segLine {
