@@ -59,12 +59,8 @@ type callDocKey struct {
 	closed bool
 }
 
-// callDoc is an item's text as of an event, laid out, with its JSON state
-// (worked out once: it costs O(size)).
-type callDoc struct {
-	doc   *doc
-	state model.JSONState
-}
+// callDoc is an item's text as of an event, laid out.
+type callDoc struct{ doc *doc }
 
 func (c *callsPane) setSize(w, h int) { c.w, c.h = w, max(h, 1) }
 
@@ -129,8 +125,8 @@ func (c *callsPane) applyIndex(msg docIndexedMsg) {
 			continue
 		}
 		cd.doc.apply(msg)
-		if cd.doc.done() {
-			c.dirty = true
+		if cd.doc.done() || msg.state != nil {
+			c.dirty = true // go on past it, or show its JSON state
 		}
 	}
 }
@@ -251,9 +247,11 @@ func (c *callsPane) textDoc(k callDocKey, old map[callDocKey]*callDoc, src []byt
 	cd := old[k]
 	if cd == nil {
 		c.gen++
-		cd = &callDoc{doc: newDoc(&docSpec{src: src, mode: mode, w: c.w, prefix: "  ", ms: ms, me: me}, c.gen)}
+		sp := &docSpec{src: src, mode: mode, w: c.w, prefix: "  ", ms: ms, me: me}
 		if mode == docJSON {
-			cd.state = model.ArgsState(src, k.closed)
+			cd = &callDoc{doc: newJudgedDoc(sp, c.gen, k.closed)}
+		} else {
+			cd = &callDoc{doc: newDoc(sp, c.gen)}
 		}
 	}
 	c.docs[k] = cd
@@ -360,14 +358,20 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 		}
 		k := callDocKey{it: it, ord: ord, w: c.w, n: len(args), closed: closed}
 		cd := c.textDoc(k, old, args, docJSON, ms, me, selected)
-		ss := st.Calls.StateOK
+		state, ss := cd.doc.state, st.Calls.StateOK
 		switch {
-		case cd.state.Incomplete, cd.state.Empty:
+		case !cd.doc.judged:
+			ss = st.Muted // checked off the event loop, shown when known
+		case state.Incomplete, state.Empty:
 			ss = st.Calls.StateWarn
-		case !cd.state.Complete:
+		case !state.Complete:
 			ss = st.Calls.StateErr
 		}
-		c.list.set(infoAt, st.Muted.Render(info)+ss.Render(cd.state.String()))
+		text := state.String()
+		if !cd.doc.judged {
+			text = "checking…"
+		}
+		c.list.set(infoAt, st.Muted.Render(info)+ss.Render(text))
 		if !cd.doc.done() {
 			return // the rest comes when the arguments are indexed
 		}

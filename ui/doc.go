@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/model"
 )
 
 // Saved layout states: one at the first line start after every
@@ -36,6 +38,13 @@ type doc struct {
 	front layoutState   // the first line start not laid out yet
 	stuck bool          // a partial doc reached the end of what it has
 	busy  bool          // an index command is under way
+
+	// judge asks for the JSON state of the source, as arguments that are
+	// final or may still grow: worked out at once for a small doc, by the
+	// first index command for a big one (it costs O(size)).
+	judge, final bool
+	judged       bool
+	state        model.JSONState
 }
 
 // newDoc makes the document of sp. A small one is indexed at once.
@@ -45,6 +54,17 @@ func newDoc(sp *docSpec, gen int) *doc {
 	d.marks = []layoutState{d.front}
 	if len(sp.src) <= syncIndexMax {
 		d.extend(1<<62, len(sp.src)+1)
+	}
+	return d
+}
+
+// newJudgedDoc makes the document of JSON arguments whose state the pane
+// shows (final: no more fragments can come).
+func newJudgedDoc(sp *docSpec, gen int, final bool) *doc {
+	d := newDoc(sp, gen)
+	d.judge, d.final = true, final
+	if len(sp.src) <= syncIndexMax {
+		d.state, d.judged = model.ArgsState(sp.src, final), true
 	}
 	return d
 }
@@ -156,19 +176,28 @@ type docIndexedMsg struct {
 	gen   int
 	marks []layoutState
 	front layoutState
+	state *model.JSONState // the source's JSON state, when asked for
 }
 
 // indexCmd lays out the next chunk of the doc off the event loop, or is
 // nil when there is nothing to do or a command is already under way.
 func (d *doc) indexCmd(pane focus) tea.Cmd {
-	if d.done() || d.stuck || d.busy || d.sp.partial {
+	judge := d.judge && !d.judged
+	if (d.done() && !judge) || d.stuck || d.busy || d.sp.partial {
 		return nil
 	}
 	d.busy = true
-	sp, st, last, gen := d.sp, d.front, d.marks[len(d.marks)-1], d.gen
+	sp, st, last, gen, final := d.sp, d.front, d.marks[len(d.marks)-1], d.gen, d.final
 	return func() tea.Msg {
-		marks, front, _ := sp.indexRun(st, last, 1<<62, indexChunkBytes)
-		return docIndexedMsg{pane: pane, gen: gen, marks: marks, front: front}
+		msg := docIndexedMsg{pane: pane, gen: gen, front: st}
+		if judge {
+			state := model.ArgsState(sp.src, final)
+			msg.state = &state
+		}
+		if !st.done {
+			msg.marks, msg.front, _ = sp.indexRun(st, last, 1<<62, indexChunkBytes)
+		}
+		return msg
 	}
 }
 
@@ -177,6 +206,9 @@ func (d *doc) indexCmd(pane focus) tea.Cmd {
 // states agree and only the ones past its own are new.
 func (d *doc) apply(msg docIndexedMsg) {
 	d.busy = false
+	if msg.state != nil {
+		d.state, d.judged = *msg.state, true
+	}
 	if msg.front.line <= d.front.line {
 		return
 	}

@@ -1,0 +1,77 @@
+package ui
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// firstFrameSizes are the payload sizes of the first-frame benchmarks.
+var firstFrameSizes = []struct {
+	name string
+	n    int
+}{{"1KiB", 1 << 10}, {"1MiB", 1 << 20}, {"20MB", size20M}, {"50MB", size50M}}
+
+// smallThenBig is a stream of a small event and then one output_item.done
+// whose arguments are a string of n bytes.
+func smallThenBig(n int) []byte {
+	var b bytes.Buffer
+	sseEvent(&b, "response.created", `{"type":"response.created","response":{"id":"resp_1","status":"in_progress","output":[]}}`)
+	b.Write(hugeShapes[0].build(n))
+	return b.Bytes()
+}
+
+// benchFirstFrame measures the time from selecting the big event (a key
+// press moving the selection onto it, with pane shown beside the
+// timeline) to the first View string: what a user waits for. The work the
+// key starts off the event loop (reading the event whole, indexing) is
+// not run; the frame must not need it.
+func benchFirstFrame(b *testing.B, pane string) {
+	for _, sz := range firstFrameSizes {
+		b.Run("size="+sz.name, func(b *testing.B) {
+			s := newSession(smallThenBig(sz.n))
+			down := keyMsg("j")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				m := New(s, Options{Source: "bench"})
+				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+				press(m, pane, "1") // show the pane, focus the timeline
+				_ = m.View()
+				b.StartTimer()
+				m.Update(down)
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkDetailFirstFrame is the first frame of the detail pane after
+// selecting an event of 1 KiB to 50 MB.
+func BenchmarkDetailFirstFrame(b *testing.B) { benchFirstFrame(b, "2") }
+
+// BenchmarkCallsFirstFrame is the first frame of the calls pane after
+// selecting an event whose arguments are 1 KiB to 50 MB.
+func BenchmarkCallsFirstFrame(b *testing.B) { benchFirstFrame(b, "3") }
+
+// BenchmarkIndexDoc measures laying out a whole document off the event
+// loop (what G waits for), as throughput.
+func BenchmarkIndexDoc(b *testing.B) {
+	for _, sz := range []int{1 << 20, size20M} {
+		src := []byte(`{"content":` + jsonString(payloadText(sz)) + `}`)
+		b.Run(fmt.Sprintf("bytes=%d", sz), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				sp := &docSpec{src: src, mode: docJSON, w: 117, ms: -1, me: -1}
+				d := &doc{sp: sp, front: sp.start()}
+				d.marks = []layoutState{d.front}
+				for !d.done() {
+					d.apply(d.indexCmd(focusDetail)().(docIndexedMsg))
+				}
+			}
+		})
+	}
+}
