@@ -68,7 +68,8 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 				return itemLabel(it) + " +" + quoteShort(frag)
 			}
 			if it.ArgsAsOf(ord) != nil {
-				return itemLabel(it) + " args " + quoteShort(tail(string(it.ArgsAsOf(ord)), summaryMax))
+				args := it.ArgsAsOf(ord)
+				return itemLabel(it) + " args " + quoteShort(tail(string(args[max(len(args)-summaryMax-utf8.UTFMax, 0):]), summaryMax))
 			}
 		case model.KindTextDelta:
 			for _, b := range []struct {
@@ -122,6 +123,9 @@ func fragment(buf *model.Buffer, ord int) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	// Only the start is shown: copy no more of a possibly 50 MB fragment
+	// than quoteShort keeps (and enough more to know it was cut).
+	end = min(end, start+summaryMax+utf8.UTFMax)
 	return string(buf.Bytes()[start:end]), true
 }
 
