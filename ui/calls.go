@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/streamtap/streamtap/model"
 )
@@ -43,8 +44,8 @@ type callsPane struct {
 	pend     *doc
 	pendAt   int
 	pendBase int
-	bottom   bool // G waits for the document being indexed
-	docs     map[callDocKey]*callDoc
+	bottom   bool                // G waits for the document being indexed
+	docs     map[callDocKey]*doc // the documents laid out, kept while they stay in the window
 	gen      int
 }
 
@@ -58,9 +59,6 @@ type callDocKey struct {
 	n      int // bytes as of ord
 	closed bool
 }
-
-// callDoc is an item's text as of an event, laid out.
-type callDoc struct{ doc *doc }
 
 func (c *callsPane) setSize(w, h int) { c.w, c.h = w, max(h, 1) }
 
@@ -109,23 +107,25 @@ func (c *callsPane) view(ord int) string {
 	return strings.Join(block(c.list.slice(c.scroll, c.scroll+c.h, c.st), c.w, c.h), "\n")
 }
 
-// work starts indexing the document that ends the window, if any.
+// work starts indexing the document that ends the window, and judging
+// the JSON state of big arguments, whatever is still to do.
 func (c *callsPane) work() tea.Cmd {
-	if d, _ := c.list.incomplete(); d != nil {
-		return d.indexCmd(focusCalls)
+	var cmds []tea.Cmd
+	for _, d := range c.docs {
+		cmds = append(cmds, d.indexCmd(focusCalls))
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
 // applyIndex takes an index command's result; once the document is done,
 // the window is laid out again to go on past it.
 func (c *callsPane) applyIndex(msg docIndexedMsg) {
-	for _, cd := range c.docs {
-		if cd.doc.gen != msg.gen {
+	for _, d := range c.docs {
+		if d.gen != msg.gen {
 			continue
 		}
-		cd.doc.apply(msg)
-		if cd.doc.done() || msg.state != nil {
+		d.apply(msg)
+		if d.done() || msg.state != nil {
 			c.dirty = true // go on past it, or show its JSON state
 		}
 	}
@@ -149,12 +149,13 @@ func (c *callsPane) prepare(ord int) {
 	c.key, c.laid, c.dirty = k, true, false
 	c.list, c.focus, c.mark, c.more, c.pend = lineList{}, -1, -1, 0, nil
 	old := c.docs
-	c.docs = map[callDocKey]*callDoc{}
+	c.docs = map[callDocKey]*doc{}
 	defer func() {
-		if c.bottom {
-			if d, _ := c.list.incomplete(); d == nil {
-				c.bottom = false
-				c.scrollBy(1 << 30)
+		// G waited for the document that ended the window: go on now.
+		if d, _ := c.list.incomplete(); c.bottom && d == nil {
+			c.bottom = false
+			if c.scrollBy(1 << 30); !c.laid {
+				c.prepare(ord)
 			}
 		}
 	}()
@@ -219,11 +220,12 @@ func (c *callsPane) prepare(ord int) {
 			break
 		}
 	}
-	if c.jump && c.focus >= 0 && c.pend == nil {
+	switch {
+	case !c.jump, c.pend != nil: // nothing to do, or wait for the fragment's line
+	case c.focus >= 0:
 		c.reveal()
-	}
-	if c.focus < 0 || (c.mark < 0 && c.pend == nil) {
-		c.jump = c.jump && c.pend != nil
+	default:
+		c.jump = false
 	}
 }
 
@@ -240,31 +242,38 @@ func (c *callsPane) reveal() {
 	}
 }
 
-// textDoc returns the laid-out document of an item's text as of ord, from
-// the previous layout when it is still the same, with the fragment
-// [ms, me) marked and the line that shows it noted for the jump.
-func (c *callsPane) textDoc(k callDocKey, old map[callDocKey]*callDoc, src []byte, mode docMode, ms, me int, selected bool) *callDoc {
-	cd := old[k]
-	if cd == nil {
+// docFor returns the laid-out document of an item's text as of an event,
+// from the previous layout when it is still the same, with the fragment
+// [ms, me) marked.
+func (c *callsPane) docFor(k callDocKey, old map[callDocKey]*doc, src []byte, mode docMode, ms, me int) *doc {
+	d := old[k]
+	if d == nil {
 		c.gen++
 		sp := &docSpec{src: src, mode: mode, w: c.w, prefix: "  ", ms: ms, me: me}
 		if mode == docJSON {
-			cd = &callDoc{doc: newJudgedDoc(sp, c.gen, k.closed)}
+			d = newJudgedDoc(sp, c.gen, k.closed)
 		} else {
-			cd = &callDoc{doc: newDoc(sp, c.gen)}
+			d = newDoc(sp, c.gen)
 		}
 	}
-	c.docs[k] = cd
+	c.docs[k] = d
+	return d
+}
+
+// addDoc appends d to the pane; for the selected item it notes the line
+// that shows the fragment starting at byte ms, or waits for the layout to
+// get there.
+func (c *callsPane) addDoc(d *doc, ms int, selected bool) {
 	base := c.list.len()
-	c.list.addDoc(cd.doc)
-	if selected && ms >= 0 && c.mark < 0 && c.pend == nil {
-		if l := cd.doc.lineOf(ms, true); l >= 0 {
-			c.mark = base + l
-		} else {
-			c.pend, c.pendAt, c.pendBase = cd.doc, ms, base
-		}
+	c.list.addDoc(d)
+	if !selected || ms < 0 || c.mark >= 0 || c.pend != nil {
+		return
 	}
-	return cd
+	if l := d.lineOf(ms, true); l >= 0 {
+		c.mark = base + l
+	} else {
+		c.pend, c.pendAt, c.pendBase = d, ms, base
+	}
 }
 
 func roleRank(it *model.Item) int {
@@ -280,7 +289,7 @@ func roleRank(it *model.Item) int {
 }
 
 // item lays out one item as of ord.
-func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDocKey]*callDoc) {
+func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDocKey]*doc) {
 	st := c.st
 	closed := it.Closed >= 0 && it.Closed <= ord
 	status := it.Status.AsOf(ord)
@@ -338,15 +347,12 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 
 // args lays out a call's arguments as of ord with the event's fragment
 // marked, its JSON state, and the disagreement of its sources.
-func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map[callDocKey]*callDoc) {
+func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map[callDocKey]*doc) {
 	st := c.st
 	args := it.ArgsAsOf(ord)
-	info := fmt.Sprintf("  args %d bytes, %d fragment(s) · json ", len(args), fragmentsAsOf(&it.Args, ord))
-	infoAt := c.list.len()
-	c.list.add("")
+	info := st.Muted.Render(fmt.Sprintf("  args %d bytes, %d fragment(s) · json ", len(args), fragmentsAsOf(&it.Args, ord)))
 	if len(args) == 0 {
-		c.list.set(infoAt, st.Muted.Render(info)+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()))
-		c.list.add(st.Muted.Render("  (no arguments yet)"))
+		c.list.add(info+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()), st.Muted.Render("  (no arguments yet)"))
 	} else {
 		ms, me := -1, -1
 		// Gemini arguments are rebuilt from partial values, so fragment
@@ -356,23 +362,13 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 				ms, me = s, e
 			}
 		}
-		k := callDocKey{it: it, ord: ord, w: c.w, n: len(args), closed: closed}
-		cd := c.textDoc(k, old, args, docJSON, ms, me, selected)
-		state, ss := cd.doc.state, st.Calls.StateOK
-		switch {
-		case !cd.doc.judged:
-			ss = st.Muted // checked off the event loop, shown when known
-		case state.Incomplete, state.Empty:
-			ss = st.Calls.StateWarn
-		case !state.Complete:
-			ss = st.Calls.StateErr
+		d := c.docFor(callDocKey{it: it, ord: ord, w: c.w, n: len(args), closed: closed}, old, args, docJSON, ms, me)
+		state := st.Muted.Render("checking…") // judged off the event loop, shown when known
+		if d.judged {
+			state = c.stateStyle(d.state).Render(d.state.String())
 		}
-		text := state.String()
-		if !cd.doc.judged {
-			text = "checking…"
-		}
-		c.list.set(infoAt, st.Muted.Render(info)+ss.Render(text))
-		if !cd.doc.done() {
+		c.list.add(info + state)
+		if c.addDoc(d, ms, selected); !d.done() {
 			return // the rest comes when the arguments are indexed
 		}
 	}
@@ -384,9 +380,20 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 	c.sideBySide(src)
 }
 
+// stateStyle colours a JSON state: fine, still to come, or broken.
+func (c *callsPane) stateStyle(s model.JSONState) lipgloss.Style {
+	switch {
+	case s.Incomplete, s.Empty:
+		return c.st.Calls.StateWarn
+	case !s.Complete:
+		return c.st.Calls.StateErr
+	}
+	return c.st.Calls.StateOK
+}
+
 // text lays out message text or reasoning as of ord, the event's fragment
 // marked.
-func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDocKey]*callDoc) {
+func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDocKey]*doc) {
 	for i, b := range []struct {
 		name string
 		buf  *model.Buffer
@@ -402,8 +409,8 @@ func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDoc
 		if s, e, ok := b.buf.FragmentAt(ord); ok {
 			ms, me = s, e
 		}
-		k := callDocKey{it: it, buf: i + 1, ord: ord, w: c.w, n: len(txt)}
-		if cd := c.textDoc(k, old, txt, docText, ms, me, selected); !cd.doc.done() {
+		d := c.docFor(callDocKey{it: it, buf: i + 1, ord: ord, w: c.w, n: len(txt)}, old, txt, docText, ms, me)
+		if c.addDoc(d, ms, selected); !d.done() {
 			return
 		}
 	}
@@ -551,18 +558,6 @@ func (l *lineList) add(lines ...string) {
 
 // addDoc appends a document.
 func (l *lineList) addDoc(d *doc) { l.parts = append(l.parts, linePart{doc: d}) }
-
-// set replaces line i, which must be a line laid out whole.
-func (l *lineList) set(i int, line string) {
-	for _, p := range l.parts {
-		n := p.height()
-		if i < n && p.doc == nil {
-			p.lines[i] = line
-			return
-		}
-		i -= n
-	}
-}
 
 func (p *linePart) height() int {
 	if p.doc != nil {

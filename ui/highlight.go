@@ -20,9 +20,10 @@ type seg struct {
 // segLine is one display line of segments.
 type segLine []seg
 
-// chromaLimit is the size up to which a value is highlighted by chroma
-// (about 7 MB/s, so 32 KB costs ~5 ms once, then cached). Larger values use
-// the own line tokenizer over the visible lines only.
+// chromaLimit is the size up to which the detail pane highlights a value
+// with chroma (about 7 MB/s, so 32 KB costs ~5 ms once, then cached).
+// Larger values are coloured by the document layout's own token classes,
+// a screen at a time (doclayout.go).
 const chromaLimit = 32 << 10
 
 // jsonLexer is a JSON lexer built from chroma's rule API, made once.

@@ -213,3 +213,55 @@ func TestCallsBigArgumentsKeepStringState(t *testing.T) {
 		t.Errorf("G should reach the end of the string and the object:\n%s", view)
 	}
 }
+
+// TestLayoutWorkBesideTheEventLoop runs the panes' commands on goroutines
+// of their own while keys keep arriving, as Bubble Tea does, and delivers
+// their results in whatever order they finish (run it with -race): the
+// view ends up showing the selected event, all work done.
+func TestLayoutWorkBesideTheEventLoop(t *testing.T) {
+	m := hugeModel(t, twoBigEvents(bigSize), 100, 30)
+	results := make(chan tea.Msg, 256)
+	pending := 0
+	run := func(cmd tea.Cmd) {
+		if cmd != nil {
+			pending++
+			go func() { results <- cmd() }()
+		}
+	}
+	handle := func(msg tea.Msg) {
+		pending--
+		switch msg := msg.(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				run(c)
+			}
+		default:
+			_, cmd := m.Update(msg)
+			run(cmd)
+			viewOf(m)
+		}
+	}
+	for _, k := range []string{"2", "G", "1", "j", "3", "k", "2", "r", "g", "G", "r", "1", "k", "j"} {
+		_, cmd := m.Update(keyMsg(k))
+		run(cmd)
+		viewOf(m)
+		for arrived := true; arrived; {
+			select {
+			case msg := <-results:
+				handle(msg)
+			default:
+				arrived = false
+			}
+		}
+	}
+	for pending > 0 {
+		handle(<-results)
+	}
+	if got := sideText(m); !strings.Contains(got, "SECOND-") || strings.Contains(got, "FIRST-") {
+		t.Fatalf("the view should show the second event:\n%s", ansi.Strip(viewOf(m)))
+	}
+	if title := sideTitleText(m); !strings.Contains(title, "line 1/") {
+		t.Errorf("title = %q; want all work done and the position shown", title)
+	}
+}
