@@ -46,7 +46,6 @@ type callsPane struct {
 	pendBase int
 	bottom   bool                // G waits for the document being indexed
 	docs     map[callDocKey]*doc // the documents laid out, kept while they stay in the window
-	gen      int
 }
 
 type callsKey struct{ ord, w, n int }
@@ -121,7 +120,7 @@ func (c *callsPane) work() tea.Cmd {
 // the window is laid out again to go on past it.
 func (c *callsPane) applyIndex(msg docIndexedMsg) {
 	for _, d := range c.docs {
-		if d.gen != msg.gen {
+		if d.sp != msg.sp {
 			continue
 		}
 		d.apply(msg)
@@ -248,12 +247,11 @@ func (c *callsPane) reveal() {
 func (c *callsPane) docFor(k callDocKey, old map[callDocKey]*doc, src []byte, mode docMode, ms, me int) *doc {
 	d := old[k]
 	if d == nil {
-		c.gen++
 		sp := &docSpec{src: src, mode: mode, w: c.w, prefix: "  ", ms: ms, me: me}
 		if mode == docJSON {
-			d = newJudgedDoc(sp, c.gen, k.closed)
+			d = newJudgedDoc(sp, k.closed)
 		} else {
-			d = newDoc(sp, c.gen)
+			d = newDoc(sp)
 		}
 	}
 	c.docs[k] = d

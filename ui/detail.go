@@ -42,9 +42,11 @@ type detailPane struct {
 	lines   []segLine // a body laid out whole (chroma, an HTTP head)
 	doc     *doc      // a body laid out lazily
 	readErr error
-	gen     int  // generation of the body: of its doc and its read
 	loading bool // the whole event is still to be read
-	reading bool // a read command is under way
+	// reading says a read command is under way, for event readOrd. A
+	// resize or the raw toggle keeps the read: it does not depend on them.
+	reading bool
+	readOrd int
 	// full is the last big event read whole, kept for the raw toggle and
 	// for resizes, which lay it out again.
 	full *loadedEvent
@@ -76,11 +78,13 @@ func readEvent(ord int, raw []byte, err error) *loadedEvent {
 	return le
 }
 
-// eventLoadedMsg carries a big event read whole for the body of generation
-// gen.
+// eventLoadedMsg carries a big event of session s read whole. The session
+// and the event's ordinal name the work: a result for another event, or
+// for a session no longer shown (the proxy's inspector switches them), is
+// dropped.
 type eventLoadedMsg struct {
-	gen int
-	ev  *loadedEvent
+	s  *model.Session
+	ev *loadedEvent
 }
 
 func (d *detailPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
@@ -136,8 +140,7 @@ func (d *detailPane) prepare(ord int) {
 // are few or already read, else from its first eventPrefixMax bytes while
 // a command reads the rest.
 func (d *detailPane) layoutBody(ord int) {
-	d.gen++
-	d.loading, d.reading = false, false
+	d.loading = false
 	ev := d.s.Events.At(ord)
 	switch {
 	case d.full != nil && d.full.ord == ord:
@@ -156,8 +159,7 @@ func (d *detailPane) layoutBody(ord int) {
 func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 	d.notes, d.lines, d.doc, d.readErr = nil, nil, nil, le.err
 	mk := func(mode docMode, src []byte, ms, me int) {
-		d.gen++
-		d.doc = newDoc(&docSpec{src: src, mode: mode, w: d.w, keepSecrets: d.keepSecrets, ms: ms, me: me, partial: partial}, d.gen)
+		d.doc = newDoc(&docSpec{src: src, mode: mode, w: d.w, keepSecrets: d.keepSecrets, ms: ms, me: me, partial: partial})
 	}
 	rawMode := docRaw
 	if ev.Source == capture.FrameHead {
@@ -208,14 +210,14 @@ func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 // indexing its layout. It returns nil when nothing is left or under way.
 func (d *detailPane) work() tea.Cmd {
 	if d.loading {
-		if d.reading || d.key.ord < 0 {
+		if (d.reading && d.readOrd == d.key.ord) || d.key.ord < 0 {
 			return nil
 		}
-		d.reading = true
-		s, ev, ord, gen := d.s, *d.s.Events.At(d.key.ord), d.key.ord, d.gen
+		d.reading, d.readOrd = true, d.key.ord
+		s, ev, ord := d.s, *d.s.Events.At(d.key.ord), d.key.ord
 		return func() tea.Msg {
 			raw, err := s.Raw(&ev)
-			return eventLoadedMsg{gen: gen, ev: readEvent(ord, raw, err)}
+			return eventLoadedMsg{s: s, ev: readEvent(ord, raw, err)}
 		}
 	}
 	if d.doc != nil {
@@ -227,17 +229,21 @@ func (d *detailPane) work() tea.Cmd {
 // applyLoad lays out the whole event in place of its start, keeping the
 // scroll position: the lines of the start are the same.
 func (d *detailPane) applyLoad(msg eventLoadedMsg) {
-	if msg.gen != d.gen || !d.loading {
-		return // the selection, the mode or the width changed meanwhile
+	if msg.s != d.s || !d.reading || msg.ev.ord != d.readOrd {
+		return // a read for another session, or one since superseded
 	}
-	d.full, d.loading, d.reading = msg.ev, false, false
+	d.reading = false
+	if !d.loading || msg.ev.ord != d.key.ord {
+		return // the selection moved on meanwhile
+	}
+	d.full, d.loading = msg.ev, false
 	d.show(d.s.Events.At(d.key.ord), msg.ev, false)
 	d.header = nil
 }
 
 // applyIndex takes the result of the doc's index command.
 func (d *detailPane) applyIndex(msg docIndexedMsg) {
-	if d.doc != nil && d.doc.gen == msg.gen {
+	if d.doc != nil && d.doc.sp == msg.sp {
 		d.doc.apply(msg)
 	}
 }

@@ -32,8 +32,7 @@ const (
 // A doc belongs to the event loop; commands get only its immutable spec
 // and copies of states.
 type doc struct {
-	sp    *docSpec
-	gen   int           // identifies the doc in the messages of its commands
+	sp    *docSpec      // also names the doc in its commands' messages
 	marks []layoutState // saved line starts, in order
 	front layoutState   // the first line start not laid out yet
 	stuck bool          // a partial doc reached the end of what it has
@@ -48,8 +47,8 @@ type doc struct {
 }
 
 // newDoc makes the document of sp. A small one is indexed at once.
-func newDoc(sp *docSpec, gen int) *doc {
-	d := &doc{sp: sp, gen: gen}
+func newDoc(sp *docSpec) *doc {
+	d := &doc{sp: sp}
 	d.front = sp.start()
 	d.marks = []layoutState{d.front}
 	if len(sp.src) <= syncIndexMax {
@@ -60,8 +59,8 @@ func newDoc(sp *docSpec, gen int) *doc {
 
 // newJudgedDoc makes the document of JSON arguments whose state the pane
 // shows (final: no more fragments can come).
-func newJudgedDoc(sp *docSpec, gen int, final bool) *doc {
-	d := newDoc(sp, gen)
+func newJudgedDoc(sp *docSpec, final bool) *doc {
+	d := newDoc(sp)
 	d.judge, d.final = true, final
 	if len(sp.src) <= syncIndexMax {
 		d.state, d.judged = model.ArgsState(sp.src, final), true
@@ -170,10 +169,12 @@ func (d *doc) lineOf(pos int, more bool) int {
 }
 
 // docIndexedMsg carries the states an index command laid out for the doc
-// of generation gen in pane.
+// of spec sp in pane. The spec is unique to its doc (a new doc, for a new
+// event, width or mode, has a new one), so it serves as the generation: a
+// message whose doc is no longer shown is dropped.
 type docIndexedMsg struct {
 	pane  focus
-	gen   int
+	sp    *docSpec
 	marks []layoutState
 	front layoutState
 	state *model.JSONState // the source's JSON state, when asked for
@@ -187,9 +188,9 @@ func (d *doc) indexCmd(pane focus) tea.Cmd {
 		return nil
 	}
 	d.busy = true
-	sp, st, last, gen, final := d.sp, d.front, d.marks[len(d.marks)-1], d.gen, d.final
+	sp, st, last, final := d.sp, d.front, d.marks[len(d.marks)-1], d.final
 	return func() tea.Msg {
-		msg := docIndexedMsg{pane: pane, gen: gen, front: st}
+		msg := docIndexedMsg{pane: pane, sp: sp, front: st}
 		if judge {
 			state := model.ArgsState(sp.src, final)
 			msg.state = &state

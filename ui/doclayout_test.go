@@ -210,21 +210,21 @@ func TestDocResumes(t *testing.T) {
 				}
 			}
 			// Off the event loop, chunk by chunk.
-			d := newDoc(sp, 1)
+			d := newDoc(sp)
 			for !d.done() {
 				msg := d.indexCmd(focusDetail)().(docIndexedMsg)
 				d.apply(msg)
 			}
 			check("commands", d)
 			// On the event loop only, a page at a time.
-			d = newDoc(sp, 2)
+			d = newDoc(sp)
 			for !d.done() {
 				d.extend(d.known()+40, syncBudgetBytes)
 			}
 			check("event loop", d)
 			// Both at once: a command's result arrives after the event loop
 			// laid out part of the same chunk.
-			d = newDoc(sp, 3)
+			d = newDoc(sp)
 			for !d.done() {
 				cmd := d.indexCmd(focusDetail)
 				d.extend(d.known()+300, syncBudgetBytes)
@@ -242,7 +242,7 @@ func TestDocLineOf(t *testing.T) {
 	src := []byte(`{"a":"` + strings.Repeat("x", 500) + `","b":"MARK","c":1}`)
 	sp := &docSpec{src: src, mode: docJSON, w: 40, ms: -1, me: -1}
 	all := layoutDoc(sp)
-	d := newDoc(sp, 1)
+	d := newDoc(sp)
 	at := bytes.Index(src, []byte("MARK"))
 	line := d.lineOf(at, true)
 	if line < 0 || line >= len(all) || !strings.Contains(plainSegs(all[line:line+1]), "MARK") {

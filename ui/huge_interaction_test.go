@@ -265,3 +265,23 @@ func TestLayoutWorkBesideTheEventLoop(t *testing.T) {
 		t.Errorf("title = %q; want all work done and the position shown", title)
 	}
 }
+
+// TestResultsForAnotherSessionAreDropped switches the session shown (as
+// the proxy's inspector does when another exchange is opened) while a big
+// event of the first one is read: its result must not land in the second.
+func TestResultsForAnotherSessionAreDropped(t *testing.T) {
+	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
+	_, readFirst := m.Update(keyMsg("2"))
+	m.attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does
+	m.handleSize(m.w, m.h)
+	m.side, m.focus = focusDetail, focusDetail
+	_, readSecond := m.Update(keyMsg("g"))
+	m.Update(readFirst())
+	if got := sideText(m); !strings.Contains(got, "BEGIN-") || strings.Contains(got, "FIRST-") {
+		t.Fatalf("a read of the first session must not show in the second:\n%s", ansi.Strip(viewOf(m)))
+	}
+	settle(m, readSecond)
+	if got := sideText(m); !strings.Contains(got, "BEGIN-") || !strings.Contains(sideTitleText(m), "line 1/") {
+		t.Fatalf("the second session's event should be read and indexed:\n%s", ansi.Strip(viewOf(m)))
+	}
+}
