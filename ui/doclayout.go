@@ -91,7 +91,7 @@ type layoutState struct {
 
 	ph        phase
 	cls       tokClass // class of the token or run in progress
-	lead      int16    // continuation indent of the current logical line
+	lead      int32    // continuation indent of the current logical line
 	expectKey bool     // JSON: an object key may come next
 	esc       bool     // JSON: the byte at pos is escaped by a backslash
 	fresh     bool     // raw, text: the next unit starts a token
@@ -233,9 +233,9 @@ func (sp *docSpec) beginLine(st *layoutState, out *lineOut) {
 			out.place(unit{text: spaces(ind), width: ind, at: -1, newTok: true}, sp)
 		}
 	}
-	st.lead = int16(first)
+	st.lead = int32(first)
 	if sp.w > 0 {
-		st.lead = int16(min(first, sp.w/4))
+		st.lead = int32(min(first, sp.w/4))
 	}
 }
 
