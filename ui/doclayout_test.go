@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/samples"
 )
@@ -318,4 +319,57 @@ func TestTextDocMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzDocLayout checks, on any bytes: the JSON layout agrees with the
+// reference pretty-printer (see the comparison for where it may differ);
+// every mode lays out without panicking, keeps
+// every line within the width (ASCII is measured exactly), and gives the
+// same lines drawn from saved states as from the start.
+func FuzzDocLayout(f *testing.F) {
+	for _, src := range docCorpus(f) {
+		f.Add(src, uint8(40))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, w8 uint8) {
+		w := int(w8%120) + 1
+		// Fragments end at rune boundaries (the reference would split a
+		// rune a mark cuts; the layout keeps it whole).
+		ms := runeStart(src, len(src)/3)
+		me := runeStart(src, max(len(src)/3+len(src)/6, ms+1))
+		// The same lines with the same text; for ASCII the same segments
+		// too (elsewhere a grapheme cluster a mark boundary cuts is marked
+		// whole, where the reference split it).
+		got, want := dropEmpty(layoutDoc(&docSpec{src: src, mode: docJSON, ms: ms, me: me})), dropEmpty(refPrettyPartial(src, ms, me))
+		if plainSegs(got) != plainSegs(want) || (isASCII(string(src)) && !slices.EqualFunc(got, want, slices.Equal)) {
+			t.Fatalf("%q unwrapped:\n got %v\nwant %v", src, got, want)
+		}
+		for _, mode := range []docMode{docJSON, docRaw, docHead, docText} {
+			sp := &docSpec{src: src, mode: mode, w: w, prefix: "  ", ms: ms, me: me}
+			all := layoutDoc(sp)
+			for i, l := range all {
+				if text := plainSegs([]segLine{l}); isASCII(text) && len(text) > max(w, 10) {
+					t.Fatalf("mode %d w %d: line %d is %d cells: %q", mode, w, i, len(text), text)
+				}
+			}
+			d := &doc{sp: sp, front: sp.start()}
+			d.marks = []layoutState{d.front}
+			d.extend(1<<62, len(src)+1)
+			if d.known() != len(all) {
+				t.Fatalf("mode %d: index counts %d lines; layout makes %d", mode, d.known(), len(all))
+			}
+			for from := 0; from < len(all); from += 1 + len(all)/7 {
+				if got := d.lines(from, from+3); !slices.EqualFunc(got, all[from:min(from+3, len(all))], slices.Equal) {
+					t.Fatalf("mode %d w %d: lines(%d) differ from a layout from the start", mode, w, from)
+				}
+			}
+		}
+	})
+}
+
+// runeStart moves i forward to the start of a rune in b.
+func runeStart(b []byte, i int) int {
+	for i < len(b) && !utf8.RuneStart(b[i]) {
+		i++
+	}
+	return i
 }
