@@ -13,11 +13,12 @@
 set -euo pipefail
 
 bin=$(realpath "$1")
-out=$2
+mkdir -p "$2"
+out=$(realpath "$2")
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/streamtap-outputs.XXXXXX")
-trap 'rm -rf -- "$work"' EXIT
+trap 'rm -rf -- "$work" "$work.stderr"' EXIT
 
 inputs=()
 for s in $("$bin" samples | awk '{print $1}'); do
@@ -27,17 +28,21 @@ if [[ -d $root/../shared/captures ]]; then
 	for f in "$root"/../shared/captures/*.sse; do inputs+=("$f"); done
 fi
 : >"$work/empty.sse"
-head -c 4096 /dev/urandom >"$work/binary.bin" 2>/dev/null || printf '\x00\x01\xff\xfe' >"$work/binary.bin"
+perl -e 'srand(1); print map { chr(int(rand(256))) } 1 .. 4096' >"$work/binary.bin"
 printf 'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"error":{"message":"bad key","type":"invalid_request_error"}}' >"$work/http-401.txt"
 printf 'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"r","status":"in_progress"}}\n\nevent: response.output_text.delta\ndata: {"type":"resp' >"$work/cut.sse"
 printf 'data: {"choices":[{"index":0,"delta":{"content":"\xff\xfe ok"}}]}\n\n' >"$work/bad-utf8.sse"
 printf 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\r\rdata: [DONE]\r\r' >"$work/cr-only.sse"
-for f in "$work"/*; do inputs+=("$f"); done
+# The made inputs are named relative to $work, so that the outputs that
+# name their input do not depend on the temporary directory.
+for f in "$work"/*; do inputs+=("made:$(basename "$f")"); done
 
 commands=("calls" "calls --json" "events" "check" "check --json" "check --profile tolerant --json" "timeline")
 for in in "${inputs[@]}"; do
 	if [[ $in == sample:* ]]; then
 		name=${in#sample:}; src=(--sample "$name")
+	elif [[ $in == made:* ]]; then
+		name=${in#made:}; src=("$name")
 	else
 		name=$(basename "$in"); src=("$in")
 	fi
@@ -45,8 +50,8 @@ for in in "${inputs[@]}"; do
 		file="$out/$name.${cmd// /_}"
 		rc=0
 		# shellcheck disable=SC2086
-		"$bin" $cmd "${src[@]}" >"$file" 2>"$work/stderr" || rc=$?
-		{ echo "--- stderr, exit $rc"; cat "$work/stderr"; } >>"$file"
+		(cd "$work" && "$bin" $cmd "${src[@]}") >"$file" 2>"$work.stderr" || rc=$?
+		{ echo "--- stderr, exit $rc"; cat "$work.stderr"; } >>"$file"
 	done
 done
 echo "wrote $(ls "$out" | wc -l) outputs to $out"
