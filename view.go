@@ -60,6 +60,43 @@ func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr
 		defer f.Close()
 		save = f
 	}
+	var p *tea.Program
+	in := newInspector(src, o, save, func(msg tea.Msg) { p.Send(msg) })
+	p = tea.NewProgram(in.m, tea.WithContext(ctx), tea.WithOutput(stdout))
+	var wg sync.WaitGroup
+	wg.Go(func() { in.read(ctx) })
+	_, err := p.Run()
+	cancel()
+	in.stop()
+	// A read from a pipe cannot be interrupted: a stream that is still
+	// open (curl -N) would keep the reader blocked forever. Give it a
+	// moment to notice the cancellation, then leave; exiting ends it.
+	readerDone := make(chan struct{})
+	go func() { wg.Wait(); close(readerDone) }()
+	select {
+	case <-readerDone:
+	case <-time.After(250 * time.Millisecond):
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// inspector is the inspector's model and the reading that feeds it,
+// wired the same way for the terminal and for tests.
+type inspector struct {
+	m    *ui.Model
+	src  *capture.Source
+	ropt capture.ReadOptions
+	pm   *pump
+	send func(tea.Msg)
+}
+
+// newInspector builds the inspector over src, whose messages go to send;
+// save, when not nil, gets a copy of the bytes read.
+func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.Msg)) *inspector {
 	// A regular file is read back by offset; anything else (a pipe, a
 	// sample) is kept once in a Store.
 	raw := src.ReaderAt()
@@ -94,40 +131,27 @@ func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr
 		Checks:      checker(chk, checks.Strict),
 		Replay:      o.replay,
 	})
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
-
 	ropt := capture.ReadOptions{Format: o.format, Keep: store}
 	if save != nil {
 		ropt.Save = save
 	}
-	pm := newPump(func(b []capture.Frame) { p.Send(ui.Frames(b)) })
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		err := src.Read(ctx, ropt, pm.emit(ctx))
-		pm.close()
-		if errors.Is(err, context.Canceled) {
-			return // the user quit
-		}
-		p.Send(ui.SourceDone(err))
-	})
-	_, err := p.Run()
-	cancel()
-	pm.abort()
-	// A read from a pipe cannot be interrupted: a stream that is still
-	// open (curl -N) would keep the reader blocked forever. Give it a
-	// moment to notice the cancellation, then leave; exiting ends it.
-	readerDone := make(chan struct{})
-	go func() { wg.Wait(); close(readerDone) }()
-	select {
-	case <-readerDone:
-	case <-time.After(250 * time.Millisecond):
-	}
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
-		return 2
-	}
-	return 0
+	return &inspector{m: m, src: src, ropt: ropt, send: send,
+		pm: newPump(func(b []capture.Frame) { send(ui.Frames(b)) })}
 }
+
+// read reads the source to its end, handing the frames to the program in
+// batches, and then the end of the source.
+func (in *inspector) read(ctx context.Context) {
+	err := in.src.Read(ctx, in.ropt, in.pm.emit(ctx))
+	in.pm.close()
+	if errors.Is(err, context.Canceled) {
+		return // the user quit
+	}
+	in.send(ui.SourceDone(err))
+}
+
+// stop lets a reader blocked on a program that quit go on.
+func (in *inspector) stop() { in.pm.abort() }
 
 // checker adapts model/checks to the findings pane. The Checker observed
 // every event as the session added it, so a report costs only the rules

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -243,3 +244,7 @@ func (f *findingsPane) view(focused bool, sel int) string {
 	}
 	return strings.Join(block(lines, f.w, f.h), "\n")
 }
+
+// Findings returns what the findings pane lists, in its order: what the
+// user sees, for tests that hold it against `streamtap check`.
+func (m *Model) Findings() []Finding { return slices.Clone(m.find.list) }
