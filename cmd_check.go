@@ -102,7 +102,7 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	}
 	defer src.Close()
 	opts, c := checks.Attach(model.Options{})
-	s, err := ingest(ctx, src, o, opts, nil)
+	s, err := readStream(ctx, src, o, opts, nil)
 	if errors.Is(err, context.Canceled) {
 		return readFailed(stderr, err)
 	}

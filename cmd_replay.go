@@ -99,7 +99,7 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 	w := bufio.NewWriter(stdout)
 	prev := capture.NoTime
 	start := time.Now()
-	s, err := ingest(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
+	s, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		if speed <= 0 {
 			defer w.Flush() // a live stream shows each event as it arrives
 		} else if ev.At != capture.NoTime {

@@ -234,7 +234,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 
 // requestCalls prints the calls report as JSON and returns the session.
 func requestCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) (int, *model.Session) {
-	s, err := ingest(ctx, src, o, model.Options{}, nil)
+	s, err := readStream(ctx, src, o, model.Options{}, nil)
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
@@ -197,8 +198,9 @@ func sampleSource(name string) (*capture.Source, error) {
 	return capture.FromReader("sample "+strings.TrimSuffix(name, ".sse"), capture.SourceSample, bytes.NewReader(data), false), nil
 }
 
-// ingest reads the source into a session, calling each after every event.
-func ingest(ctx context.Context, src *capture.Source, o options, opt model.Options,
+// readStream reads the source into a session, calling each after every
+// event.
+func readStream(ctx context.Context, src *capture.Source, o options, opt model.Options,
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	var save *os.File
 	ropt := capture.ReadOptions{Format: o.format}
@@ -232,7 +234,7 @@ func ingest(ctx context.Context, src *capture.Source, o options, opt model.Optio
 		added = func(ev *model.Event, ord int, f *capture.Frame) error { return each(s, ev, ord, f) }
 	}
 	keepRaw := each != nil || opt.Observer != nil
-	err := readInto(ctx, src, ropt, s, framed, added, keepRaw, runtime.GOMAXPROCS(0) > 1)
+	err := ingest.Session(ctx, src, ropt, s, framed, added, keepRaw, runtime.GOMAXPROCS(0) > 1)
 	s.End(err)
 	return s, err
 }
@@ -253,7 +255,7 @@ func readFailed(stderr io.Writer, err error) int {
 }
 
 func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
-	s, err := ingest(ctx, src, o, model.Options{}, nil)
+	s, err := readStream(ctx, src, o, model.Options{}, nil)
 	if err != nil && s.Len() == 0 {
 		return readFailed(stderr, err)
 	}
@@ -276,7 +278,7 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 	w := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	_, err := ingest(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
+	_, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		if err := enc.Encode(ui.NewEventLine(s, ev, ord, f, o.keepSecrets)); err != nil {
 			return err
 		}
@@ -297,7 +299,7 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	prev := capture.NoTime
-	s, err := ingest(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
+	s, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		if err := ui.WriteTimelineLine(w, s, ev, ord, prev, f.Raw); err != nil {
 			return err
 		}

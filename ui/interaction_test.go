@@ -14,15 +14,29 @@ import (
 	"github.com/streamtap/streamtap/model"
 )
 
-// frames frames data as the pump would: each frame detached from the
+// frames frames data, each frame (its Raw bytes too) copied out of the
 // framer's buffer.
 func frames(data []byte) []capture.Frame {
 	var out []capture.Frame
 	fr := capture.NewFramer(capture.FormatAuto)
-	emit := func(f *capture.Frame) { out = append(out, f.Detach()) }
+	emit := func(f *capture.Frame) {
+		var g capture.Frame
+		f.DetachInto(&g, nil, true)
+		out = append(out, g)
+	}
 	fr.Feed(data, capture.NoTime, emit)
 	fr.Finish(capture.NoTime, emit)
 	return out
+}
+
+// batch puts frames in one batch, as the reader hands them to the
+// inspector (ingest.Pump), and wraps it in its message.
+func batch(fs []capture.Frame) tea.Msg {
+	b := &model.Batch{KeepRaw: true}
+	for i := range fs {
+		b.Add(&fs[i], false)
+	}
+	return Frames(b, nil)
 }
 
 // liveModel is an inspector over an empty live session whose bytes are
@@ -75,13 +89,13 @@ func TestLiveBatchesFollowWithoutYanking(t *testing.T) {
 	if v := plainView(m); !strings.Contains(v, "waiting for events") {
 		t.Fatalf("empty live view:\n%s", v)
 	}
-	m.Update(Frames(fs[:20]))
+	m.Update(batch(fs[:20]))
 	if got := m.selected(); got != 19 {
 		t.Fatalf("following: selected = %d; want 19", got)
 	}
 	// The reader scrolls up: new events must not move the selection.
 	press(m, "k", "k")
-	m.Update(Frames(fs[20:30]))
+	m.Update(batch(fs[20:30]))
 	if got := m.selected(); got != 17 {
 		t.Fatalf("scrolled up: selected = %d; want 17 (no yank)", got)
 	}
@@ -89,7 +103,7 @@ func TestLiveBatchesFollowWithoutYanking(t *testing.T) {
 		t.Errorf("status bar should say follow off and 30 events:\n%s", v)
 	}
 	press(m, "f") // follow again: jump to the tail
-	m.Update(Frames(fs[30:]))
+	m.Update(batch(fs[30:]))
 	if got, want := m.selected(), len(fs)-1; got != want {
 		t.Fatalf("following again: selected = %d; want %d", got, want)
 	}
@@ -114,7 +128,7 @@ func TestSourceDoneShowsHowTheStreamEnded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			data := sampleBytes(t, tt.sample)
 			m := liveModel(t, data, 140, 30)
-			m.Update(Frames(frames(data)))
+			m.Update(batch(frames(data)))
 			m.Update(SourceDone(tt.err))
 			if v := plainView(m); !strings.Contains(v, tt.want) {
 				t.Errorf("status after %s = %q; want it to contain %q", tt.name, lastLine(v), tt.want)
@@ -289,7 +303,7 @@ func TestSlowGaps(t *testing.T) {
 	}
 	fs[7].At += 3 * time.Second
 	fs[8].At += 3 * time.Second
-	m.Update(Frames(fs))
+	m.Update(batch(fs))
 	m.Update(SourceDone(nil))
 	press(m, "g", "s")
 	if m.selected() != 7 {
@@ -471,13 +485,13 @@ func TestSearchFollowsNewEvents(t *testing.T) {
 	data := sampleBytes(t, "responses-parallel-calls")
 	fs := frames(data)
 	m := liveModel(t, data, 120, 40)
-	m.Update(Frames(fs[:10]))
+	m.Update(batch(fs[:10]))
 	press(m, "/")
 	typeText(m, "Tokyo")
 	_, cmd := m.Update(keyMsg("enter"))
 	m.Update(cmd())
 	before := len(m.tl.matches)
-	_, cmd = m.Update(Frames(fs[10:]))
+	_, cmd = m.Update(batch(fs[10:]))
 	if cmd == nil {
 		t.Fatal("new events during a search should be searched too")
 	}
@@ -500,7 +514,7 @@ func TestReplayOptionPlaysOnceRead(t *testing.T) {
 	s := model.NewSession(model.Options{KeepEvents: true, Raw: strings.NewReader(string(data))})
 	m := New(s, Options{Source: "test", Live: true, Replay: 4})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Update(Frames(frames(data)))
+	m.Update(batch(frames(data)))
 	if m.rep.playing {
 		t.Fatal("playing before the stream was read")
 	}

@@ -8,7 +8,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 )
 
@@ -145,15 +144,23 @@ func (m *Model) panes() focus {
 	return focusRequest
 }
 
-// framesMsg is a batch of frames read by the pump.
-type framesMsg struct{ frames []capture.Frame }
+// framesMsg is a batch of frames from the reader (see ingest.Pump), and
+// the function that gives the batch back once it is added.
+type framesMsg struct {
+	batch *model.Batch
+	done  func()
+}
 
 // sourceDoneMsg says the source ended: err is nil at a clean EOF.
 type sourceDoneMsg struct{ err error }
 
-// Frames wraps a batch of frames for Program.Send. The frames' slices must
-// not point into a framer's buffer (see capture.Frame.Detach).
-func Frames(frames []capture.Frame) tea.Msg { return framesMsg{frames} }
+// Frames wraps a batch of frames for Program.Send: the one way frames
+// reach the inspector. The batch is the inspector's until Update has
+// added it to the session and called done (when not nil); the sender may
+// reuse it after that. A batch that keeps its frames' Raw bytes
+// (model.Batch.KeepRaw) lets the checks see them as `streamtap check`
+// does.
+func Frames(b *model.Batch, done func()) tea.Msg { return framesMsg{b, done} }
 
 // SourceDone tells the inspector the source ended; err is nil at a clean
 // end of input.
@@ -180,7 +187,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.handleTheme(msg.IsDark())
 	case framesMsg:
-		cmd = m.handleFrames(msg.frames)
+		cmd = m.handleFrames(msg.batch, msg.done)
 	case sourceDoneMsg:
 		cmd = m.handleSourceDone(msg.err)
 	case sessionsMsg:
@@ -248,12 +255,20 @@ func (m *Model) handleTheme(dark bool) {
 	m.det.key, m.calls.key, m.diff.key = detailKey{ord: -2}, callsKey{ord: -2}, callsKey{ord: -2}
 }
 
-// handleFrames adds a whole batch to the session in one step.
-func (m *Model) handleFrames(frames []capture.Frame) tea.Cmd {
+// handleFrames adds a whole batch to the session in one step, and gives
+// the batch back.
+func (m *Model) handleFrames(b *model.Batch, done func()) tea.Cmd {
 	first := m.s.Len()
-	for i := range frames {
-		m.s.Add(&frames[i])
+	_ = m.s.AddBatch(b, nil) // without a callback it cannot fail
+	if done != nil {
+		done()
 	}
+	return m.grew(first)
+}
+
+// grew brings the panes up to date with the events the session got from
+// first on.
+func (m *Model) grew(first int) tea.Cmd {
 	m.tl.appended()
 	if m.o.Checks != nil && time.Since(m.lastCheck) > time.Second {
 		m.runChecks()

@@ -266,12 +266,12 @@ func TestFilterFollowsNewEvents(t *testing.T) {
 	data := sampleBytes(t, goldenSample)
 	fs := frames(data)
 	m := liveModel(t, data, 120, 40)
-	m.Update(Frames(fs[:10]))
+	m.Update(batch(fs[:10]))
 	filterBy(t, m, "get_weather")
 	if !slices.Equal(m.tl.rows, []int32{0, 1}) { // the tools the response declares
 		t.Fatalf("rows %v; want 0 and 1", m.tl.rows)
 	}
-	_, cmd := m.Update(Frames(fs[10:]))
+	_, cmd := m.Update(batch(fs[10:]))
 	if cmd == nil {
 		t.Fatal("new events under a filter should be filtered")
 	}

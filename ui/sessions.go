@@ -177,12 +177,12 @@ func (m *Model) handleSessions(batch []SessionUpdate) tea.Cmd {
 		ps.info, ps.counted = u.Info, true
 		m.pxCount[ps.class()]++
 		open := ps == m.cur && m.screen == screenInspect
+		first := ps.s.Len()
+		for j := range u.Frames {
+			ps.s.Add(&u.Frames[j])
+		}
 		if open {
-			cmds = append(cmds, m.handleFrames(u.Frames))
-		} else {
-			for j := range u.Frames {
-				ps.s.Add(&u.Frames[j])
-			}
+			cmds = append(cmds, m.grew(first))
 		}
 		switch {
 		case u.Ended && !ps.ended:

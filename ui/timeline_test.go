@@ -93,11 +93,11 @@ func TestTimedDecidedByAnyEvent(t *testing.T) {
 		}
 	}
 	m := liveModel(t, data, 200, 30)
-	m.Update(Frames(fs[:3]))
+	m.Update(batch(fs[:3]))
 	if tl := strings.Join(timelineLines(m), "\n"); strings.Contains(tl, " gap ") {
 		t.Fatalf("untimed events should not show time columns yet:\n%s", tl)
 	}
-	m.Update(Frames(fs[3:]))
+	m.Update(batch(fs[3:]))
 	if tl := strings.Join(timelineLines(m), "\n"); !strings.Contains(tl, " gap ") || !strings.Contains(tl, "+50ms") {
 		t.Fatalf("after timed events arrived the time columns should show:\n%s", tl)
 	}

@@ -1,0 +1,399 @@
+// Package ingest carries frames from the goroutine that reads a stream to
+// the goroutine that models it. It is the one hand-over of frames in
+// streamtap: the headless commands, the inspector and the proxy all pass
+// their frames through a Pump, in model.Batch values, so that every
+// consumer sees the same frames with the same bytes.
+//
+// It sits between model and the programs that use it: it imports capture
+// and model, starts goroutines and reads sources, which model must not
+// do. It knows nothing about terminals or HTTP.
+package ingest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// LendAbove is the frame size above which the producer hands a frame over
+// without copying it, and waits until the consumer released it: a 50 MB
+// event copied into a batch would cost 50 MB more memory.
+const LendAbove = 1 << 20
+
+// Defaults of Options.
+const (
+	DefaultBatches   = 3       // one filling, one waiting, one being added
+	DefaultMaxFrames = 4096    // frames that end a batch in the middle of a read
+	DefaultMaxBytes  = 1 << 20 // copied bytes that end a batch in the middle of a read
+)
+
+// ErrStopped is what Frame returns once the consumer has stopped the pump.
+var ErrStopped = errors.New("stopped")
+
+// Options shape a Pump.
+type Options struct {
+	// KeepRaw copies each frame's Raw bytes into the batch. The checks
+	// need them (they tell an SSE event from a JSON line by its bytes),
+	// and so do the event lines of `streamtap events`.
+	KeepRaw bool
+	// Interval is the least time between two batches the consumer takes
+	// at the end of a read, unless the batch holds Due frames. A consumer
+	// that redraws a screen per batch (the inspector) sets it, so that a
+	// chatty stream costs one redraw per Interval, not one per event. 0
+	// hands every read's frames over as soon as the consumer asks.
+	Interval time.Duration
+	// Due is how many frames make a batch due at once despite Interval.
+	Due int
+	// MaxFrames and MaxBytes end a batch in the middle of a read, which
+	// bounds what one hand-over costs the consumer (for the inspector,
+	// how long one batch holds up a key) and the memory of a batch.
+	// 0 takes the defaults.
+	MaxFrames, MaxBytes int
+	// Batches is how many batches exist; when all are out (filled and not
+	// yet released), the producer waits. 0 takes DefaultBatches.
+	Batches int
+}
+
+// Pump hands frames from one producer goroutine to one consumer goroutine
+// in batches. The contract:
+//
+//   - Bytes. Frame copies the frame into the batch being filled (its Raw
+//     too with Options.KeepRaw), so the producer's framer may reuse its
+//     buffer as soon as Frame returns. A frame over LendAbove is lent
+//     instead: Frame returns only after the consumer released the batch
+//     that holds it. A batch the consumer took from Next is the
+//     consumer's until it calls Release; then the pump reuses its memory,
+//     so nothing may keep pointers into it.
+//   - When a batch is handed over. The producer calls EndRead after the
+//     frames of each read. The frames of that read are then due: the
+//     consumer's next Next returns them (with Options.Interval, once that
+//     long has passed since it last took a batch, or at once when Due
+//     frames have piled up), while the producer is free to go on reading.
+//     So a quiet live stream has each event handed over as soon as it
+//     arrives, and a busy one gathers the frames of several reads into one
+//     batch while the consumer is busy. A batch also ends in the middle of
+//     a read at MaxFrames frames or MaxBytes bytes, and then it is due at
+//     once.
+//   - Back-pressure. There are Options.Batches batches. When every one is
+//     filled or held by the consumer, Frame waits for a Release: memory
+//     stays bounded and a slow consumer slows the reader, never the other
+//     way round.
+//   - Cancellation. Stop, called by the consumer, makes Frame return
+//     ErrStopped and wakes a producer that waits, so a reader stops at
+//     its next frame. Next returns false when ctx ends.
+//   - End of stream. Close, called by the producer once, hands over what
+//     is left; Next returns every remaining batch, then false, and Err
+//     tells the error the producer closed with.
+//
+// The producer may also validate some frames' JSON itself: a share of
+// them, moved after each batch towards the side that waited, so that two
+// cores split the work whichever side is slower.
+type Pump struct {
+	o       Options
+	free    chan *model.Batch
+	lent    chan struct{}
+	stopped chan struct{}
+	stop    sync.Once
+	halted  atomic.Bool
+
+	// Producer only.
+	cur   *model.Batch
+	bytes int // bytes copied into cur, roughly: the frames' Raw sizes
+	share validateShare
+
+	mu       sync.Mutex
+	ready    []*model.Batch // handed over, oldest first
+	parked   *model.Batch   // the frames of the last reads, due as Options say
+	closed   bool
+	err      error
+	waiting  bool // the consumer waits in Next
+	lastTake time.Time
+	wake     chan struct{}
+	took     chan struct{} // the consumer took a batch
+}
+
+// New returns a Pump with its batches allocated.
+func New(o Options) *Pump {
+	o.MaxFrames = cmpOr(o.MaxFrames, DefaultMaxFrames)
+	o.MaxBytes = cmpOr(o.MaxBytes, DefaultMaxBytes)
+	o.Batches = cmpOr(o.Batches, DefaultBatches)
+	p := &Pump{
+		o: o, free: make(chan *model.Batch, o.Batches), lent: make(chan struct{}, 1),
+		stopped: make(chan struct{}), wake: make(chan struct{}, 1), took: make(chan struct{}, 1),
+	}
+	for range o.Batches {
+		p.free <- &model.Batch{KeepRaw: o.KeepRaw}
+	}
+	return p
+}
+
+func cmpOr(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Frame adds one frame; see Pump for who owns its bytes when. It returns
+// ErrStopped once the consumer stopped the pump.
+func (p *Pump) Frame(f *capture.Frame) error {
+	if p.halted.Load() {
+		return ErrStopped
+	}
+	if p.cur == nil {
+		if err := p.open(); err != nil {
+			return err
+		}
+	}
+	if len(f.Raw) > LendAbove {
+		return p.lend(f)
+	}
+	p.cur.Add(f, false)
+	p.bytes += len(f.Raw)
+	if p.share.take() {
+		p.cur.ValidateLast()
+	}
+	if p.cur.Len() >= p.o.MaxFrames || p.bytes >= p.o.MaxBytes {
+		p.handOver()
+	}
+	return nil
+}
+
+// open gets a batch to fill: the parked one when the consumer has not
+// taken it yet (it is busy: leave it more of the validation), or a free
+// one, waiting for it when every batch is out.
+func (p *Pump) open() error {
+	p.mu.Lock()
+	b := p.parked
+	p.parked = nil
+	p.mu.Unlock()
+	if b != nil {
+		p.cur = b
+		p.share.more()
+		return nil
+	}
+	select {
+	case b = <-p.free:
+	case <-p.stopped:
+		return ErrStopped
+	}
+	p.cur, p.bytes = b, 0
+	return nil
+}
+
+// lend hands a huge frame over in a batch of its own without copying it,
+// and waits until the consumer released it.
+func (p *Pump) lend(f *capture.Frame) error {
+	if p.cur.Len() > 0 {
+		p.handOver()
+		if err := p.open(); err != nil {
+			return err
+		}
+	}
+	p.cur.Add(f, true)
+	p.cur.ValidateLast()
+	p.handOver()
+	select {
+	case <-p.lent: // f's bytes are the framer's again
+		return nil
+	case <-p.stopped:
+		return ErrStopped
+	}
+}
+
+// handOver makes the batch being filled due at once.
+func (p *Pump) handOver() {
+	p.mu.Lock()
+	p.ready = append(p.ready, p.cur)
+	p.mu.Unlock()
+	p.cur = nil
+	p.signal()
+}
+
+// EndRead tells the pump that the frames of one read are in: they are due
+// (see Pump). Without Options.Interval it waits while the consumer has
+// not taken the previous batch yet, as a channel of one would: then the
+// consumer is behind, and the producer takes more of the validation.
+func (p *Pump) EndRead() {
+	if p.cur == nil || p.cur.Len() == 0 {
+		return
+	}
+	if p.o.Interval > 0 {
+		p.mu.Lock()
+		p.parked = p.cur
+		p.mu.Unlock()
+		p.cur = nil
+		p.signal()
+		return
+	}
+	for {
+		p.mu.Lock()
+		if len(p.ready) == 0 {
+			p.ready = append(p.ready, p.cur)
+			waited := p.waiting
+			p.mu.Unlock()
+			p.cur = nil
+			if waited {
+				p.share.less() // the consumer waited for this batch: validate fewer
+			}
+			p.signal()
+			return
+		}
+		p.mu.Unlock()
+		p.share.more() // the consumer is behind: take more of its work
+		select {
+		case <-p.took:
+		case <-p.stopped:
+			return // Frame or Close will say so
+		}
+	}
+}
+
+// Close ends the stream: what is left is due, and err is what Err
+// returns (nil at a clean end).
+func (p *Pump) Close(err error) {
+	p.mu.Lock()
+	if b := p.cur; b != nil && b.Len() > 0 {
+		p.ready = append(p.ready, b) // nothing is parked while a batch fills
+	} else if b != nil {
+		p.free <- b
+	}
+	p.cur = nil
+	p.closed, p.err = true, err
+	p.mu.Unlock()
+	p.signal()
+}
+
+func (p *Pump) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Next returns the next due batch, waiting for one; false once the
+// stream is closed and every batch was taken, or when ctx ends. The batch
+// is the consumer's until Release.
+func (p *Pump) Next(ctx context.Context) (*model.Batch, bool) {
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		p.mu.Lock()
+		if len(p.ready) > 0 {
+			b := p.ready[0]
+			p.ready[0] = nil
+			p.ready = p.ready[1:]
+			p.taken()
+			return b, true
+		}
+		var wait time.Duration
+		if b := p.parked; b != nil {
+			wait = p.o.Interval - time.Since(p.lastTake)
+			if wait <= 0 || b.Len() >= p.o.Due || p.closed {
+				p.parked = nil
+				p.taken()
+				return b, true
+			}
+		} else if p.closed {
+			p.mu.Unlock()
+			return nil, false
+		}
+		p.waiting = true
+		p.mu.Unlock()
+		var tick <-chan time.Time
+		if wait > 0 {
+			if timer == nil {
+				timer = time.NewTimer(wait)
+			} else {
+				timer.Reset(wait)
+			}
+			tick = timer.C
+		}
+		select {
+		case <-p.wake:
+		case <-tick:
+		case <-ctx.Done():
+			p.mu.Lock()
+			p.waiting = false
+			p.mu.Unlock()
+			return nil, false
+		}
+		p.mu.Lock()
+		p.waiting = false
+		p.mu.Unlock()
+	}
+}
+
+// taken notes that the consumer took a batch and unlocks p.mu.
+func (p *Pump) taken() {
+	if p.o.Interval > 0 {
+		p.lastTake = time.Now()
+	}
+	p.mu.Unlock()
+	select {
+	case p.took <- struct{}{}:
+	default:
+	}
+}
+
+// Release gives a batch back once the consumer is done with it (its
+// frames added to a session): the pump reuses it.
+func (p *Pump) Release(b *model.Batch) {
+	lent := b.Borrowed()
+	b.Reset()
+	p.free <- b
+	if lent {
+		p.lent <- struct{}{}
+	}
+}
+
+// Err is the error the producer closed the pump with.
+func (p *Pump) Err() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// Stop tells the producer to stop: its Frame returns ErrStopped from now
+// on, and a producer waiting for a batch goes on. The consumer calls it
+// when it will take no more batches (an error, a program that quit); it
+// must not touch a batch it holds afterwards.
+func (p *Pump) Stop() {
+	p.stop.Do(func() {
+		p.halted.Store(true)
+		close(p.stopped)
+	})
+}
+
+// shareSteps is how finely validateShare divides the work.
+const shareSteps = 16
+
+// validateShare is the share of frames the producer validates, n in every
+// shareSteps, spread evenly. The producer frames, copies and validates;
+// the consumer assembles, and validates what the producer left. Which
+// side is slower depends on the dialect and the machine, so the share
+// moves a step after each batch towards the side that waited.
+type validateShare struct {
+	n, i int
+}
+
+func (v *validateShare) take() bool {
+	v.i += v.n
+	if v.i >= shareSteps {
+		v.i -= shareSteps
+		return true
+	}
+	return false
+}
+
+func (v *validateShare) less() { v.n = max(v.n-1, 0) }
+func (v *validateShare) more() { v.n = min(v.n+1, shareSteps) }
