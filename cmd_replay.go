@@ -11,11 +11,11 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -106,7 +106,7 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 			if err := w.Flush(); err != nil {
 				return err
 			}
-			if err := sleepUntil(ctx, start.Add(scale(ev.At, speed))); err != nil {
+			if err := proxy.Wait(ctx, start, ev.At, speed); err != nil {
 				return err
 			}
 		}
@@ -131,26 +131,6 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 		return readFailed(stderr, err), s
 	}
 	return 0, s
-}
-
-func scale(d time.Duration, speed float64) time.Duration {
-	return time.Duration(float64(d) / speed)
-}
-
-// sleepUntil waits until t or until ctx ends.
-func sleepUntil(ctx context.Context, t time.Time) error {
-	d := time.Until(t)
-	if d <= 0 {
-		return ctx.Err()
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // loadReplay reads FILE as a recording, or as a plain stream without
@@ -199,9 +179,9 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
 	}
-	log := &lineLog{w: stderr}
+	log := proxy.NewLog(stderr)
 	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", name, ln.Addr(), trimFloat(o.speed))
-	srv := &http.Server{Handler: replayHandler(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: proxy.Replay(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -210,7 +190,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		return 2
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	sctx, cancel := context.WithTimeout(context.Background(), proxy.ShutdownGrace)
 	defer cancel()
 	if srv.Shutdown(sctx) != nil {
 		_ = srv.Close()
@@ -220,78 +200,4 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 
 func trimFloat(f float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.3f", f), "0"), ".")
-}
-
-// replayHeaders are the recorded response headers not sent back: they
-// describe the recorded connection, not this one.
-var replayHeaders = map[string]bool{
-	"Content-Length": true, "Transfer-Encoding": true, "Connection": true, "Keep-Alive": true,
-	"Date": true, "Trailer": true, "Upgrade": true, "Proxy-Connection": true,
-}
-
-// replayHandler serves the recording to every request, whatever its method
-// and path: the recorded status and headers, then each chunk of the body
-// when its recorded time, divided by speed, has come. log may be nil.
-func replayHandler(rec *capture.Recording, speed float64, log *lineLog) http.Handler {
-	var n atomic.Int64
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := n.Add(1)
-		start := time.Now()
-		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxRequestBody))
-		ctx := r.Context()
-		for k, vs := range rec.ResponseHeader {
-			if replayHeaders[k] {
-				continue
-			}
-			for _, v := range vs {
-				if v == capture.Redacted {
-					continue // a redacted cookie is worth nothing to the client
-				}
-				w.Header().Add(k, v)
-			}
-		}
-		status := rec.Status
-		switch {
-		case status == 0 && rec.Error != "":
-			status = http.StatusBadGateway // the recorded exchange got no response
-		case status == 0:
-			// A stream recorded from stdin: no head was seen. Serve it as
-			// what it most likely is.
-			status = http.StatusOK
-			if w.Header().Get("Content-Type") == "" {
-				w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
-			}
-		}
-		if rec.HeadAt != capture.NoTime {
-			if sleepUntil(ctx, start.Add(scale(rec.HeadAt, speed))) != nil {
-				return
-			}
-		}
-		w.WriteHeader(status)
-		rc := http.NewResponseController(w)
-		_ = rc.Flush()
-		var sent int64
-		outcome := "done"
-		for _, c := range rec.Body {
-			if c.At != capture.NoTime {
-				if sleepUntil(ctx, start.Add(scale(c.At, speed))) != nil {
-					outcome = "client-canceled"
-					break
-				}
-			}
-			k, err := w.Write(c.Data)
-			sent += int64(k)
-			if err == nil {
-				err = rc.Flush()
-			}
-			if err != nil {
-				outcome = "client-canceled"
-				break
-			}
-		}
-		if log != nil {
-			log.printf("replay #%d %s %s %d bytes=%d dur=%.3fs outcome=%s", id, r.Method, ui.Safe(capture.RedactURL(r.URL.RequestURI())),
-				status, sent, time.Since(start).Seconds(), outcome)
-		}
-	})
 }

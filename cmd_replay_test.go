@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -59,7 +60,7 @@ func TestReplayServesAtPace(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, speed := range []float64{1, 4} {
-		srv := httptest.NewServer(replayHandler(rec, speed, nil))
+		srv := httptest.NewServer(proxy.Replay(rec, speed, nil))
 		start := time.Now()
 		resp, err := rawClient.Post(srv.URL+"/any/path", "application/json", strings.NewReader(`{}`))
 		if err != nil {
@@ -218,4 +219,34 @@ func TestParseReplayArgs(t *testing.T) {
 			t.Errorf("parseReplayArgs(%q) = %v; want ok %v", tt.args, err, tt.ok)
 		}
 	}
+}
+
+// splitBlocks cuts a stream into its SSE frames, the way a client's
+// framer will see them; trailing blank lines join the last one.
+func splitBlocks(data []byte) [][]byte {
+	var out [][]byte
+	fr := capture.NewFramer(capture.FormatSSE)
+	emit := func(f *capture.Frame) {
+		if f.Kind == capture.FrameRemainder && len(out) > 0 {
+			out[len(out)-1] = data[f.Start-int64(len(out[len(out)-1])) : f.End]
+			return
+		}
+		out = append(out, data[f.Start:f.End])
+	}
+	fr.Feed(data, 0, emit)
+	fr.Finish(0, emit)
+	return out
+}
+
+const sseType = "text/event-stream; charset=utf-8"
+
+// rawClient does not ask for compression, so the bytes compared are the
+// bytes sent.
+var rawClient = &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 256}}
+
+func sum(ends []int) int {
+	if len(ends) == 0 {
+		return 0
+	}
+	return ends[len(ends)-1]
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -174,7 +175,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	start := time.Now()
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		state, _ := classify(context.Background(), err)
+		state, _ := proxy.Classify(context.Background(), err)
 		fmt.Fprintf(stderr, "streamtap: %s: %v\n", state, err)
 		return 2
 	}
@@ -188,7 +189,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	src := capture.FromReader(name, capture.SourceHTTP, resp.Body, true)
 	src.SetStart(start)
 	if o.base.format == capture.FormatAuto {
-		o.base.format = bodyFormat(resp.Header.Get("Content-Type"))
+		o.base.format = proxy.BodyFormat(resp.Header.Get("Content-Type"))
 	}
 	if o.timed != "" {
 		f, err := os.Create(o.timed)

@@ -127,7 +127,7 @@ func inspectorFindings(t *testing.T, in string) []findingKey {
 	}
 	keys := []findingKey{}
 	for _, f := range insp.m.Findings() {
-		keys = append(keys, findingKey{f.Code, f.Severity, f.Message, fmt.Sprint(f.Events)})
+		keys = append(keys, findingKey{f.Rule, f.Severity.String(), f.Message, fmt.Sprint(f.Events)})
 	}
 	return sortedKeys(keys)
 }

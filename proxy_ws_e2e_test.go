@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/streamtap/streamtap/internal/wstest"
 	"net/http"
 	"regexp"
 	"strings"
@@ -14,7 +15,7 @@ import (
 func TestProxyWebSocketE2E(t *testing.T) {
 	t.Parallel()
 	bin := builtBinary(t)
-	up, _ := wsServer(t, nil, responsesWS(t))
+	up, _ := wstest.Server(t, nil, wstest.Responses(t))
 	dir := t.TempDir()
 	term := startTmux(t, 160, 30, shellQuote(bin)+" proxy --listen 127.0.0.1:0 --upstream "+up.URL+" --record "+shellQuote(dir))
 	addr := regexp.MustCompile(`proxy http://(127\.0\.0\.1:\d+)`)
@@ -23,11 +24,11 @@ func TestProxyWebSocketE2E(t *testing.T) {
 
 	h := http.Header{}
 	h.Set("Authorization", "Bearer sk-e2e-secret")
-	c, resp := dialWS(t, base, "/v1/responses", h)
+	c, resp := wstest.Dial(t, base, "/v1/responses", h)
 	if resp.StatusCode != http.StatusSwitchingProtocols {
 		t.Fatalf("status %d through the proxy; want 101", resp.StatusCode)
 	}
-	responsesTurns(t, c)
+	wstest.ResponsesTurns(t, c)
 	row := term.waitFor("the session's row to end", 10*time.Second, func(s string) bool { return strings.Contains(s, "✓ completed") })
 	for _, want := range []string{"GET", "/v1/responses", "101", "gpt-test", "responses", "recorded to " + dir} {
 		if !strings.Contains(row, want) {

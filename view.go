@@ -121,7 +121,7 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 			total = st.Size()
 		}
 	}
-	sopts, chk := checks.Attach(model.Options{KeepEvents: true, Raw: raw})
+	sopts, _ := checks.Attach(model.Options{KeepEvents: true, Raw: raw})
 	if total > 0 {
 		// The index of a big file must stay small next to the file: ask the
 		// GC to work harder before the process outgrows 0.3× the file + 64
@@ -138,7 +138,7 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Save:        saver(raw),
-		Checks:      checker(chk, checks.Strict),
+		Checks:      ui.StrictChecks,
 		Replay:      o.replay,
 	})
 	ropt := capture.ReadOptions{Format: o.format, Keep: store}
@@ -176,20 +176,6 @@ func forward(ctx context.Context, p *ingest.Pump, send func(tea.Msg)) {
 			return
 		}
 		send(ui.Frames(b, func() { p.Release(b) }))
-	}
-}
-
-// checker adapts model/checks to the findings pane. The Checker observed
-// every event as the session added it, so a report costs only the rules
-// that wait for the end, not a pass over the stream.
-func checker(c *checks.Checker, p checks.Profile) ui.Checker {
-	return func(s *model.Session) []ui.Finding {
-		rep := c.Report(s, p)
-		out := make([]ui.Finding, 0, len(rep.Findings))
-		for _, f := range rep.Findings {
-			out = append(out, ui.Finding{Severity: f.Severity.String(), Code: f.Rule, Message: f.Message, Events: f.Events})
-		}
-		return out
 	}
 }
 

@@ -49,6 +49,13 @@ type Options struct {
 	Interval time.Duration
 	// Due is how many frames make a batch due at once despite Interval.
 	Due int
+	// Gather leaves a read's frames for the consumer to take when it is
+	// ready, instead of waiting at the end of the read until it took the
+	// previous batch; while it is busy, later reads add to the same batch.
+	// The producer then waits only when every batch is out. A producer
+	// that must not be held up by the consumer (the proxy's, which serves
+	// a client) sets it; Interval implies it.
+	Gather bool
 	// MaxFrames and MaxBytes end a batch in the middle of a read, which
 	// bounds what one hand-over costs the consumer (for the inspector,
 	// how long one batch holds up a key) and the memory of a batch.
@@ -73,12 +80,13 @@ type Options struct {
 //     frames of each read. The frames of that read are then due: the
 //     consumer's next Next returns them (with Options.Interval, once that
 //     long has passed since it last took a batch, or at once when Due
-//     frames have piled up), while the producer is free to go on reading.
-//     So a quiet live stream has each event handed over as soon as it
-//     arrives, and a busy one gathers the frames of several reads into one
-//     batch while the consumer is busy. A batch also ends in the middle of
-//     a read at MaxFrames frames or MaxBytes bytes, and then it is due at
-//     once.
+//     frames have piled up). So a quiet live stream has each event handed
+//     over as soon as it arrives. Without Options.Gather, EndRead waits
+//     while the previous batch is still untaken, as a channel of one would;
+//     with it, the producer goes on reading and a busy consumer later gets
+//     the frames of several reads in one batch. A batch also ends in the
+//     middle of a read at MaxFrames frames or MaxBytes bytes, and then it
+//     is due at once.
 //   - Back-pressure. There are Options.Batches batches. When every one is
 //     filled or held by the consumer, Frame waits for a Release: memory
 //     stays bounded and a slow consumer slows the reader, never the other
@@ -122,6 +130,7 @@ func New(o Options) *Pump {
 	o.MaxFrames = cmpOr(o.MaxFrames, DefaultMaxFrames)
 	o.MaxBytes = cmpOr(o.MaxBytes, DefaultMaxBytes)
 	o.Batches = cmpOr(o.Batches, DefaultBatches)
+	o.Gather = o.Gather || o.Interval > 0
 	p := &Pump{
 		o: o, free: make(chan *model.Batch, o.Batches), lent: make(chan struct{}, 1),
 		stopped: make(chan struct{}), wake: make(chan struct{}, 1), took: make(chan struct{}, 1),
@@ -216,14 +225,14 @@ func (p *Pump) handOver() {
 }
 
 // EndRead tells the pump that the frames of one read are in: they are due
-// (see Pump). Without Options.Interval it waits while the consumer has
-// not taken the previous batch yet, as a channel of one would: then the
+// (see Pump). Without Options.Gather it waits while the consumer has not
+// taken the previous batch yet, as a channel of one would: then the
 // consumer is behind, and the producer takes more of the validation.
 func (p *Pump) EndRead() {
 	if p.cur == nil || p.cur.Len() == 0 {
 		return
 	}
-	if p.o.Interval > 0 {
+	if p.o.Gather {
 		p.mu.Lock()
 		p.parked = p.cur
 		p.mu.Unlock()
@@ -331,6 +340,29 @@ func (p *Pump) Next(ctx context.Context) (*model.Batch, bool) {
 		p.waiting = false
 		p.mu.Unlock()
 	}
+}
+
+// TryNext returns a due batch if there is one, without waiting: for a
+// producer that is its own consumer, and adds each read's frames itself
+// right after EndRead (the proxy, which must not hand a client's stream
+// to another goroutine's schedule).
+func (p *Pump) TryNext() (*model.Batch, bool) {
+	p.mu.Lock()
+	if len(p.ready) > 0 {
+		b := p.ready[0]
+		p.ready[0] = nil
+		p.ready = p.ready[1:]
+		p.taken()
+		return b, true
+	}
+	if b := p.parked; b != nil && (p.o.Interval <= 0 || b.Len() >= p.o.Due || p.closed ||
+		time.Since(p.lastTake) >= p.o.Interval) {
+		p.parked = nil
+		p.taken()
+		return b, true
+	}
+	p.mu.Unlock()
+	return nil, false
 }
 
 // taken notes that the consumer took a batch and unlocks p.mu.

@@ -9,24 +9,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
-// Finding is one protocol finding, as the findings pane shows it.
-type Finding struct {
-	Severity string // "error", "warning" or "info"
-	Code     string
-	Message  string
-	Events   []int // ordinals of the events that show it, in order
-}
-
-// Checker computes the findings of a session. It is called from Update
-// (the session is not safe for concurrent use) when the stream ends and at
-// most once a second while it streams, so it must be linear in the stream.
-//
-// NOTE(ui): this is the seam for model/checks. main adapts
-// checks.Check(s, profile) into a Checker; the ui does not import checks
-// so that it builds whether or not that package exists.
-type Checker func(s *model.Session) []Finding
+// StrictChecks is the findings of s as `streamtap check` reports them by
+// default: by the Checker observing s (checks.Attach), or, for a session
+// built without one, by modelling its bytes again. It suits
+// Options.Checks.
+func StrictChecks(s *model.Session) []checks.Finding { return checks.Check(s, checks.Strict).Findings }
 
 // severity ranks findings, so that a row cited by several is marked by the
 // worst of them.
@@ -40,12 +30,12 @@ const (
 	numSeverities
 )
 
-// severityOf reads a Finding's Severity; anything unknown counts as info.
-func severityOf(s string) severity {
+// severityOf ranks a finding's severity for the marks.
+func severityOf(s checks.Severity) severity {
 	switch s {
-	case "error":
+	case checks.Error:
 		return sevError
-	case "warning", "warn":
+	case checks.Warning:
 		return sevWarning
 	}
 	return sevInfo
@@ -57,8 +47,8 @@ func severityOf(s string) severity {
 type findingsPane struct {
 	st      *styles
 	w, h    int
-	list    []Finding
-	enabled bool // a Checker was given
+	list    []checks.Finding
+	enabled bool // Options.Checks was given
 	cursor  int
 	offset  int // first finding shown
 
@@ -72,13 +62,13 @@ type findingsPane struct {
 func (f *findingsPane) setSize(w, h int) { f.w, f.h = w, max(h, 1) }
 
 // set replaces the findings, sorted by first event.
-func (f *findingsPane) set(list []Finding) {
+func (f *findingsPane) set(list []checks.Finding) {
 	sort.SliceStable(list, func(i, j int) bool { return firstEvent(list[i]) < firstEvent(list[j]) })
 	f.list = list
 	f.cursor = clamp(f.cursor, 0, max(len(list)-1, 0))
 }
 
-func firstEvent(x Finding) int {
+func firstEvent(x checks.Finding) int {
 	if len(x.Events) == 0 {
 		return 1 << 62
 	}
@@ -183,7 +173,7 @@ func (f *findingsPane) entry(i, sel int) []string {
 		}
 		evs = append(evs, style.Render("#"+strconv.Itoa(e)))
 	}
-	head := fit(sev, 7) + " " + st.Calls.Header.Render(Safe(x.Code))
+	head := fit(sev, 7) + " " + st.Calls.Header.Render(Safe(x.Rule))
 	if len(evs) > 0 {
 		head += "  " + strings.Join(evs, " ")
 	}
@@ -247,4 +237,4 @@ func (f *findingsPane) view(focused bool, sel int) string {
 
 // Findings returns what the findings pane lists, in its order: what the
 // user sees, for tests that hold it against `streamtap check`.
-func (m *Model) Findings() []Finding { return slices.Clone(m.find.list) }
+func (m *Model) Findings() []checks.Finding { return slices.Clone(m.find.list) }

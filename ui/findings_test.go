@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // longMessage is longer than any pane is wide; its last word must still
@@ -16,17 +17,17 @@ const longMessage = `item "call_RASi0uKPSLlkH6j3PEPxyYX5" (get_weather, fc_tmp_4
 	`(opened at event 2 with id "fc_tmp_4p63f270fnfgok4d") is named ` +
 	`"fc_68e7882772e295d8b25ec38bdcfe72ef0dae2dfae7c10865" (events 12, 13) LASTWORD`
 
-func longChecks(s *model.Session) []Finding {
-	return []Finding{
-		{Severity: "error", Code: "responses/item-id-changed", Message: longMessage + " \x1b]0;owned\x07", Events: []int{2, 12, 13}},
-		{Severity: "info", Code: "demo-info", Message: "short", Events: []int{30}},
-		{Severity: "warning", Code: "demo-none", Message: "cites nothing"},
+func longChecks(s *model.Session) []checks.Finding {
+	return []checks.Finding{
+		{Severity: checks.Error, Rule: "responses/item-id-changed", Message: longMessage + " \x1b]0;owned\x07", Events: []int{2, 12, 13}},
+		{Severity: checks.Info, Rule: "demo-info", Message: "short", Events: []int{30}},
+		{Severity: checks.Warning, Rule: "demo-none", Message: "cites nothing"},
 	}
 }
 
-func findingsModel(t *testing.T, w, h int, checks Checker) *Model {
+func findingsModel(t *testing.T, w, h int, check func(*model.Session) []checks.Finding) *Model {
 	t.Helper()
-	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: checks})
+	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: check})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	press(m, "5")
 	return m
@@ -109,10 +110,10 @@ func TestFindingsEnterCyclesCitedEvents(t *testing.T) {
 // TestFindingsScrollKeepsSelectionVisible: with messages taller than the
 // pane, moving down keeps the selected finding's header in view.
 func TestFindingsScrollKeepsSelectionVisible(t *testing.T) {
-	many := func(s *model.Session) []Finding {
-		var out []Finding
+	many := func(s *model.Session) []checks.Finding {
+		var out []checks.Finding
 		for i := range 12 {
-			out = append(out, Finding{Severity: "warning", Code: "demo-" + string(rune('a'+i)), Message: longMessage, Events: []int{i}})
+			out = append(out, checks.Finding{Severity: checks.Warning, Rule: "demo-" + string(rune('a'+i)), Message: longMessage, Events: []int{i}})
 		}
 		return out
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // goldenSample is the stream every pane golden is drawn from: two calls
@@ -17,14 +18,14 @@ import (
 const goldenSample = "responses-parallel-calls"
 
 // fakeChecks stands in for model/checks so the findings pane has content.
-func fakeChecks(s *model.Session) []Finding {
+func fakeChecks(s *model.Session) []checks.Finding {
 	if s.Len() < 30 {
 		return nil
 	}
-	return []Finding{
-		{Severity: "warning", Code: "demo-warning", Events: []int{21, 24}, Message: "an example warning whose message is " +
+	return []checks.Finding{
+		{Severity: checks.Warning, Rule: "demo-warning", Events: []int{21, 24}, Message: "an example warning whose message is " +
 			"longer than the pane is wide, so it wraps onto the lines below instead of being cut at the edge"},
-		{Severity: "error", Code: "demo-error", Message: "an example error \x1b[2J", Events: []int{29}},
+		{Severity: checks.Error, Rule: "demo-error", Message: "an example error \x1b[2J", Events: []int{29}},
 	}
 }
 

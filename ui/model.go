@@ -2,13 +2,13 @@ package ui
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // focus is the pane that receives keys.
@@ -47,23 +47,21 @@ type Options struct {
 	// where; nil disables the save key. It runs as a command, off the
 	// event loop.
 	Save func(n int64) (string, error)
-	// Checks computes protocol findings; nil hides them.
-	Checks Checker
+	// Checks computes the protocol findings of a session (StrictChecks
+	// does as `streamtap check`); nil hides them. It is called from Update
+	// when the stream ends and at most once a second while it streams, so
+	// it must be linear in the stream.
+	Checks func(s *model.Session) []checks.Finding
 	// Replay, when above 0, plays the stream from its first event at this
 	// speed once it has been read (streamtap replay on a terminal).
 	Replay float64
-	// NewSession builds the model of each proxied session (NewSessions),
-	// reading its bytes back from raw, with the Checker that judges it
-	// (nil hides findings). It runs in Update, so it must do no I/O. Nil
-	// builds plain sessions without checks.
-	NewSession func(raw io.ReaderAt) (*model.Session, Checker)
 }
 
 // Model is the one tea.Model of the inspector. It owns the session: frames
 // reach it only through Update, so nothing else may touch the session while
-// the program runs. Made by NewSessions, it also owns one session per
-// proxied exchange, built from Sessions messages, and shows them as a list
-// until one is opened in the panes.
+// the program runs. Made by NewSessions, it shows the proxy's exchanges
+// instead, as a list until one is opened in the panes: their sessions are
+// the proxy's (model.Live), read under their lock (see hold).
 type Model struct {
 	s    *model.Session
 	o    Options
@@ -102,6 +100,7 @@ type Model struct {
 	byID    map[int]*proxied
 	pxCount [numClasses]int
 	cur     *proxied // the session open in the panes, or nil
+	held    *model.Live
 	sl      sessionsPane
 	req     requestPane
 }
@@ -180,6 +179,8 @@ func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 
 // Update routes each message to its handler.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.hold(m.openLive())
+	defer m.hold(nil)
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -287,6 +288,11 @@ func (m *Model) grew(first int) tea.Cmd {
 
 func (m *Model) handleSourceDone(err error) tea.Cmd {
 	m.s.End(err)
+	return m.sourceEnded(err)
+}
+
+// sourceEnded updates the panes for a session that ended with err.
+func (m *Model) sourceEnded(err error) tea.Cmd {
 	m.live = false
 	m.tl.invalidate()
 	m.runChecks()

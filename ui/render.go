@@ -11,6 +11,8 @@ import (
 
 // View draws the screen. It costs O(visible rows).
 func (m *Model) View() tea.View {
+	m.hold(m.openLive())
+	defer m.hold(nil)
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion

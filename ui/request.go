@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
 // requestPane shows what a proxied session's request sent: the tools it
@@ -18,7 +19,7 @@ type requestPane struct {
 	st          *styles
 	keepSecrets bool
 	w, h        int
-	info        Exchange
+	info        model.Exchange
 	has         bool
 	scroll      int
 
@@ -27,7 +28,7 @@ type requestPane struct {
 }
 
 type requestKey struct {
-	req  *Request
+	req  *model.Request
 	w    int
 	turn int
 	n    int // unanswered calls
@@ -36,7 +37,7 @@ type requestKey struct {
 func (p *requestPane) setSize(w, h int) { p.w, p.h = w, max(h, 1) }
 
 // setExchange shows an exchange's request and turn links.
-func (p *requestPane) setExchange(in Exchange) {
+func (p *requestPane) setExchange(in model.Exchange) {
 	p.info, p.has = in, true
 }
 

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // hostile streams try to retitle the window (OSC 0) and clear the screen
@@ -34,8 +35,8 @@ func TestHostileStreamNeverReachesTheTerminal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte(tc.data)
 			for _, size := range [][2]int{{80, 24}, {140, 50}} {
-				m := New(newSession(data), Options{Source: "evil \x1b]0;pwned\x07", Checks: func(s *model.Session) []Finding {
-					return []Finding{{Severity: "error", Code: "x\x1b[2J", Message: "m\x1b]0;pwned\x07", Events: []int{0}}}
+				m := New(newSession(data), Options{Source: "evil \x1b]0;pwned\x07", Checks: func(s *model.Session) []checks.Finding {
+					return []checks.Finding{{Severity: checks.Error, Rule: "x\x1b[2J", Message: "m\x1b]0;pwned\x07", Events: []int{0}}}
 				}})
 				m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 				if m.s.Len() < 3 {

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"io"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // screen is what the root shows: the proxy's sessions list or the
@@ -27,84 +26,36 @@ const (
 	screenSessions
 )
 
-// Exchange is what the proxy knows of one request/response pair besides
-// its stream. It is a plain value: the sender builds a new one for every
-// update and never changes one it has sent.
-type Exchange struct {
-	ID     int
-	Method string
-	// Path is the request URI as the client sent it. The UI hides
-	// credential query parameters in it unless Options.KeepSecrets.
-	Path   string
-	Status int // 0 until the response head arrives
-	Model  string
-	// Dur is the exchange's duration: so far while it runs, in total once
-	// Outcome is set.
-	Dur time.Duration
-	// TTFB and TFE are the times to the first body byte and to the first
-	// event, or capture.NoTime.
-	TTFB, TFE time.Duration
-	// Outcome is "" while the exchange runs, then how it ended:
-	// "completed", "failed", "client-canceled", "unreachable"…
-	Outcome string
-	Err     string
-	// TurnOf is the session whose tool calls this request answers, or 0;
-	// Unanswered lists that session's calls the request has no output for.
-	TurnOf     int
-	Unanswered []string
-	// Request is the request as sent; nil when the body was not JSON. It
-	// is shared between updates and must not be changed once sent.
-	Request *Request
-	Record  string // the recording's path, if any
-}
-
-// Request is what the request pane shows of a request body.
-type Request struct {
-	// Header is the request's headers; secret ones are redacted by the UI
-	// unless Options.KeepSecrets.
-	Header     http.Header
-	Size       int      // body bytes
-	Tools      []string // names of the tools declared
-	ToolChoice string   // compact JSON, "" when absent
-	Parallel   string   // parallel_tool_calls: "true", "false" or ""
-	Previous   string   // previous_response_id
-	Outputs    []ToolOutput
-}
-
-// ToolOutput is one tool result the request sends back.
-type ToolOutput struct {
-	Kind   string // "function_call_output", "tool", "tool_result", "functionResponse"
-	CallID string
-	Output string // possibly cut short by the sender
-}
-
-// SessionUpdate is one exchange's news in a batch: its latest Exchange,
-// the frames read since the previous update, and whether it ended.
+// SessionUpdate is one exchange's news in a batch: its latest
+// model.Exchange, and whether it ended. Its session is Live: the proxy
+// models it, and the UI reads it under its lock.
 type SessionUpdate struct {
-	Info Exchange
-	// Raw reads the session's body bytes back by offset. Only the first
-	// update of a session is read for it; it must be safe for reads while
-	// the sender appends (capture.Store is).
-	Raw io.ReaderAt
-	// Frames are detached (capture.Frame.Detach) and in stream order.
-	Frames []capture.Frame
+	Info model.Exchange
+	// Live is the exchange's session. Only the first update of an
+	// exchange is read for it.
+	Live   *model.Live
 	Ended  bool
 	EndErr error
 }
 
-// sessionsMsg is a batch of session updates from the proxy's pump.
+// sessionsMsg is a batch of session updates from the proxy's feed.
 type sessionsMsg struct{ batch []SessionUpdate }
 
 // Sessions wraps a batch of session updates for Program.Send. The UI
 // owns the batch once sent.
 func Sessions(batch []SessionUpdate) tea.Msg { return sessionsMsg{batch} }
 
-// proxied is the UI's own copy of one proxied exchange: the session is
-// built here, from frames, so nothing else ever touches it.
+// proxied is the UI's view of one proxied exchange. Its session belongs
+// to the proxy: the UI reads it only while holding live's lock, and keeps
+// what a row shows of it (dialect, calls, findings) so that drawing the
+// list needs no lock.
 type proxied struct {
-	info      Exchange
-	s         *model.Session
-	check     Checker
+	info      model.Exchange
+	live      *model.Live
+	s         *model.Session // live's session: use it only under its lock
+	seen      int            // events the panes have been told about
+	dialect   model.Dialect
+	calls     int
 	findings  int
 	lastCheck time.Time
 	ended     bool
@@ -133,18 +84,20 @@ func (p *proxied) class() int {
 	return classFailed
 }
 
-func (p *proxied) runChecks() {
-	if p.check == nil {
-		return
+// refresh reads what the row shows from the session, and its findings
+// when the stream ended or a second has passed. The lock is held.
+func (p *proxied) refresh(check func(*model.Session) []checks.Finding) {
+	p.seen = p.s.Len()
+	p.dialect, p.calls = p.s.Dialect(), len(p.s.Calls())
+	if check != nil && (p.ended || time.Since(p.lastCheck) > time.Second) {
+		p.lastCheck = time.Now()
+		p.findings = len(check(p.s))
 	}
-	p.lastCheck = time.Now()
-	p.findings = len(p.check(p.s))
 }
 
 // NewSessions returns the inspector of a proxy: a sessions list fed by
 // Sessions messages, from which enter opens one session in the panes.
-// o.NewSession builds each session's model (nil: a plain one); o.Live is
-// implied.
+// o.Checks judges each session; o.Live is implied.
 func NewSessions(o Options) *Model {
 	o.Live = true
 	m := New(model.NewSession(model.Options{KeepEvents: true}), o)
@@ -158,8 +111,8 @@ func NewSessions(o Options) *Model {
 	return m
 }
 
-// handleSessions applies a batch: new sessions join the list, frames go
-// to their session in one step each.
+// handleSessions applies a batch: new sessions join the list; the open
+// session's panes learn of the events the proxy added since.
 func (m *Model) handleSessions(batch []SessionUpdate) tea.Cmd {
 	if !m.proxy {
 		return nil
@@ -169,40 +122,66 @@ func (m *Model) handleSessions(batch []SessionUpdate) tea.Cmd {
 		u := &batch[i]
 		ps := m.byID[u.Info.ID]
 		if ps == nil {
-			ps = m.newProxied(u.Raw)
+			ps = &proxied{live: u.Live, s: u.Live.Session()}
 			m.byID[u.Info.ID] = ps
 			m.insert(ps, u.Info.ID)
 		}
 		m.pxCount[ps.class()]--
 		ps.info, ps.counted = u.Info, true
 		m.pxCount[ps.class()]++
-		open := ps == m.cur && m.screen == screenInspect
-		first := ps.s.Len()
-		for j := range u.Frames {
-			ps.s.Add(&u.Frames[j])
+		ended := u.Ended && !ps.ended
+		ps.ended = ps.ended || u.Ended
+		if ps == m.cur && m.screen == screenInspect {
+			cmds = append(cmds, m.openGrew(ps, ended, u.EndErr)) // its lock is held
+			continue
 		}
-		if open {
-			cmds = append(cmds, m.grew(first))
-		}
-		switch {
-		case u.Ended && !ps.ended:
-			ps.ended = true
-			if open {
-				cmds = append(cmds, m.handleSourceDone(u.EndErr))
-				ps.findings = len(m.find.list)
-			} else {
-				ps.s.End(u.EndErr)
-				ps.runChecks()
-			}
-		case !ps.ended && !open && len(u.Frames) > 0 && time.Since(ps.lastCheck) > time.Second:
-			ps.runChecks()
-		}
-		if open {
-			m.req.setExchange(ps.info)
-		}
+		ps.live.Lock()
+		ps.refresh(m.o.Checks)
+		ps.live.Unlock()
 	}
 	m.sl.clampTo(len(m.px))
 	return tea.Batch(cmds...)
+}
+
+// openGrew tells the panes about the events the open session got since
+// they last heard, and about its end. The session's lock is held.
+func (m *Model) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
+	var cmds []tea.Cmd
+	if first := ps.seen; ps.s.Len() > first {
+		ps.seen = ps.s.Len()
+		cmds = append(cmds, m.grew(first))
+	}
+	if ended {
+		cmds = append(cmds, m.sourceEnded(err))
+		ps.findings = len(m.find.list)
+	}
+	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
+	m.req.setExchange(ps.info)
+	return tea.Batch(cmds...)
+}
+
+// openLive is the lock of the session open in the panes, or nil.
+func (m *Model) openLive() *model.Live {
+	if m.cur == nil {
+		return nil
+	}
+	return m.cur.live
+}
+
+// hold makes l the one proxied session's lock the UI holds, releasing
+// the one it held. Update and View hold the open session's lock from
+// start to end (the panes read its session), and nothing else.
+func (m *Model) hold(l *model.Live) {
+	if m.held == l {
+		return
+	}
+	if m.held != nil {
+		m.held.Unlock()
+	}
+	if l != nil {
+		l.Lock()
+	}
+	m.held = l
 }
 
 // insert adds a session to the list in id order (a request whose body
@@ -222,22 +201,15 @@ func (m *Model) insert(ps *proxied, id int) {
 	}
 }
 
-func (m *Model) newProxied(raw io.ReaderAt) *proxied {
-	if m.o.NewSession != nil {
-		s, chk := m.o.NewSession(raw)
-		return &proxied{s: s, check: chk}
-	}
-	return &proxied{s: model.NewSession(model.Options{KeepEvents: true, Raw: raw})}
-}
-
 // openSession shows one proxied session in the inspector panes.
 func (m *Model) openSession(ps *proxied) {
+	m.hold(ps.live)
 	m.cur = ps
 	m.screen = screenInspect
-	m.o.Checks = ps.check
 	m.live = !ps.ended
 	m.query, m.gen, m.filt, m.rep.playing = "", m.gen+1, filter{}, false
 	m.attach(ps.s)
+	ps.seen = ps.s.Len()
 	if m.live {
 		m.tl.moveTo(m.tl.len() - 1)
 		m.tl.follow = true
@@ -253,6 +225,9 @@ func (m *Model) openSession(ps *proxied) {
 func (m *Model) closeSession() {
 	if m.cur != nil && m.o.Checks != nil {
 		m.cur.findings = len(m.find.list)
+	}
+	if m.cur != nil {
+		m.cur.refresh(nil) // its lock is held
 	}
 	m.cur = nil
 	m.screen = screenSessions
@@ -329,7 +304,7 @@ func visibleCols(w int) ([]sessionCol, int) {
 }
 
 // view draws the list; it costs O(visible rows).
-func (p *sessionsPane) view(list []*proxied, keepSecrets bool) string {
+func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
 	st := p.st
 	cols, pathW := visibleCols(p.w)
 	cell := func(c sessionCol, s string) string {
@@ -357,7 +332,7 @@ func (p *sessionsPane) view(list []*proxied, keepSecrets bool) string {
 		ps := list[i]
 		var parts []string
 		for _, c := range cols {
-			text, style := ps.cell(c.title, keepSecrets, st)
+			text, style := ps.cell(c.title, keepSecrets, checked, st)
 			parts = append(parts, style.Render(cell(c, text)))
 		}
 		line := strings.Join(parts, " ")
@@ -371,7 +346,7 @@ func (p *sessionsPane) view(list []*proxied, keepSecrets bool) string {
 
 // cell is the text and style of one column of a session's row. Every
 // string from the exchange goes through Safe.
-func (p *proxied) cell(col string, keepSecrets bool, st *styles) (string, lipgloss.Style) {
+func (p *proxied) cell(col string, keepSecrets, checked bool, st *styles) (string, lipgloss.Style) {
 	in := &p.info
 	switch col {
 	case "#":
@@ -395,7 +370,7 @@ func (p *proxied) cell(col string, keepSecrets bool, st *styles) (string, lipglo
 	case "model":
 		return Safe(in.Model), st.Accent
 	case "dialect":
-		if d := p.s.Dialect(); d != model.DialectUnknown {
+		if d := p.dialect; d != model.DialectUnknown {
 			return strings.TrimPrefix(d.String(), "openai-"), st.Base
 		}
 		return "-", st.Muted
@@ -406,9 +381,9 @@ func (p *proxied) cell(col string, keepSecrets bool, st *styles) (string, lipglo
 	case "tfe":
 		return cellDur(in.TFE), st.Timeline.Time
 	case "calls":
-		return strconv.Itoa(len(p.s.Calls())), st.Base
+		return strconv.Itoa(p.calls), st.Base
 	case "find":
-		if p.check == nil {
+		if !checked {
 			return "-", st.Muted
 		}
 		if p.findings > 0 {
@@ -502,7 +477,7 @@ func (m *Model) renderSessions() []string {
 		title += m.st.Muted.Render(fmt.Sprintf("  %d/%d", m.sl.cursor+1, n))
 	}
 	lines := []string{fit(title, m.w)}
-	lines = append(lines, strings.Split(m.sl.view(m.px, m.o.KeepSecrets), "\n")...)
+	lines = append(lines, strings.Split(m.sl.view(m.px, m.o.KeepSecrets, m.o.Checks != nil), "\n")...)
 	return append(lines, m.selectedLine())
 }
 

@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,14 +16,34 @@ import (
 	"github.com/streamtap/streamtap/model"
 )
 
-// testNewSession builds proxied sessions as main does, with fakeChecks.
-func testNewSession(raw io.ReaderAt) (*model.Session, Checker) {
-	return model.NewSession(model.Options{KeepEvents: true, Raw: raw}), fakeChecks
+// liveSession plays the proxy: it models an exchange's bytes, data, from
+// the frames given, and shares the session.
+func liveSession(data []byte, fs []capture.Frame, ended bool) *model.Live {
+	s := model.NewSession(model.Options{KeepEvents: true, Raw: bytes.NewReader(data)})
+	for i := range fs {
+		s.Add(&fs[i])
+	}
+	if ended {
+		s.End(nil)
+	}
+	return model.NewLive(s)
+}
+
+// addLive adds frames to a live session as the proxy does, under its lock.
+func addLive(l *model.Live, fs []capture.Frame, ended bool) {
+	s := l.Lock()
+	defer l.Unlock()
+	for i := range fs {
+		s.Add(&fs[i])
+	}
+	if ended {
+		s.End(nil)
+	}
 }
 
 func sessionsModel(t testing.TB, w, h int) *Model {
 	t.Helper()
-	m := NewSessions(Options{Source: "proxy http://127.0.0.1:8787 → https://api.openai.com", NewSession: testNewSession})
+	m := NewSessions(Options{Source: "proxy http://127.0.0.1:8787 → https://api.openai.com", Checks: fakeChecks})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -38,34 +57,34 @@ func proxyBatch(t testing.TB) []SessionUpdate {
 	next := sampleBytes(t, "responses-single-call")
 	fs := frames(next)
 	ms := time.Millisecond
-	req := &Request{
+	req := &model.Request{
 		Header:     http.Header{"Authorization": {"Bearer sk-live-secret"}, "Content-Type": {"application/json"}},
 		Size:       812,
 		Tools:      []string{"get_weather", "get_local_time"},
 		ToolChoice: "auto",
 		Parallel:   "true",
 	}
-	req2 := &Request{
+	req2 := &model.Request{
 		Size:     1290,
 		Tools:    []string{"get_weather"},
 		Previous: "resp_123",
-		Outputs:  []ToolOutput{{Kind: "function_call_output", CallID: "call_a", Output: `{"temp":21}`}},
+		Outputs:  []model.ToolOutput{{Kind: "function_call_output", CallID: "call_a", Output: `{"temp":21}`}},
 	}
 	return []SessionUpdate{
 		{
-			Info: Exchange{ID: 1, Method: "POST", Path: "/v1/responses", Status: 200, Model: "gpt-4.1",
+			Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: 1, Path: "/v1/responses", Model: "gpt-4.1",
 				Dur: 2315 * ms, TTFB: 412 * ms, TFE: 413 * ms, Outcome: "completed", Request: req},
-			Raw: bytes.NewReader(data), Frames: frames(data), Ended: true,
+			Live: liveSession(data, frames(data), true), Ended: true,
 		},
 		{
-			Info: Exchange{ID: 2, Method: "POST", Path: "/v1/responses", Status: 200, Model: "gpt-4.1",
+			Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: 2, Path: "/v1/responses", Model: "gpt-4.1",
 				Dur: 950 * ms, TTFB: 300 * ms, TFE: 301 * ms, TurnOf: 1, Unanswered: []string{"call_b"}, Request: req2},
-			Raw: bytes.NewReader(next), Frames: fs[:len(fs)/2],
+			Live: liveSession(next, fs[:len(fs)/2], false),
 		},
 		{
-			Info: Exchange{ID: 3, Method: "POST", Path: "/v1/chat/completions", Model: "gpt-4o-mini",
+			Info: model.Exchange{Exchange: capture.Exchange{Method: "POST"}, ID: 3, Path: "/v1/chat/completions", Model: "gpt-4o-mini",
 				Dur: 12 * ms, TTFB: capture.NoTime, TFE: capture.NoTime, Outcome: "unreachable", Err: "dial tcp: connection refused"},
-			Ended: true,
+			Live: liveSession(nil, nil, true), Ended: true,
 		},
 	}
 }
@@ -147,7 +166,8 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	fs := frames(next)
 	info := batch[1].Info
 	info.Outcome = "completed"
-	m.Update(Sessions([]SessionUpdate{{Info: info, Frames: fs[len(fs)/2:], Ended: true}}))
+	addLive(batch[1].Live, fs[len(fs)/2:], true)
+	m.Update(Sessions([]SessionUpdate{{Info: info, Ended: true}}))
 	if m.live || m.s.Len() != len(fs) {
 		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.live, m.s.Len(), len(fs))
 	}
@@ -169,19 +189,20 @@ func TestSessionsUpdatesAreBatched(t *testing.T) {
 	fs := frames(data)
 	var batch []SessionUpdate
 	for id := 1; id <= 5; id++ {
-		batch = append(batch, SessionUpdate{Info: Exchange{ID: id, Method: "POST", Path: "/v1/chat/completions", Status: 200}, Raw: bytes.NewReader(data), Frames: fs[:3]})
+		batch = append(batch, SessionUpdate{Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: id, Path: "/v1/chat/completions"},
+			Live: liveSession(data, fs[:3], false)})
 	}
 	m.Update(Sessions(batch))
 	for i := range batch {
-		batch[i].Frames, batch[i].Raw = fs[3:], nil
+		addLive(batch[i].Live, fs[3:], false)
 	}
 	m.Update(Sessions(batch))
 	if len(m.px) != 5 {
 		t.Fatalf("%d sessions; want 5", len(m.px))
 	}
 	for _, ps := range m.px {
-		if ps.s.Len() != len(fs) || len(ps.s.Calls()) == 0 {
-			t.Fatalf("session #%d: %d events, %d calls; want %d events and calls", ps.info.ID, ps.s.Len(), len(ps.s.Calls()), len(fs))
+		if ps.seen != len(fs) || ps.calls == 0 {
+			t.Fatalf("session #%d: %d events, %d calls; want %d events and calls", ps.info.ID, ps.seen, ps.calls, len(fs))
 		}
 	}
 }
@@ -213,19 +234,19 @@ func TestSessionsWidthSweep(t *testing.T) {
 // query, never reach the view raw.
 func TestSessionsHostileRequest(t *testing.T) {
 	evil := "\x1b]0;pwned\x07\x1b[2J"
-	req := &Request{
+	req := &model.Request{
 		Header:     http.Header{"Authorization": {"Bearer sk-secret-123"}, "X-Api-Key": {"sk-secret-123"}, "X-Evil" + evil: {evil}},
 		Tools:      []string{"tool" + evil},
 		ToolChoice: `{"type":"function","name":"` + evil + `"}`,
 		Previous:   "resp" + evil,
-		Outputs:    []ToolOutput{{Kind: "tool" + evil, CallID: "call" + evil, Output: "out" + evil + "\u202e"}},
+		Outputs:    []model.ToolOutput{{Kind: "tool" + evil, CallID: "call" + evil, Output: "out" + evil + "\u202e"}},
 	}
-	info := Exchange{ID: 1, Method: "POST" + evil, Path: "/v1beta/models/x" + evil + ":streamGenerateContent?key=sk-secret-123&alt=sse",
-		Status: 200, Model: "m" + evil, Err: evil, Outcome: "failed" + evil, TurnOf: 1, Unanswered: []string{"c" + evil}, Request: req}
+	info := model.Exchange{Exchange: capture.Exchange{Method: "POST" + evil, Status: 200}, ID: 1, Path: "/v1beta/models/x" + evil + ":streamGenerateContent?key=sk-secret-123&alt=sse",
+		Model: "m" + evil, Err: evil, Outcome: "failed" + evil, TurnOf: 1, Unanswered: []string{"c" + evil}, Request: req}
 	bad := []string{"\x1b]0;", "\x07", "\x1b[2J", "sk-secret-123", "\u202e"}
 	for _, keys := range [][]string{nil, {"enter"}, {"enter", "6"}, {"enter", "6", "?"}} {
 		m := sessionsModel(t, 140, 50)
-		m.Update(Sessions([]SessionUpdate{{Info: info, Raw: strings.NewReader(""), Ended: true}}))
+		m.Update(Sessions([]SessionUpdate{{Info: info, Live: liveSession(nil, nil, true), Ended: true}}))
 		press(m, keys...)
 		out := viewOf(m)
 		for _, b := range bad {
@@ -244,7 +265,8 @@ func TestSessionsKeepIDOrder(t *testing.T) {
 	up := func(ids ...int) {
 		var b []SessionUpdate
 		for _, id := range ids {
-			b = append(b, SessionUpdate{Info: Exchange{ID: id, Method: "POST", Path: fmt.Sprintf("/p%d", id)}})
+			b = append(b, SessionUpdate{Info: model.Exchange{Exchange: capture.Exchange{Method: "POST"}, ID: id, Path: fmt.Sprintf("/p%d", id)},
+				Live: liveSession(nil, nil, false)})
 		}
 		m.Update(Sessions(b))
 	}

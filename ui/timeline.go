@@ -11,6 +11,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // rowCacheMax bounds the rendered-row cache. Only visible rows are ever
@@ -117,7 +118,7 @@ func (sh *streamShape) typeColumn(limit int) int {
 
 // setMarks marks the events the findings cite, each with the worst
 // severity among the findings citing it.
-func (t *timelinePane) setMarks(list []Finding) {
+func (t *timelinePane) setMarks(list []checks.Finding) {
 	marks := make(map[int32]severity, len(list))
 	for _, x := range list {
 		sev := severityOf(x.Severity)

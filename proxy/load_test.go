@@ -1,4 +1,4 @@
-package main
+package proxy
 
 import (
 	"bytes"
@@ -213,7 +213,7 @@ func TestProxyLoad(t *testing.T) {
 	seen := map[string]bool{}
 	for range loadSessions {
 		s := waitSession(t, done)
-		id := s.req.model
+		id := s.req.Model
 		if seen[id] {
 			t.Fatalf("two sessions for %s", id)
 		}
@@ -222,7 +222,7 @@ func TestProxyLoad(t *testing.T) {
 		if n, err := strconv.Atoi(id[len("load-p"):]); err == nil {
 			name = names[n%len(names)]
 		}
-		got := s.s.Report()
+		got := s.live.Session().Report()
 		w := want[name]
 		if s.state != w.Outcome.State || len(got.Calls) != len(w.Calls) || fmt.Sprint(got.Text) != fmt.Sprint(w.Text) {
 			t.Fatalf("session %s (%s): outcome %s, %d calls; want %s, %d calls", id, name, s.state, len(got.Calls), w.Outcome.State, len(w.Calls))

@@ -1,4 +1,4 @@
-package main
+package proxy
 
 import (
 	"bytes"
@@ -95,20 +95,20 @@ func slowUpstream(t *testing.T, chunk int, gap time.Duration, finished chan<- ti
 
 // startProxy runs the proxy in front of upstream and returns its URL, a
 // channel of finished sessions and the log.
-func startProxy(t *testing.T, upstream string, edit func(*proxyOptions)) (string, chan *proxySession, *syncBuffer) {
+func startProxy(t *testing.T, upstream string, edit func(*Options)) (string, chan *session, *syncBuffer) {
 	t.Helper()
 	u, err := url.Parse(upstream)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := proxyOptions{upstream: u, headTimeout: defaultHeadTimeout, noTUI: true}
+	o := Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}
 	if edit != nil {
 		edit(&o)
 	}
 	logs := &syncBuffer{}
-	p := newProxy(o, logs)
-	done := make(chan *proxySession, 512)
-	p.onDone = func(s *proxySession) { done <- s }
+	p := New(o, logs)
+	done := make(chan *session, 512)
+	p.onDone = func(s *session) { done <- s }
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
 	t.Cleanup(func() {
@@ -136,7 +136,7 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-func waitSession(t *testing.T, done <-chan *proxySession) *proxySession {
+func waitSession(t *testing.T, done <-chan *session) *session {
 	t.Helper()
 	select {
 	case s := <-done:
@@ -161,7 +161,7 @@ func TestProxyStreamsThrough(t *testing.T) {
 	finished := make(chan time.Time, 1)
 	up := slowUpstream(t, 97, 2*time.Millisecond, finished)
 	dir := t.TempDir()
-	proxyURL, done, logs := startProxy(t, up.URL, func(o *proxyOptions) { o.record = dir })
+	proxyURL, done, logs := startProxy(t, up.URL, func(o *Options) { o.Record = dir })
 
 	body := `{"model":"gpt-test","stream":true,"tools":[{"type":"function","name":"get_weather"}]}`
 	req, _ := http.NewRequest("POST", proxyURL+"/v1/responses?sample="+name, strings.NewReader(body))
@@ -199,8 +199,8 @@ func TestProxyStreamsThrough(t *testing.T) {
 	}
 
 	s := waitSession(t, done)
-	if s.state != "completed" || s.req.model != "gpt-test" || len(s.s.Calls()) != 2 {
-		t.Errorf("session = state %q model %q calls %d; want completed gpt-test 2", s.state, s.req.model, len(s.s.Calls()))
+	if s.state != "completed" || s.req.Model != "gpt-test" || len(s.live.Session().Calls()) != 2 {
+		t.Errorf("session = state %q model %q calls %d; want completed gpt-test 2", s.state, s.req.Model, len(s.live.Session().Calls()))
 	}
 	line := logs.String()
 	for _, w := range []string{"#1 POST /v1/responses?sample=" + name + " 200", "model=gpt-test", "dialect=openai-responses", "calls=2", "outcome=completed", "ttfb=", "tfe="} {
@@ -240,7 +240,7 @@ func TestProxyStreamsThrough(t *testing.T) {
 	}
 
 	// Replayed over HTTP, fast, the recording gives back the same bytes.
-	rs := httptest.NewServer(replayHandler(rec, 20, nil))
+	rs := httptest.NewServer(Replay(rec, 20, nil))
 	defer rs.Close()
 	rr, err := rawClient.Get(rs.URL + "/anything")
 	if err != nil {
@@ -268,7 +268,7 @@ func TestProxyFailures(t *testing.T) {
 	tests := []struct {
 		name     string
 		upstream string
-		edit     func(*proxyOptions)
+		edit     func(*Options)
 		query    string
 		cancel   bool // the client leaves after the first bytes
 		status   int
@@ -278,9 +278,9 @@ func TestProxyFailures(t *testing.T) {
 		{name: "mid-stream failure", upstream: up.URL, query: "sample=responses-single-call&fail=1000", status: 200, state: "upstream-failed"},
 		{name: "client cancel", upstream: up.URL, query: "sample=responses-single-call&stall=5s", cancel: true, status: 200, state: "client-canceled"},
 		{name: "head timeout", upstream: up.URL, query: "sample=chat-single-call&head-delay=5s", status: 504, state: "timeout",
-			edit: func(o *proxyOptions) { o.headTimeout = 100 * time.Millisecond }},
+			edit: func(o *Options) { o.HeadTimeout = 100 * time.Millisecond }},
 		{name: "idle timeout", upstream: up.URL, query: "sample=chat-single-call&stall=5s", status: 200, state: "idle-timeout",
-			edit: func(o *proxyOptions) { o.idle = 100 * time.Millisecond }},
+			edit: func(o *Options) { o.Idle = 100 * time.Millisecond }},
 		{name: "http error", upstream: up.URL, query: "status=429", status: 429, state: "error"},
 		{name: "whole JSON response", upstream: up.URL, query: "whole=1", status: 200, state: "completed"},
 	}
@@ -333,7 +333,7 @@ func TestProxyLinksTurns(t *testing.T) {
 	t.Parallel()
 	up := slowUpstream(t, 4096, 0, nil)
 	proxyURL, done, logs := startProxy(t, up.URL, nil)
-	get := func(body string) *proxySession {
+	get := func(body string) *session {
 		resp, err := rawClient.Post(proxyURL+"/v1/responses?sample=responses-parallel-calls", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
@@ -349,8 +349,8 @@ func TestProxyLinksTurns(t *testing.T) {
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	if s := waitSession(t, done); s.req.model != "gemini-x" || strings.Contains(logs.String(), "sk-in-query") {
-		t.Errorf("gemini session: model %q; log:\n%s", s.req.model, logs.String())
+	if s := waitSession(t, done); s.req.Model != "gemini-x" || strings.Contains(logs.String(), "sk-in-query") {
+		t.Errorf("gemini session: model %q; log:\n%s", s.req.Model, logs.String())
 	}
 	s := get(`{"model":"m","previous_response_id":"resp_68e78672184efa0875b04886b813266a0edacb6ed2024643",
 		"input":[{"type":"function_call_output","call_id":"call_8E6LCTeZiLmFxMTmuMdInLuI","output":"sunny"}]}`)
@@ -362,29 +362,10 @@ func TestProxyLinksTurns(t *testing.T) {
 	}
 }
 
-func TestParseProxyArgs(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		args []string
-		ok   bool
-	}{
-		{[]string{"--upstream", "https://api.openai.com"}, true},
-		{[]string{"--upstream", "ftp://x"}, false},
-		{[]string{}, false},
-		{[]string{"--upstream", "http://x", "extra"}, false},
-	}
-	for _, tt := range tests {
-		_, err := parseProxyArgs(tt.args)
-		if (err == nil) != tt.ok {
-			t.Errorf("parseProxyArgs(%q) = %v; want ok %v", tt.args, err, tt.ok)
-		}
-	}
-}
-
 func TestClassify(t *testing.T) {
 	t.Parallel()
-	if s, _ := classify(context.Background(), errors.New("x")); s != "upstream-error" {
-		t.Errorf("classify(other) = %q", s)
+	if s, _ := Classify(context.Background(), errors.New("x")); s != "upstream-error" {
+		t.Errorf("Classify(other) = %q", s)
 	}
 }
 
@@ -394,7 +375,7 @@ func TestProxyLinksChatTurns(t *testing.T) {
 	t.Parallel()
 	up := slowUpstream(t, 4096, 0, nil)
 	proxyURL, done, _ := startProxy(t, up.URL, nil)
-	post := func(body string) *proxySession {
+	post := func(body string) *session {
 		resp, err := rawClient.Post(proxyURL+"/v1/chat/completions?sample=chat-single-call", "application/json", strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
@@ -431,10 +412,10 @@ func TestProxyHTTPS(t *testing.T) {
 	up.StartTLS()
 	defer up.Close()
 	u, _ := url.Parse(up.URL)
-	p := newProxy(proxyOptions{upstream: u, headTimeout: defaultHeadTimeout}, io.Discard)
+	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, io.Discard)
 	p.rp.Transport.(*http.Transport).TLSClientConfig = up.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
-	done := make(chan *proxySession, 1)
-	p.onDone = func(s *proxySession) { done <- s }
+	done := make(chan *session, 1)
+	p.onDone = func(s *session) { done <- s }
 	srv := httptest.NewServer(p)
 	defer srv.Close()
 	resp, err := rawClient.Post(srv.URL+"/v1/messages", "application/json", strings.NewReader(`{"model":"claude-x","stream":true}`))
@@ -446,7 +427,7 @@ func TestProxyHTTPS(t *testing.T) {
 	if !bytes.Equal(got, data) || resp.Header.Get("X-Proto") != "HTTP/2.0" {
 		t.Fatalf("got %d bytes over %s; want %d over HTTP/2.0", len(got), resp.Header.Get("X-Proto"), len(data))
 	}
-	if s := waitSession(t, done); s.state != "completed" || s.s.Dialect().String() != "anthropic" {
-		t.Errorf("session: %s %s", s.state, s.s.Dialect())
+	if s := waitSession(t, done); s.state != "completed" || s.live.Session().Dialect().String() != "anthropic" {
+		t.Errorf("session: %s %s", s.state, s.live.Session().Dialect())
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package proxy
 
 import (
 	"bufio"
@@ -23,6 +23,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/ingest"
+	"github.com/streamtap/streamtap/internal/wstest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -34,14 +36,14 @@ import (
 // fragments, 16-bit and 64-bit lengths, and the close handshake.
 func TestProxyWebSocketPassesThrough(t *testing.T) {
 	t.Parallel()
-	up, peers := wsServer(t, []string{"echo.v1"}, echo)
+	up, peers := wstest.Server(t, []string{"echo.v1"}, wstest.Echo)
 	proxyURL, done, logs := startProxy(t, up.URL, nil)
 
 	h := http.Header{}
 	h.Set("Sec-WebSocket-Protocol", "chat.v2, echo.v1")
 	h.Set("Sec-WebSocket-Extensions", "permessage-deflate; client_max_window_bits")
 	h.Set("Origin", "http://example.test")
-	c, resp := dialWS(t, proxyURL, "/v1/echo?x=1", h)
+	c, resp := wstest.Dial(t, proxyURL, "/v1/echo?x=1", h)
 	if resp.StatusCode != http.StatusSwitchingProtocols {
 		t.Fatalf("status %d; want 101\n%s", resp.StatusCode, logs)
 	}
@@ -55,15 +57,15 @@ func TestProxyWebSocketPassesThrough(t *testing.T) {
 		t.Errorf("upstream header lost: %v", resp.Header)
 	}
 	s := <-peers
-	for k, want := range map[string]string{"Sec-WebSocket-Key": c.key, "Sec-WebSocket-Version": "13", "Origin": "http://example.test"} {
-		if got := s.header.Get(k); got != want {
+	for k, want := range map[string]string{"Sec-WebSocket-Key": c.Key, "Sec-WebSocket-Version": "13", "Origin": "http://example.test"} {
+		if got := s.Header.Get(k); got != want {
 			t.Errorf("upstream saw %s %q; want %q", k, got, want)
 		}
 	}
-	if got := s.header.Get("Sec-WebSocket-Protocol"); got != "chat.v2, echo.v1" {
+	if got := s.Header.Get("Sec-WebSocket-Protocol"); got != "chat.v2, echo.v1" {
 		t.Errorf("upstream saw Sec-WebSocket-Protocol %q", got)
 	}
-	if got := s.header.Get("Sec-WebSocket-Extensions"); got != "" {
+	if got := s.Header.Get("Sec-WebSocket-Extensions"); got != "" {
 		t.Errorf("upstream saw Sec-WebSocket-Extensions %q; want it removed", got)
 	}
 
@@ -71,40 +73,40 @@ func TestProxyWebSocketPassesThrough(t *testing.T) {
 	mid := bytes.Repeat([]byte{0xfe, 0x00, 0x7f}, 100)                  // 126-length frame
 	type step struct {
 		send [][]byte
-		want []wsFrame
+		want []wstest.Frame
 	}
 	steps := []step{
-		{[][]byte{c.frame(true, opText, []byte(`{"hello":"world"}`))}, []wsFrame{{fin: true, op: opText, payload: []byte(`{"hello":"world"}`)}}},
-		{[][]byte{c.frame(true, opBinary, []byte{0, 1, 2, 255})}, []wsFrame{{fin: true, op: opBinary, payload: []byte{0, 1, 2, 255}}}},
-		{[][]byte{c.frame(true, opPing, []byte("are you there"))}, []wsFrame{{fin: true, op: opPong, payload: []byte("are you there")}}},
+		{[][]byte{c.Frame(true, wstest.OpText, []byte(`{"hello":"world"}`))}, []wstest.Frame{{Fin: true, Op: wstest.OpText, Payload: []byte(`{"hello":"world"}`)}}},
+		{[][]byte{c.Frame(true, wstest.OpBinary, []byte{0, 1, 2, 255})}, []wstest.Frame{{Fin: true, Op: wstest.OpBinary, Payload: []byte{0, 1, 2, 255}}}},
+		{[][]byte{c.Frame(true, wstest.OpPing, []byte("are you there"))}, []wstest.Frame{{Fin: true, Op: wstest.OpPong, Payload: []byte("are you there")}}},
 		{
-			[][]byte{c.frame(false, opText, []byte("frag-1 ")), c.frame(true, opPing, nil), c.frame(false, opCont, []byte("frag-2 ")), c.frame(true, opCont, []byte("frag-3"))},
-			[]wsFrame{
-				{op: opText, payload: []byte("frag-1 ")}, {fin: true, op: opPong, payload: []byte{}},
-				{op: opCont, payload: []byte("frag-2 ")}, {fin: true, op: opCont, payload: []byte("frag-3")},
+			[][]byte{c.Frame(false, wstest.OpText, []byte("frag-1 ")), c.Frame(true, wstest.OpPing, nil), c.Frame(false, wstest.OpCont, []byte("frag-2 ")), c.Frame(true, wstest.OpCont, []byte("frag-3"))},
+			[]wstest.Frame{
+				{Op: wstest.OpText, Payload: []byte("frag-1 ")}, {Fin: true, Op: wstest.OpPong, Payload: []byte{}},
+				{Op: wstest.OpCont, Payload: []byte("frag-2 ")}, {Fin: true, Op: wstest.OpCont, Payload: []byte("frag-3")},
 			},
 		},
-		{[][]byte{c.frame(true, opBinary, mid)}, []wsFrame{{fin: true, op: opBinary, payload: mid}}},
-		{[][]byte{c.frame(true, opBinary, big)}, []wsFrame{{fin: true, op: opBinary, payload: big}}},
-		{[][]byte{c.frame(true, opClose, closePayload(1000, "bye"))}, []wsFrame{{fin: true, op: opClose, payload: closePayload(1000, "bye")}}},
+		{[][]byte{c.Frame(true, wstest.OpBinary, mid)}, []wstest.Frame{{Fin: true, Op: wstest.OpBinary, Payload: mid}}},
+		{[][]byte{c.Frame(true, wstest.OpBinary, big)}, []wstest.Frame{{Fin: true, Op: wstest.OpBinary, Payload: big}}},
+		{[][]byte{c.Frame(true, wstest.OpClose, wstest.ClosePayload(1000, "bye"))}, []wstest.Frame{{Fin: true, Op: wstest.OpClose, Payload: wstest.ClosePayload(1000, "bye")}}},
 	}
 	for i, st := range steps {
-		c.send(t, st.send...)
+		c.Send(t, st.send...)
 		for j, want := range st.want {
-			got := c.mustRead(t)
-			if got.fin != want.fin || got.op != want.op || got.masked || !bytes.Equal(got.payload, want.payload) {
+			got := c.MustRead(t)
+			if got.Fin != want.Fin || got.Op != want.Op || got.Masked || !bytes.Equal(got.Payload, want.Payload) {
 				t.Fatalf("step %d frame %d: fin %v op %#x masked %v %d bytes; want fin %v op %#x %d bytes",
-					i, j, got.fin, got.op, got.masked, len(got.payload), want.fin, want.op, len(want.payload))
+					i, j, got.Fin, got.Op, got.Masked, len(got.Payload), want.Fin, want.Op, len(want.Payload))
 			}
 		}
 	}
-	c.drain(t)
+	c.Drain(t)
 	sess := waitSession(t, done)
-	if !bytes.Equal(s.received(), c.sentBytes()) {
-		t.Errorf("client → upstream: upstream got %d bytes, client sent %d, or they differ", len(s.received()), len(c.sentBytes()))
+	if !bytes.Equal(s.Received(), c.SentBytes()) {
+		t.Errorf("client → upstream: upstream got %d bytes, client sent %d, or they differ", len(s.Received()), len(c.SentBytes()))
 	}
-	if !bytes.Equal(c.received(), s.sentBytes()) {
-		t.Errorf("upstream → client: client got %d bytes, upstream sent %d, or they differ", len(c.received()), len(s.sentBytes()))
+	if !bytes.Equal(c.Received(), s.SentBytes()) {
+		t.Errorf("upstream → client: client got %d bytes, upstream sent %d, or they differ", len(c.Received()), len(s.SentBytes()))
 	}
 	if sess.status != http.StatusSwitchingProtocols {
 		t.Errorf("session status %d; want 101", sess.status)
@@ -123,18 +125,18 @@ func TestProxyWebSocketPassesThrough(t *testing.T) {
 // with its status, model, dialect, calls, outcome and close.
 func TestProxyWebSocketResponses(t *testing.T) {
 	t.Parallel()
-	up, _ := wsServer(t, nil, responsesWS(t))
+	up, _ := wstest.Server(t, nil, wstest.Responses(t))
 	proxyURL, done, logs := startProxy(t, up.URL, nil)
 	h := http.Header{}
 	h.Set("Authorization", "Bearer sk-ws-secret")
-	c, resp := dialWS(t, proxyURL, "/v1/responses", h)
+	c, resp := wstest.Dial(t, proxyURL, "/v1/responses", h)
 	if resp.StatusCode != http.StatusSwitchingProtocols {
 		t.Fatalf("status %d; want 101", resp.StatusCode)
 	}
-	responsesTurns(t, c)
+	wstest.ResponsesTurns(t, c)
 	sess := waitSession(t, done)
 
-	got, want := sess.s.Report().Calls, wantCalls(t, "responses-parallel-calls", "responses-single-call")
+	got, want := sess.live.Session().Report().Calls, wstest.WantCalls(t, "responses-parallel-calls", "responses-single-call")
 	if len(got) != len(want) || len(got) != 3 {
 		t.Fatalf("%d calls; want %d (3)", len(got), len(want))
 	}
@@ -163,12 +165,12 @@ func TestProxyWebSocketResponses(t *testing.T) {
 func TestProxyWebSocketRecording(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	up, _ := wsServer(t, nil, responsesWS(t))
-	proxyURL, done, _ := startProxy(t, up.URL, func(o *proxyOptions) { o.record = dir })
+	up, _ := wstest.Server(t, nil, wstest.Responses(t))
+	proxyURL, done, _ := startProxy(t, up.URL, func(o *Options) { o.Record = dir })
 	h := http.Header{}
 	h.Set("Authorization", "Bearer sk-ws-secret")
-	c, _ := dialWS(t, proxyURL, "/gateway/ws", h)
-	responsesTurns(t, c)
+	c, _ := wstest.Dial(t, proxyURL, "/gateway/ws", h)
+	wstest.ResponsesTurns(t, c)
 	sess := waitSession(t, done)
 	if sess.recPath == "" {
 		t.Fatal("no recording")
@@ -182,22 +184,15 @@ func TestProxyWebSocketRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rec.Status != http.StatusSwitchingProtocols || rec.Method != "GET" || rec.RequestHeader.Get("Authorization") != capture.Redacted ||
-		rec.RequestHeader.Get("Sec-WebSocket-Key") != c.key || !strings.EqualFold(rec.ResponseHeader.Get("Upgrade"), "websocket") {
+		rec.RequestHeader.Get("Sec-WebSocket-Key") != c.Key || !strings.EqualFold(rec.ResponseHeader.Get("Upgrade"), "websocket") {
 		t.Errorf("recorded exchange: %s %s %d, headers %v → %v", rec.Method, rec.URL, rec.Status, rec.RequestHeader, rec.ResponseHeader)
 	}
 	if bytes.Contains(data, []byte("sk-ws-secret")) {
 		t.Error("the recording holds the key")
 	}
 
-	var out, errb bytes.Buffer
-	if code := run(context.Background(), []string{"calls", "--json", sess.recPath}, nil, &out, &errb); code != 0 {
-		t.Fatalf("calls --json = %d: %s", code, errb.String())
-	}
-	var rep model.CallsReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
-	want := wantCalls(t, "responses-parallel-calls", "responses-single-call")
+	rep, lines, timeline := readRecording(t, sess.recPath)
+	want := wstest.WantCalls(t, "responses-parallel-calls", "responses-single-call")
 	if len(rep.Calls) != len(want) {
 		t.Fatalf("the recording gives %d calls; want %d", len(rep.Calls), len(want))
 	}
@@ -207,18 +202,6 @@ func TestProxyWebSocketRecording(t *testing.T) {
 		}
 	}
 
-	out.Reset()
-	if code := run(context.Background(), []string{"events", sess.recPath}, nil, &out, &errb); code != 0 {
-		t.Fatalf("events = %d: %s", code, errb.String())
-	}
-	var lines []ui.EventLine
-	for l := range bytes.Lines(out.Bytes()) {
-		var e ui.EventLine
-		if err := json.Unmarshal(l, &e); err != nil {
-			t.Fatalf("%v: %s", err, l)
-		}
-		lines = append(lines, e)
-	}
 	comment := func(prefix string) int {
 		n := 0
 		for _, e := range lines {
@@ -238,7 +221,7 @@ func TestProxyWebSocketRecording(t *testing.T) {
 	}
 	invalid, timed := 0, 0
 	for _, e := range lines {
-		if e.Text != nil && *e.Text == extraText && slices.Contains(e.Flags, "invalid-json") {
+		if e.Text != nil && *e.Text == wstest.ExtraText && slices.Contains(e.Flags, "invalid-json") {
 			invalid++
 		}
 		if e.Time != nil {
@@ -252,15 +235,55 @@ func TestProxyWebSocketRecording(t *testing.T) {
 		t.Errorf("first event %+v; want the 101 head", lines[0])
 	}
 
-	out.Reset()
-	if code := run(context.Background(), []string{sess.recPath}, nil, &out, &errb); code != 0 {
-		t.Fatalf("streamtap FILE = %d: %s", code, errb.String())
-	}
 	for _, want := range []string{"HTTP/1.1 101", `comment "ws client text utf8`, "response.completed", "completed"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("the timeline lacks %q:\n%s", want, out.String())
+		if !strings.Contains(timeline, want) {
+			t.Errorf("the timeline lacks %q:\n%s", want, timeline)
 		}
 	}
+}
+
+// readRecording reads a recording file the way `streamtap calls --json`,
+// `streamtap events` and the plain timeline do, through the same library
+// calls, and returns what each gives.
+func readRecording(t *testing.T, path string) (model.CallsReport, []ui.EventLine, string) {
+	t.Helper()
+	src, err := capture.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	s := model.NewSession(model.Options{Raw: src.ReaderAt()})
+	var lines []ui.EventLine
+	var timeline bytes.Buffer
+	prev := capture.NoTime
+	err = ingest.Session(t.Context(), src, capture.ReadOptions{}, s, nil, func(ev *model.Event, ord int, f *capture.Frame) error {
+		l := ui.NewEventLine(s, ev, ord, f, false)
+		b, err := json.Marshal(l) // as events prints it, and back
+		if err != nil {
+			return err
+		}
+		var back ui.EventLine
+		if err := json.Unmarshal(b, &back); err != nil {
+			return err
+		}
+		lines = append(lines, back)
+		err = ui.WriteTimelineLine(&timeline, s, ev, ord, prev, f.Raw)
+		prev = ev.At
+		return err
+	}, true, false)
+	s.End(err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := s.WriteReportJSON(&out); err != nil {
+		t.Fatal(err)
+	}
+	var rep model.CallsReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	return rep, lines, timeline.String()
 }
 
 // TestProxyWebSocketSessionsList: WebSocket sessions reach the sessions
@@ -269,10 +292,10 @@ func TestProxyWebSocketRecording(t *testing.T) {
 // that carries no Responses events as closed with its close code.
 func TestProxyWebSocketSessionsList(t *testing.T) {
 	t.Parallel()
-	answer := responsesWS(t)
-	up, _ := wsServer(t, nil, func(p *wsPeer) {
-		if p.path == "/echo" {
-			echo(p)
+	answer := wstest.Responses(t)
+	up, _ := wstest.Server(t, nil, func(p *wstest.Peer) {
+		if p.Path == "/echo" {
+			wstest.Echo(p)
 			return
 		}
 		answer(p)
@@ -282,26 +305,26 @@ func TestProxyWebSocketSessionsList(t *testing.T) {
 		ended bool
 	}
 	msgs := make(chan batch, 64)
-	m := ui.NewSessions(ui.Options{Source: "proxy test", NewSession: newUISession})
+	m := ui.NewSessions(ui.Options{Source: "proxy test", Checks: ui.StrictChecks})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	u, _ := url.Parse(up.URL)
-	p := newProxy(proxyOptions{upstream: u, headTimeout: defaultHeadTimeout}, io.Discard)
-	p.feed = newProxyFeed(func(b []ui.SessionUpdate) {
+	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, io.Discard)
+	p.feed = NewFeed(func(b []ui.SessionUpdate) {
 		ended := slices.ContainsFunc(b, func(u ui.SessionUpdate) bool { return u.Ended })
 		msgs <- batch{ui.Sessions(b), ended}
 	})
-	t.Cleanup(p.feed.abort)
+	t.Cleanup(p.feed.Abort)
 	srv := httptest.NewServer(p)
 	t.Cleanup(srv.Close)
 	for _, path := range []string{"/v1/responses", "/echo"} {
 		h := http.Header{}
 		h.Set("Authorization", "Bearer sk-ws-secret")
-		c, _ := dialWS(t, srv.URL, path, h)
+		c, _ := wstest.Dial(t, srv.URL, path, h)
 		if path == "/echo" {
-			c.send(t, c.frame(true, opText, []byte("hi")), c.frame(true, opClose, closePayload(4001, "app done")))
-			c.drain(t)
+			c.Send(t, c.Frame(true, wstest.OpText, []byte("hi")), c.Frame(true, wstest.OpClose, wstest.ClosePayload(4001, "app done")))
+			c.Drain(t)
 		} else {
-			responsesTurns(t, c)
+			wstest.ResponsesTurns(t, c)
 		}
 		deadline := time.After(10 * time.Second)
 		for ended := false; !ended; {
@@ -363,33 +386,33 @@ func TestProxyWebSocketCompressedFrame(t *testing.T) {
 	fw.Write([]byte(`{"type":"response.created","response":{"id":"resp_z"}}`))
 	fw.Flush()
 	deflated := bytes.TrimSuffix(z.Bytes(), []byte{0, 0, 0xff, 0xff}) // RFC 7692 §7.2.1
-	frame := wsEncode(true, 4, opText, deflated, nil)
-	up, _ := wsServer(t, nil, func(p *wsPeer) {
-		p.send(t, frame, wsEncode(true, 0, opClose, closePayload(1000, ""), nil))
-		_, _ = p.read() // the client's close; then hang up
+	frame := wstest.Encode(true, 4, wstest.OpText, deflated, nil)
+	up, _ := wstest.Server(t, nil, func(p *wstest.Peer) {
+		p.Send(t, frame, wstest.Encode(true, 0, wstest.OpClose, wstest.ClosePayload(1000, ""), nil))
+		_, _ = p.Read() // the client's close; then hang up
 	})
 	dir := t.TempDir()
-	proxyURL, done, logs := startProxy(t, up.URL, func(o *proxyOptions) { o.record = dir })
+	proxyURL, done, logs := startProxy(t, up.URL, func(o *Options) { o.Record = dir })
 	h := http.Header{}
 	h.Set("Sec-WebSocket-Extensions", "permessage-deflate")
-	c, resp := dialWS(t, proxyURL, "/v1/responses", h)
+	c, resp := wstest.Dial(t, proxyURL, "/v1/responses", h)
 	if resp.Header.Get("Sec-WebSocket-Extensions") != "" {
 		t.Fatalf("an extension was negotiated: %q", resp.Header.Get("Sec-WebSocket-Extensions"))
 	}
-	if f := c.mustRead(t); f.rsv != 4 || !bytes.Equal(f.payload, deflated) {
-		t.Fatalf("got rsv %d, %d bytes; want the compressed frame unchanged", f.rsv, len(f.payload))
+	if f := c.MustRead(t); f.Rsv != 4 || !bytes.Equal(f.Payload, deflated) {
+		t.Fatalf("got rsv %d, %d bytes; want the compressed frame unchanged", f.Rsv, len(f.Payload))
 	}
-	c.mustRead(t)
-	c.send(t, c.frame(true, opClose, closePayload(1000, "")))
-	c.drain(t)
+	c.MustRead(t)
+	c.Send(t, c.Frame(true, wstest.OpClose, wstest.ClosePayload(1000, "")))
+	c.Drain(t)
 	sess := waitSession(t, done)
 	data, _ := os.ReadFile(sess.recPath)
 	want := ": ws server text rsv=1 base64 " + base64.StdEncoding.EncodeToString(deflated) + "\n"
 	if !bytes.Contains(data, []byte(want)) {
 		t.Errorf("the recording lacks %q:\n%s", want, data)
 	}
-	if len(sess.s.Responses) != 0 || !strings.Contains(logs.String(), "outcome=closed close=1000 close-by=server") {
-		t.Errorf("%d responses assembled from a compressed frame; log:\n%s", len(sess.s.Responses), logs)
+	if len(sess.live.Session().Responses) != 0 || !strings.Contains(logs.String(), "outcome=closed close=1000 close-by=server") {
+		t.Errorf("%d responses assembled from a compressed frame; log:\n%s", len(sess.live.Session().Responses), logs)
 	}
 }
 
@@ -455,30 +478,30 @@ func TestProxyUpgradeOtherProtocols(t *testing.T) {
 // end with close code 1006.
 func TestProxyStopClosesWebSockets(t *testing.T) {
 	t.Parallel()
-	up, _ := wsServer(t, nil, func(p *wsPeer) {
-		p.send(t, wsEncode(true, 0, opText, []byte("ready"), nil))
-		_ = p.conn.SetReadDeadline(time.Now().Add(time.Minute)) // longer than the client waits
-		_, _ = io.Copy(io.Discard, p.r)
+	up, _ := wstest.Server(t, nil, func(p *wstest.Peer) {
+		p.Send(t, wstest.Encode(true, 0, wstest.OpText, []byte("ready"), nil))
+		_ = p.Conn.SetReadDeadline(time.Now().Add(time.Minute)) // longer than the client waits
+		p.Discard()
 	})
 	u, _ := url.Parse(up.URL)
 	logs := &syncBuffer{}
-	p := newProxy(proxyOptions{upstream: u, headTimeout: defaultHeadTimeout}, logs)
-	done := make(chan *proxySession, 1)
-	p.onDone = func(s *proxySession) { done <- s }
+	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, logs)
+	done := make(chan *session, 1)
+	p.onDone = func(s *session) { done <- s }
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- p.serve(ctx, ln) }()
-	c, _ := dialWS(t, "http://"+ln.Addr().String(), "/v1/responses", nil)
-	c.mustRead(t)
+	go func() { served <- p.Serve(ctx, ln) }()
+	c, _ := wstest.Dial(t, "http://"+ln.Addr().String(), "/v1/responses", nil)
+	c.MustRead(t)
 	cancel()
 	if err := <-served; err != nil {
 		t.Fatal(err)
 	}
-	c.drain(t) // the proxy hangs up
+	c.Drain(t) // the proxy hangs up
 	if s := waitSession(t, done); s.state != "closed" || !strings.Contains(logs.String(), "close=1006") {
 		t.Errorf("outcome %q; log:\n%s", s.state, logs)
 	}

@@ -1,4 +1,4 @@
-package main
+package proxy
 
 // WebSocket sessions through the proxy.
 //
@@ -43,6 +43,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
 // The close codes RFC 6455 §7.1.5 and §7.4.1 designate for a connection
@@ -78,7 +79,7 @@ type wsSession struct {
 // session. A switch to another protocol than the one asked for is refused
 // here, so that the connection is closed (the ReverseProxy refuses it too,
 // but leaves it open).
-func (ps *proxySession) upgrade(resp *http.Response) error {
+func (ps *session) upgrade(resp *http.Response) error {
 	asked, got := resp.Request.Header.Get("Upgrade"), resp.Header.Get("Upgrade")
 	if !strings.EqualFold(asked, got) {
 		return fmt.Errorf("upstream switched to protocol %q when %q was asked for", got, asked)
@@ -101,7 +102,7 @@ func (ps *proxySession) upgrade(resp *http.Response) error {
 }
 
 // wsChunk takes bytes one side sent, after they were passed on.
-func (ps *proxySession) wsChunk(from capture.WSDir, p []byte, at time.Duration) {
+func (ps *session) wsChunk(from capture.WSDir, p []byte, at time.Duration) {
 	ws := ps.ws
 	ws.wire[from] += int64(len(p))
 	if from == capture.WSServer && ps.firstByte == capture.NoTime {
@@ -114,7 +115,7 @@ func (ps *proxySession) wsChunk(from capture.WSDir, p []byte, at time.Duration) 
 }
 
 // wsMessage adds one message to the session as its SSE block.
-func (ps *proxySession) wsMessage(m *capture.WSMessage) {
+func (ps *session) wsMessage(m *capture.WSMessage) {
 	ws := ps.ws
 	if m.Opcode == capture.WSClose && !ws.closed {
 		ws.closed, ws.closeBy, ws.closeCode = true, m.Dir, closeNoStatus
@@ -135,7 +136,7 @@ func (ps *proxySession) wsMessage(m *capture.WSMessage) {
 // learnRequest reads the first response.create a client sends as the
 // session's request: the model, the tools, the outputs and the turn it
 // continues.
-func (ps *proxySession) learnRequest(msg []byte) {
+func (ps *session) learnRequest(msg []byte) {
 	var head struct {
 		Type string `json:"type"`
 	}
@@ -144,7 +145,7 @@ func (ps *proxySession) learnRequest(msg []byte) {
 	}
 	ps.ws.request = append([]byte(nil), msg...)
 	ps.ws.events = true
-	ps.req = parseRequest(msg, ps.path)
+	ps.req = model.ParseRequest(msg, ps.path)
 	ps.prev, ps.unanswered = ps.p.turns.link(ps.req)
 	ps.publish()
 }
@@ -157,28 +158,30 @@ func responsesPath(path string) bool {
 }
 
 // wsDone ends the session when the connection closes.
-func (ps *proxySession) wsDone(err error, at time.Duration) {
+func (ps *session) wsDone(err error, at time.Duration) {
 	ws := ps.ws
 	for _, pr := range ws.parsers {
 		if pr != nil {
 			pr.Finish(at, ps.wsMessage)
 		}
 	}
-	ps.fr.Finish(at, ps.add)
+	ps.endModel(at)
 	ps.closeRecording(at)
 	ps.p.track(ws.tee, false)
 	var end error
 	if !ws.closed && ws.parsers[0] != nil {
 		end = errNoCloseFrame
 	}
-	ps.s.End(end)
 	if err != nil && errors.Is(err, capture.ErrClosedEarly) {
 		err = nil // either side may hang up first once the session is over
 	}
 	state := ""
-	if len(ps.s.Responses) == 0 && len(ps.s.Errors) == 0 {
+	s := ps.live.Lock()
+	s.End(end)
+	if len(s.Responses) == 0 && len(s.Errors) == 0 {
 		state = "closed" // no Responses events to tell the outcome
 	}
+	ps.live.Unlock()
 	ps.finish(ps.status, err, state)
 }
 
@@ -210,7 +213,7 @@ func (ws *wsSession) logFields(kv func(k, v string)) {
 // track adds or removes an upgraded connection; serve closes the ones
 // still open when it stops, since http.Server.Shutdown does not see
 // hijacked connections.
-func (p *proxy) track(t *capture.DuplexTee, open bool) {
+func (p *Proxy) track(t *capture.DuplexTee, open bool) {
 	p.upMu.Lock()
 	defer p.upMu.Unlock()
 	if p.upgraded == nil {
@@ -224,7 +227,7 @@ func (p *proxy) track(t *capture.DuplexTee, open bool) {
 }
 
 // closeUpgraded closes every upgraded connection still open.
-func (p *proxy) closeUpgraded() {
+func (p *Proxy) closeUpgraded() {
 	p.upMu.Lock()
 	open := make([]*capture.DuplexTee, 0, len(p.upgraded))
 	for t := range p.upgraded {

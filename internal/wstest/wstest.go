@@ -1,10 +1,11 @@
-package main
-
-// A minimal RFC 6455 client and server for the proxy's WebSocket tests,
-// written by hand so that the tests depend on no WebSocket library: the
-// opening handshake (§4), frames with and without a mask (§5.2, §5.3),
-// and nothing else. Each peer keeps every byte it sent and received after
-// the handshake, so a test can check that the proxy changed none.
+// Package wstest is a minimal RFC 6455 client and server for the proxy's
+// WebSocket tests (package proxy's, and the end-to-end test of the built
+// binary), written by hand so that the tests depend on no WebSocket
+// library: the opening handshake (§4), frames with and without a mask
+// (§5.2, §5.3), and nothing else. Each peer keeps every byte it sent and
+// received after the handshake, so a test can check that the proxy
+// changed none. Only tests import it.
+package wstest
 
 import (
 	"bufio"
@@ -35,22 +36,22 @@ const wsGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
 // Opcodes (RFC 6455 §5.2).
 const (
-	opCont   byte = 0x0
-	opText   byte = 0x1
-	opBinary byte = 0x2
-	opClose  byte = 0x8
-	opPing   byte = 0x9
-	opPong   byte = 0xA
+	OpCont   byte = 0x0
+	OpText   byte = 0x1
+	OpBinary byte = 0x2
+	OpClose  byte = 0x8
+	OpPing   byte = 0x9
+	OpPong   byte = 0xA
 )
 
-func wsAccept(key string) string {
+func Accept(key string) string {
 	h := sha1.Sum([]byte(key + wsGUID))
 	return base64.StdEncoding.EncodeToString(h[:])
 }
 
-// wsEncode builds one frame. A nil mask sends it unmasked; rsv holds the
+// Encode builds one frame. A nil mask sends it unmasked; rsv holds the
 // RSV1–3 bits in the low three bits (4 is RSV1).
-func wsEncode(fin bool, rsv, op byte, payload, mask []byte) []byte {
+func Encode(fin bool, rsv, op byte, payload, mask []byte) []byte {
 	b0 := op | rsv<<4
 	if fin {
 		b0 |= 0x80
@@ -80,26 +81,26 @@ func wsEncode(fin bool, rsv, op byte, payload, mask []byte) []byte {
 	return out
 }
 
-func closePayload(code uint16, reason string) []byte {
+func ClosePayload(code uint16, reason string) []byte {
 	return append(binary.BigEndian.AppendUint16(nil, code), reason...)
 }
 
-// wsFrame is a frame a peer read, unmasked.
-type wsFrame struct {
-	fin     bool
-	rsv, op byte
-	masked  bool
-	payload []byte
+// Frame is a frame a peer read, unmasked.
+type Frame struct {
+	Fin     bool
+	Rsv, Op byte
+	Masked  bool
+	Payload []byte
 }
 
-// wsPeer is one end of a test connection. A client masks what it sends.
-type wsPeer struct {
-	conn   net.Conn
+// Peer is one end of a test connection. A client masks what it sends.
+type Peer struct {
+	Conn   net.Conn
 	r      *bufio.Reader
 	client bool
-	key    string      // a client's Sec-WebSocket-Key
-	path   string      // a server's request path
-	header http.Header // the other side's handshake headers
+	Key    string      // a client's Sec-WebSocket-Key
+	Path   string      // a server's request path
+	Header http.Header // the other side's handshake headers
 
 	mu   sync.Mutex
 	sent bytes.Buffer
@@ -109,8 +110,8 @@ type wsPeer struct {
 
 // newPeer wraps conn, whose handshake is still to be read (a client) or
 // is done (a server).
-func newPeer(conn net.Conn, client bool) *wsPeer {
-	p := &wsPeer{conn: conn, client: client, raw: &bytes.Buffer{}}
+func newPeer(conn net.Conn, client bool) *Peer {
+	p := &Peer{Conn: conn, client: client, raw: &bytes.Buffer{}}
 	p.r = bufio.NewReader(io.TeeReader(conn, lockedWriter{&p.mu, p.raw}))
 	return p
 }
@@ -126,39 +127,39 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 	return l.w.Write(b)
 }
 
-// send writes frames as they are (already masked or not).
-func (p *wsPeer) send(t testing.TB, frames ...[]byte) {
+// Send writes frames as they are (already masked or not).
+func (p *Peer) Send(t testing.TB, frames ...[]byte) {
 	t.Helper()
 	for _, f := range frames {
 		p.mu.Lock()
 		p.sent.Write(f)
 		p.mu.Unlock()
-		if _, err := p.conn.Write(f); err != nil {
+		if _, err := p.Conn.Write(f); err != nil {
 			t.Fatalf("send: %v", err)
 		}
 	}
 }
 
-// frame encodes a frame the way this peer must send it: masked from a
+// Frame encodes a frame the way this peer must send it: masked from a
 // client, with a fresh key each time.
-func (p *wsPeer) frame(fin bool, op byte, payload []byte) []byte {
+func (p *Peer) Frame(fin bool, op byte, payload []byte) []byte {
 	var mask []byte
 	if p.client {
 		mask = make([]byte, 4)
 		_, _ = rand.Read(mask)
 	}
-	return wsEncode(fin, 0, op, payload, mask)
+	return Encode(fin, 0, op, payload, mask)
 }
 
-// read reads one frame.
-func (p *wsPeer) read() (wsFrame, error) {
-	var f wsFrame
+// Read reads one frame.
+func (p *Peer) Read() (Frame, error) {
+	var f Frame
 	var h [2]byte
 	if _, err := io.ReadFull(p.r, h[:]); err != nil {
 		return f, err
 	}
-	f.fin, f.rsv, f.op = h[0]&0x80 != 0, h[0]>>4&7, h[0]&0xF
-	f.masked = h[1]&0x80 != 0
+	f.Fin, f.Rsv, f.Op = h[0]&0x80 != 0, h[0]>>4&7, h[0]&0xF
+	f.Masked = h[1]&0x80 != 0
 	n := uint64(h[1] & 0x7F)
 	switch n {
 	case 126:
@@ -175,7 +176,7 @@ func (p *wsPeer) read() (wsFrame, error) {
 		n = binary.BigEndian.Uint64(e[:])
 	}
 	var key [4]byte
-	if f.masked {
+	if f.Masked {
 		if _, err := io.ReadFull(p.r, key[:]); err != nil {
 			return f, err
 		}
@@ -183,56 +184,56 @@ func (p *wsPeer) read() (wsFrame, error) {
 	if n > 1<<30 {
 		return f, fmt.Errorf("frame of %d bytes", n)
 	}
-	f.payload = make([]byte, n)
-	if _, err := io.ReadFull(p.r, f.payload); err != nil {
+	f.Payload = make([]byte, n)
+	if _, err := io.ReadFull(p.r, f.Payload); err != nil {
 		return f, err
 	}
-	if f.masked {
-		for i := range f.payload {
-			f.payload[i] ^= key[i%4]
+	if f.Masked {
+		for i := range f.Payload {
+			f.Payload[i] ^= key[i%4]
 		}
 	}
 	return f, nil
 }
 
-// mustRead reads one frame within a generous deadline.
-func (p *wsPeer) mustRead(t testing.TB) wsFrame {
+// MustRead reads one frame within a generous deadline.
+func (p *Peer) MustRead(t testing.TB) Frame {
 	t.Helper()
-	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	f, err := p.read()
+	_ = p.Conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	f, err := p.Read()
 	if err != nil {
 		t.Fatalf("read frame: %v", err)
 	}
 	return f
 }
 
-// drain reads until the other side closes the connection, then closes
+// Drain reads until the other side closes the connection, then closes
 // this side.
-func (p *wsPeer) drain(t testing.TB) {
+func (p *Peer) Drain(t testing.TB) {
 	t.Helper()
-	_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	_ = p.Conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	if _, err := io.Copy(io.Discard, p.r); err != nil && !errors.Is(err, net.ErrClosed) {
 		t.Fatalf("drain: %v", err)
 	}
-	p.conn.Close()
+	p.Conn.Close()
 }
 
-// received returns every byte read after the handshake.
-func (p *wsPeer) received() []byte {
+// Received returns every byte read after the handshake.
+func (p *Peer) Received() []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return bytes.Clone(p.raw.Bytes()[p.skip:])
 }
 
-func (p *wsPeer) sentBytes() []byte {
+func (p *Peer) SentBytes() []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return bytes.Clone(p.sent.Bytes())
 }
 
-// dialWS opens a WebSocket through base (an http:// URL) with extra
+// Dial opens a WebSocket through base (an http:// URL) with extra
 // handshake headers, and checks the accept key.
-func dialWS(t testing.TB, base, path string, h http.Header) (*wsPeer, *http.Response) {
+func Dial(t testing.TB, base, path string, h http.Header) (*Peer, *http.Response) {
 	t.Helper()
 	addr := strings.TrimPrefix(base, "http://")
 	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
@@ -256,7 +257,7 @@ func dialWS(t testing.TB, base, path string, h http.Header) (*wsPeer, *http.Resp
 		t.Fatal(err)
 	}
 	p := newPeer(conn, true)
-	p.key = key
+	p.Key = key
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	resp, err := http.ReadResponse(p.r, nil)
 	if err != nil {
@@ -265,20 +266,20 @@ func dialWS(t testing.TB, base, path string, h http.Header) (*wsPeer, *http.Resp
 	p.mu.Lock()
 	p.skip = p.raw.Len() - p.r.Buffered()
 	p.mu.Unlock()
-	p.header = resp.Header
-	if resp.StatusCode == http.StatusSwitchingProtocols && resp.Header.Get("Sec-WebSocket-Accept") != wsAccept(key) {
-		t.Fatalf("Sec-WebSocket-Accept = %q; want %q", resp.Header.Get("Sec-WebSocket-Accept"), wsAccept(key))
+	p.Header = resp.Header
+	if resp.StatusCode == http.StatusSwitchingProtocols && resp.Header.Get("Sec-WebSocket-Accept") != Accept(key) {
+		t.Fatalf("Sec-WebSocket-Accept = %q; want %q", resp.Header.Get("Sec-WebSocket-Accept"), Accept(key))
 	}
 	return p, resp
 }
 
-// wsServer runs handle on every WebSocket accepted by a test server. The
+// Server runs handle on every WebSocket accepted by a test server. The
 // server picks the first subprotocol it knows from the client's list, and
 // accepts permessage-deflate when offered (so a test can see whether the
 // offer reached it). Each server-side peer is sent on peers.
-func wsServer(t testing.TB, protocols []string, handle func(p *wsPeer)) (*httptest.Server, chan *wsPeer) {
+func Server(t testing.TB, protocols []string, handle func(p *Peer)) (*httptest.Server, chan *Peer) {
 	t.Helper()
-	peers := make(chan *wsPeer, 16)
+	peers := make(chan *Peer, 16)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") || r.Header.Get("Sec-WebSocket-Version") != "13" {
 			http.Error(w, "not a websocket handshake", http.StatusBadRequest)
@@ -295,7 +296,7 @@ func wsServer(t testing.TB, protocols []string, handle func(p *wsPeer)) (*httpte
 		}
 		var resp bytes.Buffer
 		resp.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n")
-		fmt.Fprintf(&resp, "Sec-WebSocket-Accept: %s\r\n", wsAccept(r.Header.Get("Sec-WebSocket-Key")))
+		fmt.Fprintf(&resp, "Sec-WebSocket-Accept: %s\r\n", Accept(r.Header.Get("Sec-WebSocket-Key")))
 		if proto := pickProtocol(r.Header.Values("Sec-WebSocket-Protocol"), protocols); proto != "" {
 			fmt.Fprintf(&resp, "Sec-WebSocket-Protocol: %s\r\n", proto)
 		}
@@ -307,7 +308,7 @@ func wsServer(t testing.TB, protocols []string, handle func(p *wsPeer)) (*httpte
 			return
 		}
 		p := newPeer(conn, false)
-		p.header, p.path = r.Header.Clone(), r.URL.Path
+		p.Header, p.Path = r.Header.Clone(), r.URL.Path
 		peers <- p
 		handle(p)
 	}))
@@ -328,39 +329,39 @@ func pickProtocol(offered, known []string) string {
 	return ""
 }
 
-// echo is a server loop: it answers a ping with a pong, sends each data
+// Echo is a server loop: it answers a ping with a pong, sends each data
 // frame back unmasked as it came (fragments stay fragments), and answers a
 // close with the same close, then hangs up.
-func echo(p *wsPeer) {
+func Echo(p *Peer) {
 	for {
-		_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-		f, err := p.read()
+		_ = p.Conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		f, err := p.Read()
 		if err != nil {
 			return
 		}
-		out := f.op
-		switch f.op {
-		case opPing:
-			out = opPong
-		case opPong:
+		out := f.Op
+		switch f.Op {
+		case OpPing:
+			out = OpPong
+		case OpPong:
 			continue
 		}
-		b := wsEncode(f.fin, f.rsv, out, f.payload, nil)
+		b := Encode(f.Fin, f.Rsv, out, f.Payload, nil)
 		p.mu.Lock()
 		p.sent.Write(b)
 		p.mu.Unlock()
-		if _, err := p.conn.Write(b); err != nil {
+		if _, err := p.Conn.Write(b); err != nil {
 			return
 		}
-		if f.op == opClose {
+		if f.Op == OpClose {
 			return
 		}
 	}
 }
 
-// sampleMessages returns the data of each event of a sample: what a
+// SampleMessages returns the data of each event of a sample: what a
 // Responses WebSocket server sends for it, one text message per event.
-func sampleMessages(t testing.TB, name string) [][]byte {
+func SampleMessages(t testing.TB, name string) [][]byte {
 	t.Helper()
 	data, err := samples.Open(name)
 	if err != nil {
@@ -378,44 +379,44 @@ func sampleMessages(t testing.TB, name string) [][]byte {
 	return out
 }
 
-// Extras a responsesWS server sends after the third event of each
+// Extras a Responses server sends after the third event of each
 // response: a ping, a binary frame and a text message that is not JSON.
 // The proxy must keep them, and assemble none.
 var (
-	extraBinary = []byte{0xde, 0xad, 0xbe, 0xef}
-	extraText   = "not json: keep me"
+	ExtraBinary = []byte{0xde, 0xad, 0xbe, 0xef}
+	ExtraText   = "not json: keep me"
 )
 
-// responsesWS is a server loop for the Responses WebSocket mode: it
+// Responses is a server loop for the Responses WebSocket mode: it
 // answers each response.create with the events of the sample named in its
 // metadata.sample, one text message each, with the extras after the third;
 // it answers a close with the same close and hangs up.
-func responsesWS(t testing.TB) func(p *wsPeer) {
-	return func(p *wsPeer) {
+func Responses(t testing.TB) func(p *Peer) {
+	return func(p *Peer) {
 		for {
-			_ = p.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-			f, err := p.read()
+			_ = p.Conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			f, err := p.Read()
 			if err != nil {
 				return
 			}
-			switch f.op {
-			case opClose:
-				p.send(t, wsEncode(true, 0, opClose, f.payload, nil))
+			switch f.Op {
+			case OpClose:
+				p.Send(t, Encode(true, 0, OpClose, f.Payload, nil))
 				return
-			case opText:
+			case OpText:
 				var req struct {
 					Type     string            `json:"type"`
 					Metadata map[string]string `json:"metadata"`
 				}
-				if json.Unmarshal(f.payload, &req) != nil || req.Type != "response.create" {
+				if json.Unmarshal(f.Payload, &req) != nil || req.Type != "response.create" {
 					continue
 				}
-				for i, m := range sampleMessages(t, req.Metadata["sample"]) {
-					p.send(t, wsEncode(true, 0, opText, m, nil))
+				for i, m := range SampleMessages(t, req.Metadata["sample"]) {
+					p.Send(t, Encode(true, 0, OpText, m, nil))
 					if i == 2 {
-						p.send(t, wsEncode(true, 0, opPing, []byte("hb"), nil),
-							wsEncode(true, 0, opBinary, extraBinary, nil),
-							wsEncode(true, 0, opText, []byte(extraText), nil))
+						p.Send(t, Encode(true, 0, OpPing, []byte("hb"), nil),
+							Encode(true, 0, OpBinary, ExtraBinary, nil),
+							Encode(true, 0, OpText, []byte(ExtraText), nil))
 					}
 				}
 			}
@@ -423,50 +424,50 @@ func responsesWS(t testing.TB) func(p *wsPeer) {
 	}
 }
 
-// untilCompleted reads server messages until a response.completed,
+// UntilCompleted reads server messages until a response.completed,
 // answering pings, and returns the text messages read.
-func (p *wsPeer) untilCompleted(t testing.TB) [][]byte {
+func (p *Peer) UntilCompleted(t testing.TB) [][]byte {
 	t.Helper()
 	var texts [][]byte
 	for {
-		f := p.mustRead(t)
-		switch f.op {
-		case opPing:
-			p.send(t, p.frame(true, opPong, f.payload))
-		case opText:
-			texts = append(texts, f.payload)
-			if bytes.Contains(f.payload, []byte(`"type":"response.completed"`)) {
+		f := p.MustRead(t)
+		switch f.Op {
+		case OpPing:
+			p.Send(t, p.Frame(true, OpPong, f.Payload))
+		case OpText:
+			texts = append(texts, f.Payload)
+			if bytes.Contains(f.Payload, []byte(`"type":"response.completed"`)) {
 				return texts
 			}
-		case opClose:
+		case OpClose:
 			t.Fatalf("server closed before response.completed")
 		}
 	}
 }
 
-// responsesTurns runs two turns over c (a response with two calls, then
+// ResponsesTurns runs two turns over c (a response with two calls, then
 // one answering a call with another call) and closes the connection with
 // 1000 "done".
-func responsesTurns(t testing.TB, c *wsPeer) {
+func ResponsesTurns(t testing.TB, c *Peer) {
 	t.Helper()
 	first := `{"type":"response.create","model":"gpt-test","tools":[{"type":"function","name":"get_weather"},{"type":"function","name":"get_local_time"}],` +
 		`"input":"weather in Paris and Tokyo?","metadata":{"sample":"responses-parallel-calls"}}`
-	c.send(t, c.frame(true, opText, []byte(first)))
-	c.untilCompleted(t)
+	c.Send(t, c.Frame(true, OpText, []byte(first)))
+	c.UntilCompleted(t)
 	second := `{"type":"response.create","model":"gpt-test","previous_response_id":"resp_1",` +
 		`"input":[{"type":"function_call_output","call_id":"call_8E6LCTeZiLmFxMTmuMdInLuI","output":"sunny"}],"metadata":{"sample":"responses-single-call"}}`
-	c.send(t, c.frame(true, opText, []byte(second)))
-	c.untilCompleted(t)
-	c.send(t, c.frame(true, opClose, closePayload(1000, "done")))
-	if f := c.mustRead(t); f.op != opClose {
-		t.Fatalf("got op %#x; want the close echoed", f.op)
+	c.Send(t, c.Frame(true, OpText, []byte(second)))
+	c.UntilCompleted(t)
+	c.Send(t, c.Frame(true, OpClose, ClosePayload(1000, "done")))
+	if f := c.MustRead(t); f.Op != OpClose {
+		t.Fatalf("got op %#x; want the close echoed", f.Op)
 	}
-	c.drain(t)
+	c.Drain(t)
 }
 
-// wantCalls is the calls the SSE streams of the samples assemble to, in
+// WantCalls is the calls the SSE streams of the samples assemble to, in
 // order: what the same events over a WebSocket must give.
-func wantCalls(t testing.TB, names ...string) []model.CallReport {
+func WantCalls(t testing.TB, names ...string) []model.CallReport {
 	t.Helper()
 	s := model.NewSession(model.Options{})
 	fr := capture.NewFramer(capture.FormatSSE)
@@ -477,3 +478,7 @@ func wantCalls(t testing.TB, names ...string) []model.CallReport {
 	fr.Finish(0, func(f *capture.Frame) { s.Add(f) })
 	return s.Report().Calls
 }
+
+// Discard reads and drops everything until the connection ends, however
+// it ends.
+func (p *Peer) Discard() { _, _ = io.Copy(io.Discard, p.r) }

@@ -1,0 +1,203 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Request is what a request body of any dialect says, besides its
+// stream: the model, the tools declared, how they may be called, and the
+// tool outputs it sends back for an earlier turn's calls. The proxy names
+// a session and links turns with it; the request pane shows it.
+type Request struct {
+	// Header is the request's headers, with secrets redacted unless the
+	// user asked to keep them; Size is the body's length in bytes. The
+	// proxy sets them; ParseRequest leaves them empty.
+	Header     http.Header
+	Size       int
+	Model      string
+	Stream     bool
+	Tools      []string // names of the tools declared
+	ToolChoice string   // compact JSON, "" when absent
+	Parallel   string   // parallel_tool_calls: "true", "false" or ""
+	Previous   string   // Responses previous_response_id
+	Answers    []string // call ids the request sends tool output for
+	Assistants []string // call ids the request's history shows as made
+	Outputs    []ToolOutput
+}
+
+// ToolOutput is one tool result a request sends back.
+type ToolOutput struct {
+	Kind   string // "function_call_output", "tool", "tool_result", "functionResponse"
+	CallID string
+	Output string // cut to MaxOutputShown bytes
+}
+
+// MaxOutputShown bounds how much of one tool output a Request keeps.
+const MaxOutputShown = 512
+
+// outputText renders a tool output: a JSON string unquoted, anything
+// else compacted, cut to MaxOutputShown bytes.
+func outputText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		var b bytes.Buffer
+		if json.Compact(&b, raw) == nil {
+			s = b.String()
+		} else {
+			s = string(raw)
+		}
+	}
+	if len(s) > MaxOutputShown {
+		cut := MaxOutputShown
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return s
+}
+
+// ParseRequest reads an LLM request body of any dialect; path is the
+// request's path, where Gemini names the model. A body that is not JSON
+// gives a Request with at most the model from the path.
+func ParseRequest(body []byte, path string) Request {
+	var info Request
+	var req struct {
+		Model    string            `json:"model"`
+		Stream   bool              `json:"stream"`
+		Tools    []json.RawMessage `json:"tools"`
+		Previous string            `json:"previous_response_id"`
+		Choice   json.RawMessage   `json:"tool_choice"`
+		Parallel *bool             `json:"parallel_tool_calls"`
+		Input    json.RawMessage   `json:"input"`
+		Messages []struct {
+			Role       string                `json:"role"`
+			ToolCallID string                `json:"tool_call_id"`
+			ToolCalls  []struct{ ID string } `json:"tool_calls"`
+			Content    json.RawMessage       `json:"content"`
+		} `json:"messages"`
+		Contents []struct {
+			Parts []struct {
+				FunctionResponse *struct {
+					ID       string          `json:"id"`
+					Name     string          `json:"name"`
+					Response json.RawMessage `json:"response"`
+				} `json:"functionResponse"`
+			} `json:"parts"`
+		} `json:"contents"`
+	}
+	if json.Unmarshal(body, &req) == nil {
+		info.Model, info.Stream, info.Previous = req.Model, req.Stream, req.Previous
+		if len(req.Choice) > 0 {
+			info.ToolChoice = outputText(req.Choice)
+		}
+		if req.Parallel != nil {
+			info.Parallel = strconv.FormatBool(*req.Parallel)
+		}
+		for _, t := range req.Tools {
+			info.Tools = append(info.Tools, toolNames(t)...)
+		}
+		// Responses: input items.
+		var items []struct {
+			Type   string          `json:"type"`
+			CallID string          `json:"call_id"`
+			Output json.RawMessage `json:"output"`
+		}
+		if json.Unmarshal(req.Input, &items) == nil {
+			for _, it := range items {
+				switch it.Type {
+				case "function_call_output", "custom_tool_call_output":
+					info.Answers = append(info.Answers, it.CallID)
+					info.Outputs = append(info.Outputs, ToolOutput{Kind: it.Type, CallID: it.CallID, Output: outputText(it.Output)})
+				case "function_call", "custom_tool_call":
+					info.Assistants = append(info.Assistants, it.CallID)
+				}
+			}
+		}
+		for _, m := range req.Messages {
+			if m.Role == "tool" && m.ToolCallID != "" { // Chat
+				info.Answers = append(info.Answers, m.ToolCallID)
+				info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool", CallID: m.ToolCallID, Output: outputText(m.Content)})
+			}
+			for _, c := range m.ToolCalls {
+				info.Assistants = append(info.Assistants, c.ID)
+			}
+			var blocks []struct { // Anthropic
+				Type      string          `json:"type"`
+				ID        string          `json:"id"`
+				ToolUseID string          `json:"tool_use_id"`
+				Content   json.RawMessage `json:"content"`
+			}
+			if json.Unmarshal(m.Content, &blocks) == nil {
+				for _, b := range blocks {
+					switch b.Type {
+					case "tool_result":
+						info.Answers = append(info.Answers, b.ToolUseID)
+						info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool_result", CallID: b.ToolUseID, Output: outputText(b.Content)})
+					case "tool_use":
+						info.Assistants = append(info.Assistants, b.ID)
+					}
+				}
+			}
+		}
+		for _, c := range req.Contents { // Gemini
+			for _, p := range c.Parts {
+				if fr := p.FunctionResponse; fr != nil {
+					if fr.ID != "" {
+						info.Answers = append(info.Answers, fr.ID)
+					}
+					id := fr.ID
+					if id == "" {
+						id = fr.Name
+					}
+					info.Outputs = append(info.Outputs, ToolOutput{Kind: "functionResponse", CallID: id, Output: outputText(fr.Response)})
+				}
+			}
+		}
+	}
+	if info.Model == "" {
+		// Gemini names the model in the path: /v1beta/models/NAME:streamGenerateContent.
+		if _, rest, ok := strings.Cut(path, "/models/"); ok {
+			name, _, _ := strings.Cut(rest, ":")
+			info.Model = name
+		}
+	}
+	return info
+}
+
+// toolNames reads the names a tool declaration defines: Responses and
+// Anthropic {"name"}, Chat {"function":{"name"}}, Gemini
+// {"functionDeclarations":[{"name"}]}.
+func toolNames(raw json.RawMessage) []string {
+	var t struct {
+		Name     string `json:"name"`
+		Type     string `json:"type"`
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+		Decls []struct {
+			Name string `json:"name"`
+		} `json:"functionDeclarations"`
+	}
+	if json.Unmarshal(raw, &t) != nil {
+		return nil
+	}
+	var out []string
+	switch {
+	case t.Name != "":
+		out = append(out, t.Name)
+	case t.Function.Name != "":
+		out = append(out, t.Function.Name)
+	case t.Type != "":
+		out = append(out, t.Type) // a built-in tool: web_search, file_search…
+	}
+	for _, d := range t.Decls {
+		out = append(out, d.Name)
+	}
+	return out
+}

@@ -1,0 +1,47 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestParseRequestForThePane: what the request pane shows, in every
+// dialect's way of sending tool output back.
+func TestParseRequestForThePane(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, path string
+		choice, parallel string
+		outputs          string
+	}{
+		{"responses", `{"model":"m","tool_choice":{"type":"function","name":"f"},"parallel_tool_calls":false,` +
+			`"input":[{"type":"function_call","call_id":"c1"},{"type":"function_call_output","call_id":"c1","output":"{\"a\": 1}"}]}`,
+			"/v1/responses", `{"type":"function","name":"f"}`, "false", `[function_call_output c1 {"a": 1}]`},
+		{"chat", `{"model":"m","tool_choice":"auto","messages":[{"role":"tool","tool_call_id":"c2","content":"sunny"}]}`,
+			"/v1/chat/completions", "auto", "", "[tool c2 sunny]"},
+		{"anthropic", `{"model":"m","messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"x"}]}]}]}`,
+			"/v1/messages", "", "", `[tool_result t1 [{"type":"text","text":"x"}]]`},
+		{"gemini", `{"contents":[{"parts":[{"functionResponse":{"name":"f","response":{"ok":true}}}]}]}`,
+			"/v1beta/models/g:streamGenerateContent", "", "", `[functionResponse f {"ok":true}]`},
+		{"not json", `oops`, "/x", "", "", "[]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			info := ParseRequest([]byte(tt.body), tt.path)
+			var outs []string
+			for _, o := range info.Outputs {
+				outs = append(outs, o.Kind+" "+o.CallID+" "+o.Output)
+			}
+			if info.ToolChoice != tt.choice || info.Parallel != tt.parallel || fmt.Sprint(outs) != tt.outputs {
+				t.Errorf("ParseRequest(%q) = choice %q parallel %q outputs %q; want %q %q %q",
+					tt.body, info.ToolChoice, info.Parallel, fmt.Sprint(outs), tt.choice, tt.parallel, tt.outputs)
+			}
+		})
+	}
+	long := `{"input":[{"type":"function_call_output","call_id":"c","output":"` + strings.Repeat("é", 400) + `"}]}`
+	if o := ParseRequest([]byte(long), "/").Outputs[0].Output; len(o) > MaxOutputShown+len("…") || !strings.HasSuffix(o, "…") {
+		t.Errorf("a long output is %d bytes; want it cut to %d with an ellipsis", len(o), MaxOutputShown)
+	}
+}

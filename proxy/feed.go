@@ -1,0 +1,145 @@
+package proxy
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// Feed pacing. View runs after every message, so the sessions list gets
+// one message per feedEvery with whatever changed; the durations of
+// sessions still open are refreshed every tickLive when nothing else
+// about them changed.
+const (
+	feedEvery = 25 * time.Millisecond
+	tickLive  = 500 * time.Millisecond
+)
+
+// Feed carries the proxy's exchanges to the sessions list. The proxy's
+// goroutines hand it copies (a model.Exchange value) and the exchange's
+// session (a model.Live, which the proxy keeps modelling and the UI reads
+// under its lock); a flusher sends what changed as one ui.Sessions batch
+// every feedEvery. It is safe for concurrent use. Sending waits while the
+// UI is busy; the proxy never does: an exchange's news only piles up in
+// the feed, one entry per exchange, until the next batch.
+type Feed struct {
+	send func([]ui.SessionUpdate)
+
+	mu      sync.Mutex
+	pending []ui.SessionUpdate
+	idx     map[int]int // session id → index in pending
+	live    map[int]liveSession
+	aborted bool
+
+	done chan struct{}
+	stop chan struct{}
+}
+
+// liveSession is what the feed remembers of an open session: its latest
+// state, to send again when its model grows, and its start, to refresh
+// its duration.
+type liveSession struct {
+	info  model.Exchange
+	live  *model.Live
+	start time.Time
+}
+
+// NewFeed returns a feed that hands its batches to send, and starts its
+// flusher.
+func NewFeed(send func([]ui.SessionUpdate)) *Feed {
+	f := &Feed{send: send, idx: map[int]int{}, live: map[int]liveSession{},
+		done: make(chan struct{}), stop: make(chan struct{})}
+	go f.flusher()
+	return f
+}
+
+// entry returns the pending update of session id, adding one from what
+// the feed knows of it. f.mu is held.
+func (f *Feed) entry(id int) *ui.SessionUpdate {
+	i, ok := f.idx[id]
+	if !ok {
+		i = len(f.pending)
+		f.idx[id] = i
+		ls := f.live[id]
+		f.pending = append(f.pending, ui.SessionUpdate{Info: ls.info, Live: ls.live})
+	}
+	return &f.pending[i]
+}
+
+// update publishes a session's latest state.
+func (f *Feed) update(info model.Exchange, start time.Time, l *model.Live) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.aborted {
+		return
+	}
+	f.live[info.ID] = liveSession{info: info, live: l, start: start}
+	e := f.entry(info.ID)
+	e.Info, e.Live = info, l
+}
+
+// touch says that an open session's model grew.
+func (f *Feed) touch(id int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.live[id]; ok && !f.aborted {
+		f.entry(id)
+	}
+}
+
+// end publishes a session's final state.
+func (f *Feed) end(info model.Exchange, l *model.Live, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.aborted {
+		return
+	}
+	e := f.entry(info.ID)
+	e.Info, e.Live, e.Ended, e.EndErr = info, l, true, err
+	delete(f.live, info.ID)
+}
+
+// flusher sends pending updates in id order, one batch per message.
+func (f *Feed) flusher() {
+	defer close(f.done)
+	t := time.NewTicker(feedEvery)
+	defer t.Stop()
+	lastTick := time.Now()
+	for {
+		select {
+		case <-t.C:
+		case <-f.stop:
+			return
+		}
+		f.mu.Lock()
+		if now := time.Now(); now.Sub(lastTick) >= tickLive {
+			lastTick = now
+			for id, ls := range f.live {
+				e := f.entry(id)
+				e.Info.Dur = now.Sub(ls.start)
+			}
+		}
+		batch := f.pending
+		f.pending = nil
+		clear(f.idx)
+		f.mu.Unlock()
+		if len(batch) > 0 {
+			slices.SortStableFunc(batch, func(a, b ui.SessionUpdate) int { return a.Info.ID - b.Info.ID })
+			f.send(batch) // blocks while the UI is busy
+		}
+	}
+}
+
+// Abort stops the feed after the program quit.
+func (f *Feed) Abort() {
+	f.mu.Lock()
+	if !f.aborted {
+		f.aborted = true
+		close(f.stop)
+	}
+	f.mu.Unlock()
+	<-f.done
+}

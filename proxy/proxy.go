@@ -1,0 +1,229 @@
+// Package proxy is streamtap's recording reverse proxy: it passes each
+// request to the upstream and its response back to the client byte for
+// byte, and models every exchange on the side: one session per exchange,
+// modelled once, which the log line, the turn links, a recording and the
+// sessions list all read. It knows nothing about flags or terminals; the
+// sessions list gets the exchanges through a Feed.
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// Proxy bounds. A request body is read whole before it is forwarded, to
+// learn the model and tools; MaxRequestBody keeps a runaway upload from
+// exhausting memory (a larger body is forwarded but not inspected).
+const (
+	MaxRequestBody     = 64 << 20
+	dialTimeout        = 10 * time.Second
+	DefaultHeadTimeout = 10 * time.Minute // reasoning models can think for minutes before the head
+	ShutdownGrace      = 5 * time.Second
+)
+
+// Options configure a Proxy.
+type Options struct {
+	Upstream    *url.URL      // the API, e.g. https://api.openai.com
+	Record      string        // a directory for a timed recording of every exchange, or ""
+	KeepSecrets bool          // do not redact credentials in recordings, the log and the sessions list
+	HeadTimeout time.Duration // give up on an upstream that sends no response head for this long (504)
+	Idle        time.Duration // cut a stream that sends no bytes for this long (0: never)
+	// Feed, when set, receives every exchange for the sessions list; its
+	// sessions then keep their events and bytes for the panes, and the
+	// protocol checks observe them.
+	Feed *Feed
+}
+
+// Proxy is the recording reverse proxy, an http.Handler. It is safe for
+// concurrent use: every request is a session of its own, and only the
+// turn registry, the log and the feed are shared.
+type Proxy struct {
+	o      Options
+	rp     *httputil.ReverseProxy
+	log    *Log
+	next   atomic.Int64
+	turns  turns
+	feed   *Feed          // the sessions list's feed, or nil
+	onDone func(*session) // for tests: called after a session's line is logged
+
+	upMu     sync.Mutex
+	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
+}
+
+// New returns a proxy to o.Upstream that writes one line per exchange to
+// logw.
+func New(o Options, logw io.Writer) *Proxy {
+	p := &Proxy{o: o, log: NewLog(logw), feed: o.Feed}
+	tr := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          512,
+		MaxIdleConnsPerHost:   256,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   dialTimeout,
+		ResponseHeaderTimeout: o.HeadTimeout,
+		// The body must reach the model as the upstream sent it; the
+		// client's Accept-Encoding is replaced (see rewrite).
+		DisableCompression: true,
+	}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite:        p.rewrite,
+		Transport:      tr,
+		FlushInterval:  -1, // flush every write: a stream is passed on as it arrives
+		ModifyResponse: p.modifyResponse,
+		ErrorHandler:   p.errorHandler,
+		ErrorLog:       log.New(io.Discard, "", 0), // each session logs its own outcome
+	}
+	return p
+}
+
+// Serve answers requests on ln until ctx ends, then stops: open
+// exchanges get ShutdownGrace to finish, WebSockets are closed.
+func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		_ = srv.Close() // streams still open after the grace period are cut
+	}
+	p.closeUpgraded()
+	return nil
+}
+
+func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
+	pr.SetURL(p.o.Upstream)
+	// A compressed stream could not be shown; ask for identity. Clients
+	// accept an uncompressed response to any Accept-Encoding.
+	pr.Out.Header.Set("Accept-Encoding", "identity")
+	// Likewise a WebSocket: without the extension offer the server cannot
+	// negotiate permessage-deflate (RFC 7692), and its messages stay
+	// readable. Extensions are optional; the client sees none accepted.
+	if strings.EqualFold(pr.In.Header.Get("Upgrade"), "websocket") {
+		pr.Out.Header.Del("Sec-WebSocket-Extensions")
+	}
+}
+
+type sessionKey struct{}
+
+// ServeHTTP reads the request body (the model, the tools and the tool
+// outputs sent back are in it), then forwards the request.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sess := p.newSession(r)
+	if r.Body != nil && r.Body != http.NoBody {
+		body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBody+1))
+		sess.reqBody = body
+		if err != nil {
+			sess.finish(0, fmt.Errorf("read request body: %w", err), "client-error")
+			http.Error(w, "streamtap: reading the request body failed", http.StatusBadRequest)
+			return
+		}
+		// The forwarded body must not read the inbound one again: the
+		// server closes it once the response head is written, and the
+		// transport's final read of a closed body would tear down the
+		// upstream connection mid-stream (golang/go#40747).
+		var fwd io.Reader = bytes.NewReader(body)
+		if len(body) > MaxRequestBody {
+			sess.reqBody = body[:MaxRequestBody]
+			fwd = io.MultiReader(fwd, r.Body) // too large to inspect: stream the rest
+		}
+		r.Body = io.NopCloser(fwd)
+	}
+	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
+	sess.prev, sess.unanswered = p.turns.link(sess.req)
+	u := *p.o.Upstream
+	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
+	u.RawQuery = r.URL.RawQuery
+	sess.url = u.String()
+	sess.reqHeader = r.Header.Clone()
+	sess.publish()
+	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+}
+
+func singleJoin(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case strings.HasSuffix(a, "/") && strings.HasPrefix(b, "/"):
+		return a + b[1:]
+	case !strings.HasSuffix(a, "/") && !strings.HasPrefix(b, "/"):
+		return a + "/" + b
+	}
+	return a + b
+}
+
+func (p *Proxy) modifyResponse(resp *http.Response) error {
+	sess, _ := resp.Request.Context().Value(sessionKey{}).(*session)
+	if sess == nil {
+		return nil
+	}
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		return sess.upgrade(resp)
+	}
+	sess.respond(resp)
+	resp.Body = capture.NewTee(resp.Body, sess.start, p.o.Idle, sess.chunk, sess.done)
+	return nil
+}
+
+// errorHandler answers when no response came: the upstream is unreachable,
+// timed out before its head, or the client went away first.
+func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
+	sess, _ := r.Context().Value(sessionKey{}).(*session)
+	if sess != nil && sess.ws != nil {
+		return // the connection is the client's now; the session ends when it closes
+	}
+	state, status := Classify(r.Context(), err)
+	if sess != nil {
+		sess.finish(status, err, state)
+	}
+	if state == "client-canceled" {
+		return // nobody is listening
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, "streamtap proxy: %s: %v\n", state, err)
+}
+
+// Classify names why an exchange failed (client-canceled, idle-timeout,
+// timeout, unreachable, upstream-error) and the status the proxy answers.
+func Classify(in context.Context, err error) (string, int) {
+	var ne net.Error
+	var op *net.OpError
+	switch {
+	case in.Err() != nil || errors.Is(err, context.Canceled):
+		return "client-canceled", 499
+	case errors.Is(err, capture.ErrIdle):
+		return "idle-timeout", http.StatusGatewayTimeout
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
+		return "timeout", http.StatusGatewayTimeout
+	case errors.As(err, &op) && op.Op == "dial":
+		return "unreachable", http.StatusBadGateway
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return "unreachable", http.StatusBadGateway
+	}
+	return "upstream-error", http.StatusBadGateway
+}

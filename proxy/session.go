@@ -1,0 +1,474 @@
+package proxy
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/ingest"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// session is one request/response pair, modelled once. Its fields are
+// written by the goroutine serving the request, or after a switch of
+// protocols by the DuplexTee's sink, which runs one chunk at a time;
+// finish runs once.
+//
+// The frames go through an ingest.Pump, which copies them into a batch;
+// after each chunk the same goroutine adds the batch to the session
+// (model), so the client's stream never waits for another goroutine to be
+// scheduled. The session is a model.Live: model, finish and the sessions
+// list each hold its lock while they use it.
+type session struct {
+	p          *Proxy
+	id         int
+	start      time.Time
+	in         context.Context // the client's request context
+	method     string
+	path       string
+	url        string
+	reqHeader  http.Header
+	reqBody    []byte
+	req        model.Request
+	prev       int // the session whose turn this request answers, or 0
+	unanswered []string
+	store      *capture.Store // the body's bytes, for the sessions list; nil without it
+	shown      *model.Request // built once, then shared read-only with the UI
+
+	live       *model.Live
+	status     int
+	headAt     time.Duration
+	firstByte  time.Duration
+	firstEvent time.Duration
+	fr         *capture.Framer // set when the response head arrived
+	pm         *ingest.Pump
+	rec        *capture.Recorder
+	recFile    *os.File
+	recPath    string
+	ws         *wsSession // after a switch of protocols, or nil
+	once       sync.Once
+
+	// Set by finish.
+	state string
+	err   error
+	dur   time.Duration
+}
+
+// newSession starts the session of a request. Its model keeps its events,
+// its bytes (in a Store) and the checks' observations only for the
+// sessions list: without it the log needs only the assembly, and a 1 MiB
+// store block per session would dominate memory under many streams.
+func (p *Proxy) newSession(r *http.Request) *session {
+	ps := &session{
+		p: p, id: int(p.next.Add(1)), start: time.Now(), in: r.Context(),
+		method: r.Method, path: r.URL.RequestURI(),
+		status: 0, headAt: capture.NoTime, firstByte: capture.NoTime, firstEvent: capture.NoTime,
+	}
+	var opts model.Options
+	if p.feed != nil {
+		ps.store = new(capture.Store)
+		opts, _ = checks.Attach(model.Options{KeepEvents: true, Raw: ps.store})
+	}
+	ps.live = model.NewLive(model.NewSession(opts))
+	return ps
+}
+
+// respond starts the session's modelling and recording when the head
+// arrives.
+func (ps *session) respond(resp *http.Response) {
+	ps.status = resp.StatusCode
+	ps.headAt = time.Since(ps.start)
+	format := BodyFormat(resp.Header.Get("Content-Type"))
+	if resp.StatusCode == http.StatusSwitchingProtocols {
+		format = capture.FormatSSE // the messages are written as SSE blocks
+	}
+	ps.fr = capture.NewFramer(format)
+	// The checks read Raw; each read's frames are added by model, so
+	// EndRead need not wait for a consumer (Gather).
+	ps.pm = ingest.New(ingest.Options{KeepRaw: ps.p.feed != nil, Gather: true})
+	// The head goes in first, so that an HTTP error status is an error.
+	ps.add(headFrame(resp, ps.headAt))
+	ps.model()
+	ps.publish()
+	ps.openRecording(resp, format)
+}
+
+// model ends a read: the frames it completed are due, and are added to
+// the session, a batch at a time under its lock; the sessions list hears
+// of it.
+func (ps *session) model() {
+	ps.pm.EndRead()
+	added := false
+	for {
+		b, ok := ps.pm.TryNext()
+		if !ok {
+			break
+		}
+		s := ps.live.Lock()
+		_ = s.AddBatch(b, nil) // without a callback it cannot fail
+		ps.live.Unlock()
+		ps.pm.Release(b)
+		added = true
+	}
+	if added && ps.p.feed != nil {
+		ps.p.feed.touch(ps.id)
+	}
+}
+
+// endModel adds the last frames.
+func (ps *session) endModel(at time.Duration) {
+	ps.fr.Finish(at, ps.add)
+	ps.pm.Close(nil)
+	ps.model()
+}
+
+// BodyFormat is the input format a response body of Content-Type ctype is
+// framed as.
+func BodyFormat(ctype string) capture.Format {
+	ctype = strings.ToLower(ctype)
+	switch {
+	case strings.HasPrefix(ctype, "text/event-stream"):
+		return capture.FormatSSE
+	case strings.Contains(ctype, "ndjson") || strings.Contains(ctype, "jsonl"):
+		return capture.FormatJSONL
+	case strings.Contains(ctype, "json"):
+		return capture.FormatJSON
+	}
+	return capture.FormatAuto
+}
+
+// headFrame makes a head frame for the model. It covers no bytes of the
+// body: its offsets are empty.
+func headFrame(resp *http.Response, at time.Duration) *capture.Frame {
+	f := &capture.Frame{Kind: capture.FrameHead, At: at, Retry: -1, Proto: resp.Proto, Status: resp.StatusCode}
+	for k, vs := range resp.Header {
+		for _, v := range vs {
+			f.Header = append(f.Header, capture.Field{Name: []byte(k), Value: []byte(v)})
+		}
+	}
+	return f
+}
+
+// exchange is what went over the wire, as a recording's header tells it.
+func (ps *session) exchange() capture.Exchange {
+	return capture.Exchange{
+		Started: ps.start, Method: ps.method, URL: ps.url,
+		RequestHeader: ps.reqHeader, RequestBody: ps.reqBody,
+		HeadAt: ps.headAt, Status: ps.status,
+	}
+}
+
+func (ps *session) openRecording(resp *http.Response, format capture.Format) {
+	if ps.p.o.Record == "" {
+		return
+	}
+	f, path, err := createRecording(ps.p.o.Record, ps.start, ps.id, ps.method, ps.path)
+	if err != nil {
+		ps.p.log.Printf("#%d record: %v", ps.id, err)
+		return
+	}
+	x := ps.exchange()
+	x.Proto, x.Status, x.ResponseHeader = resp.Proto, resp.StatusCode, resp.Header.Clone()
+	if format != capture.FormatSSE {
+		format = capture.FormatJSON // anything else is kept verbatim
+	}
+	ps.recFile, ps.recPath = f, path
+	ps.rec = capture.NewRecorder(f, &x, capture.RecordOptions{Format: format, KeepSecrets: ps.p.o.KeepSecrets})
+}
+
+// createRecording makes a new file in dir named after the session.
+func createRecording(dir string, start time.Time, id int, method, path string) (*os.File, string, error) {
+	var b strings.Builder
+	for _, c := range strings.TrimPrefix(path, "/") {
+		if b.Len() >= 60 {
+			break
+		}
+		if c == '?' {
+			break
+		}
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	name := fmt.Sprintf("%s-%04d-%s-%s.sse", start.Format("20060102T150405"), id, method, strings.Trim(b.String(), "-"))
+	full := filepath.Join(dir, name)
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	return f, full, err
+}
+
+// chunk takes body bytes from the tee, after the client has them.
+func (ps *session) chunk(p []byte, at time.Duration) {
+	if ps.firstByte == capture.NoTime {
+		ps.firstByte = at
+		ps.publish()
+	}
+	ps.body(p, at)
+}
+
+// body adds bytes to the session's body: its store, its recording and its
+// model. The frames they complete are due at once.
+func (ps *session) body(p []byte, at time.Duration) {
+	if ps.store != nil {
+		ps.store.Append(p) // before its frames reach the UI
+	}
+	if ps.rec != nil {
+		if err := ps.rec.Write(p, at); err != nil {
+			ps.p.log.Printf("#%d %v", ps.id, err)
+			ps.closeRecording(at)
+		}
+	}
+	ps.fr.Feed(p, at, ps.add)
+	ps.model()
+}
+
+func (ps *session) add(f *capture.Frame) {
+	first := f.Kind == capture.FrameEvent && ps.firstEvent == capture.NoTime
+	if first {
+		ps.firstEvent = f.At
+	}
+	_ = ps.pm.Frame(f) // only a consumer that stopped fails it, and model never stops
+	if first {
+		ps.publish()
+	}
+}
+
+func (ps *session) closeRecording(at time.Duration) {
+	if ps.rec == nil {
+		return
+	}
+	err := ps.rec.Close(at)
+	if cerr := ps.recFile.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		ps.p.log.Printf("#%d record %s: %v", ps.id, ps.recPath, err)
+	}
+	ps.rec = nil
+}
+
+// done ends a session whose response head arrived.
+func (ps *session) done(err error, at time.Duration) {
+	ps.endModel(at)
+	ps.closeRecording(at)
+	state := ""
+	if err != nil {
+		switch {
+		case errors.Is(err, capture.ErrIdle):
+			state = "idle-timeout"
+		case ps.in.Err() != nil, errors.Is(err, capture.ErrClosedEarly):
+			// ReverseProxy closes the body early only when writing to the
+			// client failed.
+			state = "client-canceled"
+		default:
+			state = "upstream-failed"
+		}
+	}
+	ps.live.Lock().End(err)
+	ps.live.Unlock()
+	ps.finish(ps.status, err, state)
+}
+
+// finish logs the session's line once. state is empty when the stream
+// decides it (the model's outcome).
+func (ps *session) finish(status int, err error, state string) {
+	ps.once.Do(func() {
+		ps.dur = time.Since(ps.start)
+		ps.err = err
+		if ps.status == 0 {
+			ps.status = status
+		}
+		responded := ps.fr != nil
+		if !responded && ps.p.o.Record != "" {
+			ps.recordFailure(err)
+		}
+		s := ps.live.Lock()
+		if state == "" {
+			state = "empty"
+			if responded {
+				state = s.Outcome().State
+			}
+		}
+		ps.state = state
+		if responded {
+			ps.p.turns.register(ps.id, s)
+		}
+		line := ps.logLine(s)
+		ps.live.Unlock()
+		ps.p.log.Line(line)
+		if ps.p.feed != nil {
+			ps.p.feed.end(ps.exchangeInfo(), ps.live, err)
+		}
+		if ps.p.onDone != nil {
+			ps.p.onDone(ps)
+		}
+	})
+}
+
+// recordFailure writes a recording of an exchange that got no response.
+func (ps *session) recordFailure(err error) {
+	f, path, cerr := createRecording(ps.p.o.Record, ps.start, ps.id, ps.method, ps.path)
+	if cerr != nil {
+		ps.p.log.Printf("#%d record: %v", ps.id, cerr)
+		return
+	}
+	x := ps.exchange()
+	x.HeadAt, x.Status = capture.NoTime, 0
+	if err != nil {
+		x.Error = err.Error()
+	}
+	rec := capture.NewRecorder(f, &x, capture.RecordOptions{Format: capture.FormatJSON, KeepSecrets: ps.p.o.KeepSecrets})
+	if werr := rec.Close(capture.NoTime); werr != nil {
+		ps.p.log.Printf("#%d record %s: %v", ps.id, path, werr)
+	}
+	f.Close()
+	ps.recPath = path
+}
+
+// logLine is the session's one line: key=value pairs, values quoted when
+// they hold spaces, terminal-safe. s is the session, locked.
+func (ps *session) logLine(s *model.Session) string {
+	var b strings.Builder
+	path := ps.path
+	if !ps.p.o.KeepSecrets {
+		path = capture.RedactURL(path) // Gemini takes its key as ?key=
+	}
+	fmt.Fprintf(&b, "#%d %s %s %d", ps.id, ps.method, ui.Safe(path), ps.status)
+	kv := func(k, v string) {
+		if v == "" {
+			return
+		}
+		if strings.ContainsAny(v, " \t\"=") {
+			v = strconv.Quote(v)
+		}
+		b.WriteString(" " + k + "=" + ui.Safe(v))
+	}
+	ms := func(d time.Duration) string {
+		if d == capture.NoTime {
+			return "-"
+		}
+		return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
+	}
+	kv("model", ps.req.Model)
+	responded := ps.fr != nil
+	dialect, calls := "-", 0
+	var bytesIn int64
+	if responded {
+		dialect = s.Dialect().String()
+		calls = len(s.Calls())
+		bytesIn = s.Bytes()
+	}
+	if ps.ws != nil {
+		bytesIn = ps.ws.wire[capture.WSServer] // the body holds the messages as SSE blocks
+	}
+	kv("dialect", dialect)
+	kv("dur", ms(ps.dur))
+	kv("ttfb", ms(ps.firstByte))
+	kv("tfe", ms(ps.firstEvent))
+	kv("calls", strconv.Itoa(calls))
+	kv("bytes", strconv.FormatInt(bytesIn, 10))
+	kv("outcome", ps.state)
+	if ps.ws != nil {
+		ps.ws.logFields(kv)
+	}
+	if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
+		kv("error", ps.err.Error())
+	} else if responded {
+		if o := s.Outcome(); o.Detail != "" && ps.state == o.State {
+			kv("detail", o.Detail)
+		}
+	}
+	if ps.prev > 0 {
+		kv("turn-of", "#"+strconv.Itoa(ps.prev))
+	}
+	if len(ps.unanswered) > 0 {
+		kv("unanswered", strings.Join(ps.unanswered, ","))
+		kv("finding", "No tool output found for function call "+ps.unanswered[0])
+	}
+	kv("record", ps.recPath)
+	return b.String()
+}
+
+// Log writes whole lines, one writer at a time; it is safe for concurrent
+// use.
+type Log struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// NewLog returns a Log writing to w.
+func NewLog(w io.Writer) *Log { return &Log{w: w} }
+
+// Line writes "streamtap: " and s as one line.
+func (l *Log) Line(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintln(l.w, "streamtap: "+s)
+}
+
+// Printf writes one formatted line.
+func (l *Log) Printf(format string, args ...any) { l.Line(fmt.Sprintf(format, args...)) }
+
+// publish hands the session's current state to the sessions list, if
+// there is one. It runs on the session's own goroutine.
+func (ps *session) publish() {
+	if ps.p.feed == nil {
+		return
+	}
+	ps.p.feed.update(ps.exchangeInfo(), ps.start, ps.live)
+}
+
+// exchangeInfo is a copy of what the sessions list shows of the session,
+// with secrets redacted unless KeepSecrets.
+func (ps *session) exchangeInfo() model.Exchange {
+	body := ps.reqBody
+	if ps.ws != nil {
+		body = ps.ws.request
+	}
+	if ps.shown == nil && len(body) > 0 && json.Valid(body) {
+		h := ps.reqHeader
+		if !ps.p.o.KeepSecrets {
+			h = capture.RedactHeaders(h)
+		}
+		r := ps.req
+		ps.shown = &model.Request{
+			Header: h, Size: len(body), Tools: slices.Clone(r.Tools), ToolChoice: r.ToolChoice,
+			Parallel: r.Parallel, Previous: r.Previous, Outputs: slices.Clone(r.Outputs),
+		}
+	}
+	path := ps.path
+	if !ps.p.o.KeepSecrets {
+		path = capture.RedactURL(path)
+	}
+	x := model.Exchange{
+		Exchange: ps.exchange(),
+		ID:       ps.id, Path: path, Model: ps.req.Model,
+		Dur: time.Since(ps.start), TTFB: ps.firstByte, TFE: ps.firstEvent,
+		Outcome: ps.state, TurnOf: ps.prev, Unanswered: slices.Clone(ps.unanswered),
+		Request: ps.shown, Record: ps.recPath,
+	}
+	if ps.state == "closed" && ps.ws != nil && ps.ws.parsers[0] != nil {
+		x.Outcome += " " + strconv.Itoa(ps.ws.code())
+	}
+	if ps.state != "" {
+		x.Dur = ps.dur
+		if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
+			x.Err = ps.err.Error()
+		}
+	}
+	return x
+}
