@@ -94,14 +94,17 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 // timelineSession prints the plain timeline and returns the session. With
 // a speed above 0, each line waits until its event's recorded time
 // (divided by speed) has come, and events without a time are printed at
-// once; with 0, lines are printed as events arrive.
+// once; with 0, lines are printed as events arrive, each flushed at once
+// when the source is live (a file is written in big blocks).
 func timelineSession(ctx context.Context, src *capture.Source, o options, speed float64, stdout, stderr io.Writer) (int, *model.Session) {
 	w := bufio.NewWriter(stdout)
 	prev := capture.NoTime
 	start := time.Now()
 	s, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		if speed <= 0 {
-			defer w.Flush() // a live stream shows each event as it arrives
+			if src.Timed {
+				defer w.Flush() // a live stream shows each event as it arrives
+			}
 		} else if ev.At != capture.NoTime {
 			if err := w.Flush(); err != nil {
 				return err

@@ -296,34 +296,10 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 	return 0
 }
 
+// runTimeline prints the plain timeline, each line as its event arrives.
 func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
-	w := bufio.NewWriter(stdout)
-	prev := capture.NoTime
-	s, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
-		if err := ui.WriteTimelineLine(w, s, ev, ord, prev, f.Raw); err != nil {
-			return err
-		}
-		prev = ev.At
-		if src.Timed {
-			return w.Flush()
-		}
-		return nil
-	})
-	if err == nil {
-		o := s.Outcome()
-		fmt.Fprintf(w, "-- %s: %d events, %d bytes, %s", src.Name, s.Len(), s.Bytes(), o.State)
-		if o.Detail != "" {
-			fmt.Fprintf(w, " (%s)", ui.Safe(o.Detail))
-		}
-		fmt.Fprintln(w)
-	}
-	if werr := w.Flush(); werr != nil && err == nil {
-		err = werr
-	}
-	if err != nil {
-		return readFailed(stderr, err)
-	}
-	return 0
+	code, _ := timelineSession(ctx, src, o, 0, stdout, stderr)
+	return code
 }
 
 // listSamples prints the embedded samples, one line each: name, summary.
