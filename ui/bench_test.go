@@ -8,6 +8,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/model"
 )
 
 // synthStream writes a Responses stream of about n events: calls of 48
@@ -86,12 +88,9 @@ func BenchmarkIngestBatch(b *testing.B) {
 			m := liveModel(&testing.T{}, data, 120, 40)
 			m.Update(batch(fs[:n]))
 			next := n
-			// The batches are made before the clock runs: the reader makes
-			// them on its own goroutine.
-			batches := map[int]tea.Msg{}
-			for i := n; i+256 <= len(fs); i += 256 {
-				batches[i] = batch(fs[i : i+256])
-			}
+			// Each batch is made with the clock stopped, in one reused
+			// model.Batch: the reader makes it on its own goroutine.
+			bt := &model.Batch{KeepRaw: true}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for b.Loop() {
@@ -102,7 +101,13 @@ func BenchmarkIngestBatch(b *testing.B) {
 					next = n
 					b.StartTimer()
 				}
-				m.Update(batches[next])
+				b.StopTimer()
+				bt.Reset()
+				for i := next; i < next+256; i++ {
+					bt.Add(&fs[i], false)
+				}
+				b.StartTimer()
+				m.Update(Frames(bt, nil))
 				_ = m.View()
 				next += 256
 			}
@@ -122,12 +127,9 @@ func BenchmarkKeyLatency(b *testing.B) {
 	data := synthStream(total)
 	fs := frames(data)
 	keys := []tea.Msg{keyMsg("j"), keyMsg("j"), keyMsg("k"), keyMsg("G"), keyMsg("g"), keyMsg("ctrl+d")}
-	// The batches are made before the clock runs: the reader makes them on
-	// its own goroutine.
-	var batches []tea.Msg
-	for next := 0; next < len(fs); next += 256 {
-		batches = append(batches, batch(fs[next:min(next+256, len(fs))]))
-	}
+	// Batches are made between presses, untimed, in one reused
+	// model.Batch: the reader makes them on its own goroutine.
+	bt := &model.Batch{KeepRaw: true}
 	measure := func(b *testing.B, m *Model, between func(i int)) {
 		lat := make([]time.Duration, 0, presses)
 		for i := range presses {
@@ -149,9 +151,14 @@ func BenchmarkKeyLatency(b *testing.B) {
 			m := liveModel(&testing.T{}, data, 120, 40)
 			next := 0
 			measure(b, m, func(int) {
-				if next < len(batches) {
-					m.Update(batches[next])
-					next++
+				if next < len(fs) {
+					end := min(next+256, len(fs))
+					bt.Reset()
+					for i := next; i < end; i++ {
+						bt.Add(&fs[i], false)
+					}
+					m.Update(Frames(bt, nil))
+					next = end
 				}
 			})
 		}
