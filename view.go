@@ -52,9 +52,9 @@ func viewOrTimeline(ctx context.Context, cmd string, src *capture.Source, o opti
 	return runTimeline(ctx, src, o, stdout, stderr)
 }
 
-// runView runs the interactive inspector over src: a pump goroutine reads
-// the source and hands frames to the program in batches while the program
-// takes keys from the terminal. Bubble Tea opens the TTY itself when stdin
+// runView runs the interactive inspector over src: a goroutine reads the
+// source into an ingest.Pump, whose batches go to the program as Frames
+// messages, while the program takes keys from the terminal. Bubble Tea opens the TTY itself when stdin
 // is a pipe, so stdin is never passed as the program's input.
 func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctx)
