@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // Payload sizes the huge-payload tests sweep.
@@ -144,9 +145,9 @@ var hugeShapes = []hugeShape{
 
 // hugeChecks finds something on the big event, so the findings pane has a
 // finding pointing at it.
-func hugeChecks(ev int) Checker {
-	return func(s *model.Session) []Finding {
-		return []Finding{{Severity: "warning", Code: "huge", Message: "a huge event", Events: []int{ev}}}
+func hugeChecks(ev int) func(*model.Session) []checks.Finding {
+	return func(s *model.Session) []checks.Finding {
+		return []checks.Finding{{Severity: checks.Warning, Rule: "huge", Message: "a huge event", Events: []int{ev}}}
 	}
 }
 
