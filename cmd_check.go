@@ -117,7 +117,7 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	if o.json {
 		err = writeCheckJSON(w, rep, pass)
 	} else {
-		err = checks.WriteText(w, rep)
+		err = ui.WriteCheckReport(w, rep)
 		if err == nil && outcomeFailed {
 			state := ui.Safe(rep.Outcome.State)
 			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)

@@ -469,32 +469,6 @@ func TestReportJSON(t *testing.T) {
 	}
 }
 
-func TestWriteTextEscapes(t *testing.T) {
-	rep := Report{
-		Outcome: model.Outcome{State: "error", Detail: "bad\x1b[31m red"},
-		Findings: []Finding{{Rule: fInvalidJSON, Severity: Error, Events: []int{3, 4},
-			Message: "data \x1b]0;pwned\x07 and a\nnewline \u2028 and \u009b"}},
-	}
-	var buf bytes.Buffer
-	if err := WriteText(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
-	out := buf.String()
-	for _, bad := range []string{"\x1b", "\x07", "\u2028", "\u009b"} {
-		if strings.Contains(out, bad) {
-			t.Errorf("WriteText output contains %q:\n%s", bad, out)
-		}
-	}
-	for _, want := range []string{`\x1b[31m`, `\x1b]0;pwned\x07`, `a\nnewline`, "error   framing/invalid-json [3,4]: ", "1 error, 0 warnings, 0 infos"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("WriteText output lacks %q:\n%s", want, out)
-		}
-	}
-	if n := strings.Count(out, "\n"); n != 3 {
-		t.Errorf("WriteText wrote %d lines; want 3:\n%s", n, out)
-	}
-}
-
 func TestProfiles(t *testing.T) {
 	// No sequence numbers at all: a warning by the contract, an old
 	// official-API habit under the tolerant profile.

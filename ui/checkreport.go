@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/streamtap/streamtap/model/checks"
+)
+
+// WriteCheckReport writes a check report for people: the outcome, one line
+// per finding (severity, rule, events, message), and a count. Messages
+// quote the stream, so every string goes through Safe: the one terminal
+// escaper, which also neutralises bidi overrides and C1 controls.
+func WriteCheckReport(w io.Writer, r checks.Report) error {
+	var b strings.Builder
+	b.WriteString("outcome: ")
+	b.WriteString(Safe(r.Outcome.State))
+	if r.Outcome.Detail != "" {
+		b.WriteString(" (")
+		b.WriteString(Safe(r.Outcome.Detail))
+		b.WriteString(")")
+	}
+	b.WriteByte('\n')
+	for _, f := range r.Findings {
+		fmt.Fprintf(&b, "%-7s %s", f.Severity, Safe(f.Rule))
+		if len(f.Events) > 0 {
+			ev := make([]string, len(f.Events))
+			for i, e := range f.Events {
+				ev[i] = strconv.Itoa(e)
+			}
+			fmt.Fprintf(&b, " [%s]", strings.Join(ev, ","))
+		}
+		b.WriteString(": ")
+		b.WriteString(Safe(f.Message))
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%s, %s, %s\n", countOf(r.Count(checks.Error), "error"), countOf(r.Count(checks.Warning), "warning"), countOf(r.Count(checks.Info), "info"))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// countOf returns "1 error" or "3 errors".
+func countOf(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
