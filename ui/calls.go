@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -37,6 +38,9 @@ type callsPane struct {
 	list   lineList
 	focus  int // header line of the selected event's item, -1 if none
 	mark   int // first line holding the selected event's fragment, -1 if none
+	// markEnd is the last line of what the selected event brought that the
+	// view should show whole (the sources it made disagree), else mark.
+	markEnd int
 	// jump says the view should still move to the selected item and its
 	// fragment, whose line waits for the fragment's document to be indexed
 	// as far as pend (at byte pendAt, the doc starting at line pendBase).
@@ -94,7 +98,7 @@ func (c *callsPane) view(ord int) string {
 	c.prepare(ord)
 	if c.jump && c.pend != nil {
 		if l := c.pend.lineOf(c.pendAt, false); l >= 0 {
-			c.mark, c.pend = c.pendBase+l, nil
+			c.mark, c.markEnd, c.pend = c.pendBase+l, c.pendBase+l, nil
 			c.reveal()
 		}
 	}
@@ -146,7 +150,7 @@ func (c *callsPane) prepare(ord int) {
 	}
 	moved := k.ord != c.key.ord || k.w != c.key.w
 	c.key, c.laid, c.dirty = k, true, false
-	c.list, c.focus, c.mark, c.more, c.pend = lineList{}, -1, -1, 0, nil
+	c.list, c.focus, c.mark, c.markEnd, c.more, c.pend = lineList{}, -1, -1, -1, 0, nil
 	old := c.docs
 	c.docs = map[callDocKey]*doc{}
 	defer func() {
@@ -228,16 +232,21 @@ func (c *callsPane) prepare(ord int) {
 	}
 }
 
-// reveal scrolls so that the selected event's item, and the fragment it
-// added, are in view.
+// reveal scrolls so that the selected event's item, and the fragment or
+// the disagreement it brought, are in view.
 func (c *callsPane) reveal() {
 	c.jump = false
 	target := c.focus
+	end := max(c.focus, c.mark, c.markEnd)
 	if c.mark >= 0 && c.mark-c.focus >= c.h-1 {
 		target = c.mark - c.h/2
 	}
-	if c.focus < c.scroll || max(c.focus, c.mark) >= c.scroll+c.h {
+	if c.focus < c.scroll || end >= c.scroll+c.h {
 		c.scroll = max(target-1, 0)
+	}
+	if c.mark >= 0 && end >= c.scroll+c.h {
+		// Show what the event brought whole, or at least its start.
+		c.scroll = max(min(end-c.h+1, c.mark), 0)
 	}
 }
 
@@ -268,7 +277,7 @@ func (c *callsPane) addDoc(d *doc, ms int, selected bool) {
 		return
 	}
 	if l := d.lineOf(ms, true); l >= 0 {
-		c.mark = base + l
+		c.mark, c.markEnd = base+l, base+l
 	} else {
 		c.pend, c.pendAt, c.pendBase = d, ms, base
 	}
@@ -343,19 +352,33 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 	c.text(it, ord, selected, old)
 }
 
-// args lays out a call's arguments as of ord with the event's fragment
-// marked, its JSON state, and the disagreement of its sources.
+// args lays out a call's arguments as they stood at ord: the ones `calls`
+// would report had the stream ended there (a .done's once it has come),
+// with the event's fragment marked when they are the fragments, their JSON
+// state, and the sources that disagree by then, side by side.
 func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map[callDocKey]*doc) {
 	st := c.st
-	args := it.ArgsAsOf(ord)
-	info := st.Muted.Render(fmt.Sprintf("  args %d bytes, %d fragment(s) · json ", len(args), fragmentsAsOf(&it.Args, ord)))
+	args, frags := finalArgs(it, ord)
+	// The statements are strings (the deltas copied): made only when they
+	// are shown, never for a healthy call.
+	var stmts []model.Statement
+	differ := it.SourcesDisagreeAsOf(ord)
+	if differ || !frags {
+		stmts, _ = it.SourcesAsOf(ord)
+	}
+	from := ""
+	if !frags && len(stmts) > 0 && stmts[0].Name != model.SourceDeltas.String() {
+		from = fmt.Sprintf(" (%s #%d)", stmts[0].Name, stmts[0].Ordinal)
+	}
+	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %d fragment(s) · json ", len(args), from, fragmentsAsOf(&it.Args, ord)))
 	if len(args) == 0 {
 		c.list.add(info+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()), st.Muted.Render("  (no arguments yet)"))
 	} else {
 		ms, me := -1, -1
 		// Gemini arguments are rebuilt from partial values, so fragment
-		// offsets do not map onto the rendering; mark only plain buffers.
-		if it.Dialect != model.DialectGemini {
+		// offsets do not map onto the rendering; mark only plain buffers,
+		// and only while they are what is shown.
+		if frags && it.Dialect != model.DialectGemini {
 			if s, e, ok := it.Args.FragmentAt(ord); ok && e <= len(args) {
 				ms, me = s, e
 			}
@@ -370,12 +393,43 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 			return // the rest comes when the arguments are indexed
 		}
 	}
-	src, differ := it.SourcesDisagree()
-	if !differ || !sourcesKnownBy(it, ord) {
-		return
+	if differ {
+		c.disagreement("arguments", stmts, string(args), ord, selected)
 	}
-	c.list.add(st.Calls.StateErr.Render("  sources of the final arguments disagree:"))
-	c.sideBySide(src)
+}
+
+// disagreement lays out the statements of an item's final arguments or
+// text that disagree as of ord. When the selected event made one of them
+// (a .done, a snapshot), the view goes there.
+func (c *callsPane) disagreement(what string, stmts []model.Statement, shown string, ord int, selected bool) {
+	start := c.list.len()
+	c.list.add(c.st.Calls.StateErr.Render("  sources of the final " + what + " disagree:"))
+	c.sideBySide(stmts, shown)
+	brought := slices.ContainsFunc(stmts, func(s model.Statement) bool {
+		return s.Ordinal == ord && s.Name != model.SourceDeltas.String()
+	})
+	if selected && brought && c.mark < 0 && c.pend == nil {
+		c.mark, c.markEnd = start, c.list.len()-1
+	}
+}
+
+// finalArgs returns the arguments `calls` reports for a call as of ord,
+// and whether they are the fragments received by then, so that the
+// event's fragment can be marked in them. They are the assembled bytes as
+// they lie whenever they can be: a frame must not copy 20 MB arguments.
+func finalArgs(it *model.Item, ord int) ([]byte, bool) {
+	frags := it.ArgsAsOf(ord)
+	if it.Dialect == model.DialectGemini {
+		return frags, true // rebuilt from partial values: what calls reports
+	}
+	b, v := it.FinalArgsViewAsOf(ord)
+	switch {
+	case b != nil && len(b) == len(frags), b == nil && v == string(frags):
+		return frags, true // both prefixes of the assembled bytes, or equal
+	case b != nil:
+		return b, false
+	}
+	return []byte(v), false
 }
 
 // stateStyle colours a JSON state: fine, still to come, or broken.
@@ -390,28 +444,38 @@ func (c *callsPane) stateStyle(s model.JSONState) lipgloss.Style {
 }
 
 // text lays out message text or reasoning as of ord, the event's fragment
-// marked.
+// marked, then the sources of the text that disagree by then, and the
+// refusal.
 func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDocKey]*doc) {
-	for i, b := range []struct {
-		name string
-		buf  *model.Buffer
-	}{{"", &it.Text}, {"refusal", it.Refusal}} {
-		txt, _ := b.buf.AsOf(ord)
-		if len(txt) == 0 {
-			continue
-		}
-		if b.name != "" {
-			c.list.add(c.st.Calls.StateErr.Render("  " + b.name + ":"))
-		}
-		ms, me := -1, -1
-		if s, e, ok := b.buf.FragmentAt(ord); ok {
-			ms, me = s, e
-		}
-		d := c.docFor(callDocKey{it: it, buf: i + 1, ord: ord, w: c.w, n: len(txt)}, old, txt, docText, ms, me)
-		if c.addDoc(d, ms, selected); !d.done() {
-			return
-		}
+	txt := it.FinalTextAsOf(ord)
+	if !c.textDoc(it, 1, &it.Text, txt, ord, selected, old) {
+		return
 	}
+	if it.TextSourcesDisagreeAsOf(ord) {
+		stmts, _ := it.TextSourcesAsOf(ord)
+		c.disagreement("text", stmts, string(txt), ord, selected)
+	}
+	refusal, _ := it.Refusal.AsOf(ord)
+	if len(refusal) > 0 {
+		c.list.add(c.st.Calls.StateErr.Render("  refusal:"))
+	}
+	c.textDoc(it, 2, it.Refusal, refusal, ord, selected, old)
+}
+
+// textDoc lays out txt, buffer buf of the item as of ord (1 text, 2
+// refusal), with the fragment event ord added marked. It reports whether
+// the document is laid out to its end, so what follows it can be.
+func (c *callsPane) textDoc(it *model.Item, buf int, b *model.Buffer, txt []byte, ord int, selected bool, old map[callDocKey]*doc) bool {
+	if len(txt) == 0 {
+		return true
+	}
+	ms, me := -1, -1
+	if s, e, ok := b.FragmentAt(ord); ok && e <= len(txt) {
+		ms, me = s, e
+	}
+	d := c.docFor(callDocKey{it: it, buf: buf, ord: ord, w: c.w, n: len(txt)}, old, txt, docText, ms, me)
+	c.addDoc(d, ms, selected)
+	return d.done()
 }
 
 // fragmentsAsOf counts the fragments added by the end of ord.
@@ -420,41 +484,27 @@ func fragmentsAsOf(b *model.Buffer, ord int) int {
 	return i + 1
 }
 
-// sourcesKnownBy reports whether every stated source had arrived by ord.
-func sourcesKnownBy(it *model.Item, ord int) bool {
-	last := it.Last
-	for name := range model.SourceAdded + 1 { // every source, the placeholder too
-		if s := it.Source(name); s.Present {
-			last = max(last, s.Ordinal)
-		}
-	}
-	return ord >= last
-}
-
-// sideBySide shows the distinct values of the sources in two columns (the
-// first beside each other one), each titled by the sources that state it,
-// with the differing middle marked.
-func (c *callsPane) sideBySide(src map[string]string) {
+// sideBySide shows the distinct values of the statements in two columns,
+// each titled by the sources that state it and the event that did: the
+// value shown above (shown) on the left, beside each other one, with the
+// differing middle marked.
+func (c *callsPane) sideBySide(stmts []model.Statement, shown string) {
 	type group struct {
 		names []string
 		value string
 	}
-	var groups []group
-	for _, n := range []string{"deltas", "arguments_done", "item_done", "terminal"} {
-		v, ok := src[n]
-		if !ok {
-			continue
+	groups := []group{{value: shown}}
+	for _, s := range stmts {
+		name := fmt.Sprintf("%s #%d", s.Name, s.Ordinal)
+		i := slices.IndexFunc(groups, func(g group) bool { return g.value == s.Value })
+		if i < 0 {
+			i = len(groups)
+			groups = append(groups, group{value: s.Value})
 		}
-		found := false
-		for i := range groups {
-			if groups[i].value == v {
-				groups[i].names = append(groups[i].names, n)
-				found = true
-			}
-		}
-		if !found {
-			groups = append(groups, group{[]string{n}, v})
-		}
+		groups[i].names = append(groups[i].names, name)
+	}
+	if len(groups[0].names) == 0 { // the value shown is no statement's (output_item.added's)
+		groups[0].names = []string{"shown"}
 	}
 	colW := max((c.w-5)/2, 8)
 	for _, other := range groups[1:] {
