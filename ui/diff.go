@@ -1,12 +1,14 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
+	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
@@ -23,6 +25,48 @@ type diffPane struct {
 	scroll int
 	key    callsKey
 	lines  []string
+
+	// Snapshots bigger than diffSyncMax are compared off the event loop:
+	// wanted lists the pairs the selected event shows and still waits for,
+	// running those under way, results those compared (the events'
+	// bytes never change, so a result stays true; the last few are kept).
+	wanted  []snapPair
+	running map[snapPair]bool
+	results map[snapPair]snapResult
+}
+
+// diffSyncMax is the size of two events up to which their snapshots are
+// compared when the event is selected. Larger ones are read back and
+// compared by a command, and the pane says so meanwhile: the frame after
+// a key press must not wait for 2 × 20 MB to be read and walked.
+const diffSyncMax = 256 << 10
+
+// diffResultsMax is how many comparisons of big snapshots are kept, so
+// that going back and forth between events does not compare them again.
+const diffResultsMax = 16
+
+// snapPair names two snapshots to compare: member name ("item",
+// "response") of events a and b.
+type snapPair struct {
+	a, b int
+	name string
+}
+
+// snapResult is the differences of a pair, or why they could not be read.
+type snapResult struct {
+	entries []diffEntry
+	more    bool // past diffEntriesMax
+	err     error
+}
+
+// snapDiffMsg carries the comparison of a pair of session s. A result for
+// another session (the proxy's inspector switches them) is dropped; one
+// for a pair the selected event no longer shows is kept for when the
+// selection comes back.
+type snapDiffMsg struct {
+	s    *model.Session
+	pair snapPair
+	res  snapResult
 }
 
 func (d *diffPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
@@ -32,17 +76,61 @@ func (d *diffPane) scrollBy(n int) {
 }
 
 func (d *diffPane) view(ord int) string {
-	k := callsKey{ord: ord, w: d.w, n: d.s.Len()}
-	if k != d.key || d.lines == nil {
-		if k.ord != d.key.ord {
-			d.scroll = 0
-		}
-		d.key = k
-		d.lines = d.build(ord)
-	}
+	d.prepare(ord)
 	d.scroll = clamp(d.scroll, 0, max(len(d.lines)-d.h, 0))
 	end := min(d.scroll+d.h, len(d.lines))
 	return strings.Join(block(d.lines[d.scroll:end], d.w, d.h), "\n")
+}
+
+// prepare lays out the pane for ord, once per (ord, width, events) and
+// again when a comparison it waits for arrives.
+func (d *diffPane) prepare(ord int) {
+	k := callsKey{ord: ord, w: d.w, n: d.s.Len()}
+	if k == d.key && d.lines != nil {
+		return
+	}
+	if k.ord != d.key.ord {
+		d.scroll = 0
+	}
+	d.key, d.wanted = k, nil
+	d.lines = d.build(ord)
+}
+
+// work starts comparing the big snapshots the selected event shows, each
+// pair once, or returns nil when nothing is left to start.
+func (d *diffPane) work() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, p := range d.wanted {
+		if d.running[p] {
+			continue
+		}
+		if d.running == nil {
+			d.running = map[snapPair]bool{}
+		}
+		d.running[p] = true
+		s, ea, eb := d.s, *d.s.Events.At(p.a), *d.s.Events.At(p.b)
+		cmds = append(cmds, func() tea.Msg {
+			return snapDiffMsg{s: s, pair: p, res: compareSnapshots(s, &ea, &eb, p.name)}
+		})
+	}
+	return tea.Batch(cmds...)
+}
+
+// applyDiff keeps a comparison of the session shown, and shows it when
+// the selected event waits for it. The pair names the events, so a result
+// that comes after the selection moved on lands where it belongs.
+func (d *diffPane) applyDiff(msg snapDiffMsg) {
+	if msg.s != d.s {
+		return // the inspector switched to another session meanwhile
+	}
+	delete(d.running, msg.pair)
+	if d.results == nil || len(d.results) >= diffResultsMax {
+		d.results = map[snapPair]snapResult{}
+	}
+	d.results[msg.pair] = msg.res
+	if slices.Contains(d.wanted, msg.pair) {
+		d.lines = nil
+	}
 }
 
 func (d *diffPane) build(ord int) []string {
@@ -151,130 +239,94 @@ func ordOrNone(o int) string {
 	return "#" + strconv.Itoa(o)
 }
 
-// diffMembers reads member name of events a and b and diffs them.
+// diffMembers diffs member name of events a and b: at once when they are
+// small, else when the command comparing them is done.
 func (d *diffPane) diffMembers(a, b int, name string) []string {
-	va, erra := d.member(a, name)
-	vb, errb := d.member(b, name)
-	if erra != nil || errb != nil {
+	ea, eb := d.s.Events.At(a), d.s.Events.At(b)
+	p := snapPair{a: a, b: b, name: name}
+	res, ok := d.results[p]
+	switch {
+	case ok:
+	case int64(ea.Len)+int64(eb.Len) <= diffSyncMax:
+		res = compareSnapshots(d.s, ea, eb, name)
+	default:
+		d.wanted = append(d.wanted, p)
+		size := humanBytes(int64(ea.Len) + int64(eb.Len))
+		return []string{d.st.Muted.Render("    comparing " + size + " of snapshots" + glyphEllipsis)}
+	}
+	if res.err != nil {
 		return []string{d.st.Err.Render("    cannot read the snapshots back")}
 	}
 	var out []string
-	jsonDiff("", va, vb, func(op byte, path, from, to string) {
-		p := d.st.Diff.Path.Render(Safe(path))
-		switch op {
-		case '+':
-			out = append(out, d.st.Diff.Add.Render("    + ")+p+" "+d.st.Diff.Add.Render(Safe(to)))
-		case '-':
-			out = append(out, d.st.Diff.Del.Render("    - ")+p+" "+d.st.Diff.Del.Render(Safe(from)))
-		default:
-			out = append(out, d.st.Diff.Change.Render("    ~ ")+p+" "+d.st.Diff.Del.Render(Safe(from))+" "+glyphArrow+" "+d.st.Diff.Add.Render(Safe(to)))
-		}
-	})
-	if len(out) == 0 {
+	for _, e := range res.entries {
+		out = append(out, wrapRuns(d.entryRuns(e), d.w, diffIndent)...)
+	}
+	switch {
+	case res.more:
+		out = append(out, d.st.Muted.Render(fmt.Sprintf("    … more differences past the first %d", diffEntriesMax)))
+	case len(out) == 0:
 		out = append(out, d.st.Muted.Render("    identical"))
 	}
 	return out
 }
 
-func (d *diffPane) member(ord int, name string) (any, error) {
-	raw, err := d.s.Raw(d.s.Events.At(ord))
+// diffIndent is the indent of a difference's continuation lines: under
+// its path.
+const diffIndent = 6
+
+// entryRuns styles one difference: marker, path, and the values.
+func (d *diffPane) entryRuns(e diffEntry) []styledRun {
+	st := &d.st.Diff
+	switch e.op {
+	case '+':
+		return []styledRun{{"    + ", &st.Add}, {Safe(e.path), &st.Path}, {" ", nil}, {Safe(e.to), &st.Add}}
+	case '-':
+		return []styledRun{{"    - ", &st.Del}, {Safe(e.path), &st.Path}, {" ", nil}, {Safe(e.from), &st.Del}}
+	}
+	return []styledRun{{"    ~ ", &st.Change}, {Safe(e.path), &st.Path}, {" ", nil}, {Safe(e.from), &st.Del}, {" " + glyphArrow + " ", nil}, {Safe(e.to), &st.Add}}
+}
+
+// compareSnapshots reads member name of events ea and eb back from the
+// stream and diffs them. It reads only the session's stream, never its
+// live state, so it may run in a command.
+func compareSnapshots(s *model.Session, ea, eb *model.Event, name string) snapResult {
+	va, erra := snapshotMember(s, ea, name)
+	vb, errb := snapshotMember(s, eb, name)
+	if err := cmp.Or(erra, errb); err != nil {
+		return snapResult{err: err}
+	}
+	var res snapResult
+	jsonDiff("", va, vb, func(e diffEntry) bool {
+		if len(res.entries) == diffEntriesMax {
+			res.more = true
+			return false
+		}
+		res.entries = append(res.entries, e)
+		return true
+	})
+	return res
+}
+
+// errNoSnapshot says an event holds no snapshot where its kind has one.
+var errNoSnapshot = errors.New("no snapshot in the event")
+
+// snapshotMember returns member name of an event's data: the item of an
+// output_item event, the response of a lifecycle event (or the whole body
+// of a non-streaming response).
+func snapshotMember(s *model.Session, ev *model.Event, name string) ([]byte, error) {
+	raw, err := s.Raw(ev)
 	if err != nil {
 		return nil, err
 	}
 	data, _ := eventData(raw)
-	v := data
-	if name == "response" && jsonscan.Get(data, "response") == nil {
+	v := jsonscan.Get(data, name)
+	if name == "response" && v == nil {
 		v = data // a non-streaming body is the response itself
-	} else {
-		v = jsonscan.Get(data, name)
 	}
-	return decodeJSON(v)
-}
-
-func decodeJSON(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
-}
-
-// diffValueMax bounds a value printed in a diff line.
-const diffValueMax = 80
-
-// jsonDiff walks two decoded JSON values and reports each difference:
-// '+' added, '-' removed, '~' changed, with the JSON path.
-func jsonDiff(path string, a, b any, emit func(op byte, path, from, to string)) {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok {
-			break
-		}
-		keys := make([]string, 0, len(x)+len(y))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		for k := range y {
-			if _, ok := x[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			p := path + "." + k
-			va, ina := x[k]
-			vb, inb := y[k]
-			switch {
-			case !ina:
-				emit('+', p, "", short(vb))
-			case !inb:
-				emit('-', p, short(va), "")
-			default:
-				jsonDiff(p, va, vb, emit)
-			}
-		}
-		return
-	case []any:
-		y, ok := b.([]any)
-		if !ok {
-			break
-		}
-		for i := range max(len(x), len(y)) {
-			p := path + "[" + strconv.Itoa(i) + "]"
-			switch {
-			case i >= len(x):
-				emit('+', p, "", short(y[i]))
-			case i >= len(y):
-				emit('-', p, short(x[i]), "")
-			default:
-				jsonDiff(p, x[i], y[i], emit)
-			}
-		}
-		return
+	if jsonscan.Kind(v) == 0 {
+		return nil, errNoSnapshot
 	}
-	if sa, sb := short(a), short(b); sa != sb || !sameJSON(a, b) {
-		if path == "" {
-			path = "."
-		}
-		emit('~', path, sa, sb)
-	}
-}
-
-func sameJSON(a, b any) bool {
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return bytes.Equal(ja, jb)
-}
-
-// short prints a value compactly on one line.
-func short(v any) string {
-	b, _ := json.Marshal(v)
-	s := string(b)
-	if len(s) > diffValueMax {
-		s = truncate(s, diffValueMax)
-	}
-	return s
+	return v, nil
 }
 
 // sequence shows expected against actual sequence numbers around ord,

@@ -75,3 +75,45 @@ func BenchmarkIndexDoc(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDiffsFirstFrame is the first frame of the diffs pane after
+// selecting an output_item.done whose snapshot is 1 KiB or 20 MB, against
+// its output_item.added: what a user waits for after pressing j.
+func BenchmarkDiffsFirstFrame(b *testing.B) {
+	for _, sz := range []struct {
+		name string
+		n    int
+	}{{"1KiB", 1 << 10}, {"20MB", size20M}} {
+		b.Run("size="+sz.name, func(b *testing.B) {
+			s := newSession(snapshotPair(sz.n))
+			down := keyMsg("j")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				m := New(s, Options{Source: "bench"})
+				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+				m.tl.selectOrd(1)
+				press(m, "4", "1") // show the pane, focus the timeline
+				_ = m.View()
+				b.StartTimer()
+				m.Update(down)
+				_ = m.View()
+			}
+		})
+	}
+}
+
+// BenchmarkCompareSnapshots is the comparison the diffs pane runs off the
+// event loop for a 20 MB output_item.done against its output_item.added:
+// how long it says "comparing".
+func BenchmarkCompareSnapshots(b *testing.B) {
+	s := newSession(snapshotPair(size20M))
+	ea, eb := s.Events.At(1), s.Events.At(2)
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := compareSnapshots(s, ea, eb, "item"); len(res.entries) != 2 {
+			b.Fatalf("entries = %v", res.entries)
+		}
+	}
+}

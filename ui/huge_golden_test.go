@@ -33,7 +33,13 @@ var hugeGoldenCases = []struct {
 		m.tl.selectOrd(2)
 		pressAll(m, "3")
 	}},
+	// The diffs pane over a 20 MB output_item.done: before the comparison
+	// has run, and after.
+	{"diffs-comparing", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.tl.selectOrd(2); m.Update(keyMsg("4")) }},
+	{"diffs", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.tl.selectOrd(2); pressAll(m, "4") }},
 }
+
+func snapshots20M() []byte { return snapshotPair(size20M) }
 
 func doneArgs20M() []byte { return hugeShapes[0].build(size20M) }
 

@@ -68,6 +68,7 @@ type hugeShape struct {
 	build func(n int) []byte
 	ev    int
 	calls bool // the calls pane shows the payload (as arguments or text)
+	diffs bool // the diffs pane compares a snapshot holding the payload with an earlier one
 	big   bool // run it at 20 MB (and doneArgs at 50 MB) too
 }
 
@@ -141,6 +142,21 @@ var hugeShapes = []hugeShape{
 		sseEvent(&b, "message", `{"v":"BEGIN-",`+`"n":`+strings.Repeat("[", half)+strings.Repeat("]", half)+`,"w":"-END"}`)
 		return b.Bytes()
 	}},
+	// An output_item.added, then its .done with all the arguments: the
+	// diffs pane compares the two snapshots.
+	{name: "snapshots", ev: 2, calls: true, diffs: true, big: true, build: snapshotPair},
+}
+
+// snapshotPair is a stream whose output_item.added opens a call with no
+// arguments and whose output_item.done (event 2) closes it with arguments
+// of n bytes: the diffs pane compares the two snapshots.
+func snapshotPair(n int) []byte {
+	var b bytes.Buffer
+	sseEvent(&b, "response.created", `{"type":"response.created","response":{"id":"resp_1","status":"in_progress","output":[]}}`)
+	sseEvent(&b, "response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"write_file"}}`)
+	args := `{"content":` + jsonString(payloadText(n)) + `}`
+	sseEvent(&b, "response.output_item.done", `{"type":"response.output_item.done","output_index":0,"item":{"id":"fc_1","type":"function_call","status":"completed","arguments":`+jsonString(args)+`,"call_id":"call_1","name":"write_file"}}`)
+	return b.Bytes()
 }
 
 // hugeChecks finds something on the big event, so the findings pane has a
@@ -203,7 +219,7 @@ func hugeCases(t *testing.T) []hugeCase {
 		for _, n := range []int{1, 1 << 10, size64K1, size1M1, size20M, size50M} {
 			switch {
 			case n >= size20M && !sh.big,
-				n == size50M && sh.name != "doneArgs",
+				n == size50M && sh.name != "doneArgs" && sh.name != "snapshots",
 				n >= size20M && testing.Short():
 				continue
 			}
@@ -215,8 +231,8 @@ func hugeCases(t *testing.T) []hugeCase {
 
 // TestHugePayloads draws every pane with payloads from 1 byte to 50 MB of
 // every shape: nothing panics or overflows, the detail pane (pretty and
-// raw) and the calls pane show the payload from its real start, and G
-// reaches its real end.
+// raw) and the calls pane show the payload from its real start, G reaches
+// its real end, and the diffs pane compares snapshots that hold it.
 func TestHugePayloads(t *testing.T) {
 	for _, hc := range hugeCases(t) {
 		t.Run(fmt.Sprintf("%s/%d", hc.shape.name, hc.n), func(t *testing.T) {
@@ -284,8 +300,21 @@ func TestHugePayloads(t *testing.T) {
 				pressAll(m, "3")
 				screen("calls")
 			}
-			pressAll(m, "4")
-			screen("diffs")
+			if hc.shape.diffs {
+				// The first screen compares small snapshots at once and
+				// says it is comparing big ones; then the difference shows
+				// from the value's start.
+				_, cmd := m.Update(keyMsg("4"))
+				if got := screen("diffs, first screen"); !strings.Contains(got, "~.arguments") && !strings.Contains(got, "comparing") {
+					t.Fatalf("diffs, first screen: want the comparison or its progress:\n%s", ansi.Strip(viewOf(m)))
+				}
+				settle(m, cmd)
+				expect("diffs, compared", `~.arguments""→"{\"content\":\"`+begin)
+				expect("diffs, compared", `~.status"in_progress"→"completed"`)
+			} else {
+				pressAll(m, "4")
+				screen("diffs")
+			}
 			pressAll(m, "G")
 			screen("diffs, after G")
 			pressAll(m, "5")

@@ -207,7 +207,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleFilterResult(msg)
 	case replayTickMsg:
 		cmd = m.handleReplayTick(msg)
-	case eventLoadedMsg, docIndexedMsg:
+	case eventLoadedMsg, docIndexedMsg, snapDiffMsg:
 		m.handleLayout(msg)
 	case noticeDoneMsg:
 		if msg.gen == m.noticeG {

@@ -3,7 +3,8 @@ package ui
 import tea "charm.land/bubbletea/v2"
 
 // layoutWork starts the work the side pane on screen waits for: reading a
-// big event whole, indexing the layout of a big document. It runs after
+// big event whole, indexing the layout of a big document, comparing big
+// snapshots. It runs after
 // every message, so work starts as soon as a pane needs it; each piece
 // comes back as a message (handleLayout) and the next piece starts then.
 func (m *Model) layoutWork() tea.Cmd {
@@ -18,6 +19,9 @@ func (m *Model) layoutWork() tea.Cmd {
 	case focusCalls:
 		m.calls.prepare(ord)
 		return m.calls.work()
+	case focusDiff:
+		m.diff.prepare(ord)
+		return m.diff.work()
 	}
 	return nil
 }
@@ -29,6 +33,8 @@ func (m *Model) handleLayout(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case eventLoadedMsg:
 		m.det.applyLoad(msg)
+	case snapDiffMsg:
+		m.diff.applyDiff(msg)
 	case docIndexedMsg:
 		switch msg.pane {
 		case focusDetail:
