@@ -354,19 +354,11 @@ func (it *Item) FinalArgsAsOf(ord int) string {
 	if ord < 0 {
 		return it.FinalArgs()
 	}
-	if it.gemini != nil {
-		return string(it.gemini.render(ord))
+	b, v := it.FinalArgsViewAsOf(ord)
+	if b != nil {
+		return string(b)
 	}
-	for _, n := range []SourceName{SourceItemDone, SourceArgsDone, SourceTerminal} {
-		if src, ok := it.argsAsOf(n, ord); ok {
-			return it.resolveArgs(src).Value
-		}
-	}
-	b, i := it.Args.AsOf(ord)
-	if src, ok := it.argsAsOf(SourceAdded, ord); ok && (it.Deltas == 0 || i < 0) {
-		return it.resolveArgs(src).Value
-	}
-	return string(b)
+	return v
 }
 
 // FinalTextAsOf returns the text `calls` reports for the item as of event

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"image/color"
 	"strings"
 	"testing"
@@ -525,5 +526,30 @@ func TestReplayOptionPlaysOnceRead(t *testing.T) {
 	m.Update(replayTickMsg{gen: m.rep.gen})
 	if m.tl.cursor != 1 {
 		t.Fatalf("a replay tick moved the cursor to %d; want 1", m.tl.cursor)
+	}
+}
+
+// TestCopyAndSummaryAtDisagreeingDone holds y and the timeline's summary of
+// a .done event to the arguments the calls pane shows there: the .done's
+// value, not the fragments that came before it.
+func TestCopyAndSummaryAtDisagreeingDone(t *testing.T) {
+	m := New(newSession(sampleBytes(t, "broken-done-args-differ")), Options{Source: "x"})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	const done = 14 // response.function_call_arguments.done, "overwrite" where the deltas said "append"
+	m.tl.selectOrd(done)
+	it := m.s.Items[m.s.Events.At(done).Item]
+	want := it.FinalArgsAsOf(done)
+	if !strings.Contains(want, "overwrite") || string(it.ArgsAsOf(done)) == want {
+		t.Fatalf("the sample no longer disagrees at event %d: final %q, fragments %q", done, want, it.ArgsAsOf(done))
+	}
+	if _, cmd := m.Update(keyMsg("y")); cmd == nil {
+		t.Fatal("y should return a clipboard command")
+	}
+	if v := plainView(m); !strings.Contains(v, fmt.Sprintf("copied %d bytes", len(want))) {
+		t.Errorf("y at the .done should copy the %d bytes the calls pane shows:\n%s", len(want), lastLine(v))
+	}
+	raw, _ := m.s.Raw(m.s.Events.At(done))
+	if got := Summary(m.s, m.s.Events.At(done), done, raw); !strings.Contains(got, fmt.Sprintf("args done (%d bytes)", len(want))) {
+		t.Errorf("Summary at the .done = %q; want the %d bytes of its arguments", got, len(want))
 	}
 }

@@ -520,7 +520,8 @@ func (m *Model) jumpFinding(dir int) {
 	m.tl.selectOrd(e)
 }
 
-// copyCmd copies the selected call's arguments as of the selected event, or
+// copyCmd copies the selected call's arguments as of the selected event (a
+// .done's once it has come, as the calls pane shows them), or
 // the event's data, to the clipboard with OSC 52.
 func (m *Model) copyCmd() tea.Cmd {
 	ord := m.selected()
@@ -529,7 +530,7 @@ func (m *Model) copyCmd() tea.Cmd {
 	}
 	text := ""
 	if ev := m.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(m.s.Items) && m.s.Items[ev.Item].IsCall() && m.side != focusDetail {
-		text = string(m.s.Items[ev.Item].ArgsAsOf(ord))
+		text = m.s.Items[ev.Item].FinalArgsAsOf(ord) // what the calls pane shows
 	}
 	if text == "" {
 		raw, err := m.s.Raw(m.s.Events.At(ord))

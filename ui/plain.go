@@ -85,7 +85,8 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 				}
 			}
 		case model.KindArgsDone:
-			return fmt.Sprintf("%s args done (%d bytes)", itemLabel(it), len(it.ArgsAsOf(ord)))
+			b, v := it.FinalArgsViewAsOf(ord)
+			return fmt.Sprintf("%s args done (%d bytes)", itemLabel(it), max(len(b), len(v)))
 		case model.KindItemOpen:
 			return strings.TrimSpace(Safe(it.Type) + " " + itemLabel(it))
 		case model.KindItemDone:
