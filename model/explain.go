@@ -39,8 +39,8 @@ func (sh Shape) String() string {
 // are the ids of the model/checks rules that catch what goes wrong.
 type Explanation struct {
 	Shape Shape
-	// What it opens, adds to or closes.
-	What string
+	// Does says what it opens, adds to or closes.
+	Does string
 	// Fields names the fields that matter.
 	Fields string
 	// Client says what a conforming client does with it.

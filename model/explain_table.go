@@ -1,9 +1,9 @@
 package model
 
 // explain builds one row of the explanations table.
-func explain(d Dialect, typ, sub, what, fields, client, pitfalls string, rules ...string) Explanation {
+func explain(d Dialect, typ, sub, does, fields, client, pitfalls string, rules ...string) Explanation {
 	return Explanation{Shape: Shape{Dialect: d, Type: typ, Sub: sub},
-		What: what, Fields: fields, Client: client, Pitfalls: pitfalls, Rules: rules}
+		Does: does, Fields: fields, Client: client, Pitfalls: pitfalls, Rules: rules}
 }
 
 const (
