@@ -93,6 +93,8 @@ func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr
 		Save:        saver(raw),
 		Checks:      checker(chk, checks.Strict),
 		Replay:      o.replay,
+		Explain:     o.explain,
+		Lesson:      sampleLesson(src),
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 
