@@ -23,10 +23,10 @@ var helpCases = []struct {
 	cmd   string // "" is the bare inspector
 	flags []string
 }{
-	{"", []string{"--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
-	{"timeline", []string{"--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
+	{"", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
+	{"timeline", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
 	{"calls", []string{"--json", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
-	{"events", []string{"--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
+	{"events", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
 	{"check", []string{"--json", "--fail-on", "--profile", "--allow-outcome", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
 	{"rules", []string{"--json"}},
 	{"samples", nil},

@@ -100,6 +100,10 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 	w := bufio.NewWriter(stdout)
 	prev := capture.NoTime
 	start := time.Now()
+	var explainer *ui.TimelineExplainer // nil writes nothing
+	if o.explain {
+		explainer = ui.NewTimelineExplainer()
+	}
 	s, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		if speed <= 0 {
 			if src.Timed {
@@ -114,6 +118,9 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 			}
 		}
 		if err := ui.WriteTimelineLine(w, s, ev, ord, prev, f.Raw); err != nil {
+			return err
+		}
+		if err := explainer.Write(w, s, ev, ord, f.Data); err != nil {
 			return err
 		}
 		prev = ev.At

@@ -166,9 +166,9 @@ usage
 	rulesAbout = `Lists every rule the checks know: id, severity in the strict profile (and
 in the tolerant one when it differs), summary. docs/rules.md explains each.
 `
-	samplesAbout = `Lists the sample streams embedded in the binary. Open one with
-streamtap --sample NAME, with any command that reads a stream, or play it
-with streamtap replay --sample NAME.
+	samplesAbout = `Lists the sample streams embedded in the binary, each with the lesson it
+teaches. Open one with streamtap --sample NAME, with any command that reads a
+stream, or play it with streamtap replay --sample NAME.
 `
 	proxyAbout = `A recording reverse proxy: point a client's base URL at --listen. Streams
 pass to the client byte for byte; each request/response pair is a session,

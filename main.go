@@ -121,6 +121,7 @@ type options struct {
 	profile     string     // check
 	allow       outcomeSet // check, request: outcomes that pass
 	replay      float64    // replay: play the stream in the inspector at this speed
+	explain     bool       // the inspector, timeline and events: explain each event
 }
 
 // readFlags defines the flags of the reading command name (and check)
@@ -133,6 +134,10 @@ func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials in HTTP headers")
 	switch name {
+	case "", "timeline":
+		fs.BoolVar(&o.explain, "explain", false, "explain each kind of event under its first occurrence in the plain timeline; the inspector opens with the explanation shown (x)")
+	case "events":
+		fs.BoolVar(&o.explain, "explain", false, `add an "explain" object to each line: the event's shape and what the protocol says about it`)
 	case "calls":
 		fs.BoolVar(&o.json, "json", false, "print one JSON object (a contract: fields are added, never renamed) instead of text")
 	case "check":
@@ -279,7 +284,11 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
-		if err := enc.Encode(ui.NewEventLine(s, ev, ord, f, o.keepSecrets)); err != nil {
+		line := ui.NewEventLine(s, ev, ord, f, o.keepSecrets)
+		if o.explain {
+			line.Explain = ui.NewExplainJSON(s, ev, ord, f.Data)
+		}
+		if err := enc.Encode(line); err != nil {
 			return err
 		}
 		if src.Timed {
@@ -302,11 +311,11 @@ func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, st
 	return code
 }
 
-// listSamples prints the embedded samples, one line each: name, summary.
+// listSamples prints the embedded samples, one line each: name, lesson.
 func listSamples(stdout io.Writer) int {
 	w := bufio.NewWriter(stdout)
 	for _, s := range samples.List() {
-		fmt.Fprintf(w, "%-32s %s\n", s.Name, s.Summary)
+		fmt.Fprintf(w, "%-32s %s\n", s.Name, s.Lesson)
 	}
 	if err := w.Flush(); err != nil {
 		return 2

@@ -140,6 +140,8 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 		Save:        saver(raw),
 		Checks:      ui.StrictChecks,
 		Replay:      o.replay,
+		Explain:     o.explain,
+		Lesson:      sampleLesson(src),
 	})
 	ropt := capture.ReadOptions{Format: o.format, Keep: store}
 	if save != nil {

@@ -25,16 +25,23 @@ const ext = ".sse"
 //go:embed *.sse
 var files embed.FS
 
-// readme lists every sample with its summary; List reads the summaries from
-// it so that the README and the program cannot disagree.
+// readme lists every sample with its summary and lesson; List reads them
+// from it so that the README and the program cannot disagree.
 //
 //go:embed README.md
 var readme string
 
+// MaxLesson is the most runes a lesson may have: with its label it fits
+// the inspector's status line at 80 columns.
+const MaxLesson = 72
+
 // Sample names one embedded stream.
 type Sample struct {
 	Name    string // file name without ".sse", e.g. "chat-single-call"
-	Summary string // what the sample teaches, from README.md
+	Summary string // what the sample shows, from README.md
+	// Lesson is what it teaches in one line of at most MaxLesson runes,
+	// from the "Lesson:" line under its entry in README.md.
+	Lesson string
 }
 
 // List returns every sample, sorted by name. The slice is new on each call.
@@ -43,14 +50,15 @@ func List() []Sample {
 	if err != nil {
 		return nil // cannot happen: the embedded root always exists
 	}
-	summaries := parseReadme(readme)
+	described := parseReadme(readme)
 	var out []Sample
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ext)
 		if !ok || e.IsDir() {
 			continue
 		}
-		out = append(out, Sample{Name: name, Summary: summaries[name]})
+		d := described[name]
+		out = append(out, Sample{Name: name, Summary: d.summary, Lesson: d.lesson})
 	}
 	slices.SortFunc(out, func(a, b Sample) int { return strings.Compare(a.Name, b.Name) })
 	return out
@@ -71,14 +79,33 @@ func Open(name string) ([]byte, error) {
 	return b, nil
 }
 
-// parseReadme maps each sample named in the README to its summary. A sample
-// line is a list item that starts with the name in backquotes and puts the
-// summary after an em dash, the source in between; other lines are prose
-// and are skipped.
-func parseReadme(s string) map[string]string {
-	m := map[string]string{}
+// Lesson returns the lesson of the named sample (with or without ".sse"),
+// or "" for a name that is no sample.
+func Lesson(name string) string {
+	return parseReadme(readme)[strings.TrimSuffix(name, ext)].lesson
+}
+
+// description is what README.md says of one sample.
+type description struct{ summary, lesson string }
+
+// parseReadme maps each sample named in the README to its summary and
+// lesson. A sample line is a list item that starts with the name in
+// backquotes and puts the summary after an em dash, the source in between;
+// the line after it that starts with "Lesson:" holds its lesson. Other
+// lines are prose and are skipped.
+func parseReadme(s string) map[string]description {
+	m := map[string]description{}
+	last := ""
 	for line := range strings.Lines(s) {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "- `")
+		trimmed := strings.TrimSpace(line)
+		if lesson, ok := strings.CutPrefix(trimmed, "Lesson:"); ok && last != "" {
+			d := m[last]
+			d.lesson = strings.TrimSpace(lesson)
+			m[last] = d
+			continue
+		}
+		last = ""
+		rest, ok := strings.CutPrefix(trimmed, "- `")
 		if !ok {
 			continue
 		}
@@ -90,7 +117,8 @@ func parseReadme(s string) map[string]string {
 		if !ok {
 			continue
 		}
-		m[name] = strings.TrimSpace(summary)
+		m[name] = description{summary: strings.TrimSpace(summary)}
+		last = name
 	}
 	return m
 }

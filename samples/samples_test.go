@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -488,5 +489,30 @@ func TestOpen(t *testing.T) {
 		if _, err := samples.Open(name); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("Open(%q) error = %v; want fs.ErrNotExist", name, err)
 		}
+	}
+}
+
+// TestLessons: every sample has a one-line lesson in README.md, short
+// enough for the inspector's status line at 80 columns beside its label,
+// and Lesson finds it by name.
+func TestLessons(t *testing.T) {
+	for _, sm := range samples.List() {
+		switch n := utf8.RuneCountInString(sm.Lesson); {
+		case n == 0:
+			t.Errorf("sample %s has no lesson in README.md", sm.Name)
+		case n > samples.MaxLesson:
+			t.Errorf("lesson of %s is %d runes; want at most %d: %q", sm.Name, n, samples.MaxLesson, sm.Lesson)
+		case strings.ContainsAny(sm.Lesson, "\n`"):
+			t.Errorf("lesson of %s is not one plain line: %q", sm.Name, sm.Lesson)
+		}
+		if got := samples.Lesson(sm.Name); got != sm.Lesson {
+			t.Errorf("Lesson(%q) = %q; want %q", sm.Name, got, sm.Lesson)
+		}
+		if got := samples.Lesson(sm.Name + ".sse"); got != sm.Lesson {
+			t.Errorf("Lesson(%q) = %q; want %q", sm.Name+".sse", got, sm.Lesson)
+		}
+	}
+	if got := samples.Lesson("no-such-sample"); got != "" {
+		t.Errorf("Lesson of an unknown sample = %q; want none", got)
 	}
 }

@@ -50,6 +50,18 @@ type detailPane struct {
 	// full is the last big event read whole, kept for the raw toggle and
 	// for resizes, which lay it out again.
 	full *loadedEvent
+
+	// explain shows the selected event's explanation under the body (x).
+	// It stays on while the selection moves.
+	explain bool
+	shape   model.Shape // the shape of the event laid out (key.ord)
+	ex      []segLine   // the explanation laid out, when explain is on
+	exKey   detailKey   // what ex was laid out for
+	// The explanation sits at the bottom of the pane, in exH lines, when
+	// it fits there; else it goes under the header as exInline, and
+	// scrolls with the body, so that none of it is out of reach.
+	exH      int
+	exInline []segLine
 }
 
 type detailKey struct {
@@ -90,7 +102,7 @@ type eventLoadedMsg struct {
 func (d *detailPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
 
 // fixed is the number of lines above the body.
-func (d *detailPane) fixed() int { return len(d.header) + len(d.notes) }
+func (d *detailPane) fixed() int { return len(d.header) + len(d.exInline) + len(d.notes) }
 
 // total is the number of content lines known so far.
 func (d *detailPane) total() int {
@@ -101,24 +113,30 @@ func (d *detailPane) total() int {
 	return n
 }
 
+// bodyH is the height left to the event's body: the pane less the
+// explanation shown under it.
+func (d *detailPane) bodyH() int { return max(d.h-d.exH, 1) }
+
 // scrollBy scrolls by n lines. Past the lines laid out so far it lays out
 // a page more; G before the end is known waits for it (see bottom).
 func (d *detailPane) scrollBy(n int) {
 	next := d.scroll + n
 	d.bottom = false
-	if d.doc != nil && !d.doc.done() && next+d.h > d.total() {
-		d.doc.extend(next+d.h-d.fixed(), syncBudgetBytes)
+	h := d.bodyH()
+	if d.doc != nil && !d.doc.done() && next+h > d.total() {
+		d.doc.extend(next+h-d.fixed(), syncBudgetBytes)
 		d.bottom = n >= 1<<29 && !d.doc.done()
 	}
 	if d.loading && n >= 1<<29 {
 		d.bottom = true
 	}
-	d.scroll = clamp(next, 0, max(d.total()-d.h, 0))
+	d.scroll = clamp(next, 0, max(d.total()-h, 0))
 }
 
 func (d *detailPane) prepare(ord int) {
 	if ord < 0 || ord >= d.s.Events.Len() {
 		d.key, d.header, d.notes, d.lines, d.doc, d.loading = detailKey{ord: -1}, nil, nil, nil, nil, false
+		d.ex, d.exH, d.exInline = nil, 0, nil
 		return
 	}
 	k := detailKey{ord: ord, w: d.w, raw: d.raw}
@@ -133,6 +151,29 @@ func (d *detailPane) prepare(ord int) {
 	if d.header == nil || d.n != d.s.Len() {
 		d.n = d.s.Len()
 		d.header = d.headerLines(d.s.Events.At(ord), ord, d.readErr)
+	}
+	d.prepareExplain(k)
+}
+
+// explainBodyMin is the least of the pane's height (a third, at least
+// three lines) the explanation leaves to the event above it.
+func (d *detailPane) explainBodyMin() int { return max(3, d.h/3) }
+
+// prepareExplain lays out the explanation of the event laid out, when
+// explain is on, at the bottom of the pane or, when it does not fit
+// there, under the header.
+func (d *detailPane) prepareExplain(k detailKey) {
+	if !d.explain {
+		d.ex, d.exH, d.exInline, d.exKey = nil, 0, nil, detailKey{ord: -2}
+		return
+	}
+	k.raw = false // the explanation is the same raw or pretty
+	if k != d.exKey {
+		d.ex, d.exKey = explainLines(d.shape, d.w), k
+	}
+	d.exH, d.exInline = len(d.ex), nil
+	if d.exH > d.h-d.explainBodyMin() {
+		d.exH, d.exInline = 0, append(d.ex[:len(d.ex):len(d.ex)], segLine{})
 	}
 }
 
@@ -158,6 +199,11 @@ func (d *detailPane) layoutBody(ord int) {
 // show lays out le, which holds only the start of the event when partial.
 func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 	d.notes, d.lines, d.doc, d.readErr = nil, nil, nil, le.err
+	var data []byte // what Shape may read: the data of a small event read whole
+	if le.isData && !partial {
+		data = le.data
+	}
+	d.shape = d.s.Shape(ev, le.ord, data)
 	mk := func(mode docMode, src []byte, ms, me int) {
 		d.doc = newDoc(&docSpec{src: src, mode: mode, w: d.w, keepSecrets: d.keepSecrets, ms: ms, me: me, partial: partial})
 	}
@@ -315,19 +361,27 @@ func (d *detailPane) view(ord int) string {
 	if d.bottom && d.doc != nil && d.doc.done() {
 		d.scroll, d.bottom = 1<<30, false
 	}
-	d.scroll = clamp(d.scroll, 0, max(d.total()-d.h, 0))
+	h := d.bodyH()
+	d.scroll = clamp(d.scroll, 0, max(d.total()-h, 0))
 	lines := make([]string, 0, d.h)
 	add := func(ls []segLine, from int) {
-		for i := max(d.scroll-from, 0); i < len(ls) && len(lines) < d.h; i++ {
+		for i := max(d.scroll-from, 0); i < len(ls) && len(lines) < h; i++ {
 			lines = append(lines, renderSegs(ls[i], d.st))
 		}
 	}
 	add(d.header, 0)
-	add(d.notes, len(d.header))
+	add(d.exInline, len(d.header))
+	add(d.notes, len(d.header)+len(d.exInline))
 	add(d.lines, d.fixed())
-	if d.doc != nil && len(lines) < d.h {
+	if d.doc != nil && len(lines) < h {
 		from := max(d.scroll-d.fixed()-len(d.lines), 0)
-		for _, l := range d.doc.lines(from, from+d.h-len(lines)) {
+		for _, l := range d.doc.lines(from, from+h-len(lines)) {
+			lines = append(lines, renderSegs(l, d.st))
+		}
+	}
+	if d.exH > 0 {
+		lines = block(lines, d.w, h)
+		for _, l := range d.ex {
 			lines = append(lines, renderSegs(l, d.st))
 		}
 	}

@@ -22,7 +22,7 @@ func (m *Model) shortHelp() []key.Binding {
 	case focusTimeline:
 		out = append(out, k.Nav.Down, k.Nav.Up, k.Nav.Bottom, k.Stream.Follow, k.Search.Search, k.Search.NextMatch, k.Stream.Play)
 	case focusDetail:
-		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Raw, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd)
+		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Raw, k.Inspect.Explain, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd)
 	case focusCalls:
 		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd)
 	case focusDiff:

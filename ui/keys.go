@@ -8,7 +8,7 @@ type keyMap struct {
 		Up, Down, Top, Bottom, HalfUp, HalfDown, PageUp, PageDown, Goto, Next, Prev, Pane key.Binding
 	}
 	Inspect struct {
-		Raw, Copy, NextFinding, PrevFinding, Cited, NextSlow, PrevSlow key.Binding
+		Raw, Explain, Copy, NextFinding, PrevFinding, Cited, NextSlow, PrevSlow key.Binding
 	}
 	Search struct {
 		Search, NextMatch, PrevMatch, Filter, Clear key.Binding
@@ -49,6 +49,7 @@ func defaultKeyMap() keyMap {
 	k.Nav.Pane = b(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-5", "jump to pane"))
 
 	k.Inspect.Raw = b(key.WithKeys("r"), key.WithHelp("r", "raw/pretty"))
+	k.Inspect.Explain = b(key.WithKeys("x"), key.WithHelp("x", "explain event"))
 	k.Inspect.Copy = b(key.WithKeys("y"), key.WithHelp("y", "copy args/event"))
 	k.Inspect.NextFinding = b(key.WithKeys("e"), key.WithHelp("e", "next finding"))
 	k.Inspect.PrevFinding = b(key.WithKeys("E"), key.WithHelp("E", "prev finding"))
@@ -97,7 +98,7 @@ func (k *keyMap) fullHelp() []helpGroup {
 	}
 	return []helpGroup{
 		{"Navigate", nav},
-		{"Inspect", []key.Binding{i.Raw, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
+		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},
 		{"App", []key.Binding{a.Help, a.Quit}},

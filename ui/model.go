@@ -55,6 +55,12 @@ type Options struct {
 	// Replay, when above 0, plays the stream from its first event at this
 	// speed once it has been read (streamtap replay on a terminal).
 	Replay float64
+	// Explain opens the inspector with the selected event's explanation
+	// shown under the detail pane (the x key toggles it).
+	Explain bool
+	// Lesson is the one-line lesson of the sample opened, shown in the
+	// status line until the first key press; "" shows none.
+	Lesson string
 }
 
 // Model is the one tea.Model of the inspector. It owns the session: frames
@@ -114,6 +120,7 @@ func New(s *model.Session, o Options) *Model {
 	m := &Model{s: s, o: o, keys: defaultKeyMap(), side: focusCalls, live: o.Live}
 	m.st = newStyles(true, o.NoColor)
 	m.attach(s)
+	m.startTeaching(o)
 	m.rep.speed = 1
 	if !o.Live {
 		m.runChecks()
@@ -127,7 +134,7 @@ func (m *Model) attach(s *model.Session) {
 	m.s = s
 	m.tl = newTimeline(s, &m.st, m.o.SlowGap)
 	m.tl.follow = m.live
-	m.det = detailPane{s: s, st: &m.st, keepSecrets: m.o.KeepSecrets}
+	m.det = detailPane{s: s, st: &m.st, keepSecrets: m.o.KeepSecrets, explain: m.det.explain}
 	m.calls = callsPane{s: s, st: &m.st}
 	m.diff = diffPane{s: s, st: &m.st}
 	m.find = findingsPane{st: &m.st, enabled: m.o.Checks != nil, landed: -1}
@@ -341,6 +348,7 @@ func (m *Model) selected() int { return m.tl.selected() }
 // focused pane.
 func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
+	m.bar.lesson = "" // the lesson stays until the first key
 	if m.prompt.active() {
 		return m.handlePromptKey(msg)
 	}
@@ -411,6 +419,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.focus == focusTimeline && m.side != focusDetail {
 			m.side = focusDetail
 		}
+	case key.Matches(msg, k.Inspect.Explain):
+		m.toggleExplain()
 	case key.Matches(msg, k.Inspect.Copy):
 		return m.copyCmd()
 	case key.Matches(msg, k.Inspect.NextFinding):
@@ -584,7 +594,7 @@ func (m *Model) updateKeybindings() {
 		// The list has no events: only its own keys work.
 		for _, b := range []*key.Binding{
 			&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Stream.Save, &k.Stream.Follow,
-			&k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd, &k.Inspect.Raw, &k.Inspect.Copy,
+			&k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd, &k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy,
 			&k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
 			&k.Inspect.Cited,
 		} {
@@ -593,7 +603,7 @@ func (m *Model) updateKeybindings() {
 	} else if m.proxy {
 		for _, b := range []*key.Binding{
 			&k.Search.Search, &k.Search.Filter, &k.Stream.StepBack, &k.Stream.StepFwd,
-			&k.Inspect.Raw, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+			&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
 			&k.Nav.Goto,
 		} {
 			b.SetEnabled(true)

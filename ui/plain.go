@@ -341,6 +341,8 @@ type EventLine struct {
 	Headers  [][2]string     `json:"headers,omitempty"`
 	Flags    []string        `json:"flags,omitempty"`
 	Truncate bool            `json:"truncated,omitempty"`
+	// Explain is set by `events --explain` (see NewExplainJSON).
+	Explain *ExplainJSON `json:"explain,omitempty"`
 }
 
 // DecodeError locates why data is not JSON.

@@ -142,7 +142,7 @@ func (m *Model) sideStatus() string {
 		if st := m.det.status(); st != "" {
 			return st
 		}
-		if n := m.det.total(); n > m.det.h && m.det.key.ord >= 0 {
+		if n := m.det.total(); n > m.det.bodyH() && m.det.key.ord >= 0 {
 			return fmt.Sprintf("line %d/%d", m.det.scroll+1, n)
 		}
 	case focusCalls:

@@ -15,6 +15,11 @@ type statusBar struct {
 	s  *model.Session
 	st *styles
 	w  int
+	// lesson is the opened sample's one-line lesson. It takes the line
+	// until the first key press rather than fading on a timer: a sample
+	// loads at once, so a timed lesson would go while the eye is still on
+	// the panes; a key says the reader has moved on.
+	lesson string
 }
 
 func (b *statusBar) setSize(w int) { b.w = w }
@@ -36,6 +41,9 @@ type statusInfo struct {
 }
 
 func (b *statusBar) view(in statusInfo) string {
+	if b.lesson != "" && !(in.notice != "" && in.noticeErr) {
+		return b.lessonView(in)
+	}
 	st, s := b.st, b.s
 	sep := st.Subtle.Render(" · ")
 	var left []string
@@ -43,28 +51,7 @@ func (b *statusBar) view(in statusInfo) string {
 	if d := s.Dialect(); d != model.DialectUnknown {
 		left = append(left, st.Base.Render(d.String()))
 	}
-	left = append(left, st.Base.Render(fmt.Sprintf("%d events", s.Len())), st.Base.Render(humanBytes(s.Bytes())))
-	if in.live {
-		state := "live"
-		if in.totalBytes > 0 {
-			state = fmt.Sprintf("indexing %d%%", s.Bytes()*100/max(in.totalBytes, 1))
-		}
-		left = append(left, st.Status.Live.Render(state))
-	} else {
-		o := s.Outcome()
-		text := "ended: " + o.State
-		if o.Detail != "" {
-			text += " (" + Safe(o.Detail) + ")"
-		}
-		style := st.Status.Ended
-		switch o.State {
-		case "failed", "error", "truncated":
-			style = st.Status.Error
-		case "incomplete":
-			style = st.Status.Warn
-		}
-		left = append(left, style.Render(text))
-	}
+	left = append(left, st.Base.Render(fmt.Sprintf("%d events", s.Len())), st.Base.Render(humanBytes(s.Bytes())), b.state(in))
 	var right []string
 	if in.notice != "" {
 		style := st.Status.Info
@@ -129,4 +116,46 @@ func humanBytes(n int64) string {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	}
 	return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+}
+
+// state says how the stream stands: live, indexing, or how it ended.
+func (b *statusBar) state(in statusInfo) string {
+	st := b.st
+	if in.live {
+		state := "live"
+		if in.totalBytes > 0 {
+			state = fmt.Sprintf("indexing %d%%", b.s.Bytes()*100/max(in.totalBytes, 1))
+		}
+		return st.Status.Live.Render(state)
+	}
+	o := b.s.Outcome()
+	text := "ended: " + o.State
+	if o.Detail != "" {
+		text += " (" + Safe(o.Detail) + ")"
+	}
+	style := st.Status.Ended
+	switch o.State {
+	case "failed", "error", "truncated":
+		style = st.Status.Error
+	case "incomplete":
+		style = st.Status.Warn
+	}
+	return style.Render(text)
+}
+
+// lessonView is the status line while the lesson shows: the source, the
+// lesson and, at the right, how the stream stands. What does not fit goes,
+// the source first, then the state; the lesson stays. An error notice
+// takes the line back (see view): what broke matters more.
+func (b *statusBar) lessonView(in statusInfo) string {
+	st := b.st
+	sep := st.Subtle.Render(" · ")
+	lesson := st.Status.Info.Render("lesson") + " " + st.Base.Render(Safe(b.lesson))
+	state := b.state(in)
+	for _, left := range []string{st.Accent.Render(Safe(in.source)) + sep + lesson, lesson} {
+		if gap := b.w - ansi.StringWidth(left) - ansi.StringWidth(state); gap >= 1 {
+			return fit(left+strings.Repeat(" ", gap)+state, b.w)
+		}
+	}
+	return fit(lesson, b.w)
 }

@@ -1,0 +1,383 @@
+package model
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+)
+
+// sourceLiterals returns every string literal in the package's non-test
+// source: a superset of the event, block and delta types the dialect
+// handlers name, whatever table or switch they sit in. Which of them are
+// types is for the model to say (see probeType).
+func sourceLiterals(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if v, err := strconv.Unquote(lit.Value); err == nil && v != "" && !strings.ContainsAny(v, " \"\\\n") {
+					seen[v] = true
+				}
+			}
+			return true
+		})
+	}
+	out := make([]string, 0, len(seen))
+	for v := range seen {
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// shapedEvent is one event of an assembled stream with the shapes it got
+// when it was added (as the headless commands see it), with and without
+// its data.
+type shapedEvent struct {
+	ord            int
+	ev             Event
+	withData, bare Shape
+	data           []byte
+}
+
+// shapeStream assembles data and shapes each event as it is added.
+func shapeStream(data []byte, format capture.Format) (*Session, []shapedEvent) {
+	s := NewSession(Options{KeepEvents: true})
+	var out []shapedEvent
+	fr := capture.NewFramer(format)
+	emit := func(f *capture.Frame) {
+		ev := s.Add(f)
+		ord := s.Len() - 1
+		d := append([]byte(nil), f.Data...)
+		out = append(out, shapedEvent{ord: ord, ev: *ev, withData: s.Shape(ev, ord, f.Data), bare: s.Shape(ev, ord, nil), data: d})
+	}
+	fr.Feed(data, capture.NoTime, emit)
+	fr.Finish(capture.NoTime, emit)
+	s.End(nil)
+	return s, out
+}
+
+// probeType feeds typ as the only event of a stream, in the variants a
+// handler may need to claim it (an Anthropic-looking one, a Responses one
+// with a sequence_number, a whole message with content), and returns the
+// events the model treats as known: of a dialect, of a known kind, not
+// flagged non-standard.
+func probeType(typ string) []shapedEvent {
+	q := strconv.Quote(typ)
+	var known []shapedEvent
+	for _, body := range []string{`{"type":` + q + `}`, `{"type":` + q + `,"sequence_number":0}`, `{"type":` + q + `,"content":[]}`} {
+		_, evs := shapeStream([]byte("event: "+typ+"\ndata: "+body+"\n\n"), capture.FormatSSE)
+		ev := evs[len(evs)-1]
+		if ev.ev.Dialect != DialectUnknown && ev.ev.Kind != KindUnknown && ev.ev.Flags&(NonStandard|DecodeError) == 0 {
+			known = append(known, ev)
+		}
+	}
+	return known
+}
+
+// TestExplainEveryKnownType: every event type a dialect handler knows has
+// its own explanation. The types are not listed here: every string in the
+// model's source is offered to the model, and whatever it claims as a
+// type of its dialect must be explained, so a type added to a handler
+// without an explanation fails this test.
+func TestExplainEveryKnownType(t *testing.T) {
+	claimed := map[string]bool{}
+	missing := map[Shape]bool{}
+	for _, lit := range sourceLiterals(t) {
+		for _, ev := range probeType(lit) {
+			claimed[lit] = true
+			for _, sh := range []Shape{ev.withData, ev.bare} {
+				if _, ok := Explain(sh); !ok && !missing[sh] {
+					missing[sh] = true
+					t.Errorf("type %q (%s, %s): no explanation for shape %v", lit, ev.ev.Dialect, ev.ev.Kind, sh)
+				}
+			}
+		}
+	}
+	// The probe must find what the handlers' tables list, or it has
+	// stopped working.
+	var tables []string
+	for typ, v := range argStreams {
+		tables = append(tables, typ, v.done)
+	}
+	for typ := range responsesKinds {
+		tables = append(tables, typ)
+	}
+	tables = append(tables, toolCallPrefixes...)
+	tables = append(tables, "response.created", "message_start", "content_block_delta", "ping", "keepalive", "error")
+	for _, typ := range tables {
+		if !claimed[typ] {
+			t.Errorf("the probe did not find %q among the model's known types", typ)
+		}
+	}
+}
+
+// TestExplainToolCallFamilies: each hosted-tool status prefix the
+// Responses handler knows has one explanation for all its statuses.
+func TestExplainToolCallFamilies(t *testing.T) {
+	for _, p := range toolCallPrefixes {
+		fam := ToolCallFamily(p + "searching")
+		if fam != p+"*" {
+			t.Errorf("ToolCallFamily(%q) = %q; want %q", p+"searching", fam, p+"*")
+		}
+		if _, ok := Explain(Shape{Dialect: DialectResponses, Type: fam}); !ok {
+			t.Errorf("no explanation for %s", fam)
+		}
+	}
+}
+
+// TestExplainEveryKnownBlockAndDelta: every Anthropic block type and
+// delta type the handler reads has its own explanation, found the same
+// way: offered every string of the source, the model says which it knows.
+func TestExplainEveryKnownBlockAndDelta(t *testing.T) {
+	const start = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[]}}\n\n"
+	blocks, deltas := 0, 0
+	for _, lit := range sourceLiterals(t) {
+		q := strconv.Quote(lit)
+		s, evs := shapeStream([]byte(start+
+			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":"+q+"}}\n\n"+
+			"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"), capture.FormatSSE)
+		if it := s.Items[0]; it.Role != RoleOther || lit == "text" {
+			blocks++
+			for _, ev := range evs[1:] {
+				if _, ok := Explain(ev.withData); !ok {
+					t.Errorf("block type %q: no explanation for %v", lit, ev.withData)
+				}
+			}
+			if evs[1].withData.Sub != lit {
+				t.Errorf("block type %q: shape %v; want sub %q", lit, evs[1].withData, lit)
+			}
+		}
+		s, evs = shapeStream([]byte(start+
+			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"+
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"+q+
+			",\"text\":\"a\",\"partial_json\":\"a\",\"thinking\":\"a\",\"signature\":\"a\"}}\n\n"), capture.FormatSSE)
+		ev, it := evs[2], s.Items[0]
+		if ev.ev.Kind == KindArgsDelta || it.Text.Count() > 0 || it.Sign.Count() > 0 {
+			deltas++
+			want := Shape{Dialect: DialectAnthropic, Type: "content_block_delta", Sub: lit}
+			if _, ok := Explain(want); !ok {
+				t.Errorf("delta type %q: no explanation for %v", lit, want)
+			}
+			if ev.withData != want {
+				t.Errorf("delta type %q: shape from data %v; want %v", lit, ev.withData, want)
+			}
+		}
+	}
+	if blocks < 6 || deltas < 4 {
+		t.Errorf("found %d block types and %d delta types; the handler knows more", blocks, deltas)
+	}
+}
+
+// corpus returns every stream the model is tested on: the samples, the
+// fixtures in testdata, the shared real captures when present, and
+// malformed input for the shapes every dialect shares.
+func corpus(t *testing.T) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{
+		"bad/invalid-json":  []byte("data: {\"type\":\n\n"),
+		"bad/not-object":    []byte("data: [1,2]\n\n"),
+		"bad/untyped":       []byte("data: {\"hello\":1}\n\n"),
+		"bad/no-data":       []byte("event: message_start\n\n"),
+		"bad/empty-data":    []byte("data:\n\n"),
+		"bad/remainder":     []byte("data: {\"type\":\"response.created\"}\n\ndata: {\"ty"),
+		"bad/http-error":    []byte("HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\r\n{\"error\":{\"message\":\"slow down\"}}"),
+		"bad/done-alone":    []byte("data: [DONE]\n\n"),
+		"bad/nonstandard-r": []byte("data: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{}}\n\ndata: {\"type\":\"response.reasoning_part.done\",\"sequence_number\":1}\n\n"),
+		"bad/nonstandard-a": []byte("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\nevent: x\ndata: {\"type\":\"content_block_wiggle\"}\n\n"),
+		"bad/error-body":    []byte("{\"error\":{\"message\":\"no\"}}"),
+	}
+	add := func(pattern string) {
+		paths, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[p] = b
+		}
+	}
+	add(filepath.Join("..", "samples", "*.sse"))
+	add(filepath.Join("testdata", "*.txt"))
+	if len(out) < 20 {
+		t.Fatalf("corpus has %d streams; the samples are missing", len(out))
+	}
+	return out
+}
+
+// TestExplainCorpus: every event of every stream the model is tested on
+// gets a shape the table explains, whether or not its data is at hand, and
+// the shape it got when added is the one it has once the stream is whole
+// (the timeline and events commands see the first, the inspector the
+// second).
+func TestExplainCorpus(t *testing.T) {
+	streams := corpus(t)
+	if caps := capturesDirOrEmpty(); caps != "" {
+		paths, _ := filepath.Glob(filepath.Join(caps, "*.sse"))
+		for _, p := range paths {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			streams[p] = b
+		}
+	}
+	for name, data := range streams {
+		s, evs := shapeStream(data, capture.FormatAuto)
+		for _, e := range evs {
+			for _, sh := range []Shape{e.withData, e.bare} {
+				if _, ok := Explain(sh); !ok {
+					t.Errorf("%s #%d (%s %s %s): no explanation for %v", name, e.ord, e.ev.Dialect, e.ev.Kind, s.TypeName(e.ev.Type), sh)
+				}
+			}
+			if later := s.Shape(s.Events.At(e.ord), e.ord, e.data); later != e.withData {
+				t.Errorf("%s #%d: shape %v when added, %v at the end", name, e.ord, e.withData, later)
+			}
+		}
+	}
+}
+
+// capturesDirOrEmpty is capturesDir without skipping: "" when the shared
+// captures are absent.
+func capturesDirOrEmpty() string {
+	caps := filepath.Join("..", "..", "shared", "captures")
+	if _, err := os.Stat(filepath.Join(caps, "MANIFEST.tsv")); err != nil {
+		return ""
+	}
+	return caps
+}
+
+// TestShape names the shape of chosen events of the samples and fixtures,
+// from their data and from the session alone.
+func TestShape(t *testing.T) {
+	tests := []struct {
+		stream string
+		ord    int
+		want   string
+	}{
+		{"../samples/chat-parallel-calls.sse", 0, "chat.completion.chunk/role"},
+		{"../samples/chat-parallel-calls.sse", 1, "chat.completion.chunk/tool_calls.first"},
+		{"../samples/chat-parallel-calls.sse", 2, "chat.completion.chunk/tool_calls.continuation"},
+		{"../samples/chat-single-call.sse", -2, "chat.completion.chunk/finish_reason"},
+		{"../samples/chat-parallel-calls.sse", -2, "chat.completion.chunk/usage"},
+		{"../samples/chat-parallel-calls.sse", -1, "[DONE]"},
+		{"../samples/anthropic-text-then-tool.sse", 0, "message_start"},
+		{"../samples/anthropic-text-then-tool.sse", 1, "content_block_start/text"},
+		{"../samples/anthropic-text-then-tool.sse", 3, "content_block_delta/text_delta"},
+		{"../samples/anthropic-thinking-then-tool.sse", 1, "content_block_start/thinking"},
+		{"../samples/anthropic-thinking-then-tool.sse", 2, "content_block_delta/thinking_delta"},
+		{"../samples/responses-reasoning-then-call.sse", 4, "response.reasoning_summary_text.delta"},
+		{"../samples/gemini-call.sse", 0, "(gemini chunk)/text"},
+		{"testdata/gemini-partial-args-nested__vercel-ai.chunks.txt", 0, "(gemini chunk)/functionCall.start"},
+		{"testdata/gemini-partial-args-nested__vercel-ai.chunks.txt", 1, "(gemini chunk)/partialArgs"},
+		{"../samples/chat-openrouter-keepalive.sse", 0, "(comment)"},
+	}
+	for _, tt := range tests {
+		data, err := os.ReadFile(tt.stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, evs := shapeStream(data, capture.FormatAuto)
+		i := tt.ord
+		if i < 0 {
+			i += len(evs)
+		}
+		e := evs[i]
+		if e.withData.String() != tt.want || e.bare.String() != tt.want {
+			t.Errorf("%s #%d: Shape = %v (from data), %v (bare); want %s", tt.stream, i, e.withData, e.bare, tt.want)
+		}
+	}
+}
+
+// TestShapeByFact checks the shapes told from facts the session keeps:
+// the signature delta, the tool_use and thinking block stops, the end
+// marker of a streamed Gemini call, a hosted tool's status family.
+func TestShapeByFact(t *testing.T) {
+	find := func(stream string, want string) {
+		t.Helper()
+		data, err := os.ReadFile(stream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, evs := shapeStream(data, capture.FormatAuto)
+		for _, e := range evs {
+			if e.withData.String() == want {
+				if e.bare != e.withData {
+					t.Errorf("%s #%d: bare shape %v; from data %v", stream, e.ord, e.bare, e.withData)
+				}
+				return
+			}
+		}
+		t.Errorf("%s: no event of shape %s", stream, want)
+	}
+	find("../samples/anthropic-thinking-then-tool.sse", "content_block_delta/signature_delta")
+	find("../samples/anthropic-thinking-then-tool.sse", "content_block_stop/thinking")
+	find("../samples/anthropic-text-then-tool.sse", "content_block_start/tool_use")
+	find("../samples/anthropic-text-then-tool.sse", "content_block_delta/input_json_delta")
+	find("../samples/anthropic-text-then-tool.sse", "content_block_stop/tool_use")
+	find("../samples/anthropic-text-then-tool.sse", "ping")
+	find("testdata/gemini-partial-args-nested__vercel-ai.chunks.txt", "(gemini chunk)/functionCall.end")
+	find("../samples/gemini-call.sse", "(gemini chunk)/functionCall")
+	find("../samples/responses-websocket-turns.sse", "(http)")
+
+	s, evs := shapeStream([]byte("data: {\"type\":\"response.web_search_call.searching\",\"sequence_number\":0,\"item_id\":\"ws_1\",\"output_index\":0}\n\n"), capture.FormatSSE)
+	if got := evs[0].withData; got != (Shape{Dialect: DialectResponses, Type: "response.web_search_call.*"}) {
+		t.Errorf("web search status: Shape = %v (%s)", got, s.TypeName(evs[0].ev.Type))
+	}
+}
+
+// TestShapeChatQuietChunk: a Chat chunk that adds nothing is told by its
+// data (Azure's prompt_filter_results chunk carries neither role nor
+// usage); without the data, by its place.
+func TestShapeChatQuietChunk(t *testing.T) {
+	stream := "data: {\"id\":\"\",\"object\":\"\",\"choices\":[],\"prompt_filter_results\":[]}\n\n" +
+		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}]}\n\n" +
+		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"total_tokens\":3}}\n\n"
+	_, evs := shapeStream([]byte(stream), capture.FormatSSE)
+	got := []string{evs[0].withData.Sub, evs[1].withData.Sub, evs[2].withData.Sub}
+	if want := []string{"empty", "role", "usage"}; !slices.Equal(got, want) {
+		t.Errorf("quiet chunks from data = %v; want %v", got, want)
+	}
+	if got := evs[0].bare.Sub; got != "role" {
+		t.Errorf("first chunk without data = %q; want role (the first chunk of a response)", got)
+	}
+}
+
+// TestShapeSkipsBigData: data over shapeDataMax is not read; the shape
+// then comes from the session.
+func TestShapeSkipsBigData(t *testing.T) {
+	stream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[]}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" +
+		strings.Repeat("a", shapeDataMax) + "\"}}\n\n"
+	s, evs := shapeStream([]byte(stream), capture.FormatSSE)
+	e := evs[2]
+	wrong := []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta"}}` + strings.Repeat(" ", shapeDataMax))
+	if got := s.Shape(s.Events.At(e.ord), e.ord, wrong); got.Sub != "text_delta" {
+		t.Errorf("Shape with data over the bound = %v; want text_delta, from the session", got)
+	}
+}
