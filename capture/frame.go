@@ -84,6 +84,10 @@ const (
 	// TooLarge: the frame is larger than MaxFrameSize. It is still kept
 	// whole; the flag lets the UI warn before rendering it.
 	TooLarge
+	// Implied: the frame is not in the input; its format implies it, as
+	// the data: [DONE] that vercel/ai's test harness appends to the chunks
+	// of a .chunks.txt file. It covers no bytes.
+	Implied
 )
 
 // MaxFrameSize is the size above which a frame is flagged TooLarge. It is a

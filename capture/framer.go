@@ -27,9 +27,21 @@ const (
 	// FormatRecording is a timed recording (see recording.go): an SSE
 	// stream that starts with RecordingMagic.
 	FormatRecording
+	// FormatHAR is an HTTP Archive (har.go): several exchanges, read whole
+	// with ReadArchive, never framed as one stream.
+	FormatHAR
+	// FormatCassette is a VCR cassette (cassette.go), read like FormatHAR.
+	FormatCassette
+	// FormatChunks is vercel/ai's .chunks.txt (chunks.go): JSON lines that
+	// end as its test harness ends them.
+	FormatChunks
 )
 
-var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording"}
+var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks"}
+
+// IsArchive reports whether f is a format of several exchanges, read
+// with ReadArchive rather than framed.
+func (f Format) IsArchive() bool { return f == FormatHAR || f == FormatCassette }
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {
@@ -91,6 +103,8 @@ func newSplitter(format Format, base int64) splitter {
 		return &httpFramer{base: base}
 	case FormatRecording:
 		return &recordingFramer{base: base}
+	case FormatChunks:
+		return newChunksFramer(base)
 	default:
 		return newSSEFramer(base)
 	}

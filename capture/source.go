@@ -42,19 +42,31 @@ type Source struct {
 	// later carries no timing of its own.
 	Timed bool
 
-	r     io.Reader
-	file  *os.File
-	rec   *Recorder
-	start time.Time
+	r      io.Reader
+	file   *os.File
+	taps   []Tap
+	start  time.Time
+	chunks []Chunk     // an archive entry's bytes, read instead of r
+	pos    int         // the next of chunks to read
+	ra     io.ReaderAt // an archive entry's bytes, for ReaderAt
+}
+
+// Tap receives a copy of what a Source reads, with each read's arrival
+// time: a Recorder writing a timed recording, a HAREntry building a HAR
+// entry. Close is called once at the end of the input.
+type Tap interface {
+	Write(p []byte, at time.Duration) error
+	Close(at time.Duration) error
 }
 
 // SetStart makes Read measure arrival times from t (such as the moment a
 // request was sent) instead of from the start of Read.
 func (s *Source) SetStart(t time.Time) { s.start = t }
 
-// Record makes Read also write what it reads to rec, in the timed
-// recording format, and close rec at the end of the input.
-func (s *Source) Record(rec *Recorder) { s.rec = rec }
+// Record makes Read also hand what it reads to rec (a Recorder writing
+// the timed recording format, a HAREntry), and close rec at the end of the
+// input. Several taps may be added; each gets every read.
+func (s *Source) Record(rec Tap) { s.taps = append(s.taps, rec) }
 
 // readChunk is the size of one read. A pipe returns what it has, so small
 // live writes still arrive one by one.
@@ -99,6 +111,9 @@ func FromReader(name string, kind SourceKind, r io.Reader, timed bool) *Source {
 // ReaderAt gives random access to the source's bytes when it is a regular
 // file, so a reader of the stream need not keep them in memory.
 func (s *Source) ReaderAt() io.ReaderAt {
+	if s.ra != nil {
+		return s.ra
+	}
 	if s.file != nil && !s.Timed {
 		return s.file
 	}
@@ -173,10 +188,8 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 			readErr = err
 			break
 		}
-		n, err := s.r.Read(buf)
-		if n > 0 {
-			at := stamp()
-			p := buf[:n]
+		p, at, err := s.next(buf, stamp)
+		if n := len(p); n > 0 {
 			if opt.Save != nil {
 				if _, werr := opt.Save.Write(p); werr != nil {
 					return fmt.Errorf("save: %w", werr)
@@ -185,8 +198,8 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 			if opt.Keep != nil {
 				opt.Keep.Append(p)
 			}
-			if s.rec != nil {
-				if werr := s.rec.Write(p, at); werr != nil {
+			for _, t := range s.taps {
+				if werr := t.Write(p, at); werr != nil {
 					return werr
 				}
 			}
@@ -207,16 +220,20 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 			break
 		}
 	}
-	if s.rec != nil {
-		// The recording keeps what arrived even when the reader stopped.
-		if werr := s.rec.Close(stamp()); werr != nil && emitErr == nil {
+	end := stamp()
+	if n := len(s.chunks); s.ra != nil && n > 0 {
+		end = s.chunks[n-1].At
+	}
+	for _, t := range s.taps {
+		// A recording keeps what arrived even when the reader stopped.
+		if werr := t.Close(end); werr != nil && emitErr == nil {
 			return werr
 		}
 	}
 	if emitErr != nil {
 		return emitErr
 	}
-	fr.Finish(stamp(), wrapped)
+	fr.Finish(end, wrapped)
 	if !notified && opt.OnFormat != nil {
 		opt.OnFormat(fr.Format())
 	}
@@ -224,4 +241,19 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		return emitErr
 	}
 	return readErr
+}
+
+// next returns the next piece of input and its arrival time: a read of
+// the reader, or an archive entry's next chunk with its recorded time.
+func (s *Source) next(buf []byte, stamp func() time.Duration) ([]byte, time.Duration, error) {
+	if s.ra != nil {
+		if s.pos >= len(s.chunks) {
+			return nil, NoTime, io.EOF
+		}
+		c := s.chunks[s.pos]
+		s.pos++
+		return c.Data, c.At, nil
+	}
+	n, err := s.r.Read(buf)
+	return buf[:n], stamp(), err
 }

@@ -297,6 +297,7 @@ func FlagNames(ev *model.Event) []string {
 		{capture.UnknownField, "unknown-field"}, {capture.InvalidUTF8, "invalid-utf8"},
 		{capture.IDHasNUL, "id-has-nul"}, {capture.BadRetry, "bad-retry"}, {capture.NULByte, "nul-byte"},
 		{capture.NoData, "no-data"}, {capture.TooLarge, "too-large"}, {capture.BOM, "bom"},
+		{capture.Implied, "implied"},
 	}
 	for _, c := range cf {
 		if ev.Frame&c.f != 0 {

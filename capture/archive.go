@@ -1,0 +1,290 @@
+package capture
+
+// This file holds what HAR files and cassettes (har.go, cassette.go) have in
+// common: an archive of several HTTP exchanges, each read back as a stream
+// of its own.
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/gzip"
+	"compress/zlib"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Entry is one exchange of an archive (a HAR file or a cassette): the
+// request, the response head and the response body, decoded. Secrets in
+// its headers and URL are already redacted unless the archive was read
+// with KeepSecrets.
+type Entry struct {
+	Exchange
+	// Body is the response body as the client saw it, cut at event
+	// boundaries when each event's arrival time is known (Chunk.At), else
+	// one chunk timed NoTime.
+	Body []Chunk
+	// Dur is how long the whole exchange took, or NoTime.
+	Dur time.Duration
+	// Index is the entry's position in the archive, from 0: a HAR file's
+	// entries that hold no stream are skipped, so it may differ from the
+	// entry's position in Archive.Entries.
+	Index int
+	// Decoded says what was undone to get the body ("base64", "gzip",
+	// "_eventSourceMessages"), for display; empty when it was kept as is.
+	Decoded []string
+	// Note tells a problem met while decoding the body (a gzip stream cut
+	// short, an encoding streamtap cannot undo); the body is then kept as
+	// it was.
+	Note string
+}
+
+// Bytes returns the whole response body.
+func (e *Entry) Bytes() []byte {
+	var n int
+	for _, c := range e.Body {
+		n += len(c.Data)
+	}
+	b := make([]byte, 0, n)
+	for _, c := range e.Body {
+		b = append(b, c.Data...)
+	}
+	return b
+}
+
+// Archive is a file of several exchanges.
+type Archive struct {
+	Format  Format // FormatHAR or FormatCassette
+	Entries []Entry
+	// Skipped counts a HAR file's entries that hold no stream and no JSON
+	// response (pages, scripts, images).
+	Skipped int
+}
+
+// ArchiveOptions tune the reading of an archive.
+type ArchiveOptions struct {
+	// KeepSecrets keeps credentials in headers and URLs; without it they
+	// are replaced by Redacted as the archive is read, so nothing later
+	// can show them.
+	KeepSecrets bool
+}
+
+// ErrNotArchive is returned by ReadArchive for input that is neither a HAR
+// file nor a cassette.
+var ErrNotArchive = errors.New("not a HAR file or a cassette")
+
+// ReadArchive reads a whole archive held in memory: a HAR file or a
+// cassette, as format says, or detected when format is FormatAuto. Errors
+// name the place in the file (line and column, or the field's path).
+func ReadArchive(data []byte, format Format, opt ArchiveOptions) (*Archive, error) {
+	if format == FormatAuto {
+		format = DetectArchive(data)
+	}
+	switch format {
+	case FormatHAR:
+		return readHAR(data, opt)
+	case FormatCassette:
+		return readCassette(data, opt)
+	}
+	return nil, ErrNotArchive
+}
+
+// archivePeek is how much of a file DetectArchive needs at most: the
+// first top-level key of a HAR file or a cassette comes within it.
+const archivePeek = 64 << 10
+
+// DetectArchive tells FormatHAR for a JSON object whose first key is "log",
+// FormatCassette for a YAML or JSON document with a top-level
+// "interactions" (vcrpy, go-vcr) or "http_interactions" (Ruby VCR) key,
+// and FormatAuto for anything else, such as a stream. It looks at the
+// first 64 KiB at most.
+func DetectArchive(data []byte) Format {
+	data = bytes.TrimPrefix(data[:min(len(data), archivePeek)], bom)
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) > 0 && t[0] == '{' {
+		return detectJSONArchive(t)
+	}
+	return detectYAMLCassette(t)
+}
+
+// detectJSONArchive reads the top-level keys of a JSON object until it
+// knows.
+func detectJSONArchive(t []byte) Format {
+	dec := json.NewDecoder(bytes.NewReader(t))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return FormatAuto
+	}
+	for first := true; dec.More(); first = false {
+		tok, err := dec.Token()
+		if err != nil {
+			return FormatAuto
+		}
+		key, _ := tok.(string)
+		switch {
+		case key == "log" && first:
+			return FormatHAR
+		case key == "interactions" || key == "http_interactions":
+			return FormatCassette
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return FormatAuto
+		}
+	}
+	return FormatAuto
+}
+
+// detectYAMLCassette looks for the "interactions:" key at the start of a
+// line among the document's leading top-level keys.
+func detectYAMLCassette(t []byte) Format {
+	for line := range bytes.Lines(t) {
+		l := bytes.TrimRight(line, " \t\r\n")
+		switch {
+		case len(l) == 0, l[0] == '#', bytes.HasPrefix(l, []byte("---")), bytes.HasPrefix(l, []byte("%")):
+			continue
+		case bytes.HasPrefix(l, []byte("interactions:")), bytes.HasPrefix(l, []byte("http_interactions:")):
+			return FormatCassette
+		case l[0] == ' ' || l[0] == '-':
+			continue // inside the value of a key before interactions
+		case bytes.IndexByte(l, ':') > 0 && isYAMLKey(l[:bytes.IndexByte(l, ':')]):
+			continue // another top-level key ("version: 2")
+		}
+		return FormatAuto
+	}
+	return FormatAuto
+}
+
+func isYAMLKey(k []byte) bool {
+	for _, c := range k {
+		if !(c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeBody undoes the content encoding the response headers name (gzip,
+// deflate), or a gzip stream that starts the body without a header saying
+// so. A body it cannot decode is kept as it is, with a note.
+func decodeBody(body []byte, h http.Header) (out []byte, decoded, note string) {
+	enc := strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding")))
+	if enc == "" && len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
+		enc = "gzip"
+	}
+	var r io.ReadCloser
+	var err error
+	switch enc {
+	case "", "identity":
+		return body, "", ""
+	case "gzip", "x-gzip":
+		r, err = gzip.NewReader(bytes.NewReader(body))
+	case "deflate":
+		// "deflate" is zlib-wrapped by the spec (RFC 9110 §8.4.1.2); some
+		// servers send raw DEFLATE.
+		if r, err = zlib.NewReader(bytes.NewReader(body)); err != nil {
+			r, err = io.NopCloser(flate.NewReader(bytes.NewReader(body))), nil
+		}
+	default:
+		return body, "", "content-encoding " + enc + " is not decoded"
+	}
+	if err != nil {
+		return body, "", enc + ": " + err.Error()
+	}
+	defer r.Close()
+	// The output is bounded by the input: DEFLATE expands at most about
+	// 1032 times, so a body read from a file stays within memory's reach.
+	out, err = io.ReadAll(r)
+	if err != nil {
+		if len(out) == 0 {
+			return body, "", enc + ": " + err.Error()
+		}
+		return out, enc, enc + " body cut short: " + err.Error()
+	}
+	return out, enc, ""
+}
+
+// redactExchange hides the credentials of x's headers and URL unless
+// keep.
+func redactExchange(x *Exchange, keep bool) {
+	if keep {
+		return
+	}
+	x.URL = RedactURL(x.URL)
+	x.RequestHeader = RedactHeaders(x.RequestHeader)
+	x.ResponseHeader = RedactHeaders(x.ResponseHeader)
+}
+
+// normalProto turns the protocol names archives use ("h2", "http/2.0",
+// "HTTP/1.1") into the form a status line has; anything else is HTTP/1.1.
+func normalProto(p string) string {
+	switch s := strings.ToLower(strings.TrimSpace(p)); {
+	case s == "h2" || s == "http/2" || s == "http/2.0":
+		return "HTTP/2.0"
+	case s == "h3" || s == "http/3" || s == "http/3.0":
+		return "HTTP/3.0"
+	case strings.HasPrefix(s, "http/1."):
+		return "HTTP/1." + s[len("http/1."):]
+	}
+	return "HTTP/1.1"
+}
+
+// oneLine makes a header value or status text fit on one line of a head.
+var oneLine = strings.NewReplacer("\r", " ", "\n", " ")
+
+// Head is the response head as `curl -i` prints it: status line, headers
+// (sorted by name; HTTP/2 pseudo-headers left out), blank line. It is
+// empty when the exchange got no response.
+func (x *Exchange) Head() []byte {
+	if x.Status <= 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	text := http.StatusText(x.Status)
+	fmt.Fprintf(&b, "%s %d %s\r\n", normalProto(x.Proto), x.Status, text)
+	for _, k := range slices.Sorted(maps.Keys(x.ResponseHeader)) {
+		name := oneLine.Replace(strings.TrimSpace(k))
+		if name == "" || strings.HasPrefix(name, ":") || strings.ContainsRune(name, ':') {
+			continue
+		}
+		for _, v := range x.ResponseHeader[k] {
+			b.WriteString(name + ": " + oneLine.Replace(v) + "\r\n")
+		}
+	}
+	b.WriteString("\r\n")
+	return b.Bytes()
+}
+
+// Source returns the entry as a stream streamtap reads like `curl -i`
+// output: the response head (timed at HeadAt), then the body, each chunk
+// at its time. name names the source in messages.
+func (e *Entry) Source(name string) *Source {
+	var chunks []Chunk
+	if head := e.Head(); head != nil {
+		chunks = append(chunks, Chunk{At: e.HeadAt, Data: head})
+	}
+	chunks = append(chunks, e.Body...)
+	var all []byte
+	for _, c := range chunks {
+		all = append(all, c.Data...)
+	}
+	return &Source{Name: name, Kind: SourceFile, chunks: chunks, ra: bytes.NewReader(all)}
+}
+
+// describe is the entry's one-line summary: method, URL, status.
+func (e *Entry) describe() string {
+	s := strings.TrimSpace(e.Method + " " + e.URL)
+	if e.Status > 0 {
+		s += " " + strconv.Itoa(e.Status)
+	}
+	return s
+}
+
+// String is the entry's one-line summary: method, URL and status.
+func (e *Entry) String() string { return e.describe() }

@@ -1,0 +1,369 @@
+package capture
+
+// This file reads VCR cassettes: YAML (or JSON) files of recorded HTTP
+// interactions, as test suites keep them. One reader takes the shapes of
+// the common recorders, which agree on the outline (a list of
+// interactions, each a request and a response) and differ in the details:
+//
+//   - vcrpy and pytest-recording (https://vcrpy.readthedocs.io): request
+//     {method, uri, body, headers}; response {status: {code, message},
+//     headers, body: {string: …}}, the string a `!!binary` base64 scalar
+//     when the body is not text (gzip). pydantic-ai's serializer writes a
+//     JSON body as YAML under `parsed_body` instead.
+//   - go-vcr v1 (`version: 1`) and v2/v3/v4 (`version: 2`)
+//     (https://github.com/dnaeon/go-vcr): request {method, url, body,
+//     headers}; response {body, headers, status: "200 OK", code, proto,
+//     duration}.
+//   - Ruby VCR (https://benoittgt.github.io/vcr/): `http_interactions`,
+//     bodies {encoding, string} or {base64_string}, `recorded_at`.
+//
+// Headers are maps from a name to a list of values (or one value).
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// maxYAMLNodes bounds how many nodes a parsed_body may expand to: YAML
+// aliases can make a small file describe a huge tree ("billion laughs").
+const maxYAMLNodes = 1 << 22
+
+// errYAMLTooBig is returned for a parsed_body past maxYAMLNodes.
+var errYAMLTooBig = errors.New("parsed_body expands past 4M nodes (aliases?)")
+
+func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
+	defer func() {
+		// The YAML parser is not ours: whatever it does on hostile input,
+		// a cassette that breaks it is an error, never a crash.
+		if r := recover(); r != nil {
+			a, err = nil, fmt.Errorf("cassette: unreadable YAML: %v", r)
+		}
+	}()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("cassette: %w", err)
+	}
+	root := deref(&doc)
+	if root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = deref(root.Content[0])
+	}
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("cassette: line %d: want a mapping with an interactions list", line(root))
+	}
+	list := get(root, "interactions")
+	if list == nil {
+		list = get(root, "http_interactions")
+	}
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("cassette: line %d: no interactions list", line(root))
+	}
+	a = &Archive{Format: FormatCassette}
+	for i, it := range list.Content {
+		e, err := cassetteEntry(deref(it), opt)
+		if err != nil {
+			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", i, line(it), err)
+		}
+		e.Index = i
+		a.Entries = append(a.Entries, e)
+	}
+	return a, nil
+}
+
+// cassetteEntry reads one interaction.
+func cassetteEntry(it *yaml.Node, opt ArchiveOptions) (Entry, error) {
+	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
+	if it == nil || it.Kind != yaml.MappingNode {
+		return e, errors.New("want a mapping with request and response")
+	}
+	req, resp := get(it, "request"), get(it, "response")
+	if req == nil || req.Kind != yaml.MappingNode {
+		return e, fmt.Errorf("line %d: no request mapping", line(it))
+	}
+	e.Method = strings.ToUpper(scalar(get(req, "method")))
+	e.URL = scalar(get(req, "uri"))
+	if e.URL == "" {
+		e.URL = scalar(get(req, "url"))
+	}
+	e.RequestHeader = cassetteHeaders(get(req, "headers"))
+	body, _, err := cassetteBody(req)
+	if err != nil {
+		return e, fmt.Errorf("request body: %w", err)
+	}
+	e.RequestBody = body
+	if t, err := time.Parse(time.RFC1123, scalar(get(it, "recorded_at"))); err == nil {
+		e.Started = t
+	}
+	if resp == nil || resp.Kind != yaml.MappingNode {
+		redactExchange(&e.Exchange, opt.KeepSecrets)
+		return e, nil // a request that got no response
+	}
+	e.Status, e.Proto = cassetteStatus(resp), scalar(get(resp, "proto"))
+	e.ResponseHeader = cassetteHeaders(get(resp, "headers"))
+	if d, ok := cassetteDuration(get(resp, "duration")); ok {
+		e.Dur = d
+	}
+	body, decoded, err := cassetteBody(resp)
+	if err != nil {
+		return e, fmt.Errorf("response body: %w", err)
+	}
+	if decoded != "" {
+		e.Decoded = append(e.Decoded, decoded)
+	}
+	out, enc, note := decodeBody(body, e.ResponseHeader)
+	if enc != "" {
+		e.Decoded = append(e.Decoded, enc)
+	}
+	e.Note = note
+	e.Body = []Chunk{{At: NoTime, Data: out}}
+	redactExchange(&e.Exchange, opt.KeepSecrets)
+	return e, nil
+}
+
+// cassetteStatus reads vcrpy's {code, message}, go-vcr's code, or a
+// status line such as "200 OK".
+func cassetteStatus(resp *yaml.Node) int {
+	st := get(resp, "status")
+	if st != nil && st.Kind == yaml.MappingNode {
+		st = get(st, "code")
+	}
+	for _, n := range []*yaml.Node{get(resp, "code"), st} {
+		f := strings.Fields(scalar(n))
+		if len(f) > 0 {
+			if c, err := strconv.Atoi(f[0]); err == nil && c > 0 && c < 1000 {
+				return c
+			}
+		}
+	}
+	return 0
+}
+
+// cassetteDuration reads go-vcr's duration: "83.984896ms" (v2 and later)
+// or a number of nanoseconds.
+func cassetteDuration(n *yaml.Node) (time.Duration, bool) {
+	s := scalar(n)
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return d, true
+	}
+	if ns, err := strconv.ParseInt(s, 10, 64); err == nil && ns >= 0 {
+		return time.Duration(ns), true
+	}
+	return 0, false
+}
+
+// cassetteBody reads a request's or response's body: `parsed_body` (YAML
+// standing for JSON), a string, a `!!binary` scalar, or a mapping with
+// `string` or `base64_string`. decoded is "base64" when the body was.
+func cassetteBody(m *yaml.Node) (body []byte, decoded string, err error) {
+	if pb := get(m, "parsed_body"); pb != nil {
+		b, err := yamlJSON(pb)
+		return b, "", err
+	}
+	n := get(m, "body")
+	if n != nil && n.Kind == yaml.MappingNode {
+		if b64 := get(n, "base64_string"); b64 != nil {
+			b, err := decodeBase64(scalar(b64))
+			if err != nil {
+				return nil, "", fmt.Errorf("line %d: base64_string: %w", line(b64), err)
+			}
+			return b, "base64", nil
+		}
+		n = get(n, "string")
+	}
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
+		return nil, "", nil
+	}
+	if n.ShortTag() == "!!binary" {
+		b, err := decodeBase64(n.Value)
+		if err != nil {
+			return nil, "", fmt.Errorf("line %d: !!binary: %w", line(n), err)
+		}
+		return b, "base64", nil
+	}
+	return []byte(n.Value), "", nil
+}
+
+// decodeBase64 reads base64 as YAML and Ruby write it: wrapped over lines,
+// padded or not.
+func decodeBase64(s string) ([]byte, error) {
+	s = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\r' || r == '\n' {
+			return -1
+		}
+		return r
+	}, s)
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return b, nil
+	}
+	return base64.RawStdEncoding.DecodeString(strings.TrimRight(s, "="))
+}
+
+// cassetteHeaders reads a map of header names to a list of values or one.
+func cassetteHeaders(n *yaml.Node) http.Header {
+	h := http.Header{}
+	if n == nil || n.Kind != yaml.MappingNode {
+		return h
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name, v := scalar(n.Content[i]), deref(n.Content[i+1])
+		if name == "" || v == nil {
+			continue
+		}
+		if v.Kind == yaml.SequenceNode {
+			for _, x := range v.Content {
+				h.Add(name, scalar(x))
+			}
+		} else {
+			h.Add(name, scalar(v))
+		}
+	}
+	return h
+}
+
+// deref follows an alias to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+// get returns the value of key in mapping m, or nil.
+func get(m *yaml.Node, key string) *yaml.Node {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if k := deref(m.Content[i]); k != nil && k.Value == key {
+			return deref(m.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// scalar is a scalar node's value, "" for anything else.
+func scalar(n *yaml.Node) string {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
+		return ""
+	}
+	return n.Value
+}
+
+func line(n *yaml.Node) int {
+	if n == nil {
+		return 0
+	}
+	return n.Line
+}
+
+// yamlJSON writes a YAML tree as the JSON it stands for: mappings as
+// objects (keys in file order), sequences as arrays, scalars by their
+// resolved tag. A number is written as the file spells it when that is
+// JSON, so `temperature: 1.0` stays 1.0.
+func yamlJSON(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	budget := maxYAMLNodes
+	err := writeYAMLJSON(&b, n, &budget, 0)
+	return b.Bytes(), err
+}
+
+// maxYAMLDepth bounds the nesting of a parsed_body.
+const maxYAMLDepth = 10000
+
+func writeYAMLJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
+	if *budget--; *budget < 0 {
+		return errYAMLTooBig
+	}
+	if depth > maxYAMLDepth {
+		return fmt.Errorf("line %d: parsed_body nested deeper than %d", line(n), maxYAMLDepth)
+	}
+	n = deref(n)
+	if n == nil {
+		b.WriteString("null")
+		return nil
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			b.WriteString("null")
+			return nil
+		}
+		return writeYAMLJSON(b, n.Content[0], budget, depth+1)
+	case yaml.MappingNode:
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJSONString(b, scalar(n.Content[i]))
+			b.WriteByte(':')
+			if err := writeYAMLJSON(b, n.Content[i+1], budget, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeYAMLJSON(b, c, budget, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	default:
+		writeYAMLScalar(b, n)
+	}
+	return nil
+}
+
+func writeYAMLScalar(b *bytes.Buffer, n *yaml.Node) {
+	switch n.ShortTag() {
+	case "!!null":
+		b.WriteString("null")
+		return
+	case "!!bool":
+		var v bool
+		if n.Decode(&v) == nil {
+			b.WriteString(strconv.FormatBool(v))
+			return
+		}
+	case "!!int", "!!float":
+		if json.Valid([]byte(n.Value)) {
+			b.WriteString(n.Value)
+			return
+		}
+		var f float64
+		if n.Decode(&f) == nil {
+			if s := strconv.FormatFloat(f, 'g', -1, 64); json.Valid([]byte(s)) {
+				b.WriteString(s)
+				return
+			}
+		}
+	}
+	writeJSONString(b, n.Value)
+}
+
+// writeJSONString writes s as a JSON string, without the HTML escaping
+// encoding/json adds by default.
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)       // a string always encodes
+	b.Truncate(b.Len() - 1) // the newline Encode adds
+}

@@ -1,0 +1,318 @@
+package capture
+
+// This file writes HTTP Archives (HAR 1.2) from what a Source reads: each
+// stream is one entry whose content.text is the body exactly as received
+// and, for an event stream, _eventSourceMessages lists its events as
+// Chrome does ({time, eventName, eventId, data}, time in wall-clock
+// seconds), so both a browser's HAR viewer and streamtap read them back.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// HAROptions tune a HAR writer.
+type HAROptions struct {
+	// KeepSecrets writes credentials unredacted.
+	KeepSecrets bool
+	// Version is the creator's version written in the log.
+	Version string
+	// Now is the time written as the start of an entry whose start is
+	// unknown (a file read without timing); time.Now when nil.
+	Now func() time.Time
+}
+
+// HAR writes an HTTP Archive to w, one entry at a time: an entry is
+// written when it closes, so only the entry being read is held in memory
+// (its body and its messages). Errors are sticky. A HAR is not safe for
+// concurrent use; its entries are written one after the other.
+type HAR struct {
+	w       io.Writer
+	opt     HAROptions
+	entries int
+	err     error
+}
+
+// NewHAR returns a HAR writing to w.
+func NewHAR(w io.Writer, opt HAROptions) *HAR {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	return &HAR{w: w, opt: opt}
+}
+
+// Entry starts an entry for the exchange x (nil when nothing is known of
+// it but the stream): hand it to Source.Record, which gives it the bytes
+// read and closes it, writing it.
+func (h *HAR) Entry(x *Exchange) *HAREntry {
+	e := &HAREntry{h: h, x: Exchange{HeadAt: NoTime}, fr: NewFramer(FormatAuto), last: NoTime}
+	if x != nil {
+		e.x = *x
+	}
+	return e
+}
+
+// Close ends the document. It does not close w.
+func (h *HAR) Close() error {
+	if h.err != nil {
+		return h.err
+	}
+	if h.entries == 0 {
+		h.writeStart()
+	}
+	h.write([]byte("]}}\n"))
+	return h.err
+}
+
+func (h *HAR) write(p []byte) {
+	if h.err == nil {
+		if _, err := h.w.Write(p); err != nil {
+			h.err = fmt.Errorf("har: %w", err)
+		}
+	}
+}
+
+func (h *HAR) writeStart() {
+	creator, _ := json.Marshal(map[string]string{"name": "streamtap", "version": h.opt.Version})
+	h.write([]byte(`{"log":{"version":"1.2","creator":` + string(creator) + `,"entries":[`))
+}
+
+func (h *HAR) writeEntry(he *harEntry) {
+	if h.entries == 0 {
+		h.writeStart()
+	} else {
+		h.write([]byte(","))
+	}
+	h.entries++
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(he); err != nil {
+		h.err = fmt.Errorf("har: %w", err)
+		return
+	}
+	h.write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// HAREntry builds one entry of a HAR from a stream's bytes. It takes a
+// `curl -i` head or a timed recording's header block into the exchange,
+// and the rest into the body. It implements Tap.
+type HAREntry struct {
+	h      *HAR
+	x      Exchange
+	fr     *Framer
+	body   []byte
+	msgs   []harMessage
+	last   time.Duration // the latest time a body byte arrived
+	closed bool
+}
+
+// Write adds bytes read at time at.
+func (e *HAREntry) Write(p []byte, at time.Duration) error {
+	e.fr.Feed(p, at, e.frame)
+	return e.h.err
+}
+
+// Close ends the entry, the body's last bytes read at time at, and writes
+// it.
+func (e *HAREntry) Close(at time.Duration) error {
+	if e.closed {
+		return e.h.err
+	}
+	e.closed = true
+	e.fr.Finish(at, e.frame)
+	if at != NoTime {
+		e.last = max(e.last, at)
+	}
+	e.h.writeEntry(e.entry())
+	return e.h.err
+}
+
+// frame takes one frame: the head or a recording's header block into the
+// exchange, anything else into the body and, for SSE events, the
+// messages.
+func (e *HAREntry) frame(f *Frame) {
+	if (f.Kind == FrameHead || f.Kind == FrameComment) && f.Start == 0 && bytes.HasPrefix(f.Raw, []byte(RecordingMagic)) {
+		if x, err := parseHeader(f.Raw); err == nil {
+			e.x = *x
+		}
+		return
+	}
+	if f.Kind == FrameHead && len(e.body) == 0 {
+		e.x.Proto, e.x.Status = f.Proto, f.Status
+		e.x.ResponseHeader = http.Header{}
+		for _, h := range f.Header {
+			e.x.ResponseHeader.Add(string(h.Name), string(h.Value))
+		}
+		if e.x.HeadAt == NoTime {
+			e.x.HeadAt = f.At
+		}
+		return
+	}
+	if f.Flags&Implied != 0 {
+		return
+	}
+	raw := f.Raw
+	if e.fr.Format() == FormatRecording {
+		if s, end, _, ok := timingLine(raw); ok {
+			raw = append(raw[:s:s], raw[end:]...)
+		}
+	}
+	e.body = append(e.body, raw...)
+	if f.At != NoTime {
+		e.last = max(e.last, f.At)
+	}
+	if f.Kind == FrameEvent && f.HasData && bodyFormat(e.fr) == FormatSSE {
+		m := harMessage{EventName: "message", Data: string(f.Data)}
+		if f.HasEvent && len(f.Event) > 0 {
+			m.EventName = string(f.Event)
+		}
+		if f.HasID {
+			m.EventID = string(f.ID)
+		}
+		if f.At != NoTime {
+			t := float64(e.x.Started.Add(f.At).UnixMicro()) / 1e6
+			m.Time = &t
+		}
+		e.msgs = append(e.msgs, m)
+	}
+}
+
+// bodyFormat is the format the body is framed as, under a `curl -i` head
+// or a recording's header block.
+func bodyFormat(fr *Framer) Format {
+	switch in := fr.inner.(type) {
+	case *httpFramer:
+		if in.body != nil {
+			return in.body.Format()
+		}
+	case *recordingFramer:
+		if in.body != nil {
+			return in.body.Format()
+		}
+	}
+	return fr.Format()
+}
+
+// entry is the HAR entry of what was read.
+func (e *HAREntry) entry() *harEntry {
+	x := e.x
+	redactExchange(&x, e.h.opt.KeepSecrets)
+	he := &harEntry{Cache: json.RawMessage("{}")}
+	started := x.Started
+	if started.IsZero() {
+		started = e.h.opt.Now()
+		he.Comment = "the stream was read without its start time: startedDateTime is when it was exported"
+		for i := range e.msgs {
+			e.msgs[i].Time = nil // they were relative to an unknown start
+		}
+	}
+	he.StartedDateTime = started.UTC().Format(time.RFC3339Nano)
+	he.Request = harRequestOf(&x)
+	he.Response = harResponse{
+		Status: x.Status, StatusText: http.StatusText(x.Status), HTTPVersion: normalProto(x.Proto),
+		Cookies: json.RawMessage("[]"), Headers: harHeaderList(x.ResponseHeader),
+		HeadersSize: -1, BodySize: len(e.body),
+		Content: harContent{Size: len(e.body), MimeType: e.mimeType(), Text: string(e.body)},
+	}
+	if !utf8.Valid(e.body) {
+		he.Response.Content.Text, he.Response.Content.Encoding = base64.StdEncoding.EncodeToString(e.body), "base64"
+	}
+	if len(e.msgs) > 0 {
+		he.Messages = e.msgs
+	}
+	he.Timings, he.Time = e.timings()
+	return he
+}
+
+// mimeType is the response's Content-Type, or the body's format's.
+func (e *HAREntry) mimeType() string {
+	if ct := e.x.ResponseHeader.Get("Content-Type"); ct != "" {
+		return ct
+	}
+	switch bodyFormat(e.fr) {
+	case FormatSSE:
+		return "text/event-stream"
+	case FormatJSON:
+		return "application/json"
+	case FormatJSONL, FormatChunks:
+		return "application/x-ndjson"
+	}
+	return "application/octet-stream"
+}
+
+// timings splits the time known into HAR's phases: waiting for the head,
+// then receiving the body.
+func (e *HAREntry) timings() (harTimings, *float64) {
+	ms := func(d time.Duration) *float64 {
+		v := float64(d.Microseconds()) / 1000
+		return &v
+	}
+	zero := 0.0
+	t := harTimings{Send: &zero, Wait: &zero, Receive: &zero}
+	wait := time.Duration(0)
+	if e.x.HeadAt != NoTime && e.x.HeadAt > 0 {
+		wait = e.x.HeadAt
+		t.Wait = ms(wait)
+	}
+	if e.last != NoTime && e.last > wait {
+		t.Receive = ms(e.last - wait)
+	}
+	total := *t.Wait + *t.Receive
+	return t, &total
+}
+
+func harRequestOf(x *Exchange) harRequest {
+	r := harRequest{
+		Method: x.Method, URL: x.URL, HTTPVersion: "HTTP/1.1",
+		Cookies: json.RawMessage("[]"), Headers: harHeaderList(x.RequestHeader),
+		QueryString: json.RawMessage("[]"), HeadersSize: -1, BodySize: len(x.RequestBody),
+	}
+	if r.Method == "" {
+		r.Method = "GET"
+	}
+	if r.URL == "" {
+		r.URL = "about:blank"
+	}
+	if u, err := url.Parse(r.URL); err == nil && u.RawQuery != "" {
+		var qs []harHeader
+		for _, k := range slices.Sorted(maps.Keys(u.Query())) {
+			for _, v := range u.Query()[k] {
+				qs = append(qs, harHeader{Name: k, Value: v})
+			}
+		}
+		r.QueryString, _ = json.Marshal(qs)
+	}
+	if len(x.RequestBody) > 0 {
+		mime := x.RequestHeader.Get("Content-Type")
+		if mime == "" {
+			mime = "application/json"
+		}
+		r.PostData = &harPostData{MimeType: mime, Text: string(x.RequestBody)}
+		if !utf8.Valid(x.RequestBody) {
+			r.PostData.Text, r.PostData.Encoding = base64.StdEncoding.EncodeToString(x.RequestBody), "base64"
+		}
+	}
+	return r
+}
+
+// harHeaderList lists headers sorted by name, each value on its own.
+func harHeaderList(h http.Header) []harHeader {
+	out := []harHeader{}
+	for _, k := range slices.Sorted(maps.Keys(h)) {
+		for _, v := range h[k] {
+			out = append(out, harHeader{Name: k, Value: strings.TrimSpace(v)})
+		}
+	}
+	return out
+}
