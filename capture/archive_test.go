@@ -157,7 +157,9 @@ func TestCassetteGzipBinaryBody(t *testing.T) {
 	if got := strings.Join(e.Decoded, ","); got != "base64,gzip" || e.Note != "" {
 		t.Errorf("decoded %q, note %q; want base64,gzip and no note", got, e.Note)
 	}
-	var resp struct{ Output []struct{ Content []struct{ Text string } } }
+	var resp struct {
+		Output []struct{ Content []struct{ Text string } }
+	}
 	if err := json.Unmarshal(e.Bytes(), &resp); err != nil || len(resp.Output) != 1 || resp.Output[0].Content[0].Text != "pong" {
 		t.Errorf("body %q (%v)", e.Bytes(), err)
 	}
@@ -318,5 +320,12 @@ func TestCassetteAliasBomb(t *testing.T) {
 	_, err := ReadArchive([]byte(b.String()), FormatCassette, ArchiveOptions{})
 	if err == nil {
 		t.Fatal("an alias bomb was expanded")
+	}
+	// Few nodes, each a long string: bounded by bytes.
+	big := "s: &s " + strings.Repeat("x", 10000) + "\nl1: &l1 [*s, *s, *s, *s, *s, *s, *s, *s, *s, *s]\n" +
+		"l2: &l2 [*l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1, *l1]\nl3: &l3 [*l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2, *l2]\n" +
+		"interactions:\n- request: {method: POST, uri: 'https://x.test', parsed_body: *l3}\n"
+	if _, err := ReadArchive([]byte(big), FormatCassette, ArchiveOptions{}); err == nil || !strings.Contains(err.Error(), "expands too far") {
+		t.Fatalf("10 MB of aliased strings: error %v; want it refused", err)
 	}
 }

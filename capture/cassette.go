@@ -33,12 +33,19 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// maxYAMLNodes bounds how many nodes a parsed_body may expand to: YAML
-// aliases can make a small file describe a huge tree ("billion laughs").
-const maxYAMLNodes = 1 << 22
+// maxYAMLNodes bounds how many nodes a parsed_body may expand to, and the
+// JSON written for it may be at most yamlGrowth times the cassette's size
+// plus yamlSlack: YAML aliases can make a small file describe a huge tree
+// ("billion laughs"), while a body written out plainly turns into JSON of
+// about its own size.
+const (
+	maxYAMLNodes = 1 << 22
+	yamlGrowth   = 4
+	yamlSlack    = 1 << 20
+)
 
-// errYAMLTooBig is returned for a parsed_body past maxYAMLNodes.
-var errYAMLTooBig = errors.New("parsed_body expands past 4M nodes (aliases?)")
+// errYAMLTooBig is returned for a parsed_body past those bounds.
+var errYAMLTooBig = errors.New("parsed_body expands too far (aliases?)")
 
 func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
 	defer func() {
@@ -68,7 +75,7 @@ func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
 	}
 	a = &Archive{Format: FormatCassette}
 	for i, it := range list.Content {
-		e, err := cassetteEntry(deref(it), opt)
+		e, err := cassetteEntry(deref(it), opt, yamlGrowth*len(data)+yamlSlack)
 		if err != nil {
 			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", i, line(it), err)
 		}
@@ -79,7 +86,7 @@ func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
 }
 
 // cassetteEntry reads one interaction.
-func cassetteEntry(it *yaml.Node, opt ArchiveOptions) (Entry, error) {
+func cassetteEntry(it *yaml.Node, opt ArchiveOptions, limit int) (Entry, error) {
 	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
 	if it == nil || it.Kind != yaml.MappingNode {
 		return e, errors.New("want a mapping with request and response")
@@ -94,7 +101,7 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions) (Entry, error) {
 		e.URL = scalar(get(req, "url"))
 	}
 	e.RequestHeader = cassetteHeaders(get(req, "headers"))
-	body, _, err := cassetteBody(req)
+	body, _, err := cassetteBody(req, limit)
 	if err != nil {
 		return e, fmt.Errorf("request body: %w", err)
 	}
@@ -111,7 +118,7 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions) (Entry, error) {
 	if d, ok := cassetteDuration(get(resp, "duration")); ok {
 		e.Dur = d
 	}
-	body, decoded, err := cassetteBody(resp)
+	body, decoded, err := cassetteBody(resp, limit)
 	if err != nil {
 		return e, fmt.Errorf("response body: %w", err)
 	}
@@ -162,9 +169,9 @@ func cassetteDuration(n *yaml.Node) (time.Duration, bool) {
 // cassetteBody reads a request's or response's body: `parsed_body` (YAML
 // standing for JSON), a string, a `!!binary` scalar, or a mapping with
 // `string` or `base64_string`. decoded is "base64" when the body was.
-func cassetteBody(m *yaml.Node) (body []byte, decoded string, err error) {
+func cassetteBody(m *yaml.Node, limit int) (body []byte, decoded string, err error) {
 	if pb := get(m, "parsed_body"); pb != nil {
-		b, err := yamlJSON(pb)
+		b, err := yamlJSON(pb, limit)
 		return b, "", err
 	}
 	n := get(m, "body")
@@ -272,19 +279,28 @@ func line(n *yaml.Node) int {
 // yamlJSON writes a YAML tree as the JSON it stands for: mappings as
 // objects (keys in file order), sequences as arrays, scalars by their
 // resolved tag. A number is written as the file spells it when that is
-// JSON, so `temperature: 1.0` stays 1.0.
-func yamlJSON(n *yaml.Node) ([]byte, error) {
-	var b bytes.Buffer
+// JSON, so `temperature: 1.0` stays 1.0. The JSON may be at most limit
+// bytes.
+func yamlJSON(n *yaml.Node, limit int) ([]byte, error) {
+	b := &jsonBuf{limit: limit}
 	budget := maxYAMLNodes
-	err := writeYAMLJSON(&b, n, &budget, 0)
+	err := writeYAMLJSON(b, n, &budget, 0)
 	return b.Bytes(), err
 }
+
+// jsonBuf is a buffer that knows its limit.
+type jsonBuf struct {
+	bytes.Buffer
+	limit int
+}
+
+func (b *jsonBuf) full() bool { return b.Len() > b.limit }
 
 // maxYAMLDepth bounds the nesting of a parsed_body.
 const maxYAMLDepth = 10000
 
-func writeYAMLJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
-	if *budget--; *budget < 0 {
+func writeYAMLJSON(b *jsonBuf, n *yaml.Node, budget *int, depth int) error {
+	if *budget--; *budget < 0 || b.full() {
 		return errYAMLTooBig
 	}
 	if depth > maxYAMLDepth {
@@ -308,7 +324,7 @@ func writeYAMLJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error 
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeJSONString(b, scalar(n.Content[i]))
+			writeJSONString(&b.Buffer, scalar(n.Content[i]))
 			b.WriteByte(':')
 			if err := writeYAMLJSON(b, n.Content[i+1], budget, depth+1); err != nil {
 				return err
@@ -327,7 +343,7 @@ func writeYAMLJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error 
 		}
 		b.WriteByte(']')
 	default:
-		writeYAMLScalar(b, n)
+		writeYAMLScalar(&b.Buffer, n)
 	}
 	return nil
 }

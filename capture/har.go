@@ -282,10 +282,11 @@ func (e *Entry) messageTime(ms []harMessage) func(*harMessage) time.Duration {
 		case m.Time == nil || !ok:
 			return NoTime
 		case wall:
+			// Seconds since 1970 as a float64 keep about a microsecond.
 			d := time.Duration((*m.Time - float64(e.Started.UnixNano())/1e9) * 1e9)
-			return max(d, 0)
+			return max(d.Round(time.Microsecond), 0)
 		}
-		return base + time.Duration((*m.Time-first)*1e9)
+		return base + time.Duration((*m.Time-first)*1e9).Round(time.Microsecond)
 	}
 }
 
