@@ -23,11 +23,11 @@ var helpCases = []struct {
 	cmd   string // "" is the bare inspector
 	flags []string
 }{
-	{"", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
-	{"timeline", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
-	{"calls", []string{"--json", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
-	{"events", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
-	{"check", []string{"--json", "--fail-on", "--profile", "--allow-outcome", "--format", "--sample", "--save", "--save-timed", "--keep-secrets"}},
+	{"", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
+	{"timeline", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
+	{"calls", []string{"--json", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
+	{"events", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
+	{"check", []string{"--json", "--fail-on", "--profile", "--allow-outcome", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
 	{"rules", []string{"--json"}},
 	{"samples", nil},
 	{"proxy", []string{"--upstream", "--listen", "--record", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},

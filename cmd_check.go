@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/ui"
@@ -95,12 +96,35 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	if err != nil {
 		return parseFailed("check", err, stdout, stderr)
 	}
+	if ar, err := loadArchive(o, stdin); err != nil || ar != nil {
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+			return 2
+		}
+		return runArchive(ctx, "check", ar, o, stdout, stderr, func(src *capture.Source, o options, stdout io.Writer) int {
+			return checkSource(ctx, src, o, failOn, profile, stdout, stderr)
+		})
+	}
 	src, err := openSource(ctx, o, stdin, stderr, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
 		return 2
 	}
 	defer src.Close()
+	if o.saveHAR != "" {
+		closeHAR, err := saveHAR(src, nil, o)
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+			return 2
+		}
+		defer closeHAR()
+	}
+	return checkSource(ctx, src, o, failOn, profile, stdout, stderr)
+}
+
+// checkSource checks one stream and writes its report; it returns the
+// exit code as runCheck does.
+func checkSource(ctx context.Context, src *capture.Source, o options, failOn checks.Severity, profile checks.Profile, stdout, stderr io.Writer) int {
 	opts, c := checks.Attach(model.Options{})
 	s, err := readStream(ctx, src, o, opts, nil)
 	if errors.Is(err, context.Canceled) {

@@ -75,6 +75,9 @@ func parseRequestArgs(args []string) (requestOptions, error) {
 	if err != nil {
 		return o, err
 	}
+	if f.IsArchive() {
+		return o, fmt.Errorf("--format %s reads a file of several exchanges; a response is one stream", f)
+	}
 	o.base.format = f
 	if o.method == "" {
 		o.method = http.MethodGet

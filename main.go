@@ -77,12 +77,39 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 		// The inspector would read keys and the stream from one terminal.
 		return waitForPipe(ctx, stdin, stdout)
 	}
+	ar, err := loadArchive(opts, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		return 2
+	}
+	if ar != nil {
+		return runArchive(ctx, cmd, ar, opts, stdout, stderr, func(src *capture.Source, o options, w io.Writer) int {
+			return readSource(ctx, cmd, src, o, w, stderr)
+		})
+	}
+	if opts.session > 0 {
+		return usageFailed(cmd, errors.New("--session N chooses a session of a HAR file or a cassette; this input is one stream"), stderr)
+	}
 	src, err := openSource(ctx, opts, stdin, stderr, cmd == "" || cmd == "timeline")
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
 	}
 	defer src.Close()
+	if opts.saveHAR != "" {
+		closeHAR, err := saveHAR(src, nil, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			return 2
+		}
+		defer closeHAR()
+	}
+	return readSource(ctx, cmd, src, opts, stdout, stderr)
+}
+
+// readSource runs a reading command (cmd is "" for the inspector) on one
+// stream and returns its exit code.
+func readSource(ctx context.Context, cmd string, src *capture.Source, opts options, stdout, stderr io.Writer) int {
 	if opts.saveTimed != "" {
 		closeRec, err := saveTimed(src, opts)
 		if err != nil {
@@ -122,17 +149,21 @@ type options struct {
 	allow       outcomeSet // check, request: outcomes that pass
 	replay      float64    // replay: play the stream in the inspector at this speed
 	explain     bool       // the inspector, timeline and events: explain each event
+	session     int        // a HAR file's or a cassette's session to read (1-based), 0 for all
+	saveHAR     string     // also write a HAR of what is read
 }
 
 // readFlags defines the flags of the reading command name (and check)
 // into o, the input format into format.
 func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	fs := newFlagSet(name)
-	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), or auto to detect it")
+	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), har, cassette (VCR YAML), or auto to detect it")
 	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
 	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
 	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials in HTTP headers")
+	fs.IntVar(&o.session, "session", 0, "read only session `N` (from 1) of a HAR file or a cassette; without it every session is read in turn")
+	fs.StringVar(&o.saveHAR, "save-har", "", "also write what is read as a HAR 1.2 file (SSE events as _eventSourceMessages) to `FILE`")
 	switch name {
 	case "", "timeline":
 		fs.BoolVar(&o.explain, "explain", false, "explain each kind of event under its first occurrence in the plain timeline; the inspector opens with the explanation shown (x)")
@@ -169,6 +200,12 @@ func parseFlags(cmd string, args []string) (options, error) {
 	f, err := capture.ParseFormat(format)
 	if err != nil {
 		return o, fmt.Errorf("--format: %w", err)
+	}
+	if f == capture.FormatAuto && strings.HasSuffix(o.input, ".chunks.txt") {
+		f = capture.FormatChunks // vercel/ai's fixtures, named so
+	}
+	if o.session < 0 {
+		return o, fmt.Errorf("--session %d: sessions count from 1", o.session)
 	}
 	o.format = f
 	return o, nil

@@ -1,0 +1,335 @@
+package main
+
+// Archives (HAR files, VCR cassettes) hold several exchanges: each is a
+// session of its own, read as a stream by the same commands. This file
+// wires them: loading and choosing sessions, a header or a "session"
+// member per session in the headless outputs, the sessions list in the
+// inspector, and --save-har.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// archiveInput is an archive read from the input, with the sessions it
+// holds.
+type archiveInput struct {
+	name    string
+	entries []capture.Entry
+}
+
+// loadArchive reads the input as an archive when --format says it is one,
+// or when it is a file that DetectArchive recognises; it returns nil for a
+// stream. Standard input is an archive only with --format: detecting it
+// would wait for bytes a live stream has not sent yet.
+func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
+	if o.sample != "" {
+		return nil, nil
+	}
+	format := o.format
+	if format == capture.FormatAuto {
+		if o.input == "" || o.input == "-" || !isRegular(o.input) {
+			return nil, nil
+		}
+		head, err := readHead(o.input)
+		if err != nil {
+			return nil, err
+		}
+		if format = capture.DetectArchive(head); format == capture.FormatAuto {
+			return nil, nil
+		}
+	}
+	if !format.IsArchive() {
+		return nil, nil
+	}
+	name := o.input
+	var data []byte
+	var err error
+	switch {
+	case o.input == "" || o.input == "-":
+		name = "stdin"
+		data, err = io.ReadAll(stdin)
+	default:
+		data, err = os.ReadFile(o.input)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ar, err := capture.ReadArchive(data, format, capture.ArchiveOptions{KeepSecrets: o.keepSecrets})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	in := &archiveInput{name: name, entries: ar.Entries}
+	if ar.Format == capture.FormatHAR {
+		in.entries = llmEntries(ar.Entries)
+	}
+	if len(in.entries) == 0 {
+		return nil, fmt.Errorf("%s: no stream or LLM response in it", name)
+	}
+	return in, nil
+}
+
+func isRegular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// readHead reads as much of a file as archive detection looks at.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// llmEntries keeps a HAR file's event streams and the JSON responses a
+// dialect recognises; a browser's HAR holds many other JSON exchanges.
+func llmEntries(es []capture.Entry) []capture.Entry {
+	var out []capture.Entry
+	for _, e := range es {
+		if strings.HasPrefix(strings.ToLower(e.ResponseHeader.Get("Content-Type")), "text/event-stream") || len(e.Body) > 1 {
+			out = append(out, e)
+			continue
+		}
+		s := model.NewSession(model.Options{})
+		_ = e.Source("").Read(context.Background(), capture.ReadOptions{}, func(f *capture.Frame) error {
+			s.Add(f)
+			return nil
+		})
+		if s.Dialect() != model.DialectUnknown {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// sourceOne reads one session's stream with o and writes to w, returning
+// the exit code.
+type sourceOne func(src *capture.Source, o options, w io.Writer) int
+
+// runArchive runs command cmd on the sessions of an archive: the one
+// --session names, or each in turn. One session reads exactly as a
+// stream does. With several, the text outputs put a header line before
+// each ("# session 2/3: POST https://… 200"), and the JSON outputs add a
+// "session" member (and for calls and check an "exchange") to each object;
+// the inspector opens the sessions list. The exit code is the worst of the
+// sessions'.
+func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, stdout, stderr io.Writer, one sourceOne) int {
+	sel, first := ar.entries, 1
+	if o.session > 0 {
+		if o.session > len(ar.entries) {
+			return usageFailed(cmd, fmt.Errorf("--session %d: %s holds %d session(s)", o.session, ar.name, len(ar.entries)), stderr)
+		}
+		sel, first = ar.entries[o.session-1:o.session], o.session
+	}
+	if len(sel) > 1 && (o.save != "" || o.saveTimed != "") {
+		return usageFailed(cmd, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", len(sel)), stderr)
+	}
+	o.format = capture.FormatAuto // an entry reads as `curl -i` output
+	var har *harFile
+	if o.saveHAR != "" {
+		h, err := createHAR(o)
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			return 2
+		}
+		defer h.close()
+		har = h
+	}
+	source := func(i int) *capture.Source {
+		e := &sel[i]
+		src := e.Source(fmt.Sprintf("%s #%d", ar.name, first+i))
+		if har != nil {
+			src.Record(har.h.Entry(&e.Exchange))
+		}
+		return src
+	}
+	if len(sel) == 1 {
+		return one(source(0), o, stdout)
+	}
+	if cmd == "" && isTerminal(stdout) {
+		return runSessionsView(ctx, ar.name, sel, source, o, stdout, stderr)
+	}
+	code := 0
+	for i := range sel {
+		n := first + i
+		var w io.Writer = stdout
+		switch {
+		case cmd == "events":
+			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,`, n), start: true}
+		case o.json && (cmd == "calls" || cmd == "check"):
+			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,"exchange":%s,`, n, exchangeJSON(&sel[i])), start: true}
+		default:
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "# session %d/%d: %s\n", n, len(ar.entries), ui.Safe(sel[i].String()))
+		}
+		c := one(source(i), o, w)
+		if c == exitInterrupted {
+			return c
+		}
+		code = max(code, c)
+	}
+	return code
+}
+
+// exchangeJSON is the "exchange" member of a session's calls or check
+// object: method, URL (credentials redacted unless --keep-secrets) and
+// status.
+func exchangeJSON(e *capture.Entry) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(struct {
+		Method string `json:"method"`
+		URL    string `json:"url"`
+		Status int    `json:"status"`
+	}{e.Method, e.URL, e.Status})
+	return strings.TrimSpace(b.String())
+}
+
+// sessionLines writes JSON lines with prefix inserted after the opening
+// brace of each, so that every object of a session says which it is.
+type sessionLines struct {
+	w      io.Writer
+	prefix string
+	start  bool // at the start of a line
+}
+
+func (s *sessionLines) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if s.start && p[0] == '{' {
+			if _, err := io.WriteString(s.w, "{"+s.prefix); err != nil {
+				return 0, err
+			}
+			p = p[1:]
+		}
+		s.start = false
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			_, err := s.w.Write(p)
+			return n, err
+		}
+		if _, err := s.w.Write(p[:i+1]); err != nil {
+			return 0, err
+		}
+		p, s.start = p[i+1:], true
+	}
+	return n, nil
+}
+
+// harFile is the HAR --save-har writes.
+type harFile struct {
+	f *os.File
+	h *capture.HAR
+}
+
+func createHAR(o options) (*harFile, error) {
+	f, err := os.Create(o.saveHAR)
+	if err != nil {
+		return nil, fmt.Errorf("save-har: %w", err)
+	}
+	return &harFile{f: f, h: capture.NewHAR(f, capture.HAROptions{KeepSecrets: o.keepSecrets, Version: moduleVersion()})}, nil
+}
+
+func (h *harFile) close() {
+	h.h.Close()
+	h.f.Close()
+}
+
+// saveHAR makes src also write a HAR entry to o.saveHAR as it is read;
+// the returned function ends the HAR.
+func saveHAR(src *capture.Source, x *capture.Exchange, o options) (func(), error) {
+	h, err := createHAR(o)
+	if err != nil {
+		return nil, err
+	}
+	if x == nil {
+		x = &capture.Exchange{Source: src.Name, HeadAt: capture.NoTime}
+	}
+	src.Record(h.h.Entry(x))
+	return h.close, nil
+}
+
+// runSessionsView opens the sessions list over the archive's sessions:
+// each is read into a session of its own first (an archive is a file,
+// read at once), then handed to the list as ended.
+func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout, stderr io.Writer) int {
+	batch := make([]ui.SessionUpdate, 0, len(sel))
+	for i := range sel {
+		src := source(i)
+		sopts, _ := checks.Attach(model.Options{KeepEvents: true, Raw: src.ReaderAt()})
+		s := model.NewSession(sopts)
+		err := src.Read(ctx, capture.ReadOptions{}, func(f *capture.Frame) error {
+			s.Add(f)
+			return nil
+		})
+		s.End(err)
+		batch = append(batch, ui.SessionUpdate{Info: exchangeInfo(i+1, &sel[i], s), Live: model.NewLive(s), Ended: true, EndErr: err})
+	}
+	m := ui.NewSessions(ui.Options{
+		Source:      name,
+		NoColor:     os.Getenv("NO_COLOR") != "",
+		KeepSecrets: o.keepSecrets,
+		Checks:      ui.StrictChecks,
+	})
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
+	go p.Send(ui.Sessions(batch))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		return 2
+	}
+	return 0
+}
+
+// exchangeInfo is what the sessions list shows of an imported session.
+func exchangeInfo(id int, e *capture.Entry, s *model.Session) model.Exchange {
+	path := e.URL
+	if u, err := url.Parse(e.URL); err == nil && u.Path != "" {
+		path = u.RequestURI()
+	}
+	req := model.ParseRequest(e.RequestBody, path)
+	req.Header, req.Size = e.RequestHeader, len(e.RequestBody)
+	x := model.Exchange{
+		Exchange: e.Exchange, ID: id, Path: path, Model: req.Model,
+		Dur: e.Dur, TTFB: e.HeadAt, TFE: capture.NoTime,
+		Outcome: s.Outcome().State, Err: e.Note,
+	}
+	if len(e.RequestBody) > 0 && json.Valid(e.RequestBody) {
+		x.Request = &req
+	}
+	return x
+}
+
+// moduleVersion is the version a HAR names its creator with.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Version == "" {
+		return "(devel)"
+	}
+	return bi.Main.Version
+}
