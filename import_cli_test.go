@@ -24,7 +24,10 @@ type sessionReport struct {
 		Status      int
 	}
 	Dialect string
-	Calls   []struct{ ID *string; Name, Arguments string }
+	Calls   []struct {
+		ID              *string
+		Name, Arguments string
+	}
 	Text    any
 	Outcome struct{ State string }
 }
