@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -298,7 +299,18 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 		Checks:      ui.StrictChecks,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
-	go p.Send(ui.Sessions(batch))
+	go func() {
+		// The list places its window by its size: tell it the size before
+		// the sessions, then open it on the first (g), as a file is read
+		// from the top; the proxy's list follows the newest instead.
+		if f, ok := stdout.(*os.File); ok {
+			if w, h, err := term.GetSize(f.Fd()); err == nil {
+				p.Send(tea.WindowSizeMsg{Width: w, Height: h})
+			}
+		}
+		p.Send(ui.Sessions(batch))
+		p.Send(tea.KeyPressMsg{Code: 'g', Text: "g"})
+	}()
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
