@@ -256,3 +256,27 @@ func TestHAREmpty(t *testing.T) {
 		t.Errorf("%d entries", len(a.Entries))
 	}
 }
+
+// A 20 MB event in a HAR body is read whole and framed as one event,
+// flagged TooLarge, never cut.
+func TestHARHugeEvent(t *testing.T) {
+	t.Parallel()
+	payload := strings.Repeat("x", 20<<20)
+	text, _ := json.Marshal("data: {\"delta\":\"" + payload + "\"}\n\n")
+	in := `{"log":{"entries":[{"request":{"method":"POST","url":"https://x.test"},"response":{"status":200,"content":{"mimeType":"text/event-stream","text":` + string(text) + `}}}]}}`
+	a := readArchive(t, []byte(in), ArchiveOptions{})
+	e := a.Entries[0]
+	if n := len(e.Bytes()); n != len(payload)+len("data: {\"delta\":\"\"}\n\n") {
+		t.Fatalf("body of %d bytes", n)
+	}
+	var events []Frame
+	err := e.Source("huge").Read(context.Background(), ReadOptions{}, func(f *Frame) error {
+		if f.Kind == FrameEvent {
+			events = append(events, Frame{Flags: f.Flags, End: f.End, Start: f.Start})
+		}
+		return nil
+	})
+	if err != nil || len(events) != 1 || events[0].Flags&TooLarge == 0 || events[0].End-events[0].Start != int64(len(e.Bytes())) {
+		t.Errorf("events %+v (%v); want one TooLarge event of the whole body", events, err)
+	}
+}
