@@ -110,6 +110,9 @@ type Session struct {
 	Heads     []Head
 	Errors    []ErrorInfo
 
+	outputs []outputList // the items of each response in output order: see ResponseItems
+	placed  int          // Items placed in outputs so far
+
 	count     int
 	bytes     int64
 	types     *interner
@@ -324,6 +327,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		s.dialects[ev.Dialect]++
 		s.lastDial = ev.Dialect
 	}
+	s.placeItems()
 	if s.opts.KeepEvents {
 		s.Events.append(*ev)
 	}
