@@ -115,7 +115,7 @@ var finishReasons = map[string]bool{
 	"stop": true, "length": true, "tool_calls": true, "content_filter": true, "function_call": true,
 }
 
-func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool, byResponse map[int][]*model.Item) {
+func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool) {
 	if cc.events == 0 {
 		return
 	}
@@ -144,7 +144,7 @@ func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool, byRespons
 					strings.Join(vals, ", then "))
 			}
 		}
-		cc.checkResponse(out, s, r, chatItems(byResponse[r.Index]), ended || done)
+		cc.checkResponse(out, s, r, chatItems(s.ResponseItems(r.Index)), ended || done)
 	}
 	streamed := false
 	for _, r := range s.Responses {
@@ -164,13 +164,18 @@ func shortRaw(v string) string {
 	return v
 }
 
-// chatItems keeps the Chat items of a response's items.
+// chatItems keeps the Chat items of a response's items, in the order they
+// were opened: the rules report the calls of a choice in that order.
 func chatItems(items []*model.Item) []*model.Item {
 	var out []*model.Item
 	for _, it := range items {
 		if it.Dialect == model.DialectChat {
 			out = append(out, it)
 		}
+	}
+	byIndex := func(a, b *model.Item) int { return a.Index - b.Index }
+	if !slices.IsSortedFunc(out, byIndex) { // output order, which a choice's calls rarely leave
+		slices.SortFunc(out, byIndex)
 	}
 	return out
 }

@@ -191,12 +191,8 @@ type Checker struct {
 	perRule  map[string]int
 	overflow map[string]*overflow
 	items    int // s.Items observed so far
-	// byResponse lists the items of each response (by Session.Responses
-	// index) as they appear, so end-of-response checks need not scan every
-	// item of the session for each of thousands of responses.
-	byResponse map[int][]*model.Item
-	lastDial   model.Dialect
-	sse        bool // some event was framed as SSE (not JSON lines or a JSON body)
+	lastDial model.Dialect
+	sse      bool // some event was framed as SSE (not JSON lines or a JSON body)
 
 	frames framingState
 	resp   respChecks
@@ -324,12 +320,6 @@ func isSSE(f *capture.Frame) bool {
 // newItem records what an item looked like when the event that created it
 // was applied.
 func (c *Checker) newItem(s *model.Session, it *model.Item, ord int) {
-	if it.Response >= 0 {
-		if c.byResponse == nil {
-			c.byResponse = map[int][]*model.Item{}
-		}
-		c.byResponse[it.Response] = append(c.byResponse[it.Response], it)
-	}
 	switch it.Dialect {
 	case model.DialectResponses:
 		c.resp.newItem(it, ord)
@@ -393,7 +383,7 @@ func (c *Checker) Report(s *model.Session, p Profile) Report {
 	}
 	c.finishFraming(end, s)
 	c.resp.finish(end, s)
-	c.chat.finish(end, s, c.sse, c.byResponse)
+	c.chat.finish(end, s, c.sse)
 	c.anth.finish(end, s)
 	c.gem.finish(end, s)
 

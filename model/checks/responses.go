@@ -399,8 +399,8 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 		outs = append(outs, o)
 		return true
 	})
-	var streamed []*model.Item
-	for _, it := range c.byResponse[r.Index] {
+	var streamed []*model.Item // by output_index, as the index keeps them
+	for _, it := range s.ResponseItems(r.Index) {
 		if it.Dialect == model.DialectResponses && it.Opened >= 0 && it.Opened < ord {
 			streamed = append(streamed, it)
 		}
@@ -408,7 +408,6 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 	if len(streamed) == 0 {
 		return
 	}
-	slices.SortStableFunc(streamed, func(a, b *model.Item) int { return a.Position - b.Position })
 	if len(outs) == 0 {
 		what := "[]"
 		if output == nil {
