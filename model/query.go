@@ -76,6 +76,27 @@ type outputList struct {
 // bound the list is sorted once when asked for instead.
 const maxOutputShift = 64
 
+// firstOutputs is the room a response's list of items starts with, and
+// outputChunk how many lists one allocation gives room to. Grown from nil
+// by append, a response's 3 items took 3 allocations; a stream holds
+// thousands of responses.
+const (
+	firstOutputs = 8
+	outputChunk  = 32
+)
+
+// outputRoom returns an empty list with room for firstOutputs items, cut
+// from a chunk shared with other responses' lists. A list that outgrows
+// its room moves out on its next append, as any slice does.
+func (s *Session) outputRoom() []*Item {
+	if len(s.outputFree)+firstOutputs > cap(s.outputFree) {
+		s.outputFree = make([]*Item, 0, outputChunk*firstOutputs)
+	}
+	n := len(s.outputFree)
+	s.outputFree = s.outputFree[:n+firstOutputs]
+	return s.outputFree[n : n : n+firstOutputs]
+}
+
 // placeItems adds the items the latest event created to the index of
 // their response. It runs once the event is applied, when an item's
 // response, choice and position are set: they never change after that
@@ -92,6 +113,9 @@ func (s *Session) placeItems() {
 		}
 		l := &s.outputs[i]
 		n := len(l.items)
+		if l.items == nil {
+			l.items = s.outputRoom()
+		}
 		if l.unsorted || n == 0 || outputOrder(l.items[n-1], it) < 0 {
 			l.items = append(l.items, it)
 			continue

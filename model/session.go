@@ -110,8 +110,9 @@ type Session struct {
 	Heads     []Head
 	Errors    []ErrorInfo
 
-	outputs []outputList // the items of each response in output order: see ResponseItems
-	placed  int          // Items placed in outputs so far
+	outputs    []outputList // the items of each response in output order: see ResponseItems
+	placed     int          // Items placed in outputs so far
+	outputFree []*Item      // room for the lists of responses to come: see outputRoom
 
 	count     int
 	bytes     int64
