@@ -8,6 +8,45 @@ import (
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
+// TypeGemini is the type given to a Gemini chunk, which names none.
+const TypeGemini = "(gemini chunk)"
+
+// geminiDialect is Gemini's streamGenerateContent: chunks that are each a
+// GenerateContentResponse, as SSE events (alt=sse) or one JSON array.
+type geminiDialect struct{ noHooks }
+
+func (geminiDialect) info() DialectInfo {
+	return DialectInfo{Name: "gemini", Short: "gemini", ArgsRebuilt: true}
+}
+
+func (geminiDialect) claim(_ string, t *top) claim {
+	if t.candidates != nil || t.usageMeta != nil || t.promptFeedback != nil {
+		return claimShape
+	}
+	return claimNone
+}
+
+func (geminiDialect) newState() dialectState { return new(gemState) }
+
+// array applies the chunks of an array body: the elements with candidates.
+func (geminiDialect) array(s *Session, ev *Event, data []byte, ord int) bool {
+	var st *gemState
+	s.idx.Elements(data, func(_ int, v []byte) bool {
+		if s.idx.Get(v, "candidates") != nil {
+			if st == nil {
+				st = s.state(DialectGemini).(*gemState)
+			}
+			st.chunk(s, ev, v, ord)
+		}
+		return true
+	})
+	if st == nil {
+		return false
+	}
+	ev.Type = s.types.id([]byte(TypeGemini))
+	return true
+}
+
 // gemState tracks a Gemini streamGenerateContent stream: per candidate, its
 // text, its reasoning and the call whose partialArgs are streaming.
 type gemState struct {
@@ -16,10 +55,10 @@ type gemState struct {
 	texts     map[int]*Item
 	reasoning map[int]*Item
 	calls     int
+	noHooks
 }
 
-func (s *Session) gemResponse(ord int) *Response {
-	st := &s.gem
+func (st *gemState) response(s *Session, ord int) *Response {
 	if st.resp == nil || st.resp.Terminal >= 0 {
 		st.resp = s.newResponse(DialectGemini, ord)
 		st.open, st.texts, st.reasoning = map[int]*Item{}, map[int]*Item{}, map[int]*Item{}
@@ -27,10 +66,13 @@ func (s *Session) gemResponse(ord int) *Response {
 	return st.resp
 }
 
-// gemini applies one chunk (a GenerateContentResponse).
-func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
-	st := &s.gem
-	r := s.gemResponse(ord)
+func (st *gemState) event(s *Session, ev *Event, _ string, data []byte, ord int) {
+	st.chunk(s, ev, data, ord)
+}
+
+// chunk applies one chunk (a GenerateContentResponse).
+func (st *gemState) chunk(s *Session, ev *Event, chunk []byte, ord int) {
+	r := st.response(s, ord)
 	if ev.Type == 0 {
 		ev.Type = s.types.id([]byte(TypeGemini))
 	}
@@ -53,14 +95,14 @@ func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
 			s.idx.Elements(v, func(pos int, cand []byte) bool {
 				ci := intOr(s.idx.Get(cand, "index"), pos)
 				s.idx.Elements(s.idx.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
-					raise(&kind, s.geminiPart(ev, r, ci, part, ord))
+					raise(&kind, st.part(s, ev, r, ci, part, ord))
 					return true
 				})
 				if fr := s.idx.Get(cand, "finishReason"); !jsonscan.IsNull(fr) {
 					finished = true
 					r.finish(ci, ord, str(fr))
 					if it := st.open[ci]; it != nil {
-						s.geminiClose(it, ord)
+						st.close(it, ord)
 						delete(st.open, ci)
 					}
 				}
@@ -78,7 +120,7 @@ func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
 	ev.Kind = kind
 }
 
-func (s *Session) geminiText(m map[int]*Item, role ItemRole, typ string, r *Response, ci, ord int) *Item {
+func (st *gemState) text(s *Session, m map[int]*Item, role ItemRole, typ string, r *Response, ci, ord int) *Item {
 	it := m[ci]
 	if it == nil {
 		it = s.newItem(DialectGemini, role, typ, ord)
@@ -89,8 +131,7 @@ func (s *Session) geminiText(m map[int]*Item, role ItemRole, typ string, r *Resp
 	return it
 }
 
-func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord int) Kind {
-	st := &s.gem
+func (st *gemState) part(s *Session, ev *Event, r *Response, ci int, part []byte, ord int) Kind {
 	var text, fc []byte
 	thought := false
 	s.idx.Members(part, func(k, v []byte) bool {
@@ -112,7 +153,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 		if thought {
 			m, role, typ = st.reasoning, RoleReasoning, "thought"
 		}
-		it := s.geminiText(m, role, typ, r, ci, ord)
+		it := st.text(s, m, role, typ, r, ci, ord)
 		it.Text.addString(ord, text)
 		if ev.Item < 0 {
 			ev.Item = int32(it.Index)
@@ -125,7 +166,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 	kind := KindArgsDelta
 	if len(name) > 2 {
 		if it != nil { // a new call while one is streaming: close it
-			s.geminiClose(it, ord)
+			st.close(it, ord)
 		}
 		it = s.newItem(DialectGemini, RoleCall, "functionCall", ord)
 		it.Response, it.Choice, it.Position, it.Opened = r.Index, ci, st.calls, ord
@@ -160,14 +201,14 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 		if it.gemini != nil {
 			it.gemini.ended = true
 		}
-		s.geminiClose(it, ord)
+		st.close(it, ord)
 		return KindArgsDone
 	case cont:
 		// A bare {"willContinue":true} (Vertex sends one between the
 		// objects of an array) carries nothing but keeps the call open.
 		st.open[ci] = it
 	default:
-		s.geminiClose(it, ord)
+		st.close(it, ord)
 		delete(st.open, ci)
 	}
 	return kind
@@ -201,14 +242,14 @@ func ReadFunctionCall(fc []byte) FunctionCall {
 	return c
 }
 
-func (s *Session) geminiClose(it *Item, ord int) {
+func (st *gemState) close(it *Item, ord int) {
 	if it.Closed < 0 {
 		it.close(ord)
 		it.Status.set(ord, "completed")
 	}
-	for ci, o := range s.gem.open {
+	for ci, o := range st.open {
 		if o == it {
-			delete(s.gem.open, ci)
+			delete(st.open, ci)
 		}
 	}
 }
