@@ -210,8 +210,8 @@ func checkArgsAsOf(t *testing.T, s *Session, inputLen int) {
 	t.Helper()
 	last := s.Len() - 1
 	// Rendering may escape each input byte (\ufffd) and pads arrays with at
-	// most maxGeminiPad nulls.
-	maxRender := 8*inputLen + 6*maxGeminiPad
+	// most maxPathPad nulls.
+	maxRender := 8*inputLen + 6*maxPathPad
 	for _, it := range s.Calls() {
 		streamed, _ := it.GeminiEnded()
 		var prev []byte
