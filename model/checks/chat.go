@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
@@ -19,6 +20,7 @@ type chatChecks struct {
 	events int                // Chat JSON chunks
 	last   int                // ordinal of the latest
 	whole  map[int]bool       // responses that are non-streaming chat.completion bodies
+	noChecks
 }
 
 // chatOpen is what the fragment that opened a call carried.
@@ -58,8 +60,7 @@ func (cc *chatChecks) newItem(it *model.Item, ord int) {
 	cc.opened[it.Index] = o
 }
 
-func (c *Checker) observeChat(s *model.Session, ord int, ev *model.Event) {
-	cc := &c.chat
+func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
 	if ev.Kind == model.KindSentinel {
 		return
 	}

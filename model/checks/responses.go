@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
@@ -36,6 +37,7 @@ type respChecks struct {
 	nonStd       evGroups
 	typeUnknown  evGroups
 	noItemID     evGroups // by event type: events that must name their item and do not
+	noChecks
 }
 
 // namesItem lists the documented events that must carry item_id: each
@@ -147,8 +149,7 @@ func (rc *respChecks) facts(s *model.Session, ord int) (*model.Response, *respFa
 	return nil, nil
 }
 
-func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
-	rc := &c.resp
+func (rc *respChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
 	typ := s.TypeName(ev.Type)
 	if ev.Kind == model.KindSentinel {
 		switch {
@@ -575,7 +576,7 @@ func str(v []byte) string {
 	return s
 }
 
-func (rc *respChecks) finish(out *Checker, s *model.Session) {
+func (rc *respChecks) finish(out *Checker, s *model.Session, _ bool) {
 	if rc.events == 0 && len(rc.resps) == 0 {
 		return
 	}
