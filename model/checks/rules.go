@@ -7,7 +7,8 @@ import "slices"
 type Rule struct {
 	ID string
 	// Dialect is the id's prefix: framing (the SSE transport, every
-	// dialect), responses, chat, anthropic or gemini.
+	// dialect's), or the short name of the dialect whose rule it is
+	// (model.DialectInfo.Short: responses, chat, anthropic, gemini).
 	Dialect string
 	// Severity is the grade under the strict profile. A few rules grade
 	// one documented case lower (the summary says which).
