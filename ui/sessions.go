@@ -396,7 +396,7 @@ func (p *proxied) cell(col string, keepSecrets bool, st *styles) (string, lipglo
 		return Safe(in.Model), st.Accent
 	case "dialect":
 		if d := p.s.Dialect(); d != model.DialectUnknown {
-			return strings.TrimPrefix(d.String(), "openai-"), st.Base
+			return d.Info().Short, st.Base
 		}
 		return "-", st.Muted
 	case "dur":
