@@ -12,9 +12,9 @@ func (anthropicDialect) info() DialectInfo {
 	return DialectInfo{Name: "anthropic", Short: "anthropic", Abbrev: []string{"content_block_", "block_"}}
 }
 
-func (anthropicDialect) claim(typ string, t *top) claim {
+func (anthropicDialect) claim(s *Session, typ string) claim {
 	switch {
-	case anthropicType(typ), typ == "message" && t.content != nil:
+	case anthropicType(typ), typ == "message" && s.top.content != nil:
 		return claimType
 	case typ == "error":
 		return claimError // the Messages error event; Responses numbers its own

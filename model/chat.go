@@ -15,7 +15,8 @@ func (chatDialect) info() DialectInfo {
 	return DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chunk"}}
 }
 
-func (chatDialect) claim(_ string, t *top) claim {
+func (chatDialect) claim(s *Session, _ string) claim {
+	t := &s.top
 	if jsonscan.Equal(t.object, TypeChunk) || jsonscan.Equal(t.object, "chat.completion") || t.choices != nil {
 		return claimShape
 	}

@@ -42,9 +42,10 @@ type registered struct {
 // must not allocate on the common path.
 type dialect interface {
 	info() DialectInfo
-	// claim says how surely an event with type typ and top-level members
-	// t is one of the dialect's (see detect).
-	claim(typ string, t *top) claim
+	// claim says how surely the event being added, of type typ, is one
+	// of the dialect's (see detect). The members s.top holds are at hand;
+	// others cost a walk over the event (Session.Field) for every event.
+	claim(s *Session, typ string) claim
 	// keepalive reports whether an event with no data, named name, is the
 	// dialect's keepalive (Anthropic's "event: ping").
 	keepalive(name []byte) bool
@@ -162,7 +163,7 @@ func (s *Session) detect(typ string) Dialect {
 	t := &s.top
 	best, strongest := DialectUnknown, claimNone
 	for _, r := range registry {
-		if c := r.d.claim(typ, t); c > strongest {
+		if c := r.d.claim(s, typ); c > strongest {
 			best, strongest = r.id, c
 			if c == claimType {
 				break

@@ -96,7 +96,7 @@ func (echoDialect) info() DialectInfo {
 	return DialectInfo{Name: "x-echo", Short: "echo", TypePrefix: "x."}
 }
 
-func (echoDialect) claim(typ string, _ *top) claim {
+func (echoDialect) claim(_ *Session, typ string) claim {
 	if strings.HasPrefix(typ, "x.") {
 		return claimType
 	}

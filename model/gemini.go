@@ -17,7 +17,8 @@ func (geminiDialect) info() DialectInfo {
 	return DialectInfo{Name: "gemini", Short: "gemini", ArgsRebuilt: true}
 }
 
-func (geminiDialect) claim(_ string, t *top) claim {
+func (geminiDialect) claim(s *Session, _ string) claim {
+	t := &s.top
 	if t.candidates != nil || t.usageMeta != nil || t.promptFeedback != nil {
 		return claimShape
 	}

@@ -22,13 +22,13 @@ func (responsesDialect) info() DialectInfo {
 	}}
 }
 
-func (responsesDialect) claim(typ string, t *top) claim {
+func (responsesDialect) claim(s *Session, typ string) claim {
 	switch {
 	case len(typ) > 9 && typ[:9] == "response.", typ == "keepalive":
 		return claimType
-	case jsonscan.Equal(t.object, "response"):
+	case jsonscan.Equal(s.top.object, "response"):
 		return claimShape // a non-streaming response body
-	case typ == "error" && t.seq != nil:
+	case typ == "error" && s.top.seq != nil:
 		return claimError // numbered like every Responses event
 	}
 	return claimNone

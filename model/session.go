@@ -211,8 +211,9 @@ func (s *Session) Dialects() []Dialect {
 	return out
 }
 
-// top holds the top-level members of the current event's JSON that any
-// dialect reads. One pass of the scanner fills it.
+// top holds the top-level members of the current event's JSON that the
+// dialects read, most of them to claim it. One pass of the scanner fills
+// it for every event; a member not here costs a walk (Session.Field).
 type top struct {
 	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
 	text, item, response, err, index, contentBlock, object, id, choices, model,
