@@ -8,24 +8,28 @@ import (
 // by index, message_delta and message_stop; and whole message bodies.
 type anthropicDialect struct{ noHooks }
 
-func (anthropicDialect) info() DialectInfo {
+func (*anthropicDialect) info() DialectInfo {
 	return DialectInfo{Name: "anthropic", Short: "anthropic", Abbrev: []string{"content_block_", "block_"}}
 }
 
-func (anthropicDialect) claim(s *Session, typ string) claim {
-	switch {
-	case anthropicType(typ), typ == "message" && s.top.content != nil:
-		return claimType
-	case typ == "error":
-		return claimError // the Messages error event; Responses numbers its own
-	}
-	return claimNone
+// claimType takes the Messages event types.
+func (*anthropicDialect) claimType(typ string) bool { return anthropicType(typ) }
+
+// claimShape takes a whole message body: typed "message", with content.
+func (*anthropicDialect) claimShape(s *Session, typ string) bool {
+	return typ == "message" && s.top.content != nil
+}
+
+// claimError takes an error event without a sequence_number (Responses
+// numbers its own).
+func (*anthropicDialect) claimError(s *Session, typ string) bool {
+	return typ == "error" && s.top.seq == nil
 }
 
 // keepalive takes an "event: ping" that carries no data.
-func (anthropicDialect) keepalive(name []byte) bool { return string(name) == "ping" }
+func (*anthropicDialect) keepalive(name []byte) bool { return string(name) == "ping" }
 
-func (anthropicDialect) newState() dialectState { return new(anthState) }
+func (*anthropicDialect) newState() dialectState { return new(anthState) }
 
 // anthropicType reports the Anthropic Messages event types. A switch, not a
 // map: it runs for every event, and the compiler turns it into length and

@@ -11,19 +11,21 @@ const TypeChunk = "chat.completion.chunk"
 // keyed by choice and tool-call index, and whole chat.completion bodies.
 type chatDialect struct{ noHooks }
 
-func (chatDialect) info() DialectInfo {
+func (*chatDialect) info() DialectInfo {
 	return DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chunk"}}
 }
 
-func (chatDialect) claim(s *Session, _ string) claim {
+// claimShape takes a chunk or a whole completion by its object or its
+// choices. Chat names no type of its own.
+func (*chatDialect) claimShape(s *Session, _ string) bool {
 	t := &s.top
-	if jsonscan.Equal(t.object, TypeChunk) || jsonscan.Equal(t.object, "chat.completion") || t.choices != nil {
-		return claimShape
-	}
-	return claimNone
+	return jsonscan.Equal(t.object, TypeChunk) || jsonscan.Equal(t.object, "chat.completion") || t.choices != nil
 }
 
-func (chatDialect) newState() dialectState { return new(chatState) }
+func (*chatDialect) claimType(string) bool            { return false }
+func (*chatDialect) claimError(*Session, string) bool { return false }
+
+func (*chatDialect) newState() dialectState { return new(chatState) }
 
 // chatState tracks an OpenAI Chat Completions stream: calls keyed by
 // (choice, tool-call index), the message and reasoning text per choice.

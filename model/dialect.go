@@ -23,13 +23,16 @@ const (
 const maxDialects = 8
 
 // registry lists every dialect once. It is also the order of detection:
-// when two dialects claim an event equally strongly, the one listed first
-// takes it. A new dialect is a constant above, its file, and a line here.
+// when two dialects claim an event's shape (or an error), the one listed
+// first takes it: a whole Anthropic message (typed "message"), then a Chat
+// payload (choices win over any other member), then a Responses body,
+// then a Gemini chunk. A new dialect is a constant above, its file, and a
+// line here.
 var registry = []registered{
-	{DialectChat, chatDialect{}}, // first: a payload with choices is a Chat chunk, whatever else it has
-	{DialectResponses, responsesDialect{}},
-	{DialectAnthropic, anthropicDialect{}},
-	{DialectGemini, geminiDialect{}},
+	{DialectAnthropic, new(anthropicDialect)},
+	{DialectChat, new(chatDialect)},
+	{DialectResponses, new(responsesDialect)},
+	{DialectGemini, new(geminiDialect)},
 }
 
 type registered struct {
@@ -42,10 +45,16 @@ type registered struct {
 // must not allocate on the common path.
 type dialect interface {
 	info() DialectInfo
-	// claim says how surely the event being added, of type typ, is one
-	// of the dialect's (see detect). The members s.top holds are at hand;
-	// others cost a walk over the event (Session.Field) for every event.
-	claim(s *Session, typ string) claim
+	// The claims say whether the event being added, of type typ, is the
+	// dialect's (see detect). claimType judges the type alone, so a
+	// session asks it once per type: no two dialects share a type.
+	// claimShape judges a payload by a member or object tag only the
+	// dialect's payloads have; claimError an error event in the
+	// dialect's shape. The members s.top holds are at hand; others cost a
+	// walk over the event (Session.Field) for every event.
+	claimType(typ string) bool
+	claimShape(s *Session, typ string) bool
+	claimError(s *Session, typ string) bool
 	// keepalive reports whether an event with no data, named name, is the
 	// dialect's keepalive (Anthropic's "event: ping").
 	keepalive(name []byte) bool
@@ -68,30 +77,15 @@ type dialectState interface {
 	sentinel(s *Session, ord int)
 }
 
-// noHooks gives a dialect the optional hooks it does without.
+// noHooks gives a dialect the optional hooks and claims it does without.
 type noHooks struct{}
 
 func (noHooks) keepalive([]byte) bool                    { return false }
 func (noHooks) array(*Session, *Event, []byte, int) bool { return false }
 func (noHooks) sentinel(*Session, int)                   {}
-
-// claim is how surely an event is a dialect's, weakest first.
-type claim uint8
-
-const (
-	claimNone claim = iota
-	// claimError: an "error" event in the dialect's shape. It counts only
-	// when the stream has no dialect yet: otherwise an error belongs to
-	// the dialect of the events before it.
-	claimError
-	// claimShape: the payload has a member only the dialect's payloads
-	// have (Chat's choices, Gemini's candidates), or its object names the
-	// dialect's envelope (object: "response").
-	claimShape
-	// claimType: the event's type is one of the dialect's own
-	// (response.*, message_start). No two dialects share a type.
-	claimType
-)
+func (noHooks) claimType(string) bool                    { return false }
+func (noHooks) claimShape(*Session, string) bool         { return false }
+func (noHooks) claimError(*Session, string) bool         { return false }
 
 // DialectInfo describes a dialect to reports, views and the checks.
 type DialectInfo struct {
@@ -155,28 +149,56 @@ func AllDialects() []Dialect {
 	return out
 }
 
-// detect names the dialect of an event from its type and shape: the
-// strongest claim, the first registered winning a tie. A stream may mix
-// dialects, so each event is judged on its own, with the stream's recent
-// dialect taking an error that no dialect's type or shape claims.
-func (s *Session) detect(typ string) Dialect {
-	t := &s.top
-	best, strongest := DialectUnknown, claimNone
+// detect names the dialect of an event: the dialect that claims its type,
+// else the first registered that claims its shape. A stream may mix
+// dialects, so each event is judged on its own; an error that no type or
+// shape claims belongs to the stream's recent dialect, or, in a stream
+// with none yet, to the first that claims it as an error.
+func (s *Session) detect(id uint16, typ string) Dialect {
+	var owner Dialect
+	if int(id) < len(s.typeOwners) && s.typeOwners[id] != 0 { // typeOwner, inlined by hand
+		owner = s.typeOwners[id] - 1
+	} else {
+		owner = s.typeOwner(id, typ)
+	}
+	if owner != DialectUnknown {
+		return owner
+	}
 	for _, r := range registry {
-		if c := r.d.claim(s, typ); c > strongest {
-			best, strongest = r.id, c
-			if c == claimType {
-				break
-			}
+		if r.d.claimShape(s, typ) {
+			return r.id
 		}
 	}
-	switch {
-	case strongest > claimError:
-		return best
-	case (typ == "error" || t.err != nil) && s.lastDial != DialectUnknown:
+	if (typ == "error" || s.top.err != nil) && s.lastDial != DialectUnknown {
 		return s.lastDial
 	}
-	return best
+	for _, r := range registry {
+		if r.d.claimError(s, typ) {
+			return r.id
+		}
+	}
+	return DialectUnknown
+}
+
+// typeOwner returns the dialect that claims type typ (interned as id), or
+// DialectUnknown, asking the dialects once per type: a stream repeats a
+// few types over and over.
+func (s *Session) typeOwner(id uint16, typ string) Dialect {
+	if int(id) < len(s.typeOwners) && s.typeOwners[id] != 0 {
+		return s.typeOwners[id] - 1
+	}
+	if int(id) >= len(s.typeOwners) {
+		s.typeOwners = append(s.typeOwners, make([]Dialect, int(id)+1-len(s.typeOwners))...)
+	}
+	owner := DialectUnknown
+	for _, r := range registry {
+		if r.d.claimType(typ) {
+			owner = r.id
+			break
+		}
+	}
+	s.typeOwners[id] = owner + 1
+	return owner
 }
 
 // state returns the session's assembly state of dialect d, making it on

@@ -96,12 +96,7 @@ func (echoDialect) info() DialectInfo {
 	return DialectInfo{Name: "x-echo", Short: "echo", TypePrefix: "x."}
 }
 
-func (echoDialect) claim(_ *Session, typ string) claim {
-	if strings.HasPrefix(typ, "x.") {
-		return claimType
-	}
-	return claimNone
-}
+func (echoDialect) claimType(typ string) bool { return strings.HasPrefix(typ, "x.") }
 
 func (echoDialect) newState() dialectState { return &echoState{calls: map[string]*Item{}} }
 

@@ -13,22 +13,24 @@ const TypeGemini = "(gemini chunk)"
 // GenerateContentResponse, as SSE events (alt=sse) or one JSON array.
 type geminiDialect struct{ noHooks }
 
-func (geminiDialect) info() DialectInfo {
+func (*geminiDialect) info() DialectInfo {
 	return DialectInfo{Name: "gemini", Short: "gemini", ArgsRebuilt: true}
 }
 
-func (geminiDialect) claim(s *Session, _ string) claim {
+// claimShape takes a chunk by the members only a GenerateContentResponse
+// has. Gemini names no type of its own.
+func (*geminiDialect) claimShape(s *Session, _ string) bool {
 	t := &s.top
-	if t.candidates != nil || t.usageMeta != nil || t.promptFeedback != nil {
-		return claimShape
-	}
-	return claimNone
+	return t.candidates != nil || t.usageMeta != nil || t.promptFeedback != nil
 }
 
-func (geminiDialect) newState() dialectState { return new(gemState) }
+func (*geminiDialect) claimType(string) bool            { return false }
+func (*geminiDialect) claimError(*Session, string) bool { return false }
+
+func (*geminiDialect) newState() dialectState { return new(gemState) }
 
 // array applies the chunks of an array body: the elements with candidates.
-func (geminiDialect) array(s *Session, ev *Event, data []byte, ord int) bool {
+func (*geminiDialect) array(s *Session, ev *Event, data []byte, ord int) bool {
 	var st *gemState
 	s.idx.Elements(data, func(_ int, v []byte) bool {
 		if s.idx.Get(v, "candidates") != nil {

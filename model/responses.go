@@ -15,26 +15,28 @@ var jsonCompact = json.Compact
 // name their item by item_id and output_index, and whole response bodies.
 type responsesDialect struct{ noHooks }
 
-func (responsesDialect) info() DialectInfo {
+func (*responsesDialect) info() DialectInfo {
 	return DialectInfo{Name: "openai-responses", Short: "responses", TypePrefix: "response.", Abbrev: []string{
 		"function_call_arguments", "fn_args", "reasoning_summary_text", "reasoning_text",
 		"reasoning_summary_part", "reasoning_part", "custom_tool_call_input", "custom_input",
 	}}
 }
 
-func (responsesDialect) claim(s *Session, typ string) claim {
-	switch {
-	case len(typ) > 9 && typ[:9] == "response.", typ == "keepalive":
-		return claimType
-	case jsonscan.Equal(s.top.object, "response"):
-		return claimShape // a non-streaming response body
-	case typ == "error" && s.top.seq != nil:
-		return claimError // numbered like every Responses event
-	}
-	return claimNone
+func (*responsesDialect) claimType(typ string) bool {
+	return len(typ) > 9 && typ[:9] == "response." || typ == "keepalive"
 }
 
-func (responsesDialect) newState() dialectState { return new(respState) }
+// claimShape takes a non-streaming response body by its object.
+func (*responsesDialect) claimShape(s *Session, _ string) bool {
+	return jsonscan.Equal(s.top.object, "response")
+}
+
+// claimError takes an error event numbered like every Responses event.
+func (*responsesDialect) claimError(s *Session, typ string) bool {
+	return typ == "error" && s.top.seq != nil
+}
+
+func (*responsesDialect) newState() dialectState { return new(respState) }
 
 // respState tracks the current OpenAI Responses response: its items by id
 // and by output_index, the two keys events use to name them.

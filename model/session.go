@@ -132,6 +132,9 @@ type Session struct {
 	status   int                       // HTTP status of the latest head
 	upgraded bool                      // a head switched protocols: see Upgraded
 	states   [maxDialects]dialectState // each dialect's assembly, made when first needed
+	// typeOwners holds, by interned type, 1 + the dialect that claims the
+	// type (see typeOwner), or 0 while unasked.
+	typeOwners []Dialect
 }
 
 // NewSession returns an empty session.
@@ -326,7 +329,9 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		s.dialects[ev.Dialect]++
 		s.lastDial = ev.Dialect
 	}
-	s.placeItems()
+	if s.placed < len(s.Items) {
+		s.placeItems()
+	}
 	if s.opts.KeepEvents {
 		s.Events.append(*ev)
 	}
@@ -428,8 +433,12 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		ev.Seq = n
 	}
 	typ := s.types.names[ev.Type]
-	if ev.Dialect = s.detect(typ); ev.Dialect != DialectUnknown {
-		s.state(ev.Dialect).event(s, ev, typ, data, ord)
+	if ev.Dialect = s.detect(ev.Type, typ); ev.Dialect != DialectUnknown {
+		st := s.states[ev.Dialect] // state, inlined by hand: this runs for every event
+		if st == nil {
+			st = s.state(ev.Dialect)
+		}
+		st.event(s, ev, typ, data, ord)
 	} else if t.err != nil {
 		s.errorEvent(ev, t.err, ord)
 	}

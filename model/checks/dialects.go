@@ -74,6 +74,12 @@ func (c *Checker) of(d model.Dialect) dialectChecks {
 	if int(d) < len(c.byDialect) && c.byDialect[d] != nil {
 		return c.byDialect[d]
 	}
+	return c.start(d)
+}
+
+// start makes what dialect d's rules remember: kept apart so that of is
+// inlined.
+func (c *Checker) start(d model.Dialect) dialectChecks {
 	r := rulesOf(d)
 	if r == nil || d == model.DialectUnknown {
 		return nil
