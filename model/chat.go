@@ -22,9 +22,6 @@ func (*chatDialect) claimShape(s *Session, _ string) bool {
 	return jsonscan.Equal(t.object, TypeChunk) || jsonscan.Equal(t.object, "chat.completion") || t.choices != nil
 }
 
-func (*chatDialect) claimType(string) bool            { return false }
-func (*chatDialect) claimError(*Session, string) bool { return false }
-
 func (*chatDialect) newState() dialectState { return new(chatState) }
 
 // chatState tracks an OpenAI Chat Completions stream: calls keyed by

@@ -204,3 +204,51 @@ func TestNewDialect(t *testing.T) {
 		t.Errorf("outcome %+v; want completed at event 5", o)
 	}
 }
+
+// TestDetectPrecedence pins which dialect takes an event that several
+// could claim, and errors that none claims by type or shape: as the
+// dialects decided before they were a registry (checked against main's
+// build).
+func TestDetectPrecedence(t *testing.T) {
+	const (
+		unk  = DialectUnknown
+		resp = DialectResponses
+		chat = DialectChat
+		anth = DialectAnthropic
+		gem  = DialectGemini
+	)
+	tests := []struct {
+		name string
+		in   string
+		want []Dialect // per event
+	}{
+		{"choices win over object response", sse(`{"object":"response","choices":[]}`), []Dialect{chat}},
+		{"a typed whole message wins over choices", sse(`{"type":"message","content":[],"choices":[]}`), []Dialect{anth}},
+		{"message without content is not Anthropic's", sse(`{"type":"message","choices":[]}`), []Dialect{chat}},
+		{"a numbered error opens a Responses stream", sse(`{"type":"error","sequence_number":3,"error":{}}`), []Dialect{resp}},
+		{"an unnumbered error opens an Anthropic stream", sse(`{"type":"error","error":{}}`), []Dialect{anth}},
+		{"an error belongs to the stream's dialect", sse(`{"object":"chat.completion.chunk","choices":[]}`, `{"type":"error","sequence_number":1,"error":{}}`), []Dialect{chat, chat}},
+		{"an error member alone, first", sse(`{"error":{"message":"z"}}`), []Dialect{unk}},
+		{"an error member after Anthropic", sse(`{"type":"message_start","message":{}}`, `{"error":{}}`), []Dialect{anth, anth}},
+		{"object response wins over candidates", sse(`{"candidates":[],"object":"response"}`), []Dialect{resp}},
+		{"choices win over candidates", sse(`{"candidates":[],"choices":[]}`), []Dialect{chat}},
+		{"keepalive is Responses'", sse(`{"type":"keepalive"}`), []Dialect{resp}},
+		{"event: ping without data", "event: ping\n\n", []Dialect{anth}},
+		{"an array of chunks", sse(`[{"candidates":[]}]`), []Dialect{gem}},
+		{"a Responses type wins over choices", sse(`{"type":"response.output_text.delta","choices":[1]}`), []Dialect{resp}},
+		{"an Anthropic type wins over object response", sse(`{"type":"message_start","object":"response","message":{}}`), []Dialect{anth}},
+		{"candidates win over an error type", sse(`{"type":"error","candidates":[]}`), []Dialect{gem}},
+		{"usageMetadata alone", sse(`{"usageMetadata":{}}`), []Dialect{gem}},
+		{"[DONE] takes the stream's dialect", sse(`{"object":"chat.completion","choices":[]}`, `[DONE]`), []Dialect{chat, chat}},
+	}
+	for _, tt := range tests {
+		s := assemble(t, tt.in)
+		var got []Dialect
+		for i := range s.Events.All() {
+			got = append(got, s.Events.At(i).Dialect)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: dialects %v; want %v", tt.name, got, tt.want)
+		}
+	}
+}

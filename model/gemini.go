@@ -24,9 +24,6 @@ func (*geminiDialect) claimShape(s *Session, _ string) bool {
 	return t.candidates != nil || t.usageMeta != nil || t.promptFeedback != nil
 }
 
-func (*geminiDialect) claimType(string) bool            { return false }
-func (*geminiDialect) claimError(*Session, string) bool { return false }
-
 func (*geminiDialect) newState() dialectState { return new(gemState) }
 
 // array applies the chunks of an array body: the elements with candidates.
