@@ -4,11 +4,51 @@ import (
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
+// anthropicDialect is Anthropic Messages: message_start, content blocks
+// by index, message_delta and message_stop; and whole message bodies.
+type anthropicDialect struct{ noHooks }
+
+func (*anthropicDialect) info() DialectInfo {
+	return DialectInfo{Name: "anthropic", Short: "anthropic", Abbrev: []string{"content_block_", "block_"}}
+}
+
+// claimType takes the Messages event types.
+func (*anthropicDialect) claimType(typ string) bool { return anthropicType(typ) }
+
+// claimShape takes a whole message body: typed "message", with content.
+func (*anthropicDialect) claimShape(s *Session, typ string) bool {
+	return typ == "message" && s.top.content != nil
+}
+
+// claimError takes an error event without a sequence_number (Responses
+// numbers its own).
+func (*anthropicDialect) claimError(s *Session, typ string) bool {
+	return typ == "error" && s.top.seq == nil
+}
+
+// keepalive takes an "event: ping" that carries no data.
+func (*anthropicDialect) keepalive(name []byte) bool { return string(name) == "ping" }
+
+func (*anthropicDialect) newState() dialectState { return new(anthState) }
+
+// anthropicType reports the Anthropic Messages event types. A switch, not a
+// map: it runs for every event, and the compiler turns it into length and
+// byte comparisons without hashing.
+func anthropicType(typ string) bool {
+	switch typ {
+	case "message_start", "message_delta", "message_stop", "content_block_start",
+		"content_block_delta", "content_block_stop", "ping":
+		return true
+	}
+	return false
+}
+
 // anthState tracks an Anthropic Messages stream: content blocks by index.
 type anthState struct {
 	resp   *Response
 	blocks map[int]*Item
 	open   *Item // the latest started block not yet stopped
+	noHooks
 }
 
 func anthropicRole(typ string) ItemRole {
@@ -23,8 +63,7 @@ func anthropicRole(typ string) ItemRole {
 	return RoleOther
 }
 
-func (s *Session) anthResponse(ord int, fresh bool) *Response {
-	st := &s.anth
+func (st *anthState) response(s *Session, ord int, fresh bool) *Response {
 	if st.resp == nil || fresh {
 		st.resp = s.newResponse(DialectAnthropic, ord)
 		st.blocks, st.open = map[int]*Item{}, nil
@@ -32,13 +71,12 @@ func (s *Session) anthResponse(ord int, fresh bool) *Response {
 	return st.resp
 }
 
-func (s *Session) anthropic(ev *Event, typ string, ord int) {
-	st := &s.anth
+func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int) {
 	t := &s.top
 	switch typ {
 	case "message_start":
 		ev.Kind = KindLifecycle
-		r := s.anthResponse(ord, true)
+		r := st.response(s, ord, true)
 		r.ID = str(s.idx.Get(t.message, "id"))
 		r.Model = str(s.idx.Get(t.message, "model"))
 		r.Status.set(ord, "in_progress")
@@ -51,26 +89,26 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		if sr := s.idx.Get(t.message, "stop_reason"); !jsonscan.IsNull(sr) {
 			r.finish(0, ord, str(sr))
 		}
-		s.wholeBlocks(r, s.idx.Get(t.message, "content"), ord)
+		st.wholeBlocks(s, r, s.idx.Get(t.message, "content"), ord)
 	case "message":
 		// A whole non-streaming message.
 		ev.Kind = KindTerminal
-		r := s.anthResponse(ord, true)
+		r := st.response(s, ord, true)
 		r.ID, r.Model = str(t.id), str(t.model)
 		r.Created, r.Terminal, r.Final = ord, ord, ord
 		r.Status.set(ord, "completed")
 		if sr := t.stopReason; !jsonscan.IsNull(sr) {
 			r.finish(0, ord, str(sr))
 		}
-		s.wholeBlocks(r, t.content, ord)
+		st.wholeBlocks(s, r, t.content, ord)
 	case "content_block_start":
 		ev.Kind = KindItemOpen
-		r := s.anthResponse(ord, false)
+		r := st.response(s, ord, false)
 		idx := intOr(t.index, -1)
 		if old := st.blocks[idx]; old != nil {
 			old.seen(ord, "index", "", "reused")
 		}
-		it := s.anthBlock(r, idx, t.contentBlock, ord)
+		it := st.block(s, r, idx, t.contentBlock, ord)
 		it.Opened = ord
 		if in := s.idx.Get(t.contentBlock, "input"); it.IsCall() && in != nil {
 			it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: compactJSON(in)})
@@ -79,7 +117,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		st.open = it
 		ev.Item = int32(it.Index)
 	case "content_block_delta":
-		it := s.anthTarget(ev, ord)
+		it := st.target(s, ev, ord)
 		// One walk over the delta: its type and whichever value it carries.
 		var dt, value []byte
 		s.idx.Members(t.delta, func(k, v []byte) bool {
@@ -108,7 +146,7 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		}
 	case "content_block_stop":
 		ev.Kind = KindItemDone
-		it := s.anthTarget(ev, ord)
+		it := st.target(s, ev, ord)
 		if it.Closed >= 0 {
 			it.seen(ord, "content_block_stop", "", "again")
 		} else {
@@ -120,13 +158,13 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 		}
 	case "message_delta":
 		ev.Kind = KindLifecycle
-		r := s.anthResponse(ord, false)
+		r := st.response(s, ord, false)
 		if sr := s.idx.Get(t.delta, "stop_reason"); !jsonscan.IsNull(sr) {
 			r.finish(0, ord, str(sr))
 		}
 	case "message_stop":
 		ev.Kind = KindTerminal
-		r := s.anthResponse(ord, false)
+		r := st.response(s, ord, false)
 		r.Terminal, r.Final = ord, ord
 		r.Status.set(ord, "completed")
 	case "ping":
@@ -144,21 +182,21 @@ func (s *Session) anthropic(ev *Event, typ string, ord int) {
 
 // wholeBlocks adds the finished content blocks of a message snapshot
 // (a whole message, or the content message_start already holds).
-func (s *Session) wholeBlocks(r *Response, content []byte, ord int) {
+func (st *anthState) wholeBlocks(s *Session, r *Response, content []byte, ord int) {
 	s.idx.Elements(content, func(i int, block []byte) bool {
-		it := s.anthBlock(r, i, block, ord)
+		it := st.block(s, r, i, block, ord)
 		if in := s.idx.Get(block, "input"); it.IsCall() && in != nil {
 			it.Args.add(ord, []byte(compactJSON(in)))
 		}
 		it.close(ord)
 		it.Status.set(ord, "completed")
-		s.anth.blocks[i] = it
+		st.blocks[i] = it
 		return true
 	})
 }
 
-// anthBlock starts an item for a content block.
-func (s *Session) anthBlock(r *Response, idx int, block []byte, ord int) *Item {
+// block starts an item for a content block.
+func (st *anthState) block(s *Session, r *Response, idx int, block []byte, ord int) *Item {
 	typ := str(s.idx.Get(block, "type"))
 	it := s.newItem(DialectAnthropic, anthropicRole(typ), typ, ord)
 	it.Response, it.Position = r.Index, idx
@@ -180,11 +218,10 @@ func (s *Session) anthBlock(r *Response, idx int, block []byte, ord int) *Item {
 	return it
 }
 
-// anthTarget finds the block a delta or stop names; a delta for a block
+// target finds the block a delta or stop names; a delta for a block
 // never started goes to the open block, or to a new orphan item.
-func (s *Session) anthTarget(ev *Event, ord int) *Item {
-	st := &s.anth
-	r := s.anthResponse(ord, false)
+func (st *anthState) target(s *Session, ev *Event, ord int) *Item {
+	r := st.response(s, ord, false)
 	idx := intOr(s.top.index, -1)
 	it := st.blocks[idx]
 	if it == nil {

@@ -4,6 +4,26 @@ import (
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
+// TypeChunk is the type of a Chat Completions chunk: its object member.
+const TypeChunk = "chat.completion.chunk"
+
+// chatDialect is OpenAI Chat Completions: chat.completion.chunk events
+// keyed by choice and tool-call index, and whole chat.completion bodies.
+type chatDialect struct{ noHooks }
+
+func (*chatDialect) info() DialectInfo {
+	return DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chunk"}}
+}
+
+// claimShape takes a chunk or a whole completion by its object or its
+// choices. Chat names no type of its own.
+func (*chatDialect) claimShape(s *Session, _ string) bool {
+	t := &s.top
+	return jsonscan.Equal(t.object, TypeChunk) || jsonscan.Equal(t.object, "chat.completion") || t.choices != nil
+}
+
+func (*chatDialect) newState() dialectState { return new(chatState) }
+
 // chatState tracks an OpenAI Chat Completions stream: calls keyed by
 // (choice, tool-call index), the message and reasoning text per choice.
 type chatState struct {
@@ -14,6 +34,15 @@ type chatState struct {
 	count     map[int]int   // per choice, calls started
 	messages  map[int]*Item
 	reasoning map[int]*Item
+}
+
+// sentinel ends the completion at data: [DONE] when no whole
+// chat.completion or terminal chunk did.
+func (st *chatState) sentinel(_ *Session, ord int) {
+	if r := st.resp; r != nil && r.Terminal < 0 {
+		r.Terminal = ord
+		r.Status.set(ord, "completed")
+	}
 }
 
 // rank orders kinds when one chunk does several things: the timeline shows
@@ -42,8 +71,7 @@ func raise(k *Kind, to Kind) {
 	}
 }
 
-func (s *Session) chatResponse(ord int) *Response {
-	st := &s.chat
+func (st *chatState) response(s *Session, ord int) *Response {
 	idRaw, _ := jsonscan.Raw(s.top.id) // no allocation: this runs for every chunk
 	if st.resp == nil || (st.resp.Terminal >= 0 && len(idRaw) > 0 && string(idRaw) != st.resp.ID) {
 		st.resp = s.newResponse(DialectChat, ord)
@@ -62,10 +90,10 @@ func (s *Session) chatResponse(ord int) *Response {
 	return r
 }
 
-func (s *Session) chatChunk(ev *Event, ord int) {
-	st := &s.chat
+// event applies a chunk, or a whole chat.completion body.
+func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 	t := &s.top
-	r := s.chatResponse(ord)
+	r := st.response(s, ord)
 	r.Status.set(ord, "in_progress")
 	whole := jsonscan.Equal(t.object, "chat.completion")
 	kind := KindLifecycle
@@ -100,19 +128,19 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 			case "content":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
-					it := s.chatText(st.messages, ci, RoleMessage, "message", ev, ord)
+					it := st.text(s, st.messages, ci, RoleMessage, "message", ev, ord)
 					it.Text.addString(ord, v)
 				}
 			case "refusal":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
-					it := s.chatText(st.messages, ci, RoleMessage, "message", ev, ord)
+					it := st.text(s, st.messages, ci, RoleMessage, "message", ev, ord)
 					it.refusal().addString(ord, v)
 				}
 			case "reasoning_content", "reasoning":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
-					it := s.chatText(st.reasoning, ci, RoleReasoning, "reasoning", ev, ord)
+					it := st.text(s, st.reasoning, ci, RoleReasoning, "reasoning", ev, ord)
 					it.Text.addString(ord, v)
 				}
 			case "tool_calls":
@@ -121,12 +149,12 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 					if whole {
 						def = i
 					}
-					raise(&kind, s.chatToolCall(ev, r, ci, def, entry, ord))
+					raise(&kind, st.toolCall(s, ev, r, ci, def, entry, ord))
 					return true
 				})
 			case "function_call":
 				if !jsonscan.IsNull(v) {
-					raise(&kind, s.chatLegacyCall(ev, r, ci, v, ord))
+					raise(&kind, st.legacyCall(s, ev, r, ci, v, ord))
 				}
 			}
 			return true
@@ -158,8 +186,8 @@ func (s *Session) chatChunk(ev *Event, ord int) {
 	}
 }
 
-// chatText returns the choice's message or reasoning item, starting it.
-func (s *Session) chatText(m map[int]*Item, ci int, role ItemRole, typ string, ev *Event, ord int) *Item {
+// text returns the choice's message or reasoning item, starting it.
+func (st *chatState) text(s *Session, m map[int]*Item, ci int, role ItemRole, typ string, ev *Event, ord int) *Item {
 	it := m[ci]
 	if it == nil {
 		it = s.newItem(DialectChat, role, typ, ord)
@@ -174,13 +202,12 @@ func (s *Session) chatText(m map[int]*Item, ci int, role ItemRole, typ string, e
 	return it
 }
 
-// chatToolCall applies one delta.tool_calls[] entry. Fragments are keyed by
+// toolCall applies one delta.tool_calls[] entry. Fragments are keyed by
 // (choice, index); a different id at an open index starts a new call (the
 // "all calls at index 0" defect would otherwise merge them); an entry
 // without an index continues the choice's latest call unless it names
 // another id.
-func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte, ord int) Kind {
-	st := &s.chat
+func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, entry []byte, ord int) Kind {
 	var idxV, idV, nameV, argsV []byte
 	hasID, hasName := false, false
 	s.idx.Members(entry, func(k, v []byte) bool {
@@ -269,9 +296,8 @@ func (s *Session) chatToolCall(ev *Event, r *Response, ci, def int, entry []byte
 	return KindArgsDelta
 }
 
-// chatLegacyCall applies a deprecated delta.function_call.
-func (s *Session) chatLegacyCall(ev *Event, r *Response, ci int, v []byte, ord int) Kind {
-	st := &s.chat
+// legacyCall applies a deprecated delta.function_call.
+func (st *chatState) legacyCall(s *Session, ev *Event, r *Response, ci int, v []byte, ord int) Kind {
 	key := [2]int{ci, -1}
 	it := st.calls[key]
 	kind := KindArgsDelta

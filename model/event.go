@@ -53,26 +53,6 @@ func Kinds() []Kind {
 	return out
 }
 
-// Dialect is the API whose stream an event belongs to.
-type Dialect uint8
-
-const (
-	DialectUnknown Dialect = iota
-	DialectResponses
-	DialectChat
-	DialectAnthropic
-	DialectGemini
-)
-
-var dialectNames = [...]string{"unknown", "openai-responses", "openai-chat", "anthropic", "gemini"}
-
-func (d Dialect) String() string {
-	if int(d) < len(dialectNames) {
-		return dialectNames[d]
-	}
-	return "unknown"
-}
-
 // Flags are the model's observations about one event, beside the framing
 // flags the capture layer recorded.
 type Flags uint16
@@ -124,8 +104,6 @@ const (
 	TypeDone      = "[DONE]"
 	TypeInvalid   = "(invalid json)"
 	TypeNoData    = "(no data)"
-	TypeChunk     = "chat.completion.chunk"
-	TypeGemini    = "(gemini chunk)"
 )
 
 // interner maps type names to small integers so events stay small.

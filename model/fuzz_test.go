@@ -210,8 +210,8 @@ func checkArgsAsOf(t *testing.T, s *Session, inputLen int) {
 	t.Helper()
 	last := s.Len() - 1
 	// Rendering may escape each input byte (\ufffd) and pads arrays with at
-	// most maxGeminiPad nulls.
-	maxRender := 8*inputLen + 6*maxGeminiPad
+	// most maxPathPad nulls.
+	maxRender := 8*inputLen + 6*maxPathPad
 	for _, it := range s.Calls() {
 		streamed, _ := it.GeminiEnded()
 		var prev []byte
@@ -244,7 +244,8 @@ func checkArgsAsOf(t *testing.T, s *Session, inputLen int) {
 
 // FuzzAssemble runs whole streams through framing and assembly: it never
 // panics, always finishes, its events tile the input, every call's
-// arguments as of any event are consistent, and the report marshals.
+// arguments as of any event are consistent, the items of each response
+// are kept in output order, and the report marshals.
 func FuzzAssemble(f *testing.F) {
 	addFileSeeds(f, func(data []byte) { f.Add(data) })
 	for _, s := range dialectSeeds {
@@ -254,6 +255,7 @@ func FuzzAssemble(f *testing.F) {
 		s := assembleWithin(t, data, Options{KeepEvents: true, Raw: bytes.NewReader(data)})
 		checkTiling(t, s, data)
 		checkArgsAsOf(t, s, len(data))
+		checkOutputs(t, s)
 		rep := s.Report()
 		if _, err := json.Marshal(rep); err != nil {
 			t.Fatalf("json.Marshal(Report()) = %v", err)

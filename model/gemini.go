@@ -1,12 +1,49 @@
 package model
 
 import (
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
+
+// TypeGemini is the type given to a Gemini chunk, which names none.
+const TypeGemini = "(gemini chunk)"
+
+// geminiDialect is Gemini's streamGenerateContent: chunks that are each a
+// GenerateContentResponse, as SSE events (alt=sse) or one JSON array.
+type geminiDialect struct{ noHooks }
+
+func (*geminiDialect) info() DialectInfo {
+	return DialectInfo{Name: "gemini", Short: "gemini", ArgsRebuilt: true}
+}
+
+// claimShape takes a chunk by the members only a GenerateContentResponse
+// has. Gemini names no type of its own.
+func (*geminiDialect) claimShape(s *Session, _ string) bool {
+	t := &s.top
+	return t.candidates != nil || t.usageMeta != nil || t.promptFeedback != nil
+}
+
+func (*geminiDialect) newState() dialectState { return new(gemState) }
+
+// array applies the chunks of an array body: the elements with candidates.
+func (*geminiDialect) array(s *Session, ev *Event, data []byte, ord int) bool {
+	var st *gemState
+	s.idx.Elements(data, func(_ int, v []byte) bool {
+		if s.idx.Get(v, "candidates") != nil {
+			if st == nil {
+				st = s.state(DialectGemini).(*gemState)
+			}
+			st.chunk(s, ev, v, ord)
+		}
+		return true
+	})
+	if st == nil {
+		return false
+	}
+	ev.Type = s.types.id([]byte(TypeGemini))
+	return true
+}
 
 // gemState tracks a Gemini streamGenerateContent stream: per candidate, its
 // text, its reasoning and the call whose partialArgs are streaming.
@@ -16,10 +53,10 @@ type gemState struct {
 	texts     map[int]*Item
 	reasoning map[int]*Item
 	calls     int
+	noHooks
 }
 
-func (s *Session) gemResponse(ord int) *Response {
-	st := &s.gem
+func (st *gemState) response(s *Session, ord int) *Response {
 	if st.resp == nil || st.resp.Terminal >= 0 {
 		st.resp = s.newResponse(DialectGemini, ord)
 		st.open, st.texts, st.reasoning = map[int]*Item{}, map[int]*Item{}, map[int]*Item{}
@@ -27,10 +64,13 @@ func (s *Session) gemResponse(ord int) *Response {
 	return st.resp
 }
 
-// gemini applies one chunk (a GenerateContentResponse).
-func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
-	st := &s.gem
-	r := s.gemResponse(ord)
+func (st *gemState) event(s *Session, ev *Event, _ string, data []byte, ord int) {
+	st.chunk(s, ev, data, ord)
+}
+
+// chunk applies one chunk (a GenerateContentResponse).
+func (st *gemState) chunk(s *Session, ev *Event, chunk []byte, ord int) {
+	r := st.response(s, ord)
 	if ev.Type == 0 {
 		ev.Type = s.types.id([]byte(TypeGemini))
 	}
@@ -53,14 +93,14 @@ func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
 			s.idx.Elements(v, func(pos int, cand []byte) bool {
 				ci := intOr(s.idx.Get(cand, "index"), pos)
 				s.idx.Elements(s.idx.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
-					raise(&kind, s.geminiPart(ev, r, ci, part, ord))
+					raise(&kind, st.part(s, ev, r, ci, part, ord))
 					return true
 				})
 				if fr := s.idx.Get(cand, "finishReason"); !jsonscan.IsNull(fr) {
 					finished = true
 					r.finish(ci, ord, str(fr))
 					if it := st.open[ci]; it != nil {
-						s.geminiClose(it, ord)
+						st.close(it, ord)
 						delete(st.open, ci)
 					}
 				}
@@ -78,7 +118,7 @@ func (s *Session) gemini(ev *Event, chunk []byte, ord int) {
 	ev.Kind = kind
 }
 
-func (s *Session) geminiText(m map[int]*Item, role ItemRole, typ string, r *Response, ci, ord int) *Item {
+func (st *gemState) text(s *Session, m map[int]*Item, role ItemRole, typ string, r *Response, ci, ord int) *Item {
 	it := m[ci]
 	if it == nil {
 		it = s.newItem(DialectGemini, role, typ, ord)
@@ -89,8 +129,7 @@ func (s *Session) geminiText(m map[int]*Item, role ItemRole, typ string, r *Resp
 	return it
 }
 
-func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord int) Kind {
-	st := &s.gem
+func (st *gemState) part(s *Session, ev *Event, r *Response, ci int, part []byte, ord int) Kind {
 	var text, fc []byte
 	thought := false
 	s.idx.Members(part, func(k, v []byte) bool {
@@ -112,7 +151,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 		if thought {
 			m, role, typ = st.reasoning, RoleReasoning, "thought"
 		}
-		it := s.geminiText(m, role, typ, r, ci, ord)
+		it := st.text(s, m, role, typ, r, ci, ord)
 		it.Text.addString(ord, text)
 		if ev.Item < 0 {
 			ev.Item = int32(it.Index)
@@ -125,7 +164,7 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 	kind := KindArgsDelta
 	if len(name) > 2 {
 		if it != nil { // a new call while one is streaming: close it
-			s.geminiClose(it, ord)
+			st.close(it, ord)
 		}
 		it = s.newItem(DialectGemini, RoleCall, "functionCall", ord)
 		it.Response, it.Choice, it.Position, it.Opened = r.Index, ci, st.calls, ord
@@ -138,36 +177,36 @@ func (s *Session) geminiPart(ev *Event, r *Response, ci int, part []byte, ord in
 			it.Args.add(ord, []byte(compactJSON(args)))
 			it.Deltas++
 		} else {
-			it.gemini = &geminiArgs{}
+			it.paths = &pathArgs{}
 		}
 	}
 	if it == nil { // partialArgs or an end marker with no call open
 		ev.Flags |= Orphan
 		it = s.newItem(DialectGemini, RoleCall, "functionCall", ord)
 		it.Response, it.Choice, it.Position = r.Index, ci, st.calls
-		it.gemini = &geminiArgs{}
+		it.paths = &pathArgs{}
 		st.calls++
 	}
 	it.touch(ord)
 	ev.Item = int32(it.Index)
-	if partial != nil && it.gemini != nil {
-		it.gemini.add(ord, partial)
+	if partial != nil && it.paths != nil {
+		it.paths.addPartial(ord, partial)
 		it.Deltas++
 	}
 	switch {
 	case len(name) <= 2 && partial == nil && args == nil && !cont:
 		// functionCall: {} ends a partialArgs stream.
-		if it.gemini != nil {
-			it.gemini.ended = true
+		if it.paths != nil {
+			it.paths.ended = true
 		}
-		s.geminiClose(it, ord)
+		st.close(it, ord)
 		return KindArgsDone
 	case cont:
 		// A bare {"willContinue":true} (Vertex sends one between the
 		// objects of an array) carries nothing but keeps the call open.
 		st.open[ci] = it
 	default:
-		s.geminiClose(it, ord)
+		st.close(it, ord)
 		delete(st.open, ci)
 	}
 	return kind
@@ -201,14 +240,14 @@ func ReadFunctionCall(fc []byte) FunctionCall {
 	return c
 }
 
-func (s *Session) geminiClose(it *Item, ord int) {
+func (st *gemState) close(it *Item, ord int) {
 	if it.Closed < 0 {
 		it.close(ord)
 		it.Status.set(ord, "completed")
 	}
-	for ci, o := range s.gem.open {
+	for ci, o := range st.open {
 		if o == it {
-			delete(s.gem.open, ci)
+			delete(st.open, ci)
 		}
 	}
 }
@@ -216,33 +255,17 @@ func (s *Session) geminiClose(it *Item, ord int) {
 // GeminiEnded reports, for a Gemini call streamed with partialArgs, whether
 // the explicit end marker (an empty functionCall) arrived.
 func (it *Item) GeminiEnded() (streamed, ended bool) {
-	if it.gemini == nil {
+	if it.paths == nil {
 		return false, false
 	}
-	return true, it.gemini.ended
+	return true, it.paths.ended
 }
 
-// geminiArgs keeps the partialArgs of a Vertex streamed function call.
-// Arguments arrive as values at JSON paths, not as text, so they are kept
-// as operations and rendered to compact JSON, keys in stream order, when
-// asked for.
-type geminiArgs struct {
-	ops   []gemOp
-	ended bool
-}
-
-type gemOp struct {
-	ord   int
-	path  string
-	str   []byte // a string piece, for stringValue
-	raw   []byte // the JSON of any other value
-	cont  bool   // willContinue: the next piece of the same string follows
-	isStr bool
-}
-
-func (g *geminiArgs) add(ord int, partial []byte) {
+// addPartial records a part's partialArgs: each a value at a JSON path
+// (stringValue, numberValue, …), a string possibly continued by the next.
+func (g *pathArgs) addPartial(ord int, partial []byte) {
 	jsonscan.Elements(partial, func(_ int, pa []byte) bool {
-		op := gemOp{ord: ord}
+		op := pathOp{ord: ord}
 		jsonscan.Members(pa, func(k, v []byte) bool {
 			switch key := string(k); key {
 			case "jsonPath":
@@ -263,184 +286,4 @@ func (g *geminiArgs) add(ord int, partial []byte) {
 		g.ops = append(g.ops, op)
 		return true
 	})
-}
-
-// gnode is a node of the arguments being rebuilt.
-type gnode struct {
-	keys  []string
-	kids  []*gnode
-	isArr bool
-	isObj bool
-	str   []byte
-	isStr bool
-	raw   []byte
-}
-
-// maxGeminiPad bounds the null elements one render may add to reach array
-// indexes past an array's end. Without it each "[65535]" in a path (seven
-// bytes of input) would render as 64k nulls, so a few hundred bytes of
-// hostile partialArgs would cost megabytes and seconds on every render.
-const maxGeminiPad = 1 << 16
-
-// child returns the child at index (when index >= 0) or key, creating it.
-// pad is the padding left for this render; an index that needs more is
-// taken as an object key instead.
-func (n *gnode) child(key string, index int, pad *int) *gnode {
-	if need := index + 1 - len(n.kids); index >= 0 && need > *pad {
-		key, index = strconv.Itoa(index), -1
-	}
-	if index >= 0 {
-		*pad -= max(index+1-len(n.kids), 0)
-		n.isArr = true
-		for len(n.kids) <= index {
-			n.kids = append(n.kids, &gnode{raw: []byte("null")})
-		}
-		return n.kids[index]
-	}
-	n.isObj = true
-	for i, k := range n.keys {
-		if k == key {
-			return n.kids[i]
-		}
-	}
-	c := &gnode{}
-	n.keys = append(n.keys, key)
-	n.kids = append(n.kids, c)
-	return c
-}
-
-// render returns the arguments as of event ord (all when ord < 0).
-func (g *geminiArgs) render(ord int) []byte {
-	root := &gnode{isObj: true}
-	cont := map[string]bool{}
-	pad := maxGeminiPad
-	for _, op := range g.ops {
-		if ord >= 0 && op.ord > ord {
-			break
-		}
-		n := root
-		for _, seg := range parsePath(op.path) {
-			n = n.child(seg.key, seg.index, &pad)
-		}
-		switch {
-		case op.isStr:
-			if n.isStr && cont[op.path] {
-				n.str = append(n.str, op.str...)
-			} else {
-				n.str, n.isStr, n.raw = append([]byte(nil), op.str...), true, nil
-			}
-			cont[op.path] = op.cont
-		default:
-			n.raw, n.isStr = op.raw, false
-		}
-	}
-	return root.write(nil)
-}
-
-type pathSeg struct {
-	key   string
-	index int
-}
-
-// parsePath reads a JSONPath such as $.operations[0]['a.b'] into segments.
-func parsePath(p string) []pathSeg {
-	p = strings.TrimPrefix(p, "$")
-	var out []pathSeg
-	for len(p) > 0 {
-		switch p[0] {
-		case '.':
-			p = p[1:]
-			end := strings.IndexAny(p, ".[")
-			if end < 0 {
-				end = len(p)
-			}
-			out = append(out, pathSeg{key: p[:end], index: -1})
-			p = p[end:]
-		case '[':
-			end := strings.IndexByte(p, ']')
-			if end < 0 {
-				return append(out, pathSeg{key: p[1:], index: -1})
-			}
-			inner := p[1:end]
-			if n, err := strconv.Atoi(inner); err == nil && n >= 0 && n < 1<<16 {
-				out = append(out, pathSeg{index: n})
-			} else {
-				out = append(out, pathSeg{key: strings.Trim(inner, `'"`), index: -1})
-			}
-			p = p[end+1:]
-		default:
-			end := strings.IndexAny(p, ".[")
-			if end < 0 {
-				end = len(p)
-			}
-			out = append(out, pathSeg{key: p[:end], index: -1})
-			p = p[end:]
-		}
-	}
-	return out
-}
-
-func (n *gnode) write(b []byte) []byte {
-	switch {
-	case n.isStr:
-		return appendQuoted(b, n.str)
-	case n.isArr:
-		b = append(b, '[')
-		for i, k := range n.kids {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = k.write(b)
-		}
-		return append(b, ']')
-	case n.isObj:
-		b = append(b, '{')
-		for i, k := range n.kids {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendQuoted(b, []byte(n.keys[i]))
-			b = append(b, ':')
-			b = k.write(b)
-		}
-		return append(b, '}')
-	case n.raw != nil:
-		return append(b, n.raw...)
-	}
-	return append(b, "null"...)
-}
-
-// appendQuoted writes s as a JSON string, escaping only what JSON requires
-// (no HTML escaping, non-ASCII kept as UTF-8).
-func appendQuoted(b, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-		default:
-			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
-			continue
-		}
-		i++
-	}
-	return append(b, '"')
 }

@@ -228,7 +228,7 @@ type Item struct {
 
 	ext *itemExtra // text sources and replaced statements, for the few items that have them
 
-	gemini *geminiArgs // Gemini partialArgs, rebuilt on query
+	paths *pathArgs // arguments that arrive as values at JSON paths (Gemini partialArgs), rebuilt on query
 	// argsStr caches the arguments as a string, shared by every source
 	// that states the same value (see argsSourceOf).
 	argsStr string
@@ -379,8 +379,8 @@ func (it *Item) FinalArgs() string {
 // is one (b != nil), or else as a string: a report writer then streams a
 // 50 MB call from the bytes instead of copying it first.
 func (it *Item) finalArgsView() (b []byte, v string) {
-	if it.gemini != nil {
-		return it.gemini.render(-1), ""
+	if it.paths != nil {
+		return it.paths.render(-1), ""
 	}
 	st := it.finalStated()
 	if st.shared > 0 {
@@ -437,11 +437,23 @@ func (it *Item) same(a, b stated) bool {
 
 // ArgsAsOf returns the arguments assembled by the end of event ord.
 func (it *Item) ArgsAsOf(ord int) []byte {
-	if it.gemini != nil {
-		return it.gemini.render(ord)
+	if it.paths != nil {
+		return it.paths.render(ord)
 	}
 	b, _ := it.Args.AsOf(ord)
 	return b
+}
+
+// ArgsFragmentAt returns the span [start, end) of ArgsAsOf(ord) that event
+// ord added, if it added one: what a view marks as the event's fragment.
+// A dialect whose arguments are rebuilt from values (DialectInfo's
+// ArgsRebuilt: Gemini's args objects and partialArgs) has no such span,
+// since no event's bytes are a piece of the rendering.
+func (it *Item) ArgsFragmentAt(ord int) (start, end int, ok bool) {
+	if it.Dialect.Info().ArgsRebuilt {
+		return 0, 0, false
+	}
+	return it.Args.FragmentAt(ord)
 }
 
 // SourcesDisagree reports whether the stated sources of the final arguments

@@ -19,8 +19,9 @@ type Observer interface {
 func (s *Session) Observer() Observer { return s.opts.Observer }
 
 // Field returns the raw JSON of a top-level member of the event being
-// observed, or nil when the member is absent or the event's data is not a
-// JSON object. It answers only during Observer.Observe (elsewhere it
+// added, or nil when the member is absent or the event's data is not a
+// JSON object. It answers only while the event is added: to the dialect
+// that claims and assembles it, and during Observer.Observe (elsewhere it
 // returns nil), because the event's bytes belong to the framer. The members
 // the assembly reads are already at hand; others cost one walk over the
 // event's top level.

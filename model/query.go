@@ -10,42 +10,145 @@ import (
 // then output index / block index / tool-call index, then arrival.
 func (s *Session) Calls() []*Item {
 	var out []*Item
-	for _, it := range s.Items {
+	s.eachOutput(func(it *Item) {
 		if it.IsCall() {
 			out = append(out, it)
 		}
-	}
-	sortOutput(out)
+	})
 	return out
 }
 
 // ItemsAsOf returns the items that exist by the end of event ord (all
 // when ord < 0), in output order.
 func (s *Session) ItemsAsOf(ord int) []*Item {
-	var out []*Item
-	for _, it := range s.Items {
+	out := make([]*Item, 0, len(s.Items))
+	s.eachOutput(func(it *Item) {
 		if ord < 0 || it.First <= ord {
 			out = append(out, it)
 		}
-	}
-	sortOutput(out)
+	})
 	return out
 }
 
+// ResponseItems returns the items of response r (an index in Responses;
+// -1 for items that belong to no response) in output order: by choice,
+// then output index / block index / tool-call index, then arrival. The
+// index is kept as events are added, so asking costs nothing per item.
+// The slice is the session's own: do not modify it, and do not keep it
+// past the next Add, which may grow or reorder it. Like every query, call
+// it on the goroutine that adds.
+func (s *Session) ResponseItems(r int) []*Item {
+	i := r + 1
+	if i < 0 || i >= len(s.outputs) {
+		return nil
+	}
+	l := &s.outputs[i]
+	if l.unsorted {
+		slices.SortFunc(l.items, outputOrder)
+		l.unsorted = false
+	}
+	return l.items
+}
+
+// eachOutput calls f with every item in output order: the items of no
+// response, then each response's.
+func (s *Session) eachOutput(f func(it *Item)) {
+	for r := -1; r < len(s.outputs)-1; r++ {
+		for _, it := range s.ResponseItems(r) {
+			f(it)
+		}
+	}
+}
+
+// outputList is the items of one response in output order, unless
+// unsorted says an item arrived too far from its place to be moved there
+// (see maxOutputShift): then the list is sorted when next asked for.
+type outputList struct {
+	items    []*Item
+	unsorted bool
+}
+
+// maxOutputShift bounds how many items an arriving item may be moved past
+// to reach its place in output order. Real streams open items in about
+// output order (the shift is 0, or a few items of another choice), but a
+// hostile one can open each item before all the others, and moving every
+// item past all the rest would cost time quadratic in the items; past the
+// bound the list is sorted once when asked for instead.
+const maxOutputShift = 64
+
+// firstOutputs is the room a response's list of items starts with, and
+// outputChunk how many lists one allocation gives room to. Grown from nil
+// by append, a response's 3 items took 3 allocations; a stream holds
+// thousands of responses.
+const (
+	firstOutputs = 8
+	outputChunk  = 32
+)
+
+// outputRoom returns an empty list with room for firstOutputs items, cut
+// from a chunk shared with other responses' lists. A list that outgrows
+// its room moves out on its next append, as any slice does.
+func (s *Session) outputRoom() []*Item {
+	if len(s.outputFree)+firstOutputs > cap(s.outputFree) {
+		s.outputFree = make([]*Item, 0, outputChunk*firstOutputs)
+	}
+	n := len(s.outputFree)
+	s.outputFree = s.outputFree[:n+firstOutputs]
+	return s.outputFree[n : n : n+firstOutputs]
+}
+
+// placeItems adds the items the latest event created to the index of
+// their response. It runs once the event is applied, when an item's
+// response, choice and position are set: they never change after that
+// event, so an item's place in output order is fixed.
+func (s *Session) placeItems() {
+	for ; s.placed < len(s.Items); s.placed++ {
+		it := s.Items[s.placed]
+		i := it.Response + 1
+		if i < 0 {
+			i = 0 // defensive: Response is never below -1
+		}
+		for len(s.outputs) <= i {
+			s.outputs = append(s.outputs, outputList{})
+		}
+		l := &s.outputs[i]
+		n := len(l.items)
+		if l.items == nil {
+			l.items = s.outputRoom()
+		}
+		if l.unsorted || n == 0 || outputOrder(l.items[n-1], it) < 0 {
+			l.items = append(l.items, it)
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(l.items, it, outputOrder)
+		if n-at > maxOutputShift {
+			l.items = append(l.items, it)
+			l.unsorted = true
+			continue
+		}
+		l.items = slices.Insert(l.items, at, it)
+	}
+}
+
+// sortOutput sorts items into output order.
 func sortOutput(items []*Item) {
 	// Items are created in about output order, so a check in one pass
 	// usually spares the sort its log n passes through scattered items.
 	if !slices.IsSortedFunc(items, outputOrder) {
-		slices.SortStableFunc(items, outputOrder)
+		slices.SortFunc(items, outputOrder)
 	}
 }
 
+// outputOrder orders items by response, choice, position, then arrival
+// (the event that created them, then their index in Session.Items): a
+// total order, so any sort gives the same result.
 func outputOrder(a, b *Item) int {
 	return cmp.Or(
 		cmp.Compare(a.Response, b.Response),
 		cmp.Compare(a.Choice, b.Choice),
 		cmp.Compare(a.Position, b.Position),
 		cmp.Compare(a.First, b.First),
+		cmp.Compare(a.Index, b.Index),
 	)
 }
 

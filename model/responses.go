@@ -11,6 +11,33 @@ import (
 
 var jsonCompact = json.Compact
 
+// responsesDialect is the OpenAI Responses API: response.* events that
+// name their item by item_id and output_index, and whole response bodies.
+type responsesDialect struct{ noHooks }
+
+func (*responsesDialect) info() DialectInfo {
+	return DialectInfo{Name: "openai-responses", Short: "responses", TypePrefix: "response.", Abbrev: []string{
+		"function_call_arguments", "fn_args", "reasoning_summary_text", "reasoning_text",
+		"reasoning_summary_part", "reasoning_part", "custom_tool_call_input", "custom_input",
+	}}
+}
+
+func (*responsesDialect) claimType(typ string) bool {
+	return len(typ) > 9 && typ[:9] == "response." || typ == "keepalive"
+}
+
+// claimShape takes a non-streaming response body by its object.
+func (*responsesDialect) claimShape(s *Session, _ string) bool {
+	return jsonscan.Equal(s.top.object, "response")
+}
+
+// claimError takes an error event numbered like every Responses event.
+func (*responsesDialect) claimError(s *Session, typ string) bool {
+	return typ == "error" && s.top.seq != nil
+}
+
+func (*responsesDialect) newState() dialectState { return new(respState) }
+
 // respState tracks the current OpenAI Responses response: its items by id
 // and by output_index, the two keys events use to name them.
 type respState struct {
@@ -18,6 +45,7 @@ type respState struct {
 	byID    map[string]*Item
 	byIndex map[int]*Item
 	found   []*Item // scratch for matching a terminal output[]
+	noHooks
 }
 
 // Documented Responses event types beyond the ones handled by name, with
@@ -145,9 +173,9 @@ func (it *Item) argsSource(sn *snapshot, ord int) Source {
 	return Source{Present: true, Ordinal: ord, Value: string(sn.args())}
 }
 
-func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
+func (st *respState) event(s *Session, ev *Event, typ string, data []byte, ord int) {
 	first := len(s.Responses) == 0
-	s.responsesEvent(ev, typ, data, ord)
+	st.apply(s, ev, typ, data, ord)
 	// A stream whose first response starts mid-way, numbered past 0, is
 	// one resumed with starting_after: the events before its resume point
 	// are legally missing.
@@ -160,43 +188,43 @@ func (s *Session) responses(ev *Event, typ string, data []byte, ord int) {
 	}
 }
 
-func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
+func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord int) {
 	t := &s.top
 	if t.typ == nil && jsonscan.Equal(t.object, "response") { // a non-streaming response body
 		ev.Kind = KindTerminal
-		s.respSnapshot(data, ord, snapTerminal)
+		st.snapshot(s, data, ord, snapTerminal)
 		return
 	}
 	switch typ {
 	case "response.created":
 		ev.Kind = KindLifecycle
-		s.respSnapshot(t.response, ord, snapCreated)
+		st.snapshot(s, t.response, ord, snapCreated)
 		return
 	case "response.in_progress", "response.queued":
 		ev.Kind = KindLifecycle
-		s.respSnapshot(t.response, ord, snapUpdate)
+		st.snapshot(s, t.response, ord, snapUpdate)
 		return
 	case "response.completed", "response.incomplete", "response.failed":
 		ev.Kind = KindTerminal
-		s.respSnapshot(t.response, ord, snapTerminal)
+		st.snapshot(s, t.response, ord, snapTerminal)
 		return
 	case "response.output_item.added":
 		ev.Kind = KindItemOpen
-		s.itemAdded(ev, ord)
+		st.itemAdded(s, ev, ord)
 		return
 	case "response.output_item.done":
 		ev.Kind = KindItemDone
-		s.itemDone(ev, ord)
+		st.itemDone(s, ev, ord)
 		return
 	case "error":
 		s.errorEvent(ev, t.err, ord)
-		if cur := s.respState.resp; s.upgraded && cur != nil && cur.Terminal >= 0 {
+		if cur := st.resp; s.upgraded && cur != nil && cur.Terminal >= 0 {
 			// On a connection that carries response after response, an
 			// error after a terminal event refuses the next request: a
 			// turn of its own.
-			s.respState.resp = nil
+			st.resp = nil
 		}
-		if r := s.curResponse(ord); r != nil {
+		if r := st.current(s, ord); r != nil {
 			r.Status.set(ord, "error")
 		}
 		return
@@ -205,7 +233,7 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		return
 	case "response.output_text.delta", "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		ev.Kind = KindTextDelta
-		if it := s.respItem(ev, ord); it != nil {
+		if it := st.item(s, ev, ord); it != nil {
 			it.Text.addString(ord, t.delta)
 			if typ == "response.output_text.delta" {
 				it.textDeltas++
@@ -214,13 +242,13 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		return
 	case "response.refusal.delta":
 		ev.Kind = KindTextDelta
-		if it := s.respItem(ev, ord); it != nil {
+		if it := st.item(s, ev, ord); it != nil {
 			it.refusal().addString(ord, t.delta)
 		}
 		return
 	case "response.output_text.done", "response.reasoning_summary_text.done", "response.reasoning_text.done":
 		ev.Kind = KindTextDone
-		it := s.respItem(ev, ord)
+		it := st.item(s, ev, ord)
 		if it == nil {
 			return
 		}
@@ -233,7 +261,7 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		return
 	case "response.content_part.done":
 		ev.Kind = KindLifecycle
-		it := s.respItem(ev, ord)
+		it := st.item(s, ev, ord)
 		if it == nil || it.Role != RoleMessage || !jsonscan.Equal(s.idx.Get(t.part, "type"), "output_text") {
 			return
 		}
@@ -243,14 +271,14 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		return
 	case "response.refusal.done":
 		ev.Kind = KindTextDone
-		if it := s.respItem(ev, ord); it != nil && it.Refusal.Count() == 0 {
+		if it := st.item(s, ev, ord); it != nil && it.Refusal.Count() == 0 {
 			it.refusal().addString(ord, t.refusal)
 		}
 		return
 	}
 	if _, ok := argStreams[typ]; ok {
 		ev.Kind = KindArgsDelta
-		if it := s.respItem(ev, ord); it != nil {
+		if it := st.item(s, ev, ord); it != nil {
 			it.Args.addString(ord, t.delta)
 			it.Deltas++
 		}
@@ -258,7 +286,7 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 	}
 	if field, ok := argDone[typ]; ok {
 		ev.Kind = KindArgsDone
-		it := s.respItem(ev, ord)
+		it := st.item(s, ev, ord)
 		if it == nil {
 			return
 		}
@@ -286,13 +314,13 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 	}
 	if k, ok := responsesKinds[typ]; ok {
 		ev.Kind = k
-		s.respItem(ev, ord)
+		st.item(s, ev, ord)
 		return
 	}
 	for _, p := range toolCallPrefixes {
 		if strings.HasPrefix(typ, p) {
 			ev.Kind = KindLifecycle
-			if it := s.respItem(ev, ord); it != nil {
+			if it := st.item(s, ev, ord); it != nil {
 				it.Status.set(ord, typ[len(p):])
 			}
 			return
@@ -309,14 +337,13 @@ func (s *Session) responsesEvent(ev *Event, typ string, data []byte, ord int) {
 		}
 	}
 	if t.itemID != nil || t.outputIndex != nil {
-		s.respItem(ev, ord)
+		st.item(s, ev, ord)
 	}
 }
 
-// curResponse returns the response being streamed, starting one if an
+// current returns the response being streamed, starting one if an
 // event arrives before any response.created.
-func (s *Session) curResponse(ord int) *Response {
-	st := &s.respState
+func (st *respState) current(s *Session, ord int) *Response {
 	if st.resp == nil {
 		st.resp = s.newResponse(DialectResponses, ord)
 		st.byID, st.byIndex = map[string]*Item{}, map[int]*Item{}
@@ -333,7 +360,7 @@ const (
 	snapTerminal                 // the terminal event, or a non-streaming body
 )
 
-// respSnapshot reads a whole response object: from a lifecycle event, a
+// snapshot reads a whole response object: from a lifecycle event, a
 // terminal event, or a non-streaming response body.
 //
 // A new response starts after a terminal event, or at a response.created
@@ -342,8 +369,7 @@ const (
 // names another id is the same response with its id changed: GitHub
 // Copilot's backend gives every snapshot a new id, and splitting there
 // would tell each item (and its text) again.
-func (s *Session) respSnapshot(obj []byte, ord int, kind snapKind) {
-	st := &s.respState
+func (st *respState) snapshot(s *Session, obj []byte, ord int, kind snapKind) {
 	// Separate lookups stop at their key; one full walk would also cross
 	// the long tools and instructions members every snapshot repeats.
 	idV, statusV := s.idx.Get(obj, "id"), s.idx.Get(obj, "status")
@@ -362,7 +388,7 @@ func (s *Session) respSnapshot(obj []byte, ord int, kind snapKind) {
 		}
 	}
 	terminal := kind == snapTerminal
-	r := s.curResponse(ord)
+	r := st.current(s, ord)
 	if r.ID == "" {
 		r.ID = id
 	}
@@ -379,15 +405,14 @@ func (s *Session) respSnapshot(obj []byte, ord int, kind snapKind) {
 		return
 	}
 	r.Terminal, r.Final = ord, ord
-	s.terminalOutput(r, s.idx.Get(obj, "output"), ord)
+	st.terminalOutput(s, r, s.idx.Get(obj, "output"), ord)
 }
 
 // terminalOutput matches the items of the terminal output[] to the streamed
 // items: first by id or call_id, then the rest by position (the streamed
 // item at that output_index, of the same type, not matched already), so a
 // gateway that renames items still has each told once.
-func (s *Session) terminalOutput(r *Response, output []byte, ord int) {
-	st := &s.respState
+func (st *respState) terminalOutput(s *Session, r *Response, output []byte, ord int) {
 	// By id first: on a healthy stream that finds every item, and the
 	// snapshots are read once, in the last pass, without being kept.
 	found := st.found[:0]
@@ -408,11 +433,11 @@ func (s *Session) terminalOutput(r *Response, output []byte, ord int) {
 		return true
 	})
 	if missing {
-		s.matchRest(found, output)
+		st.matchRest(s, found, output)
 	}
 	s.idx.Elements(output, func(i int, v []byte) bool {
 		sn := s.readSnapshot(v)
-		s.terminalItem(r, i, &sn, found[i], ord)
+		st.terminalItem(s, r, i, &sn, found[i], ord)
 		return true
 	})
 }
@@ -420,8 +445,7 @@ func (s *Session) terminalOutput(r *Response, output []byte, ord int) {
 // matchRest matches the terminal output[] items that no id found: by
 // call_id, then by position (the streamed item at that output_index, of
 // the same type, not matched already).
-func (s *Session) matchRest(found []*Item, output []byte) {
-	st := &s.respState
+func (st *respState) matchRest(s *Session, found []*Item, output []byte) {
 	taken := func(it *Item) bool { return slices.Contains(found, it) }
 	s.idx.Elements(output, func(i int, v []byte) bool {
 		callID := str(s.idx.Get(v, "call_id"))
@@ -448,8 +472,7 @@ func (s *Session) matchRest(found []*Item, output []byte) {
 // streamed item it (or nil), and its arguments as a source. Items that
 // were never streamed are created from the snapshot, so a non-streaming
 // response assembles like a streamed one.
-func (s *Session) terminalItem(r *Response, i int, snp *snapshot, it *Item, ord int) {
-	st := &s.respState
+func (st *respState) terminalItem(s *Session, r *Response, i int, snp *snapshot, it *Item, ord int) {
 	sn := *snp
 	if it == nil {
 		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
@@ -507,9 +530,8 @@ func (s *Session) snapshotText(it *Item, sn snapshot, ord int) {
 	}
 }
 
-func (s *Session) itemAdded(ev *Event, ord int) {
-	st := &s.respState
-	r := s.curResponse(ord)
+func (st *respState) itemAdded(s *Session, ev *Event, ord int) {
+	r := st.current(s, ord)
 	sn := s.readSnapshot(s.top.item)
 	idx := intOr(s.top.outputIndex, -1)
 	it := s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
@@ -530,9 +552,8 @@ func (s *Session) itemAdded(ev *Event, ord int) {
 	ev.Item = int32(it.Index)
 }
 
-func (s *Session) itemDone(ev *Event, ord int) {
-	st := &s.respState
-	s.curResponse(ord)
+func (st *respState) itemDone(s *Session, ev *Event, ord int) {
+	st.current(s, ord)
 	sn := s.readSnapshot(s.top.item)
 	idx := intOr(s.top.outputIndex, -1)
 	it := st.byID[sn.id]
@@ -546,7 +567,7 @@ func (s *Session) itemDone(ev *Event, ord int) {
 		ev.Flags |= Orphan
 		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
 		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, idx
-		it.Resumed = s.curResponse(ord).Resumed
+		it.Resumed = st.current(s, ord).Resumed
 		if sn.id != "" {
 			st.byID[sn.id] = it
 		}
@@ -583,12 +604,11 @@ func (s *Session) itemDone(ev *Event, ord int) {
 	ev.Item = int32(it.Index)
 }
 
-// respItem finds the item an event names: by item_id, else by
+// item finds the item an event names: by item_id, else by
 // output_index, else the single open call. An event naming nothing known
 // gets a new orphan item, so its content is not lost.
-func (s *Session) respItem(ev *Event, ord int) *Item {
-	st := &s.respState
-	r := s.curResponse(ord)
+func (st *respState) item(s *Session, ev *Event, ord int) *Item {
+	r := st.current(s, ord)
 	t := &s.top
 	// Look the id up without allocating: this runs for every delta.
 	idRaw, plainID := jsonscan.Raw(t.itemID)

@@ -110,27 +110,31 @@ type Session struct {
 	Heads     []Head
 	Errors    []ErrorInfo
 
-	count     int
-	bytes     int64
-	types     *interner
-	dialects  [len(dialectNames)]int
-	last      Event
-	lastDial  Dialect
-	done      int // ordinal of the first [DONE], or -1
-	ended     bool
-	endErr    error
-	top       top
-	idx       *jsonscan.Index // the structure of the event being added: &scanIdx, or &batchIdx
-	scanIdx   jsonscan.Index  // indexes events that Add validates itself
-	batchIdx  jsonscan.Index  // reads an event a Batch validated
-	scratch   []byte
-	cur       []byte // the data of the event being added, when it is a JSON object
-	status    int    // HTTP status of the latest head
-	upgraded  bool   // a head switched protocols: see Upgraded
-	respState respState
-	chat      chatState
-	anth      anthState
-	gem       gemState
+	outputs    []outputList // the items of each response in output order: see ResponseItems
+	placed     int          // Items placed in outputs so far
+	outputFree []*Item      // room for the lists of responses to come: see outputRoom
+
+	count    int
+	bytes    int64
+	types    *interner
+	dialects [maxDialects]int // events per dialect
+	last     Event
+	lastDial Dialect
+	done     int // ordinal of the first [DONE], or -1
+	ended    bool
+	endErr   error
+	top      top
+	idx      *jsonscan.Index // the structure of the event being added: &scanIdx, or &batchIdx
+	scanIdx  jsonscan.Index  // indexes events that Add validates itself
+	batchIdx jsonscan.Index  // reads an event a Batch validated
+	scratch  []byte
+	cur      []byte                    // the data of the event being added, when it is a JSON object
+	status   int                       // HTTP status of the latest head
+	upgraded bool                      // a head switched protocols: see Upgraded
+	states   [maxDialects]dialectState // each dialect's assembly, made when first needed
+	// typeOwners holds, by interned type, 1 + the dialect that claims the
+	// type (see typeOwner), or 0 while unasked.
+	typeOwners []Dialect
 }
 
 // NewSession returns an empty session.
@@ -205,7 +209,7 @@ func (s *Session) Upgraded() bool { return s.upgraded }
 // Dialect is the stream's main dialect: the one most events belong to.
 func (s *Session) Dialect() Dialect {
 	best := DialectUnknown
-	for d := DialectResponses; int(d) < len(s.dialects); d++ {
+	for d := DialectUnknown + 1; int(d) < len(s.dialects); d++ {
 		if s.dialects[d] > s.dialects[best] {
 			best = d
 		}
@@ -216,7 +220,7 @@ func (s *Session) Dialect() Dialect {
 // Dialects lists every dialect seen, main one first.
 func (s *Session) Dialects() []Dialect {
 	var out []Dialect
-	for d := DialectResponses; int(d) < len(s.dialects); d++ {
+	for d := DialectUnknown + 1; int(d) < len(s.dialects); d++ {
 		if s.dialects[d] > 0 {
 			out = append(out, d)
 		}
@@ -225,8 +229,9 @@ func (s *Session) Dialects() []Dialect {
 	return out
 }
 
-// top holds the top-level members of the current event's JSON that any
-// dialect reads. One pass of the scanner fills it.
+// top holds the top-level members of the current event's JSON that the
+// dialects read, most of them to claim it. One pass of the scanner fills
+// it for every event; a member not here costs a walk (Session.Field).
 type top struct {
 	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
 	text, item, response, err, index, contentBlock, object, id, choices, model,
@@ -339,6 +344,9 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		s.dialects[ev.Dialect]++
 		s.lastDial = ev.Dialect
 	}
+	if s.placed < len(s.Items) {
+		s.placeItems()
+	}
 	if s.opts.KeepEvents {
 		s.Events.append(*ev)
 	}
@@ -371,18 +379,6 @@ func (s *Session) head(ev *Event, f *capture.Frame, ord int) {
 	}
 }
 
-// anthropicType reports the Anthropic Messages event types. A switch, not a
-// map: it runs for every event, and the compiler turns it into length and
-// byte comparisons without hashing.
-func anthropicType(typ string) bool {
-	switch typ {
-	case "message_start", "message_delta", "message_stop", "content_block_start",
-		"content_block_delta", "content_block_stop", "ping":
-		return true
-	}
-	return false
-}
-
 func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Indexes, sc jsonscan.Scanned) {
 	if f.HasEvent {
 		ev.Name = s.types.id(f.Event)
@@ -392,8 +388,11 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		if ev.Type == 0 {
 			ev.Type = s.types.id([]byte(TypeNoData))
 		}
-		if string(f.Event) == "ping" {
-			ev.Kind, ev.Dialect = KindKeepalive, DialectAnthropic
+		for _, r := range registry {
+			if r.d.keepalive(f.Event) {
+				ev.Kind, ev.Dialect = KindKeepalive, r.id
+				break
+			}
 		}
 		return
 	}
@@ -403,9 +402,8 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		if s.done < 0 {
 			s.done = ord
 		}
-		if r := s.chat.resp; r != nil && s.lastDial == DialectChat && r.Terminal < 0 {
-			r.Terminal = ord
-			r.Status.set(ord, "completed")
+		if s.lastDial != DialectUnknown {
+			s.state(s.lastDial).sentinel(s, ord)
 		}
 		return
 	}
@@ -450,19 +448,14 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		ev.Seq = n
 	}
 	typ := s.types.names[ev.Type]
-	switch ev.Dialect = s.detect(typ); ev.Dialect {
-	case DialectResponses:
-		s.responses(ev, typ, data, ord)
-	case DialectChat:
-		s.chatChunk(ev, ord)
-	case DialectAnthropic:
-		s.anthropic(ev, typ, ord)
-	case DialectGemini:
-		s.gemini(ev, data, ord)
-	default:
-		if t.err != nil {
-			s.errorEvent(ev, t.err, ord)
+	if ev.Dialect = s.detect(ev.Type, typ); ev.Dialect != DialectUnknown {
+		st := s.states[ev.Dialect] // state, inlined by hand: this runs for every event
+		if st == nil {
+			st = s.state(ev.Dialect)
 		}
+		st.event(s, ev, typ, data, ord)
+	} else if t.err != nil {
+		s.errorEvent(ev, t.err, ord)
 	}
 	if ev.Type == 0 {
 		ev.Type = s.types.id([]byte("(untyped)"))
@@ -472,62 +465,21 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	}
 }
 
-// array handles a JSON value that is not an object. Gemini's
-// streamGenerateContent without alt=sse answers with an array of chunks;
-// anything else is shown as it is.
+// array handles a JSON value that is not an object: a dialect's array
+// body (see dialect.array), or anything else, shown as it is.
 func (s *Session) array(ev *Event, data []byte, ord int) {
 	ev.Flags |= NotObject
 	ev.Type = s.types.id([]byte("(not an object)"))
 	if jsonscan.Kind(data) != '[' {
 		return
 	}
-	gemini := false
-	s.idx.Elements(data, func(_ int, v []byte) bool {
-		if s.idx.Get(v, "candidates") != nil {
-			gemini = true
-			s.gemini(ev, v, ord)
+	for _, r := range registry {
+		if r.d.array(s, ev, data, ord) {
+			ev.Dialect = r.id
+			ev.Flags &^= NotObject
+			return
 		}
-		return true
-	})
-	if gemini {
-		ev.Dialect = DialectGemini
-		ev.Flags &^= NotObject
-		ev.Type = s.types.id([]byte(TypeGemini))
 	}
-}
-
-// detect names the dialect of an event from its type and shape. A stream
-// may mix dialects, so each event is judged on its own, with the stream's
-// recent dialect breaking ties for shared shapes such as "error".
-func (s *Session) detect(typ string) Dialect {
-	t := &s.top
-	switch {
-	case len(typ) > 9 && typ[:9] == "response.":
-		return DialectResponses
-	case anthropicType(typ):
-		return DialectAnthropic
-	case typ == "message" && t.content != nil:
-		return DialectAnthropic
-	case typ == "keepalive":
-		return DialectResponses
-	case jsonscan.Equal(t.object, "chat.completion.chunk"), jsonscan.Equal(t.object, "chat.completion"), t.choices != nil:
-		return DialectChat
-	case jsonscan.Equal(t.object, "response"):
-		return DialectResponses
-	case t.candidates != nil, t.usageMeta != nil, t.promptFeedback != nil:
-		return DialectGemini
-	case typ == "error":
-		switch {
-		case s.lastDial != DialectUnknown:
-			return s.lastDial
-		case t.seq != nil:
-			return DialectResponses
-		}
-		return DialectAnthropic
-	case t.err != nil && s.lastDial != DialectUnknown:
-		return s.lastDial
-	}
-	return DialectUnknown
 }
 
 // errorEvent records an error payload: {"error": {...}}, a flat

@@ -321,9 +321,9 @@ func (it *Item) deltasAsOf(ord int) (Statement, bool) {
 	if it.Deltas == 0 {
 		return Statement{}, false
 	}
-	if it.gemini != nil {
+	if it.paths != nil {
 		last := -1
-		for _, op := range it.gemini.ops {
+		for _, op := range it.paths.ops {
 			if ord >= 0 && op.ord > ord {
 				break
 			}
@@ -332,7 +332,7 @@ func (it *Item) deltasAsOf(ord int) (Statement, bool) {
 		if last < 0 {
 			return Statement{}, false
 		}
-		return Statement{Name: SourceDeltas.String(), Ordinal: last, Value: string(it.gemini.render(ord))}, true
+		return Statement{Name: SourceDeltas.String(), Ordinal: last, Value: string(it.paths.render(ord))}, true
 	}
 	b, i := it.Args.Bytes(), len(it.Args.Frags)-1
 	if ord >= 0 {
@@ -372,12 +372,13 @@ func (it *Item) FinalTextAsOf(ord int) []byte {
 	return b
 }
 
-// stateSnapshotText records a message snapshot's text (output_item.done,
-// the terminal output[]: its output_text parts, concatenated) as a source
-// of the final text. The common single part that equals the text is
-// compared where it lies, not decoded first.
+// stateSnapshotText records a Responses message snapshot's text
+// (output_item.done, the terminal output[]: its output_text parts,
+// concatenated) as a source of the final text. The common single part that
+// equals the text is compared where it lies, not decoded first. Only the
+// Responses assembly calls it, with its own items.
 func (s *Session) stateSnapshotText(it *Item, n TextSourceName, content []byte, ord int) {
-	if it.Role != RoleMessage || it.Dialect != DialectResponses {
+	if it.Role != RoleMessage {
 		return
 	}
 	var raws [][]byte

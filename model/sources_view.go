@@ -16,8 +16,8 @@ func (it *Item) FinalArgsViewAsOf(ord int) (b []byte, v string) {
 	if ord < 0 {
 		return it.finalArgsView()
 	}
-	if it.gemini != nil {
-		return it.gemini.render(ord), ""
+	if it.paths != nil {
+		return it.paths.render(ord), ""
 	}
 	for _, n := range []SourceName{SourceItemDone, SourceArgsDone, SourceTerminal} {
 		if src, ok := it.argsAsOf(n, ord); ok {
@@ -61,7 +61,7 @@ func (it *Item) SourcesDisagreeAsOf(ord int) bool {
 	if it.Deltas == 0 || it.Resumed {
 		return false
 	}
-	if it.gemini != nil {
+	if it.paths != nil {
 		d, ok := it.deltasAsOf(ord)
 		return ok && differs(stated{value: d.Value})
 	}

@@ -37,7 +37,7 @@ func checkSourcesView(t *testing.T, s *Session) {
 			if want := it.FinalArgsAsOf(ord); v != want {
 				t.Fatalf("item %d: FinalArgsViewAsOf(%d) = %q; FinalArgsAsOf = %q", it.Index, ord, v, want)
 			}
-			if b != nil && it.gemini == nil && !bytes.HasPrefix(it.Args.Bytes(), b) {
+			if b != nil && it.paths == nil && !bytes.HasPrefix(it.Args.Bytes(), b) {
 				t.Fatalf("item %d: FinalArgsViewAsOf(%d) = %q is no prefix of the arguments", it.Index, ord, b)
 			}
 			if _, want := it.SourcesAsOf(ord); it.SourcesDisagreeAsOf(ord) != want {

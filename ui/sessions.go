@@ -371,7 +371,7 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *styles) (strin
 		return Safe(in.Model), st.Accent
 	case "dialect":
 		if d := p.dialect; d != model.DialectUnknown {
-			return strings.TrimPrefix(d.String(), "openai-"), st.Base
+			return d.Info().Short, st.Base
 		}
 		return "-", st.Muted
 	case "dur":

@@ -451,17 +451,32 @@ func (t *timelinePane) summary(ev *model.Event, ord int, raw []byte, w int) stri
 	return text
 }
 
-// typeAbbrev shortens the long words of event types when they do not fit.
-var typeAbbrev = strings.NewReplacer(
-	"chat.completion.chunk", "chunk", "function_call_arguments", "fn_args", "reasoning_summary_text", "reasoning_text",
-	"reasoning_summary_part", "reasoning_part", "content_block_", "block_", "custom_tool_call_input", "custom_input",
-)
+// typePrefixes are the prefixes each dialect's event types share
+// ("response."), and typeAbbrev shortens the long words of the dialects'
+// event types when they do not fit: both as the dialects describe
+// themselves (model.DialectInfo).
+var typePrefixes, typeAbbrev = dialectTypeNaming()
 
-// shortType drops the prefix every Responses event type shares, and
+func dialectTypeNaming() ([]string, *strings.Replacer) {
+	var prefixes, pairs []string
+	for _, d := range model.AllDialects() {
+		info := d.Info()
+		if info.TypePrefix != "" {
+			prefixes = append(prefixes, info.TypePrefix)
+		}
+		pairs = append(pairs, info.Abbrev...)
+	}
+	return prefixes, strings.NewReplacer(pairs...)
+}
+
+// shortType drops the prefix every event type of a dialect shares, and
 // abbreviates what still does not fit in w.
 func shortType(t string, w int) string {
-	if after, ok := strings.CutPrefix(t, "response."); ok && after != "" {
-		t = after
+	for _, p := range typePrefixes {
+		if after, ok := strings.CutPrefix(t, p); ok && after != "" {
+			t = after
+			break
+		}
 	}
 	if len(t) > w {
 		t = typeAbbrev.Replace(t)

@@ -17,6 +17,7 @@ type anthChecks struct {
 	afterN  int
 	stopAt  int // ordinal + 1 of the message_stop the "after" events follow
 	unknown evGroups
+	noChecks
 }
 
 // anthMsg is one message's block bookkeeping.
@@ -67,8 +68,7 @@ var knownDeltas = map[string]bool{
 	"text_delta": true, "citations_delta": true, "input_json_delta": true, "thinking_delta": true, "signature_delta": true,
 }
 
-func (c *Checker) observeAnthropic(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
-	ac := &c.anth
+func (ac *anthChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
 	typ := s.TypeName(ev.Type)
 	if f.HasData {
 		ac.events++
@@ -238,7 +238,15 @@ func (ac *anthChecks) startSnapshot(s *model.Session, ord int) *anthMsg {
 	return m
 }
 
-func (ac *anthChecks) finish(out *Checker, s *model.Session) {
+// unplaced takes a typed event the model could not place, in an Anthropic
+// stream: an event type yet to be documented.
+func (ac *anthChecks) unplaced(_ *Checker, s *model.Session, ord int, ev *model.Event) {
+	if s.Field("type") != nil {
+		ac.unknown.add(s.TypeName(ev.Type), ord)
+	}
+}
+
+func (ac *anthChecks) finish(out *Checker, s *model.Session, _ bool) {
 	if ac.events == 0 && len(ac.msgs) == 0 {
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
@@ -19,6 +20,7 @@ type chatChecks struct {
 	events int                // Chat JSON chunks
 	last   int                // ordinal of the latest
 	whole  map[int]bool       // responses that are non-streaming chat.completion bodies
+	noChecks
 }
 
 // chatOpen is what the fragment that opened a call carried.
@@ -58,8 +60,7 @@ func (cc *chatChecks) newItem(it *model.Item, ord int) {
 	cc.opened[it.Index] = o
 }
 
-func (c *Checker) observeChat(s *model.Session, ord int, ev *model.Event) {
-	cc := &c.chat
+func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
 	if ev.Kind == model.KindSentinel {
 		return
 	}
@@ -115,7 +116,7 @@ var finishReasons = map[string]bool{
 	"stop": true, "length": true, "tool_calls": true, "content_filter": true, "function_call": true,
 }
 
-func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool, byResponse map[int][]*model.Item) {
+func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool) {
 	if cc.events == 0 {
 		return
 	}
@@ -144,7 +145,7 @@ func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool, byRespons
 					strings.Join(vals, ", then "))
 			}
 		}
-		cc.checkResponse(out, s, r, chatItems(byResponse[r.Index]), ended || done)
+		cc.checkResponse(out, s, r, chatItems(s.ResponseItems(r.Index)), ended || done)
 	}
 	streamed := false
 	for _, r := range s.Responses {
@@ -164,13 +165,18 @@ func shortRaw(v string) string {
 	return v
 }
 
-// chatItems keeps the Chat items of a response's items.
+// chatItems keeps the Chat items of a response's items, in the order they
+// were opened: the rules report the calls of a choice in that order.
 func chatItems(items []*model.Item) []*model.Item {
 	var out []*model.Item
 	for _, it := range items {
 		if it.Dialect == model.DialectChat {
 			out = append(out, it)
 		}
+	}
+	byIndex := func(a, b *model.Item) int { return a.Index - b.Index }
+	if !slices.IsSortedFunc(out, byIndex) { // output order, which a choice's calls rarely leave
+		slices.SortFunc(out, byIndex)
 	}
 	return out
 }

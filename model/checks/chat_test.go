@@ -1,6 +1,12 @@
 package checks
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+)
 
 func chatCases() []ruleCase {
 	cont := func(entry string) string { return tcs(entry) }
@@ -174,5 +180,26 @@ func chatCases() []ruleCase {
 		hit(cAfterDone, "chunk after [DONE]", chat(func(p []string) []string { return append(p, usageChunk) }), 5, 6),
 		hit(cAfterDone, "[DONE] twice", chat(func(p []string) []string { return append(p, "[DONE]") }), 5, 6),
 		miss(cAfterDone, "comment after [DONE]", chat(func(p []string) []string { return p })+": bye\n\n"),
+	}
+}
+
+// TestChatCallsInOpeningOrder: the calls of a choice are judged in the
+// order they were opened, not in tool-call index order, so two findings
+// that differ only in their later events keep the order of their calls.
+func TestChatCallsInOpeningOrder(t *testing.T) {
+	chunks := []string{
+		`{"index":0,"delta":{"tool_calls":[{"index":1,"id":"x","function":{"name":"f","arguments":""}},{"index":0,"id":"x","function":{"name":"f","arguments":""}}]}}`,
+		`{"index":0,"delta":{"tool_calls":[{"index":1,"id":"x","function":{"arguments":"{}"}}]}}`,
+		`{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"arguments":"{}"}}]}}`,
+		`{"index":0,"delta":{},"finish_reason":"tool_calls"}`,
+	}
+	var in strings.Builder
+	for _, c := range chunks {
+		in.WriteString("data: " + chunk("["+c+"]") + "\n\n")
+	}
+	in.WriteString("data: [DONE]\n\n")
+	got := findings(CheckBytes([]byte(in.String()), capture.FormatAuto, Strict), cRepeated)
+	if len(got) != 2 || !slices.Equal(got[0].Events, []int{0, 1}) || !slices.Equal(got[1].Events, []int{0, 2}) {
+		t.Fatalf("%s findings = %v; want events [0 1] (the call opened first, at index 1), then [0 2]", cRepeated, got)
 	}
 }

@@ -191,18 +191,13 @@ type Checker struct {
 	perRule  map[string]int
 	overflow map[string]*overflow
 	items    int // s.Items observed so far
-	// byResponse lists the items of each response (by Session.Responses
-	// index) as they appear, so end-of-response checks need not scan every
-	// item of the session for each of thousands of responses.
-	byResponse map[int][]*model.Item
-	lastDial   model.Dialect
-	sse        bool // some event was framed as SSE (not JSON lines or a JSON body)
+	lastDial model.Dialect
+	sse      bool // some event was framed as SSE (not JSON lines or a JSON body)
 
 	frames framingState
-	resp   respChecks
-	chat   chatChecks
-	anth   anthChecks
-	gem    gemChecks
+	// byDialect holds what each dialect's rules remember (see of), by
+	// model.Dialect.
+	byDialect []dialectChecks
 }
 
 type overflow struct {
@@ -273,30 +268,22 @@ func readBack(s *model.Session) ([]byte, bool) {
 // Observe implements model.Observer.
 func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
 	for ; c.items < len(s.Items); c.items++ {
-		c.newItem(s, s.Items[c.items], ord)
+		it := s.Items[c.items]
+		if dc := c.of(it.Dialect); dc != nil {
+			dc.newItem(it, ord)
+		}
 	}
 	if f.Kind == capture.FrameEvent && isSSE(f) {
 		c.sse = true
 	}
 	c.observeFrame(s, ord, ev, f)
-	switch ev.Dialect {
-	case model.DialectResponses:
-		c.observeResponses(s, ord, ev)
-	case model.DialectChat:
-		c.observeChat(s, ord, ev)
-	case model.DialectAnthropic:
-		c.observeAnthropic(s, ord, ev, f)
-	case model.DialectGemini:
-		c.observeGemini(s, ord, ev, f)
-	case model.DialectUnknown:
-		// A typed event the model could not place, in an Anthropic stream:
-		// an event type yet to be documented.
-		if c.lastDial == model.DialectAnthropic && s.Field("type") != nil {
-			c.anth.unknown.add(s.TypeName(ev.Type), ord)
-		}
-	}
 	if ev.Dialect != model.DialectUnknown {
+		if dc := c.of(ev.Dialect); dc != nil {
+			dc.observe(c, s, ord, ev, f)
+		}
 		c.lastDial = ev.Dialect
+	} else if dc := c.seen(c.lastDial); dc != nil {
+		dc.unplaced(c, s, ord, ev)
 	}
 	if ev.Kind == model.KindSentinel {
 		c.observeSentinel(s, ord, ev)
@@ -319,23 +306,6 @@ func isSSE(f *capture.Frame) bool {
 		return true
 	}
 	return false
-}
-
-// newItem records what an item looked like when the event that created it
-// was applied.
-func (c *Checker) newItem(s *model.Session, it *model.Item, ord int) {
-	if it.Response >= 0 {
-		if c.byResponse == nil {
-			c.byResponse = map[int][]*model.Item{}
-		}
-		c.byResponse[it.Response] = append(c.byResponse[it.Response], it)
-	}
-	switch it.Dialect {
-	case model.DialectResponses:
-		c.resp.newItem(it, ord)
-	case model.DialectChat:
-		c.chat.newItem(it, ord)
-	}
 }
 
 // add records a finding at its rule's severity.
@@ -392,10 +362,11 @@ func (c *Checker) Report(s *model.Session, p Profile) Report {
 		end.overflow[id] = &cp
 	}
 	c.finishFraming(end, s)
-	c.resp.finish(end, s)
-	c.chat.finish(end, s, c.sse, c.byResponse)
-	c.anth.finish(end, s)
-	c.gem.finish(end, s)
+	for _, r := range dialects {
+		if dc := c.seen(r.dialect); dc != nil {
+			dc.finish(end, s, c.sse)
+		}
+	}
 
 	findings := append(slices.Clone(c.found), end.found...)
 	for id, o := range end.overflow {

@@ -11,12 +11,12 @@ import (
 
 // framingState holds what the transport rules need across events.
 type framingState struct {
-	data        int           // events with a data field
-	endings     [3]int        // first frame ending in LF, CRLF, CR (ordinal + 1)
-	done        int           // ordinal + 1 of the first data: [DONE]
-	doneDialect model.Dialect // the dialect the [DONE] ended
-	afterDone   []int         // events after it (capped)
-	afterDoneN  int           // how many
+	data       int    // events with a data field
+	endings    [3]int // first frame ending in LF, CRLF, CR (ordinal + 1)
+	done       int    // ordinal + 1 of the first data: [DONE]
+	doneRule   string // the rule for events after it: that of the dialect it ended, if any
+	afterDone  []int  // events after it (capped)
+	afterDoneN int    // how many
 }
 
 var endingFlags = [3]capture.Flags{capture.EndsLF, capture.EndsCRLF, capture.EndsCR}
@@ -103,9 +103,16 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 			break
 		}
 	}
-	if ev.Flags&model.NameMismatch != 0 && ev.Dialect != model.DialectAnthropic {
+	if ev.Flags&model.NameMismatch != 0 && !judgesNames(ev.Dialect) {
 		c.add(fNameMismatch, []int{ord}, "event %d: event: %s but data.type %s", ord, quote(s.TypeName(ev.Name)), quote(name))
 	}
+}
+
+// judgesNames reports whether dialect d's rules judge an event: name that
+// differs from data.type themselves.
+func judgesNames(d model.Dialect) bool {
+	r := rulesOf(d)
+	return r != nil && r.judgesNames
 }
 
 func isField(name []byte) bool {
@@ -120,16 +127,20 @@ func isField(name []byte) bool {
 func (c *Checker) observeSentinel(s *model.Session, ord int, ev *model.Event) {
 	fs := &c.frames
 	if fs.done == 0 {
-		fs.done, fs.doneDialect = ord+1, ev.Dialect
+		fs.done = ord + 1
+		if r := rulesOf(ev.Dialect); r != nil {
+			fs.doneRule = r.afterDone
+		}
 		return
 	}
 	c.afterSentinel(ord)
 }
 
-// afterSentinel notes an event after a Chat stream's [DONE].
+// afterSentinel notes an event after a [DONE] that ended its dialect's
+// stream (Chat's).
 func (c *Checker) afterSentinel(ord int) {
 	fs := &c.frames
-	if fs.done == 0 || fs.doneDialect != model.DialectChat {
+	if fs.done == 0 || fs.doneRule == "" {
 		return
 	}
 	fs.afterDoneN++
@@ -152,7 +163,7 @@ func (c *Checker) finishFraming(out *Checker, s *model.Session) {
 		out.add(fMixedEndings, at, "line endings are mixed: %s", strings.Join(seen, ", "))
 	}
 	if fs.afterDoneN > 0 {
-		out.add(cAfterDone, append([]int{fs.done - 1}, fs.afterDone...), "%s after data: [DONE] (event %d); clients stop at the first [DONE]",
+		out.add(fs.doneRule, append([]int{fs.done - 1}, fs.afterDone...), "%s after data: [DONE] (event %d); clients stop at the first [DONE]",
 			plural(fs.afterDoneN, "event"), fs.done-1)
 	}
 	// A connection that switched protocols (a WebSocket) may carry no

@@ -14,6 +14,7 @@ import (
 // the end marker.
 type gemChecks struct {
 	open map[int]*gemCall // by candidate index
+	noChecks
 }
 
 type gemCall struct {
@@ -23,8 +24,7 @@ type gemCall struct {
 	ord   int  // the latest part's event
 }
 
-func (c *Checker) observeGemini(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
-	gc := &c.gem
+func (gc *gemChecks) observe(c *Checker, s *model.Session, ord int, _ *model.Event, f *capture.Frame) {
 	if gc.open == nil {
 		gc.open = map[int]*gemCall{}
 	}
@@ -36,12 +36,12 @@ func (c *Checker) observeGemini(s *model.Session, ord int, ev *model.Event, f *c
 			}
 			s.JSON().Elements(s.JSON().Path(cand, "content", "parts"), func(_ int, part []byte) bool {
 				if fc := s.JSON().Get(part, "functionCall"); fc != nil {
-					c.gemPart(ci, fc, ord)
+					gc.part(c, ci, fc, ord)
 				}
 				return true
 			})
 			if !jsonscan.IsNull(s.JSON().Get(cand, "finishReason")) {
-				c.gemEnd(ci, ord, "its candidate finishes")
+				gc.end(c, ci, ord, "its candidate finishes")
 			}
 			return true
 		})
@@ -53,8 +53,7 @@ func (c *Checker) observeGemini(s *model.Session, ord int, ev *model.Event, f *c
 	}
 }
 
-func (c *Checker) gemPart(ci int, fc []byte, ord int) {
-	gc := &c.gem
+func (gc *gemChecks) part(c *Checker, ci int, fc []byte, ord int) {
 	part := model.ReadFunctionCall(fc)
 	name, args, partial, cont := part.Name, part.Args, part.PartialArgs, part.WillContinue
 	if args != nil && jsonscan.Kind(args) != '{' {
@@ -62,7 +61,7 @@ func (c *Checker) gemPart(ci int, fc []byte, ord int) {
 	}
 	switch {
 	case len(name) > 2:
-		c.gemEnd(ci, ord, "another call starts")
+		gc.end(c, ci, ord, "another call starts")
 		if cont && args == nil {
 			gc.open[ci] = &gemCall{name: str(name), start: ord, cont: true, ord: ord}
 		}
@@ -77,14 +76,14 @@ func (c *Checker) gemPart(ci int, fc []byte, ord int) {
 	}
 }
 
-// gemEnd closes a candidate's streamed call for a reason other than its
+// end closes a candidate's streamed call for a reason other than its
 // end marker.
-func (c *Checker) gemEnd(ci, ord int, why string) {
-	call := c.gem.open[ci]
+func (gc *gemChecks) end(c *Checker, ci, ord int, why string) {
+	call := gc.open[ci]
 	if call == nil {
 		return
 	}
-	delete(c.gem.open, ci)
+	delete(gc.open, ci)
 	if call.cont {
 		c.add(gUnterminated, []int{call.start, call.ord, ord}, "call %s (event %d) still says willContinue at event %d when %s (event %d); its arguments may be cut off",
 			quote(call.name), call.start, call.ord, why, ord)
@@ -94,7 +93,7 @@ func (c *Checker) gemEnd(ci, ord int, why string) {
 		quote(call.name), call.start, call.ord, why, ord)
 }
 
-func (gc *gemChecks) finish(out *Checker, s *model.Session) {
+func (gc *gemChecks) finish(out *Checker, s *model.Session, _ bool) {
 	if ended, _ := s.Ended(); !ended {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
@@ -36,6 +37,7 @@ type respChecks struct {
 	nonStd       evGroups
 	typeUnknown  evGroups
 	noItemID     evGroups // by event type: events that must name their item and do not
+	noChecks
 }
 
 // namesItem lists the documented events that must carry item_id: each
@@ -147,8 +149,7 @@ func (rc *respChecks) facts(s *model.Session, ord int) (*model.Response, *respFa
 	return nil, nil
 }
 
-func (c *Checker) observeResponses(s *model.Session, ord int, ev *model.Event) {
-	rc := &c.resp
+func (rc *respChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
 	typ := s.TypeName(ev.Type)
 	if ev.Kind == model.KindSentinel {
 		switch {
@@ -399,8 +400,8 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 		outs = append(outs, o)
 		return true
 	})
-	var streamed []*model.Item
-	for _, it := range c.byResponse[r.Index] {
+	var streamed []*model.Item // by output_index, as the index keeps them
+	for _, it := range s.ResponseItems(r.Index) {
 		if it.Dialect == model.DialectResponses && it.Opened >= 0 && it.Opened < ord {
 			streamed = append(streamed, it)
 		}
@@ -408,7 +409,6 @@ func (c *Checker) terminalOutput(s *model.Session, ord int, typ string, r *model
 	if len(streamed) == 0 {
 		return
 	}
-	slices.SortStableFunc(streamed, func(a, b *model.Item) int { return a.Position - b.Position })
 	if len(outs) == 0 {
 		what := "[]"
 		if output == nil {
@@ -576,7 +576,7 @@ func str(v []byte) string {
 	return s
 }
 
-func (rc *respChecks) finish(out *Checker, s *model.Session) {
+func (rc *respChecks) finish(out *Checker, s *model.Session, _ bool) {
 	if rc.events == 0 && len(rc.resps) == 0 {
 		return
 	}

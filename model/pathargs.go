@@ -1,0 +1,205 @@
+package model
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// pathArgs keeps a call's arguments that arrive as values at JSON paths
+// rather than as text (Gemini's partialArgs, from Vertex's streamed
+// function calls): they are kept as operations and rendered to compact
+// JSON, keys in stream order, when asked for.
+type pathArgs struct {
+	ops   []pathOp
+	ended bool // the dialect's end marker arrived
+}
+
+type pathOp struct {
+	ord   int
+	path  string
+	str   []byte // a string piece, for stringValue
+	raw   []byte // the JSON of any other value
+	cont  bool   // willContinue: the next piece of the same string follows
+	isStr bool
+}
+
+// gnode is a node of the arguments being rebuilt.
+type gnode struct {
+	keys  []string
+	kids  []*gnode
+	isArr bool
+	isObj bool
+	str   []byte
+	isStr bool
+	raw   []byte
+}
+
+// maxPathPad bounds the null elements one render may add to reach array
+// indexes past an array's end. Without it each "[65535]" in a path (seven
+// bytes of input) would render as 64k nulls, so a few hundred bytes of
+// hostile arguments would cost megabytes and seconds on every render.
+const maxPathPad = 1 << 16
+
+// child returns the child at index (when index >= 0) or key, creating it.
+// pad is the padding left for this render; an index that needs more is
+// taken as an object key instead.
+func (n *gnode) child(key string, index int, pad *int) *gnode {
+	if need := index + 1 - len(n.kids); index >= 0 && need > *pad {
+		key, index = strconv.Itoa(index), -1
+	}
+	if index >= 0 {
+		*pad -= max(index+1-len(n.kids), 0)
+		n.isArr = true
+		for len(n.kids) <= index {
+			n.kids = append(n.kids, &gnode{raw: []byte("null")})
+		}
+		return n.kids[index]
+	}
+	n.isObj = true
+	for i, k := range n.keys {
+		if k == key {
+			return n.kids[i]
+		}
+	}
+	c := &gnode{}
+	n.keys = append(n.keys, key)
+	n.kids = append(n.kids, c)
+	return c
+}
+
+// render returns the arguments as of event ord (all when ord < 0).
+func (g *pathArgs) render(ord int) []byte {
+	root := &gnode{isObj: true}
+	cont := map[string]bool{}
+	pad := maxPathPad
+	for _, op := range g.ops {
+		if ord >= 0 && op.ord > ord {
+			break
+		}
+		n := root
+		for _, seg := range parsePath(op.path) {
+			n = n.child(seg.key, seg.index, &pad)
+		}
+		switch {
+		case op.isStr:
+			if n.isStr && cont[op.path] {
+				n.str = append(n.str, op.str...)
+			} else {
+				n.str, n.isStr, n.raw = append([]byte(nil), op.str...), true, nil
+			}
+			cont[op.path] = op.cont
+		default:
+			n.raw, n.isStr = op.raw, false
+		}
+	}
+	return root.write(nil)
+}
+
+type pathSeg struct {
+	key   string
+	index int
+}
+
+// parsePath reads a JSONPath such as $.operations[0]['a.b'] into segments.
+func parsePath(p string) []pathSeg {
+	p = strings.TrimPrefix(p, "$")
+	var out []pathSeg
+	for len(p) > 0 {
+		switch p[0] {
+		case '.':
+			p = p[1:]
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			out = append(out, pathSeg{key: p[:end], index: -1})
+			p = p[end:]
+		case '[':
+			end := strings.IndexByte(p, ']')
+			if end < 0 {
+				return append(out, pathSeg{key: p[1:], index: -1})
+			}
+			inner := p[1:end]
+			if n, err := strconv.Atoi(inner); err == nil && n >= 0 && n < 1<<16 {
+				out = append(out, pathSeg{index: n})
+			} else {
+				out = append(out, pathSeg{key: strings.Trim(inner, `'"`), index: -1})
+			}
+			p = p[end+1:]
+		default:
+			end := strings.IndexAny(p, ".[")
+			if end < 0 {
+				end = len(p)
+			}
+			out = append(out, pathSeg{key: p[:end], index: -1})
+			p = p[end:]
+		}
+	}
+	return out
+}
+
+func (n *gnode) write(b []byte) []byte {
+	switch {
+	case n.isStr:
+		return appendQuoted(b, n.str)
+	case n.isArr:
+		b = append(b, '[')
+		for i, k := range n.kids {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = k.write(b)
+		}
+		return append(b, ']')
+	case n.isObj:
+		b = append(b, '{')
+		for i, k := range n.kids {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendQuoted(b, []byte(n.keys[i]))
+			b = append(b, ':')
+			b = k.write(b)
+		}
+		return append(b, '}')
+	case n.raw != nil:
+		return append(b, n.raw...)
+	}
+	return append(b, "null"...)
+}
+
+// appendQuoted writes s as a JSON string, escaping only what JSON requires
+// (no HTML escaping, non-ASCII kept as UTF-8).
+func appendQuoted(b, s []byte) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c == '\n':
+			b = append(b, '\\', 'n')
+		case c == '\r':
+			b = append(b, '\\', 'r')
+		case c == '\t':
+			b = append(b, '\\', 't')
+		case c < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+		default:
+			r, size := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, `\ufffd`...)
+			} else {
+				b = append(b, s[i:i+size]...)
+			}
+			i += size
+			continue
+		}
+		i++
+	}
+	return append(b, '"')
+}
