@@ -239,9 +239,7 @@ func TestProxyLoad(t *testing.T) {
 	t.Logf("event latency proxied: p50 %v p99 %v max %v", pct(proxied, .5), pct(proxied, .99), pct(proxied, 1))
 	added := pct(proxied, .99) - pct(direct, .99)
 	t.Logf("added by the proxy at p99: %v", added)
-	// A loose bound: the test must not flake on a busy machine. The
-	// numbers above are what to read.
-	if p := pct(proxied, .99); p > 250*time.Millisecond {
-		t.Errorf("p99 event latency through the proxy = %v; want well under 250ms", p)
-	}
+	// No bound on the numbers: latency is measured (run with -v), never
+	// asserted in a test, since a busy machine makes any bound flake; what
+	// this test asserts is that nothing is lost, mixed or reordered.
 }
