@@ -1,0 +1,322 @@
+package streamdiff
+
+import (
+	"cmp"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"sort"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// Compare compares stream a with stream b. Both sessions should have
+// ended; neither is modified. Events are read back (Side.Data) only for
+// aligned pairs whose fingerprints differ, so the cost is about linear in
+// the events, plus the reading of the pairs that differ.
+func Compare(a, b *Side, o Options) *Result {
+	c := &comparer{
+		o: o, side: [2]*Side{a, b},
+		res:     &Result{Ignored: o.Ignore.Names(), Counts: map[string]int{}},
+		typeIDs: map[string]uint32{},
+		links:   newLinks(a.S.Events.Len(), b.S.Events.Len()),
+	}
+	c.res.A, c.res.B = summarize(a), summarize(b)
+	da, db := a.S.Dialect(), b.S.Dialect()
+	if da != db && da != model.DialectUnknown && db != model.DialectUnknown {
+		c.res.Mode = "semantic"
+		c.res.Note = fmt.Sprintf("the streams speak different dialects (%s, %s): calls, text and outcome are compared; event-level alignment is skipped", da, db)
+		c.compareCallsInOrder()
+	} else {
+		c.res.Mode = "events"
+		c.alignEvents()
+	}
+	c.compareText()
+	c.compareOutcome(da == db)
+	c.compareTiming()
+	c.finish()
+	return c.res
+}
+
+// comparer holds the work of one comparison.
+type comparer struct {
+	o       Options
+	side    [2]*Side
+	res     *Result
+	diffs   []Difference
+	links   Links
+	typeIDs map[string]uint32 // event type names of both sides, interned together
+	typeOf  [2][]uint32       // a session's interned type id → typeIDs, 0 when not yet looked up
+	pairs   []pair            // aligned events (by ordinal), for order and sequence checks
+	lanes   []*lane
+	calls   []callPair // calls paired by the item alignment
+}
+
+func summarize(sd *Side) Summary {
+	s := sd.S
+	o := s.Outcome()
+	timed := false
+	for ord := range s.Events.Len() {
+		if s.Events.At(ord).HasTime() {
+			timed = true
+			break
+		}
+	}
+	return Summary{
+		Name: sd.Name, Dialect: s.Dialect().String(), Events: s.Len(), Responses: len(s.Responses),
+		Calls: len(s.Calls()), Outcome: model.OutcomeReport{State: o.State, Detail: o.Detail}, Timed: timed,
+	}
+}
+
+// key is what the alignment matches events by: type and kind.
+func (c *comparer) key(w Which, ord int32) uint32 {
+	ev := c.side[w].S.Events.At(int(ord))
+	return c.typeKey(w, ev.Type)<<8 | uint32(ev.Kind)
+}
+
+func (c *comparer) typeKey(w Which, t uint16) uint32 {
+	tab := c.typeOf[w]
+	if int(t) >= len(tab) {
+		tab = append(tab, make([]uint32, int(t)+1-len(tab))...)
+		c.typeOf[w] = tab
+	}
+	if tab[t] == 0 {
+		name := c.side[w].S.TypeName(t)
+		id, ok := c.typeIDs[name]
+		if !ok {
+			id = uint32(len(c.typeIDs) + 1)
+			c.typeIDs[name] = id
+		}
+		tab[t] = id
+	}
+	return tab[t]
+}
+
+func (c *comparer) fp(w Which, ord int32) uint64 { return c.side[w].rec.fps[ord] }
+
+// typeName is the type of event ord of side w.
+func (c *comparer) typeName(w Which, ord int32) string {
+	s := c.side[w].S
+	return s.TypeName(s.Events.At(int(ord)).Type)
+}
+
+// lane is what events are aligned within: one response's own events
+// (lifecycle, terminal, errors, [DONE]), one item's, or the stream's
+// before its first response. A lane of one side only has no item or
+// response on the other.
+type lane struct {
+	name string
+	resp int    // response index, or -1
+	item [2]int // item index on each side, or -1
+	ev   [2][]int32
+}
+
+// alignEvents pairs responses, then items, then the events of each lane.
+func (c *comparer) alignEvents() {
+	laneOfItem := [2][]int32{make([]int32, len(c.side[0].S.Items)), make([]int32, len(c.side[1].S.Items))}
+	nResp := max(len(c.side[0].S.Responses), len(c.side[1].S.Responses))
+	laneOfResp := make([]int32, nResp)
+	c.lanes = append(c.lanes, &lane{name: "stream", resp: -1, item: [2]int{-1, -1}})
+	for r := range nResp {
+		laneOfResp[r] = int32(len(c.lanes))
+		c.lanes = append(c.lanes, &lane{name: fmt.Sprintf("response %d", r), resp: r, item: [2]int{-1, -1}})
+	}
+	groups := [2]map[int][]*model.Item{c.itemsByResponse(SideA), c.itemsByResponse(SideB)}
+	for r := -1; r < nResp; r++ {
+		for _, p := range pairItems(groups[0][r], groups[1][r]) {
+			l := &lane{resp: r, item: [2]int{-1, -1}}
+			for w, it := range p {
+				if it != nil {
+					l.item[w] = it.Index
+					laneOfItem[w][it.Index] = int32(len(c.lanes))
+				}
+			}
+			l.name = laneName(p)
+			c.lanes = append(c.lanes, l)
+			if p[0] != nil && p[0].IsCall() || p[1] != nil && p[1].IsCall() {
+				c.calls = append(c.calls, callPair{p[0], p[1]})
+			}
+		}
+	}
+	skipKeepalive := c.o.Ignore.Has(IgnoreKeepalive)
+	for w := range c.side {
+		s := c.side[w].S
+		for ord := range s.Events.Len() {
+			ev := s.Events.At(ord)
+			if skipKeepalive && ev.Kind == model.KindKeepalive {
+				continue
+			}
+			li := int32(0)
+			switch {
+			case ev.Item >= 0 && int(ev.Item) < len(laneOfItem[w]):
+				li = laneOfItem[w][ev.Item]
+			default:
+				if r := responseAt(s, ord); r >= 0 {
+					li = laneOfResp[r]
+				}
+			}
+			c.lanes[li].ev[w] = append(c.lanes[li].ev[w], int32(ord))
+		}
+	}
+	for _, l := range c.lanes {
+		c.alignLane(l)
+	}
+	c.checkOrder()
+	c.checkSequence()
+	c.checkIDs()
+	c.compareCalls(c.calls, true)
+}
+
+// itemsByResponse groups the items of side w by response, in output order.
+func (c *comparer) itemsByResponse(w Which) map[int][]*model.Item {
+	m := map[int][]*model.Item{}
+	for _, it := range c.side[w].S.ItemsAsOf(-1) {
+		m[it.Response] = append(m[it.Response], it)
+	}
+	return m
+}
+
+// responseAt is the response event ord belongs to: the last that started
+// at or before it, or -1.
+func responseAt(s *model.Session, ord int) int {
+	rs := s.Responses
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].First > ord })
+	return i - 1
+}
+
+// pairItems pairs the items of one response of each side: exactly on
+// choice, role, type and name where it can, then, between those, in order
+// on choice, role and type (a renamed call still pairs with its
+// counterpart). Each pair has nil for an item the other side lacks.
+func pairItems(a, b []*model.Item) [][2]*model.Item {
+	strong := func(it *model.Item) uint64 {
+		return maphash.String(seed, fmt.Sprint(it.Choice, "\x00", it.Role, "\x00", it.Type, "\x00", it.Name))
+	}
+	weak := func(x, y *model.Item) bool { return x.Choice == y.Choice && x.Role == y.Role && x.Type == y.Type }
+	ka, kb := make([]uint64, len(a)), make([]uint64, len(b))
+	for i, it := range a {
+		ka[i] = strong(it)
+	}
+	for i, it := range b {
+		kb[i] = strong(it)
+	}
+	ps, ok := lcs(len(a), len(b), func(i, j int) bool { return ka[i] == kb[j] }, 256)
+	if !ok {
+		ps = nil // too different to align exactly: pair in order below
+	}
+	var out [][2]*model.Item
+	ia, ib := 0, 0
+	flush := func(ea, eb int) { // pair a[ia:ea] with b[ib:eb] in order by the weak key
+		for ia < ea || ib < eb {
+			j := -1
+			if ia < ea {
+				for k := ib; k < eb; k++ {
+					if weak(a[ia], b[k]) {
+						j = k
+						break
+					}
+				}
+			}
+			switch {
+			case j >= 0:
+				for ; ib < j; ib++ {
+					out = append(out, [2]*model.Item{nil, b[ib]})
+				}
+				out = append(out, [2]*model.Item{a[ia], b[ib]})
+				ia, ib = ia+1, ib+1
+			case ia < ea:
+				out = append(out, [2]*model.Item{a[ia], nil})
+				ia++
+			default:
+				out = append(out, [2]*model.Item{nil, b[ib]})
+				ib++
+			}
+		}
+	}
+	for _, p := range ps {
+		flush(int(p.a), int(p.b))
+		out = append(out, [2]*model.Item{a[p.a], b[p.b]})
+		ia, ib = int(p.a)+1, int(p.b)+1
+	}
+	flush(len(a), len(b))
+	return out
+}
+
+// laneName names an item lane for reports.
+func laneName(p [2]*model.Item) string {
+	it := p[0]
+	if it == nil {
+		it = p[1]
+	}
+	return itemName(it)
+}
+
+func itemName(it *model.Item) string {
+	what := it.Type
+	switch it.Role {
+	case model.RoleCall:
+		what = "call " + it.Name
+	case model.RoleMessage:
+		what = "message"
+	case model.RoleReasoning:
+		what = "reasoning"
+	}
+	if what == "" {
+		what = "item"
+	}
+	where := fmt.Sprintf("response %d", it.Response)
+	if it.Choice != 0 {
+		where += fmt.Sprintf(", choice %d", it.Choice)
+	}
+	if it.Position >= 0 {
+		where += fmt.Sprintf(", output %d", it.Position)
+	}
+	return what + " (" + where + ")"
+}
+
+// add records a difference unless its kind is ignored.
+func (c *comparer) add(d Difference) {
+	if c.o.Ignore.Has(d.Kind.String()) {
+		return
+	}
+	c.diffs = append(c.diffs, d)
+}
+
+// finish orders the differences, merges runs of the same difference,
+// caps the list and builds the links.
+func (c *comparer) finish() {
+	c.links.fillNearest()
+	for i := range c.diffs {
+		d := &c.diffs[i]
+		switch {
+		case d.pos != 0:
+		case d.EventA >= 0:
+			d.pos = int64(d.EventA) * 2
+		case d.EventB >= 0:
+			o, _ := c.links.Counterpart(SideB, d.EventB)
+			d.pos = int64(o)*2 + 1
+		}
+	}
+	slices.SortStableFunc(c.diffs, func(x, y Difference) int { return cmp.Compare(x.pos, y.pos) })
+	c.diffs = mergeRuns(c.diffs)
+	for _, d := range c.diffs {
+		c.res.Counts[d.Kind.String()]++
+	}
+	if len(c.diffs) > MaxListed {
+		c.res.Omitted = len(c.diffs) - MaxListed
+		c.diffs = c.diffs[:MaxListed:MaxListed]
+	}
+	c.res.Differences = c.diffs
+	c.links.index(c.diffs)
+	c.res.links = c.links
+}
+
+// semanticPos places calls, text, outcome and timing after every event.
+const semanticPos = int64(1) << 62
+
+// addSemantic records a difference about calls, text, outcome or timing,
+// after the events' and in the order they are added.
+func (c *comparer) addSemantic(d Difference) {
+	d.pos = semanticPos + int64(len(c.diffs))
+	c.add(d)
+}

@@ -1,0 +1,416 @@
+package streamdiff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// callPair is a call of A and its counterpart in B; nil on the side that
+// lacks it.
+type callPair [2]*model.Item
+
+// compareCallsInOrder pairs the calls of two streams of different
+// dialects, which have no common items to align: in output order, by
+// name where the names allow, in order otherwise.
+func (c *comparer) compareCallsInOrder() {
+	ca, cb := c.side[SideA].S.Calls(), c.side[SideB].S.Calls()
+	var pairs []callPair
+	for _, p := range pairItemsByName(ca, cb) {
+		pairs = append(pairs, callPair(p))
+	}
+	c.compareCalls(pairs, false)
+}
+
+// pairItemsByName pairs calls across dialects: exactly by name, then, in
+// the gaps between, in order whatever the name.
+func pairItemsByName(a, b []*model.Item) [][2]*model.Item {
+	ps, ok := lcs(len(a), len(b), func(i, j int) bool { return a[i].Name == b[j].Name }, 256)
+	if !ok {
+		ps = nil
+	}
+	var out [][2]*model.Item
+	ia, ib := 0, 0
+	flush := func(ea, eb int) {
+		for ; ia < ea && ib < eb; ia, ib = ia+1, ib+1 {
+			out = append(out, [2]*model.Item{a[ia], b[ib]})
+		}
+		for ; ia < ea; ia++ {
+			out = append(out, [2]*model.Item{a[ia], nil})
+		}
+		for ; ib < eb; ib++ {
+			out = append(out, [2]*model.Item{nil, b[ib]})
+		}
+	}
+	for _, p := range ps {
+		flush(int(p.a), int(p.b))
+		out = append(out, [2]*model.Item{a[p.a], b[p.b]})
+		ia, ib = int(p.a)+1, int(p.b)+1
+	}
+	flush(len(a), len(b))
+	return out
+}
+
+// compareCalls compares paired calls: presence, name, final arguments (as
+// bytes and as JSON), and within one dialect their status, wire type and,
+// unless ids are ignored, the id a client answers with.
+func (c *comparer) compareCalls(pairs []callPair, sameDialect bool) {
+	ignoreID := c.o.Ignore.Has("call_id") || c.o.Ignore.Has("id")
+	for _, p := range pairs {
+		ia, ib := p[SideA], p[SideB]
+		base := Difference{Kind: Call, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
+		if ia != nil {
+			base.Item, base.EventA, base.LastA = itemName(ia), ia.First, lastOf(ia)
+		}
+		if ib != nil {
+			if base.Item == "" {
+				base.Item = itemName(ib)
+			}
+			base.EventB, base.LastB = ib.First, lastOf(ib)
+		}
+		switch {
+		case ib == nil:
+			d := base
+			d.A = callJSON(ia)
+			d.Message = fmt.Sprintf("call %s only in A", ia.Name)
+			c.addSemantic(d)
+			continue
+		case ia == nil:
+			d := base
+			d.B = callJSON(ib)
+			d.Message = fmt.Sprintf("call %s only in B", ib.Name)
+			c.addSemantic(d)
+			continue
+		}
+		c.compareCallField(base, "name", ia.Name, ib.Name)
+		c.compareArgs(base, ia.FinalArgs(), ib.FinalArgs())
+		if sameDialect {
+			sa, sb := c.side[SideA].S, c.side[SideB].S
+			c.compareCallField(base, "status", sa.CallStatus(ia), sb.CallStatus(ib))
+			c.compareCallField(base, "kind", ia.Type, ib.Type)
+			c.compareSources(base, ia, ib)
+		}
+		if !ignoreID {
+			c.compareCallField(base, "id", ia.CallID, ib.CallID)
+		}
+	}
+}
+
+// compareSources reports a call whose statements of its arguments (the
+// deltas, the .done event, output_item.done, the terminal snapshot)
+// disagree on one side and not the other, or disagree differently: the
+// final arguments may match while a client that reads the deltas runs
+// another call.
+func (c *comparer) compareSources(base Difference, ia, ib *model.Item) {
+	sa, _ := ia.SourcesDisagree()
+	sb, _ := ib.SourcesDisagree()
+	if maps.Equal(sa, sb) {
+		return
+	}
+	d := base
+	d.Path = "sources"
+	d.A, d.B = sourcesJSON(sa), sourcesJSON(sb)
+	switch {
+	case sa == nil:
+		d.Message = fmt.Sprintf("%s: the statements of the arguments disagree in B only (%s)", base.Item, strings.Join(slices.Sorted(maps.Keys(sb)), ", "))
+	case sb == nil:
+		d.Message = fmt.Sprintf("%s: the statements of the arguments disagree in A only (%s)", base.Item, strings.Join(slices.Sorted(maps.Keys(sa)), ", "))
+	default:
+		d.Message = fmt.Sprintf("%s: the statements of the arguments disagree differently", base.Item)
+	}
+	c.addSemantic(d)
+}
+
+// sourcesJSON is each statement of a call's arguments by source name, or
+// nil when they agree.
+func sourcesJSON(src map[string]string) json.RawMessage {
+	if src == nil {
+		return nil
+	}
+	out := map[string]json.RawMessage{}
+	for k, v := range src {
+		out[k], _ = valueJSON(v)
+	}
+	b, _ := marshal(out)
+	return b
+}
+
+func lastOf(it *model.Item) int {
+	if it.Last > it.First {
+		return it.Last
+	}
+	return -1
+}
+
+func (c *comparer) compareCallField(base Difference, path, a, b string) {
+	if a == b {
+		return
+	}
+	d := base
+	d.Path = path
+	d.A, _ = valueJSON(a)
+	d.B, _ = valueJSON(b)
+	d.Message = fmt.Sprintf("%s: %s %s ≠ %s", base.Item, path, shown(d.A), shown(d.B))
+	c.addSemantic(d)
+}
+
+// compareArgs compares a call's final arguments as bytes and as JSON:
+// `{"a": 1}` and `{"a":1}` are the same call to a client that parses,
+// not to one that hashes or caches the string; both verdicts are given.
+func (c *comparer) compareArgs(base Difference, a, b string) {
+	if a == b {
+		return
+	}
+	d := base
+	d.Path = "arguments"
+	bytesEq := false
+	d.ArgsBytesEqual = &bytesEq
+	va, okA := decodeAny(a)
+	vb, okB := decodeAny(b)
+	verdict := "not both valid JSON"
+	if okA && okB {
+		eq := jsonEqual(va, vb)
+		d.ArgsJSONEqual = &eq
+		verdict = "different JSON"
+		if eq {
+			verdict = "the same JSON, different bytes"
+		}
+	}
+	var ta, tb bool
+	d.A, ta = valueJSON(a)
+	d.B, tb = valueJSON(b)
+	d.Truncated = ta || tb
+	d.Message = fmt.Sprintf("%s: arguments differ (%s): %s ≠ %s", base.Item, verdict, shown(d.A), shown(d.B))
+	c.addSemantic(d)
+}
+
+// callJSON is a call as a Difference shows a call one side lacks.
+func callJSON(it *model.Item) json.RawMessage {
+	args, _ := valueJSON(it.FinalArgs())
+	name, _ := marshal(it.Name)
+	return json.RawMessage(`{"name":` + string(name) + `,"arguments":` + string(args) + `}`)
+}
+
+// decodeAny parses one JSON value of any kind, numbers kept as written.
+func decodeAny(s string) (any, bool) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false // trailing data
+	}
+	return v, true
+}
+
+// jsonEqual compares decoded JSON values: objects whatever their key
+// order, numbers by value. Nothing is ignored: an "id" inside a tool's
+// arguments is the tool's.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !jsonEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return sameScalar(a, b)
+}
+
+// compareText compares the assembled assistant text of each choice, and
+// points at the events that carry the first byte that differs.
+func (c *comparer) compareText() {
+	ta, tb := c.side[SideA].S.Texts(), c.side[SideB].S.Texts()
+	for ch := range max(len(ta), len(tb)) {
+		var x, y string
+		if ch < len(ta) {
+			x = ta[ch]
+		}
+		if ch < len(tb) {
+			y = tb[ch]
+		}
+		if x == y {
+			continue
+		}
+		at := commonPrefix(x, y)
+		d := Difference{Kind: Text, Path: "text", LastA: -1, LastB: -1,
+			EventA: textEventAt(c.side[SideA].S, ch, at), EventB: textEventAt(c.side[SideB].S, ch, at)}
+		if len(ta) > 1 || len(tb) > 1 {
+			d.Path = fmt.Sprintf("text[%d]", ch)
+		}
+		var cutA, cutB bool
+		d.A, cutA = valueJSON(x)
+		d.B, cutB = valueJSON(y)
+		d.Truncated = cutA || cutB
+		ctxA, _ := marshal(around(x, at))
+		ctxB, _ := marshal(around(y, at))
+		d.Message = fmt.Sprintf("%s differs from byte %d: %s ≠ %s", d.Path, at, shown(ctxA), shown(ctxB))
+		c.addSemantic(d)
+	}
+}
+
+func commonPrefix(x, y string) int {
+	n := 0
+	for n < len(x) && n < len(y) && x[n] == y[n] {
+		n++
+	}
+	for n > 0 && n < len(x) && !utf8.RuneStart(x[n]) {
+		n--
+	}
+	return n
+}
+
+// around is the text from a little before byte at, for a message.
+func around(s string, at int) string {
+	from := max(at-20, 0)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	s = s[from:]
+	if from > 0 {
+		s = "…" + s
+	}
+	return s
+}
+
+// textEventAt is the event that added byte at of choice ch's text (the
+// last one when the text is shorter), or -1.
+func textEventAt(s *model.Session, ch, at int) int {
+	ord := -1
+	for _, it := range s.ItemsAsOf(-1) {
+		if it.Role != model.RoleMessage || it.Choice != ch || len(it.Text.Frags) == 0 {
+			continue
+		}
+		n := it.Text.Len()
+		fr := it.Text.Frags
+		if at < n {
+			i := sort.Search(len(fr), func(i int) bool { return int(fr[i].End) > at })
+			if i < len(fr) {
+				return int(fr[i].Ordinal)
+			}
+		}
+		at -= n
+		ord = int(fr[len(fr)-1].Ordinal)
+	}
+	return ord
+}
+
+// compareOutcome compares how the streams ended: the state always, the
+// detail (a finish or stop reason, an error message) within one dialect,
+// where the same words mean the same thing.
+func (c *comparer) compareOutcome(sameDialect bool) {
+	oa, ob := c.side[SideA].S.Outcome(), c.side[SideB].S.Outcome()
+	base := Difference{Kind: Outcome, EventA: oa.Ordinal, EventB: ob.Ordinal, LastA: -1, LastB: -1, Item: "outcome"}
+	for _, f := range []struct{ path, a, b string }{{"state", oa.State, ob.State}, {"detail", oa.Detail, ob.Detail}} {
+		if f.a == f.b || (f.path == "detail" && !sameDialect) {
+			continue
+		}
+		d := base
+		d.Path = f.path
+		d.A, _ = valueJSON(f.a)
+		d.B, _ = valueJSON(f.b)
+		d.Message = fmt.Sprintf("outcome %s: %s ≠ %s", f.path, shown(d.A), shown(d.B))
+		c.addSemantic(d)
+	}
+}
+
+// Timing thresholds: a timing difference counts when both the absolute
+// and the relative difference exceed them, so that the jitter of two
+// runs of one request is not one.
+const (
+	timingAbs = 100 * time.Millisecond
+	timingRel = 0.25
+)
+
+// compareTiming measures both streams when both carry arrival times.
+func (c *comparer) compareTiming() {
+	ta, okA := timingOf(c.side[SideA].S)
+	tb, okB := timingOf(c.side[SideB].S)
+	if !okA || !okB {
+		return
+	}
+	c.res.Timing = &TimingPair{A: ta, B: tb}
+	for _, m := range []struct {
+		path string
+		a, b time.Duration
+	}{
+		{"first_event", ta.FirstEvent, tb.FirstEvent},
+		{"first_args_delta", ta.FirstArgsDelta, tb.FirstArgsDelta},
+		{"total", ta.Total, tb.Total},
+		{"largest_gap", ta.LargestGap, tb.LargestGap},
+	} {
+		if m.a < 0 || m.b < 0 {
+			continue
+		}
+		diff := (m.a - m.b).Abs()
+		if diff <= timingAbs || float64(diff) <= timingRel*float64(max(m.a, m.b)) {
+			continue
+		}
+		d := Difference{Kind: Timing, Path: m.path, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
+		if m.path == "largest_gap" {
+			d.EventA, d.EventB = ta.GapEvent, tb.GapEvent
+		}
+		d.A = secondsJSON(m.a)
+		d.B = secondsJSON(m.b)
+		d.Message = fmt.Sprintf("%s: %s ≠ %s", m.path, m.a.Round(time.Millisecond), m.b.Round(time.Millisecond))
+		c.addSemantic(d)
+	}
+}
+
+func secondsJSON(d time.Duration) json.RawMessage {
+	b, _ := marshal(d.Seconds())
+	return b
+}
+
+// timingOf measures a stream's timing; false when no event carries an
+// arrival time.
+func timingOf(s *model.Session) (Times, bool) {
+	t := Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}
+	prev := time.Duration(-1)
+	for ord := range s.Events.Len() {
+		ev := s.Events.At(ord)
+		if !ev.HasTime() {
+			continue
+		}
+		if t.FirstEvent < 0 {
+			t.FirstEvent = ev.At
+		}
+		if t.FirstArgsDelta < 0 && ev.Kind == model.KindArgsDelta {
+			t.FirstArgsDelta = ev.At
+		}
+		if prev >= 0 && ev.At-prev > t.LargestGap {
+			t.LargestGap, t.GapEvent = ev.At-prev, ord
+		}
+		t.Total, prev = ev.At, ev.At
+	}
+	return t, t.FirstEvent >= 0
+}
