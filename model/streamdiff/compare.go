@@ -3,7 +3,6 @@ package streamdiff
 import (
 	"cmp"
 	"fmt"
-	"hash/maphash"
 	"slices"
 	"sort"
 
@@ -47,7 +46,8 @@ type comparer struct {
 	links   Links
 	typeIDs map[string]uint32 // event type names of both sides, interned together
 	typeOf  [2][]uint32       // a session's interned type id → typeIDs, 0 when not yet looked up
-	pairs   []pair            // aligned events (by ordinal), for order and sequence checks
+	pairs   []pair            // aligned events (by ordinal) in A's order, for order and sequence checks
+	movedA  map[int32]bool    // events of A found elsewhere in their item (reported as moved)
 	lanes   []*lane
 	calls   []callPair // calls paired by the item alignment
 }
@@ -138,25 +138,8 @@ func (c *comparer) alignEvents() {
 			}
 		}
 	}
-	skipKeepalive := c.o.Ignore.Has(IgnoreKeepalive)
 	for w := range c.side {
-		s := c.side[w].S
-		for ord := range s.Events.Len() {
-			ev := s.Events.At(ord)
-			if skipKeepalive && ev.Kind == model.KindKeepalive {
-				continue
-			}
-			li := int32(0)
-			switch {
-			case ev.Item >= 0 && int(ev.Item) < len(laneOfItem[w]):
-				li = laneOfItem[w][ev.Item]
-			default:
-				if r := responseAt(s, ord); r >= 0 {
-					li = laneOfResp[r]
-				}
-			}
-			c.lanes[li].ev[w] = append(c.lanes[li].ev[w], int32(ord))
-		}
+		c.fillLanes(Which(w), laneOfItem[w], laneOfResp)
 	}
 	for _, l := range c.lanes {
 		c.alignLane(l)
@@ -165,6 +148,64 @@ func (c *comparer) alignEvents() {
 	c.checkSequence()
 	c.checkIDs()
 	c.compareCalls(c.calls, true)
+}
+
+// fillLanes puts each event of side w in its lane, in stream order. The
+// lanes' lists are carved out of one array, counted first: tens of
+// thousands of lanes grown one append at a time cost more than the rest
+// of the alignment.
+func (c *comparer) fillLanes(w Which, laneOfItem, laneOfResp []int32) {
+	s := c.side[w].S
+	skipKeepalive := c.o.Ignore.Has(IgnoreKeepalive)
+	of := make([]int32, s.Events.Len())
+	counts := make([]int32, len(c.lanes))
+	rs := responseWalk{s: s}
+	for ord := range s.Events.Len() {
+		ev := s.Events.At(ord)
+		li := int32(0)
+		switch {
+		case skipKeepalive && ev.Kind == model.KindKeepalive:
+			li = -1
+		case ev.Item >= 0 && int(ev.Item) < len(laneOfItem):
+			li = laneOfItem[ev.Item]
+		default:
+			if r := rs.at(ord); r >= 0 {
+				li = laneOfResp[r]
+			}
+		}
+		of[ord] = li
+		if li >= 0 {
+			counts[li]++
+		}
+	}
+	all := make([]int32, 0, s.Events.Len())
+	for li, n := range counts {
+		c.lanes[li].ev[w] = all[len(all) : len(all) : len(all)+int(n)]
+		all = all[:len(all)+int(n)]
+	}
+	for ord, li := range of {
+		if li >= 0 {
+			c.lanes[li].ev[w] = append(c.lanes[li].ev[w], int32(ord))
+		}
+	}
+}
+
+// responseWalk is responseAt for ordinals asked in increasing order, in
+// O(1) each.
+type responseWalk struct {
+	s *model.Session
+	r int
+}
+
+func (rw *responseWalk) at(ord int) int {
+	rs := rw.s.Responses
+	if rw.r > 0 && rw.r <= len(rs) && rs[rw.r-1].First > ord {
+		rw.r = responseAt(rw.s, ord) + 1 // asked out of order: search
+	}
+	for rw.r < len(rs) && rs[rw.r].First <= ord {
+		rw.r++
+	}
+	return rw.r - 1
 }
 
 // itemsByResponse groups the items of side w by response, in output order.
@@ -189,18 +230,9 @@ func responseAt(s *model.Session, ord int) int {
 // on choice, role and type (a renamed call still pairs with its
 // counterpart). Each pair has nil for an item the other side lacks.
 func pairItems(a, b []*model.Item) [][2]*model.Item {
-	strong := func(it *model.Item) uint64 {
-		return maphash.String(seed, fmt.Sprint(it.Choice, "\x00", it.Role, "\x00", it.Type, "\x00", it.Name))
-	}
 	weak := func(x, y *model.Item) bool { return x.Choice == y.Choice && x.Role == y.Role && x.Type == y.Type }
-	ka, kb := make([]uint64, len(a)), make([]uint64, len(b))
-	for i, it := range a {
-		ka[i] = strong(it)
-	}
-	for i, it := range b {
-		kb[i] = strong(it)
-	}
-	ps, ok := lcs(len(a), len(b), func(i, j int) bool { return ka[i] == kb[j] }, 256)
+	strong := func(i, j int) bool { return weak(a[i], b[j]) && a[i].Name == b[j].Name }
+	ps, ok := lcs(len(a), len(b), strong, 256)
 	if !ok {
 		ps = nil // too different to align exactly: pair in order below
 	}

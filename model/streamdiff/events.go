@@ -121,7 +121,6 @@ func (c *comparer) pairRuns(l *lane, pa, pb []int32, only *[2][]int32) {
 // when their fingerprints differ.
 func (c *comparer) match(l *lane, a, b int32) {
 	c.links.link(a, b)
-	c.pairs = append(c.pairs, pair{a, b})
 	if c.fp(SideA, a) != c.fp(SideB, b) {
 		c.compareFields(l, a, b)
 	}
@@ -194,6 +193,10 @@ func (c *comparer) leftovers(l *lane, only [2][]int32) {
 // item.
 func (c *comparer) moved(l *lane, a, b int32) {
 	c.links.link(a, b)
+	if c.movedA == nil {
+		c.movedA = map[int32]bool{}
+	}
+	c.movedA[a] = true
 	typ := c.typeName(SideA, a)
 	c.add(Difference{
 		Kind: Reordered, Item: l.name, Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1,
@@ -246,7 +249,12 @@ func (c *comparer) wholeLane(l *lane, w Which, count int) bool {
 // keeps in the same order. A gateway that sends parallel calls one after
 // the other instead of interleaved shows here.
 func (c *comparer) checkOrder() {
-	slices.SortFunc(c.pairs, func(x, y pair) int { return int(x.a - y.a) })
+	c.pairs = c.pairs[:0]
+	for a, b := range c.links.to[SideA] {
+		if b >= 0 && !c.movedA[int32(a)] {
+			c.pairs = append(c.pairs, pair{int32(a), b})
+		}
+	}
 	bs := make([]int32, len(c.pairs))
 	for i, p := range c.pairs {
 		bs[i] = p.b
@@ -294,16 +302,21 @@ func (c *comparer) checkSequence() {
 	var prev [2]int64          // the relative numbers of the previous aligned pair
 	presence := map[int]bool{} // responses whose numbering is one-sided, reported once
 	resp := -2
+	rw := responseWalk{s: c.side[0].S}
 	for _, p := range c.pairs {
-		if r := responseAt(c.side[0].S, int(p.a)); r != resp && lenient {
+		r := rw.at(int(p.a))
+		if r != resp && lenient {
 			resp, prev = r, [2]int64{} // each response is counted from its own first number
 		}
 		ra, rb := seqAt(rel[0], p.a), seqAt(rel[1], p.b)
+		if ra == rb-prev[1]+prev[0] && ra != noSeq && rb != noSeq {
+			prev = [2]int64{ra, rb}
+			continue // in step: the common case, decided without a look at the events
+		}
 		evA, evB := c.side[0].S.Events.At(int(p.a)), c.side[1].S.Events.At(int(p.b))
 		base := Difference{Kind: Sequence, Path: "sequence_number", Type: c.typeName(SideA, p.a),
 			EventA: int(p.a), EventB: int(p.b), LastA: -1, LastB: -1, A: seqJSON(evA.Seq), B: seqJSON(evB.Seq)}
 		if (ra == noSeq) != (rb == noSeq) {
-			r := responseAt(c.side[0].S, int(p.a))
 			if !presence[r] {
 				presence[r] = true
 				base.Message = fmt.Sprintf("sequence numbers on one side only (A#%d %s, B#%d %s)", p.a, seqText(evA.Seq), p.b, seqText(evB.Seq))
@@ -315,8 +328,8 @@ func (c *comparer) checkSequence() {
 			continue
 		}
 		if ra-rb != prev[0]-prev[1] {
-			base.Message = fmt.Sprintf("sequence numbers out of step at A#%d (%d) and B#%d (%d): %s", p.a, evA.Seq, p.b, evB.Seq,
-				seqJump(ra-prev[0], rb-prev[1], lenient))
+			base.Message = fmt.Sprintf("sequence numbers out of step: %s (A#%d is %d, B#%d is %d)",
+				seqJump(ra-prev[0], rb-prev[1], lenient), p.a, evA.Seq, p.b, evB.Seq)
 			c.add(base)
 		}
 		prev = [2]int64{ra, rb}
@@ -372,6 +385,7 @@ func (c *comparer) relativeSeq(w Which, lenient bool) []int64 {
 	s := c.side[w].S
 	var out []int64
 	resp, first, k := -2, int64(0), int64(0)
+	rw := responseWalk{s: s}
 	for ord := range s.Events.Len() {
 		ev := s.Events.At(ord)
 		if ev.Seq < 0 {
@@ -390,7 +404,7 @@ func (c *comparer) relativeSeq(w Which, lenient bool) []int64 {
 			out[ord] = ev.Seq
 			continue
 		}
-		if r := responseAt(s, ord); r != resp {
+		if r := rw.at(ord); r != resp {
 			resp, first, k = r, ev.Seq, 0
 		}
 		out[ord] = ev.Seq - (first + k)

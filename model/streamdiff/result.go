@@ -123,6 +123,9 @@ type Difference struct {
 	// Strings over maxValue bytes are cut, and Truncated says so.
 	A, B      json.RawMessage
 	Truncated bool
+	// Offset is the byte of the text where a Text difference starts; A and
+	// B then hold each text from a little before it (see Text).
+	Offset *int
 	// ArgsJSONEqual and ArgsBytesEqual compare a call's final arguments
 	// as JSON values and as bytes (Call differences on arguments only).
 	ArgsJSONEqual, ArgsBytesEqual *bool
@@ -149,12 +152,13 @@ func (d Difference) MarshalJSON() ([]byte, error) {
 		A              json.RawMessage `json:"a,omitempty"`
 		B              json.RawMessage `json:"b,omitempty"`
 		Truncated      bool            `json:"truncated,omitempty"`
+		Offset         *int            `json:"offset,omitempty"`
 		ArgsJSONEqual  *bool           `json:"arguments_json_equal,omitempty"`
 		ArgsBytesEqual *bool           `json:"arguments_bytes_equal,omitempty"`
 		Message        string          `json:"message"`
 	}
 	return marshal(out{d.Kind, d.Item, d.Type, d.Path, ordOrNil(d.EventA), ordOrNil(d.EventB),
-		ordOrNil(d.LastA), ordOrNil(d.LastB), d.CountA, d.CountB, d.A, d.B, d.Truncated,
+		ordOrNil(d.LastA), ordOrNil(d.LastB), d.CountA, d.CountB, d.A, d.B, d.Truncated, d.Offset,
 		d.ArgsJSONEqual, d.ArgsBytesEqual, d.Message})
 }
 

@@ -121,13 +121,35 @@ func (c *comparer) compareSources(base Difference, ia, ib *model.Item) {
 	d.A, d.B = sourcesJSON(sa), sourcesJSON(sb)
 	switch {
 	case sa == nil:
-		d.Message = fmt.Sprintf("%s: the statements of the arguments disagree in B only (%s)", base.Item, strings.Join(slices.Sorted(maps.Keys(sb)), ", "))
+		d.Message = fmt.Sprintf("%s: the statements of its arguments disagree in B only: %s", base.Item, disagreement(sb))
 	case sb == nil:
-		d.Message = fmt.Sprintf("%s: the statements of the arguments disagree in A only (%s)", base.Item, strings.Join(slices.Sorted(maps.Keys(sa)), ", "))
+		d.Message = fmt.Sprintf("%s: the statements of its arguments disagree in A only: %s", base.Item, disagreement(sa))
 	default:
-		d.Message = fmt.Sprintf("%s: the statements of the arguments disagree differently", base.Item)
+		d.Message = fmt.Sprintf("%s: the statements of its arguments disagree in both, differently: A %s; B %s", base.Item, disagreement(sa), disagreement(sb))
 	}
 	c.addSemantic(d)
+}
+
+// disagreement says which statements differ from the most common one:
+// "deltas differ from arguments_done, item_done, terminal".
+func disagreement(src map[string]string) string {
+	byValue := map[string][]string{}
+	for _, k := range slices.Sorted(maps.Keys(src)) {
+		byValue[src[k]] = append(byValue[src[k]], k)
+	}
+	groups := slices.Collect(maps.Values(byValue))
+	slices.SortFunc(groups, func(x, y []string) int {
+		if len(x) != len(y) {
+			return len(y) - len(x)
+		}
+		return strings.Compare(x[0], y[0])
+	})
+	var others []string
+	for _, g := range groups[1:] {
+		others = append(others, g...)
+	}
+	slices.Sort(others)
+	return strings.Join(others, ", ") + " differ from " + strings.Join(groups[0], ", ")
 }
 
 // sourcesJSON is each statement of a call's arguments by source name, or
@@ -246,39 +268,83 @@ func jsonEqual(a, b any) bool {
 	return sameScalar(a, b)
 }
 
-// compareText compares the assembled assistant text of each choice, and
-// points at the events that carry the first byte that differs.
+// compareText compares the assembled assistant text. Within one dialect
+// each message compares with its counterpart (events mode, from the item
+// alignment); across dialects the text of each choice, all messages
+// together.
 func (c *comparer) compareText() {
+	if c.res.Mode == "events" {
+		for _, l := range c.lanes {
+			var it [2]*model.Item
+			var text [2][]byte
+			for w := range it {
+				if l.item[w] >= 0 {
+					it[w] = c.side[w].S.Items[l.item[w]]
+					text[w] = it[w].Text.Bytes()
+				}
+			}
+			if (it[0] == nil || it[0].Role != model.RoleMessage) && (it[1] == nil || it[1].Role != model.RoleMessage) {
+				continue
+			}
+			if !bytes.Equal(text[0], text[1]) {
+				at := commonPrefix(text[0], text[1])
+				c.textDiff(l.name, "text", text, [2]bool{it[0] != nil, it[1] != nil}, at, [2]int{fragmentAt(it[0], at), fragmentAt(it[1], at)})
+			}
+		}
+		return
+	}
 	ta, tb := c.side[SideA].S.Texts(), c.side[SideB].S.Texts()
 	for ch := range max(len(ta), len(tb)) {
-		var x, y string
+		var text [2][]byte
 		if ch < len(ta) {
-			x = ta[ch]
+			text[0] = []byte(ta[ch])
 		}
 		if ch < len(tb) {
-			y = tb[ch]
+			text[1] = []byte(tb[ch])
 		}
-		if x == y {
+		if bytes.Equal(text[0], text[1]) {
 			continue
 		}
-		at := commonPrefix(x, y)
-		d := Difference{Kind: Text, Path: "text", LastA: -1, LastB: -1,
-			EventA: textEventAt(c.side[SideA].S, ch, at), EventB: textEventAt(c.side[SideB].S, ch, at)}
+		path := "text"
 		if len(ta) > 1 || len(tb) > 1 {
-			d.Path = fmt.Sprintf("text[%d]", ch)
+			path = fmt.Sprintf("text[%d]", ch)
 		}
-		var cutA, cutB bool
-		d.A, cutA = valueJSON(x)
-		d.B, cutB = valueJSON(y)
-		d.Truncated = cutA || cutB
-		ctxA, _ := marshal(around(x, at))
-		ctxB, _ := marshal(around(y, at))
-		d.Message = fmt.Sprintf("%s differs from byte %d: %s ≠ %s", d.Path, at, shown(ctxA), shown(ctxB))
-		c.addSemantic(d)
+		at := commonPrefix(text[0], text[1])
+		c.textDiff("", path, text, [2]bool{ch < len(ta), ch < len(tb)}, at, [2]int{textEventAt(c.side[SideA].S, ch, at), textEventAt(c.side[SideB].S, ch, at)})
 	}
 }
 
-func commonPrefix(x, y string) int {
+// textContext is how much of the text before the first differing byte a
+// Text difference shows.
+const textContext = 40
+
+// textDiff reports two texts that differ from byte at on, each shown from
+// a little before it; a text not present (a message one side lacks) is
+// absent rather than empty.
+func (c *comparer) textDiff(item, path string, text [2][]byte, present [2]bool, at int, events [2]int) {
+	d := Difference{Kind: Text, Item: item, Path: path, EventA: events[0], EventB: events[1], LastA: -1, LastB: -1, Offset: &at}
+	from := max(at-textContext, 0)
+	for from > 0 && !(utf8.RuneStart(text[0][from]) && utf8.RuneStart(text[1][from])) {
+		from--
+	}
+	var cut [2]bool
+	var v [2]json.RawMessage
+	for w := range text {
+		if present[w] {
+			v[w], cut[w] = valueJSON(string(text[w][min(from, len(text[w])):]))
+		}
+	}
+	d.A, d.B = v[0], v[1]
+	d.Truncated = from > 0 || cut[0] || cut[1]
+	where := path
+	if item != "" {
+		where = item + " " + path
+	}
+	d.Message = fmt.Sprintf("%s differs from byte %d: %s ≠ %s", where, at, shown(d.A), shown(d.B))
+	c.addSemantic(d)
+}
+
+func commonPrefix(x, y []byte) int {
 	n := 0
 	for n < len(x) && n < len(y) && x[n] == y[n] {
 		n++
@@ -289,17 +355,15 @@ func commonPrefix(x, y string) int {
 	return n
 }
 
-// around is the text from a little before byte at, for a message.
-func around(s string, at int) string {
-	from := max(at-20, 0)
-	for from > 0 && !utf8.RuneStart(s[from]) {
-		from--
+// fragmentAt is the event that added byte at of an item's text (its last
+// fragment's when the text is shorter), or -1.
+func fragmentAt(it *model.Item, at int) int {
+	if it == nil || len(it.Text.Frags) == 0 {
+		return -1
 	}
-	s = s[from:]
-	if from > 0 {
-		s = "…" + s
-	}
-	return s
+	fr := it.Text.Frags
+	i := sort.Search(len(fr), func(i int) bool { return int(fr[i].End) > at })
+	return int(fr[min(i, len(fr)-1)].Ordinal)
 }
 
 // textEventAt is the event that added byte at of choice ch's text (the
@@ -311,15 +375,11 @@ func textEventAt(s *model.Session, ch, at int) int {
 			continue
 		}
 		n := it.Text.Len()
-		fr := it.Text.Frags
 		if at < n {
-			i := sort.Search(len(fr), func(i int) bool { return int(fr[i].End) > at })
-			if i < len(fr) {
-				return int(fr[i].Ordinal)
-			}
+			return fragmentAt(it, at)
 		}
 		at -= n
-		ord = int(fr[len(fr)-1].Ordinal)
+		ord = fragmentAt(it, at)
 	}
 	return ord
 }

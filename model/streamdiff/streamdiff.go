@@ -88,14 +88,21 @@ func DefaultIgnore() []string {
 // Ignore is a set of ignored names: JSON member names, matched at any
 // depth of an event's data, and the aspects named by the Ignore*
 // constants. The zero Ignore ignores nothing.
-type Ignore struct{ names map[string]bool }
+type Ignore struct {
+	names map[string]bool
+	// byLen lists the names by length (the last slot: 63 bytes or
+	// more). Every key of every event is asked about, and comparing a key
+	// with the few names of its length costs a fraction of a map lookup.
+	byLen *[64][]string
+}
 
 // NewIgnore returns the set of the given names.
 func NewIgnore(names ...string) Ignore {
-	ig := Ignore{names: map[string]bool{}}
+	ig := Ignore{names: map[string]bool{}, byLen: new([64][]string)}
 	for _, n := range names {
-		if n = strings.TrimSpace(n); n != "" {
+		if n = strings.TrimSpace(n); n != "" && !ig.names[n] {
 			ig.names[n] = true
+			ig.byLen[min(len(n), 63)] = append(ig.byLen[min(len(n), 63)], n)
 		}
 	}
 	return ig
@@ -105,7 +112,17 @@ func NewIgnore(names ...string) Ignore {
 func (ig Ignore) Has(name string) bool { return ig.names[name] }
 
 // hasKey is Has for a JSON key as raw bytes, without allocating.
-func (ig Ignore) hasKey(key []byte) bool { return ig.names[string(key)] }
+func (ig Ignore) hasKey(key []byte) bool {
+	if ig.byLen == nil {
+		return false
+	}
+	for _, n := range ig.byLen[min(len(key), 63)] {
+		if string(key) == n {
+			return true
+		}
+	}
+	return false
+}
 
 // Names lists the ignored names, sorted.
 func (ig Ignore) Names() []string {

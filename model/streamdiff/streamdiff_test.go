@@ -1,6 +1,7 @@
 package streamdiff
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -9,8 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -328,8 +331,11 @@ func TestText(t *testing.T) {
 	b := []byte(strings.Replace(string(par), `"delta":" Paris"`, `"delta":" Lyon"`, 1))
 	r := compare(t, par, b, DefaultOptions())
 	text := find(r, Text)
-	if len(text) != 1 || text[0].EventA != 9 || text[0].EventB != 9 {
-		t.Fatalf("text differences = %+v; want one at A#9 B#9\n%s", text, dump(r))
+	if len(text) != 1 || text[0].EventA != 9 || text[0].EventB != 9 || text[0].Offset == nil || *text[0].Offset != 26 {
+		t.Fatalf("text differences = %+v; want one at A#9 B#9, byte 26\n%s", text, dump(r))
+	}
+	if !strings.HasPrefix(string(text[0].B), `"I'll check the weather in Lyon and`) || !strings.Contains(text[0].Item, "message") {
+		t.Errorf("text difference B = %s, item %q; want the text from its start, on the message", text[0].B, text[0].Item)
 	}
 }
 
@@ -402,5 +408,70 @@ func TestLinks(t *testing.T) {
 	}
 	if got := l.DifferencesAt(SideA, 1); len(got) != 0 {
 		t.Errorf("DifferencesAt(A, 1) = %v; want none", got)
+	}
+}
+
+// timedSide models data as if it had arrived one event every step.
+func timedSide(t testing.TB, name string, data []byte, step time.Duration, o Options) *Side {
+	t.Helper()
+	opts, rec := Attach(model.Options{Raw: bytes.NewReader(data)}, o.Ignore)
+	s := model.NewSession(opts)
+	fr := capture.NewFramer(capture.FormatSSE)
+	at := time.Duration(0)
+	add := func(f *capture.Frame) { s.Add(f) }
+	for _, blk := range strings.SplitAfter(string(data), "\n\n") {
+		at += step
+		fr.Feed([]byte(blk), at, add)
+	}
+	fr.Finish(at, add)
+	s.End(nil)
+	return NewSide(name, s, rec)
+}
+
+// TestTiming: both streams timed, their timing is measured; differences
+// beyond the thresholds count only when timing is not ignored.
+func TestTiming(t *testing.T) {
+	single := sampleBytes(t, "responses-single-call")
+	for _, tt := range []struct {
+		name  string
+		o     Options
+		count int
+	}{{"default", DefaultOptions(), 0}, {"strict", strict(), 4}} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Compare(timedSide(t, "A", single, 10*time.Millisecond, tt.o), timedSide(t, "B", single, 50*time.Millisecond, tt.o), tt.o)
+			want := TimingPair{
+				A: Times{FirstEvent: 10 * time.Millisecond, FirstArgsDelta: 40 * time.Millisecond, Total: 140 * time.Millisecond, LargestGap: 10 * time.Millisecond, GapEvent: 1},
+				B: Times{FirstEvent: 50 * time.Millisecond, FirstArgsDelta: 200 * time.Millisecond, Total: 700 * time.Millisecond, LargestGap: 50 * time.Millisecond, GapEvent: 1},
+			}
+			if r.Timing == nil || *r.Timing != want {
+				t.Fatalf("Timing = %+v; want %+v", r.Timing, want)
+			}
+			// first_event and largest_gap differ by 40 ms, under the
+			// 100 ms threshold; first_args_delta and total by more.
+			if got := r.Counts["timing"]; got != min(tt.count, 2) {
+				t.Errorf("timing differences = %d; want %d\n%s", got, min(tt.count, 2), dump(r))
+			}
+			if r.A.Timed != true || r.B.Timed != true {
+				t.Errorf("summaries say untimed")
+			}
+		})
+	}
+	untimed := compare(t, single, single, strict())
+	if untimed.Timing != nil {
+		t.Errorf("untimed streams have timing %+v", untimed.Timing)
+	}
+}
+
+// TestListCapped: past MaxListed differences the list stops, Counts
+// counts them all and Omitted says how many are not listed.
+func TestListCapped(t *testing.T) {
+	n := MaxListed + 200
+	fa, fb := make([]string, n), make([]string, n)
+	for i := range n {
+		fa[i], fb[i] = fmt.Sprintf("a%d,", i), fmt.Sprintf("b%d,", i)
+	}
+	r := compare(t, chatOf("f", fa...), chatOf("f", fb...), DefaultOptions())
+	if len(r.Differences) != MaxListed || r.Counts["field"] != n || r.Omitted != n+1-MaxListed {
+		t.Errorf("listed %d, field count %d, omitted %d; want %d, %d, %d", len(r.Differences), r.Counts["field"], r.Omitted, MaxListed, n, n+1-MaxListed)
 	}
 }
