@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -116,22 +118,18 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 	}
 	opts := streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, o.ignore...)...)}
 	debug.SetMemoryLimit(diffMemoryLimit)
-	var sides [2]*streamdiff.Side
-	for i, arg := range positional {
-		side, closeSide, err := readDiffSide(ctx, arg, format, opts.Ignore, stdin, stderr)
-		if err == nil {
-			// The file stays open until the end: fields of events that
-			// differ are read back from it.
-			defer closeSide()
+	sides, closers, err := readDiffSides(ctx, positional, format, opts.Ignore, stdin, stderr)
+	for _, closeSide := range closers {
+		// The files stay open until the end: fields of events that differ
+		// are read back from them.
+		defer closeSide()
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return readFailed(stderr, err)
 		}
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return readFailed(stderr, err)
-			}
-			fmt.Fprintf(stderr, "streamtap diff: %s: %v\n", "AB"[i:i+1], err)
-			return 2
-		}
-		sides[i] = side
+		fmt.Fprintf(stderr, "streamtap diff: %v\n", err)
+		return 2
 	}
 	res := streamdiff.Compare(sides[0], sides[1], opts)
 	w := bufio.NewWriter(stdout)
@@ -153,6 +151,41 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 		return 1
 	}
 	return 0
+}
+
+// readDiffSides reads both operands, at the same time when there are two
+// cores: each read frames on one goroutine and assembles on another, and
+// one stream alone does not keep two cores busy. It returns the sides and
+// the functions that close their sources, even on error.
+func readDiffSides(ctx context.Context, args []string, format capture.Format, ig streamdiff.Ignore,
+	stdin *os.File, stderr io.Writer) ([2]*streamdiff.Side, []func() error, error) {
+	var sides [2]*streamdiff.Side
+	var closers [2]func() error
+	var errs [2]error
+	read := func(i int) {
+		sides[i], closers[i], errs[i] = readDiffSide(ctx, args[i], format, ig, stdin, stderr)
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("%s: %w", "AB"[i:i+1], errs[i])
+		}
+	}
+	if runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Go(func() { read(1) })
+		read(0)
+		wg.Wait()
+	} else {
+		read(0)
+		if errs[0] == nil {
+			read(1)
+		}
+	}
+	var out []func() error
+	for _, c := range closers {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return sides, out, cmp.Or(errs[0], errs[1])
 }
 
 // samplePrefix names an embedded sample as an operand of diff.

@@ -1,7 +1,5 @@
 package streamdiff
 
-import "sort"
-
 // pair is two matched positions, in sequence a and sequence b.
 type pair struct{ a, b int32 }
 
@@ -16,6 +14,12 @@ type pair struct{ a, b int32 }
 // See E. W. Myers, "An O(ND) Difference Algorithm and Its Variations",
 // Algorithmica 1 (1986).
 func lcs(n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
+	return lcsInto(nil, n, m, eq, maxD)
+}
+
+// lcsInto is lcs appending to out[:0], so that a caller aligning tens of
+// thousands of items reuses one buffer.
+func lcsInto(out []pair, n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
 	pre := 0
 	for pre < n && pre < m && eq(pre, pre) {
 		pre++
@@ -28,7 +32,7 @@ func lcs(n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := make([]pair, 0, pre+len(mid)+suf)
+	out = out[:0]
 	for i := range pre {
 		out = append(out, pair{int32(i), int32(i)})
 	}
@@ -159,10 +163,17 @@ func alignRuns(ra, rb []run, maxD int) []pair {
 // ordered by their ordinal in A, those whose ordinal in B fits that
 // subsequence kept their order; the others were reordered.
 func increasing(xs []int32) []bool {
-	tails := []int32{} // tails[l]: index in xs of the smallest tail of an increasing run of length l+1
+	tails := make([]int32, 0, len(xs)) // tails[l]: index in xs of the smallest tail of an increasing run of length l+1
 	prev := make([]int32, len(xs))
 	for i, x := range xs {
-		l := sort.Search(len(tails), func(l int) bool { return xs[tails[l]] >= x })
+		l, hi := 0, len(tails) // the first tail >= x, by binary search
+		for l < hi {
+			if m := int(uint(l+hi) >> 1); xs[tails[m]] < x {
+				l = m + 1
+			} else {
+				hi = m
+			}
+		}
 		if l > 0 {
 			prev[i] = tails[l-1]
 		} else {

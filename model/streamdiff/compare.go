@@ -18,7 +18,7 @@ func Compare(a, b *Side, o Options) *Result {
 		o: o, side: [2]*Side{a, b},
 		res:     &Result{Ignored: o.Ignore.Names(), Counts: map[string]int{}},
 		typeIDs: map[string]uint32{},
-		links:   newLinks(a.S.Events.Len(), b.S.Events.Len()),
+		links:   newLinks(a.Len(), b.Len()),
 	}
 	c.res.A, c.res.B = summarize(a), summarize(b)
 	da, db := a.S.Dialect(), b.S.Dialect()
@@ -46,8 +46,8 @@ type comparer struct {
 	links   Links
 	typeIDs map[string]uint32 // event type names of both sides, interned together
 	typeOf  [2][]uint32       // a session's interned type id → typeIDs, 0 when not yet looked up
-	pairs   []pair            // aligned events (by ordinal) in A's order, for order and sequence checks
 	movedA  map[int32]bool    // events of A found elsewhere in their item (reported as moved)
+	pairBuf []pair            // reused by each lane's alignment
 	lanes   []*lane
 	calls   []callPair // calls paired by the item alignment
 }
@@ -55,23 +55,16 @@ type comparer struct {
 func summarize(sd *Side) Summary {
 	s := sd.S
 	o := s.Outcome()
-	timed := false
-	for ord := range s.Events.Len() {
-		if s.Events.At(ord).HasTime() {
-			timed = true
-			break
-		}
-	}
 	return Summary{
 		Name: sd.Name, Dialect: s.Dialect().String(), Events: s.Len(), Responses: len(s.Responses),
-		Calls: len(s.Calls()), Outcome: model.OutcomeReport{State: o.State, Detail: o.Detail}, Timed: timed,
+		Calls: len(s.Calls()), Outcome: model.OutcomeReport{State: o.State, Detail: o.Detail}, Timed: sd.rec.timing.FirstEvent >= 0,
 	}
 }
 
 // key is what the alignment matches events by: type and kind.
 func (c *comparer) key(w Which, ord int32) uint32 {
-	ev := c.side[w].S.Events.At(int(ord))
-	return c.typeKey(w, ev.Type)<<8 | uint32(ev.Kind)
+	rec := c.side[w].rec
+	return c.typeKey(w, rec.typ(ord))<<8 | uint32(rec.kindOf(ord))
 }
 
 func (c *comparer) typeKey(w Which, t uint16) uint32 {
@@ -92,12 +85,11 @@ func (c *comparer) typeKey(w Which, t uint16) uint32 {
 	return tab[t]
 }
 
-func (c *comparer) fp(w Which, ord int32) uint64 { return c.side[w].rec.fps[ord] }
+func (c *comparer) fp(w Which, ord int32) uint32 { return c.side[w].rec.fp(ord) }
 
 // typeName is the type of event ord of side w.
 func (c *comparer) typeName(w Which, ord int32) string {
-	s := c.side[w].S
-	return s.TypeName(s.Events.At(int(ord)).Type)
+	return c.side[w].S.TypeName(c.side[w].rec.typ(ord))
 }
 
 // lane is what events are aligned within: one response's own events
@@ -105,10 +97,25 @@ func (c *comparer) typeName(w Which, ord int32) string {
 // before its first response. A lane of one side only has no item or
 // response on the other.
 type lane struct {
-	name string
+	c    *comparer
 	resp int    // response index, or -1
 	item [2]int // item index on each side, or -1
 	ev   [2][]int32
+}
+
+// name names the lane for reports: "stream", "response 0", or its item
+// as itemName does. It is made when a report needs it: most lanes have
+// nothing to report.
+func (l *lane) name() string {
+	for w, i := range l.item {
+		if i >= 0 {
+			return itemName(l.c.side[w].S.Items[i])
+		}
+	}
+	if l.resp < 0 {
+		return "stream"
+	}
+	return fmt.Sprintf("response %d", l.resp)
 }
 
 // alignEvents pairs responses, then items, then the events of each lane.
@@ -116,22 +123,21 @@ func (c *comparer) alignEvents() {
 	laneOfItem := [2][]int32{make([]int32, len(c.side[0].S.Items)), make([]int32, len(c.side[1].S.Items))}
 	nResp := max(len(c.side[0].S.Responses), len(c.side[1].S.Responses))
 	laneOfResp := make([]int32, nResp)
-	c.lanes = append(c.lanes, &lane{name: "stream", resp: -1, item: [2]int{-1, -1}})
+	c.lanes = append(c.lanes, &lane{c: c, resp: -1, item: [2]int{-1, -1}})
 	for r := range nResp {
 		laneOfResp[r] = int32(len(c.lanes))
-		c.lanes = append(c.lanes, &lane{name: fmt.Sprintf("response %d", r), resp: r, item: [2]int{-1, -1}})
+		c.lanes = append(c.lanes, &lane{c: c, resp: r, item: [2]int{-1, -1}})
 	}
 	groups := [2]map[int][]*model.Item{c.itemsByResponse(SideA), c.itemsByResponse(SideB)}
 	for r := -1; r < nResp; r++ {
 		for _, p := range pairItems(groups[0][r], groups[1][r]) {
-			l := &lane{resp: r, item: [2]int{-1, -1}}
+			l := &lane{c: c, resp: r, item: [2]int{-1, -1}}
 			for w, it := range p {
 				if it != nil {
 					l.item[w] = it.Index
 					laneOfItem[w][it.Index] = int32(len(c.lanes))
 				}
 			}
-			l.name = laneName(p)
 			c.lanes = append(c.lanes, l)
 			if p[0] != nil && p[0].IsCall() || p[1] != nil && p[1].IsCall() {
 				c.calls = append(c.calls, callPair{p[0], p[1]})
@@ -143,6 +149,7 @@ func (c *comparer) alignEvents() {
 	}
 	for _, l := range c.lanes {
 		c.alignLane(l)
+		l.ev = [2][]int32{} // done with: the lists go once every lane is aligned
 	}
 	c.checkOrder()
 	c.checkSequence()
@@ -155,39 +162,35 @@ func (c *comparer) alignEvents() {
 // thousands of lanes grown one append at a time cost more than the rest
 // of the alignment.
 func (c *comparer) fillLanes(w Which, laneOfItem, laneOfResp []int32) {
-	s := c.side[w].S
+	s, rec := c.side[w].S, c.side[w].rec
 	skipKeepalive := c.o.Ignore.Has(IgnoreKeepalive)
-	of := make([]int32, s.Events.Len())
 	counts := make([]int32, len(c.lanes))
-	rs := responseWalk{s: s}
-	for ord := range s.Events.Len() {
-		ev := s.Events.At(ord)
-		li := int32(0)
-		switch {
-		case skipKeepalive && ev.Kind == model.KindKeepalive:
-			li = -1
-		case ev.Item >= 0 && int(ev.Item) < len(laneOfItem):
-			li = laneOfItem[ev.Item]
-		default:
-			if r := rs.at(ord); r >= 0 {
-				li = laneOfResp[r]
+	// The lane of each event is worked out twice, to count and to fill,
+	// rather than kept: 4 bytes an event.
+	each := func(fn func(ord, li int32)) {
+		rs := responseWalk{s: s}
+		for ord := range int32(rec.Len()) {
+			li := int32(0)
+			switch item := rec.item(ord); {
+			case skipKeepalive && rec.kindOf(ord) == model.KindKeepalive:
+				continue
+			case item >= 0 && int(item) < len(laneOfItem):
+				li = laneOfItem[item]
+			default:
+				if r := rs.at(int(ord)); r >= 0 {
+					li = laneOfResp[r]
+				}
 			}
-		}
-		of[ord] = li
-		if li >= 0 {
-			counts[li]++
+			fn(ord, li)
 		}
 	}
-	all := make([]int32, 0, s.Events.Len())
+	each(func(_, li int32) { counts[li]++ })
+	all := make([]int32, 0, rec.Len())
 	for li, n := range counts {
 		c.lanes[li].ev[w] = all[len(all) : len(all) : len(all)+int(n)]
 		all = all[:len(all)+int(n)]
 	}
-	for ord, li := range of {
-		if li >= 0 {
-			c.lanes[li].ev[w] = append(c.lanes[li].ev[w], int32(ord))
-		}
-	}
+	each(func(ord, li int32) { c.lanes[li].ev[w] = append(c.lanes[li].ev[w], ord) })
 }
 
 // responseWalk is responseAt for ordinals asked in increasing order, in
@@ -274,15 +277,8 @@ func pairItems(a, b []*model.Item) [][2]*model.Item {
 	return out
 }
 
-// laneName names an item lane for reports.
-func laneName(p [2]*model.Item) string {
-	it := p[0]
-	if it == nil {
-		it = p[1]
-	}
-	return itemName(it)
-}
-
+// itemName names an item for reports: "call get_weather (response 0,
+// output 1)", "message (response 0, output 0)".
 func itemName(it *model.Item) string {
 	what := it.Type
 	switch it.Role {

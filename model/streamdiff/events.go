@@ -27,7 +27,9 @@ func (c *comparer) alignLane(l *lane) {
 	eq := func(i, j int) bool {
 		return c.key(SideA, ea[i]) == c.key(SideB, eb[j]) && c.fp(SideA, ea[i]) == c.fp(SideB, eb[j])
 	}
-	if ps, ok := lcs(len(ea), len(eb), eq, c.o.maxEdits()); ok {
+	ps, ok := lcsInto(c.pairBuf, len(ea), len(eb), eq, c.o.maxEdits())
+	if ok {
+		c.pairBuf = ps
 		ia, ib := 0, 0
 		for _, p := range ps {
 			c.gap(l, ia, int(p.a), ib, int(p.b), &only)
@@ -104,7 +106,7 @@ func (c *comparer) pairRuns(l *lane, pa, pb []int32, only *[2][]int32) {
 		return
 	}
 	ea, eb := l.ev[SideA], l.ev[SideB]
-	kind := c.side[SideA].S.Events.At(int(ea[pa[0]])).Kind
+	kind := c.side[SideA].rec.kindOf(ea[pa[0]])
 	if len(pa) != len(pb) && (kind == model.KindArgsDelta || kind == model.KindTextDelta) {
 		c.chunking(l, pa, pb)
 		return
@@ -139,10 +141,10 @@ func (c *comparer) chunking(l *lane, pa, pb []int32) {
 	first, last := ea[pa[0]], ea[pa[len(pa)-1]]
 	typ := c.typeName(SideA, first)
 	c.add(Difference{
-		Kind: Chunking, Item: l.name, Type: typ,
+		Kind: Chunking, Item: l.name(), Type: typ,
 		EventA: int(first), LastA: int(last), CountA: len(pa),
 		EventB: int(eb[pb[0]]), LastB: int(eb[pb[len(pb)-1]]), CountB: len(pb),
-		Message: fmt.Sprintf("%s: A sends %d %s events, B %d", l.name, len(pa), typ, len(pb)),
+		Message: fmt.Sprintf("%s: A sends %d %s events, B %d", l.name(), len(pa), typ, len(pb)),
 	})
 }
 
@@ -152,10 +154,7 @@ func (c *comparer) chunking(l *lane, pa, pb []int32) {
 // of consecutive events.
 func (c *comparer) leftovers(l *lane, only [2][]int32) {
 	if len(only[SideA]) > 0 && len(only[SideB]) > 0 {
-		type sig struct {
-			key uint32
-			fp  uint64
-		}
+		type sig struct{ key, fp uint32 }
 		waiting := map[sig][]int32{}
 		for _, p := range only[SideB] {
 			e := l.ev[SideB][p]
@@ -199,23 +198,24 @@ func (c *comparer) moved(l *lane, a, b int32) {
 	c.movedA[a] = true
 	typ := c.typeName(SideA, a)
 	c.add(Difference{
-		Kind: Reordered, Item: l.name, Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1,
+		Kind: Reordered, Item: l.name(), Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1,
 		CountA: 1, CountB: 1,
-		Message: fmt.Sprintf("%s: %s at A#%d comes elsewhere in B (B#%d)", l.name, typ, a, b),
+		Message: fmt.Sprintf("%s: %s at A#%d comes elsewhere in B (B#%d)", l.name(), typ, a, b),
 	})
 }
 
 // onlyIn reports count consecutive events of a lane, first to last, that
 // only side w has.
 func (c *comparer) onlyIn(l *lane, w Which, first, last int32, count int) {
-	d := Difference{Kind: OnlyInA, Item: l.name, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
+	name := l.name()
+	d := Difference{Kind: OnlyInA, Item: name, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
 	typ := c.typeName(w, first)
 	what := fmt.Sprintf("%d events, the first a %s", count, typ)
 	if count == 1 {
 		what = typ
 	}
 	if l.item[w^1] < 0 && (l.item[w] >= 0 || l.resp >= 0) && c.wholeLane(l, w, count) {
-		what = "the whole " + l.name + fmt.Sprintf(" (%d events)", count)
+		what = "the whole " + name + fmt.Sprintf(" (%d events)", count)
 	}
 	d.Type = typ
 	if w == SideA {
@@ -232,9 +232,7 @@ func (c *comparer) onlyIn(l *lane, w Which, first, last int32, count int) {
 		}
 		d.Message = fmt.Sprintf("only in B: %s", what)
 	}
-	if count > 1 || l.name != "" {
-		d.Message += " — " + l.name
-	}
+	d.Message += " — " + name
 	c.add(d)
 }
 
@@ -249,35 +247,52 @@ func (c *comparer) wholeLane(l *lane, w Which, count int) bool {
 // keeps in the same order. A gateway that sends parallel calls one after
 // the other instead of interleaved shows here.
 func (c *comparer) checkOrder() {
-	c.pairs = c.pairs[:0]
-	for a, b := range c.links.to[SideA] {
-		if b >= 0 && !c.movedA[int32(a)] {
-			c.pairs = append(c.pairs, pair{int32(a), b})
-		}
+	n, last, inOrder := 0, int32(-1), true
+	c.eachAligned(func(_, b int32) {
+		n++
+		inOrder = inOrder && b > last
+		last = b
+	})
+	if inOrder {
+		return // the common case: nothing to search for
 	}
-	bs := make([]int32, len(c.pairs))
-	for i, p := range c.pairs {
-		bs[i] = p.b
-	}
+	bs := make([]int32, 0, n) // the counterparts in B of the aligned events of A, in A's order
+	c.eachAligned(func(_, b int32) { bs = append(bs, b) })
 	keep := increasing(bs)
-	for i := 0; i < len(keep); {
-		if keep[i] {
-			i++
-			continue
+	var run []pair // the reordered pairs since the last kept one
+	flush := func() {
+		if len(run) == 0 {
+			return
 		}
-		j := i + 1
-		for j < len(keep) && !keep[j] {
-			j++
-		}
-		first, last := c.pairs[i], c.pairs[j-1]
+		first, last := run[0], run[len(run)-1]
 		d := Difference{Kind: Reordered, EventA: int(first.a), EventB: int(first.b), LastA: -1, LastB: -1,
-			CountA: j - i, CountB: j - i, Type: c.typeName(SideA, first.a)}
-		if j-i > 1 {
+			CountA: len(run), CountB: len(run), Type: c.typeName(SideA, first.a)}
+		if len(run) > 1 {
 			d.LastA, d.LastB = int(last.a), int(last.b)
 		}
-		d.Message = fmt.Sprintf("%d event(s) from A#%d come in another order in B (from B#%d)", j-i, first.a, first.b)
+		d.Message = fmt.Sprintf("%d event(s) from A#%d come in another order in B (from B#%d)", len(run), first.a, first.b)
 		c.add(d)
-		i = j
+		run = run[:0]
+	}
+	i := 0
+	c.eachAligned(func(a, b int32) {
+		if keep[i] {
+			flush()
+		} else {
+			run = append(run, pair{a, b})
+		}
+		i++
+	})
+	flush()
+}
+
+// eachAligned calls fn with every aligned pair in A's order, but for the
+// events found elsewhere in their item (reported as moved already).
+func (c *comparer) eachAligned(fn func(a, b int32)) {
+	for a, b := range c.links.to[SideA] {
+		if b >= 0 && !c.movedA[int32(a)] {
+			fn(int32(a), b)
+		}
 	}
 }
 
@@ -303,7 +318,8 @@ func (c *comparer) checkSequence() {
 	presence := map[int]bool{} // responses whose numbering is one-sided, reported once
 	resp := -2
 	rw := responseWalk{s: c.side[0].S}
-	for _, p := range c.pairs {
+	c.eachAligned(func(a, b int32) {
+		p := pair{a, b}
 		r := rw.at(int(p.a))
 		if r != resp && lenient {
 			resp, prev = r, [2]int64{} // each response is counted from its own first number
@@ -311,29 +327,29 @@ func (c *comparer) checkSequence() {
 		ra, rb := seqAt(rel[0], p.a), seqAt(rel[1], p.b)
 		if ra == rb-prev[1]+prev[0] && ra != noSeq && rb != noSeq {
 			prev = [2]int64{ra, rb}
-			continue // in step: the common case, decided without a look at the events
+			return // in step: the common case, decided without a look at the events
 		}
-		evA, evB := c.side[0].S.Events.At(int(p.a)), c.side[1].S.Events.At(int(p.b))
+		seqA, seqB := c.side[0].rec.seq(p.a), c.side[1].rec.seq(p.b)
 		base := Difference{Kind: Sequence, Path: "sequence_number", Type: c.typeName(SideA, p.a),
-			EventA: int(p.a), EventB: int(p.b), LastA: -1, LastB: -1, A: seqJSON(evA.Seq), B: seqJSON(evB.Seq)}
+			EventA: int(p.a), EventB: int(p.b), LastA: -1, LastB: -1, A: seqJSON(seqA), B: seqJSON(seqB)}
 		if (ra == noSeq) != (rb == noSeq) {
 			if !presence[r] {
 				presence[r] = true
-				base.Message = fmt.Sprintf("sequence numbers on one side only (A#%d %s, B#%d %s)", p.a, seqText(evA.Seq), p.b, seqText(evB.Seq))
+				base.Message = fmt.Sprintf("sequence numbers on one side only (A#%d %s, B#%d %s)", p.a, seqText(seqA), p.b, seqText(seqB))
 				c.add(base)
 			}
-			continue
+			return
 		}
 		if ra == noSeq {
-			continue
+			return
 		}
 		if ra-rb != prev[0]-prev[1] {
 			base.Message = fmt.Sprintf("sequence numbers out of step: %s (A#%d is %d, B#%d is %d)",
-				seqJump(ra-prev[0], rb-prev[1], lenient), p.a, evA.Seq, p.b, evB.Seq)
+				seqJump(ra-prev[0], rb-prev[1], lenient), p.a, seqA, p.b, seqB)
 			c.add(base)
 		}
 		prev = [2]int64{ra, rb}
-	}
+	})
 }
 
 // seqJump says which side's numbering moved, and by how much, since the
@@ -364,50 +380,50 @@ func seqAt(rel []int64, ord int32) int64 {
 	return rel[ord]
 }
 
-func seqJSON(seq int64) []byte {
+func seqJSON(seq int32) []byte {
 	if seq < 0 {
 		return []byte("null")
 	}
-	return strconv.AppendInt(nil, seq, 10)
+	return strconv.AppendInt(nil, int64(seq), 10)
 }
 
-func seqText(seq int64) string {
+func seqText(seq int32) string {
 	if seq < 0 {
 		return "none"
 	}
-	return strconv.FormatInt(seq, 10)
+	return strconv.Itoa(int(seq))
 }
 
 // relativeSeq returns each event's sequence number (noSeq when it has
 // none), taken relative to a clean count within its response when
 // lenient; nil when no event has one.
 func (c *comparer) relativeSeq(w Which, lenient bool) []int64 {
-	s := c.side[w].S
+	s, rec := c.side[w].S, c.side[w].rec
 	var out []int64
 	resp, first, k := -2, int64(0), int64(0)
 	rw := responseWalk{s: s}
-	for ord := range s.Events.Len() {
-		ev := s.Events.At(ord)
-		if ev.Seq < 0 {
+	for ord := range rec.Len() {
+		seq := int64(rec.seq(int32(ord)))
+		if seq < 0 {
 			if out != nil {
 				out[ord] = noSeq
 			}
 			continue
 		}
 		if out == nil {
-			out = make([]int64, s.Events.Len())
+			out = make([]int64, rec.Len())
 			for i := range ord {
 				out[i] = noSeq
 			}
 		}
 		if !lenient {
-			out[ord] = ev.Seq
+			out[ord] = seq
 			continue
 		}
 		if r := rw.at(ord); r != resp {
-			resp, first, k = r, ev.Seq, 0
+			resp, first, k = r, seq, 0
 		}
-		out[ord] = ev.Seq - (first + k)
+		out[ord] = seq - (first + k)
 		k++
 	}
 	return out
@@ -426,7 +442,7 @@ func (c *comparer) checkIDs() {
 		if ca == cb {
 			continue
 		}
-		d := Difference{Kind: IDs, Item: l.name, EventA: ia.First, EventB: ib.First, LastA: -1, LastB: -1}
+		d := Difference{Kind: IDs, Item: l.name(), EventA: ia.First, EventB: ib.First, LastA: -1, LastB: -1}
 		changed, w, it := "B", SideB, ib
 		if ca {
 			changed, w, it = "A", SideA, ia
@@ -439,7 +455,7 @@ func (c *comparer) checkIDs() {
 		} else {
 			d.EventB, d.B = seen.Ordinal, v
 		}
-		d.Message = fmt.Sprintf("%s: %s changes mid-stream in %s only (%s %q at %s#%d)", l.name, seen.Field, changed, seen.Field, seen.Value, changed, seen.Ordinal)
+		d.Message = fmt.Sprintf("%s: %s changes mid-stream in %s only (%s %q at %s#%d)", l.name(), seen.Field, changed, seen.Field, seen.Value, changed, seen.Ordinal)
 		c.add(d)
 	}
 }

@@ -37,7 +37,7 @@ func (c *comparer) compareFields(l *lane, a, b int32) {
 	da, errA := c.side[SideA].Data(int(a))
 	db, errB := c.side[SideB].Data(int(b))
 	typ := c.typeName(SideA, a)
-	base := Difference{Kind: Field, Item: l.name, Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1}
+	base := Difference{Kind: Field, Item: l.name(), Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1}
 	if errA != nil || errB != nil {
 		d := base
 		d.Message = fmt.Sprintf("%s at A#%d / B#%d: the events differ, but their bytes cannot be read back", typ, a, b)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"hash/maphash"
 	"io"
+	"math"
 	"math/bits"
+	"time"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -21,61 +23,161 @@ var seed = maphash.MakeSeed()
 const maxHashDepth = 64
 
 // Recorder watches a session as it is built (it is a model.Observer) and
-// keeps, for every event, a fingerprint of its data with the ignored
-// members left out, and where its data lies within its bytes. Two events
+// keeps what the alignment needs of every event in about 15 bytes: its
+// item, type and kind, the length of its bytes (its offset follows from
+// the lengths before it), its sequence number when it has one, and a
+// fingerprint of its data with the ignored members left out. Two events
 // with the same fingerprint are taken as equal; only pairs whose
-// fingerprints differ are read back and compared field by field. It costs
-// 16 bytes an event.
+// fingerprints differ are read back and compared field by field.
+//
+// The session need not keep its own events (Options.KeepEvents, 48 bytes
+// each): a diff holds two streams within the budget of one per stream,
+// and two sessions of 750,000 events each already fill most of it.
 //
 // A Recorder is not safe for concurrent use; the session calls it from
 // the goroutine that adds events.
 type Recorder struct {
-	ign  Ignore
-	fps  []uint64
-	data []span // where the data of each event lies within its raw bytes
+	ign    Ignore
+	blocks []*recBlock
+	n      int
+	next   int64           // where the next event would start if contiguous
+	moved  map[int32]int64 // offsets of events that do not start where the one before ended
+	timing Times
+	prevAt time.Duration
 }
 
-// span locates an event's data within its raw bytes; off < 0 when the
-// data is not one piece of them (SSE data on several lines).
-type span struct{ off, n int32 }
+// recBlockSize is the number of events in a recBlock; recStep the events
+// between two offsets a block keeps.
+const (
+	recBlockSize = 1 << 14
+	recStep      = 64
+)
+
+// recBlock holds the records of recBlockSize events, a field per array:
+// fixed arrays never copied as the recorder grows, without the padding a
+// struct per event would cost.
+type recBlock struct {
+	fp   [recBlockSize]uint32 // fingerprint
+	n    [recBlockSize]uint32 // length of the event's bytes
+	item [recBlockSize]int32  // index in Session.Items, or -1
+	typ  [recBlockSize]uint16 // the session's interned type
+	kind [recBlockSize]model.Kind
+	off  [recBlockSize / recStep]int64 // offset of every recStep-th event
+	seq  *[recBlockSize]int32          // sequence numbers (saturated), -1 when none; nil until one has one
+}
 
 // NewRecorder returns a recorder that leaves the members ig names out of
 // the fingerprints.
-func NewRecorder(ig Ignore) *Recorder { return &Recorder{ign: ig} }
+func NewRecorder(ig Ignore) *Recorder {
+	return &Recorder{ign: ig, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
+}
 
 // Attach returns opts with a new Recorder as its observer, and the
-// recorder. The session keeps its events (KeepEvents): the alignment
-// needs them.
+// recorder.
 func Attach(opts model.Options, ig Ignore) (model.Options, *Recorder) {
 	r := NewRecorder(ig)
 	opts.Observer = r
-	opts.KeepEvents = true
 	return opts, r
 }
 
 // Observe implements model.Observer.
 func (r *Recorder) Observe(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
-	for len(r.fps) < ord { // never expected: the session calls in order
-		r.fps = append(r.fps, 0)
-		r.data = append(r.data, span{off: -1})
+	if ord != r.n {
+		return // never expected: the session calls in order, once each
 	}
-	r.fps = append(r.fps, r.fingerprint(s, ev, f))
-	r.data = append(r.data, dataSpan(f))
+	i := ord % recBlockSize
+	if i == 0 {
+		r.blocks = append(r.blocks, new(recBlock))
+	}
+	b := r.blocks[len(r.blocks)-1]
+	b.fp[i] = fold(r.fingerprint(s, ev, f))
+	b.n[i] = uint32(max(ev.Len, 0))
+	b.item[i], b.typ[i], b.kind[i] = ev.Item, ev.Type, ev.Kind
+	if i%recStep == 0 {
+		b.off[i/recStep] = ev.Offset
+	} else if ev.Offset != r.next {
+		if r.moved == nil {
+			r.moved = map[int32]int64{}
+		}
+		r.moved[int32(ord)] = ev.Offset
+	}
+	r.next = ev.Offset + int64(b.n[i])
+	if ev.Seq >= 0 || b.seq != nil {
+		if b.seq == nil {
+			b.seq = new([recBlockSize]int32)
+			for k := range i {
+				b.seq[k] = -1
+			}
+		}
+		b.seq[i] = int32(min(max(ev.Seq, -1), math.MaxInt32))
+	}
+	r.n++
+	if ev.HasTime() {
+		r.time(ord, ev)
+	}
+}
+
+// fold makes a 32-bit fingerprint of a 64-bit hash. Fingerprints are only
+// compared between events the alignment pairs, so two different events
+// are taken as equal with a chance of one in four billion per pair.
+func fold(h uint64) uint32 { return uint32(h ^ h>>32) }
+
+// time measures the timing as events arrive, so that no event keeps its
+// arrival time.
+func (r *Recorder) time(ord int, ev *model.Event) {
+	t := &r.timing
+	if t.FirstEvent < 0 {
+		t.FirstEvent = ev.At
+	}
+	if t.FirstArgsDelta < 0 && ev.Kind == model.KindArgsDelta {
+		t.FirstArgsDelta = ev.At
+	}
+	if r.prevAt >= 0 && ev.At-r.prevAt > t.LargestGap {
+		t.LargestGap, t.GapEvent = ev.At-r.prevAt, ord
+	}
+	t.Total, r.prevAt = ev.At, ev.At
 }
 
 // Len is the number of events recorded.
-func (r *Recorder) Len() int { return len(r.fps) }
+func (r *Recorder) Len() int { return r.n }
 
-// dataSpan finds f.Data within f.Raw.
-func dataSpan(f *capture.Frame) span {
-	if len(f.Data) == 0 || len(f.Raw) == 0 {
-		return span{off: -1}
+func (r *Recorder) block(ord int32) (*recBlock, int32) {
+	return r.blocks[ord/recBlockSize], ord % recBlockSize
+}
+
+func (r *Recorder) fp(ord int32) uint32         { b, i := r.block(ord); return b.fp[i] }
+func (r *Recorder) item(ord int32) int32        { b, i := r.block(ord); return b.item[i] }
+func (r *Recorder) typ(ord int32) uint16        { b, i := r.block(ord); return b.typ[i] }
+func (r *Recorder) kindOf(ord int32) model.Kind { b, i := r.block(ord); return b.kind[i] }
+
+// seq is event ord's sequence number, or -1.
+func (r *Recorder) seq(ord int32) int32 {
+	b, i := r.block(ord)
+	if b.seq == nil {
+		return -1
 	}
-	off := cap(f.Raw) - cap(f.Data)
-	if off < 0 || off+len(f.Data) > len(f.Raw) || &f.Raw[off] != &f.Data[0] || len(f.Raw) > 1<<31-1 {
-		return span{off: -1}
+	return b.seq[i]
+}
+
+// span is where event ord's bytes lie: from the offset kept for every
+// recStep-th event (or for one that did not follow on), plus the lengths
+// of the events in between.
+func (r *Recorder) span(ord int32) (off int64, n int32) {
+	b, i := r.block(ord)
+	from := i - i%recStep
+	off = b.off[i/recStep]
+	if len(r.moved) > 0 {
+		for k := i; k > from; k-- {
+			if o, ok := r.moved[ord-(i-k)]; ok {
+				from, off = k, o
+				break
+			}
+		}
 	}
-	return span{off: int32(off), n: int32(len(f.Data))}
+	for j := from; j < i; j++ {
+		off += int64(b.n[j])
+	}
+	return off, int32(b.n[i])
 }
 
 // fingerprint hashes what an event says, leaving out what is ignored.
@@ -151,18 +253,41 @@ type Side struct {
 }
 
 // NewSide pairs a session with the recorder that was attached to it when
-// it was built (Attach). Events the recorder did not see (none, when it was
-// attached) get fingerprints of their kind and type alone.
+// it was built (Attach); without one, the side has no events to align.
 func NewSide(name string, s *model.Session, rec *Recorder) *Side {
 	if rec == nil {
 		rec = NewRecorder(Ignore{})
 	}
-	for ord := rec.Len(); ord < s.Events.Len(); ord++ {
-		ev := s.Events.At(ord)
-		rec.fps = append(rec.fps, mix(uint64(ev.Kind)<<56^maphash.String(seed, s.TypeName(ev.Type))))
-		rec.data = append(rec.data, span{off: -1})
-	}
 	return &Side{Name: name, S: s, rec: rec}
+}
+
+// Len is the number of events of the side.
+func (sd *Side) Len() int { return sd.rec.Len() }
+
+// oneDataLine finds the data of an SSE event that has a single data line,
+// as almost every event does, without framing it again.
+func oneDataLine(raw []byte) (data []byte, off int, ok bool) {
+	for i := 0; i < len(raw); {
+		end := i + bytes.IndexAny(raw[i:], "\r\n")
+		if end < i {
+			end = len(raw)
+		}
+		if bytes.HasPrefix(raw[i:end], []byte("data:")) {
+			if ok {
+				return nil, 0, false // several data lines: the framer joins them
+			}
+			start := i + len("data:")
+			if start < end && raw[start] == ' ' {
+				start++
+			}
+			data, off, ok = raw[start:end], start, true
+		}
+		i = end + 1
+		if end < len(raw) && raw[end] == '\r' && i < len(raw) && raw[i] == '\n' {
+			i++
+		}
+	}
+	return data, off, ok
 }
 
 // Build models a whole stream held in memory, with a recorder attached, as
@@ -174,18 +299,16 @@ func Build(name string, data []byte, format capture.Format, ig Ignore) *Side {
 }
 
 // Data reads back the data of event ord: the JSON (or text) its frame
-// carries, without the SSE field names around it.
+// carries, without the SSE field names around it. It needs the session's
+// Options.Raw.
 func (sd *Side) Data(ord int) ([]byte, error) {
-	if ord < 0 || ord >= sd.S.Events.Len() {
+	if ord < 0 || ord >= sd.rec.Len() {
 		return nil, io.ErrUnexpectedEOF
 	}
-	ev := sd.S.Events.At(ord)
-	raw, err := sd.S.Raw(ev)
+	off, n := sd.rec.span(int32(ord))
+	raw, err := sd.S.Raw(&model.Event{Offset: off, Len: n})
 	if err != nil {
 		return nil, err
-	}
-	if sp := sd.rec.data[ord]; sp.off >= 0 && int(sp.off)+int(sp.n) <= len(raw) {
-		return raw[sp.off : sp.off+sp.n], nil
 	}
 	data, _ := dataOf(raw)
 	return data, nil
@@ -195,6 +318,9 @@ func (sd *Side) Data(ord int) ([]byte, error) {
 // its offset within raw when it is one piece of it (else -1). Bytes that
 // are not SSE (a JSON line, a whole response) are their own data.
 func dataOf(raw []byte) ([]byte, int) {
+	if d, off, ok := oneDataLine(raw); ok {
+		return d, off
+	}
 	var data []byte
 	found := false
 	fr := capture.NewFramer(capture.FormatAuto)

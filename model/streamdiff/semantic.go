@@ -67,6 +67,9 @@ func (c *comparer) compareCalls(pairs []callPair, sameDialect bool) {
 	ignoreID := c.o.Ignore.Has("call_id") || c.o.Ignore.Has("id")
 	for _, p := range pairs {
 		ia, ib := p[SideA], p[SideB]
+		if ia != nil && ib != nil && c.sameCall(ia, ib, sameDialect, ignoreID) {
+			continue // the common case, decided without a copy or a name
+		}
 		base := Difference{Kind: Call, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
 		if ia != nil {
 			base.Item, base.EventA, base.LastA = itemName(ia), ia.First, lastOf(ia)
@@ -164,6 +167,25 @@ func sourcesJSON(src map[string]string) json.RawMessage {
 	}
 	b, _ := marshal(out)
 	return b
+}
+
+// sameCall reports, without copying arguments, that two calls agree in
+// everything compareCalls compares. It may answer false for calls that
+// are the same; compareCalls then looks closer.
+func (c *comparer) sameCall(ia, ib *model.Item, sameDialect, ignoreID bool) bool {
+	if ia.Name != ib.Name || (!ignoreID && ia.CallID != ib.CallID) {
+		return false
+	}
+	if sameDialect && (ia.Type != ib.Type || c.side[SideA].S.CallStatus(ia) != c.side[SideB].S.CallStatus(ib)) {
+		return false
+	}
+	// With deltas, no resumption and statements that agree, the final
+	// arguments are the assembled deltas (Item.FinalArgs).
+	plain := func(it *model.Item) bool {
+		_, disagree := it.SourcesDisagree()
+		return it.Dialect != model.DialectGemini && it.Deltas > 0 && !it.Resumed && !disagree
+	}
+	return plain(ia) && plain(ib) && bytes.Equal(ia.Args.Bytes(), ib.Args.Bytes())
 }
 
 func lastOf(it *model.Item) int {
@@ -288,7 +310,7 @@ func (c *comparer) compareText() {
 			}
 			if !bytes.Equal(text[0], text[1]) {
 				at := commonPrefix(text[0], text[1])
-				c.textDiff(l.name, "text", text, [2]bool{it[0] != nil, it[1] != nil}, at, [2]int{fragmentAt(it[0], at), fragmentAt(it[1], at)})
+				c.textDiff(l.name(), "text", text, [2]bool{it[0] != nil, it[1] != nil}, at, [2]int{fragmentAt(it[0], at), fragmentAt(it[1], at)})
 			}
 		}
 		return
@@ -413,9 +435,8 @@ const (
 
 // compareTiming measures both streams when both carry arrival times.
 func (c *comparer) compareTiming() {
-	ta, okA := timingOf(c.side[SideA].S)
-	tb, okB := timingOf(c.side[SideB].S)
-	if !okA || !okB {
+	ta, tb := c.side[SideA].rec.timing, c.side[SideB].rec.timing
+	if ta.FirstEvent < 0 || tb.FirstEvent < 0 {
 		return
 	}
 	c.res.Timing = &TimingPair{A: ta, B: tb}
@@ -449,28 +470,4 @@ func (c *comparer) compareTiming() {
 func secondsJSON(d time.Duration) json.RawMessage {
 	b, _ := marshal(d.Seconds())
 	return b
-}
-
-// timingOf measures a stream's timing; false when no event carries an
-// arrival time.
-func timingOf(s *model.Session) (Times, bool) {
-	t := Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}
-	prev := time.Duration(-1)
-	for ord := range s.Events.Len() {
-		ev := s.Events.At(ord)
-		if !ev.HasTime() {
-			continue
-		}
-		if t.FirstEvent < 0 {
-			t.FirstEvent = ev.At
-		}
-		if t.FirstArgsDelta < 0 && ev.Kind == model.KindArgsDelta {
-			t.FirstArgsDelta = ev.At
-		}
-		if prev >= 0 && ev.At-prev > t.LargestGap {
-			t.LargestGap, t.GapEvent = ev.At-prev, ord
-		}
-		t.Total, prev = ev.At, ev.At
-	}
-	return t, t.FirstEvent >= 0
 }
