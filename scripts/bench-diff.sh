@@ -9,13 +9,15 @@
 # with scripts/gencapture and a copy with a few edits (awk, one record per
 # SSE event): one event dropped a third of the way in, one argument
 # fragment changed half-way, and a keep-alive comment added two thirds of
-# the way (ignored by default). It then times, best of RUNS, interleaved so
-# that a burst of load hits all three:
+# the way (ignored by default). The big-event capture (one 50 MB argument
+# delta) gets its arguments changed in every statement of them (the
+# delta, .done, the terminal snapshot). It then times, best of RUNS,
+# interleaved so that a burst of load hits all three:
 #
 #   calls --json A,  calls --json B,  diff A B
 #
 # checks that diff exits 1 and reports the dropped event and the changed
-# field, and prints a table with PASS/FAIL against the targets:
+# field (big-event: the changed fields), and prints a table with PASS/FAIL against the targets:
 #
 #   speed   time(diff A B) <= 2 x (time(calls A) + time(calls B))
 #   memory  peak RSS of diff <= 2 x (64 MiB + 3 x the largest event): the
@@ -28,8 +30,9 @@
 #   BENCH_DIR  directory for the captures (default: a new temporary one)
 #   KEEP=1     keep the generated captures
 #   SIZE       size of each capture (default 100MB)
+#   BIG        size of the big event (default 50MB)
 #   RUNS       timed runs per command (default 3)
-#   DIALECTS   the dialects to run (default "responses chat anthropic")
+#   DIALECTS   the captures to run (default "responses chat anthropic big-event")
 #
 # Exit status: 0 when every target passes, 1 when one fails, 2 on error.
 set -euo pipefail
@@ -39,7 +42,8 @@ cd "$root"
 
 SIZE=${SIZE:-100MB}
 RUNS=${RUNS:-3}
-DIALECTS=${DIALECTS:-responses chat anthropic}
+BIG=${BIG:-50MB}
+DIALECTS=${DIALECTS:-responses chat anthropic big-event}
 TIMEFORMAT=%3R
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/streamtap-bench-diff.XXXXXX")
@@ -106,13 +110,22 @@ edit() {
 		{ print }' "$1" >"$2"
 }
 
+# edit_all IN OUT writes IN with an X at the start of every statement of
+# the arguments: the deltas' first, the .done and snapshot values.
+edit_all() {
+	awk 'BEGIN { RS = ""; ORS = "\n\n" }
+		{ sub(/"delta":"/, "\"delta\":\"X"); gsub(/"arguments":"/, "\"arguments\":\"X"); print }' "$1" >"$2"
+}
+
 rows=()
 status=0
 for dialect in $DIALECTS; do
 	a=$dir/diff-$dialect-a.sse b=$dir/diff-$dialect-b.sse
 	generated+=("$a" "$b")
-	echo "generating $dialect ($SIZE) and an edited copy..." >&2
-	"$TMP/gencapture" -dialect "$dialect" -size "$SIZE" -out "$a" 2>"$TMP/gen.out"
+	size=$SIZE
+	[[ $dialect == big-event ]] && size=$BIG
+	echo "generating $dialect ($size) and an edited copy..." >&2
+	"$TMP/gencapture" -dialect "$dialect" -size "$size" -out "$a" 2>"$TMP/gen.out"
 	cat "$TMP/gen.out" >&2
 	events=$(sed -n 's/.* events=\([0-9]*\).*/\1/p' "$TMP/gen.out")
 	largest=$(sed -n 's/.*largest_event=\([0-9]*\).*/\1/p' "$TMP/gen.out")
@@ -121,7 +134,13 @@ for dialect in $DIALECTS; do
 	chat) pat='"arguments":"' ;;
 	*) pat='"partial_json":"' ;;
 	esac
-	edit "$a" "$b" "$events" "$pat"
+	want='"only-in-a":1 "field":1'
+	if [[ $dialect == big-event ]]; then
+		edit_all "$a" "$b"
+		want='"field":'
+	else
+		edit "$a" "$b" "$events" "$pat"
+	fi
 	cat -- "$a" "$b" >/dev/null # start from the page cache
 
 	ca= cb= dt= rss=n/a drc=
@@ -140,8 +159,9 @@ for dialect in $DIALECTS; do
 	found=FAIL
 	if "$bin" diff --json "$a" "$b" >"$TMP/diff.json" 2>>"$TMP/cmd.err"; then
 		found="FAIL(exit 0)"
-	elif grep -q '"only-in-a":1' "$TMP/diff.json" && grep -q '"field":1' "$TMP/diff.json"; then
+	else
 		found=PASS
+		for w in $want; do grep -q "$w" "$TMP/diff.json" || found="FAIL(no $w)"; done
 	fi
 	[[ $drc == 1 ]] || found="FAIL(exit $drc)"
 

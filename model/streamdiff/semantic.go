@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // callPair is a call of A and its counterpart in B; nil on the side that
@@ -95,7 +95,7 @@ func (c *comparer) compareCalls(pairs []callPair, sameDialect bool) {
 			continue
 		}
 		c.compareCallField(base, "name", ia.Name, ib.Name)
-		c.compareArgs(base, ia.FinalArgs(), ib.FinalArgs())
+		c.compareArgs(base, finalArgs(ia), finalArgs(ib))
 		if sameDialect {
 			sa, sb := c.side[SideA].S, c.side[SideB].S
 			c.compareCallField(base, "status", sa.CallStatus(ia), sb.CallStatus(ib))
@@ -179,13 +179,7 @@ func (c *comparer) sameCall(ia, ib *model.Item, sameDialect, ignoreID bool) bool
 	if sameDialect && (ia.Type != ib.Type || c.side[SideA].S.CallStatus(ia) != c.side[SideB].S.CallStatus(ib)) {
 		return false
 	}
-	// With deltas, no resumption and statements that agree, the final
-	// arguments are the assembled deltas (Item.FinalArgs).
-	plain := func(it *model.Item) bool {
-		_, disagree := it.SourcesDisagree()
-		return it.Dialect != model.DialectGemini && it.Deltas > 0 && !it.Resumed && !disagree
-	}
-	return plain(ia) && plain(ib) && bytes.Equal(ia.Args.Bytes(), ib.Args.Bytes())
+	return plainArgs(ia) && plainArgs(ib) && bytes.Equal(ia.Args.Bytes(), ib.Args.Bytes())
 }
 
 func lastOf(it *model.Item) int {
@@ -210,84 +204,104 @@ func (c *comparer) compareCallField(base Difference, path, a, b string) {
 // compareArgs compares a call's final arguments as bytes and as JSON:
 // `{"a": 1}` and `{"a":1}` are the same call to a client that parses,
 // not to one that hashes or caches the string; both verdicts are given.
-func (c *comparer) compareArgs(base Difference, a, b string) {
-	if a == b {
+// Long arguments are shown from a little before the first byte that
+// differs.
+func (c *comparer) compareArgs(base Difference, a, b []byte) {
+	if bytes.Equal(a, b) {
 		return
 	}
 	d := base
 	d.Path = "arguments"
 	bytesEq := false
 	d.ArgsBytesEqual = &bytesEq
-	va, okA := decodeAny(a)
-	vb, okB := decodeAny(b)
 	verdict := "not both valid JSON"
-	if okA && okB {
-		eq := jsonEqual(va, vb)
+	if jsonscan.Validate(a) == nil && jsonscan.Validate(b) == nil {
+		eq := rawEqual(a, b, 0)
 		d.ArgsJSONEqual = &eq
 		verdict = "different JSON"
 		if eq {
 			verdict = "the same JSON, different bytes"
 		}
 	}
-	var ta, tb bool
-	d.A, ta = valueJSON(a)
-	d.B, tb = valueJSON(b)
-	d.Truncated = ta || tb
+	f := stringDiff("arguments", a, b)
+	d.A, d.B, d.Truncated, d.Offset = f.a, f.b, f.truncated, f.offset
 	d.Message = fmt.Sprintf("%s: arguments differ (%s): %s ≠ %s", base.Item, verdict, shown(d.A), shown(d.B))
 	c.addSemantic(d)
 }
 
+// finalArgs is a call's final arguments (Item.FinalArgs), without a copy
+// when they are its assembled deltas: a 50 MB call is compared in place.
+func finalArgs(it *model.Item) []byte {
+	if plainArgs(it) {
+		return it.Args.Bytes()
+	}
+	return []byte(it.FinalArgs())
+}
+
+// plainArgs reports whether a call's final arguments are its assembled
+// deltas: it has deltas, no resumption, and statements that agree.
+func plainArgs(it *model.Item) bool {
+	_, disagree := it.SourcesDisagree()
+	return it.Dialect != model.DialectGemini && it.Deltas > 0 && !it.Resumed && !disagree
+}
+
 // callJSON is a call as a Difference shows a call one side lacks.
 func callJSON(it *model.Item) json.RawMessage {
-	args, _ := valueJSON(it.FinalArgs())
+	args, _ := stringJSON(finalArgs(it))
 	name, _ := marshal(it.Name)
 	return json.RawMessage(`{"name":` + string(name) + `,"arguments":` + string(args) + `}`)
 }
 
-// decodeAny parses one JSON value of any kind, numbers kept as written.
-func decodeAny(s string) (any, bool) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
+// rawEqual compares two valid JSON values as values: objects whatever
+// their key order, numbers by value, strings decoded. Nothing is ignored:
+// an "id" inside a tool's arguments is the tool's. It walks the bytes, so
+// 50 MB arguments are not decoded into a tree to be compared.
+func rawEqual(a, b []byte, depth int) bool {
+	a, b = bytes.TrimSpace(a), bytes.TrimSpace(b)
+	if bytes.Equal(a, b) {
+		return true
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false // trailing data
+	ka, kb := jsonscan.Kind(a), jsonscan.Kind(b)
+	if ka != kb && !(isNumber(ka) && isNumber(kb)) || depth >= maxHashDepth {
+		return false
 	}
-	return v, true
-}
-
-// jsonEqual compares decoded JSON values: objects whatever their key
-// order, numbers by value. Nothing is ignored: an "id" inside a tool's
-// arguments is the tool's.
-func jsonEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
+	switch {
+	case ka == '{':
+		members := func(obj []byte) map[string][]byte {
+			m := map[string][]byte{}
+			jsonscan.Members(obj, func(k, v []byte) bool { m[string(k)] = v; return true })
+			return m
+		}
+		ma, mb := members(a), members(b)
+		if len(ma) != len(mb) {
 			return false
 		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonEqual(v, w) {
+		for k, va := range ma {
+			if vb, ok := mb[k]; !ok || !rawEqual(va, vb, depth+1) {
 				return false
 			}
 		}
 		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
+	case ka == '[':
+		var ea, eb [][]byte
+		jsonscan.Elements(a, func(_ int, v []byte) bool { ea = append(ea, v); return true })
+		jsonscan.Elements(b, func(_ int, v []byte) bool { eb = append(eb, v); return true })
+		if len(ea) != len(eb) {
 			return false
 		}
-		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
+		for i := range ea {
+			if !rawEqual(ea[i], eb[i], depth+1) {
 				return false
 			}
 		}
 		return true
+	case ka == '"':
+		equal, _ := sameString(a, b)
+		return equal
+	case isNumber(ka):
+		return sameNumber(a, b)
 	}
-	return sameScalar(a, b)
+	return false
 }
 
 // compareText compares the assembled assistant text. Within one dialect

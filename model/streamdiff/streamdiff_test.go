@@ -14,6 +14,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -473,5 +474,73 @@ func TestListCapped(t *testing.T) {
 	r := compare(t, chatOf("f", fa...), chatOf("f", fb...), DefaultOptions())
 	if len(r.Differences) != MaxListed || r.Counts["field"] != n || r.Omitted != n+1-MaxListed {
 		t.Errorf("listed %d, field count %d, omitted %d; want %d, %d, %d", len(r.Differences), r.Counts["field"], r.Omitted, MaxListed, n, n+1-MaxListed)
+	}
+}
+
+// TestLongStringField: a long string that differs in its middle is shown
+// from a little before the change, with the offset where it starts.
+func TestLongStringField(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 500) // 5,000 bytes
+	edited := long[:2500] + "X" + long[2501:]
+	r := compare(t, chatOf("f", long), chatOf("f", edited), DefaultOptions())
+	f := find(r, Field)
+	if len(f) != 1 || f[0].Offset == nil || *f[0].Offset != 2500 || !f[0].Truncated {
+		t.Fatalf("field differences = %+v; want one at byte 2500, cut\n%s", f, dump(r))
+	}
+	wantA, wantB := `"`+long[2460:2460+maxValue]+`"`, `"`+edited[2460:2460+maxValue]+`"`
+	if string(f[0].A) != wantA || string(f[0].B) != wantB {
+		t.Errorf("values = %.60s…, %.60s…; want them from byte 2460, %d bytes", f[0].A, f[0].B, maxValue)
+	}
+	if !strings.Contains(f[0].Message, "differs from byte 2500") {
+		t.Errorf("message %q does not say where", f[0].Message)
+	}
+}
+
+func TestRawEqual(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1,"b":[1,2]}`, `{ "b": [1, 2], "a": 1.0 }`, true},
+		{`{"a":"é"}`, `{"a":"\u00e9"}`, true},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
+		{`{"a":[1,2]}`, `{"a":[2,1]}`, false},
+		{`{"id":1}`, `{"id":2}`, false}, // nothing is ignored inside arguments
+		{`"x"`, `"y"`, false},
+		{`null`, `false`, false},
+		{`1e2`, `100`, true},
+	} {
+		if got := rawEqual([]byte(tt.a), []byte(tt.b), 0); got != tt.want {
+			t.Errorf("rawEqual(%s, %s) = %t; want %t", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// TestSameString: long JSON strings compare decoded a chunk at a time,
+// whatever the escapes and multi-byte runes at the chunk boundaries, and
+// the first difference is found at its decoded offset.
+func TestSameString(t *testing.T) {
+	unit := `ab\"c\u00e9é\ud83d\ude00\\` // decodes to ab"céé😀\ : 13 bytes
+	n := 3 * decodeChunk / len(unit)
+	base := strings.Repeat(unit, n)
+	q := func(s string) []byte { return []byte(`"` + s + `"`) }
+	decoded := jsonscan.Unquote(nil, q(base))
+	if len(decoded) != 13*n {
+		t.Fatalf("decoded %d bytes; want %d", len(decoded), 13*n)
+	}
+	if eq, _ := sameString(q(base), q(strings.ReplaceAll(base, `\u00e9`, "é"))); !eq {
+		t.Errorf("sameString: differently escaped equal strings differ")
+	}
+	at := len(unit) * (n - 7)
+	edited := base[:at] + "Z" + base[at+1:] // the 'a' of a unit, decoded byte 13*(n-7)
+	eq, got := sameString(q(base), q(edited))
+	if eq || got != 13*(n-7) {
+		t.Errorf("sameString = %t, %d; want false, %d", eq, got, 13*(n-7))
+	}
+	if w := window(q(edited), got, 5); string(w[:5]) != `Zb"cé`[:5] {
+		t.Errorf("window = %q; want it to start at the change", w)
+	}
+	if eq, _ := sameString(q(base), q(base+"x")); eq {
+		t.Errorf("sameString: a longer string is equal")
 	}
 }
