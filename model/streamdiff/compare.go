@@ -128,9 +128,10 @@ func (c *comparer) alignEvents() {
 		laneOfResp[r] = int32(len(c.lanes))
 		c.lanes = append(c.lanes, &lane{c: c, resp: r, item: [2]int{-1, -1}})
 	}
-	groups := [2]map[int][]*model.Item{c.itemsByResponse(SideA), c.itemsByResponse(SideB)}
+	itemsA, atA := c.itemsByResponse(SideA, nResp)
+	itemsB, atB := c.itemsByResponse(SideB, nResp)
 	for r := -1; r < nResp; r++ {
-		for _, p := range pairItems(groups[0][r], groups[1][r]) {
+		for _, p := range pairItems(itemsA[atA[r+1]:atA[r+2]], itemsB[atB[r+1]:atB[r+2]]) {
 			l := &lane{c: c, resp: r, item: [2]int{-1, -1}}
 			for w, it := range p {
 				if it != nil {
@@ -144,53 +145,102 @@ func (c *comparer) alignEvents() {
 			}
 		}
 	}
-	for w := range c.side {
-		c.fillLanes(Which(w), laneOfItem[w], laneOfResp)
-	}
-	for _, l := range c.lanes {
-		c.alignLane(l)
-		l.ev = [2][]int32{} // done with: the lists go once every lane is aligned
-	}
+	c.alignLanes(laneOfItem, laneOfResp)
 	c.checkOrder()
 	c.checkSequence()
 	c.checkIDs()
 	c.compareCalls(c.calls, true)
 }
 
-// fillLanes puts each event of side w in its lane, in stream order. The
-// lanes' lists are carved out of one array, counted first: tens of
-// thousands of lanes grown one append at a time cost more than the rest
-// of the alignment.
-func (c *comparer) fillLanes(w Which, laneOfItem, laneOfResp []int32) {
-	s, rec := c.side[w].S, c.side[w].rec
+// alignLanes puts each event in its lane and aligns each lane once both
+// sides have passed its last event, response by response: only the lanes
+// of about one response hold their events at a time, not every event of
+// two 100 MB streams at once.
+func (c *comparer) alignLanes(laneOfItem [2][]int32, laneOfResp []int32) {
 	skipKeepalive := c.o.Ignore.Has(IgnoreKeepalive)
-	counts := make([]int32, len(c.lanes))
-	// The lane of each event is worked out twice, to count and to fill,
-	// rather than kept: 4 bytes an event.
-	each := func(fn func(ord, li int32)) {
-		rs := responseWalk{s: s}
-		for ord := range int32(rec.Len()) {
-			li := int32(0)
-			switch item := rec.item(ord); {
-			case skipKeepalive && rec.kindOf(ord) == model.KindKeepalive:
-				continue
-			case item >= 0 && int(item) < len(laneOfItem):
-				li = laneOfItem[item]
-			default:
-				if r := rs.at(int(ord)); r >= 0 {
-					li = laneOfResp[r]
-				}
+	laneAt := func(w Which, ord int32, rs *responseWalk) int32 {
+		rec := c.side[w].rec
+		switch item := rec.item(ord); {
+		case skipKeepalive && rec.kindOf(ord) == model.KindKeepalive:
+			return -1
+		case item >= 0 && int(item) < len(laneOfItem[w]):
+			return laneOfItem[w][item]
+		}
+		if r := rs.at(int(ord)); r >= 0 {
+			return laneOfResp[r]
+		}
+		return 0
+	}
+	// The last event of each lane on each side, so that a lane is aligned
+	// as soon as it is complete, even when an item's events run past its
+	// response's.
+	var last [2][]int32
+	for w := range last {
+		last[w] = make([]int32, len(c.lanes))
+		for i := range last[w] {
+			last[w][i] = -1
+		}
+		rs := responseWalk{s: c.side[w].S}
+		for ord := range int32(c.side[w].rec.Len()) {
+			if li := laneAt(Which(w), ord, &rs); li >= 0 {
+				last[w][li] = ord
 			}
-			fn(ord, li)
 		}
 	}
-	each(func(_, li int32) { counts[li]++ })
-	all := make([]int32, 0, rec.Len())
-	for li, n := range counts {
-		c.lanes[li].ev[w] = all[len(all) : len(all) : len(all)+int(n)]
-		all = all[:len(all)+int(n)]
+	var cursor [2]int32
+	rs := [2]responseWalk{{s: c.side[0].S}, {s: c.side[1].S}}
+	var pending []int32
+	var free [][]int32
+	seen := make([]bool, len(c.lanes))
+	nResp := len(laneOfResp)
+	for r := -1; r < nResp; r++ {
+		for w := range cursor {
+			end := int32(c.side[w].rec.Len())
+			if rsp := c.side[w].S.Responses; r+1 < len(rsp) {
+				end = min(end, int32(rsp[r+1].First))
+			}
+			for ; cursor[w] < end; cursor[w]++ {
+				li := laneAt(Which(w), cursor[w], &rs[w])
+				if li < 0 {
+					continue
+				}
+				l := c.lanes[li]
+				if l.ev[w] == nil && len(free) > 0 {
+					l.ev[w], free = free[len(free)-1][:0], free[:len(free)-1]
+				}
+				l.ev[w] = append(l.ev[w], cursor[w])
+				if !seen[li] {
+					seen[li] = true
+					pending = append(pending, li)
+				}
+			}
+		}
+		if r == nResp-1 {
+			for w := range cursor {
+				cursor[w] = int32(c.side[w].rec.Len()) // past everything
+			}
+		}
+		kept := pending[:0]
+		for _, li := range pending {
+			if last[0][li] >= cursor[0] || last[1][li] >= cursor[1] {
+				kept = append(kept, li)
+				continue
+			}
+			l := c.lanes[li]
+			c.alignLane(l)
+			for _, ev := range l.ev {
+				if cap(ev) > 0 {
+					free = append(free, ev) // the next lanes' lists: no allocation per lane
+				}
+			}
+			l.ev = [2][]int32{}
+		}
+		pending = kept
 	}
-	each(func(ord, li int32) { c.lanes[li].ev[w] = append(c.lanes[li].ev[w], ord) })
+	for _, li := range pending { // only when there is no response at all
+		c.alignLane(c.lanes[li])
+		c.lanes[li].ev = [2][]int32{}
+	}
 }
 
 // responseWalk is responseAt for ordinals asked in increasing order, in
@@ -211,13 +261,24 @@ func (rw *responseWalk) at(ord int) int {
 	return rw.r - 1
 }
 
-// itemsByResponse groups the items of side w by response, in output order.
-func (c *comparer) itemsByResponse(w Which) map[int][]*model.Item {
-	m := map[int][]*model.Item{}
-	for _, it := range c.side[w].S.ItemsAsOf(-1) {
-		m[it.Response] = append(m[it.Response], it)
+// itemsByResponse returns the items of side w in output order, which
+// groups them by response, and for each response index r (from -1) where
+// its group starts and ends: items[at[r+1]:at[r+2]].
+func (c *comparer) itemsByResponse(w Which, nResp int) (items []*model.Item, at []int) {
+	items = c.side[w].S.ItemsAsOf(-1)
+	at = make([]int, nResp+2)
+	i := 0
+	for r := -1; r <= nResp; r++ {
+		for i < len(items) && items[i].Response < r {
+			i++ // a response index past nResp, or below -1: never expected
+		}
+		at[r+1] = i
+		for i < len(items) && items[i].Response == r {
+			i++
+		}
 	}
-	return m
+	at[nResp+1] = len(items)
+	return items, at
 }
 
 // responseAt is the response event ord belongs to: the last that started
