@@ -78,12 +78,15 @@ have_time=0
 [[ -x /usr/bin/time ]] && have_time=1
 
 # time_once CMD... runs CMD once, stdout to /dev/null, and sets t
-# (seconds), m (peak RSS KiB, or n/a) and rc (exit status).
+# (seconds), m (peak RSS KiB, or n/a), u (user+system CPU seconds, or
+# n/a) and rc (exit status).
 time_once() {
-	rc=0 m=n/a
+	rc=0 m=n/a u=n/a
 	if ((have_time)); then
-		{ time /usr/bin/time -f '%M' -o "$TMP/rss" "$@" >/dev/null 2>>"$TMP/cmd.err"; } 2>"$TMP/elapsed" || rc=$?
-		m=$(tail -n 1 "$TMP/rss")
+		{ time /usr/bin/time -f '%M %U %S' -o "$TMP/rss" "$@" >/dev/null 2>>"$TMP/cmd.err"; } 2>"$TMP/elapsed" || rc=$?
+		local user sys
+		read -r m user sys < <(tail -n 1 "$TMP/rss")
+		u=$(calc %.2f "$user + $sys")
 	else
 		{ time "$@" >/dev/null 2>>"$TMP/cmd.err"; } 2>"$TMP/elapsed" || rc=$?
 	fi
@@ -143,15 +146,20 @@ for dialect in $DIALECTS; do
 	fi
 	cat -- "$a" "$b" >/dev/null # start from the page cache
 
-	ca= cb= dt= rss=n/a drc=
+	ca= cb= dt= rss=n/a drc= cua=n/a cub=n/a du=n/a
+	# best CPU of each command: keep the smaller of u and the best so far
+	best_u() { if [[ $u != n/a ]] && { [[ $1 == n/a ]] || lt "$u" "$1"; }; then echo "$u"; else echo "$1"; fi; }
 	for ((i = 0; i < RUNS; i++)); do
 		time_once "$bin" calls --json "$a"
 		if [[ -z $ca ]] || lt "$t" "$ca"; then ca=$t; fi
+		cua=$(best_u "$cua")
 		time_once "$bin" calls --json "$b"
 		if [[ -z $cb ]] || lt "$t" "$cb"; then cb=$t; fi
+		cub=$(best_u "$cub")
 		time_once "$bin" diff "$a" "$b"
 		drc=$rc
 		if [[ -z $dt ]] || lt "$t" "$dt"; then dt=$t; fi
+		du=$(best_u "$du")
 		if [[ $m != n/a ]] && { [[ $rss == n/a ]] || ((m > rss)); }; then rss=$m; fi
 	done
 
@@ -166,6 +174,8 @@ for dialect in $DIALECTS; do
 	[[ $drc == 1 ]] || found="FAIL(exit $drc)"
 
 	ratio=$(calc %.2f "$dt / ($ca + $cb > 0 ? $ca + $cb : 0.001)")
+	cpu=n/a
+	[[ $du != n/a && $cua != n/a && $cub != n/a ]] && cpu=$(calc %.2f "$du / ($cua + $cub > 0 ? $cua + $cub : 0.001)")
 	budget=$(calc %.0f "2 * (64 + 3 * $largest / 1048576)")
 	rss_mib=n/a mem=-
 	if [[ $rss != n/a ]]; then
@@ -173,18 +183,19 @@ for dialect in $DIALECTS; do
 		mem=$(verdict "$rss / 1024 <= $budget")
 	fi
 	speed=$(verdict "$ratio <= 2")
-	rows+=("$(printf '%-10s %7s %8s %8s %8s %6s %5s %7s %7s %5s %s' "$dialect" "$(calc %.1f "$(stat -c %s "$a") / 1e6")" \
-		"$ca" "$cb" "$dt" "$ratio" "$speed" "$rss_mib" "$budget" "$mem" "$found")")
+	rows+=("$(printf '%-10s %7s %8s %8s %8s %6s %5s %6s %7s %7s %5s %s' "$dialect" "$(calc %.1f "$(stat -c %s "$a") / 1e6")" \
+		"$ca" "$cb" "$dt" "$ratio" "$speed" "$cpu" "$rss_mib" "$budget" "$mem" "$found")")
 	if [[ $speed == FAIL || $mem == FAIL || $found != PASS ]]; then status=1; fi
 	if [[ ${KEEP:-0} != 1 ]]; then rm -f -- "$a" "$b"; fi
 done
 
 echo
 echo "streamtap diff A B vs calls --json A + calls --json B — best of $RUNS, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a), $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-10s %7s %8s %8s %8s %6s %5s %7s %7s %5s %s\n' capture MB 'calls A' 'calls B' diff ratio '<=2x' 'RSS MiB' budget mem 'found'
+printf '%-10s %7s %8s %8s %8s %6s %5s %6s %7s %7s %5s %s\n' capture MB 'calls A' 'calls B' diff ratio '<=2x' 'cpu' 'RSS MiB' budget mem 'found'
 printf '%s\n' "${rows[@]}"
 echo
-echo "times in seconds; ratio = diff / (calls A + calls B); RSS = peak of diff over the runs;"
+echo "times in seconds; ratio = diff / (calls A + calls B), elapsed; cpu = the same ratio of user+system CPU"
+echo "time (less sensitive to other load, not a target); RSS = peak of diff over the runs;"
 echo "budget = 2 x (64 MiB + 3 x largest event); found = diff exits 1 with the dropped event and the changed field."
 if [[ -s $TMP/cmd.err ]]; then
 	echo "stderr of the timed commands (last lines):"
