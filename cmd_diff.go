@@ -37,7 +37,7 @@ calls (arguments compared as JSON and as bytes), text and outcome. Timing
 is shown when both streams carry arrival times. Two dialects (Chat and
 Responses for one request) are compared by calls, text and outcome only.
 
-Ignored unless told otherwise: ` + "%s" + `.
+%s
 --ignore adds names (JSON members, matched at any depth, or kinds of
 difference such as reordered or chunking); --strict starts from nothing.
 `
@@ -53,11 +53,29 @@ const diffMemoryLimit = 2*headlessMemoryLimit + 16<<20
 func diffCommand() command {
 	return command{
 		name: "diff", args: "A B", summary: "compare two streams of one request (exit 1 when they differ)",
-		about: fmt.Sprintf(diffAbout, strings.Join(streamdiff.DefaultIgnore(), ", ")), exits: diffExits,
+		about: fmt.Sprintf(diffAbout, wrapWords("Ignored unless told otherwise: "+strings.Join(streamdiff.DefaultIgnore(), ", ")+".", helpWidth)), exits: diffExits,
 		flags:    func() *flag.FlagSet { return diffFlags(new(diffOptions)) },
 		run:      runDiff,
 		noSample: "diff takes no --sample: name a sample as sample:NAME, e.g. streamtap diff sample:responses-single-call B.sse",
 	}
+}
+
+// wrapWords breaks text into lines of at most width columns at spaces.
+func wrapWords(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		if i > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
 }
 
 type diffOptions struct {
