@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
@@ -36,6 +37,9 @@ type fieldDiff struct {
 // bytes, read back, and the decoding of the one string that differs.
 func (c *comparer) compareFields(l *lane, a, b int32) {
 	da, errA := c.side[SideA].Data(int(a))
+	if c.side[SideA].rec == c.side[SideB].rec {
+		da = bytes.Clone(da) // one side compared with itself: one buffer
+	}
 	db, errB := c.side[SideB].Data(int(b))
 	typ := c.typeName(SideA, a)
 	base := Difference{Kind: Field, Item: l.name(), Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1}
@@ -47,7 +51,7 @@ func (c *comparer) compareFields(l *lane, a, b int32) {
 	}
 	da, db = bytes.TrimSpace(da), bytes.TrimSpace(db)
 	var diffs []fieldDiff
-	if isJSON(da) && isJSON(db) {
+	if c.isJSON(SideA, a, da) && c.isJSON(SideB, b, db) {
 		c.diffValues("", da, db, &diffs, 0)
 	} else if !bytes.Equal(da, db) {
 		diffs = append(diffs, stringDiff("(data)", da, db))
@@ -69,10 +73,11 @@ func (c *comparer) compareFields(l *lane, a, b int32) {
 	}
 }
 
-// isJSON reports whether data is a JSON object or array that the walk can
-// read: valid, since a frame's data may be anything.
-func isJSON(data []byte) bool {
-	return len(data) > 0 && (data[0] == '{' || data[0] == '[') && jsonscan.Validate(data) == nil
+// isJSON reports whether the data of event ord of side w is a JSON object
+// or array the walk can read. The session validated every event as it
+// came and typed the invalid ones: no second pass over a 50 MB event.
+func (c *comparer) isJSON(w Which, ord int32, data []byte) bool {
+	return len(data) > 0 && (data[0] == '{' || data[0] == '[') && c.typeName(w, ord) != model.TypeInvalid
 }
 
 // diffValues appends to out every member under path that differs between
@@ -108,8 +113,8 @@ func (c *comparer) diffValues(path string, a, b []byte, out *[]fieldDiff, depth 
 		}
 		return
 	case ka == '"' && kb == '"' && len(a)+len(b) > 2*bigString:
-		if equal, at := sameString(a, b); !equal {
-			*out = append(*out, bigStringDiff(path, a, b, at))
+		if equal, at, from := compareStrings(a, b); !equal {
+			*out = append(*out, bigStringDiff(path, a, b, at, from))
 		}
 		return
 	case ka == '"' && kb == '"':
@@ -197,9 +202,9 @@ func stringDiff(path string, a, b []byte) fieldDiff {
 
 // bigStringDiff is stringDiff for two long JSON string values that differ
 // from decoded byte at: each is decoded only around it.
-func bigStringDiff(path string, a, b []byte, at int) fieldDiff {
+func bigStringDiff(path string, a, b []byte, at int, r [2]resume) fieldDiff {
 	from := max(at-textContext, 0)
-	wa, wb := window(a, from, maxValue+textContext), window(b, from, maxValue+textContext)
+	wa, wb := window(a, r[0], from, maxValue+textContext), window(b, r[1], from, maxValue+textContext)
 	skip := 0 // to the first whole rune of both windows
 	for skip < min(len(wa), len(wb), utf8.UTFMax) && !(utf8.RuneStart(wa[skip]) && utf8.RuneStart(wb[skip])) {
 		skip++

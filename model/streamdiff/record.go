@@ -44,6 +44,11 @@ type Recorder struct {
 	moved  map[int32]int64 // offsets of events that do not start where the one before ended
 	timing Times
 	prevAt time.Duration
+	// raw reads the stream's bytes back (the session's Options.Raw), into
+	// buf, which is reused: the fields of three 50 MB events that differ
+	// are then read with one 50 MB buffer per side, not six.
+	raw io.ReaderAt
+	buf []byte
 }
 
 // recBlockSize is the number of events in a recBlock; recStep the events
@@ -76,6 +81,7 @@ func NewRecorder(ig Ignore) *Recorder {
 // recorder.
 func Attach(opts model.Options, ig Ignore) (model.Options, *Recorder) {
 	r := NewRecorder(ig)
+	r.raw = opts.Raw
 	opts.Observer = r
 	return opts, r
 }
@@ -300,13 +306,27 @@ func Build(name string, data []byte, format capture.Format, ig Ignore) *Side {
 
 // Data reads back the data of event ord: the JSON (or text) its frame
 // carries, without the SSE field names around it. It needs the session's
-// Options.Raw.
+// Options.Raw. The slice is valid until the next call.
 func (sd *Side) Data(ord int) ([]byte, error) {
 	if ord < 0 || ord >= sd.rec.Len() {
 		return nil, io.ErrUnexpectedEOF
 	}
 	off, n := sd.rec.span(int32(ord))
-	raw, err := sd.S.Raw(&model.Event{Offset: off, Len: n})
+	var raw []byte
+	var err error
+	if r := sd.rec; r.raw != nil {
+		if cap(r.buf) < int(n) {
+			r.buf = make([]byte, n)
+		}
+		var k int
+		k, err = r.raw.ReadAt(r.buf[:n], off)
+		if k == int(n) {
+			err = nil
+		}
+		raw = r.buf[:k]
+	} else {
+		raw, err = sd.S.Raw(&model.Event{Offset: off, Len: n})
+	}
 	if err != nil {
 		return nil, err
 	}

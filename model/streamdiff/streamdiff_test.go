@@ -537,7 +537,14 @@ func TestSameString(t *testing.T) {
 	if eq || got != 13*(n-7) {
 		t.Errorf("sameString = %t, %d; want false, %d", eq, got, 13*(n-7))
 	}
-	if w := window(q(edited), got, 5); string(w[:5]) != `Zb"cé`[:5] {
+	_, _, from := compareStrings(q(base), q(edited))
+	if from[1].off > got || from[1].off < got-2*decodeChunk {
+		t.Errorf("resume at decoded %d; want within two chunks before %d", from[1].off, got)
+	}
+	if w := window(q(edited), from[1], got, 5); string(w[:5]) != `Zb"cé`[:5] {
+		t.Errorf("window = %q; want it to start at the change", w)
+	}
+	if w := window(q(edited), resume{}, got, 5); string(w[:5]) != `Zb"cé`[:5] {
 		t.Errorf("window = %q; want it to start at the change", w)
 	}
 	if eq, _ := sameString(q(base), q(base+"x")); eq {

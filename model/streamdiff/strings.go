@@ -98,41 +98,57 @@ func isHighSurrogate(hex []byte) bool {
 // sameString compares two JSON string values decoded, a chunk at a time,
 // and returns where the decoded strings first differ when they do.
 func sameString(a, b []byte) (equal bool, at int) {
+	equal, at, _ = compareStrings(a, b)
+	return equal, at
+}
+
+// resume is where a decoder may start again: a position of the raw
+// string outside any escape, and the decoded offset it stands for.
+type resume struct{ raw, off int }
+
+// compareStrings is sameString that also says, for each side, where to
+// resume decoding to show the strings from a little before the first
+// difference: the start of the chunk before the one that differs.
+func compareStrings(a, b []byte) (equal bool, at int, from [2]resume) {
 	if bytes.Equal(a, b) {
-		return true, 0
+		return true, 0, from
 	}
-	da, db := newStrDecoder(a), newStrDecoder(b)
-	var pa, pb []byte
+	ds := [2]*strDecoder{newStrDecoder(a), newStrDecoder(b)}
+	var p [2][]byte
+	var chunk, prev [2]resume // the current and previous chunks' starts
+	var done [2]int           // decoded bytes before the current chunk
 	off := 0
 	for {
-		if len(pa) == 0 {
-			pa = da.next()
+		for w := range p {
+			if len(p[w]) == 0 {
+				prev[w], chunk[w] = chunk[w], resume{raw: ds[w].pos, off: done[w]}
+				p[w] = ds[w].next()
+				done[w] += len(p[w])
+			}
 		}
-		if len(pb) == 0 {
-			pb = db.next()
+		if len(p[0]) == 0 || len(p[1]) == 0 {
+			return len(p[0]) == len(p[1]), off, prev
 		}
-		if len(pa) == 0 || len(pb) == 0 {
-			return len(pa) == len(pb), off
-		}
-		n := min(len(pa), len(pb))
+		n := min(len(p[0]), len(p[1]))
 		k := 0
-		for k < n && pa[k] == pb[k] {
+		for k < n && p[0][k] == p[1][k] {
 			k++
 		}
 		if k < n {
-			return false, off + k
+			return false, off + k, prev
 		}
 		off += n
-		pa, pb = pa[n:], pb[n:]
+		p[0], p[1] = p[0][n:], p[1][n:]
 	}
 }
 
-// window decodes the JSON string value v and returns its bytes from
-// decoded offset from, at most n of them (a few more, to end on a whole
-// rune).
-func window(v []byte, from, n int) []byte {
+// window decodes the JSON string value v from r on and returns its bytes
+// from decoded offset from, at most n of them (a few more, to end on a
+// whole rune).
+func window(v []byte, r resume, from, n int) []byte {
 	d := newStrDecoder(v)
-	off := 0
+	d.pos = min(r.raw, len(d.s))
+	off := r.off
 	var out []byte
 	for chunk := d.next(); chunk != nil && len(out) < n+4; chunk = d.next() {
 		if off+len(chunk) > from {
