@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -92,6 +94,28 @@ func TestSelfIsEqual(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCapturesSelfEqual: every real capture beside the project compared
+// with itself, nothing ignored, is equal; and with its ids renamed, under
+// the default ignores, still equal.
+func TestCapturesSelfEqual(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/captures/*.sse")
+	if len(files) == 0 {
+		t.Skip("no captures in ../shared/captures")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := compare(t, data, data, strict()); !r.Equal() {
+			t.Errorf("%s: Compare(itself) differs:\n%s", filepath.Base(f), dump(r))
+		}
+		if r := compare(t, data, renameIDs(data), DefaultOptions()); !r.Equal() {
+			t.Errorf("%s: ids renamed: differs:\n%s", filepath.Base(f), dump(r))
+		}
 	}
 }
 
