@@ -28,6 +28,7 @@ var helpCases = []struct {
 	{"calls", []string{"--json", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
 	{"events", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
 	{"check", []string{"--json", "--fail-on", "--profile", "--allow-outcome", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
+	{"diff", []string{"--json", "--strict", "--ignore", "--format"}},
 	{"rules", []string{"--json"}},
 	{"samples", nil},
 	{"proxy", []string{"--upstream", "--listen", "--record", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},

@@ -39,6 +39,7 @@ func commands() []command {
 		readingCommand("calls", "the assembled calls and text", callsAbout),
 		readingCommand("events", "one JSON line per event", eventsAbout),
 		checkCommand(),
+		diffCommand(),
 		{name: "rules", summary: "every rule the checks know", about: rulesAbout, flags: rulesFlags, run: runRules,
 			noSample: "rules takes no --sample: it lists the rules (check a sample with streamtap check --sample NAME)"},
 		{name: "samples", summary: "list the embedded sample streams", about: samplesAbout, flags: noFlags("samples"), run: runSamples,

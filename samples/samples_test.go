@@ -252,6 +252,20 @@ var cases = []struct {
 		},
 	},
 	{
+		name:    "gateway-responses-single-call",
+		dialect: "openai-responses",
+		calls:   []call{{"call_GuEb29uVR4NNs9GyZiycMHSC", "get_weather", parisArgs}},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, data []byte) {
+			// What the gateway changed: its own ids, no obfuscation, the
+			// deltas two by two, no function_call_arguments.done.
+			if bytes.Contains(data, []byte("obfuscation")) || bytes.Contains(data, []byte("function_call_arguments.done")) ||
+				bytes.Count(data, []byte("function_call_arguments.delta")) != 2*4 || s.Responses[0].ID != "resp_gw_7Kq2mXv9Lb4RtY8nWc3P" {
+				t.Errorf("the sample is not responses-single-call as the gateway re-streams it")
+			}
+		},
+	},
+	{
 		name:    "gemini-call",
 		dialect: "gemini",
 		calls:   []call{{"", "get_weather", `{"location":"Kyoto, Japan","unit":"celsius"}`}},

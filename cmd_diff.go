@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/ingest"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/ui"
+)
+
+const (
+	diffAbout = `Compares two streams of the same request — an official API's and a
+gateway's, or two runs — and reports how they differ. A and B are each a
+FILE, - for stdin (one of them at most), or sample:NAME for an embedded
+sample.
+
+Streams are aligned by response, item (call, message, reasoning) and event
+type, not by byte position: events present in one stream only, events in
+another order, fields that differ (with their JSON path), deltas cut into a
+different number of events, sequence numbers out of step, and the assembled
+calls (arguments compared as JSON and as bytes), text and outcome. Timing
+is shown when both streams carry arrival times. Two dialects (Chat and
+Responses for one request) are compared by calls, text and outcome only.
+
+%s
+--ignore adds names (JSON members, matched at any depth, or kinds of
+difference such as reordered or chunking); --strict starts from nothing.
+`
+	diffExits = `exit codes: 0 equivalent (no difference beyond the ignored ones), 1 they
+differ, 2 unreadable input or bad usage
+`
+)
+
+// diffMemoryLimit is the soft heap limit of diff: two sessions with their
+// events, each within the headless budget.
+const diffMemoryLimit = 2*headlessMemoryLimit + 16<<20
+
+func diffCommand() command {
+	return command{
+		name: "diff", args: "A B", summary: "compare two streams of one request (exit 1 when they differ)",
+		about: fmt.Sprintf(diffAbout, wrapWords("Ignored unless told otherwise: "+strings.Join(streamdiff.DefaultIgnore(), ", ")+".", helpWidth)), exits: diffExits,
+		flags:    func() *flag.FlagSet { return diffFlags(new(diffOptions)) },
+		run:      runDiff,
+		noSample: "diff takes no --sample: name a sample as sample:NAME, e.g. streamtap diff sample:responses-single-call B.sse",
+	}
+}
+
+// wrapWords breaks text into lines of at most width columns at spaces.
+func wrapWords(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		if i > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if i > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
+
+type diffOptions struct {
+	json   bool
+	strict bool
+	ignore []string
+	format string
+}
+
+// listFlag is a repeatable flag whose value is a comma-separated list.
+type listFlag struct{ items *[]string }
+
+func (l listFlag) String() string {
+	if l.items == nil {
+		return ""
+	}
+	return strings.Join(*l.items, ",")
+}
+
+func (l listFlag) Set(v string) error {
+	for item := range strings.SplitSeq(v, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			*l.items = append(*l.items, item)
+		}
+	}
+	return nil
+}
+
+func diffFlags(o *diffOptions) *flag.FlagSet {
+	fs := newFlagSet("diff")
+	fs.BoolVar(&o.json, "json", false, `print one JSON object {"equal", "mode", "a", "b", "timing", "counts", "differences", …} instead of text`)
+	fs.BoolVar(&o.strict, "strict", false, "ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count")
+	fs.Var(listFlag{&o.ignore}, "ignore", "also ignore `NAMES`, a comma-separated list of JSON member names or kinds of difference; may be repeated")
+	fs.StringVar(&o.format, "format", "auto", "read both inputs as `FORMAT`: sse, jsonl, http, json, or auto to detect each")
+	return fs
+}
+
+// runDiff implements `streamtap diff A B`.
+func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	var o diffOptions
+	positional, err := parseInterspersed(diffFlags(&o), args)
+	if err != nil {
+		return parseFailed("diff", err, stdout, stderr)
+	}
+	format, err := capture.ParseFormat(o.format)
+	if err != nil {
+		return usageFailed("diff", fmt.Errorf("--format: %w", err), stderr)
+	}
+	switch {
+	case len(positional) != 2:
+		return usageFailed("diff", fmt.Errorf("diff takes two streams, A and B (got %d)", len(positional)), stderr)
+	case positional[0] == "-" && positional[1] == "-":
+		return usageFailed("diff", errors.New("only one of A and B can be - (stdin)"), stderr)
+	}
+	names := streamdiff.DefaultIgnore()
+	if o.strict {
+		names = nil
+	}
+	opts := streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, o.ignore...)...)}
+	debug.SetMemoryLimit(diffMemoryLimit)
+	sides, closers, err := readDiffSides(ctx, positional, format, opts.Ignore, stdin, stderr)
+	for _, closeSide := range closers {
+		// The files stay open until the end: fields of events that differ
+		// are read back from them.
+		defer closeSide()
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return readFailed(stderr, err)
+		}
+		fmt.Fprintf(stderr, "streamtap diff: %v\n", err)
+		return 2
+	}
+	res := streamdiff.Compare(sides[0], sides[1], opts)
+	w := bufio.NewWriter(stdout)
+	if o.json {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(res)
+	} else {
+		err = ui.WriteDiff(w, res, ui.DiffStyle{Color: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""})
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "streamtap diff: write: %v\n", err)
+		return 2
+	}
+	if !res.Equal() {
+		return 1
+	}
+	return 0
+}
+
+// readDiffSides reads both operands, at the same time when there are two
+// cores: each read frames on one goroutine and assembles on another, and
+// one stream alone does not keep two cores busy. It returns the sides and
+// the functions that close their sources, even on error.
+func readDiffSides(ctx context.Context, args []string, format capture.Format, ig streamdiff.Ignore,
+	stdin *os.File, stderr io.Writer) ([2]*streamdiff.Side, []func() error, error) {
+	var sides [2]*streamdiff.Side
+	var closers [2]func() error
+	var errs [2]error
+	read := func(i int) {
+		sides[i], closers[i], errs[i] = readDiffSide(ctx, args[i], format, ig, stdin, stderr)
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("%s: %w", "AB"[i:i+1], errs[i])
+		}
+	}
+	if runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Go(func() { read(1) })
+		read(0)
+		wg.Wait()
+	} else {
+		read(0)
+		if errs[0] == nil {
+			read(1)
+		}
+	}
+	var out []func() error
+	for _, c := range closers {
+		if c != nil {
+			out = append(out, c)
+		}
+	}
+	return sides, out, cmp.Or(errs[0], errs[1])
+}
+
+// samplePrefix names an embedded sample as an operand of diff.
+const samplePrefix = "sample:"
+
+// readDiffSide reads one operand of diff into a session with a recorder
+// attached. Its bytes must be readable again for the fields of events
+// that differ: a file is read back from the file, a sample from memory,
+// and stdin is kept in memory as it is read. The caller closes the source
+// with the function returned once it no longer reads the side.
+func readDiffSide(ctx context.Context, arg string, format capture.Format, ig streamdiff.Ignore,
+	stdin *os.File, stderr io.Writer) (*streamdiff.Side, func() error, error) {
+	var src *capture.Source
+	var raw io.ReaderAt
+	var store *capture.Store
+	switch name, isSample := strings.CutPrefix(arg, samplePrefix); {
+	case isSample:
+		data, err := samples.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		src = capture.FromReader("sample "+strings.TrimSuffix(name, ".sse"), capture.SourceSample, bytes.NewReader(data), false)
+		raw = bytes.NewReader(data)
+	case arg == "-" && isTerminal(stdin):
+		fmt.Fprintln(stderr, terminalStdinHint)
+		src = capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true)
+	default:
+		var err error
+		if src, err = capture.Open(arg, stdin); err != nil {
+			return nil, nil, err
+		}
+		raw = src.ReaderAt()
+	}
+	ropt := capture.ReadOptions{Format: format}
+	if raw == nil {
+		store = new(capture.Store)
+		ropt.Keep, raw = store, store
+	}
+	mopts, rec := streamdiff.Attach(model.Options{Raw: raw}, ig)
+	s := model.NewSession(mopts)
+	err := ingest.Session(ctx, src, ropt, s, followLargestEvent, nil, true, runtime.GOMAXPROCS(0) > 1)
+	s.End(err)
+	if err != nil {
+		src.Close()
+		return nil, nil, err
+	}
+	return streamdiff.NewSide(src.Name, s, rec), src.Close, nil
+}
+
+// followLargestEvent raises the soft memory limit with the largest event
+// read, as the headless budget allows (64 MiB plus 3x the largest event
+// per stream), so that the collector does not run without pause while one
+// huge event is alive.
+func followLargestEvent(f *capture.Frame) {
+	if n := int64(len(f.Raw)); n > 1<<20 && debug.SetMemoryLimit(-1) < diffMemoryLimit+2*n {
+		debug.SetMemoryLimit(diffMemoryLimit + 2*n)
+	}
+}

@@ -1,0 +1,512 @@
+package streamdiff
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// alignLane aligns the events of one lane. It first looks for the exact
+// alignment (type, kind and fingerprint equal) with a bounded number of
+// edits; events left between two aligned ones are paired by type, so an
+// edited event is one field difference rather than a removal and an
+// insertion. When the exact alignment gives up (the lane's deltas were
+// cut differently throughout) it aligns runs of events of one type
+// instead.
+func (c *comparer) alignLane(l *lane) {
+	ea, eb := l.ev[SideA], l.ev[SideB]
+	if len(ea) == 0 && len(eb) == 0 {
+		return
+	}
+	var only [2][]int32 // lane positions of events left without a counterpart
+	eq := func(i, j int) bool {
+		return c.key(SideA, ea[i]) == c.key(SideB, eb[j]) && c.fp(SideA, ea[i]) == c.fp(SideB, eb[j])
+	}
+	ps, ok := lcsInto(c.pairBuf, len(ea), len(eb), eq, c.o.maxEdits())
+	if ok {
+		c.pairBuf = ps
+		ia, ib := 0, 0
+		for _, p := range ps {
+			c.gap(l, ia, int(p.a), ib, int(p.b), &only)
+			c.match(l, ea[p.a], eb[p.b])
+			ia, ib = int(p.a)+1, int(p.b)+1
+		}
+		c.gap(l, ia, len(ea), ib, len(eb), &only)
+	} else {
+		ra, rb := runsOf(c.keys(SideA, ea)), runsOf(c.keys(SideB, eb))
+		ia, ib := 0, 0 // lane positions
+		for _, p := range alignRuns(ra, rb, c.o.maxEdits()) {
+			x, y := ra[p.a], rb[p.b]
+			c.gap(l, ia, int(x.start), ib, int(y.start), &only)
+			c.pairRuns(l, span32(x.start, x.len), span32(y.start, y.len), &only)
+			ia, ib = int(x.start+x.len), int(y.start+y.len)
+		}
+		c.gap(l, ia, len(ea), ib, len(eb), &only)
+	}
+	c.leftovers(l, only)
+}
+
+func span32(start, n int32) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = start + int32(i)
+	}
+	return out
+}
+
+func (c *comparer) keys(w Which, ords []int32) []uint32 {
+	out := make([]uint32, len(ords))
+	for i, o := range ords {
+		out[i] = c.key(w, o)
+	}
+	return out
+}
+
+// gap pairs what is left between two aligned events, lane positions
+// [a0, a1) of A and [b0, b1) of B: events of one key on both sides pair
+// in order (see pairRuns); the rest has no counterpart.
+func (c *comparer) gap(l *lane, a0, a1, b0, b1 int, only *[2][]int32) {
+	if a0 >= a1 && b0 >= b1 {
+		return
+	}
+	var order []uint32
+	byKey := map[uint32]*[2][]int32{}
+	for w, r := range [2][2]int{{a0, a1}, {b0, b1}} {
+		for pos := r[0]; pos < r[1]; pos++ {
+			k := c.key(Which(w), l.ev[w][pos])
+			g := byKey[k]
+			if g == nil {
+				g = new([2][]int32)
+				byKey[k] = g
+				order = append(order, k)
+			}
+			g[w] = append(g[w], int32(pos))
+		}
+	}
+	for _, k := range order {
+		g := byKey[k]
+		c.pairRuns(l, g[SideA], g[SideB], only)
+	}
+}
+
+// pairRuns pairs events of one key, lane positions pa of A and pb of B.
+// As many deltas on each side pair one to one; a different number of
+// deltas is a Chunking difference (the content they add is compared with
+// the call or text); other events pair in order, and the rest has no
+// counterpart.
+func (c *comparer) pairRuns(l *lane, pa, pb []int32, only *[2][]int32) {
+	if len(pa) == 0 || len(pb) == 0 {
+		only[SideA] = append(only[SideA], pa...)
+		only[SideB] = append(only[SideB], pb...)
+		return
+	}
+	ea, eb := l.ev[SideA], l.ev[SideB]
+	kind := c.side[SideA].rec.kindOf(ea[pa[0]])
+	if len(pa) != len(pb) && (kind == model.KindArgsDelta || kind == model.KindTextDelta) {
+		c.chunking(l, pa, pb)
+		return
+	}
+	n := min(len(pa), len(pb))
+	for i := range n {
+		c.match(l, ea[pa[i]], eb[pb[i]])
+	}
+	only[SideA] = append(only[SideA], pa[n:]...)
+	only[SideB] = append(only[SideB], pb[n:]...)
+}
+
+// match aligns event a of A with event b of B, and compares their fields
+// when their fingerprints differ.
+func (c *comparer) match(l *lane, a, b int32) {
+	c.links.link(a, b)
+	if c.fp(SideA, a) != c.fp(SideB, b) {
+		c.compareFields(l, a, b)
+	}
+}
+
+// chunking reports deltas cut into a different number of events, and
+// links each to the one at the same relative place on the other side.
+func (c *comparer) chunking(l *lane, pa, pb []int32) {
+	ea, eb := l.ev[SideA], l.ev[SideB]
+	for i, p := range pa {
+		c.links.approx(SideA, ea[p], eb[pb[i*len(pb)/len(pa)]])
+	}
+	for j, p := range pb {
+		c.links.approx(SideB, eb[p], ea[pa[j*len(pa)/len(pb)]])
+	}
+	first, last := ea[pa[0]], ea[pa[len(pa)-1]]
+	typ := c.typeName(SideA, first)
+	c.add(Difference{
+		Kind: Chunking, Item: l.name(), Type: typ,
+		EventA: int(first), LastA: int(last), CountA: len(pa),
+		EventB: int(eb[pb[0]]), LastB: int(eb[pb[len(pb)-1]]), CountB: len(pb),
+		Message: fmt.Sprintf("%s: A sends %d %s events, B %d", l.name(), len(pa), typ, len(pb)),
+	})
+}
+
+// leftovers reports the events of a lane left without a counterpart: an
+// event of A and one of B that say the same thing (type and fingerprint)
+// were moved, the rest are on one side only, one difference per stretch
+// of consecutive events.
+func (c *comparer) leftovers(l *lane, only [2][]int32) {
+	if len(only[SideA]) > 0 && len(only[SideB]) > 0 {
+		type sig struct{ key, fp uint32 }
+		waiting := map[sig][]int32{}
+		for _, p := range only[SideB] {
+			e := l.ev[SideB][p]
+			k := sig{c.key(SideB, e), c.fp(SideB, e)}
+			waiting[k] = append(waiting[k], p)
+		}
+		moved := [2]map[int32]bool{{}, {}}
+		for _, p := range only[SideA] {
+			e := l.ev[SideA][p]
+			k := sig{c.key(SideA, e), c.fp(SideA, e)}
+			if q := waiting[k]; len(q) > 0 {
+				waiting[k] = q[1:]
+				moved[SideA][p], moved[SideB][q[0]] = true, true
+				c.moved(l, e, l.ev[SideB][q[0]])
+			}
+		}
+		for w := range only {
+			only[w] = slices.DeleteFunc(only[w], func(p int32) bool { return moved[w][p] })
+		}
+	}
+	for w := range only {
+		slices.Sort(only[w])
+		for i := 0; i < len(only[w]); {
+			j := i + 1
+			for j < len(only[w]) && only[w][j] == only[w][j-1]+1 {
+				j++
+			}
+			c.onlyIn(l, Which(w), l.ev[w][only[w][i]], l.ev[w][only[w][j-1]], j-i)
+			i = j
+		}
+	}
+}
+
+// moved reports an event found on both sides, in another place of its
+// item.
+func (c *comparer) moved(l *lane, a, b int32) {
+	c.links.link(a, b)
+	if c.movedA == nil {
+		c.movedA = map[int32]bool{}
+	}
+	c.movedA[a] = true
+	typ := c.typeName(SideA, a)
+	c.add(Difference{
+		Kind: Reordered, Item: l.name(), Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1,
+		CountA: 1, CountB: 1,
+		Message: fmt.Sprintf("%s: %s at A#%d comes elsewhere in B (B#%d)", l.name(), typ, a, b),
+	})
+}
+
+// onlyIn reports count consecutive events of a lane, first to last, that
+// only side w has.
+func (c *comparer) onlyIn(l *lane, w Which, first, last int32, count int) {
+	name := l.name()
+	d := Difference{Kind: OnlyInA, Item: name, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
+	typ := c.typeName(w, first)
+	what := fmt.Sprintf("%d events, the first a %s", count, typ)
+	if count == 1 {
+		what = typ
+	}
+	if l.item[w^1] < 0 && (l.item[w] >= 0 || l.resp >= 0) && c.wholeLane(l, w, count) {
+		what = "the whole " + name + fmt.Sprintf(" (%d events)", count)
+	}
+	d.Type = typ
+	if w == SideA {
+		d.EventA, d.CountA = int(first), count
+		if last > first {
+			d.LastA = int(last)
+		}
+		d.Message = fmt.Sprintf("only in A: %s", what)
+	} else {
+		d.Kind = OnlyInB
+		d.EventB, d.CountB = int(first), count
+		if last > first {
+			d.LastB = int(last)
+		}
+		d.Message = fmt.Sprintf("only in B: %s", what)
+	}
+	d.Message += " — " + name
+	c.add(d)
+}
+
+// wholeLane reports whether count events are all of side w's lane while
+// the other side has none of it.
+func (c *comparer) wholeLane(l *lane, w Which, count int) bool {
+	return len(l.ev[w]) == count && len(l.ev[w^1]) == 0
+}
+
+// checkOrder reports aligned events whose order differs across items: of
+// the aligned pairs in A's order, those outside one longest run that B
+// keeps in the same order. A gateway that sends parallel calls one after
+// the other instead of interleaved shows here.
+func (c *comparer) checkOrder() {
+	n, last, inOrder := 0, int32(-1), true
+	c.eachAligned(func(_, b int32) {
+		n++
+		inOrder = inOrder && b > last
+		last = b
+	})
+	if inOrder {
+		return // the common case: nothing to search for
+	}
+	bs := make([]int32, 0, n) // the counterparts in B of the aligned events of A, in A's order
+	c.eachAligned(func(_, b int32) { bs = append(bs, b) })
+	keep := increasing(bs)
+	var run []pair // the reordered pairs since the last kept one
+	flush := func() {
+		if len(run) == 0 {
+			return
+		}
+		first, last := run[0], run[len(run)-1]
+		d := Difference{Kind: Reordered, EventA: int(first.a), EventB: int(first.b), LastA: -1, LastB: -1,
+			CountA: len(run), CountB: len(run), Type: c.typeName(SideA, first.a)}
+		if len(run) > 1 {
+			d.LastA, d.LastB = int(last.a), int(last.b)
+		}
+		d.Message = fmt.Sprintf("%d event(s) from A#%d come in another order in B (from B#%d)", len(run), first.a, first.b)
+		c.add(d)
+		run = run[:0]
+	}
+	i := 0
+	c.eachAligned(func(a, b int32) {
+		if keep[i] {
+			flush()
+		} else {
+			run = append(run, pair{a, b})
+		}
+		i++
+	})
+	flush()
+}
+
+// eachAligned calls fn with every aligned pair in A's order, but for the
+// events found elsewhere in their item (reported as moved already).
+func (c *comparer) eachAligned(fn func(a, b int32)) {
+	for a, b := range c.links.to[SideA] {
+		if b >= 0 && !c.movedA[int32(a)] {
+			fn(int32(a), b)
+		}
+	}
+}
+
+// noSeq marks an event without a sequence number in checkSequence.
+const noSeq = math.MinInt64
+
+// checkSequence compares the sequence numbers of aligned events. Ignoring
+// IgnoreSeq, each side's numbers are taken relative to a clean count from
+// its response's first number, so an offset, or renumbering after an event
+// one side dropped, is not a difference, but a gap, repeat or jump one
+// side has and the other has not is. Otherwise any change in the
+// difference of the two sides' numbers is.
+func (c *comparer) checkSequence() {
+	lenient := c.o.Ignore.Has(IgnoreSeq)
+	var rel [2][]int64
+	for w := range c.side {
+		rel[w] = c.relativeSeq(Which(w), lenient)
+	}
+	if rel[0] == nil && rel[1] == nil {
+		return
+	}
+	var prev [2]int64          // the relative numbers of the previous aligned pair
+	presence := map[int]bool{} // responses whose numbering is one-sided, reported once
+	resp := -2
+	rw := responseWalk{s: c.side[0].S}
+	c.eachAligned(func(a, b int32) {
+		p := pair{a, b}
+		r := rw.at(int(p.a))
+		if r != resp && lenient {
+			resp, prev = r, [2]int64{} // each response is counted from its own first number
+		}
+		ra, rb := seqAt(rel[0], p.a), seqAt(rel[1], p.b)
+		if ra == rb-prev[1]+prev[0] && ra != noSeq && rb != noSeq {
+			prev = [2]int64{ra, rb}
+			return // in step: the common case, decided without a look at the events
+		}
+		seqA, seqB := c.side[0].rec.seq(p.a), c.side[1].rec.seq(p.b)
+		base := Difference{Kind: Sequence, Path: "sequence_number", Type: c.typeName(SideA, p.a),
+			EventA: int(p.a), EventB: int(p.b), LastA: -1, LastB: -1, A: seqJSON(seqA), B: seqJSON(seqB)}
+		if (ra == noSeq) != (rb == noSeq) {
+			if !presence[r] {
+				presence[r] = true
+				base.Message = fmt.Sprintf("sequence numbers on one side only (A#%d %s, B#%d %s)", p.a, seqText(seqA), p.b, seqText(seqB))
+				c.add(base)
+			}
+			return
+		}
+		if ra == noSeq {
+			return
+		}
+		if ra-rb != prev[0]-prev[1] {
+			base.Message = fmt.Sprintf("sequence numbers out of step: %s (A#%d is %d, B#%d is %d)",
+				seqJump(ra-prev[0], rb-prev[1], lenient), p.a, seqA, p.b, seqB)
+			c.add(base)
+		}
+		prev = [2]int64{ra, rb}
+	})
+}
+
+// seqJump says which side's numbering moved, and by how much, since the
+// previous aligned pair.
+func seqJump(da, db int64, lenient bool) string {
+	if !lenient {
+		return fmt.Sprintf("the offset between them changes by %d", da-db)
+	}
+	var parts []string
+	for _, j := range []struct {
+		side string
+		by   int64
+	}{{"A", da}, {"B", db}} {
+		switch {
+		case j.by > 0:
+			parts = append(parts, fmt.Sprintf("%s skips %d", j.side, j.by))
+		case j.by < 0:
+			parts = append(parts, fmt.Sprintf("%s goes back %d", j.side, -j.by))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func seqAt(rel []int64, ord int32) int64 {
+	if rel == nil {
+		return noSeq
+	}
+	return rel[ord]
+}
+
+func seqJSON(seq int32) []byte {
+	if seq < 0 {
+		return []byte("null")
+	}
+	return strconv.AppendInt(nil, int64(seq), 10)
+}
+
+func seqText(seq int32) string {
+	if seq < 0 {
+		return "none"
+	}
+	return strconv.Itoa(int(seq))
+}
+
+// relativeSeq returns each event's sequence number (noSeq when it has
+// none), taken relative to a clean count within its response when
+// lenient; nil when no event has one.
+func (c *comparer) relativeSeq(w Which, lenient bool) []int64 {
+	s, rec := c.side[w].S, c.side[w].rec
+	var out []int64
+	resp, first, k := -2, int64(0), int64(0)
+	rw := responseWalk{s: s}
+	for ord := range rec.Len() {
+		seq := int64(rec.seq(int32(ord)))
+		if seq < 0 {
+			if out != nil {
+				out[ord] = noSeq
+			}
+			continue
+		}
+		if out == nil {
+			out = make([]int64, rec.Len())
+			for i := range ord {
+				out[i] = noSeq
+			}
+		}
+		if !lenient {
+			out[ord] = seq
+			continue
+		}
+		if r := rw.at(ord); r != resp {
+			resp, first, k = r, seq, 0
+		}
+		out[ord] = seq - (first + k)
+		k++
+	}
+	return out
+}
+
+// checkIDs reports items whose ids change mid-stream on one side only:
+// with ids ignored, a consistent renaming is no difference, but an id
+// that changes under a client is.
+func (c *comparer) checkIDs() {
+	for _, l := range c.lanes {
+		if l.item[0] < 0 || l.item[1] < 0 {
+			continue
+		}
+		ia, ib := c.side[0].S.Items[l.item[0]], c.side[1].S.Items[l.item[1]]
+		ca, cb := len(ia.IDs) > 0 || len(ia.MoreIDs) > 0, len(ib.IDs) > 0 || len(ib.MoreIDs) > 0
+		if ca == cb {
+			continue
+		}
+		d := Difference{Kind: IDs, Item: l.name(), EventA: ia.First, EventB: ib.First, LastA: -1, LastB: -1}
+		changed, w, it := "B", SideB, ib
+		if ca {
+			changed, w, it = "A", SideA, ia
+		}
+		seen := firstSeen(it)
+		d.Path = seen.Field
+		v, _ := marshal(seen.Value)
+		if w == SideA {
+			d.EventA, d.A = seen.Ordinal, v
+		} else {
+			d.EventB, d.B = seen.Ordinal, v
+		}
+		d.Message = fmt.Sprintf("%s: %s changes mid-stream in %s only (%s %q at %s#%d)", l.name(), seen.Field, changed, seen.Field, seen.Value, changed, seen.Ordinal)
+		c.add(d)
+	}
+}
+
+func firstSeen(it *model.Item) model.IDSeen {
+	if len(it.IDs) > 0 {
+		return it.IDs[0]
+	}
+	if len(it.MoreIDs) > 0 {
+		return it.MoreIDs[0].First
+	}
+	return model.IDSeen{Ordinal: it.First}
+}
+
+// mergeRuns merges consecutive differences that say the same thing about
+// consecutive events (the same member added to every event, say) into one
+// that covers them all.
+func mergeRuns(diffs []Difference) []Difference {
+	var out []Difference
+	for _, d := range diffs {
+		if n := len(out); n > 0 && sameRun(&out[n-1], &d) {
+			p := &out[n-1]
+			if p.Item != d.Item {
+				p.Item = ""
+			}
+			if p.Type != d.Type {
+				p.Type = ""
+			}
+			p.LastA, p.LastB = max(p.LastA, d.EventA, d.LastA), max(p.LastB, d.EventB, d.LastB)
+			p.CountA += max(d.CountA, 1)
+			p.CountB += max(d.CountB, 1)
+			continue
+		}
+		if d.Kind == Field {
+			d.CountA, d.CountB = max(d.CountA, 1), max(d.CountB, 1)
+		}
+		out = append(out, d)
+	}
+	for i := range out {
+		if d := &out[i]; d.Kind == Field && d.CountA > 1 {
+			what := d.Path
+			if d.Type != "" {
+				what = d.Type + " " + d.Path
+			}
+			d.Message = fmt.Sprintf("%s: %s ≠ %s on %d events (A#%d–#%d)", what, shown(d.A), shown(d.B), d.CountA, d.EventA, d.LastA)
+		}
+	}
+	return out
+}
+
+func sameRun(p, d *Difference) bool {
+	return p.Kind == Field && d.Kind == Field && p.Path == d.Path &&
+		bytes.Equal(p.A, d.A) && bytes.Equal(p.B, d.B) && p.pos < semanticPos
+}

@@ -1,0 +1,108 @@
+package streamdiff
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/samples"
+)
+
+// lcsLen is the length of a longest common subsequence, by the textbook
+// quadratic table: the reference the bounded Myers alignment must match.
+func lcsLen(a, b []byte) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for i := range a {
+		for j := range b {
+			switch {
+			case a[i] == b[j]:
+				cur[j+1] = prev[j] + 1
+			default:
+				cur[j+1] = max(prev[j+1], cur[j])
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// FuzzLCS: the alignment never panics; what it matches is equal and in
+// order on both sides; when it succeeds it is a longest common
+// subsequence, and it gives up only when more edits than its bound are
+// needed; a sequence aligned with itself matches everywhere.
+func FuzzLCS(f *testing.F) {
+	f.Add([]byte("abcabba"), []byte("cbabac"), uint8(8))
+	f.Add([]byte("aaaa"), []byte("aaaaaaaa"), uint8(2))
+	f.Add([]byte(""), []byte("xyz"), uint8(0))
+	f.Fuzz(func(t *testing.T, a, b []byte, bound uint8) {
+		if len(a) > 200 || len(b) > 200 {
+			return
+		}
+		maxD := int(bound)
+		ps, ok := lcs(len(a), len(b), func(i, j int) bool { return a[i] == b[j] }, maxD)
+		for k, p := range ps {
+			if a[p.a] != b[p.b] {
+				t.Fatalf("pair %d (%d, %d) matches %q with %q", k, p.a, p.b, a[p.a], b[p.b])
+			}
+			if k > 0 && (p.a <= ps[k-1].a || p.b <= ps[k-1].b) {
+				t.Fatalf("pairs out of order at %d: %v", k, ps)
+			}
+		}
+		want := lcsLen(a, b)
+		edits := len(a) + len(b) - 2*want
+		if ok != (edits <= maxD) {
+			t.Fatalf("lcs(%q, %q, %d) ok = %t; the edit distance is %d", a, b, maxD, ok, edits)
+		}
+		if ok && len(ps) != want {
+			t.Fatalf("lcs(%q, %q) matched %d; the longest is %d", a, b, len(ps), want)
+		}
+		self, ok := lcs(len(a), len(a), func(i, j int) bool { return a[i] == a[j] }, 0)
+		if !ok || len(self) != len(a) {
+			t.Fatalf("lcs(a, a) = %d pairs, %t; want %d, true", len(self), ok, len(a))
+		}
+	})
+}
+
+// FuzzCompare: comparing any input with itself finds no difference even
+// when nothing is ignored; comparing it with an edited copy never panics,
+// and the links it builds are consistent both ways.
+func FuzzCompare(f *testing.F) {
+	for _, s := range samples.List() {
+		data, _ := samples.Open(s.Name)
+		f.Add(data, uint16(len(data)/2), byte('x'))
+	}
+	f.Add([]byte("data: {\"type\":\"response.created\",\"sequence_number\":0}\n\n"), uint16(10), byte('"'))
+	f.Fuzz(func(t *testing.T, data []byte, at uint16, b byte) {
+		if len(data) > 1<<16 {
+			return
+		}
+		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("slow input %q", data)) })
+		defer timer.Stop()
+		o := Options{}
+		self := Compare(Build("A", data, capture.FormatAuto, o.Ignore), Build("B", data, capture.FormatAuto, o.Ignore), o)
+		if !self.Equal() || len(self.Differences) > 0 {
+			t.Fatalf("Compare(x, x) has differences: %+v", self.Differences)
+		}
+		edited := bytes.Clone(data)
+		if len(edited) > 0 {
+			edited[int(at)%len(edited)] = b
+		}
+		for _, o := range []Options{{}, DefaultOptions()} {
+			r := Compare(Build("A", data, capture.FormatAuto, o.Ignore), Build("B", edited, capture.FormatAuto, o.Ignore), o)
+			l := r.Links()
+			for ord := range r.A.Events {
+				if other, exact := l.Counterpart(SideA, ord); exact {
+					if back, exact := l.Counterpart(SideB, other); !exact || back != ord {
+						t.Fatalf("A#%d links to B#%d, which links to A#%d (%t)", ord, other, back, exact)
+					}
+				}
+			}
+			if _, err := r.MarshalJSON(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}

@@ -1,0 +1,206 @@
+package streamdiff
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// Result is the comparison of two streams. Its JSON form is the `streamtap
+// diff --json` document, a contract: fields may be added, never renamed or
+// removed.
+type Result struct {
+	// Mode is "events" when the events were aligned (one dialect), or
+	// "semantic" when only calls, text and outcome were compared (two
+	// dialects); Note says why.
+	Mode string
+	Note string
+	// Ignored lists what was ignored (see Ignore).
+	Ignored []string
+	A, B    Summary
+	// Timing holds each side's timing when both streams carry arrival
+	// times; nil otherwise.
+	Timing *TimingPair
+	// Differences lists the differences, events first in the order of A,
+	// then calls, text, outcome and timing; at most MaxListed of them.
+	Differences []Difference
+	// Counts counts the differences by kind, listed or not (a run of the
+	// same difference over consecutive events counts once).
+	Counts map[string]int
+	// Omitted is how many differences were not listed past MaxListed.
+	Omitted int
+
+	links Links
+}
+
+// MaxListed is the most differences a Result lists; Counts still counts
+// them all. A gateway that adds a member to each of a million events
+// differs a million times, and no one reads past the first screens.
+const MaxListed = 1000
+
+// Equal reports whether the streams are equivalent: no difference beyond
+// what was ignored.
+func (r *Result) Equal() bool {
+	for _, n := range r.Counts {
+		if n > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Links returns the linked selection of the two streams.
+func (r *Result) Links() *Links { return &r.links }
+
+// Summary describes one side.
+type Summary struct {
+	Name      string              `json:"name"`
+	Dialect   string              `json:"dialect"`
+	Events    int                 `json:"events"`
+	Responses int                 `json:"responses"`
+	Calls     int                 `json:"calls"`
+	Outcome   model.OutcomeReport `json:"outcome"`
+	Timed     bool                `json:"timed"`
+}
+
+// TimingPair is the timing of both sides.
+type TimingPair struct {
+	A Times `json:"a"`
+	B Times `json:"b"`
+}
+
+// Times is when a stream's events arrived, measured from the start of
+// the capture. A duration is negative when the stream has no such event.
+type Times struct {
+	FirstEvent     time.Duration // the first event
+	FirstArgsDelta time.Duration // the first argument fragment
+	Total          time.Duration // the last event
+	LargestGap     time.Duration // the longest wait between two events
+	GapEvent       int           // the event that ended the longest wait, or -1
+}
+
+// MarshalJSON writes durations as seconds, null when absent.
+func (t Times) MarshalJSON() ([]byte, error) {
+	sec := func(d time.Duration) *float64 {
+		if d < 0 {
+			return nil
+		}
+		s := d.Seconds()
+		return &s
+	}
+	return marshal(struct {
+		FirstEvent     *float64 `json:"first_event"`
+		FirstArgsDelta *float64 `json:"first_args_delta"`
+		Total          *float64 `json:"total"`
+		LargestGap     *float64 `json:"largest_gap"`
+		GapEvent       *int     `json:"largest_gap_event"`
+	}{sec(t.FirstEvent), sec(t.FirstArgsDelta), sec(t.Total), sec(t.LargestGap), ordOrNil(t.GapEvent)})
+}
+
+// Difference is one way the streams differ. Event ordinals are the `#`
+// of the timeline (and "ordinal" of `streamtap events`); -1 when the
+// difference has no event on that side.
+type Difference struct {
+	Kind Kind
+	// Item names the response, item or call the difference is about, as
+	// "response 0", "call get_weather (response 0, output 1)".
+	Item string
+	// Type is the event type (event-level differences).
+	Type string
+	// Path is the JSON path of a field ("delta",
+	// "response.usage.output_tokens"), or what of a call, text or outcome
+	// differs ("arguments", "name", "state").
+	Path string
+	// EventA and EventB are the first events on each side; LastA and
+	// LastB the last ones of a difference that covers several (-1 when
+	// the same or none); CountA and CountB count its events.
+	EventA, EventB int
+	LastA, LastB   int
+	CountA, CountB int
+	// A and B are the values on each side as JSON, nil when absent.
+	// Strings over maxValue bytes are cut, and Truncated says so.
+	A, B      json.RawMessage
+	Truncated bool
+	// Offset is the byte of the text where a Text difference starts; A and
+	// B then hold each text from a little before it (see Text).
+	Offset *int
+	// ArgsJSONEqual and ArgsBytesEqual compare a call's final arguments
+	// as JSON values and as bytes (Call differences on arguments only).
+	ArgsJSONEqual, ArgsBytesEqual *bool
+	// Message says it in one line. It holds stream text: escape it
+	// before it reaches a terminal.
+	Message string
+
+	pos int64 // where it sorts
+}
+
+// MarshalJSON writes the documented shape.
+func (d Difference) MarshalJSON() ([]byte, error) {
+	type out struct {
+		Kind           Kind            `json:"kind"`
+		Item           string          `json:"item,omitempty"`
+		Type           string          `json:"type,omitempty"`
+		Path           string          `json:"path,omitempty"`
+		EventA         *int            `json:"event_a"`
+		EventB         *int            `json:"event_b"`
+		LastA          *int            `json:"last_a,omitempty"`
+		LastB          *int            `json:"last_b,omitempty"`
+		CountA         int             `json:"count_a,omitempty"`
+		CountB         int             `json:"count_b,omitempty"`
+		A              json.RawMessage `json:"a,omitempty"`
+		B              json.RawMessage `json:"b,omitempty"`
+		Truncated      bool            `json:"truncated,omitempty"`
+		Offset         *int            `json:"offset,omitempty"`
+		ArgsJSONEqual  *bool           `json:"arguments_json_equal,omitempty"`
+		ArgsBytesEqual *bool           `json:"arguments_bytes_equal,omitempty"`
+		Message        string          `json:"message"`
+	}
+	return marshal(out{d.Kind, d.Item, d.Type, d.Path, ordOrNil(d.EventA), ordOrNil(d.EventB),
+		ordOrNil(d.LastA), ordOrNil(d.LastB), d.CountA, d.CountB, d.A, d.B, d.Truncated, d.Offset,
+		d.ArgsJSONEqual, d.ArgsBytesEqual, d.Message})
+}
+
+func ordOrNil(o int) *int {
+	if o < 0 {
+		return nil
+	}
+	return &o
+}
+
+// MarshalJSON writes the `streamtap diff --json` document.
+func (r *Result) MarshalJSON() ([]byte, error) {
+	diffs := r.Differences
+	if diffs == nil {
+		diffs = []Difference{}
+	}
+	ignored := r.Ignored
+	if ignored == nil {
+		ignored = []string{}
+	}
+	return marshal(struct {
+		Equal       bool           `json:"equal"`
+		Mode        string         `json:"mode"`
+		Note        string         `json:"note,omitempty"`
+		Ignored     []string       `json:"ignored"`
+		A           Summary        `json:"a"`
+		B           Summary        `json:"b"`
+		Timing      *TimingPair    `json:"timing"`
+		Counts      map[string]int `json:"counts"`
+		Omitted     int            `json:"omitted"`
+		Differences []Difference   `json:"differences"`
+	}{r.Equal(), r.Mode, r.Note, ignored, r.A, r.B, r.Timing, r.Counts, r.Omitted, diffs})
+}
+
+// marshal is json.Marshal without HTML escaping, as every JSON document
+// of streamtap is written: `<` stays `<` in a tool's arguments.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
