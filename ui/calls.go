@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
@@ -24,8 +25,10 @@ const sideBySideMax = 64 << 10
 // Arguments and text are laid out lazily (see doc), so a 50 MB argument
 // shows at once from its first byte and scrolls to its last.
 type callsPane struct {
+	paneBase
 	s    *model.Session
 	st   *styles
+	keys *keyMap
 	w, h int
 
 	scroll int
@@ -63,7 +66,36 @@ type callDocKey struct {
 	closed bool
 }
 
+// newCallsPane returns the calls pane, pointed at no session yet.
+func newCallsPane(st *styles, keys *keyMap) *callsPane { return &callsPane{st: st, keys: keys} }
+
+func (c *callsPane) title() string { return "calls" }
+
+func (c *callsPane) attach(s *model.Session) { *c = callsPane{s: s, st: c.st, keys: c.keys} }
+
 func (c *callsPane) setSize(w, h int) { c.w, c.h = w, max(h, 1) }
+
+func (c *callsPane) restyle() { c.key = callsKey{ord: -2} }
+
+func (c *callsPane) shortHelp() []key.Binding {
+	k := c.keys
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd}
+}
+
+// update scrolls on a navigation key, and takes the results of work.
+func (c *callsPane) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if delta, ok := navDelta(c.keys, msg, c.h); ok {
+			c.scrollBy(delta)
+		}
+	case docIndexedMsg:
+		c.applyIndex(msg)
+	}
+	return nil
+}
+
+func (c *callsPane) wheel(delta int) { c.scrollBy(delta) }
 
 // scrollBy scrolls by lines. Only a window of items is laid out (a frame
 // must not cost O(items)), so scrolling past either end of the window moves
@@ -94,7 +126,7 @@ func (c *callsPane) scrollBy(n int) {
 	}
 }
 
-func (c *callsPane) view(ord int) string {
+func (c *callsPane) view(ord int, _ bool) string {
 	c.prepare(ord)
 	if c.jump && c.pend != nil {
 		if l := c.pend.lineOf(c.pendAt, false); l >= 0 {
@@ -111,11 +143,13 @@ func (c *callsPane) view(ord int) string {
 }
 
 // work starts indexing the document that ends the window, and judging
-// the JSON state of big arguments, whatever is still to do.
-func (c *callsPane) work() tea.Cmd {
+// the JSON state of big arguments, whatever is still to do, as of event
+// ord.
+func (c *callsPane) work(ord int) tea.Cmd {
+	c.prepare(ord)
 	var cmds []tea.Cmd
 	for _, d := range c.docs {
-		cmds = append(cmds, d.indexCmd(focusCalls))
+		cmds = append(cmds, d.indexCmd())
 	}
 	return tea.Batch(cmds...)
 }

@@ -52,7 +52,7 @@ func TestCallsAsOfDoneArgsDiffer(t *testing.T) {
 		view := plainView(m)
 		want := call.FinalArgsAsOf(ord)
 		got := ""
-		if d := shownDoc(&m.calls, call, 0); d != nil {
+		if d := shownDoc(m.calls, call, 0); d != nil {
 			got = string(d.sp.src)
 		}
 		if got != want {
@@ -111,7 +111,7 @@ func TestCallsAsOfTextDiffer(t *testing.T) {
 	for ord := range m.s.Len() {
 		m.tl.selectOrd(ord)
 		view := plainView(m)
-		if d := shownDoc(&m.calls, msg, 1); d != nil && string(d.sp.src) != string(msg.FinalTextAsOf(ord)) {
+		if d := shownDoc(m.calls, msg, 1); d != nil && string(d.sp.src) != string(msg.FinalTextAsOf(ord)) {
 			t.Errorf("as of #%d the main text is %q; FinalTextAsOf = %q", ord, d.sp.src, msg.FinalTextAsOf(ord))
 		}
 		if shown := strings.Contains(view, textDisagree); shown != (ord >= done) {

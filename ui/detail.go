@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/capture"
@@ -25,8 +26,10 @@ const eventPrefixMax = 256 << 10
 // event is laid out a screen at a time (see doc), so any size shows at once
 // from its first byte and scrolls to its last.
 type detailPane struct {
+	paneBase
 	s           *model.Session
 	st          *styles
+	keys        *keyMap
 	keepSecrets bool
 	w, h        int
 	raw         bool
@@ -99,7 +102,49 @@ type eventLoadedMsg struct {
 	ev *loadedEvent
 }
 
+// newDetailPane returns the detail pane, pointed at no session yet.
+func newDetailPane(st *styles, keys *keyMap, keepSecrets bool) *detailPane {
+	return &detailPane{st: st, keys: keys, keepSecrets: keepSecrets}
+}
+
+func (d *detailPane) title() string {
+	if d.raw {
+		return "detail (raw)"
+	}
+	return "detail"
+}
+
+// attach shows session s from scratch, pretty; the explanation stays on
+// or off.
+func (d *detailPane) attach(s *model.Session) {
+	*d = detailPane{s: s, st: d.st, keys: d.keys, keepSecrets: d.keepSecrets, explain: d.explain}
+}
+
 func (d *detailPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
+
+func (d *detailPane) restyle() { d.key = detailKey{ord: -2} }
+
+func (d *detailPane) shortHelp() []key.Binding {
+	k := d.keys
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Raw, k.Inspect.Explain, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd}
+}
+
+// update scrolls on a navigation key, and takes the results of work.
+func (d *detailPane) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if delta, ok := navDelta(d.keys, msg, d.h); ok {
+			d.scrollBy(delta)
+		}
+	case eventLoadedMsg:
+		d.applyLoad(msg)
+	case docIndexedMsg:
+		d.applyIndex(msg)
+	}
+	return nil
+}
+
+func (d *detailPane) wheel(delta int) { d.scrollBy(delta) }
 
 // fixed is the number of lines above the body.
 func (d *detailPane) fixed() int { return len(d.header) + len(d.exInline) + len(d.notes) }
@@ -252,9 +297,11 @@ func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 	mk(docJSON, data, mark, mark+1)
 }
 
-// work starts what the pane waits for: reading a big event whole, then
-// indexing its layout. It returns nil when nothing is left or under way.
-func (d *detailPane) work() tea.Cmd {
+// work starts what the pane waits for to show event ord: reading a big
+// event whole, then indexing its layout. It returns nil when nothing is
+// left or under way.
+func (d *detailPane) work(ord int) tea.Cmd {
+	d.prepare(ord)
 	if d.loading {
 		if (d.reading && d.readOrd == d.key.ord) || d.key.ord < 0 {
 			return nil
@@ -267,7 +314,7 @@ func (d *detailPane) work() tea.Cmd {
 		}
 	}
 	if d.doc != nil {
-		return d.doc.indexCmd(focusDetail)
+		return d.doc.indexCmd()
 	}
 	return nil
 }
@@ -294,8 +341,20 @@ func (d *detailPane) applyIndex(msg docIndexedMsg) {
 	}
 }
 
-// status says what the pane is still working on, for its title.
+// status says what the pane is still working on, or else where it stands
+// in a body longer than the pane, for its title.
 func (d *detailPane) status() string {
+	if st := d.busy(); st != "" {
+		return st
+	}
+	if n := d.total(); n > d.bodyH() && d.key.ord >= 0 {
+		return fmt.Sprintf("line %d/%d", d.scroll+1, n)
+	}
+	return ""
+}
+
+// busy says what the pane is still working on.
+func (d *detailPane) busy() string {
 	switch {
 	case d.key.ord < 0:
 		return ""
@@ -352,8 +411,8 @@ func (d *detailPane) headLines(ord int) []segLine {
 	return nil
 }
 
-// view renders the visible lines.
-func (d *detailPane) view(ord int) string {
+// view renders the visible lines of event ord.
+func (d *detailPane) view(ord int, _ bool) string {
 	d.prepare(ord)
 	if ord < 0 {
 		return strings.Join(block([]string{d.st.Muted.Render("no event selected")}, d.w, d.h), "\n")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
@@ -18,8 +19,10 @@ import (
 // structural difference between an item's or a response's first and final
 // snapshots, and the sequence numbers around it.
 type diffPane struct {
+	paneBase
 	s    *model.Session
 	st   *styles
+	keys *keyMap
 	w, h int
 
 	scroll int
@@ -69,13 +72,44 @@ type snapDiffMsg struct {
 	res  snapResult
 }
 
+// newDiffPane returns the diffs pane, pointed at no session yet.
+func newDiffPane(st *styles, keys *keyMap) *diffPane { return &diffPane{st: st, keys: keys} }
+
+func (d *diffPane) title() string { return "diffs" }
+
+// attach shows session s, dropping the comparisons of the session before.
+func (d *diffPane) attach(s *model.Session) { *d = diffPane{s: s, st: d.st, keys: d.keys} }
+
 func (d *diffPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
+
+func (d *diffPane) restyle() { d.key = callsKey{ord: -2} }
+
+func (d *diffPane) shortHelp() []key.Binding {
+	k := d.keys
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Stream.StepBack, k.Stream.StepFwd}
+}
+
+// update scrolls on a navigation key, and takes the comparisons work
+// started.
+func (d *diffPane) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if delta, ok := navDelta(d.keys, msg, d.h); ok {
+			d.scrollBy(delta)
+		}
+	case snapDiffMsg:
+		d.applyDiff(msg)
+	}
+	return nil
+}
+
+func (d *diffPane) wheel(delta int) { d.scrollBy(delta) }
 
 func (d *diffPane) scrollBy(n int) {
 	d.scroll = clamp(d.scroll+n, 0, max(len(d.lines)-d.h, 0))
 }
 
-func (d *diffPane) view(ord int) string {
+func (d *diffPane) view(ord int, _ bool) string {
 	d.prepare(ord)
 	d.scroll = clamp(d.scroll, 0, max(len(d.lines)-d.h, 0))
 	end := min(d.scroll+d.h, len(d.lines))
@@ -96,9 +130,10 @@ func (d *diffPane) prepare(ord int) {
 	d.lines = d.build(ord)
 }
 
-// work starts comparing the big snapshots the selected event shows, each
-// pair once, or returns nil when nothing is left to start.
-func (d *diffPane) work() tea.Cmd {
+// work starts comparing the big snapshots event ord shows, each pair
+// once, or returns nil when nothing is left to start.
+func (d *diffPane) work(ord int) tea.Cmd {
+	d.prepare(ord)
 	var cmds []tea.Cmd
 	for _, p := range d.wanted {
 		if d.running[p] {

@@ -126,7 +126,7 @@ func TestDiffsResultOfAnotherSessionDropped(t *testing.T) {
 	_, cmd := m.Update(keyMsg("4"))
 	msgs := messagesOf(cmd)
 	m.attach(newSession(twoSnapshotPairs(16))) // small: compared at once
-	m.side = focusDiff
+	m.side = m.indexOf(m.diff)
 	m.tl.selectOrd(2)
 	for _, msg := range msgs {
 		m.Update(msg)

@@ -169,11 +169,10 @@ func (d *doc) lineOf(pos int, more bool) int {
 }
 
 // docIndexedMsg carries the states an index command laid out for the doc
-// of spec sp in pane. The spec is unique to its doc (a new doc, for a new
+// of spec sp. The spec is unique to its doc (a new doc, for a new
 // event, width or mode, has a new one), so it serves as the generation: a
 // message whose doc is no longer shown is dropped.
 type docIndexedMsg struct {
-	pane  focus
 	sp    *docSpec
 	marks []layoutState
 	front layoutState
@@ -182,7 +181,7 @@ type docIndexedMsg struct {
 
 // indexCmd lays out the next chunk of the doc off the event loop, or is
 // nil when there is nothing to do or a command is already under way.
-func (d *doc) indexCmd(pane focus) tea.Cmd {
+func (d *doc) indexCmd() tea.Cmd {
 	judge := d.judge && !d.judged
 	if (d.done() && !judge) || d.stuck || d.busy || d.sp.partial {
 		return nil
@@ -190,7 +189,7 @@ func (d *doc) indexCmd(pane focus) tea.Cmd {
 	d.busy = true
 	sp, st, last, final := d.sp, d.front, d.marks[len(d.marks)-1], d.final
 	return func() tea.Msg {
-		msg := docIndexedMsg{pane: pane, sp: sp, front: st}
+		msg := docIndexedMsg{sp: sp, front: st}
 		if judge {
 			state := model.ArgsState(sp.src, final)
 			msg.state = &state

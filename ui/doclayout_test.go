@@ -213,7 +213,7 @@ func TestDocResumes(t *testing.T) {
 			// Off the event loop, chunk by chunk.
 			d := newDoc(sp)
 			for !d.done() {
-				msg := d.indexCmd(focusDetail)().(docIndexedMsg)
+				msg := d.indexCmd()().(docIndexedMsg)
 				d.apply(msg)
 			}
 			check("commands", d)
@@ -227,7 +227,7 @@ func TestDocResumes(t *testing.T) {
 			// laid out part of the same chunk.
 			d = newDoc(sp)
 			for !d.done() {
-				cmd := d.indexCmd(focusDetail)
+				cmd := d.indexCmd()
 				d.extend(d.known()+300, syncBudgetBytes)
 				if cmd != nil {
 					d.apply(cmd().(docIndexedMsg))

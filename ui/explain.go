@@ -178,7 +178,7 @@ func (x *TimelineExplainer) Write(w io.Writer, s *model.Session, ev *model.Event
 func (m *Model) startTeaching(o Options) {
 	m.bar.lesson = o.Lesson
 	if o.Explain {
-		m.det.explain, m.side = true, focusDetail
+		m.det.explain, m.side = true, m.indexOf(m.det)
 	}
 }
 
@@ -186,12 +186,13 @@ func (m *Model) startTeaching(o Options) {
 // bringing the detail pane into view when another side pane showed.
 func (m *Model) toggleExplain() {
 	m.det.explain = !m.det.explain
-	if m.side == focusDetail {
+	det := m.indexOf(m.det)
+	if m.side == det {
 		return
 	}
-	if m.focus == focusTimeline {
-		m.side = focusDetail
+	if m.focus == 0 {
+		m.side = det
 		return
 	}
-	m.setFocus(focusDetail)
+	m.setFocus(det)
 }

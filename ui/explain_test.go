@@ -87,8 +87,8 @@ func TestExplainToggle(t *testing.T) {
 	}
 	press(m, "x")
 	out := ansi.Strip(viewOf(m))
-	if m.side != focusDetail || !strings.Contains(out, "explain response.content_part.added") {
-		t.Fatalf("after x: side %s; want the detail pane explaining content_part.added:\n%s", m.side, out)
+	if sideName(m) != "detail" || !strings.Contains(out, "explain response.content_part.added") {
+		t.Fatalf("after x: side %s; want the detail pane explaining content_part.added:\n%s", sideName(m), out)
 	}
 	press(m, "1", "j")
 	out = ansi.Strip(viewOf(m))
@@ -312,7 +312,7 @@ func TestWrapWords(t *testing.T) {
 func TestExplainOption(t *testing.T) {
 	m := New(newSession(sampleBytes(t, "gemini-call")), Options{Source: "sample gemini-call", Explain: true})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	if out := ansi.Strip(viewOf(m)); m.side != focusDetail || !strings.Contains(out, "explain (gemini chunk)/") {
-		t.Errorf("with Explain: side %s; want the detail pane explaining:\n%s", m.side, out)
+	if out := ansi.Strip(viewOf(m)); sideName(m) != "detail" || !strings.Contains(out, "explain (gemini chunk)/") {
+		t.Errorf("with Explain: side %s; want the detail pane explaining:\n%s", sideName(m), out)
 	}
 }

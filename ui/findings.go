@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
@@ -45,7 +48,10 @@ func severityOf(s checks.Severity) severity {
 // width. Moving onto one shows its first event; enter walks through the
 // events it cites.
 type findingsPane struct {
+	paneBase
 	st      *styles
+	keys    *keyMap
+	host    paneHost
 	w, h    int
 	list    []checks.Finding
 	enabled bool // Options.Checks was given
@@ -59,7 +65,75 @@ type findingsPane struct {
 	landed int
 }
 
+// newFindingsPane returns the findings pane; enabled says the inspector
+// runs checks (Options.Checks).
+func newFindingsPane(st *styles, keys *keyMap, host paneHost, enabled bool) *findingsPane {
+	return &findingsPane{st: st, keys: keys, host: host, enabled: enabled, landed: -1}
+}
+
+func (f *findingsPane) title() string {
+	if f.enabled {
+		return fmt.Sprintf("findings (%d)", len(f.list))
+	}
+	return "findings"
+}
+
+// attach drops the findings: the inspector runs the checks on s.
+func (f *findingsPane) attach(*model.Session) {
+	*f = findingsPane{st: f.st, keys: f.keys, host: f.host, enabled: f.enabled, landed: -1}
+}
+
 func (f *findingsPane) setSize(w, h int) { f.w, f.h = w, max(h, 1) }
+
+func (f *findingsPane) shortHelp() []key.Binding {
+	k := f.keys
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Cited, k.Inspect.NextFinding, k.Inspect.PrevFinding}
+}
+
+func (f *findingsPane) updateKeys(focused bool) {
+	f.keys.Inspect.Cited.SetEnabled(focused && len(f.list) > 0)
+}
+
+// update moves through the findings, showing each one's first event, and
+// on enter walks through the events the selected one cites.
+func (f *findingsPane) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	if key.Matches(k, f.keys.Inspect.Cited) {
+		return f.jumpCited()
+	}
+	delta, ok := navDelta(f.keys, k, f.h)
+	if !ok {
+		return nil
+	}
+	f.move(clamp(delta, -len(f.list), len(f.list)))
+	if e := f.selectedEvent(); e >= 0 {
+		f.host.selectEvent(e)
+		f.landedOn(f.host.selected())
+	}
+	return nil
+}
+
+// jumpCited selects the next event the selected finding cites: its first,
+// then on each enter the one after, around again at the end.
+func (f *findingsPane) jumpCited() tea.Cmd {
+	h := f.host
+	e := f.nextCited(h.selected())
+	if e < 0 {
+		return h.flash("this finding cites no event", false)
+	}
+	h.selectEvent(e)
+	f.landedOn(h.selected())
+	if h.selected() != e {
+		return h.flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", e, h.selected()), true)
+	}
+	return nil
+}
+
+// wheel moves through the findings without moving the selection.
+func (f *findingsPane) wheel(delta int) { f.move(delta) }
 
 // set replaces the findings, sorted by first event.
 func (f *findingsPane) set(list []checks.Finding) {
@@ -208,7 +282,7 @@ func (f *findingsPane) scrollToCursor() {
 	f.offset = lo
 }
 
-func (f *findingsPane) view(focused bool, sel int) string {
+func (f *findingsPane) view(sel int, focused bool) string {
 	st := f.st
 	if !f.enabled {
 		return strings.Join(block([]string{st.Muted.Render("protocol checks are not available in this build")}, f.w, f.h), "\n")

@@ -94,8 +94,8 @@ func TestFindingsEnterCyclesCitedEvents(t *testing.T) {
 		if got := m.selected(); got != st.want {
 			t.Fatalf("step %d %v: selected %d; want %d", i, st.keys, got, st.want)
 		}
-		if m.focus != focusFindings {
-			t.Fatalf("step %d: focus moved to %v; enter should keep the findings focused", i, m.focus)
+		if focusName(m) != "findings" {
+			t.Fatalf("step %d: focus moved to %v; enter should keep the findings focused", i, focusName(m))
 		}
 	}
 	press(m, "j", "j", "enter") // a finding that cites no event

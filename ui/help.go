@@ -18,20 +18,7 @@ func (m *Model) shortHelp() []key.Binding {
 	if m.screen == screenSessions {
 		return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
 	}
-	switch m.focus {
-	case focusTimeline:
-		out = append(out, k.Nav.Down, k.Nav.Up, k.Nav.Bottom, k.Stream.Follow, k.Search.Search, k.Search.NextMatch, k.Stream.Play)
-	case focusDetail:
-		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Raw, k.Inspect.Explain, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd)
-	case focusCalls:
-		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd)
-	case focusDiff:
-		out = append(out, k.Nav.Down, k.Nav.Up, k.Stream.StepBack, k.Stream.StepFwd)
-	case focusFindings:
-		out = append(out, k.Nav.Down, k.Nav.Up, k.Inspect.Cited, k.Inspect.NextFinding, k.Inspect.PrevFinding)
-	case focusRequest:
-		out = append(out, k.Nav.Down, k.Nav.Up)
-	}
+	out = append(out, m.panes[m.focus].shortHelp()...)
 	if m.proxy {
 		out = append(out, k.Sessions.Back)
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -85,3 +86,21 @@ func typeText(m *Model, s string) {
 }
 
 func viewOf(m *Model) string { return m.View().Content }
+
+// paneName names pane i of m by the first word of its title ("detail" for
+// "detail (raw)").
+func paneName(m *Model, i int) string { return strings.Fields(m.panes[i].title())[0] }
+
+// focusName names the pane that has the keys; sideName the one shown
+// beside the timeline.
+func focusName(m *Model) string { return paneName(m, m.focus) }
+func sideName(m *Model) string  { return paneName(m, m.side) }
+
+// workResult is what a pane's work command returned, out of the
+// envelope that addresses it to the pane.
+func workResult(msg tea.Msg) tea.Msg {
+	if pm, ok := msg.(paneMsg); ok {
+		return pm.msg
+	}
+	return msg
+}

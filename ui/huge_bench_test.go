@@ -69,7 +69,7 @@ func BenchmarkIndexDoc(b *testing.B) {
 				d := &doc{sp: sp, front: sp.start()}
 				d.marks = []layoutState{d.front}
 				for !d.done() {
-					d.apply(d.indexCmd(focusDetail)().(docIndexedMsg))
+					d.apply(d.indexCmd()().(docIndexedMsg))
 				}
 			}
 		})

@@ -55,11 +55,11 @@ func TestBigEventFirstScreenBeforeRead(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("selecting a big event should start a command that reads it whole")
 	}
-	msg, ok := cmd().(eventLoadedMsg)
-	if !ok {
+	res := cmd()
+	if msg, ok := workResult(res).(eventLoadedMsg); !ok {
 		t.Fatalf("the command returned %T; want eventLoadedMsg", msg)
 	}
-	_, cmd = m.Update(msg)
+	_, cmd = m.Update(res)
 	if title := sideTitleText(m); !strings.Contains(title, "indexing") {
 		t.Errorf("title once read = %q; want indexing progress", title)
 	}
@@ -129,7 +129,10 @@ func TestStaleLayoutResultsAreDropped(t *testing.T) {
 	if index == nil {
 		t.Fatal("the read should be followed by an index command")
 	}
-	staleIndex := index().(docIndexedMsg)
+	staleIndex := index()
+	if _, ok := workResult(staleIndex).(docIndexedMsg); !ok {
+		t.Fatalf("the command returned %T; want docIndexedMsg", workResult(staleIndex))
+	}
 	m.Update(keyMsg("k")) // the first event again: its read starts anew
 	m.Update(staleIndex)
 	if got := sideText(m); !strings.Contains(got, "FIRST-") || strings.Contains(got, "SECOND-") {
@@ -274,7 +277,7 @@ func TestResultsForAnotherSessionAreDropped(t *testing.T) {
 	_, readFirst := m.Update(keyMsg("2"))
 	m.attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does
 	m.handleSize(m.w, m.h)
-	m.side, m.focus = focusDetail, focusDetail
+	m.setFocus(m.indexOf(m.det))
 	_, readSecond := m.Update(keyMsg("g"))
 	m.Update(readFirst())
 	if got := sideText(m); !strings.Contains(got, "BEGIN-") || strings.Contains(got, "FIRST-") {

@@ -144,23 +144,23 @@ func TestFocusAndPanes(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
 	tests := []struct {
 		keys  []string
-		focus focus
-		side  focus
+		focus string
+		side  string
 		want  string
 	}{
-		{[]string{"tab"}, focusDetail, focusDetail, "#0  response.created"},
-		{[]string{"tab"}, focusCalls, focusCalls, "as of event #0"},
-		{[]string{"tab"}, focusDiff, focusDiff, "Sequence numbers"},
-		{[]string{"tab"}, focusFindings, focusFindings, "checks are not available"},
-		{[]string{"tab"}, focusTimeline, focusFindings, "1 timeline"},
-		{[]string{"shift+tab"}, focusFindings, focusFindings, "5 findings"},
-		{[]string{"2"}, focusDetail, focusDetail, "#0  response.created"},
-		{[]string{"1"}, focusTimeline, focusDetail, "#0  response.created"},
+		{[]string{"tab"}, "detail", "detail", "#0  response.created"},
+		{[]string{"tab"}, "calls", "calls", "as of event #0"},
+		{[]string{"tab"}, "diffs", "diffs", "Sequence numbers"},
+		{[]string{"tab"}, "findings", "findings", "checks are not available"},
+		{[]string{"tab"}, "timeline", "findings", "1 timeline"},
+		{[]string{"shift+tab"}, "findings", "findings", "5 findings"},
+		{[]string{"2"}, "detail", "detail", "#0  response.created"},
+		{[]string{"1"}, "timeline", "detail", "#0  response.created"},
 	}
 	for i, tt := range tests {
 		press(m, tt.keys...)
-		if m.focus != tt.focus || m.side != tt.side {
-			t.Fatalf("step %d %v: focus %v side %v; want %v %v", i, tt.keys, m.focus, m.side, tt.focus, tt.side)
+		if focusName(m) != tt.focus || sideName(m) != tt.side {
+			t.Fatalf("step %d %v: focus %v side %v; want %v %v", i, tt.keys, focusName(m), sideName(m), tt.focus, tt.side)
 		}
 		if v := plainView(m); !strings.Contains(v, tt.want) {
 			t.Fatalf("step %d %v: view lacks %q:\n%s", i, tt.keys, tt.want, v)
@@ -375,8 +375,8 @@ func TestMouse(t *testing.T) {
 		t.Fatalf("wheel down selected %d; want 6", m.selected())
 	}
 	m.Update(tea.MouseClickMsg{X: 100, Y: 10, Button: tea.MouseLeft})
-	if m.focus != focusCalls {
-		t.Errorf("click on the side pane focused %v; want calls", m.focus)
+	if focusName(m) != "calls" {
+		t.Errorf("click on the side pane focused %v; want calls", focusName(m))
 	}
 }
 

@@ -11,23 +11,6 @@ import (
 	"github.com/streamtap/streamtap/model/checks"
 )
 
-// focus is the pane that receives keys.
-type focus uint8
-
-const (
-	focusTimeline focus = iota
-	focusDetail
-	focusCalls
-	focusDiff
-	focusFindings
-	focusRequest // only in a proxy's inspector
-	numFocus
-)
-
-var focusNames = [...]string{"timeline", "detail", "calls", "diffs", "findings", "request"}
-
-func (f focus) String() string { return focusNames[f] }
-
 // Options configure the inspector.
 type Options struct {
 	// Source names the input in the status bar: "stdin", a path, "sample x".
@@ -74,17 +57,25 @@ type Model struct {
 	keys keyMap
 	st   styles
 
-	w, h  int
-	r     rects
-	focus focus
-	side  focus // the pane shown beside the timeline
-	help  bool
+	w, h int
+	r    rects
+	help bool
 
-	tl    timelinePane
-	det   detailPane
-	calls callsPane
-	diff  diffPane
-	find  findingsPane
+	// panes lists every pane in the order of their number keys (see
+	// registerPanes); focus is the index of the one that has the keys,
+	// side the index of the one shown beside the timeline (panes[0]).
+	panes []pane
+	focus int
+	side  int
+	// attachGen counts the sessions attached, to drop the results of
+	// work started for one before (see paneMsg).
+	attachGen int
+
+	tl    *timelinePane
+	det   *detailPane
+	calls *callsPane
+	diff  *diffPane
+	find  *findingsPane
 	bar   statusBar
 
 	prompt  prompt
@@ -108,7 +99,7 @@ type Model struct {
 	cur     *proxied // the session open in the panes, or nil
 	held    *model.Live
 	sl      sessionsPane
-	req     requestPane
+	req     *requestPane // only in a proxy's inspector
 }
 
 // New returns the inspector over s. A live session keeps receiving frames
@@ -117,8 +108,10 @@ func New(s *model.Session, o Options) *Model {
 	if o.SlowGap <= 0 {
 		o.SlowGap = time.Second
 	}
-	m := &Model{s: s, o: o, keys: defaultKeyMap(), side: focusCalls, live: o.Live}
+	m := &Model{s: s, o: o, keys: defaultKeyMap(), live: o.Live}
 	m.st = newStyles(true, o.NoColor)
+	m.registerPanes()
+	m.side = m.indexOf(m.calls)
 	m.attach(s)
 	m.startTeaching(o)
 	m.rep.speed = 1
@@ -129,26 +122,62 @@ func New(s *model.Session, o Options) *Model {
 	return m
 }
 
-// attach points every pane at s, dropping what they showed before.
+// registerPanes makes the inspector's panes, in the order of their number
+// keys: the timeline first (it sits on the left and owns the selection),
+// then the side panes, shown one at a time as tabs beside it. A new pane
+// is a file with its type, which implements pane, and one line here.
+func (m *Model) registerPanes() {
+	k, st := &m.keys, &m.st
+	m.tl = register(m, newTimelinePane(st, k, m, m.o.SlowGap))
+	m.det = register(m, newDetailPane(st, k, m.o.KeepSecrets))
+	m.calls = register(m, newCallsPane(st, k))
+	m.diff = register(m, newDiffPane(st, k))
+	m.find = register(m, newFindingsPane(st, k, m, m.o.Checks != nil))
+}
+
+// register adds p to the end of the panes, pointed at the session shown,
+// and returns it.
+func register[P pane](m *Model, p P) P {
+	m.panes = append(m.panes, p)
+	p.attach(m.s)
+	if m.w > 0 {
+		m.handleSize(m.w, m.h)
+	}
+	return p
+}
+
+// indexOf is p's place in the panes, or -1.
+func (m *Model) indexOf(p pane) int {
+	for i, q := range m.panes {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// attach points every pane at s, dropping what they showed before; the
+// caller sizes them again.
 func (m *Model) attach(s *model.Session) {
 	m.s = s
-	m.tl = newTimeline(s, &m.st, m.o.SlowGap)
+	m.attachGen++
+	for _, p := range m.panes {
+		p.attach(s)
+	}
 	m.tl.follow = m.live
-	m.det = detailPane{s: s, st: &m.st, keepSecrets: m.o.KeepSecrets, explain: m.det.explain}
-	m.calls = callsPane{s: s, st: &m.st}
-	m.diff = diffPane{s: s, st: &m.st}
-	m.find = findingsPane{st: &m.st, enabled: m.o.Checks != nil, landed: -1}
 	m.bar = statusBar{s: s, st: &m.st}
 }
 
-// panes is the number of panes focus cycles through: the request pane
-// exists only in a proxy's inspector.
-func (m *Model) panes() focus {
-	if m.proxy {
-		return numFocus
-	}
-	return focusRequest
+// The inspector is its panes' host (paneHost).
+
+func (m *Model) selectEvent(ord int) {
+	m.rep.playing = false
+	m.tl.selectOrd(ord)
 }
+
+func (m *Model) stopReplay() { m.rep.playing = false }
+
+func (m *Model) isLive() bool { return m.live }
 
 // framesMsg is a batch of frames from the reader (see ingest.Pump), and
 // the function that gives the batch back once it is added.
@@ -214,8 +243,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleFilterResult(msg)
 	case replayTickMsg:
 		cmd = m.handleReplayTick(msg)
-	case eventLoadedMsg, docIndexedMsg, snapDiffMsg:
-		m.handleLayout(msg)
+	case paneMsg:
+		cmd = m.handlePaneMsg(msg)
 	case noticeDoneMsg:
 		if msg.gen == m.noticeG {
 			m.notice = ""
@@ -238,13 +267,11 @@ func (m *Model) handleSize(w, h int) {
 	if m.r.tooSmall {
 		return
 	}
+	// Each pane's content goes under its title line.
 	m.tl.setSize(m.r.timeline.w, m.r.timeline.h-1)
-	sw, sh := m.r.side.w, m.r.side.h-1
-	m.det.setSize(sw, sh)
-	m.calls.setSize(sw, sh)
-	m.diff.setSize(sw, sh)
-	m.find.setSize(sw, sh)
-	m.req.setSize(sw, sh)
+	for _, p := range m.panes[1:] {
+		p.setSize(m.r.side.w, m.r.side.h-1)
+	}
 	m.bar.setSize(w)
 	m.sl.setSize(w, h-4) // title, selected session, help and status lines
 	if m.prompt.active() {
@@ -258,9 +285,9 @@ func (m *Model) handleTheme(dark bool) {
 		return
 	}
 	m.st = newStyles(dark, m.o.NoColor)
-	m.tl.invalidate()
-	m.req.key = requestKey{w: -1}
-	m.det.key, m.calls.key, m.diff.key = detailKey{ord: -2}, callsKey{ord: -2}, callsKey{ord: -2}
+	for _, p := range m.panes {
+		p.restyle()
+	}
 }
 
 // handleFrames adds a whole batch to the session in one step, and gives
@@ -369,19 +396,17 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.App.Help):
 		m.help = true
 	case key.Matches(msg, k.Nav.Next):
-		m.setFocus((m.focus + 1) % m.panes())
+		m.setFocus((m.focus + 1) % len(m.panes))
 	case key.Matches(msg, k.Nav.Prev):
-		m.setFocus((m.focus + m.panes() - 1) % m.panes())
+		m.setFocus((m.focus + len(m.panes) - 1) % len(m.panes))
 	case key.Matches(msg, k.Nav.Pane):
-		m.setFocus(focus(msg.String()[0] - '1'))
+		m.setFocus(int(msg.String()[0] - '1'))
 	case key.Matches(msg, k.Search.Search):
 		return m.openPrompt(promptSearch)
 	case key.Matches(msg, k.Search.Filter):
 		return m.openPrompt(promptFilter)
 	case key.Matches(msg, k.Nav.Goto):
 		return m.openPrompt(promptGoto)
-	case key.Matches(msg, k.Inspect.Cited):
-		return m.jumpCited()
 	case key.Matches(msg, k.Search.NextMatch):
 		m.jumpMatch(1)
 	case key.Matches(msg, k.Search.PrevMatch):
@@ -416,8 +441,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.saveCmd()
 	case key.Matches(msg, k.Inspect.Raw):
 		m.det.raw = !m.det.raw
-		if m.focus == focusTimeline && m.side != focusDetail {
-			m.side = focusDetail
+		if m.focus == 0 {
+			m.side = m.indexOf(m.det)
 		}
 	case key.Matches(msg, k.Inspect.Explain):
 		m.toggleExplain()
@@ -436,88 +461,21 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			m.tl.moveTo(i)
 		}
 	default:
-		m.handleNavKey(msg)
+		return m.panes[m.focus].update(msg)
 	}
 	return nil
 }
 
-// handleNavKey moves within the focused pane.
-func (m *Model) handleNavKey(msg tea.KeyPressMsg) {
-	k := &m.keys.Nav
-	page := max(m.tl.h, 1)
-	if m.focus != focusTimeline {
-		page = max(m.r.side.h-1, 1)
-	}
-	var delta int
-	switch {
-	case key.Matches(msg, k.Up):
-		delta = -1
-	case key.Matches(msg, k.Down):
-		delta = 1
-	case key.Matches(msg, k.HalfUp):
-		delta = -page / 2
-	case key.Matches(msg, k.HalfDown):
-		delta = page / 2
-	case key.Matches(msg, k.PageUp):
-		delta = -page
-	case key.Matches(msg, k.PageDown):
-		delta = page
-	case key.Matches(msg, k.Top):
-		delta = -1 << 30
-	case key.Matches(msg, k.Bottom):
-		delta = 1 << 30
-	default:
-		return
-	}
-	switch m.focus {
-	case focusTimeline:
-		m.rep.playing = false
-		m.tl.moveTo(m.tl.cursor + clamp(delta, -m.tl.len(), m.tl.len()))
-		if key.Matches(msg, k.Bottom) && m.live {
-			m.tl.follow = true
-		}
-	case focusDetail:
-		m.det.scrollBy(delta)
-	case focusCalls:
-		m.calls.scrollBy(delta)
-	case focusDiff:
-		m.diff.scrollBy(delta)
-	case focusFindings:
-		m.find.move(clamp(delta, -len(m.find.list), len(m.find.list)))
-		if e := m.find.selectedEvent(); e >= 0 {
-			m.rep.playing = false
-			m.tl.selectOrd(e)
-			m.find.landedOn(m.selected())
-		}
-	case focusRequest:
-		m.req.scrollBy(delta)
-	}
-}
-
-func (m *Model) setFocus(f focus) {
-	if f >= m.panes() {
+// setFocus gives the keys to pane f, and shows it beside the timeline
+// when it is a side pane.
+func (m *Model) setFocus(f int) {
+	if f < 0 || f >= len(m.panes) {
 		return
 	}
 	m.focus = f
-	if f != focusTimeline {
+	if f != 0 {
 		m.side = f
 	}
-}
-
-// jumpCited selects the next event the selected finding cites: its first,
-// then on each enter the one after, around again at the end.
-func (m *Model) jumpCited() tea.Cmd {
-	e := m.find.nextCited(m.selected())
-	if e < 0 {
-		return m.flash("this finding cites no event", false)
-	}
-	m.rep.playing = false
-	m.tl.selectOrd(e)
-	m.find.landedOn(m.selected())
-	if m.selected() != e {
-		return m.flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", e, m.selected()), true)
-	}
-	return nil
 }
 
 func (m *Model) jumpFinding(dir int) {
@@ -539,7 +497,7 @@ func (m *Model) copyCmd() tea.Cmd {
 		return nil
 	}
 	text := ""
-	if ev := m.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(m.s.Items) && m.s.Items[ev.Item].IsCall() && m.side != focusDetail {
+	if ev := m.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(m.s.Items) && m.s.Items[ev.Item].IsCall() && m.panes[m.side] != pane(m.det) {
 		text = m.s.Items[ev.Item].FinalArgsAsOf(ord) // what the calls pane shows
 	}
 	if text == "" {
@@ -580,15 +538,15 @@ func (m *Model) updateKeybindings() {
 	k.Inspect.Copy.SetEnabled(has)
 	k.Inspect.NextFinding.SetEnabled(len(m.find.list) > 0)
 	k.Inspect.PrevFinding.SetEnabled(len(m.find.list) > 0)
-	k.Inspect.Cited.SetEnabled(m.focus == focusFindings && len(m.find.list) > 0)
 	k.Stream.Play.SetEnabled(has)
 	k.Stream.Faster.SetEnabled(m.rep.playing)
 	k.Stream.Slower.SetEnabled(m.rep.playing)
 	k.Sessions.Open.SetEnabled(m.proxy && m.screen == screenSessions && len(m.px) > 0)
 	k.Sessions.Back.SetEnabled(m.proxy && m.screen == screenInspect)
 	k.Sessions.Follow.SetEnabled(m.proxy && m.screen == screenSessions)
-	if m.proxy {
-		k.Nav.Pane.SetHelp("1-6", "jump to pane")
+	m.updatePaneKeys()
+	for i, p := range m.panes {
+		p.updateKeys(i == m.focus)
 	}
 	if m.proxy && m.screen == screenSessions {
 		// The list has no events: only its own keys work.
@@ -609,6 +567,20 @@ func (m *Model) updateKeybindings() {
 			b.SetEnabled(true)
 		}
 	}
+}
+
+// paneKeys holds the number keys of up to nine panes.
+var paneKeys = [...]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// updatePaneKeys binds a number key to each pane (the first nine).
+func (m *Model) updatePaneKeys() {
+	k := &m.keys.Nav.Pane
+	n := min(len(m.panes), len(paneKeys))
+	if len(k.Keys()) == n {
+		return
+	}
+	k.SetKeys(paneKeys[:n]...)
+	k.SetHelp(fmt.Sprintf("1-%d", n), k.Help().Desc)
 }
 
 // mergeSorted returns the sorted union of two sorted lists.

@@ -2,7 +2,8 @@ package ui
 
 import tea "charm.land/bubbletea/v2"
 
-// handleClick selects a timeline row or focuses the pane clicked.
+// handleClick focuses the pane clicked, and lets it handle the click
+// (the timeline selects the row).
 func (m *Model) handleClick(ms tea.Mouse) {
 	if m.r.tooSmall || m.help {
 		return
@@ -14,17 +15,13 @@ func (m *Model) handleClick(ms tea.Mouse) {
 		}
 		return
 	}
-	switch {
-	case m.r.timeline.contains(ms.X, ms.Y):
-		m.focus = focusTimeline
-		// Rows start below the title and the column header.
-		if row := ms.Y - m.r.timeline.y - 2; row >= 0 {
-			m.rep.playing = false
-			m.tl.moveTo(m.tl.offset + row)
-		}
-	case m.r.side.contains(ms.X, ms.Y):
-		m.focus = m.side
+	i, r := m.paneAt(ms.X, ms.Y)
+	if i < 0 {
+		return
 	}
+	m.focus = i
+	// Each pane's content starts below its title line.
+	m.panes[i].click(ms.X-r.x, ms.Y-r.y-1)
 }
 
 // handleWheel scrolls the pane under the pointer.
@@ -45,22 +42,18 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 		m.sl.move(delta, len(m.px))
 		return
 	}
-	switch {
-	case m.r.timeline.contains(ms.X, ms.Y):
-		m.rep.playing = false
-		m.tl.moveTo(m.tl.cursor + delta)
-	case m.r.side.contains(ms.X, ms.Y):
-		switch m.side {
-		case focusDetail:
-			m.det.scrollBy(delta)
-		case focusDiff:
-			m.diff.scrollBy(delta)
-		case focusFindings:
-			m.find.move(delta)
-		case focusRequest:
-			m.req.scrollBy(delta)
-		default:
-			m.calls.scrollBy(delta)
-		}
+	if i, _ := m.paneAt(ms.X, ms.Y); i >= 0 {
+		m.panes[i].wheel(delta)
 	}
+}
+
+// paneAt is the pane on screen at (x, y) and its rectangle, or -1.
+func (m *Model) paneAt(x, y int) (int, rect) {
+	switch {
+	case m.r.timeline.contains(x, y):
+		return 0, m.r.timeline
+	case m.r.side.contains(x, y):
+		return m.side, m.r.side
+	}
+	return -1, rect{}
 }

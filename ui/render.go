@@ -48,23 +48,12 @@ func (m *Model) render() string {
 	return strings.Join(lines, "\n")
 }
 
+// renderPanes draws the timeline with its title and, beside or under it,
+// the side pane shown with its tabs.
 func (m *Model) renderPanes() []string {
 	ord := m.selected()
-	tlTitle := m.title("timeline", m.focus == focusTimeline, m.tl.w, m.timelineTitleExtra())
-	tl := append([]string{tlTitle}, strings.Split(m.tl.view(m.focus == focusTimeline), "\n")...)
-	var body string
-	switch m.side {
-	case focusDetail:
-		body = m.det.view(ord)
-	case focusDiff:
-		body = m.diff.view(ord)
-	case focusFindings:
-		body = m.find.view(m.focus == focusFindings, ord)
-	case focusRequest:
-		body = m.req.view()
-	default:
-		body = m.calls.view(ord)
-	}
+	tl := append([]string{m.title()}, strings.Split(m.tl.view(ord, m.focus == 0), "\n")...)
+	body := m.panes[m.side].view(ord, m.focus == m.side)
 	side := append([]string{m.sideTitle()}, strings.Split(body, "\n")...)
 	if m.r.stacked {
 		return append(tl, side...)
@@ -81,74 +70,39 @@ func (m *Model) renderPanes() []string {
 	return out
 }
 
-func (m *Model) timelineTitleExtra() string {
-	n := m.tl.len()
-	if n == 0 {
-		return ""
-	}
-	extra := fmt.Sprintf("%d/%d", m.tl.cursor+1, n)
-	if m.tl.rows != nil {
-		extra += fmt.Sprintf(" of %d", m.s.Len())
-	}
-	return extra
-}
-
-// title renders a pane title line.
-func (m *Model) title(name string, focused bool, w int, extra string) string {
+// title renders the timeline's title line.
+func (m *Model) title() string {
 	style := m.st.Title.Blurred
-	if focused {
+	if m.focus == 0 {
 		style = m.st.Title.Focused
 	}
-	t := style.Render("1 " + name)
-	if extra != "" {
+	t := style.Render("1 " + m.tl.title())
+	if extra := m.tl.status(); extra != "" {
 		t += m.st.Muted.Render("  " + extra)
 	}
-	return fit(t, w)
+	return fit(t, m.tl.w)
 }
 
-// sideTitle renders the tabs of the side pane.
+// sideTitle renders the tabs of the side panes, numbered by their keys,
+// and what the one shown is working on.
 func (m *Model) sideTitle() string {
 	var parts []string
-	for f := focusDetail; f < m.panes(); f++ {
-		label := fmt.Sprintf("%d %s", f+1, f)
-		if f == focusDetail && m.det.raw {
-			label += " (raw)"
-		}
-		if f == focusFindings && m.o.Checks != nil {
-			label += fmt.Sprintf(" (%d)", len(m.find.list))
-		}
+	for i := 1; i < len(m.panes); i++ {
+		label := fmt.Sprintf("%d %s", i+1, m.panes[i].title())
 		switch {
-		case f == m.side && m.focus == f:
+		case i == m.side && m.focus == i:
 			parts = append(parts, m.st.Title.Focused.Render(label))
-		case f == m.side:
+		case i == m.side:
 			parts = append(parts, m.st.Title.TabActive.Render(label))
 		default:
 			parts = append(parts, m.st.Title.Tab.Render(label))
 		}
 	}
 	title := strings.Join(parts, "  ")
-	if st := m.sideStatus(); st != "" {
+	if st := m.panes[m.side].status(); st != "" {
 		title += m.st.Muted.Render("  " + st)
 	}
 	return fit(title, m.r.side.w)
-}
-
-// sideStatus is what the side pane is working on (reading a big event,
-// indexing its layout), or where the detail pane stands in a body longer
-// than the screen.
-func (m *Model) sideStatus() string {
-	switch m.side {
-	case focusDetail:
-		if st := m.det.status(); st != "" {
-			return st
-		}
-		if n := m.det.total(); n > m.det.bodyH() && m.det.key.ord >= 0 {
-			return fmt.Sprintf("line %d/%d", m.det.scroll+1, n)
-		}
-	case focusCalls:
-		return m.calls.status()
-	}
-	return ""
 }
 
 func (m *Model) statusInfo() statusInfo {

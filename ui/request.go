@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/capture"
@@ -16,7 +18,9 @@ import (
 // tool outputs it sent back, the turn it answers and its headers (secret
 // ones redacted). Every string from the request goes through Safe.
 type requestPane struct {
+	paneBase
 	st          *styles
+	keys        *keyMap
 	keepSecrets bool
 	w, h        int
 	info        model.Exchange
@@ -34,7 +38,36 @@ type requestKey struct {
 	n    int // unanswered calls
 }
 
+// newRequestPane returns the request pane, showing no exchange yet.
+func newRequestPane(st *styles, keys *keyMap, keepSecrets bool) *requestPane {
+	return &requestPane{st: st, keys: keys, keepSecrets: keepSecrets}
+}
+
+func (p *requestPane) title() string { return "request" }
+
+// attach changes nothing: the pane shows the exchange setExchange gave,
+// not the session.
+func (p *requestPane) attach(*model.Session) {}
+
 func (p *requestPane) setSize(w, h int) { p.w, p.h = w, max(h, 1) }
+
+func (p *requestPane) restyle() { p.key = requestKey{w: -1} }
+
+func (p *requestPane) shortHelp() []key.Binding {
+	return []key.Binding{p.keys.Nav.Down, p.keys.Nav.Up}
+}
+
+// update scrolls on a navigation key.
+func (p *requestPane) update(msg tea.Msg) tea.Cmd {
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		if delta, ok := navDelta(p.keys, msg, p.h); ok {
+			p.scrollBy(delta)
+		}
+	}
+	return nil
+}
+
+func (p *requestPane) wheel(delta int) { p.scrollBy(delta) }
 
 // setExchange shows an exchange's request and turn links.
 func (p *requestPane) setExchange(in model.Exchange) {
@@ -122,7 +155,7 @@ func (p *requestPane) layout() []string {
 	return out
 }
 
-func (p *requestPane) view() string {
+func (p *requestPane) view(int, bool) string {
 	if !p.has {
 		return strings.Join(block([]string{p.st.Muted.Render("no request: open a proxied session")}, p.w, p.h), "\n")
 	}

@@ -106,7 +106,7 @@ func NewSessions(o Options) *Model {
 	m.live = false
 	m.byID = map[int]*proxied{}
 	m.sl = sessionsPane{st: &m.st, follow: true}
-	m.req = requestPane{st: &m.st, keepSecrets: o.KeepSecrets}
+	m.req = register(m, newRequestPane(&m.st, &m.keys, o.KeepSecrets))
 	m.updateKeybindings()
 	return m
 }
@@ -214,7 +214,7 @@ func (m *Model) openSession(ps *proxied) {
 		m.tl.moveTo(m.tl.len() - 1)
 		m.tl.follow = true
 	}
-	m.focus, m.side = focusTimeline, focusCalls
+	m.focus, m.side = 0, m.indexOf(m.calls)
 	m.req.setExchange(ps.info)
 	m.req.scroll = 0
 	m.runChecks()

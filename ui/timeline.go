@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/capture"
@@ -22,8 +25,11 @@ const rowCacheMax = 2048
 // columns, then only the rows in view, so a frame costs O(height),
 // whatever the number of events.
 type timelinePane struct {
+	paneBase
 	s    *model.Session
 	st   *styles
+	keys *keyMap
+	host paneHost
 	w, h int // content width, and the number of rows (without the header)
 
 	cursor int // selected row
@@ -61,6 +67,76 @@ type streamShape struct {
 
 func newTimeline(s *model.Session, st *styles, slow time.Duration) timelinePane {
 	return timelinePane{s: s, st: st, slow: slow, cache: map[int]string{}, seen: streamShape{maxSeq: -1}}
+}
+
+// newTimelinePane returns the timeline, pointed at no session yet; slow
+// is the gap from which an event counts as slow.
+func newTimelinePane(st *styles, keys *keyMap, host paneHost, slow time.Duration) *timelinePane {
+	t := newTimeline(nil, st, slow)
+	t.keys, t.host = keys, host
+	return &t
+}
+
+func (t *timelinePane) title() string { return "timeline" }
+
+// status is where the selection stands: "28/40", and "of N" events when
+// a filter shows fewer.
+func (t *timelinePane) status() string {
+	n := t.len()
+	if n == 0 {
+		return ""
+	}
+	extra := fmt.Sprintf("%d/%d", t.cursor+1, n)
+	if t.rows != nil {
+		extra += fmt.Sprintf(" of %d", t.s.Len())
+	}
+	return extra
+}
+
+// attach shows session s from its first event.
+func (t *timelinePane) attach(s *model.Session) {
+	keys, host := t.keys, t.host
+	*t = newTimeline(s, t.st, t.slow)
+	t.keys, t.host = keys, host
+}
+
+func (t *timelinePane) restyle() { t.invalidate() }
+
+func (t *timelinePane) shortHelp() []key.Binding {
+	k := t.keys
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Nav.Bottom, k.Stream.Follow, k.Search.Search, k.Search.NextMatch, k.Stream.Play}
+}
+
+// update moves the selection on a navigation key; G on a live stream
+// follows its tail again.
+func (t *timelinePane) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	delta, ok := navDelta(t.keys, k, t.h)
+	if !ok {
+		return nil
+	}
+	t.host.stopReplay()
+	t.moveTo(t.cursor + clamp(delta, -t.len(), t.len()))
+	if key.Matches(k, t.keys.Nav.Bottom) && t.host.isLive() {
+		t.follow = true
+	}
+	return nil
+}
+
+func (t *timelinePane) wheel(delta int) {
+	t.host.stopReplay()
+	t.moveTo(t.cursor + delta)
+}
+
+// click selects the row clicked; line 0 is the column header.
+func (t *timelinePane) click(_, y int) {
+	if row := y - 1; row >= 0 {
+		t.host.stopReplay()
+		t.moveTo(t.offset + row)
+	}
 }
 
 // setSize sets the pane's content size; h includes the header row.
@@ -226,7 +302,7 @@ func (t *timelinePane) isSlow(ord int) bool {
 }
 
 // view renders the header and the visible rows.
-func (t *timelinePane) view(focused bool) string {
+func (t *timelinePane) view(_ int, focused bool) string {
 	t.scan()
 	if t.cacheWidth != t.w {
 		t.invalidate()
