@@ -50,7 +50,7 @@ func BenchmarkViewTimeline(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			m := benchModel(b, n)
-			m.tl.selectOrd(n / 2)
+			m.insp.tl.selectOrd(n / 2)
 			down := keyMsg("j")
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -67,7 +67,7 @@ func BenchmarkViewIdle(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			m := benchModel(b, n)
-			m.tl.selectOrd(n / 2)
+			m.insp.tl.selectOrd(n / 2)
 			_ = m.View()
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -42,17 +42,17 @@ const argsDisagree = "sources of the final arguments disagree"
 func TestCallsAsOfDoneArgsDiffer(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "broken-done-args-differ"), 140, 60)
 	press(m, "3")
-	call := m.s.Items[0]
-	done := firstOfType(m.s, "response.function_call_arguments.done")
+	call := m.insp.s.Items[0]
+	done := firstOfType(m.insp.s, "response.function_call_arguments.done")
 	if done < 0 || !call.IsCall() {
 		t.Fatal("the sample should hold one call and its arguments' .done")
 	}
-	for ord := range m.s.Len() {
-		m.tl.selectOrd(ord)
+	for ord := range m.insp.s.Len() {
+		m.insp.tl.selectOrd(ord)
 		view := plainView(m)
 		want := call.FinalArgsAsOf(ord)
 		got := ""
-		if d := shownDoc(m.calls, call, 0); d != nil {
+		if d := shownDoc(m.insp.calls, call, 0); d != nil {
 			got = string(d.sp.src)
 		}
 		if got != want {
@@ -61,8 +61,8 @@ func TestCallsAsOfDoneArgsDiffer(t *testing.T) {
 		if shown := strings.Contains(view, argsDisagree); shown != (ord >= done) {
 			t.Errorf("as of #%d the disagreement shown = %v; want %v (the .done is #%d):\n%s", ord, shown, ord >= done, done, view)
 		}
-		isDelta := m.s.TypeName(m.s.Events.At(ord).Type) == "response.function_call_arguments.delta"
-		if isDelta && m.calls.mark < 0 {
+		isDelta := m.insp.s.TypeName(m.insp.s.Events.At(ord).Type) == "response.function_call_arguments.delta"
+		if isDelta && m.insp.calls.mark < 0 {
 			t.Errorf("as of delta #%d no fragment is marked", ord)
 		}
 	}
@@ -76,7 +76,7 @@ func TestCallsAsOfDoneArgsGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := newTestModel(t, sampleBytes(t, "broken-done-args-differ"), size[0], size[1])
-			m.tl.selectOrd(firstOfType(m.s, "response.function_call_arguments.done"))
+			m.insp.tl.selectOrd(firstOfType(m.insp.s, "response.function_call_arguments.done"))
 			press(m, "3")
 			out := viewOf(m)
 			checkFits(t, out, size[0], size[1])
@@ -99,19 +99,19 @@ func TestCallsAsOfTextDiffer(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), 140, 60)
 	press(m, "3")
 	var msg *model.Item
-	for _, it := range m.s.Items {
+	for _, it := range m.insp.s.Items {
 		if it.Role == model.RoleMessage {
 			msg = it
 		}
 	}
-	done := firstOfType(m.s, "response.output_text.done")
+	done := firstOfType(m.insp.s, "response.output_text.done")
 	if msg == nil || done < 0 {
 		t.Fatal("the sample should hold a message and its output_text.done")
 	}
-	for ord := range m.s.Len() {
-		m.tl.selectOrd(ord)
+	for ord := range m.insp.s.Len() {
+		m.insp.tl.selectOrd(ord)
 		view := plainView(m)
-		if d := shownDoc(m.calls, msg, 1); d != nil && string(d.sp.src) != string(msg.FinalTextAsOf(ord)) {
+		if d := shownDoc(m.insp.calls, msg, 1); d != nil && string(d.sp.src) != string(msg.FinalTextAsOf(ord)) {
 			t.Errorf("as of #%d the main text is %q; FinalTextAsOf = %q", ord, d.sp.src, msg.FinalTextAsOf(ord))
 		}
 		if shown := strings.Contains(view, textDisagree); shown != (ord >= done) {
@@ -136,7 +136,7 @@ func TestCallsAsOfTextGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), size[0], size[1])
-			m.tl.selectOrd(firstOfType(m.s, "response.output_text.done"))
+			m.insp.tl.selectOrd(firstOfType(m.insp.s, "response.output_text.done"))
 			press(m, "3")
 			out := viewOf(m)
 			checkFits(t, out, size[0], size[1])

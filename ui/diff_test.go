@@ -73,7 +73,7 @@ func twoSnapshotPairs(n int) []byte {
 // selection comes back to it.
 func TestDiffsComparisonLandsWhereItBelongs(t *testing.T) {
 	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
-	m.tl.selectOrd(2)
+	m.insp.tl.selectOrd(2)
 	_, first := m.Update(keyMsg("4"))
 	m.Update(keyMsg("1"))
 	_, second := m.Update(keyMsg("j")) // output_item.added #3: the second pair
@@ -122,17 +122,17 @@ func messagesOf(cmd tea.Cmd) []tea.Msg {
 // result, for the session before, is not kept.
 func TestDiffsResultOfAnotherSessionDropped(t *testing.T) {
 	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
-	m.tl.selectOrd(2)
+	m.insp.tl.selectOrd(2)
 	_, cmd := m.Update(keyMsg("4"))
 	msgs := messagesOf(cmd)
-	m.attach(newSession(twoSnapshotPairs(16))) // small: compared at once
-	m.side = m.indexOf(m.diff)
-	m.tl.selectOrd(2)
+	m.insp.attach(newSession(twoSnapshotPairs(16))) // small: compared at once
+	m.insp.side = m.insp.indexOf(m.insp.diff)
+	m.insp.tl.selectOrd(2)
 	for _, msg := range msgs {
 		m.Update(msg)
 	}
-	if len(m.diff.results) != 0 || strings.Contains(plainView(m), "MiB") {
-		t.Errorf("a comparison of another session was kept: %v\n%s", m.diff.results, plainView(m))
+	if len(m.insp.diff.results) != 0 || strings.Contains(plainView(m), "MiB") {
+		t.Errorf("a comparison of another session was kept: %v\n%s", m.insp.diff.results, plainView(m))
 	}
 }
 
@@ -197,9 +197,9 @@ func TestDiffsEntriesBounded(t *testing.T) {
 	sseEvent(&buf, "response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"id":"m_1","type":"message","status":"in_progress","v":[`+a.String()+`]}}`)
 	sseEvent(&buf, "response.output_item.done", `{"type":"response.output_item.done","output_index":0,"item":{"id":"m_1","type":"message","status":"completed","v":[`+b.String()+`]}}`)
 	m := hugeModel(t, buf.Bytes(), 120, 40)
-	m.tl.selectOrd(1)
+	m.insp.tl.selectOrd(1)
 	pressAll(m, "4")
-	lines := m.diff.lines
+	lines := m.insp.diff.lines
 	n := 0
 	for _, l := range lines {
 		if strings.HasPrefix(ansi.Strip(l), "    ~ .v[") {

@@ -175,24 +175,24 @@ func (x *TimelineExplainer) Write(w io.Writer, s *model.Session, ev *model.Event
 // startTeaching applies the options that teach: the sample's lesson in
 // the status line, and with Explain the detail pane shown with the
 // explanation on.
-func (m *Model) startTeaching(o Options) {
-	m.bar.lesson = o.Lesson
+func (in *inspector) startTeaching(o Options) {
+	in.bar.lesson = o.Lesson
 	if o.Explain {
-		m.det.explain, m.side = true, m.indexOf(m.det)
+		in.det.explain, in.side = true, in.indexOf(in.det)
 	}
 }
 
 // toggleExplain turns the explanation under the detail pane on or off,
 // bringing the detail pane into view when another side pane showed.
-func (m *Model) toggleExplain() {
-	m.det.explain = !m.det.explain
-	det := m.indexOf(m.det)
-	if m.side == det {
+func (in *inspector) toggleExplain() {
+	in.det.explain = !in.det.explain
+	det := in.indexOf(in.det)
+	if in.side == det {
 		return
 	}
-	if m.focus == 0 {
-		m.side = det
+	if in.focus == 0 {
+		in.side = det
 		return
 	}
-	m.setFocus(det)
+	in.setFocus(det)
 }

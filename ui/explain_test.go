@@ -60,7 +60,7 @@ func TestExplainGolden(t *testing.T) {
 		for _, tc := range explainCases {
 			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
 				m := explainModel(t, tc.sample, tc.stream, size[0], size[1])
-				m.tl.selectOrd(tc.ord)
+				m.insp.tl.selectOrd(tc.ord)
 				press(m, "x")
 				out := viewOf(m)
 				if !strings.Contains(ansi.Strip(out), "explain "+tc.shape) {
@@ -80,7 +80,7 @@ func TestExplainGolden(t *testing.T) {
 // any pane), it follows the selection, and x again hides it.
 func TestExplainToggle(t *testing.T) {
 	m := explainModel(t, "responses-parallel-calls", "", 120, 40)
-	m.tl.selectOrd(3)
+	m.insp.tl.selectOrd(3)
 	press(m, "3") // the calls pane
 	if strings.Contains(ansi.Strip(viewOf(m)), "explain response.") {
 		t.Fatal("an explanation shows before x")
@@ -119,7 +119,7 @@ func TestExplainHelp(t *testing.T) {
 // the detail pane reaches all of it and the event after it.
 func TestExplainSmallPane(t *testing.T) {
 	m := explainModel(t, "anthropic-text-then-tool", "", 60, 15)
-	m.tl.selectOrd(9)
+	m.insp.tl.selectOrd(9)
 	press(m, "x")
 	out := ansi.Strip(viewOf(m))
 	checkFits(t, viewOf(m), 60, 15)
@@ -144,7 +144,7 @@ func TestExplainWidthSweep(t *testing.T) {
 	for _, h := range []int{15, 24, 40} {
 		for w := 60; w <= 160; w += 7 {
 			m := explainModel(t, "chat-parallel-calls", "", w, h)
-			m.tl.selectOrd(2)
+			m.insp.tl.selectOrd(2)
 			press(m, "x")
 			checkFits(t, viewOf(m), w, h)
 		}

@@ -311,4 +311,4 @@ func (f *findingsPane) view(sel int, focused bool) string {
 
 // Findings returns what the findings pane lists, in its order: what the
 // user sees, for tests that hold it against `streamtap check`.
-func (m *Model) Findings() []checks.Finding { return slices.Clone(m.find.list) }
+func (m *Model) Findings() []checks.Finding { return slices.Clone(m.insp.find.list) }

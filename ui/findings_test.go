@@ -36,15 +36,15 @@ func findingsModel(t *testing.T, w, h int, check func(*model.Session) []checks.F
 // sidePane is the side pane's text, its lines joined.
 func sidePane(m *Model) []string {
 	var out []string
-	for _, l := range strings.Split(plainView(m), "\n")[:m.r.side.y+m.r.side.h] {
-		if m.r.stacked {
+	for _, l := range strings.Split(plainView(m), "\n")[:m.insp.r.side.y+m.insp.r.side.h] {
+		if m.insp.r.stacked {
 			out = append(out, l)
 			continue
 		}
-		out = append(out, ansi.Cut(l, m.r.side.x, m.r.side.x+m.r.side.w))
+		out = append(out, ansi.Cut(l, m.insp.r.side.x, m.insp.r.side.x+m.insp.r.side.w))
 	}
-	if m.r.stacked {
-		return out[m.r.side.y:]
+	if m.insp.r.stacked {
+		return out[m.insp.r.side.y:]
 	}
 	return out
 }
@@ -91,7 +91,7 @@ func TestFindingsEnterCyclesCitedEvents(t *testing.T) {
 	}
 	for i, st := range steps {
 		press(m, st.keys...)
-		if got := m.selected(); got != st.want {
+		if got := m.insp.selected(); got != st.want {
 			t.Fatalf("step %d %v: selected %d; want %d", i, st.keys, got, st.want)
 		}
 		if focusName(m) != "findings" {
@@ -99,7 +99,7 @@ func TestFindingsEnterCyclesCitedEvents(t *testing.T) {
 		}
 	}
 	press(m, "j", "j", "enter") // a finding that cites no event
-	if got := m.selected(); got != 30 {
+	if got := m.insp.selected(); got != 30 {
 		t.Errorf("enter on a finding without events moved the selection to %d", got)
 	}
 	if !strings.Contains(lastLine(plainView(m)), "cites no event") {

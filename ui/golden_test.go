@@ -38,12 +38,12 @@ type paneCase struct {
 var paneCases = []paneCase{
 	// Event 27 is a delta of get_weather while get_local_time is half
 	// streamed: both calls partial, the fragment marked.
-	{"timeline", func(m *Model) { m.tl.selectOrd(27) }},
-	{"detail", func(m *Model) { m.tl.selectOrd(27); press(m, "2") }},
-	{"detail-raw", func(m *Model) { m.tl.selectOrd(27); press(m, "2", "r") }},
-	{"calls", func(m *Model) { m.tl.selectOrd(27); press(m, "3") }},
-	{"diffs", func(m *Model) { m.tl.selectOrd(36); press(m, "4") }},
-	{"findings", func(m *Model) { m.tl.selectOrd(27); press(m, "5") }},
+	{"timeline", func(m *Model) { m.insp.tl.selectOrd(27) }},
+	{"detail", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "2") }},
+	{"detail-raw", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "2", "r") }},
+	{"calls", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "3") }},
+	{"diffs", func(m *Model) { m.insp.tl.selectOrd(36); press(m, "4") }},
+	{"findings", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "5") }},
 	{"help", func(m *Model) { press(m, "?") }},
 }
 
@@ -82,7 +82,7 @@ func TestGoldenTimed(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := New(newSession(rec), Options{Source: "rec.sse", Checks: fakeChecks})
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-			m.tl.selectOrd(28)
+			m.insp.tl.selectOrd(28)
 			out := viewOf(m)
 			checkFits(t, out, size[0], size[1])
 			if size[0] != 120 {

@@ -7,33 +7,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// shortHelp is the one-line contextual help: the focused pane's keys, then
-// the global ones, enabled bindings only.
-func (m *Model) shortHelp() []key.Binding {
-	k := &m.keys
-	var out []key.Binding
-	if m.prompt.active() {
-		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
-	}
-	if m.screen == screenSessions {
-		return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
-	}
-	out = append(out, m.panes[m.focus].shortHelp()...)
-	if m.proxy {
-		out = append(out, k.Sessions.Back)
-	}
-	out = append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
-	return out
-}
-
-// helpBar renders the contextual help line.
-func (m *Model) helpBar(w int) string {
-	st := &m.st
-	if m.prompt.active() {
-		return m.prompt.view(st, w)
-	}
+// renderShortHelp renders the one-line contextual help, w cells wide:
+// the enabled bindings of list, as many as fit.
+func renderShortHelp(st *styles, list []key.Binding, w int) string {
 	var parts []string
-	for _, b := range m.shortHelp() {
+	for _, b := range list {
 		if !b.Enabled() {
 			continue
 		}

@@ -89,12 +89,12 @@ func viewOf(m *Model) string { return m.View().Content }
 
 // paneName names pane i of m by the first word of its title ("detail" for
 // "detail (raw)").
-func paneName(m *Model, i int) string { return strings.Fields(m.panes[i].title())[0] }
+func paneName(m *Model, i int) string { return strings.Fields(m.insp.panes[i].title())[0] }
 
 // focusName names the pane that has the keys; sideName the one shown
 // beside the timeline.
-func focusName(m *Model) string { return paneName(m, m.focus) }
-func sideName(m *Model) string  { return paneName(m, m.side) }
+func focusName(m *Model) string { return paneName(m, m.insp.focus) }
+func sideName(m *Model) string  { return paneName(m, m.insp.side) }
 
 // workResult is what a pane's work command returned, out of the
 // envelope that addresses it to the pane.

@@ -109,7 +109,7 @@ func TestLargeEventLaidOutLazily(t *testing.T) {
 	m := newTestModel(t, []byte(b.String()), 100, 30)
 	press(m, "2")
 	out := viewOf(m)
-	if m.det.doc == nil || m.det.lines != nil {
+	if m.insp.det.doc == nil || m.insp.det.lines != nil {
 		t.Fatal("a large value should be laid out lazily, a screen at a time")
 	}
 	checkFits(t, out, 100, 30)

@@ -93,7 +93,7 @@ func BenchmarkDiffsFirstFrame(b *testing.B) {
 				b.StopTimer()
 				m := New(s, Options{Source: "bench"})
 				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-				m.tl.selectOrd(1)
+				m.insp.tl.selectOrd(1)
 				press(m, "4", "1") // show the pane, focus the timeline
 				_ = m.View()
 				b.StartTimer()

@@ -30,13 +30,13 @@ var hugeGoldenCases = []struct {
 	// A delta that added a small fragment amid 4 MB of arguments.
 	{"calls-fragment", func() []byte { return bigDeltaStream(bigSize / 2) }, func(m *Model, w, h int) {
 		resize(m, w, h)
-		m.tl.selectOrd(2)
+		m.insp.tl.selectOrd(2)
 		pressAll(m, "3")
 	}},
 	// The diffs pane over a 20 MB output_item.done: before the comparison
 	// has run, and after.
-	{"diffs-comparing", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.tl.selectOrd(2); m.Update(keyMsg("4")) }},
-	{"diffs", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.tl.selectOrd(2); pressAll(m, "4") }},
+	{"diffs-comparing", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.insp.tl.selectOrd(2); m.Update(keyMsg("4")) }},
+	{"diffs", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.insp.tl.selectOrd(2); pressAll(m, "4") }},
 }
 
 func snapshots20M() []byte { return snapshotPair(size20M) }

@@ -33,11 +33,11 @@ func resize(m *Model, w, h int) {
 // sideTitle is the side pane's title line on screen.
 func sideTitleText(m *Model) string {
 	lines := strings.Split(ansi.Strip(viewOf(m)), "\n")
-	row := m.r.side.y
+	row := m.insp.r.side.y
 	if row >= len(lines) {
 		return ""
 	}
-	return ansi.Cut(lines[row], m.r.side.x, m.w)
+	return ansi.Cut(lines[row], m.insp.r.side.x, m.w)
 }
 
 // TestBigEventFirstScreenBeforeRead shows a big event's first screen from
@@ -111,7 +111,7 @@ func twoBigEvents(n int) []byte {
 // is read and indexed: results for what is no longer shown change nothing.
 func TestStaleLayoutResultsAreDropped(t *testing.T) {
 	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
-	m.tl.selectOrd(0)
+	m.insp.tl.selectOrd(0)
 	_, readFirst := m.Update(keyMsg("2"))
 	m.Update(keyMsg("1")) // focus the timeline, to move the selection
 	_, readSecond := m.Update(keyMsg("j"))
@@ -165,7 +165,7 @@ func bigDeltaStream(n int) []byte {
 // arguments' real start.
 func TestCallsJumpsToFragmentInBigArguments(t *testing.T) {
 	m := hugeModel(t, bigDeltaStream(bigSize/2), 120, 40)
-	m.tl.selectOrd(2)
+	m.insp.tl.selectOrd(2)
 	_, cmd := m.Update(keyMsg("3"))
 	settle(m, cmd)
 	view := viewOf(m)
@@ -275,9 +275,9 @@ func TestLayoutWorkBesideTheEventLoop(t *testing.T) {
 func TestResultsForAnotherSessionAreDropped(t *testing.T) {
 	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
 	_, readFirst := m.Update(keyMsg("2"))
-	m.attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does
-	m.handleSize(m.w, m.h)
-	m.setFocus(m.indexOf(m.det))
+	m.insp.attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does
+	m.insp.setSize(m.w, m.h)
+	m.insp.setFocus(m.insp.indexOf(m.insp.det))
 	_, readSecond := m.Update(keyMsg("g"))
 	m.Update(readFirst())
 	if got := sideText(m); !strings.Contains(got, "BEGIN-") || strings.Contains(got, "FIRST-") {

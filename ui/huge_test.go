@@ -201,8 +201,8 @@ func pressAll(m *Model, keys ...string) {
 func sideText(m *Model) string {
 	var b strings.Builder
 	for _, l := range strings.Split(ansi.Strip(viewOf(m)), "\n") {
-		if m.r.side.x < ansi.StringWidth(l) {
-			b.WriteString(ansi.Cut(l, m.r.side.x, m.w))
+		if m.insp.r.side.x < ansi.StringWidth(l) {
+			b.WriteString(ansi.Cut(l, m.insp.r.side.x, m.w))
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), "")
@@ -247,7 +247,7 @@ func TestHugePayloads(t *testing.T) {
 			// indexing at once: hold that work back until its first screen
 			// has been checked.
 			_, held := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-			m.tl.selectOrd(hc.shape.ev)
+			m.insp.tl.selectOrd(hc.shape.ev)
 			begin, end := markers(hc.n)
 			screen := func(what string) string {
 				t.Helper()

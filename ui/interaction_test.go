@@ -59,7 +59,7 @@ func TestMovingUpShrinksArguments(t *testing.T) {
 		t.Fatalf("at the last event the calls pane should show the full arguments:\n%s", v)
 	}
 	// Walk up to the third argument delta: only its prefix had arrived.
-	for m.selected() > 5 {
+	for m.insp.selected() > 5 {
 		press(m, "k")
 	}
 	v := plainView(m)
@@ -70,7 +70,7 @@ func TestMovingUpShrinksArguments(t *testing.T) {
 		t.Errorf("partial arguments should be marked incomplete:\n%s", v)
 	}
 	// The fragment event 5 added is marked (styled with the mark style).
-	it := m.s.Items[m.s.Events.At(5).Item]
+	it := m.insp.s.Items[m.insp.s.Events.At(5).Item]
 	a, b, ok := it.Args.FragmentAt(5)
 	if !ok {
 		t.Fatal("event 5 added no fragment")
@@ -91,13 +91,13 @@ func TestLiveBatchesFollowWithoutYanking(t *testing.T) {
 		t.Fatalf("empty live view:\n%s", v)
 	}
 	m.Update(batch(fs[:20]))
-	if got := m.selected(); got != 19 {
+	if got := m.insp.selected(); got != 19 {
 		t.Fatalf("following: selected = %d; want 19", got)
 	}
 	// The reader scrolls up: new events must not move the selection.
 	press(m, "k", "k")
 	m.Update(batch(fs[20:30]))
-	if got := m.selected(); got != 17 {
+	if got := m.insp.selected(); got != 17 {
 		t.Fatalf("scrolled up: selected = %d; want 17 (no yank)", got)
 	}
 	if v := plainView(m); !strings.Contains(v, "follow off") || !strings.Contains(v, "30 events") {
@@ -105,7 +105,7 @@ func TestLiveBatchesFollowWithoutYanking(t *testing.T) {
 	}
 	press(m, "f") // follow again: jump to the tail
 	m.Update(batch(fs[30:]))
-	if got, want := m.selected(), len(fs)-1; got != want {
+	if got, want := m.insp.selected(), len(fs)-1; got != want {
 		t.Fatalf("following again: selected = %d; want %d", got, want)
 	}
 	m.Update(SourceDone(nil))
@@ -170,7 +170,7 @@ func TestFocusAndPanes(t *testing.T) {
 
 func TestNavigationKeys(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 30)
-	n := m.s.Len()
+	n := m.insp.s.Len()
 	tests := []struct {
 		key  string
 		want int
@@ -182,7 +182,7 @@ func TestNavigationKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		press(m, tt.key)
-		if got := m.selected(); got != tt.want {
+		if got := m.insp.selected(); got != tt.want {
 			t.Fatalf("after %q selected = %d; want %d", tt.key, got, tt.want)
 		}
 	}
@@ -210,20 +210,20 @@ func TestSearchAndMatches(t *testing.T) {
 		t.Fatal("enter should start a search command")
 	}
 	m.Update(cmd())
-	if len(m.tl.matches) == 0 {
+	if len(m.insp.tl.matches) == 0 {
 		t.Fatal("no matches for Tokyo")
 	}
-	first := m.selected()
-	if first != int(m.tl.matches[0]) {
-		t.Fatalf("selected %d; want the first match %d", first, m.tl.matches[0])
+	first := m.insp.selected()
+	if first != int(m.insp.tl.matches[0]) {
+		t.Fatalf("selected %d; want the first match %d", first, m.insp.tl.matches[0])
 	}
 	press(m, "n")
-	if len(m.tl.matches) > 1 && m.selected() != int(m.tl.matches[1]) {
-		t.Errorf("n selected %d; want %d", m.selected(), m.tl.matches[1])
+	if len(m.insp.tl.matches) > 1 && m.insp.selected() != int(m.insp.tl.matches[1]) {
+		t.Errorf("n selected %d; want %d", m.insp.selected(), m.insp.tl.matches[1])
 	}
 	press(m, "N")
-	if m.selected() != first {
-		t.Errorf("N selected %d; want %d", m.selected(), first)
+	if m.insp.selected() != first {
+		t.Errorf("N selected %d; want %d", m.insp.selected(), first)
 	}
 	// Argument content is JSON-escaped in the stream; `"timezone` must
 	// still be found.
@@ -232,13 +232,13 @@ func TestSearchAndMatches(t *testing.T) {
 	typeText(m, `"timezone`)
 	_, cmd = m.Update(keyMsg("enter"))
 	m.Update(cmd())
-	if len(m.tl.matches) == 0 {
+	if len(m.insp.tl.matches) == 0 {
 		t.Errorf("no matches for an escaped argument fragment")
 	}
 	// A stale result (older generation) is dropped.
-	old := searchResultMsg{gen: m.gen - 1, query: "x", matches: []int32{0}}
+	old := searchResultMsg{gen: m.insp.gen - 1, query: "x", matches: []int32{0}}
 	m.Update(old)
-	if len(m.tl.matches) == 1 && m.tl.matches[0] == 0 {
+	if len(m.insp.tl.matches) == 1 && m.insp.tl.matches[0] == 0 {
 		t.Errorf("a stale search result replaced the current one")
 	}
 }
@@ -248,11 +248,11 @@ func TestFilter(t *testing.T) {
 	press(m, `\`)
 	typeText(m, "kind:args-delta")
 	submit(t, m)
-	if m.tl.rows == nil || len(m.tl.rows) == 0 {
+	if m.insp.tl.rows == nil || len(m.insp.tl.rows) == 0 {
 		t.Fatal("filter selected nothing")
 	}
-	for _, o := range m.tl.rows {
-		if k := m.s.Events.At(int(o)).Kind; k != model.KindArgsDelta {
+	for _, o := range m.insp.tl.rows {
+		if k := m.insp.s.Events.At(int(o)).Kind; k != model.KindArgsDelta {
 			t.Fatalf("filtered row %d has kind %v", o, k)
 		}
 	}
@@ -261,7 +261,7 @@ func TestFilter(t *testing.T) {
 		t.Errorf("filtered timeline should only list argument deltas and say so:\n%s", v)
 	}
 	press(m, "esc")
-	if m.tl.rows != nil {
+	if m.insp.tl.rows != nil {
 		t.Errorf("esc should clear the filter")
 	}
 }
@@ -270,27 +270,27 @@ func TestReplay(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
 	press(m, "G")
 	_, cmd := m.Update(keyMsg("space"))
-	if cmd == nil || !m.rep.playing || m.selected() != 0 {
-		t.Fatalf("space at the end should replay from the start (playing %v, selected %d)", m.rep.playing, m.selected())
+	if cmd == nil || !m.insp.rep.playing || m.insp.selected() != 0 {
+		t.Fatalf("space at the end should replay from the start (playing %v, selected %d)", m.insp.rep.playing, m.insp.selected())
 	}
-	m.Update(replayTickMsg{gen: m.rep.gen})
-	m.Update(replayTickMsg{gen: m.rep.gen})
-	if m.selected() != 2 {
-		t.Fatalf("after two ticks selected = %d; want 2", m.selected())
+	m.Update(replayTickMsg{gen: m.insp.rep.gen})
+	m.Update(replayTickMsg{gen: m.insp.rep.gen})
+	if m.insp.selected() != 2 {
+		t.Fatalf("after two ticks selected = %d; want 2", m.insp.selected())
 	}
-	m.Update(replayTickMsg{gen: m.rep.gen - 1}) // stale
-	if m.selected() != 2 {
+	m.Update(replayTickMsg{gen: m.insp.rep.gen - 1}) // stale
+	if m.insp.selected() != 2 {
 		t.Fatalf("a stale tick moved the replay")
 	}
 	press(m, "+")
-	if m.rep.speed != 2 {
-		t.Errorf("speed = %v; want 2", m.rep.speed)
+	if m.insp.rep.speed != 2 {
+		t.Errorf("speed = %v; want 2", m.insp.rep.speed)
 	}
 	if v := plainView(m); !strings.Contains(v, "replay 2x") {
 		t.Errorf("status bar should show the replay speed:\n%s", lastLine(v))
 	}
 	press(m, "space")
-	if m.rep.playing {
+	if m.insp.rep.playing {
 		t.Errorf("space should pause")
 	}
 }
@@ -307,12 +307,12 @@ func TestSlowGaps(t *testing.T) {
 	m.Update(batch(fs))
 	m.Update(SourceDone(nil))
 	press(m, "g", "s")
-	if m.selected() != 7 {
-		t.Fatalf("s selected %d; want the slow event 7", m.selected())
+	if m.insp.selected() != 7 {
+		t.Fatalf("s selected %d; want the slow event 7", m.insp.selected())
 	}
 	press(m, "G", "S")
-	if m.selected() != 7 {
-		t.Fatalf("S selected %d; want 7", m.selected())
+	if m.insp.selected() != 7 {
+		t.Fatalf("S selected %d; want 7", m.insp.selected())
 	}
 	if v := plainView(m); !strings.Contains(v, "+3.10s") {
 		t.Errorf("the slow gap should be shown:\n%s", v)
@@ -323,16 +323,16 @@ func TestFindingsJump(t *testing.T) {
 	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: fakeChecks})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	press(m, "g", "e")
-	if m.selected() != 21 {
-		t.Fatalf("e selected %d; want 21", m.selected())
+	if m.insp.selected() != 21 {
+		t.Fatalf("e selected %d; want 21", m.insp.selected())
 	}
 	press(m, "e")
-	if m.selected() != 24 {
-		t.Fatalf("e selected %d; want 24", m.selected())
+	if m.insp.selected() != 24 {
+		t.Fatalf("e selected %d; want 24", m.insp.selected())
 	}
 	press(m, "E")
-	if m.selected() != 21 {
-		t.Fatalf("E selected %d; want 21", m.selected())
+	if m.insp.selected() != 21 {
+		t.Fatalf("E selected %d; want 21", m.insp.selected())
 	}
 	if v := plainView(m); !strings.Contains(v, "1 err") || !strings.Contains(v, "1 warn") {
 		t.Errorf("status bar should count findings:\n%s", lastLine(v))
@@ -346,7 +346,7 @@ func TestCopyAndSave(t *testing.T) {
 		return "out.sse", nil
 	}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.tl.selectOrd(6)
+	m.insp.tl.selectOrd(6)
 	if _, cmd := m.Update(keyMsg("y")); cmd == nil {
 		t.Fatal("y should return a clipboard command")
 	}
@@ -358,8 +358,8 @@ func TestCopyAndSave(t *testing.T) {
 		t.Fatal("w should return a save command")
 	}
 	m.Update(cmd())
-	if saved != m.s.Bytes() || !strings.Contains(plainView(m), "saved to out.sse") {
-		t.Errorf("save wrote %d bytes (want %d); status %q", saved, m.s.Bytes(), lastLine(plainView(m)))
+	if saved != m.insp.s.Bytes() || !strings.Contains(plainView(m), "saved to out.sse") {
+		t.Errorf("save wrote %d bytes (want %d); status %q", saved, m.insp.s.Bytes(), lastLine(plainView(m)))
 	}
 }
 
@@ -367,12 +367,12 @@ func TestMouse(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 40)
 	// Line 0 is the title, line 1 the column header: line 5 shows event 3.
 	m.Update(tea.MouseClickMsg{X: 5, Y: 5, Button: tea.MouseLeft})
-	if m.selected() != 3 {
-		t.Fatalf("click on line 5 selected %d; want 3", m.selected())
+	if m.insp.selected() != 3 {
+		t.Fatalf("click on line 5 selected %d; want 3", m.insp.selected())
 	}
 	m.Update(tea.MouseWheelMsg{X: 5, Y: 4, Button: tea.MouseWheelDown})
-	if m.selected() != 6 {
-		t.Fatalf("wheel down selected %d; want 6", m.selected())
+	if m.insp.selected() != 6 {
+		t.Fatalf("wheel down selected %d; want 6", m.insp.selected())
 	}
 	m.Update(tea.MouseClickMsg{X: 100, Y: 10, Button: tea.MouseLeft})
 	if focusName(m) != "calls" {
@@ -429,9 +429,9 @@ func TestSourcesDisagreeSideBySide(t *testing.T) {
 
 func TestSequenceGap(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), 140, 40)
-	for ord := range m.s.Len() {
-		if m.s.Events.At(ord).Seq == 10 {
-			m.tl.selectOrd(ord)
+	for ord := range m.insp.s.Len() {
+		if m.insp.s.Events.At(ord).Seq == 10 {
+			m.insp.tl.selectOrd(ord)
 		}
 	}
 	press(m, "4")
@@ -447,12 +447,12 @@ func TestSnapshotDiffs(t *testing.T) {
 		ord  func(m *Model) int
 		want []string
 	}{
-		{"item done", func(m *Model) int { return m.s.Items[0].Closed }, []string{"added #", "~ .status", `"in_progress" → "completed"`, "~ .arguments"}},
-		{"response terminal", func(m *Model) int { return m.s.Responses[0].Final }, []string{"created #0", "~ .status", "in_progress → completed", "+ .output[0]"}},
+		{"item done", func(m *Model) int { return m.insp.s.Items[0].Closed }, []string{"added #", "~ .status", `"in_progress" → "completed"`, "~ .arguments"}},
+		{"response terminal", func(m *Model) int { return m.insp.s.Responses[0].Final }, []string{"created #0", "~ .status", "in_progress → completed", "+ .output[0]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m.tl.selectOrd(tt.ord(m))
+			m.insp.tl.selectOrd(tt.ord(m))
 			press(m, "4")
 			v := plainView(m)
 			for _, w := range tt.want {
@@ -472,7 +472,7 @@ func TestHelpOverlay(t *testing.T) {
 			t.Fatalf("? should open the full help:\n%s", v)
 		}
 		press(m, "j") // keys other than close and quit are ignored
-		if m.selected() != 0 || !m.help {
+		if m.insp.selected() != 0 || !m.help {
 			t.Fatalf("keys leaked through the help overlay")
 		}
 		press(m, closeKey)
@@ -491,18 +491,18 @@ func TestSearchFollowsNewEvents(t *testing.T) {
 	typeText(m, "Tokyo")
 	_, cmd := m.Update(keyMsg("enter"))
 	m.Update(cmd())
-	before := len(m.tl.matches)
+	before := len(m.insp.tl.matches)
 	_, cmd = m.Update(batch(fs[10:]))
 	if cmd == nil {
 		t.Fatal("new events during a search should be searched too")
 	}
 	m.Update(cmd())
-	if len(m.tl.matches) <= before {
-		t.Errorf("matches %d after new events; want more than %d", len(m.tl.matches), before)
+	if len(m.insp.tl.matches) <= before {
+		t.Errorf("matches %d after new events; want more than %d", len(m.insp.tl.matches), before)
 	}
-	for i := 1; i < len(m.tl.matches); i++ {
-		if m.tl.matches[i] <= m.tl.matches[i-1] {
-			t.Fatalf("matches not sorted: %v", m.tl.matches)
+	for i := 1; i < len(m.insp.tl.matches); i++ {
+		if m.insp.tl.matches[i] <= m.insp.tl.matches[i-1] {
+			t.Fatalf("matches not sorted: %v", m.insp.tl.matches)
 		}
 	}
 }
@@ -516,16 +516,16 @@ func TestReplayOptionPlaysOnceRead(t *testing.T) {
 	m := New(s, Options{Source: "test", Live: true, Replay: 4})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(batch(frames(data)))
-	if m.rep.playing {
+	if m.insp.rep.playing {
 		t.Fatal("playing before the stream was read")
 	}
 	_, cmd := m.Update(SourceDone(nil))
-	if !m.rep.playing || m.rep.speed != 4 || m.tl.cursor != 0 || cmd == nil {
-		t.Fatalf("after the stream ended: playing %v speed %v cursor %d", m.rep.playing, m.rep.speed, m.tl.cursor)
+	if !m.insp.rep.playing || m.insp.rep.speed != 4 || m.insp.tl.cursor != 0 || cmd == nil {
+		t.Fatalf("after the stream ended: playing %v speed %v cursor %d", m.insp.rep.playing, m.insp.rep.speed, m.insp.tl.cursor)
 	}
-	m.Update(replayTickMsg{gen: m.rep.gen})
-	if m.tl.cursor != 1 {
-		t.Fatalf("a replay tick moved the cursor to %d; want 1", m.tl.cursor)
+	m.Update(replayTickMsg{gen: m.insp.rep.gen})
+	if m.insp.tl.cursor != 1 {
+		t.Fatalf("a replay tick moved the cursor to %d; want 1", m.insp.tl.cursor)
 	}
 }
 
@@ -536,8 +536,8 @@ func TestCopyAndSummaryAtDisagreeingDone(t *testing.T) {
 	m := New(newSession(sampleBytes(t, "broken-done-args-differ")), Options{Source: "x"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	const done = 14 // response.function_call_arguments.done, "overwrite" where the deltas said "append"
-	m.tl.selectOrd(done)
-	it := m.s.Items[m.s.Events.At(done).Item]
+	m.insp.tl.selectOrd(done)
+	it := m.insp.s.Items[m.insp.s.Events.At(done).Item]
 	want := it.FinalArgsAsOf(done)
 	if !strings.Contains(want, "overwrite") || string(it.ArgsAsOf(done)) == want {
 		t.Fatalf("the sample no longer disagrees at event %d: final %q, fragments %q", done, want, it.ArgsAsOf(done))
@@ -548,8 +548,8 @@ func TestCopyAndSummaryAtDisagreeingDone(t *testing.T) {
 	if v := plainView(m); !strings.Contains(v, fmt.Sprintf("copied %d bytes", len(want))) {
 		t.Errorf("y at the .done should copy the %d bytes the calls pane shows:\n%s", len(want), lastLine(v))
 	}
-	raw, _ := m.s.Raw(m.s.Events.At(done))
-	if got := Summary(m.s, m.s.Events.At(done), done, raw); !strings.Contains(got, fmt.Sprintf("args done (%d bytes)", len(want))) {
+	raw, _ := m.insp.s.Raw(m.insp.s.Events.At(done))
+	if got := Summary(m.insp.s, m.insp.s.Events.At(done), done, raw); !strings.Contains(got, fmt.Sprintf("args done (%d bytes)", len(want))) {
 		t.Errorf("Summary at the .done = %q; want the %d bytes of its arguments", got, len(want))
 	}
 }

@@ -71,9 +71,10 @@ func defaultKeyMap() keyMap {
 	k.Stream.Slower = b(key.WithKeys("-"), key.WithHelp("-", "slower"))
 	k.Stream.Save = b(key.WithKeys("w"), key.WithHelp("w", "save capture"))
 
-	k.Sessions.Open = b(key.WithKeys("enter"), key.WithHelp("enter", "open session"))
-	k.Sessions.Back = b(key.WithKeys("esc"), key.WithHelp("esc", "sessions list"))
-	k.Sessions.Follow = b(key.WithKeys("f"), key.WithHelp("f", "follow newest"))
+	// Off until the proxy's sessions list turns them on.
+	k.Sessions.Open = b(key.WithKeys("enter"), key.WithHelp("enter", "open session"), key.WithDisabled())
+	k.Sessions.Back = b(key.WithKeys("esc"), key.WithHelp("esc", "sessions list"), key.WithDisabled())
+	k.Sessions.Follow = b(key.WithKeys("f"), key.WithHelp("f", "follow newest"), key.WithDisabled())
 
 	k.App.Help = b(key.WithKeys("?"), key.WithHelp("?", "help"))
 	k.App.Quit = b(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit"))

@@ -25,7 +25,7 @@ func searchFor(t *testing.T, m *Model, q string) []int32 {
 	press(m, "/", "ctrl+u")
 	typeText(m, q)
 	submit(t, m)
-	return m.tl.matches
+	return m.insp.tl.matches
 }
 
 func filterBy(t *testing.T, m *Model, q string) []int32 {
@@ -33,7 +33,7 @@ func filterBy(t *testing.T, m *Model, q string) []int32 {
 	press(m, `\`, "ctrl+u")
 	typeText(m, q)
 	submit(t, m)
-	return m.tl.rows
+	return m.insp.tl.rows
 }
 
 // TestFilterWordsMatchLikeSearch: a filter word keeps exactly the events
@@ -69,30 +69,30 @@ func TestFilterWordsMatchLikeSearch(t *testing.T) {
 func TestFilterPrefixes(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, goldenSample), 120, 40)
 	item := func(ord int32) *model.Item {
-		ev := m.s.Events.At(int(ord))
+		ev := m.insp.s.Events.At(int(ord))
 		if ev.Item < 0 {
 			return nil
 		}
-		return m.s.Items[ev.Item]
+		return m.insp.s.Items[ev.Item]
 	}
 	tests := []struct {
 		q  string
 		ok func(ord int32) bool
 	}{
-		{"kind:args-delta", func(o int32) bool { return m.s.Events.At(int(o)).Kind == model.KindArgsDelta }},
+		{"kind:args-delta", func(o int32) bool { return m.insp.s.Events.At(int(o)).Kind == model.KindArgsDelta }},
 		{"kind:args", func(o int32) bool {
-			k := m.s.Events.At(int(o)).Kind
+			k := m.insp.s.Events.At(int(o)).Kind
 			return k == model.KindArgsDelta || k == model.KindArgsDone
 		}},
 		{"call:call_8e6l", func(o int32) bool { it := item(o); return it != nil && it.Name == "get_local_time" }},
 		{"item:fc_68e78674260865", func(o int32) bool { it := item(o); return it != nil && it.Name == "get_local_time" }},
-		{"dialect:openai-responses", func(o int32) bool { return m.s.Events.At(int(o)).Dialect == model.DialectResponses }},
+		{"dialect:openai-responses", func(o int32) bool { return m.insp.s.Events.At(int(o)).Dialect == model.DialectResponses }},
 		{"type:output_text", func(o int32) bool {
-			return strings.Contains(m.s.TypeName(m.s.Events.At(int(o)).Type), "output_text")
+			return strings.Contains(m.insp.s.TypeName(m.insp.s.Events.At(int(o)).Type), "output_text")
 		}},
 		{"kind:args-delta toky", func(o int32) bool {
 			it := item(o)
-			return m.s.Events.At(int(o)).Kind == model.KindArgsDelta && it != nil && it.Name == "get_local_time"
+			return m.insp.s.Events.At(int(o)).Kind == model.KindArgsDelta && it != nil && it.Name == "get_local_time"
 		}},
 	}
 	for _, tt := range tests {
@@ -113,18 +113,18 @@ func TestPromptPaste(t *testing.T) {
 	press(m, "/")
 	m.Update(tea.PasteMsg{Content: "Tokyo"})
 	submit(t, m)
-	if m.query != "Tokyo" || len(m.tl.matches) == 0 {
-		t.Fatalf("after pasting Tokyo: query %q, %d matches", m.query, len(m.tl.matches))
+	if m.insp.query != "Tokyo" || len(m.insp.tl.matches) == 0 {
+		t.Fatalf("after pasting Tokyo: query %q, %d matches", m.insp.query, len(m.insp.tl.matches))
 	}
-	if got := m.selected(); got != int(m.tl.matches[0]) {
-		t.Errorf("selected %d; want the first match %d", got, m.tl.matches[0])
+	if got := m.insp.selected(); got != int(m.insp.tl.matches[0]) {
+		t.Errorf("selected %d; want the first match %d", got, m.insp.tl.matches[0])
 	}
 	// Pasted into the filter prompt too.
 	press(m, `\`)
 	m.Update(tea.PasteMsg{Content: "kind:args-delta"})
 	submit(t, m)
-	if m.filt.text != "kind:args-delta" || len(m.tl.rows) == 0 {
-		t.Errorf("after pasting a filter: filter %q, %d rows", m.filt.text, len(m.tl.rows))
+	if m.insp.filt.text != "kind:args-delta" || len(m.insp.tl.rows) == 0 {
+		t.Errorf("after pasting a filter: filter %q, %d rows", m.insp.filt.text, len(m.insp.tl.rows))
 	}
 }
 
@@ -155,8 +155,8 @@ func TestPromptEditing(t *testing.T) {
 	typeText(m, " x")
 	press(m, "backspace", "backspace")
 	submit(t, m)
-	if m.query != "Tokyo" {
-		t.Fatalf("query = %q; want Tokyo (cursor moves, then deletes at the end)", m.query)
+	if m.insp.query != "Tokyo" {
+		t.Fatalf("query = %q; want Tokyo (cursor moves, then deletes at the end)", m.insp.query)
 	}
 	press(m, "/")
 	if v := lastLines(plainView(m), 2); !strings.Contains(v, "/Tokyo") {
@@ -166,8 +166,8 @@ func TestPromptEditing(t *testing.T) {
 	typeText(m, "Paris")
 	press(m, "left", "left", "ctrl+k")
 	submit(t, m)
-	if m.query != "Par" {
-		t.Errorf("query = %q; want Par (ctrl+u clears, ctrl+k cuts after the cursor)", m.query)
+	if m.insp.query != "Par" {
+		t.Errorf("query = %q; want Par (ctrl+u clears, ctrl+k cuts after the cursor)", m.insp.query)
 	}
 }
 
@@ -198,10 +198,10 @@ func TestGotoEvent(t *testing.T) {
 			m.Update(tea.PasteMsg{Content: st.paste})
 			press(m, "enter")
 		}
-		if got := m.selected(); got != st.want {
+		if got := m.insp.selected(); got != st.want {
 			t.Fatalf("step %d %v: selected %d; want %d", i, st.keys, got, st.want)
 		}
-		if m.prompt.active() {
+		if m.insp.prompt.active() {
 			t.Fatalf("step %d %v: the prompt is still open", i, st.keys)
 		}
 		if st.status != "" && !strings.Contains(lastLine(plainView(m)), st.status) {
@@ -212,7 +212,7 @@ func TestGotoEvent(t *testing.T) {
 	// the status says why.
 	filterBy(t, m, "kind:args-delta")
 	press(m, ":", "2", "enter")
-	if got := m.selected(); got != 21 {
+	if got := m.insp.selected(); got != 21 {
 		t.Errorf(":2 under a filter selected %d; want 21, the next row shown", got)
 	}
 	if !strings.Contains(lastLine(plainView(m)), "hidden by the filter") {
@@ -246,17 +246,17 @@ func TestFilterStaleResultsDropped(t *testing.T) {
 	typeText(m, "kind:terminal")
 	_, cur := m.Update(keyMsg("enter"))
 	m.Update(old())
-	if len(m.tl.rows) != 0 || !strings.Contains(plainView(m), "filtering…") {
-		t.Fatalf("a replaced filter's rows were shown: %v", m.tl.rows)
+	if len(m.insp.tl.rows) != 0 || !strings.Contains(plainView(m), "filtering…") {
+		t.Fatalf("a replaced filter's rows were shown: %v", m.insp.tl.rows)
 	}
 	m.Update(cur())
-	if len(m.tl.rows) != 1 || m.s.Events.At(int(m.tl.rows[0])).Kind != model.KindTerminal {
-		t.Fatalf("rows = %v; want the terminal event", m.tl.rows)
+	if len(m.insp.tl.rows) != 1 || m.insp.s.Events.At(int(m.insp.tl.rows[0])).Kind != model.KindTerminal {
+		t.Fatalf("rows = %v; want the terminal event", m.insp.tl.rows)
 	}
 	other := newSession(sampleBytes(t, goldenSample))
-	m.Update(filterResultMsg{s: other, gen: m.filt.gen, rows: []int32{1, 2, 3}})
-	if len(m.tl.rows) != 1 {
-		t.Errorf("another session's filter result changed the rows: %v", m.tl.rows)
+	m.Update(filterResultMsg{s: other, gen: m.insp.filt.gen, rows: []int32{1, 2, 3}})
+	if len(m.insp.tl.rows) != 1 {
+		t.Errorf("another session's filter result changed the rows: %v", m.insp.tl.rows)
 	}
 }
 
@@ -268,18 +268,18 @@ func TestFilterFollowsNewEvents(t *testing.T) {
 	m := liveModel(t, data, 120, 40)
 	m.Update(batch(fs[:10]))
 	filterBy(t, m, "get_weather")
-	if !slices.Equal(m.tl.rows, []int32{0, 1}) { // the tools the response declares
-		t.Fatalf("rows %v; want 0 and 1", m.tl.rows)
+	if !slices.Equal(m.insp.tl.rows, []int32{0, 1}) { // the tools the response declares
+		t.Fatalf("rows %v; want 0 and 1", m.insp.tl.rows)
 	}
 	_, cmd := m.Update(batch(fs[10:]))
 	if cmd == nil {
 		t.Fatal("new events under a filter should be filtered")
 	}
 	m.Update(cmd())
-	if !slices.Contains(m.tl.rows, 21) || slices.Contains(m.tl.rows, 24) {
-		t.Errorf("rows %v; want the deltas of get_weather (21) and not those of get_local_time (24)", m.tl.rows)
+	if !slices.Contains(m.insp.tl.rows, 21) || slices.Contains(m.insp.tl.rows, 24) {
+		t.Errorf("rows %v; want the deltas of get_weather (21) and not those of get_local_time (24)", m.insp.tl.rows)
 	}
-	if got := m.selected(); got != int(m.tl.rows[len(m.tl.rows)-1]) {
+	if got := m.insp.selected(); got != int(m.insp.tl.rows[len(m.insp.tl.rows)-1]) {
 		t.Errorf("following: selected %d; want the last row shown", got)
 	}
 }

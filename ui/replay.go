@@ -35,46 +35,46 @@ func speedText(s float64) string {
 
 // togglePlay starts or pauses the replay. Starting at the last event
 // replays from the first.
-func (m *Model) togglePlay() tea.Cmd {
-	if m.rep.playing {
-		m.rep.playing = false
+func (in *inspector) togglePlay() tea.Cmd {
+	if in.rep.playing {
+		in.rep.playing = false
 		return nil
 	}
-	if m.tl.len() == 0 {
+	if in.tl.len() == 0 {
 		return nil
 	}
-	if m.tl.cursor >= m.tl.len()-1 {
-		m.tl.moveTo(0)
+	if in.tl.cursor >= in.tl.len()-1 {
+		in.tl.moveTo(0)
 	}
-	m.tl.follow = false
-	m.rep.playing = true
-	m.rep.gen++
-	return m.replayTick()
+	in.tl.follow = false
+	in.rep.playing = true
+	in.rep.gen++
+	return in.replayTick()
 }
 
 // replayTick schedules the step to the next row after the gap recorded
 // between the selected event and the next.
-func (m *Model) replayTick() tea.Cmd {
-	next := m.tl.cursor + 1
-	if next >= m.tl.len() {
-		m.rep.playing = false
+func (in *inspector) replayTick() tea.Cmd {
+	next := in.tl.cursor + 1
+	if next >= in.tl.len() {
+		in.rep.playing = false
 		return nil
 	}
 	d := fixedPace
-	a, b := m.s.Events.At(m.tl.ordAt(m.tl.cursor)), m.s.Events.At(m.tl.ordAt(next))
+	a, b := in.s.Events.At(in.tl.ordAt(in.tl.cursor)), in.s.Events.At(in.tl.ordAt(next))
 	if a.HasTime() && b.HasTime() {
 		d = b.At - a.At
 	}
-	d = time.Duration(float64(d) / m.rep.speed)
+	d = time.Duration(float64(d) / in.rep.speed)
 	d = min(max(d, minPace), maxPace)
-	gen := m.rep.gen
+	gen := in.rep.gen
 	return tea.Tick(d, func(time.Time) tea.Msg { return replayTickMsg{gen} })
 }
 
-func (m *Model) handleReplayTick(msg replayTickMsg) tea.Cmd {
-	if !m.rep.playing || msg.gen != m.rep.gen {
+func (in *inspector) handleReplayTick(msg replayTickMsg) tea.Cmd {
+	if !in.rep.playing || msg.gen != in.rep.gen {
 		return nil
 	}
-	m.tl.moveTo(m.tl.cursor + 1)
-	return m.replayTick()
+	in.tl.moveTo(in.tl.cursor + 1)
+	return in.replayTick()
 }

@@ -39,8 +39,8 @@ func TestHostileStreamNeverReachesTheTerminal(t *testing.T) {
 					return []checks.Finding{{Severity: checks.Error, Rule: "x\x1b[2J", Message: "m\x1b]0;pwned\x07", Events: []int{0}}}
 				}})
 				m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-				if m.s.Len() < 3 {
-					t.Fatalf("stream framed into %d events", m.s.Len())
+				if m.insp.s.Len() < 3 {
+					t.Fatalf("stream framed into %d events", m.insp.s.Len())
 				}
 				check := func(where string) {
 					t.Helper()
@@ -51,8 +51,8 @@ func TestHostileStreamNeverReachesTheTerminal(t *testing.T) {
 						}
 					}
 				}
-				for ord := range m.s.Len() {
-					m.tl.selectOrd(ord)
+				for ord := range m.insp.s.Len() {
+					m.insp.tl.selectOrd(ord)
 					for _, pane := range []string{"1", "2", "3", "4", "5"} {
 						press(m, pane)
 						check("pane " + pane)

@@ -33,8 +33,8 @@ func TestEveryEventEveryPane(t *testing.T) {
 			for _, size := range [][2]int{{60, 15}, {150, 45}} {
 				m := New(newSession(data), Options{Source: name})
 				m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-				for ord := range m.s.Len() {
-					m.tl.selectOrd(ord)
+				for ord := range m.insp.s.Len() {
+					m.insp.tl.selectOrd(ord)
 					for _, keys := range [][]string{{"3"}, {"2"}, {"r"}, {"r", "4"}, {"5"}} {
 						press(m, keys...)
 						out := viewOf(m)

@@ -49,21 +49,21 @@ func scanCmd(s *model.Session, events model.EventLog, from int, q *query, done f
 }
 
 // searchCmd looks for text, as one phrase, in the events from `from` on.
-func (m *Model) searchCmd(from int) tea.Cmd {
-	events := m.s.Events.Snapshot()
-	q := compileQuery(m.s, &events, from, phraseTerm(m.query))
-	gen, text := m.gen, m.query
-	return scanCmd(m.s, events, from, q, func(ords []int32) tea.Msg {
+func (in *inspector) searchCmd(from int) tea.Cmd {
+	events := in.s.Events.Snapshot()
+	q := compileQuery(in.s, &events, from, phraseTerm(in.query))
+	gen, text := in.gen, in.query
+	return scanCmd(in.s, events, from, q, func(ords []int32) tea.Msg {
 		return searchResultMsg{gen: gen, query: text, from: from, matches: ords}
 	})
 }
 
 // filterCmd finds the events from `from` on that the filter keeps.
-func (m *Model) filterCmd(from int) tea.Cmd {
-	events := m.s.Events.Snapshot()
-	q := compileQuery(m.s, &events, from, m.filt.terms)
-	s, gen := m.s, m.filt.gen
-	return scanCmd(m.s, events, from, q, func(ords []int32) tea.Msg {
+func (in *inspector) filterCmd(from int) tea.Cmd {
+	events := in.s.Events.Snapshot()
+	q := compileQuery(in.s, &events, from, in.filt.terms)
+	s, gen := in.s, in.filt.gen
+	return scanCmd(in.s, events, from, q, func(ords []int32) tea.Msg {
 		return filterResultMsg{s: s, gen: gen, from: from, rows: ords}
 	})
 }
@@ -82,88 +82,88 @@ type filter struct {
 func (f *filter) empty() bool { return len(f.terms) == 0 }
 
 // openPrompt starts typing a search, filter or go-to.
-func (m *Model) openPrompt(mode promptMode) tea.Cmd {
+func (in *inspector) openPrompt(mode promptMode) tea.Cmd {
 	value := ""
 	switch mode {
 	case promptSearch:
-		value = m.query
+		value = in.query
 	case promptFilter:
-		value = m.filt.text
+		value = in.filt.text
 	}
 	var cmd tea.Cmd
-	m.prompt, cmd = newPrompt(mode, value, &m.st, m.w)
+	in.prompt, cmd = newPrompt(mode, value, &in.st, in.w)
 	return cmd
 }
 
 // handlePromptKey edits the prompt; enter applies it, esc closes it.
-func (m *Model) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys.Prompt
+func (in *inspector) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &in.keys.Prompt
 	switch {
 	case key.Matches(msg, k.Cancel):
-		m.prompt = prompt{}
+		in.prompt = prompt{}
 	case key.Matches(msg, k.Accept):
-		p := m.prompt
-		m.prompt = prompt{}
+		p := in.prompt
+		in.prompt = prompt{}
 		switch p.mode {
 		case promptFilter:
-			return m.applyFilter(p.value())
+			return in.applyFilter(p.value())
 		case promptGoto:
-			return m.gotoEvent(p.value())
+			return in.gotoEvent(p.value())
 		}
-		return m.applySearch(p.value())
+		return in.applySearch(p.value())
 	default:
-		return m.prompt.update(msg)
+		return in.prompt.update(msg)
 	}
 	return nil
 }
 
 // handlePaste gives pasted text to the open prompt. With no prompt open a
 // paste does nothing: it is not a stream of keys to run.
-func (m *Model) handlePaste(msg tea.PasteMsg) tea.Cmd {
-	if !m.prompt.active() {
+func (in *inspector) handlePaste(msg tea.PasteMsg) tea.Cmd {
+	if !in.prompt.active() {
 		return nil
 	}
-	return m.prompt.update(msg)
+	return in.prompt.update(msg)
 }
 
 // applySearch starts a search for text; empty text clears it.
-func (m *Model) applySearch(text string) tea.Cmd {
-	m.query = text
-	m.gen++
-	m.tl.matches = nil
-	m.tl.invalidate()
-	if m.query == "" {
+func (in *inspector) applySearch(text string) tea.Cmd {
+	in.query = text
+	in.gen++
+	in.tl.matches = nil
+	in.tl.invalidate()
+	if in.query == "" {
 		return nil
 	}
-	return m.searchCmd(0)
+	return in.searchCmd(0)
 }
 
-func (m *Model) handleSearchResult(msg searchResultMsg) tea.Cmd {
-	if msg.gen != m.gen {
+func (in *inspector) handleSearchResult(msg searchResultMsg) tea.Cmd {
+	if msg.gen != in.gen {
 		return nil // a newer search superseded this one
 	}
 	// Results of one search arrive in pieces (the events present when it
 	// started, then each batch since) and in any order: merge them.
-	m.tl.matches = mergeSorted(m.tl.matches, msg.matches)
-	m.tl.invalidate()
+	in.tl.matches = mergeSorted(in.tl.matches, msg.matches)
+	in.tl.invalidate()
 	if msg.from > 0 {
 		return nil
 	}
 	if len(msg.matches) == 0 {
-		return m.flash("no match for "+msg.query, true)
+		return in.flash("no match for "+msg.query, true)
 	}
-	m.jumpMatch(0)
-	return m.flash(fmt.Sprintf("%d match(es) for %s", len(msg.matches), msg.query), false)
+	in.jumpMatch(0)
+	return in.flash(fmt.Sprintf("%d match(es) for %s", len(msg.matches), msg.query), false)
 }
 
 // jumpMatch selects the next (1), previous (-1) or first at or after the
 // cursor (0) search match.
-func (m *Model) jumpMatch(dir int) {
-	ms := m.tl.matches
+func (in *inspector) jumpMatch(dir int) {
+	ms := in.tl.matches
 	if len(ms) == 0 {
 		return
 	}
-	cur := m.selected()
+	cur := in.selected()
 	pick := -1
 	switch dir {
 	case 0, 1:
@@ -187,77 +187,100 @@ func (m *Model) jumpMatch(dir int) {
 			pick = int(ms[len(ms)-1])
 		}
 	}
-	m.rep.playing = false
-	m.tl.selectOrd(pick)
+	in.rep.playing = false
+	in.tl.selectOrd(pick)
 }
 
 // applyFilter starts filtering by text; the rows arrive as a
 // filterResultMsg. Empty text shows every event again.
-func (m *Model) applyFilter(text string) tea.Cmd {
-	cur := m.selected()
+func (in *inspector) applyFilter(text string) tea.Cmd {
+	cur := in.selected()
 	if cur >= 0 {
-		m.filt.anchor = cur
+		in.filt.anchor = cur
 	}
-	m.filt.gen++
-	m.filt.text = strings.TrimSpace(text)
-	m.filt.terms = parseTerms(text)
-	m.tl.invalidate()
-	if m.filt.empty() {
-		m.tl.rows, m.tl.filtering = nil, false
+	in.filt.gen++
+	in.filt.text = strings.TrimSpace(text)
+	in.filt.terms = parseTerms(text)
+	in.tl.invalidate()
+	if in.filt.empty() {
+		in.tl.rows, in.tl.filtering = nil, false
 		if cur >= 0 {
-			m.tl.cursor = m.tl.rowOf(cur)
-			m.tl.scrollToCursor()
+			in.tl.cursor = in.tl.rowOf(cur)
+			in.tl.scrollToCursor()
 		}
 		return nil
 	}
-	m.tl.rows, m.tl.filtering = []int32{}, true
-	return m.filterCmd(0)
+	in.tl.rows, in.tl.filtering = []int32{}, true
+	return in.filterCmd(0)
 }
 
 // handleFilterResult adds the rows a filter kept, keeping the selection on
 // the event it was on (or, for the first results, near the event selected
 // when the filter was applied).
-func (m *Model) handleFilterResult(msg filterResultMsg) {
-	if msg.s != m.s || msg.gen != m.filt.gen || m.tl.rows == nil {
+func (in *inspector) handleFilterResult(msg filterResultMsg) {
+	if msg.s != in.s || msg.gen != in.filt.gen || in.tl.rows == nil {
 		return
 	}
-	cur := m.selected()
+	cur := in.selected()
 	if msg.from == 0 {
-		m.tl.filtering = false
-		cur = m.filt.anchor
+		in.tl.filtering = false
+		cur = in.filt.anchor
 	}
-	m.tl.rows = mergeSorted(m.tl.rows, msg.rows)
-	m.tl.invalidate()
-	if m.tl.follow {
-		m.tl.appended() // to the new last row
+	in.tl.rows = mergeSorted(in.tl.rows, msg.rows)
+	in.tl.invalidate()
+	if in.tl.follow {
+		in.tl.appended() // to the new last row
 		return
 	}
-	if cur >= 0 && m.tl.len() > 0 {
-		m.tl.cursor = m.tl.rowOf(cur)
-		m.tl.scrollToCursor()
+	if cur >= 0 && in.tl.len() > 0 {
+		in.tl.cursor = in.tl.rowOf(cur)
+		in.tl.scrollToCursor()
 	}
 }
 
 // gotoEvent selects the event numbered by text (the # column).
-func (m *Model) gotoEvent(text string) tea.Cmd {
+func (in *inspector) gotoEvent(text string) tea.Cmd {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil
 	}
 	n, err := strconv.Atoi(text)
 	if err != nil || n < 0 {
-		return m.flash(fmt.Sprintf("not an event number: %q", Safe(text)), true)
+		return in.flash(fmt.Sprintf("not an event number: %q", Safe(text)), true)
 	}
-	if m.s.Len() == 0 {
-		return m.flash("no events yet", true)
+	if in.s.Len() == 0 {
+		return in.flash("no events yet", true)
 	}
-	if n >= m.s.Len() {
-		return m.flash(fmt.Sprintf("no event %d: events are numbered 0 to %d", n, m.s.Len()-1), true)
+	if n >= in.s.Len() {
+		return in.flash(fmt.Sprintf("no event %d: events are numbered 0 to %d", n, in.s.Len()-1), true)
 	}
-	m.rep.playing = false
-	m.tl.selectOrd(n)
-	if m.selected() != n {
-		return m.flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", n, m.selected()), true)
+	in.rep.playing = false
+	in.tl.selectOrd(n)
+	if in.selected() != n {
+		return in.flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", n, in.selected()), true)
 	}
 	return nil
+}
+
+// mergeSorted returns the sorted union of two sorted lists.
+func mergeSorted(a, b []int32) []int32 {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]int32, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i] < b[j]):
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	return out
 }

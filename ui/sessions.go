@@ -17,15 +17,6 @@ import (
 	"github.com/streamtap/streamtap/model/checks"
 )
 
-// screen is what the root shows: the proxy's sessions list or the
-// inspector over one stream.
-type screen uint8
-
-const (
-	screenInspect screen = iota
-	screenSessions
-)
-
 // SessionUpdate is one exchange's news in a batch: its latest
 // model.Exchange, and whether it ended. Its session is Live: the proxy
 // models it, and the UI reads it under its lock.
@@ -59,7 +50,7 @@ type proxied struct {
 	findings  int
 	lastCheck time.Time
 	ended     bool
-	counted   bool // in Model.pxCount
+	counted   bool // in sessionsPage.pxCount
 }
 
 // Session classes, counted for the status line so that drawing it never
@@ -95,144 +86,165 @@ func (p *proxied) refresh(check func(*model.Session) []checks.Finding) {
 	}
 }
 
+// sessionsPage is the proxy's sessions list: a page of its own, fed by
+// Sessions messages, from which enter opens one session in the inspector
+// (the root shows the inspector while one is open) and esc comes back.
+// The sessions are the proxy's (model.Live): the page reads them under
+// their lock, and holds the open one's lock while the root runs Update
+// and View (see hold).
+type sessionsPage struct {
+	*env
+	insp    *inspector
+	req     *requestPane // the inspector's pane for the open session's request
+	w, h    int
+	px      []*proxied
+	byID    map[int]*proxied
+	pxCount [numClasses]int
+	cur     *proxied // the session open in the inspector, or nil
+	held    *model.Live
+	sl      sessionsPane
+}
+
 // NewSessions returns the inspector of a proxy: a sessions list fed by
 // Sessions messages, from which enter opens one session in the panes.
 // o.Checks judges each session; o.Live is implied.
 func NewSessions(o Options) *Model {
 	o.Live = true
 	m := New(model.NewSession(model.Options{KeepEvents: true}), o)
-	m.proxy = true
-	m.screen = screenSessions
-	m.live = false
-	m.byID = map[int]*proxied{}
-	m.sl = sessionsPane{st: &m.st, follow: true}
-	m.req = register(m, newRequestPane(&m.st, &m.keys, o.KeepSecrets))
+	m.insp.live = false
+	sp := &sessionsPage{env: &m.env, insp: m.insp, byID: map[int]*proxied{}}
+	sp.sl = sessionsPane{st: &m.st, follow: true}
+	sp.req = register(m.insp, newRequestPane(&m.st, &m.keys, o.KeepSecrets))
+	m.insp.back = sp.closeSession
+	m.list = sp
 	m.updateKeybindings()
 	return m
 }
 
 // handleSessions applies a batch: new sessions join the list; the open
 // session's panes learn of the events the proxy added since.
-func (m *Model) handleSessions(batch []SessionUpdate) tea.Cmd {
-	if !m.proxy {
-		return nil
-	}
+func (sp *sessionsPage) handleSessions(batch []SessionUpdate) tea.Cmd {
 	var cmds []tea.Cmd
 	for i := range batch {
 		u := &batch[i]
-		ps := m.byID[u.Info.ID]
+		ps := sp.byID[u.Info.ID]
 		if ps == nil {
 			ps = &proxied{live: u.Live, s: u.Live.Session()}
-			m.byID[u.Info.ID] = ps
-			m.insert(ps, u.Info.ID)
+			sp.byID[u.Info.ID] = ps
+			sp.insert(ps, u.Info.ID)
 		}
-		m.pxCount[ps.class()]--
+		sp.pxCount[ps.class()]--
 		ps.info, ps.counted = u.Info, true
-		m.pxCount[ps.class()]++
+		sp.pxCount[ps.class()]++
 		ended := u.Ended && !ps.ended
 		ps.ended = ps.ended || u.Ended
-		if ps == m.cur && m.screen == screenInspect {
-			cmds = append(cmds, m.openGrew(ps, ended, u.EndErr)) // its lock is held
+		if ps == sp.cur {
+			cmds = append(cmds, sp.openGrew(ps, ended, u.EndErr)) // its lock is held
 			continue
 		}
 		ps.live.Lock()
-		ps.refresh(m.o.Checks)
+		ps.refresh(sp.o.Checks)
 		ps.live.Unlock()
 	}
-	m.sl.clampTo(len(m.px))
+	sp.sl.clampTo(len(sp.px))
 	return tea.Batch(cmds...)
 }
 
-// openGrew tells the panes about the events the open session got since
-// they last heard, and about its end. The session's lock is held.
-func (m *Model) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
+// openGrew tells the inspector about the events the open session got
+// since it last heard, and about its end. The session's lock is held.
+func (sp *sessionsPage) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 	var cmds []tea.Cmd
 	if first := ps.seen; ps.s.Len() > first {
 		ps.seen = ps.s.Len()
-		cmds = append(cmds, m.grew(first))
+		cmds = append(cmds, sp.insp.grew(first))
+		sp.syncFindings()
 	}
 	if ended {
-		cmds = append(cmds, m.sourceEnded(err))
-		ps.findings = len(m.find.list)
+		cmds = append(cmds, sp.insp.sourceEnded(err))
+		sp.syncFindings()
+		ps.findings = len(sp.insp.find.list)
 	}
 	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
-	m.req.setExchange(ps.info)
+	sp.req.setExchange(ps.info)
 	return tea.Batch(cmds...)
 }
 
-// openLive is the lock of the session open in the panes, or nil.
-func (m *Model) openLive() *model.Live {
-	if m.cur == nil {
-		return nil
+// syncFindings keeps what the open session's row shows of its findings
+// as the inspector last judged it, so that its row does not judge it
+// again within the second.
+func (sp *sessionsPage) syncFindings() {
+	if sp.cur != nil && sp.o.Checks != nil {
+		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.find.list), sp.insp.lastCheck
 	}
-	return m.cur.live
+}
+
+// holdOpen holds the lock of the session open in the inspector, if any
+// (see hold).
+func (sp *sessionsPage) holdOpen() {
+	if sp.cur != nil {
+		sp.hold(sp.cur.live)
+	}
 }
 
 // hold makes l the one proxied session's lock the UI holds, releasing
 // the one it held. Update and View hold the open session's lock from
 // start to end (the panes read its session), and nothing else.
-func (m *Model) hold(l *model.Live) {
-	if m.held == l {
+func (sp *sessionsPage) hold(l *model.Live) {
+	if sp.held == l {
 		return
 	}
-	if m.held != nil {
-		m.held.Unlock()
+	if sp.held != nil {
+		sp.held.Unlock()
 	}
 	if l != nil {
 		l.Lock()
 	}
-	m.held = l
+	sp.held = l
 }
 
 // insert adds a session to the list in id order (a request whose body
 // came slowly is shown after the ones that started later), keeping the
 // cursor on the session it was on, or on the newest when following.
-func (m *Model) insert(ps *proxied, id int) {
-	i := len(m.px)
-	for i > 0 && m.px[i-1].info.ID > id {
+func (sp *sessionsPage) insert(ps *proxied, id int) {
+	i := len(sp.px)
+	for i > 0 && sp.px[i-1].info.ID > id {
 		i--
 	}
-	m.px = slices.Insert(m.px, i, ps)
+	sp.px = slices.Insert(sp.px, i, ps)
 	switch {
-	case m.sl.follow:
-		m.sl.cursor = len(m.px) - 1
-	case i <= m.sl.cursor && len(m.px) > 1:
-		m.sl.cursor++
+	case sp.sl.follow:
+		sp.sl.cursor = len(sp.px) - 1
+	case i <= sp.sl.cursor && len(sp.px) > 1:
+		sp.sl.cursor++
 	}
 }
 
-// openSession shows one proxied session in the inspector panes.
-func (m *Model) openSession(ps *proxied) {
-	m.hold(ps.live)
-	m.cur = ps
-	m.screen = screenInspect
-	m.live = !ps.ended
-	m.query, m.gen, m.filt, m.rep.playing = "", m.gen+1, filter{}, false
-	m.attach(ps.s)
+// openSession shows one proxied session in the inspector: the root shows
+// the inspector from now on.
+func (sp *sessionsPage) openSession(ps *proxied) {
+	sp.hold(ps.live)
+	sp.cur = ps
 	ps.seen = ps.s.Len()
-	if m.live {
-		m.tl.moveTo(m.tl.len() - 1)
-		m.tl.follow = true
+	sp.req.setExchange(ps.info)
+	sp.req.scroll = 0
+	path := ps.info.Path
+	if !sp.o.KeepSecrets {
+		path = capture.RedactURL(path)
 	}
-	m.focus, m.side = 0, m.indexOf(m.calls)
-	m.req.setExchange(ps.info)
-	m.req.scroll = 0
-	m.runChecks()
-	m.handleSize(m.w, m.h)
+	sp.insp.open(ps.s, !ps.ended, fmt.Sprintf("#%d %s %s", ps.info.ID, ps.info.Method, path))
+	sp.syncFindings()
 }
 
-// closeSession goes back to the sessions list.
-func (m *Model) closeSession() {
-	if m.cur != nil && m.o.Checks != nil {
-		m.cur.findings = len(m.find.list)
+// closeSession goes back to the sessions list: the inspector's Back key.
+func (sp *sessionsPage) closeSession() {
+	if sp.cur != nil && sp.o.Checks != nil {
+		sp.cur.findings = len(sp.insp.find.list)
 	}
-	if m.cur != nil {
-		m.cur.refresh(nil) // its lock is held
+	if sp.cur != nil {
+		sp.cur.refresh(nil) // its lock is held
 	}
-	m.cur = nil
-	m.screen = screenSessions
-	m.rep.playing = false
-	m.prompt = prompt{}
+	sp.cur = nil
+	sp.insp.close()
 }
 
 // sessionsPane is the list of proxied sessions, one row each.
@@ -441,12 +453,12 @@ func cellDur(d time.Duration) string {
 	return strconv.Itoa(int(d/time.Hour)) + "h"
 }
 
-// sessionsStatus is the status line under the list.
-func (m *Model) sessionsStatus() string {
-	st := &m.st
-	live, failed := m.pxCount[classLive], m.pxCount[classFailed]
+// status is the status line under the list.
+func (sp *sessionsPage) status() string {
+	st := &sp.st
+	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
 	sep := st.Subtle.Render(" · ")
-	left := st.Accent.Render(Safe(m.o.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(m.px)))
+	left := st.Accent.Render(Safe(sp.o.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
 	if live > 0 {
 		left += sep + st.Status.Live.Render(fmt.Sprintf("%d live", live))
 	}
@@ -454,42 +466,42 @@ func (m *Model) sessionsStatus() string {
 		left += sep + st.Status.Warn.Render(fmt.Sprintf("%d not completed", failed))
 	}
 	right := ""
-	if m.notice != "" {
+	if sp.note.text != "" {
 		style := st.Status.Info
-		if m.noticeE {
+		if sp.note.isErr {
 			style = st.Status.Error
 		}
-		right = style.Render(Safe(m.notice))
+		right = style.Render(Safe(sp.note.text))
 	}
-	if m.sl.follow {
+	if sp.sl.follow {
 		if right != "" {
 			right += sep
 		}
 		right += st.Status.Live.Render("follow on")
 	}
-	return joinLR(left, right, m.w)
+	return joinLR(left, right, sp.w)
 }
 
-// renderSessions draws the list screen's panes.
-func (m *Model) renderSessions() []string {
-	title := m.st.Title.Focused.Render("sessions")
-	if n := len(m.px); n > 0 {
-		title += m.st.Muted.Render(fmt.Sprintf("  %d/%d", m.sl.cursor+1, n))
+// body draws the title, the list and the selected session's line.
+func (sp *sessionsPage) body() []string {
+	title := sp.st.Title.Focused.Render("sessions")
+	if n := len(sp.px); n > 0 {
+		title += sp.st.Muted.Render(fmt.Sprintf("  %d/%d", sp.sl.cursor+1, n))
 	}
-	lines := []string{fit(title, m.w)}
-	lines = append(lines, strings.Split(m.sl.view(m.px, m.o.KeepSecrets, m.o.Checks != nil), "\n")...)
-	return append(lines, m.selectedLine())
+	lines := []string{fit(title, sp.w)}
+	lines = append(lines, strings.Split(sp.sl.view(sp.px, sp.o.KeepSecrets, sp.o.Checks != nil), "\n")...)
+	return append(lines, sp.selectedLine())
 }
 
 // selectedLine tells what the row of the selected session cannot: the
 // turn it answers, the ids of the calls it leaves unanswered, the error,
 // the recording.
-func (m *Model) selectedLine() string {
-	ps := m.selectedSession()
+func (sp *sessionsPage) selectedLine() string {
+	ps := sp.selectedSession()
 	if ps == nil {
-		return fit("", m.w)
+		return fit("", sp.w)
 	}
-	st, in := &m.st, &ps.info
+	st, in := &sp.st, &ps.info
 	sep := st.Subtle.Render(" · ")
 	parts := []string{st.Accent.Render(fmt.Sprintf("#%d", in.ID))}
 	if in.TurnOf > 0 {
@@ -507,13 +519,13 @@ func (m *Model) selectedLine() string {
 	if len(parts) == 1 {
 		parts = append(parts, st.Muted.Render("enter opens it"))
 	}
-	return fit(strings.Join(parts, sep), m.w)
+	return fit(strings.Join(parts, sep), sp.w)
 }
 
 // selectedSession is the session under the list cursor, or nil.
-func (m *Model) selectedSession() *proxied {
-	if m.sl.cursor >= 0 && m.sl.cursor < len(m.px) {
-		return m.px[m.sl.cursor]
+func (sp *sessionsPage) selectedSession() *proxied {
+	if sp.sl.cursor >= 0 && sp.sl.cursor < len(sp.px) {
+		return sp.px[sp.sl.cursor]
 	}
 	return nil
 }
@@ -532,41 +544,99 @@ func joinLR(left, right string, w int) string {
 	return fit(left+strings.Repeat(" ", gap)+right, w)
 }
 
-// handleSessionsKey handles a key on the sessions list.
-func (m *Model) handleSessionsKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &m.keys
-	n := len(m.px)
-	page := max(m.sl.h-1, 1)
+// handleKey handles a key on the sessions list.
+func (sp *sessionsPage) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &sp.keys
+	n := len(sp.px)
+	page := max(sp.sl.h-1, 1)
 	switch {
-	case key.Matches(msg, k.App.Quit):
-		return tea.Quit
-	case key.Matches(msg, k.App.Help):
-		m.help = true
 	case key.Matches(msg, k.Sessions.Open):
-		if ps := m.selectedSession(); ps != nil {
-			m.openSession(ps)
+		if ps := sp.selectedSession(); ps != nil {
+			sp.openSession(ps)
 		}
 	case key.Matches(msg, k.Sessions.Follow):
-		m.sl.follow = !m.sl.follow
-		if m.sl.follow {
-			m.sl.move(n, n)
+		sp.sl.follow = !sp.sl.follow
+		if sp.sl.follow {
+			sp.sl.move(n, n)
 		}
 	case key.Matches(msg, k.Nav.Up):
-		m.sl.move(-1, n)
+		sp.sl.move(-1, n)
 	case key.Matches(msg, k.Nav.Down):
-		m.sl.move(1, n)
+		sp.sl.move(1, n)
 	case key.Matches(msg, k.Nav.HalfUp):
-		m.sl.move(-page/2, n)
+		sp.sl.move(-page/2, n)
 	case key.Matches(msg, k.Nav.HalfDown):
-		m.sl.move(page/2, n)
+		sp.sl.move(page/2, n)
 	case key.Matches(msg, k.Nav.PageUp):
-		m.sl.move(-page, n)
+		sp.sl.move(-page, n)
 	case key.Matches(msg, k.Nav.PageDown):
-		m.sl.move(page, n)
+		sp.sl.move(page, n)
 	case key.Matches(msg, k.Nav.Top):
-		m.sl.move(-n, n)
+		sp.sl.move(-n, n)
 	case key.Matches(msg, k.Nav.Bottom):
-		m.sl.move(n, n)
+		sp.sl.move(n, n)
 	}
 	return nil
+}
+
+// The sessions list is a page (see page).
+
+func (sp *sessionsPage) typing() bool { return false }
+
+func (sp *sessionsPage) work() tea.Cmd { return nil }
+
+// setSize sizes the list: the whole screen but its title, the selected
+// session's line and the help and status lines.
+func (sp *sessionsPage) setSize(w, h int) {
+	sp.w, sp.h = w, h
+	if layout(w, h).tooSmall {
+		return
+	}
+	sp.sl.setSize(w, h-4)
+	sp.sl.clampTo(len(sp.px))
+}
+
+// update handles a key or the mouse on the list.
+func (sp *sessionsPage) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return sp.handleKey(msg)
+	case tea.MouseClickMsg:
+		// Rows start below the title and the column header.
+		if row := msg.Y - 2; row >= 0 && sp.sl.offset+row < len(sp.px) {
+			sp.sl.move(sp.sl.offset+row-sp.sl.cursor, len(sp.px))
+		}
+	case tea.MouseWheelMsg:
+		if delta := wheelDelta(msg.Mouse()); delta != 0 {
+			sp.sl.move(delta, len(sp.px))
+		}
+	}
+	return nil
+}
+
+func (sp *sessionsPage) shortHelp() []key.Binding {
+	k := &sp.keys
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
+}
+
+func (sp *sessionsPage) helpLine() string { return renderShortHelp(&sp.st, sp.shortHelp(), sp.w) }
+
+// updateKeys enables the list's keys while it is shown, and turns off the
+// inspector's: the list has no events.
+func (sp *sessionsPage) updateKeys(shown bool) {
+	k := &sp.keys
+	k.Sessions.Open.SetEnabled(shown && len(sp.px) > 0)
+	k.Sessions.Follow.SetEnabled(shown)
+	if !shown {
+		return
+	}
+	for _, b := range []*key.Binding{
+		&k.Sessions.Back,
+		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Stream.Save, &k.Stream.Follow,
+		&k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd, &k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy,
+		&k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
+		&k.Inspect.Cited,
+	} {
+		b.SetEnabled(false)
+	}
 }

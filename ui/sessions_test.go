@@ -130,15 +130,15 @@ func TestSessionsOpenAndBack(t *testing.T) {
 			t.Errorf("list lacks %q:\n%s", want, v)
 		}
 	}
-	if m.sl.cursor != 2 {
-		t.Errorf("following: cursor = %d; want the newest (2)", m.sl.cursor)
+	if m.list.sl.cursor != 2 {
+		t.Errorf("following: cursor = %d; want the newest (2)", m.list.sl.cursor)
 	}
 	press(m, "k")
 	if v := plainView(m); !strings.Contains(v, "#2 · answers #1 · no tool output for call_b") {
 		t.Errorf("the selected session's line should name the unanswered call:\n%s", v)
 	}
 	press(m, "g", "enter")
-	if m.screen != screenInspect || m.s != m.px[0].s {
+	if m.page() != page(m.insp) || m.insp.s != m.list.px[0].s {
 		t.Fatalf("enter should open session #1 in the inspector")
 	}
 	press(m, "G", "3")
@@ -149,7 +149,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 		}
 	}
 	press(m, "esc")
-	if m.screen != screenSessions || m.cur != nil {
+	if m.page() != page(m.list) || m.list.cur != nil {
 		t.Fatalf("esc should go back to the list")
 	}
 	if v := plainView(m); !strings.Contains(v, "sessions") || !strings.Contains(v, "/v1/chat/completions") {
@@ -159,7 +159,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	// Open the live session, then let the rest of its stream arrive: the
 	// open panes follow it and it ends.
 	press(m, "j", "enter")
-	if m.cur != m.px[1] || !m.live {
+	if m.list.cur != m.list.px[1] || !m.insp.live {
 		t.Fatalf("the second session should be open and live")
 	}
 	next := sampleBytes(t, "responses-single-call")
@@ -168,8 +168,8 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	info.Outcome = "completed"
 	addLive(batch[1].Live, fs[len(fs)/2:], true)
 	m.Update(Sessions([]SessionUpdate{{Info: info, Ended: true}}))
-	if m.live || m.s.Len() != len(fs) {
-		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.live, m.s.Len(), len(fs))
+	if m.insp.live || m.insp.s.Len() != len(fs) {
+		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.insp.live, m.insp.s.Len(), len(fs))
 	}
 	press(m, "6")
 	if v := plainView(m); !strings.Contains(v, "call_a") || !strings.Contains(v, "resp_123") || !strings.Contains(v, "no tool output for 1 call(s) of #1: call_b") {
@@ -197,10 +197,10 @@ func TestSessionsUpdatesAreBatched(t *testing.T) {
 		addLive(batch[i].Live, fs[3:], false)
 	}
 	m.Update(Sessions(batch))
-	if len(m.px) != 5 {
-		t.Fatalf("%d sessions; want 5", len(m.px))
+	if len(m.list.px) != 5 {
+		t.Fatalf("%d sessions; want 5", len(m.list.px))
 	}
-	for _, ps := range m.px {
+	for _, ps := range m.list.px {
 		if ps.seen != len(fs) || ps.calls == 0 {
 			t.Fatalf("session #%d: %d events, %d calls; want %d events and calls", ps.info.ID, ps.seen, ps.calls, len(fs))
 		}
@@ -274,17 +274,17 @@ func TestSessionsKeepIDOrder(t *testing.T) {
 	press(m, "k") // on #1, follow off
 	up(2, 4)
 	var ids []int
-	for _, ps := range m.px {
+	for _, ps := range m.list.px {
 		ids = append(ids, ps.info.ID)
 	}
 	if fmt.Sprint(ids) != "[1 2 3 4]" {
 		t.Fatalf("ids = %v; want [1 2 3 4]", ids)
 	}
-	if got := m.selectedSession().info.ID; got != 1 {
+	if got := m.list.selectedSession().info.ID; got != 1 {
 		t.Errorf("selected #%d; want #1 (the cursor stays on its session)", got)
 	}
 	press(m, "f")
-	if got := m.selectedSession().info.ID; got != 4 {
+	if got := m.list.selectedSession().info.ID; got != 4 {
 		t.Errorf("after f selected #%d; want the newest, #4", got)
 	}
 }

@@ -40,8 +40,8 @@ func stdinRecording(t testing.TB, data []byte) []byte {
 func timelineLines(m *Model) []string {
 	lines := strings.Split(plainView(m), "\n")
 	var out []string
-	for _, l := range lines[1 : m.tl.h+2] {
-		out = append(out, ansi.Cut(l, 0, m.r.timeline.w))
+	for _, l := range lines[1 : m.insp.tl.h+2] {
+		out = append(out, ansi.Cut(l, 0, m.insp.r.timeline.w))
 	}
 	return out
 }
@@ -175,16 +175,16 @@ func TestTimelineKeepsFragmentsVisible(t *testing.T) {
 		for _, w := range []int{80, 110, 115, 120, 125, 130, 135, 140, 200} {
 			t.Run(fmt.Sprintf("%s_%d", in.name, w), func(t *testing.T) {
 				m := newTestModel(t, in.data, w, 40)
-				m.tl.selectOrd(30) // the deltas of both calls interleave around it
+				m.insp.tl.selectOrd(30) // the deltas of both calls interleave around it
 				rows := timelineLines(m)[1:]
 				seen := 0
 				for i, row := range rows {
-					ord := m.tl.ordAt(m.tl.offset + i)
-					ev := m.s.Events.At(ord)
+					ord := m.insp.tl.ordAt(m.insp.tl.offset + i)
+					ev := m.insp.s.Events.At(ord)
 					if ev.Kind != model.KindArgsDelta {
 						continue
 					}
-					frag, ok := fragment(&m.s.Items[ev.Item].Args, ord)
+					frag, ok := fragment(&m.insp.s.Items[ev.Item].Args, ord)
 					if !ok {
 						continue
 					}
@@ -205,11 +205,11 @@ func TestTimelineKeepsFragmentsVisible(t *testing.T) {
 // the gutter, styled by the finding's severity.
 func TestTimelineMarksCitedEvents(t *testing.T) {
 	m := goldenModel(t, 120, 40)
-	m.tl.selectOrd(0)
+	m.insp.tl.selectOrd(0)
 	rowOf := func(ord int) (string, string) {
 		lines := strings.Split(viewOf(m), "\n")
-		l := lines[2+ord-m.tl.offset]
-		return l, ansi.Cut(ansi.Strip(l), 0, m.r.timeline.w)
+		l := lines[2+ord-m.insp.tl.offset]
+		return l, ansi.Cut(ansi.Strip(l), 0, m.insp.r.timeline.w)
 	}
 	tests := []struct {
 		ord   int

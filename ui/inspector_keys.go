@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// typing says the prompt is open: it takes every key.
+func (in *inspector) typing() bool { return in.prompt.active() }
+
+// handleKey routes a key: the prompt while it is open, then the
+// inspector's own keys (focus, search, stream, inspect), then the focused
+// pane.
+func (in *inspector) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &in.keys
+	if in.prompt.active() {
+		return in.handlePromptKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Nav.Next):
+		in.setFocus((in.focus + 1) % len(in.panes))
+	case key.Matches(msg, k.Nav.Prev):
+		in.setFocus((in.focus + len(in.panes) - 1) % len(in.panes))
+	case key.Matches(msg, k.Nav.Pane):
+		in.setFocus(int(msg.String()[0] - '1'))
+	case key.Matches(msg, k.Search.Search):
+		return in.openPrompt(promptSearch)
+	case key.Matches(msg, k.Search.Filter):
+		return in.openPrompt(promptFilter)
+	case key.Matches(msg, k.Nav.Goto):
+		return in.openPrompt(promptGoto)
+	case key.Matches(msg, k.Search.NextMatch):
+		in.jumpMatch(1)
+	case key.Matches(msg, k.Search.PrevMatch):
+		in.jumpMatch(-1)
+	case key.Matches(msg, k.Search.Clear):
+		in.query, in.tl.matches = "", nil
+		in.gen++ // drop results still on their way
+		in.tl.invalidate()
+		return in.applyFilter("")
+	case key.Matches(msg, k.Sessions.Back):
+		if in.back != nil {
+			in.back()
+		}
+	case key.Matches(msg, k.Stream.Follow):
+		in.tl.follow = !in.tl.follow
+		if in.tl.follow {
+			in.rep.playing = false
+			in.tl.moveTo(in.tl.len() - 1)
+			in.tl.follow = true
+		}
+	case key.Matches(msg, k.Stream.Play):
+		return in.togglePlay()
+	case key.Matches(msg, k.Stream.StepBack):
+		in.rep.playing = false
+		in.tl.moveTo(in.tl.cursor - 1)
+	case key.Matches(msg, k.Stream.StepFwd):
+		in.rep.playing = false
+		in.tl.moveTo(in.tl.cursor + 1)
+	case key.Matches(msg, k.Stream.Faster):
+		in.rep.speed = min(in.rep.speed*2, 64)
+	case key.Matches(msg, k.Stream.Slower):
+		in.rep.speed = max(in.rep.speed/2, 1.0/16)
+	case key.Matches(msg, k.Stream.Save):
+		return in.saveCmd()
+	case key.Matches(msg, k.Inspect.Raw):
+		in.det.raw = !in.det.raw
+		if in.focus == 0 {
+			in.side = in.indexOf(in.det)
+		}
+	case key.Matches(msg, k.Inspect.Explain):
+		in.toggleExplain()
+	case key.Matches(msg, k.Inspect.Copy):
+		return in.copyCmd()
+	case key.Matches(msg, k.Inspect.NextFinding):
+		in.jumpFinding(1)
+	case key.Matches(msg, k.Inspect.PrevFinding):
+		in.jumpFinding(-1)
+	case key.Matches(msg, k.Inspect.NextSlow):
+		if i := in.tl.nextSlow(1); i >= 0 {
+			in.tl.moveTo(i)
+		}
+	case key.Matches(msg, k.Inspect.PrevSlow):
+		if i := in.tl.nextSlow(-1); i >= 0 {
+			in.tl.moveTo(i)
+		}
+	default:
+		return in.panes[in.focus].update(msg)
+	}
+	return nil
+}
+
+// setFocus gives the keys to pane f, and shows it beside the timeline
+// when it is a side pane.
+func (in *inspector) setFocus(f int) {
+	if f < 0 || f >= len(in.panes) {
+		return
+	}
+	in.focus = f
+	if f != 0 {
+		in.side = f
+	}
+}
+
+func (in *inspector) jumpFinding(dir int) {
+	e, i := in.find.next(in.selected(), dir)
+	if e < 0 {
+		return
+	}
+	in.find.cursor = i
+	in.rep.playing = false
+	in.tl.selectOrd(e)
+}
+
+// copyCmd copies the selected call's arguments as of the selected event (a
+// .done's once it has come, as the calls pane shows them), or
+// the event's data, to the clipboard with OSC 52.
+func (in *inspector) copyCmd() tea.Cmd {
+	ord := in.selected()
+	if ord < 0 {
+		return nil
+	}
+	s := in.s
+	text := ""
+	if ev := s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(s.Items) && s.Items[ev.Item].IsCall() && in.panes[in.side] != pane(in.det) {
+		text = s.Items[ev.Item].FinalArgsAsOf(ord) // what the calls pane shows
+	}
+	if text == "" {
+		raw, err := s.Raw(s.Events.At(ord))
+		if err != nil {
+			return in.flash("cannot read the event back", true)
+		}
+		if data, ok := eventData(raw); ok && !in.det.raw {
+			text = string(data)
+		} else {
+			text = string(raw)
+		}
+	}
+	return tea.Batch(tea.SetClipboard(text), in.flash(fmt.Sprintf("copied %d bytes", len(text)), false))
+}
+
+// savedMsg reports a save.
+type savedMsg struct {
+	path string
+	err  error
+}
+
+func (in *inspector) saveCmd() tea.Cmd {
+	if in.o.Save == nil {
+		return nil
+	}
+	save, n := in.o.Save, in.s.Bytes()
+	return func() tea.Msg {
+		path, err := save(n)
+		return savedMsg{path, err}
+	}
+}
+
+func (in *inspector) handleSaved(msg savedMsg) tea.Cmd {
+	if msg.err != nil {
+		return in.flash("save failed: "+msg.err.Error(), true)
+	}
+	return in.flash("saved to "+msg.path, false)
+}
+
+// updateKeys enables the keys the inspector's state allows.
+func (in *inspector) updateKeys() {
+	k := &in.keys
+	has := in.s.Len() > 0
+	// Always there while the inspector is shown (the sessions list turns
+	// them off while it is).
+	for _, b := range []*key.Binding{
+		&k.Search.Search, &k.Search.Filter, &k.Stream.StepBack, &k.Stream.StepFwd,
+		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+		&k.Nav.Goto,
+	} {
+		b.SetEnabled(true)
+	}
+	k.Search.NextMatch.SetEnabled(len(in.tl.matches) > 0)
+	k.Search.PrevMatch.SetEnabled(len(in.tl.matches) > 0)
+	k.Search.Clear.SetEnabled(in.query != "" || !in.filt.empty())
+	k.Stream.Save.SetEnabled(in.o.Save != nil && has)
+	k.Stream.Follow.SetEnabled(in.live)
+	k.Inspect.Copy.SetEnabled(has)
+	k.Inspect.NextFinding.SetEnabled(len(in.find.list) > 0)
+	k.Inspect.PrevFinding.SetEnabled(len(in.find.list) > 0)
+	k.Stream.Play.SetEnabled(has)
+	k.Stream.Faster.SetEnabled(in.rep.playing)
+	k.Stream.Slower.SetEnabled(in.rep.playing)
+	k.Sessions.Back.SetEnabled(in.back != nil)
+	in.updatePaneKeys()
+	for i, p := range in.panes {
+		p.updateKeys(i == in.focus)
+	}
+}
+
+// paneKeys holds the number keys of up to nine panes.
+var paneKeys = [...]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// updatePaneKeys binds a number key to each pane (the first nine).
+func (in *inspector) updatePaneKeys() {
+	k := &in.keys.Nav.Pane
+	n := min(len(in.panes), len(paneKeys))
+	if len(k.Keys()) == n {
+		return
+	}
+	k.SetKeys(paneKeys[:n]...)
+	k.SetHelp(fmt.Sprintf("1-%d", n), k.Help().Desc)
+}
+
+// shortHelp is the focused pane's keys, then the inspector's.
+func (in *inspector) shortHelp() []key.Binding {
+	k := &in.keys
+	if in.prompt.active() {
+		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
+	}
+	out := slices.Clip(in.panes[in.focus].shortHelp()) // appended to, not changed
+	if in.back != nil {
+		out = append(out, k.Sessions.Back)
+	}
+	return append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
+}
+
+// helpLine is the prompt being typed, or the short help.
+func (in *inspector) helpLine() string {
+	if in.prompt.active() {
+		return in.prompt.view(&in.st, in.w)
+	}
+	return renderShortHelp(&in.st, in.shortHelp(), in.w)
+}
