@@ -1,6 +1,10 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // keyMap holds every binding, grouped the way the full help shows them.
 type keyMap struct {
@@ -84,24 +88,45 @@ func defaultKeyMap() keyMap {
 	return k
 }
 
-// helpGroup is one column of the full help.
+// helpGroup is one category of bindings: a column of the full help, a
+// part of README's key table.
 type helpGroup struct {
 	name     string
 	bindings []key.Binding
 }
 
-// fullHelp lists every binding by category.
-func (k *keyMap) fullHelp() []helpGroup {
-	n, i, s, st, a, ss := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.App, &k.Sessions
-	nav := []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}
-	if ss.Open.Enabled() || ss.Back.Enabled() {
-		nav = append(nav, ss.Open, ss.Back, ss.Follow)
-	}
+// groups lists every binding once, by category, in the order the full
+// help and README's key table show them: the one list both are made from
+// (a test holds README to it).
+func (k *keyMap) groups() []helpGroup {
+	n, i, s, st, ss, a, p := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.Sessions, &k.App, &k.Prompt
 	return []helpGroup{
-		{"Navigate", nav},
+		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}},
 		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},
+		{"Sessions", []key.Binding{ss.Open, ss.Back, ss.Follow}},
 		{"App", []key.Binding{a.Help, a.Quit}},
+		{"Prompt", []key.Binding{p.Accept, p.Cancel}},
 	}
+}
+
+// fullHelp is the full help's columns: the groups, with the proxy's
+// sessions keys under Navigate while its list is in use (and left out
+// otherwise), and without the prompt's, which the help's own line names.
+func (k *keyMap) fullHelp() []helpGroup {
+	proxy := k.Sessions.Open.Enabled() || k.Sessions.Back.Enabled()
+	var out []helpGroup
+	for _, g := range k.groups() {
+		switch g.name {
+		case "Prompt":
+		case "Sessions":
+			if nav := slices.IndexFunc(out, func(g helpGroup) bool { return g.name == "Navigate" }); proxy && nav >= 0 {
+				out[nav].bindings = append(out[nav].bindings, g.bindings...)
+			}
+		default:
+			out = append(out, g)
+		}
+	}
+	return out
 }
