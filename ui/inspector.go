@@ -156,7 +156,7 @@ func (in *inspector) setSize(w, h int) {
 		return
 	}
 	// Each pane's content goes under its title line.
-	in.tl.setSize(in.r.timeline.w, in.r.timeline.h-1)
+	in.panes[0].setSize(in.r.timeline.w, in.r.timeline.h-1)
 	for _, p := range in.panes[1:] {
 		p.setSize(in.r.side.w, in.r.side.h-1)
 	}

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// body draws the timeline with its title and, beside or under it, the
-// side pane shown with its tabs.
+// body draws the timeline (panes[0]) with its title and, beside or under
+// it, the side pane shown with its tabs.
 func (in *inspector) body() []string {
 	ord := in.selected()
-	tl := append([]string{in.title()}, strings.Split(in.tl.view(ord, in.focus == 0), "\n")...)
+	tl := append([]string{in.title()}, strings.Split(in.panes[0].view(ord, in.focus == 0), "\n")...)
 	body := in.panes[in.side].view(ord, in.focus == in.side)
 	side := append([]string{in.sideTitle()}, strings.Split(body, "\n")...)
 	if in.r.stacked {
@@ -33,11 +33,11 @@ func (in *inspector) title() string {
 	if in.focus == 0 {
 		style = in.st.Title.Focused
 	}
-	t := style.Render("1 " + in.tl.title())
-	if extra := in.tl.status(); extra != "" {
+	t := style.Render("1 " + in.panes[0].title())
+	if extra := in.panes[0].status(); extra != "" {
 		t += in.st.Muted.Render("  " + extra)
 	}
-	return fit(t, in.tl.w)
+	return fit(t, in.r.timeline.w)
 }
 
 // sideTitle renders the tabs of the side panes, numbered by their keys,
