@@ -176,29 +176,29 @@ func (in *inspector) restyle() {
 // update routes the messages the root gives the inspector to their
 // handlers.
 func (in *inspector) update(msg tea.Msg) tea.Cmd {
-	switch msg := msg.(type) {
+	switch typed := msg.(type) {
 	case tea.KeyPressMsg:
-		return in.handleKey(msg)
+		return in.handleKey(typed, msg)
 	case tea.MouseClickMsg:
-		in.handleClick(msg.Mouse())
+		in.handleClick(typed.Mouse())
 	case tea.MouseWheelMsg:
-		in.handleWheel(msg.Mouse())
+		in.handleWheel(typed.Mouse())
 	case tea.PasteMsg:
-		return in.handlePaste(msg)
+		return in.handlePaste(typed)
 	case framesMsg:
-		return in.handleFrames(msg.batch, msg.done)
+		return in.handleFrames(typed.batch, typed.done)
 	case sourceDoneMsg:
-		return in.handleSourceDone(msg.err)
+		return in.handleSourceDone(typed.err)
 	case searchResultMsg:
-		return in.handleSearchResult(msg)
+		return in.handleSearchResult(typed)
 	case filterResultMsg:
-		in.handleFilterResult(msg)
+		in.handleFilterResult(typed)
 	case replayTickMsg:
-		return in.handleReplayTick(msg)
+		return in.handleReplayTick(typed)
 	case paneMsg:
-		return in.handlePaneMsg(msg)
+		return in.handlePaneMsg(typed)
 	case savedMsg:
-		return in.handleSaved(msg)
+		return in.handleSaved(typed)
 	}
 	return nil
 }

@@ -13,8 +13,8 @@ func (in *inspector) typing() bool { return in.prompt.active() }
 
 // handleKey routes a key: the prompt while it is open, then the
 // inspector's own keys (focus, search, stream, inspect), then the focused
-// pane.
-func (in *inspector) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+// pane, which gets raw, the key as the root got it.
+func (in *inspector) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 	k := &in.keys
 	if in.prompt.active() {
 		return in.handlePromptKey(msg)
@@ -88,7 +88,7 @@ func (in *inspector) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			in.tl.moveTo(i)
 		}
 	default:
-		return in.panes[in.focus].update(msg)
+		return in.panes[in.focus].update(raw)
 	}
 	return nil
 }

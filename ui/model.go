@@ -171,13 +171,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		defer m.list.hold(nil)
 	}
 	var cmd tea.Cmd
-	switch msg := msg.(type) {
+	switch typed := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.handleSize(msg.Width, msg.Height)
+		m.handleSize(typed.Width, typed.Height)
 	case tea.BackgroundColorMsg:
-		m.handleTheme(msg.IsDark())
+		m.handleTheme(typed.IsDark())
 	case tea.KeyPressMsg:
-		cmd = m.handleKey(msg)
+		cmd = m.handleKey(typed, msg)
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		if !m.small && !m.help {
 			cmd = m.page().update(msg)
@@ -186,12 +186,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.page().update(msg)
 	case sessionsMsg:
 		if m.list != nil {
-			cmd = m.list.handleSessions(msg.batch)
+			cmd = m.list.handleSessions(typed.batch)
 		}
 	case framesMsg, sourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
 		cmd = m.insp.update(msg)
 	case noticeDoneMsg:
-		if msg.gen == m.note.gen {
+		if typed.gen == m.note.gen {
 			m.note.text = ""
 		}
 	}
@@ -221,8 +221,9 @@ func (m *Model) handleTheme(dark bool) {
 
 // handleKey routes a key: the full help takes it while shown, then a
 // prompt being typed, then the keys of the whole program (quit, help),
-// then the page shown.
-func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+// then the page shown. raw is msg as Update got it, passed on as it is
+// rather than boxed again on every key.
+func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 	k := &m.keys
 	m.insp.bar.lesson = "" // the lesson stays until the first key
 	if m.help {
@@ -235,7 +236,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	p := m.page()
 	if p.typing() {
-		return p.update(msg)
+		return p.update(raw)
 	}
 	switch {
 	case key.Matches(msg, k.App.Quit):
@@ -244,7 +245,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.help = true
 		return nil
 	}
-	return p.update(msg)
+	return p.update(raw)
 }
 
 // updateKeybindings enables only the keys that work now, so help never

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -45,7 +45,7 @@ func (in *inspector) title() string {
 func (in *inspector) sideTitle() string {
 	var parts []string
 	for i := 1; i < len(in.panes); i++ {
-		label := fmt.Sprintf("%d %s", i+1, in.panes[i].title())
+		label := strconv.Itoa(i+1) + " " + in.panes[i].title()
 		switch {
 		case i == in.side && in.focus == i:
 			parts = append(parts, in.st.Title.Focused.Render(label))
