@@ -31,10 +31,15 @@ type pane interface {
 	restyle()
 	// view renders the pane in exactly its w×h for the selected event sel
 	// (an ordinal, or -1); focused says the pane has the keys. It costs
-	// O(what is visible).
+	// O(what is visible). The selection reaches a pane only here and in
+	// work, on every frame: a pane follows a change of selection, whatever
+	// made it (a key, the replay, a filter's results), by comparing sel
+	// with what it laid out last (the calls pane keys its layout by it).
 	view(sel int, focused bool) string
-	// update takes a key press while the pane has focus, and the results
-	// of the work it started (work). Keys it does not use are ignored.
+	// update takes a key press while the pane has focus (the inspector's
+	// own keys never reach it), and the results of the work it started
+	// (work), as that work returned them. Keys it does not use are
+	// ignored.
 	update(msg tea.Msg) tea.Cmd
 	// wheel scrolls by delta lines: the mouse wheel over the pane.
 	wheel(delta int)
