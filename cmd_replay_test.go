@@ -141,11 +141,15 @@ func TestReplayListen(t *testing.T) {
 		done <- runReplay(ctx, []string{path, "--listen", "127.0.0.1:0", "--speed", "10"}, nil, io.Discard, pw)
 		pw.Close()
 	}()
-	sc := bufio.NewScanner(pr)
+	br := bufio.NewReader(pr)
 	var base string
-	for sc.Scan() {
-		if m := regexp.MustCompile(`on (http://\S+)`).FindStringSubmatch(sc.Text()); m != nil {
+	for {
+		line, err := br.ReadString('\n')
+		if m := regexp.MustCompile(`on (http://\S+)`).FindStringSubmatch(line); m != nil {
 			base = m[1]
+			break
+		}
+		if err != nil {
 			break
 		}
 	}

@@ -1,7 +1,6 @@
 package main_test
 
 import (
-	"bufio"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -43,14 +42,12 @@ var uiLibraries = []string{"charm.land/", "github.com/charmbracelet/", "github.c
 // the project root.
 func modulePath(t *testing.T) string {
 	t.Helper()
-	f, err := os.Open("go.mod")
+	mod, err := os.ReadFile("go.mod")
 	if err != nil {
 		t.Fatalf("deps_test must run at the project root: %v", err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+	for line := range strings.Lines(string(mod)) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module "); ok {
 			return strings.Trim(strings.TrimSpace(rest), `"`)
 		}
 	}
