@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -200,19 +199,7 @@ func (c *callsPane) prepare(ord int) {
 		c.list.add(c.st.Muted.Render("no event selected"))
 		return
 	}
-	all := c.s.ItemsAsOf(ord)
-	items := all[:0]
-	ncalls := 0
-	for _, it := range all {
-		if it.Role != model.RoleOther {
-			items = append(items, it)
-		}
-		if it.IsCall() {
-			ncalls++
-		}
-	}
-	// Calls first, then reasoning and text, each in output order.
-	sort.SliceStable(items, func(i, j int) bool { return roleRank(items[i]) < roleRank(items[j]) })
+	items, ncalls := shownItems(c.s, ord)
 	var sel *model.Item
 	if ev := c.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(c.s.Items) {
 		sel = c.s.Items[ev.Item]
@@ -329,6 +316,22 @@ func roleRank(it *model.Item) int {
 	return 3
 }
 
+// shownItems returns the items the pane lists as of event ord: the
+// calls, then reasoning, then text, each in output order, which the
+// session's index of each response's items already is; and how many are
+// calls.
+func shownItems(s *model.Session, ord int) ([]*model.Item, int) {
+	var byRank [3][]*model.Item
+	for r := -1; r < len(s.Responses); r++ {
+		for _, it := range s.ResponseItems(r) {
+			if k := roleRank(it); k < len(byRank) && it.First <= ord {
+				byRank[k] = append(byRank[k], it)
+			}
+		}
+	}
+	return slices.Concat(byRank[:]...), len(byRank[0])
+}
+
 // item lays out one item as of ord.
 func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDocKey]*doc) {
 	st := c.st
@@ -409,11 +412,10 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 		c.list.add(info+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()), st.Muted.Render("  (no arguments yet)"))
 	} else {
 		ms, me := -1, -1
-		// Gemini arguments are rebuilt from partial values, so fragment
-		// offsets do not map onto the rendering; mark only plain buffers,
-		// and only while they are what is shown.
-		if frags && it.Dialect != model.DialectGemini {
-			if s, e, ok := it.Args.FragmentAt(ord); ok && e <= len(args) {
+		// The fragment is marked only while the fragments are what is
+		// shown, and only where the dialect's fragments are spans of them.
+		if frags {
+			if s, e, ok := it.ArgsFragmentAt(ord); ok && e <= len(args) {
 				ms, me = s, e
 			}
 		}
@@ -453,8 +455,8 @@ func (c *callsPane) disagreement(what string, stmts []model.Statement, shown str
 // they lie whenever they can be: a frame must not copy 20 MB arguments.
 func finalArgs(it *model.Item, ord int) ([]byte, bool) {
 	frags := it.ArgsAsOf(ord)
-	if it.Dialect == model.DialectGemini {
-		return frags, true // rebuilt from partial values: what calls reports
+	if it.Dialect.Info().ArgsRebuilt {
+		return frags, true // rebuilt from values: what calls reports
 	}
 	b, v := it.FinalArgsViewAsOf(ord)
 	switch {
