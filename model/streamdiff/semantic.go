@@ -242,7 +242,7 @@ func finalArgs(it *model.Item) []byte {
 // deltas: it has deltas, no resumption, and statements that agree.
 func plainArgs(it *model.Item) bool {
 	_, disagree := it.SourcesDisagree()
-	return it.Dialect != model.DialectGemini && it.Deltas > 0 && !it.Resumed && !disagree
+	return !it.Dialect.Info().ArgsRebuilt && it.Deltas > 0 && !it.Resumed && !disagree
 }
 
 // callJSON is a call as a Difference shows a call one side lacks.
