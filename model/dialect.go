@@ -65,6 +65,13 @@ type dialect interface {
 	array(s *Session, ev *Event, data []byte, ord int) bool
 	// newState returns the dialect's assembly state for a new session.
 	newState() dialectState
+	// shape names the shape of event ev, of type typ, that the dialect
+	// claimed (see Session.Shape); data is the event's data, nil when not
+	// at hand. explanations are the dialect's rows of the explanations
+	// table, which keys them by shape. Without them (noHooks) a dialect's
+	// events are shaped by their type alone and explained by nothing.
+	shape(s *Session, ev *Event, ord int, typ string, data []byte) Shape
+	explanations() []Explanation
 }
 
 // dialectState is a dialect's assembly in one session: the responses and
@@ -86,6 +93,11 @@ func (noHooks) sentinel(*Session, int)                   {}
 func (noHooks) claimType(string) bool                    { return false }
 func (noHooks) claimShape(*Session, string) bool         { return false }
 func (noHooks) claimError(*Session, string) bool         { return false }
+func (noHooks) explanations() []Explanation              { return nil }
+
+func (noHooks) shape(_ *Session, ev *Event, _ int, typ string, _ []byte) Shape {
+	return Shape{Dialect: ev.Dialect, Type: typ}
+}
 
 // DialectInfo describes a dialect to reports, views and the checks.
 type DialectInfo struct {

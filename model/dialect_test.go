@@ -100,6 +100,12 @@ func (echoDialect) claimType(typ string) bool { return strings.HasPrefix(typ, "x
 
 func (echoDialect) newState() dialectState { return &echoState{calls: map[string]*Item{}} }
 
+// explanations teaches x.open; the dialect's events are shaped by their
+// type (noHooks' shape).
+func (echoDialect) explanations() []Explanation {
+	return []Explanation{explain(echoDialectID, "x.open", "", "Opens a call.", "id, name.", "Starts the call.", "None.")}
+}
+
 // echoDialectID is the Dialect the test registers it as: a new dialect
 // would have a constant of its own.
 const echoDialectID = numDialects
@@ -148,9 +154,14 @@ func (st *echoState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 func registerDialect(t *testing.T, id Dialect, d dialect) {
 	t.Helper()
 	saved, savedBy, savedInfos := registry, byDialect, infos
+	savedExpl, savedByShape := explanations, explainedByShape
 	registry = append(slices.Clip(registry), registered{id, d})
 	byDialect, infos = indexDialects()
-	t.Cleanup(func() { registry, byDialect, infos = saved, savedBy, savedInfos })
+	explanations, explainedByShape = indexExplanations()
+	t.Cleanup(func() {
+		registry, byDialect, infos = saved, savedBy, savedInfos
+		explanations, explainedByShape = savedExpl, savedByShape
+	})
 }
 
 // TestNewDialect registers echoDialect and reads a stream that mixes it
@@ -202,6 +213,13 @@ func TestNewDialect(t *testing.T) {
 	}
 	if o := s.Outcome(); o.State != "completed" || o.Ordinal != 5 {
 		t.Errorf("outcome %+v; want completed at event 5", o)
+	}
+	want := Shape{Dialect: echoDialectID, Type: "x.open"}
+	if sh := s.Shape(s.Events.At(1), 1, nil); sh != want {
+		t.Errorf("Shape(event 1) = %+v; want %+v", sh, want)
+	}
+	if e, ok := Explain(want); !ok || e.Does != "Opens a call." {
+		t.Errorf("Explain(%+v) = %+v, %v; want the dialect's row", want, e, ok)
 	}
 }
 

@@ -2,10 +2,8 @@ package model
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // Shape is what one event is, finer than its type: the key of its
@@ -50,15 +48,6 @@ type Explanation struct {
 	Rules    []string
 }
 
-// explainedByShape indexes the explanations table.
-var explainedByShape = func() map[Shape]int {
-	m := make(map[Shape]int, len(explanations))
-	for i, e := range explanations {
-		m[e.Shape] = i
-	}
-	return m
-}()
-
 // Explain returns the explanation of a shape. ok is false for a shape the
 // table does not hold.
 func Explain(sh Shape) (Explanation, bool) {
@@ -96,24 +85,19 @@ func (s *Session) Shape(ev *Event, ord int, data []byte) Shape {
 	}
 	typ := s.TypeName(ev.Type)
 	if typ == TypeDone {
-		d := ev.Dialect
-		if d != DialectChat && d != DialectResponses {
-			d = DialectUnknown
+		// [DONE] is a dialect's own when the dialect explains it (Chat and
+		// Responses end with it), else what every dialect shares.
+		sh := Shape{Dialect: ev.Dialect, Type: TypeDone}
+		if _, known := explainedByShape[sh]; !known {
+			sh.Dialect = DialectUnknown
 		}
-		return Shape{Dialect: d, Type: TypeDone}
+		return sh
 	}
 	if sh, ok := transportShape(ev, typ); ok {
 		return sh
 	}
-	switch ev.Dialect {
-	case DialectResponses:
-		return responsesShape(ev, typ)
-	case DialectChat:
-		return s.chatShape(ev, ord, typ, data)
-	case DialectAnthropic:
-		return s.anthropicShape(ev, ord, typ, data)
-	case DialectGemini:
-		return s.geminiShape(ev, ord)
+	if d := ev.Dialect; d != DialectUnknown && int(d) < len(byDialect) && byDialect[d] != nil {
+		return byDialect[d].shape(s, ev, ord, typ, data)
 	}
 	if ev.Kind == KindError {
 		return Shape{Type: typeErrorBody}
@@ -127,6 +111,7 @@ const (
 	typeNotObject   = "(not an object)" // JSON that is not an object
 	typeErrorBody   = "(error)"         // an error outside any dialect
 	typeNonStandard = "(non-standard)"  // a type outside a dialect's stream
+	shapeError      = "error"           // the Sub of an error in a dialect whose type says nothing
 )
 
 // transportShape names the shapes every dialect shares: comments, heads,
@@ -150,243 +135,6 @@ func transportShape(ev *Event, typ string) (Shape, bool) {
 		return Shape{Type: TypeNoData}, true
 	}
 	return Shape{}, false
-}
-
-// ToolCallFamily returns the family of a Responses hosted-tool status
-// event (response.web_search_call.searching is response.web_search_call.*),
-// or "" when typ is none.
-func ToolCallFamily(typ string) string {
-	for _, p := range toolCallPrefixes {
-		if strings.HasPrefix(typ, p) {
-			return p + "*"
-		}
-	}
-	return ""
-}
-
-func responsesShape(ev *Event, typ string) Shape {
-	sh := Shape{Dialect: DialectResponses, Type: typ}
-	switch {
-	case typ == "error", ev.Kind == KindError:
-		sh.Type = "error"
-	case ev.Flags&NonStandard != 0 && typ != "response.keep_alive" && typ != "response.required_action":
-		sh.Type = typeNonStandard
-	case ToolCallFamily(typ) != "":
-		sh.Type = ToolCallFamily(typ)
-	}
-	return sh
-}
-
-// Chat chunk shapes.
-const (
-	chatRole         = "role"
-	chatContent      = "content"
-	chatRefusal      = "refusal"
-	chatReasoning    = "reasoning"
-	chatCallFirst    = "tool_calls.first"
-	chatCallMore     = "tool_calls.continuation"
-	chatFunctionCall = "function_call"
-	chatFinish       = "finish_reason"
-	chatUsage        = "usage"
-	chatEmpty        = "empty"
-	shapeError       = "error"
-)
-
-func (s *Session) chatShape(ev *Event, ord int, typ string, data []byte) Shape {
-	if typ == "chat.completion" {
-		return Shape{Dialect: DialectChat, Type: typ}
-	}
-	sh := Shape{Dialect: DialectChat, Type: TypeChunk}
-	it := s.eventItem(ev)
-	switch {
-	case ev.Kind == KindError:
-		sh.Sub = shapeError
-	case ev.Kind == KindItemOpen || ev.Kind == KindArgsDelta:
-		switch {
-		case it != nil && it.Type == "function_call": // the deprecated delta.function_call
-			sh.Sub = chatFunctionCall
-		case ev.Kind == KindItemOpen:
-			sh.Sub = chatCallFirst
-		default:
-			sh.Sub = chatCallMore
-		}
-	case ev.Kind == KindItemDone:
-		sh.Sub = chatFinish
-	case ev.Kind == KindTextDelta && it != nil:
-		sh.Sub = chatTextShape(it, ord)
-	default:
-		sh.Sub = s.chatQuietShape(ev, ord, data)
-	}
-	return sh
-}
-
-// chatTextShape tells which text a Chat chunk added to item it.
-func chatTextShape(it *Item, ord int) string {
-	if it.Role == RoleReasoning {
-		return chatReasoning
-	}
-	if _, _, ok := it.Refusal.FragmentAt(ord); ok {
-		return chatRefusal
-	}
-	if start, end, ok := it.Text.FragmentAt(ord); ok && start == end && it.Opened == ord {
-		return chatRole // {"role":"assistant","content":""} opens the message
-	}
-	return chatContent
-}
-
-// chatQuietShape tells what a Chat chunk that added nothing carried: from
-// its data when at hand, else from its place (the first chunk of a
-// response carries the role; a later quiet one is the usage chunk).
-func (s *Session) chatQuietShape(ev *Event, ord int, data []byte) string {
-	if data != nil {
-		if u := jsonscan.Get(data, "usage"); !jsonscan.IsNull(u) {
-			return chatUsage
-		}
-		role := false
-		jsonscan.Elements(jsonscan.Get(data, "choices"), func(_ int, ch []byte) bool {
-			role = !jsonscan.IsNull(jsonscan.Path(ch, "delta", "role"))
-			return !role
-		})
-		if role {
-			return chatRole
-		}
-		return chatEmpty
-	}
-	if r := s.responseAt(ord, ev.Dialect); r != nil && r.First == ord {
-		return chatRole
-	}
-	return chatUsage
-}
-
-// Anthropic shapes beyond the block and delta types themselves.
-const (
-	anthToolResult = "*_tool_result" // web_search_tool_result, container_upload …
-	anthOther      = "other"
-)
-
-func (s *Session) anthropicShape(ev *Event, ord int, typ string, data []byte) Shape {
-	sh := Shape{Dialect: DialectAnthropic, Type: typ}
-	it := s.eventItem(ev)
-	switch {
-	case typ == "error", ev.Kind == KindError:
-		sh.Type = "error"
-	case ev.Flags&NonStandard != 0:
-		sh.Type = typeNonStandard
-	case typ == "content_block_start" && it != nil:
-		sh.Sub = anthropicBlockShape(it.Type)
-	case typ == "content_block_delta":
-		sh.Sub = anthropicDeltaShape(ev, ord, it, data)
-	case typ == "content_block_stop" && it != nil:
-		switch it.Role {
-		case RoleCall:
-			sh.Sub = "tool_use"
-		case RoleReasoning:
-			sh.Sub = "thinking"
-		}
-	}
-	return sh
-}
-
-// anthropicBlockShape names a block type: as it is when the assembly
-// knows it, as a family for the server tools' result blocks.
-func anthropicBlockShape(typ string) string {
-	switch {
-	case typ == "text", anthropicRole(typ) != RoleOther:
-		return typ
-	case strings.HasSuffix(typ, "_tool_result"), typ == "container_upload":
-		return anthToolResult
-	}
-	return anthOther
-}
-
-// anthropicDeltaShape names the delta type: read from data when at hand,
-// else inferred from the buffer the delta grew. Inferred, a delta of the
-// wrong type for its block (anthropic/delta-type-mismatch) is named by
-// what it did, and any delta that added nothing to a text block is taken
-// for a citations_delta.
-func anthropicDeltaShape(ev *Event, ord int, it *Item, data []byte) string {
-	if data != nil {
-		dt, _ := jsonscan.String(jsonscan.Path(data, "delta", "type"))
-		if _, known := Explain(Shape{Dialect: DialectAnthropic, Type: "content_block_delta", Sub: dt}); known && dt != anthOther {
-			return dt
-		}
-		return anthOther
-	}
-	switch {
-	case ev.Kind == KindArgsDelta:
-		return "input_json_delta"
-	case it == nil:
-		return anthOther
-	}
-	if _, _, ok := it.Sign.FragmentAt(ord); ok {
-		return "signature_delta"
-	}
-	if _, _, ok := it.Text.FragmentAt(ord); ok {
-		if it.Role == RoleReasoning {
-			return "thinking_delta"
-		}
-		return "text_delta"
-	}
-	if it.Type == "text" {
-		return "citations_delta"
-	}
-	return anthOther
-}
-
-// Gemini chunk shapes.
-const (
-	gemText      = "text"
-	gemThought   = "thought"
-	gemCall      = "functionCall"
-	gemCallStart = "functionCall.start"
-	gemPartial   = "partialArgs"
-	gemCallEnd   = "functionCall.end"
-	gemFinish    = "finishReason"
-	gemNoParts   = "usageMetadata"
-)
-
-// geminiShape names what a chunk carries. The last chunk of a candidate
-// often carries its last part beside finishReason: a call opened or ended
-// there is named by the call, which is what a client acts on.
-func (s *Session) geminiShape(ev *Event, ord int) Shape {
-	sh := Shape{Dialect: DialectGemini, Type: TypeGemini}
-	it := s.eventItem(ev)
-	switch ev.Kind {
-	case KindError:
-		sh.Sub = shapeError
-	case KindTerminal:
-		sh.Sub = gemFinish
-		if it != nil && it.IsCall() {
-			streamed, ended := it.GeminiEnded()
-			switch {
-			case it.Opened == ord && streamed:
-				sh.Sub = gemCallStart
-			case it.Opened == ord:
-				sh.Sub = gemCall
-			case it.Closed == ord && ended:
-				sh.Sub = gemCallEnd
-			}
-		}
-	case KindItemOpen:
-		sh.Sub = gemCall
-		if it != nil {
-			if streamed, _ := it.GeminiEnded(); streamed {
-				sh.Sub = gemCallStart
-			}
-		}
-	case KindArgsDelta:
-		sh.Sub = gemPartial
-	case KindArgsDone:
-		sh.Sub = gemCallEnd
-	case KindTextDelta:
-		sh.Sub = gemText
-		if it != nil && it.Role == RoleReasoning {
-			sh.Sub = gemThought
-		}
-	default:
-		sh.Sub = gemNoParts
-	}
-	return sh
 }
 
 // eventItem returns the item ev touched, or nil.
