@@ -26,8 +26,13 @@ const maxDialects = 8
 // when two dialects claim an event's shape (or an error), the one listed
 // first takes it: a whole Anthropic message (typed "message"), then a Chat
 // payload (choices win over any other member), then a Responses body,
-// then a Gemini chunk. A new dialect is a constant above, its file, and a
-// line here.
+// then a Gemini chunk. A new dialect is a constant above, its files
+// (<dialect>.go: detection and assembly; <dialect>_explain.go: shapes and
+// explanations), and a line here; its rules are a file and a line in
+// model/checks. Two places outside them read every dialect on purpose:
+// ParseRequest reads a request body of any dialect in one decoding, and
+// the session's top members (top.collect) are the union of the members
+// the dialects read often, gathered in the one pass over each event.
 var registry = []registered{
 	{DialectAnthropic, new(anthropicDialect)},
 	{DialectChat, new(chatDialect)},
