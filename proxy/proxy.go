@@ -57,7 +57,7 @@ type Proxy struct {
 	rp     *httputil.ReverseProxy
 	log    *Log
 	next   atomic.Int64
-	turns  turns
+	turns  model.Turns
 	feed   *Feed          // the sessions list's feed, or nil
 	onDone func(*session) // for tests: called after a session's line is logged
 
@@ -152,7 +152,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(fwd)
 	}
 	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
-	sess.prev, sess.unanswered = p.turns.link(sess.req)
+	sess.prev, sess.unanswered = p.turns.Link(sess.req)
 	u := *p.o.Upstream
 	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
 	u.RawQuery = r.URL.RawQuery

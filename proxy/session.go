@@ -305,7 +305,7 @@ func (ps *session) finish(status int, err error, state string) {
 		}
 		ps.state = state
 		if responded {
-			ps.p.turns.register(ps.id, s)
+			ps.p.turns.Add(ps.id, s)
 		}
 		line := ps.logLine(s)
 		ps.live.Unlock()

@@ -146,7 +146,7 @@ func (ps *session) learnRequest(msg []byte) {
 	ps.ws.request = append([]byte(nil), msg...)
 	ps.ws.events = true
 	ps.req = model.ParseRequest(msg, ps.path)
-	ps.prev, ps.unanswered = ps.p.turns.link(ps.req)
+	ps.prev, ps.unanswered = ps.p.turns.Link(ps.req)
 	ps.publish()
 }
 

@@ -1,0 +1,76 @@
+package model
+
+import (
+	"slices"
+	"sync"
+)
+
+// Turns links the exchanges of a conversation: a request that continues
+// an earlier exchange, by naming its response or by answering its calls,
+// is a turn of that exchange. The proxy links its exchanges as they come;
+// an imported archive links its sessions in the order they were recorded.
+// Exchanges are numbered by their users (the proxy's and the sessions
+// list's ids, from 1). The zero value is ready to use, and it is safe for
+// concurrent use.
+type Turns struct {
+	mu         sync.Mutex
+	byResponse map[string]int   // response id → exchange
+	byCall     map[string]int   // call id → exchange that made the call
+	calls      map[int][]string // exchange → the call ids it made
+}
+
+// Add records the responses and calls exchange id produced, s being its
+// finished session, so that later requests can continue it.
+func (t *Turns) Add(id int, s *Session) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byResponse == nil {
+		t.byResponse, t.byCall, t.calls = map[string]int{}, map[string]int{}, map[int][]string{}
+	}
+	for _, r := range s.Responses {
+		if r.ID != "" {
+			t.byResponse[r.ID] = id
+		}
+	}
+	for _, c := range s.Calls() {
+		if c.CallID != "" {
+			t.byCall[c.CallID] = id
+			t.calls[id] = append(t.calls[id], c.CallID)
+		}
+	}
+}
+
+// Link finds the exchange a request continues, 0 for none, and the calls
+// of that exchange it leaves unanswered: a Responses request names its
+// previous response; a Chat, Anthropic or Gemini request answers calls of
+// the latest exchange it sends output for, or repeats that exchange's
+// calls in its history.
+func (t *Turns) Link(req Request) (prev int, unanswered []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if req.Previous != "" {
+		prev = t.byResponse[req.Previous]
+	}
+	if prev == 0 {
+		for _, id := range slices.Concat(req.Answers, req.Assistants) {
+			prev = max(prev, t.byCall[id])
+		}
+	}
+	if prev == 0 {
+		return 0, nil
+	}
+	for _, c := range t.calls[prev] {
+		if !slices.Contains(req.Answers, c) {
+			unanswered = append(unanswered, c)
+		}
+	}
+	return prev, unanswered
+}
+
+// Continues reports whether a request can continue an earlier exchange:
+// it names a previous response, or sends or repeats calls. Link finds
+// nothing for one that does not, so a caller can skip modelling earlier
+// exchanges for it.
+func (r *Request) Continues() bool {
+	return r.Previous != "" || len(r.Answers) > 0 || len(r.Assistants) > 0
+}
