@@ -174,6 +174,7 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 		return runSessionsView(ctx, ar.name, sel, source, o, stdout, stderr)
 	}
 	code := 0
+	var links []turnLink // the text outputs' headers say them
 	for i := range sel {
 		n := first + i
 		var w io.Writer = stdout
@@ -186,7 +187,10 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			fmt.Fprintf(stdout, "# session %d/%d: %s\n", n, len(ar.entries), ui.Safe(sel[i].String()))
+			if links == nil {
+				links = linkTurns(ctx, sel)
+			}
+			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), ui.Safe(sel[i].String()), links[i])
 		}
 		c := one(source(i), o, w)
 		if c == exitInterrupted {
@@ -195,6 +199,70 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 		code = max(code, c)
 	}
 	return code
+}
+
+// turnLink is the earlier session a session's request continues, as
+// model.Turns links them: 0 for none, and that session's calls the
+// request sends no output for.
+type turnLink struct {
+	of         int
+	unanswered []string
+}
+
+// String is what a session's header line adds: "" for no link, else
+// " · answers #1", and " · no tool output for …" naming the calls.
+func (l turnLink) String() string {
+	if l.of == 0 {
+		return ""
+	}
+	s := fmt.Sprintf(" · answers #%d", l.of)
+	if len(l.unanswered) > 0 {
+		s += " · no tool output for " + ui.Safe(strings.Join(l.unanswered, ", "))
+	}
+	return s
+}
+
+// linkTurns links each of an archive's sessions (numbered from 1, all of
+// them in order) to the earlier one its request continues. Linking needs
+// the earlier sessions' responses and calls, so each session before the
+// last request that can continue one is modelled once more here; an
+// archive whose requests continue nothing costs no more than reading
+// their bodies.
+func linkTurns(ctx context.Context, entries []capture.Entry) []turnLink {
+	reqs := make([]model.Request, len(entries))
+	last := -1 // the last request that can continue an earlier session
+	for i := range entries {
+		reqs[i], _ = entryRequest(&entries[i])
+		if reqs[i].Continues() {
+			last = i
+		}
+	}
+	links := make([]turnLink, len(entries))
+	var turns model.Turns
+	for i := range entries {
+		links[i].of, links[i].unanswered = turns.Link(reqs[i])
+		if i >= last {
+			continue
+		}
+		s := model.NewSession(model.Options{})
+		err := entries[i].Source("").Read(ctx, capture.ReadOptions{}, func(f *capture.Frame) error {
+			s.Add(f)
+			return nil
+		})
+		s.End(err)
+		turns.Add(i+1, s)
+	}
+	return links
+}
+
+// entryRequest reads an entry's request body, and returns it with the
+// request URI, where Gemini names the model.
+func entryRequest(e *capture.Entry) (model.Request, string) {
+	path := e.URL
+	if u, err := url.Parse(e.URL); err == nil && u.Path != "" {
+		path = u.RequestURI()
+	}
+	return model.ParseRequest(e.RequestBody, path), path
 }
 
 // exchangeJSON is the "exchange" member of a session's calls or check
@@ -281,6 +349,7 @@ func saveHAR(src *capture.Source, x *capture.Exchange, o options) (func(), error
 // read at once), then handed to the list as ended.
 func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout, stderr io.Writer) int {
 	batch := make([]ui.SessionUpdate, 0, len(sel))
+	var turns model.Turns
 	for i := range sel {
 		src := source(i)
 		sopts, _ := checks.Attach(model.Options{KeepEvents: true, Raw: src.ReaderAt()})
@@ -290,7 +359,12 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 			return nil
 		})
 		s.End(err)
-		batch = append(batch, ui.SessionUpdate{Info: exchangeInfo(i+1, &sel[i], s), Live: model.NewLive(s), Ended: true, EndErr: err})
+		x := exchangeInfo(i+1, &sel[i], s)
+		if x.Request != nil {
+			x.TurnOf, x.Unanswered = turns.Link(*x.Request)
+		}
+		turns.Add(i+1, s)
+		batch = append(batch, ui.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: err})
 	}
 	m := ui.NewSessions(ui.Options{
 		Source:      name,
@@ -318,13 +392,10 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 	return 0
 }
 
-// exchangeInfo is what the sessions list shows of an imported session.
+// exchangeInfo is what the sessions list shows of an imported session,
+// but for its turn link.
 func exchangeInfo(id int, e *capture.Entry, s *model.Session) model.Exchange {
-	path := e.URL
-	if u, err := url.Parse(e.URL); err == nil && u.Path != "" {
-		path = u.RequestURI()
-	}
-	req := model.ParseRequest(e.RequestBody, path)
+	req, path := entryRequest(e)
 	req.Header, req.Size = e.RequestHeader, len(e.RequestBody)
 	x := model.Exchange{
 		Exchange: e.Exchange, ID: id, Path: path, Model: req.Model,
