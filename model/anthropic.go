@@ -111,7 +111,7 @@ func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 		it := st.block(s, r, idx, t.contentBlock, ord)
 		it.Opened = ord
 		if in := s.idx.Get(t.contentBlock, "input"); it.IsCall() && in != nil {
-			it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: compactJSON(in)})
+			it.setSource(SourceAdded, statement{Present: true, Ordinal: ord, Value: compactJSON(in)})
 		}
 		st.blocks[idx] = it
 		st.open = it

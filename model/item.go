@@ -141,13 +141,16 @@ func (b *Buffer) FragmentAt(ord int) (start, end int, ok bool) {
 	return start, int(b.Frags[j].End), true
 }
 
-// Source is one place a call's final arguments are stated.
-type Source struct {
+// statement is how an item keeps one source's statement of its final
+// arguments or text: a Statement without its name (where it is kept names
+// it), made or not, with its value shared with the assembled bytes when
+// it equals them, so that a 20 MB .done costs no copy.
+type statement struct {
 	Present bool
 	Ordinal int // the event that stated it
 	Value   string
 	// sharedLen, when not 0, says the value is the first sharedLen-1 bytes
-	// of the assembled arguments, filled in by Item.Source.
+	// of the assembled arguments (or text), filled in when it is read.
 	sharedLen int
 }
 
@@ -213,10 +216,10 @@ type Item struct {
 	Refusal *Buffer
 	Sign    *Buffer
 
-	// Sources holds every statement of the final arguments, so that a
+	// statements holds every statement of the final arguments, so that a
 	// disagreement between them is visible and provable; nil for items
-	// that have none (most are not calls). Read it with Source.
-	Sources *Sources
+	// that have none (most are not calls). Read it with Statement.
+	statements *argStatements
 	// IDs records each item id, call id or name seen on the item's events
 	// when they differ from the first: evidence of ids changing mid-call.
 	// It keeps the first MaxIDsKept observations of each field and kind;
@@ -240,20 +243,20 @@ type Item struct {
 // then shared by every source that agrees. A 50 MB call stated by its
 // deltas, its .done event, output_item.done and the terminal snapshot is
 // then held once while the stream is read, not four times.
-func (it *Item) argsSourceOf(v []byte, ord int) Source {
+func (it *Item) argsSourceOf(v []byte, ord int) statement {
 	if bytes.Equal(v, it.Args.Bytes()) {
-		return Source{Present: true, Ordinal: ord, sharedLen: it.Args.Len() + 1}
+		return statement{Present: true, Ordinal: ord, sharedLen: it.Args.Len() + 1}
 	}
-	return Source{Present: true, Ordinal: ord, Value: string(v)}
+	return statement{Present: true, Ordinal: ord, Value: string(v)}
 }
 
 // argsSourceOfString is argsSourceOf for a JSON string value, compared
 // with the arguments a few KiB at a time rather than decoded whole first.
-func (it *Item) argsSourceOfString(v []byte, ord int) Source {
+func (it *Item) argsSourceOfString(v []byte, ord int) statement {
 	if jsonscan.EqualDecoded(v, it.Args.Bytes()) {
 		return it.argsSourceOf(it.Args.Bytes(), ord)
 	}
-	return Source{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, v))}
+	return statement{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, v))}
 }
 
 // sharedArgs returns the first n bytes of the arguments as a string, made
@@ -265,31 +268,35 @@ func (it *Item) sharedArgs(n int) string {
 	return it.argsStr
 }
 
-// Sources is every statement of a call's final arguments, by SourceName.
-type Sources [numSources]Source
+// argStatements is every statement of a call's final arguments, by
+// SourceName.
+type argStatements [numSources]statement
 
-// Source returns one statement of the final arguments; its Present is
-// false when the stream never made it.
-func (it *Item) Source(n SourceName) Source {
-	if it.Sources == nil {
-		return Source{}
+// Statement returns source n's statement of the final arguments, and
+// whether the stream made one.
+func (it *Item) Statement(n SourceName) (Statement, bool) {
+	if !it.stating(n) {
+		return Statement{}, false
 	}
-	src := it.Sources[n]
-	if src.sharedLen > 0 {
-		src.Value, src.sharedLen = it.sharedArgs(src.sharedLen-1), 0
-	}
-	return src
+	src := it.resolveArgs(it.statements[n])
+	return Statement{Name: n.String(), Ordinal: src.Ordinal, Value: src.Value}, true
 }
 
-func (it *Item) setSource(n SourceName, src Source) {
-	if it.Sources == nil {
-		it.Sources = new(Sources)
+// stating reports whether source n stated the final arguments, without
+// making a string of them as Statement may.
+func (it *Item) stating(n SourceName) bool {
+	return it.statements != nil && it.statements[n].Present
+}
+
+func (it *Item) setSource(n SourceName, src statement) {
+	if it.statements == nil {
+		it.statements = new(argStatements)
 	}
-	if old := it.Sources[n]; old.Present {
+	if old := it.statements[n]; old.Present {
 		x := it.extra()
 		x.replaced = append(x.replaced, replacedSource{name: uint8(n), src: old})
 	}
-	it.Sources[n] = src
+	it.statements[n] = src
 }
 
 // refusal and sign return the item's refusal and signature buffers,
@@ -401,10 +408,10 @@ func (it *Item) stated(n SourceName) (stated, bool) {
 	if n == SourceDeltas && it.Deltas > 0 {
 		return stated{shared: it.Args.Len() + 1}, true
 	}
-	if it.Sources == nil || !it.Sources[n].Present {
+	if !it.stating(n) {
 		return stated{}, false
 	}
-	src := it.Sources[n]
+	src := it.statements[n]
 	return stated{shared: src.sharedLen, value: src.Value}, true
 }
 

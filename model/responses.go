@@ -166,11 +166,11 @@ func (sn *snapshot) args() []byte {
 // argsSource states the snapshot's arguments as a source of the call's
 // final arguments, comparing before decoding: when they equal what the
 // deltas built, the shared string serves and no copy is made.
-func (it *Item) argsSource(sn *snapshot, ord int) Source {
+func (it *Item) argsSource(sn *snapshot, ord int) statement {
 	if jsonscan.Kind(sn.rawArgs) == '"' && jsonscan.EqualDecoded(sn.rawArgs, it.Args.Bytes()) {
 		return it.argsSourceOf(it.Args.Bytes(), ord)
 	}
-	return Source{Present: true, Ordinal: ord, Value: string(sn.args())}
+	return statement{Present: true, Ordinal: ord, Value: string(sn.args())}
 }
 
 func (st *respState) event(s *Session, ev *Event, typ string, data []byte, ord int) {
@@ -297,7 +297,7 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 		case "code":
 			v = t.code
 		}
-		if it.Source(SourceArgsDone).Present {
+		if it.stating(SourceArgsDone) {
 			it.seen(ord, "arguments_done", "", "again")
 		}
 		if it.Deltas == 0 && it.Args.Len() == 0 {
@@ -541,7 +541,7 @@ func (st *respState) itemAdded(s *Session, ev *Event, ord int) {
 		it.Status.set(ord, sn.status)
 	}
 	if sn.hasArgs {
-		it.setSource(SourceAdded, Source{Present: true, Ordinal: ord, Value: string(sn.args())})
+		it.setSource(SourceAdded, statement{Present: true, Ordinal: ord, Value: string(sn.args())})
 	}
 	if sn.id != "" {
 		st.byID[sn.id] = it

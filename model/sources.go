@@ -23,11 +23,11 @@ var textSourceKeys = [...]string{"item_done", "text_done", "part_done", "termina
 
 func (n TextSourceName) String() string { return textSourceKeys[n] }
 
-// TextSources is every statement of a message's final text, by
+// textStatements is every statement of a message's final text, by
 // TextSourceName. A statement made per content part (.done events) is the
 // concatenation of the parts stated so far, in content_index order, as the
 // item-level statements are.
-type TextSources [numTextSources]Source
+type textStatements [numTextSources]statement
 
 // replacedSource is a statement that a later one of the same source
 // replaced (a second .done, a second terminal event): kept so that the
@@ -35,7 +35,7 @@ type TextSources [numTextSources]Source
 type replacedSource struct {
 	text bool // a text source, else an arguments source
 	name uint8
-	src  Source
+	src  statement
 }
 
 // textParts holds the per-part statements of a message with more than one
@@ -46,7 +46,7 @@ type textParts map[TextSourceName]map[int]string
 // statements replaced by later ones. Kept apart so that the tens of
 // thousands of items of a big stream do not each carry it.
 type itemExtra struct {
-	text     TextSources // every zero Source (not Present) until stated
+	text     textStatements // every zero statement (not Present) until stated
 	parts    textParts
 	replaced []replacedSource
 	textStr  string // the text as a string, shared by the text sources that state it
@@ -59,18 +59,19 @@ func (it *Item) extra() *itemExtra {
 	return it.ext
 }
 
-// TextSource returns one statement of a message's final text; its Present
-// is false when the stream never made it. The deltas are not a statement
-// here: they are the item's Text.
-func (it *Item) TextSource(n TextSourceName) Source {
-	if it.ext == nil || n >= TextDeltas {
-		return Source{}
+// TextStatement returns source n's statement of a message's final text,
+// and whether the stream made one. The deltas are not a statement here:
+// they are the item's Text.
+func (it *Item) TextStatement(n TextSourceName) (Statement, bool) {
+	if it.ext == nil || n >= TextDeltas || !it.ext.text[n].Present {
+		return Statement{}, false
 	}
-	return it.resolveText(it.ext.text[n])
+	src := it.resolveText(it.ext.text[n])
+	return Statement{Name: n.String(), Ordinal: src.Ordinal, Value: src.Value}, true
 }
 
 // resolveText fills in the value of a statement shared with the text.
-func (it *Item) resolveText(src Source) Source {
+func (it *Item) resolveText(src statement) statement {
 	if src.sharedLen > 0 {
 		n, x := src.sharedLen-1, it.extra()
 		if len(x.textStr) != n {
@@ -82,14 +83,14 @@ func (it *Item) resolveText(src Source) Source {
 }
 
 // resolveArgs fills in the value of a statement shared with the arguments.
-func (it *Item) resolveArgs(src Source) Source {
+func (it *Item) resolveArgs(src statement) statement {
 	if src.sharedLen > 0 {
 		src.Value, src.sharedLen = it.sharedArgs(src.sharedLen-1), 0
 	}
 	return src
 }
 
-func (it *Item) setTextSource(n TextSourceName, src Source) {
+func (it *Item) setTextSource(n TextSourceName, src statement) {
 	x := it.extra()
 	if old := x.text[n]; old.Present {
 		x.replaced = append(x.replaced, replacedSource{text: true, name: uint8(n), src: old})
@@ -99,11 +100,11 @@ func (it *Item) setTextSource(n TextSourceName, src Source) {
 
 // textSourceOf states v as a source of the final text, shared with the
 // text when it equals the text so far (see argsSourceOf).
-func (it *Item) textSourceOf(v []byte, ord int) Source {
+func (it *Item) textSourceOf(v []byte, ord int) statement {
 	if string(v) == string(it.Text.Bytes()) {
-		return Source{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1}
+		return statement{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1}
 	}
-	return Source{Present: true, Ordinal: ord, Value: string(v)}
+	return statement{Present: true, Ordinal: ord, Value: string(v)}
 }
 
 // stateTextPart records a per-part statement (output_text.done,
@@ -113,9 +114,9 @@ func (it *Item) stateTextPart(n TextSourceName, ci int, raw []byte, ord int) {
 	x := it.extra()
 	if x.parts == nil && ci == 0 {
 		if jsonscan.EqualDecoded(raw, it.Text.Bytes()) {
-			it.setTextSource(n, Source{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1})
+			it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1})
 		} else {
-			it.setTextSource(n, Source{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, raw))})
+			it.setTextSource(n, statement{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, raw))})
 		}
 		return
 	}
@@ -157,9 +158,9 @@ func (it *Item) textStatements(ord int) (map[string]string, bool) {
 	if it.ext == nil {
 		return nil, false
 	}
-	var first Source
+	var first statement
 	n, differ := 0, false
-	each := func(yield func(TextSourceName, Source) bool) {
+	each := func(yield func(TextSourceName, statement) bool) {
 		for name := range TextDeltas {
 			if src, ok := it.textAsOf(name, ord); ok && !yield(name, src) {
 				return
@@ -189,7 +190,7 @@ func (it *Item) textStatements(ord int) (map[string]string, bool) {
 
 // sameText compares two text statements without making strings of shared
 // ones.
-func (it *Item) sameText(a, b Source) bool {
+func (it *Item) sameText(a, b statement) bool {
 	switch {
 	case a.sharedLen > 0 && b.sharedLen > 0:
 		return a.sharedLen == b.sharedLen
@@ -203,24 +204,24 @@ func (it *Item) sameText(a, b Source) bool {
 
 // textAsOf returns the statement of source n in force at the end of event
 // ord (the latest when ord < 0), unresolved.
-func (it *Item) textAsOf(n TextSourceName, ord int) (Source, bool) {
+func (it *Item) textAsOf(n TextSourceName, ord int) (statement, bool) {
 	if it.ext == nil {
-		return Source{}, false
+		return statement{}, false
 	}
 	return it.sourceAsOf(true, uint8(n), it.ext.text[n], ord)
 }
 
 // sourceAsOf picks, of a source's latest statement and the ones it
 // replaced, the one in force at the end of event ord.
-func (it *Item) sourceAsOf(text bool, name uint8, latest Source, ord int) (Source, bool) {
+func (it *Item) sourceAsOf(text bool, name uint8, latest statement, ord int) (statement, bool) {
 	if !latest.Present {
-		return Source{}, false
+		return statement{}, false
 	}
 	if ord < 0 || latest.Ordinal <= ord {
 		return latest, true
 	}
 	if it.ext == nil {
-		return Source{}, false
+		return statement{}, false
 	}
 	for i := len(it.ext.replaced) - 1; i >= 0; i-- {
 		r := it.ext.replaced[i]
@@ -228,24 +229,24 @@ func (it *Item) sourceAsOf(text bool, name uint8, latest Source, ord int) (Sourc
 			return r.src, true
 		}
 	}
-	return Source{}, false
+	return statement{}, false
 }
 
 // textDeltasAsOf states the output_text deltas received by the end of
 // event ord as a source: the whole text so far, shared. A resumed item's
 // deltas are only its tail and state nothing.
-func (it *Item) textDeltasAsOf(ord int) (Source, bool) {
+func (it *Item) textDeltasAsOf(ord int) (statement, bool) {
 	if it.textDeltas == 0 || it.Resumed {
-		return Source{}, false
+		return statement{}, false
 	}
 	b, last := it.Text.Bytes(), len(it.Text.Frags)-1
 	if ord >= 0 {
 		b, last = it.Text.AsOf(ord)
 	}
 	if last < 0 {
-		return Source{}, false
+		return statement{}, false
 	}
-	return Source{Present: true, Ordinal: int(it.Text.Frags[last].Ordinal), sharedLen: len(b) + 1}, true
+	return statement{Present: true, Ordinal: int(it.Text.Frags[last].Ordinal), sharedLen: len(b) + 1}, true
 }
 
 // Statement is one source's statement of an item's final content as of an
@@ -308,11 +309,11 @@ func disagree(stmts []Statement) bool {
 
 // argsAsOf returns arguments source n's statement in force at the end of
 // event ord, unresolved.
-func (it *Item) argsAsOf(n SourceName, ord int) (Source, bool) {
-	if it.Sources == nil {
-		return Source{}, false
+func (it *Item) argsAsOf(n SourceName, ord int) (statement, bool) {
+	if it.statements == nil {
+		return statement{}, false
 	}
-	return it.sourceAsOf(false, uint8(n), it.Sources[n], ord)
+	return it.sourceAsOf(false, uint8(n), it.statements[n], ord)
 }
 
 // deltasAsOf states the argument fragments received by the end of event
@@ -392,7 +393,7 @@ func (s *Session) stateSnapshotText(it *Item, n TextSourceName, content []byte, 
 	case len(raws) == 0:
 		return
 	case len(raws) == 1 && jsonscan.Kind(raws[0]) == '"' && jsonscan.EqualDecoded(raws[0], it.Text.Bytes()):
-		it.setTextSource(n, Source{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1})
+		it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1})
 		return
 	}
 	var text []byte

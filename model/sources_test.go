@@ -62,8 +62,8 @@ func TestTextSources(t *testing.T) {
 		t.Errorf("TextSourcesDisagree() = %v, %v; want %v", src, differ, want)
 	}
 	for n, v := range map[TextSourceName]string{TextDone: "Hello World!", TextPartDone: "Hello world", TextItemDone: "Hello wor", TextTerminal: "Hello world"} {
-		if got := m.TextSource(n); !got.Present || got.Value != v {
-			t.Errorf("TextSource(%s) = %+v; want %q", n, got, v)
+		if got, ok := m.TextStatement(n); !ok || got.Value != v || got.Name != n.String() {
+			t.Errorf("TextStatement(%s) = %+v, %v; want %q", n, got, ok, v)
 		}
 	}
 	rep := s.Report()
@@ -102,7 +102,9 @@ func TestTextSourcesAgree(t *testing.T) {
 		t.Errorf("calls --json names text_sources although they agree: %s", buf.String())
 	}
 	// Every source shares the one copy of the text.
-	if a, b := m.TextSource(TextDone).Value, m.TextSource(TextTerminal).Value; a != "Hello world" || b != a {
+	done, _ := m.TextStatement(TextDone)
+	term, _ := m.TextStatement(TextTerminal)
+	if a, b := done.Value, term.Value; a != "Hello world" || b != a {
 		t.Errorf("sources %q, %q", a, b)
 	}
 }

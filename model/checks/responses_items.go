@@ -125,7 +125,8 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 			if !ok {
 				continue
 			}
-			o := it.Source(src).Ordinal
+			st, _ := it.Statement(src)
+			o := st.Ordinal
 			if src == model.SourceDeltas {
 				o = lastDelta(it)
 			}
@@ -134,18 +135,19 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 		evs, parts := partingValues(stated)
 		out.add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, parts)
 	}
-	if a := it.Source(model.SourceAdded); a.Present && a.Value != "" && it.Deltas > 0 {
+	if a, ok := it.Statement(model.SourceAdded); ok && a.Value != "" && it.Deltas > 0 {
 		out.add(rArgsInAdded, []int{a.Ordinal, lastDelta(it)}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
 			label, a.Ordinal, quote(a.Value), plural(it.Deltas, "delta"))
 	}
 	final2 := it.FinalArgs()
-	if it.Opened >= 0 && it.Deltas == 0 && final2 != "" &&
-		(it.Source(model.SourceArgsDone).Present || it.Source(model.SourceItemDone).Present) {
-		o := it.Source(model.SourceArgsDone).Ordinal
-		if !it.Source(model.SourceArgsDone).Present {
-			o = it.Source(model.SourceItemDone).Ordinal
+	if it.Opened >= 0 && it.Deltas == 0 && final2 != "" {
+		done, ok := it.Statement(model.SourceArgsDone)
+		if !ok {
+			done, ok = it.Statement(model.SourceItemDone)
 		}
-		out.add(rArgsDoneOnly, []int{it.Opened, o}, "call %s: no argument delta; the arguments arrive whole at event %d", label, o)
+		if ok {
+			out.add(rArgsDoneOnly, []int{it.Opened, done.Ordinal}, "call %s: no argument delta; the arguments arrive whole at event %d", label, done.Ordinal)
+		}
 	}
 	if it.Type == "custom_tool_call" || incomplete {
 		return // free-form input, or arguments cut off on purpose
@@ -221,7 +223,8 @@ func (rc *respChecks) checkText(out *Checker, it *model.Item, label lazyLabel) {
 		if !ok {
 			continue
 		}
-		o := it.TextSource(n).Ordinal
+		st, _ := it.TextStatement(n)
+		o := st.Ordinal
 		if n == model.TextDeltas {
 			o = int(it.Text.Frags[len(it.Text.Frags)-1].Ordinal)
 		}
