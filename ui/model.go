@@ -45,6 +45,11 @@ type Options struct {
 	// Lesson is the one-line lesson of the sample opened, shown in the
 	// status line until the first key press; "" shows none.
 	Lesson string
+	// FirstSession makes a sessions list (NewSessions) open on its first
+	// session, as a file is read from the top, for an archive's sessions,
+	// all known at once; without it the list follows the newest, as a
+	// proxy's does.
+	FirstSession bool
 }
 
 // env is what the root shares with its pages and their panes: the

@@ -105,15 +105,16 @@ type sessionsPage struct {
 	sl      sessionsPane
 }
 
-// NewSessions returns the inspector of a proxy: a sessions list fed by
-// Sessions messages, from which enter opens one session in the panes.
-// o.Checks judges each session; o.Live is implied.
+// NewSessions returns the inspector of a proxy or an archive: a sessions
+// list fed by Sessions messages, from which enter opens one session in the
+// panes. o.Checks judges each session; o.Live is implied. The list lays
+// out whenever its size comes, before or after the sessions.
 func NewSessions(o Options) *Model {
 	o.Live = true
 	m := New(model.NewSession(model.Options{KeepEvents: true}), o)
 	m.insp.live = false
 	sp := &sessionsPage{env: &m.env, insp: m.insp, byID: map[int]*proxied{}}
-	sp.sl = sessionsPane{st: &m.st, follow: true}
+	sp.sl = sessionsPane{st: &m.st, follow: !o.FirstSession}
 	sp.req = register(m.insp, newRequestPane(&m.st, &m.keys, o.KeepSecrets))
 	m.insp.back = sp.closeSession
 	m.list = sp
@@ -257,13 +258,24 @@ type sessionsPane struct {
 
 func (p *sessionsPane) setSize(w, h int) { p.w, p.h = w, max(h, 1) }
 
+// rows is how many sessions the list shows: its height but the column
+// header, at least one (also before the list is sized).
+func (p *sessionsPane) rows() int { return max(p.h-1, 1) }
+
+// clampTo keeps the cursor on one of n sessions and its row in view,
+// showing as many sessions as fit: no empty rows under the last session
+// while earlier ones are scrolled away. So the list lays out the same
+// whatever came first, its sessions or its size, and fills a window that
+// grew.
 func (p *sessionsPane) clampTo(n int) {
+	rows := p.rows()
 	p.cursor = clamp(p.cursor, 0, max(n-1, 0))
+	p.offset = clamp(p.offset, 0, max(n-rows, 0))
 	if p.cursor < p.offset {
 		p.offset = p.cursor
 	}
-	if p.cursor >= p.offset+p.h {
-		p.offset = p.cursor - p.h + 1
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
 	}
 }
 
@@ -336,7 +348,7 @@ func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
 		hdr = append(hdr, cell(c, c.title))
 	}
 	lines := []string{st.Muted.Render(fit(strings.Join(hdr, " "), p.w))}
-	rows := p.h - 1
+	rows := p.rows()
 	if len(list) == 0 {
 		lines = append(lines, st.Muted.Render("waiting for requests: point a client's base URL at the proxy"))
 	}
@@ -548,7 +560,7 @@ func joinLR(left, right string, w int) string {
 func (sp *sessionsPage) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &sp.keys
 	n := len(sp.px)
-	page := max(sp.sl.h-1, 1)
+	page := sp.sl.rows()
 	switch {
 	case key.Matches(msg, k.Sessions.Open):
 		if ps := sp.selectedSession(); ps != nil {
