@@ -19,7 +19,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/term"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -367,24 +366,14 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 		batch = append(batch, ui.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: err})
 	}
 	m := ui.NewSessions(ui.Options{
-		Source:      name,
-		NoColor:     os.Getenv("NO_COLOR") != "",
-		KeepSecrets: o.keepSecrets,
-		Checks:      ui.StrictChecks,
+		Source:       name,
+		NoColor:      os.Getenv("NO_COLOR") != "",
+		KeepSecrets:  o.keepSecrets,
+		Checks:       ui.StrictChecks,
+		FirstSession: true,
 	})
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
-	go func() {
-		// The list places its window by its size: tell it the size before
-		// the sessions, then open it on the first (g), as a file is read
-		// from the top; the proxy's list follows the newest instead.
-		if f, ok := stdout.(*os.File); ok {
-			if w, h, err := term.GetSize(f.Fd()); err == nil {
-				p.Send(tea.WindowSizeMsg{Width: w, Height: h})
-			}
-		}
-		p.Send(ui.Sessions(batch))
-		p.Send(tea.KeyPressMsg{Code: 'g', Text: "g"})
-	}()
+	go p.Send(ui.Sessions(batch))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
