@@ -3,7 +3,8 @@ package model
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // pathArgs keeps a call's arguments that arrive as values at JSON paths
@@ -142,7 +143,7 @@ func parsePath(p string) []pathSeg {
 func (n *gnode) write(b []byte) []byte {
 	switch {
 	case n.isStr:
-		return appendQuoted(b, n.str)
+		return jsonscan.AppendQuote(b, n.str)
 	case n.isArr:
 		b = append(b, '[')
 		for i, k := range n.kids {
@@ -158,7 +159,7 @@ func (n *gnode) write(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendQuoted(b, []byte(n.keys[i]))
+			b = jsonscan.AppendQuote(b, n.keys[i])
 			b = append(b, ':')
 			b = k.write(b)
 		}
@@ -169,37 +170,3 @@ func (n *gnode) write(b []byte) []byte {
 	return append(b, "null"...)
 }
 
-// appendQuoted writes s as a JSON string, escaping only what JSON requires
-// (no HTML escaping, non-ASCII kept as UTF-8).
-func appendQuoted(b, s []byte) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c == '\n':
-			b = append(b, '\\', 'n')
-		case c == '\r':
-			b = append(b, '\\', 'r')
-		case c == '\t':
-			b = append(b, '\\', 't')
-		case c < 0x20:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-		default:
-			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				b = append(b, `\ufffd`...)
-			} else {
-				b = append(b, s[i:i+size]...)
-			}
-			i += size
-			continue
-		}
-		i++
-	}
-	return append(b, '"')
-}

@@ -1,0 +1,34 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// TestPathArgsQuoteLikeEncodingJSON holds the arguments rebuilt from
+// Gemini's partialArgs to what encoding/json writes for the same value
+// (HTML escaping off): the project has one JSON string quoter,
+// jsonscan.AppendQuote, and rebuilt arguments use it too, so that U+2028,
+// U+2029, \b and \f are escaped alike in every report.
+func TestPathArgsQuoteLikeEncodingJSON(t *testing.T) {
+	value := "line\u2028para\u2029bell\bform\f<tag>&\"q\"\\ \x01 ünï"
+	key := "k\u2028ey"
+	data, _ := json.Marshal(map[string]any{"functionCall": map[string]any{
+		"partialArgs":  []any{map[string]any{"jsonPath": "$['" + key + "']", "stringValue": value}},
+		"willContinue": true,
+	}})
+	in := sse(`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","willContinue":true}}]}}]}`,
+		`{"candidates":[{"content":{"parts":[`+string(data)+`]}}]}`,
+		`{"candidates":[{"content":{"parts":[{"functionCall":{}}]},"finishReason":"STOP"}]}`)
+	it := onlyCall(t, assemble(t, in))
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]string{key: value}); err != nil {
+		t.Fatal(err)
+	}
+	if got := it.FinalArgs(); got != string(bytes.TrimSuffix(want.Bytes(), []byte("\n"))) {
+		t.Errorf("rebuilt arguments = %q;\nencoding/json writes %q", got, want.Bytes())
+	}
+}
