@@ -169,4 +169,3 @@ func (n *gnode) write(b []byte) []byte {
 	}
 	return append(b, "null"...)
 }
-
