@@ -28,6 +28,24 @@ type Request struct {
 	Answers    []string // call ids the request sends tool output for
 	Assistants []string // call ids the request's history shows as made
 	Outputs    []ToolOutput
+
+	// Decls are the tools declared, with their schemas, in request order
+	// (Tools is their names as the request pane shows them). They include
+	// tools a client-side tool search loaded (Responses tool_search_output
+	// input items).
+	Decls  []ToolDecl
+	Choice ToolChoice
+	// Serial says at most one call may come per response:
+	// parallel_tool_calls false (OpenAI) or disable_parallel_tool_use
+	// (Anthropic).
+	Serial bool
+	// ToolsElsewhere says tools may be declared outside the body (a
+	// Responses stored prompt, a Gemini cachedContent): Decls may then
+	// lack some.
+	ToolsElsewhere bool
+	// Parsed says the body was a JSON object: an empty Decls then means no
+	// tool was declared, not that nothing is known.
+	Parsed bool
 }
 
 // ToolOutput is one tool result a request sends back.
@@ -68,13 +86,11 @@ func outputText(raw json.RawMessage) string {
 func ParseRequest(body []byte, path string) Request {
 	var info Request
 	var req struct {
-		Model    string            `json:"model"`
-		Stream   bool              `json:"stream"`
-		Tools    []json.RawMessage `json:"tools"`
-		Previous string            `json:"previous_response_id"`
-		Choice   json.RawMessage   `json:"tool_choice"`
-		Parallel *bool             `json:"parallel_tool_calls"`
-		Input    json.RawMessage   `json:"input"`
+		tooling
+		Model    string          `json:"model"`
+		Stream   bool            `json:"stream"`
+		Previous string          `json:"previous_response_id"`
+		Input    json.RawMessage `json:"input"`
 		Messages []struct {
 			Role       string                `json:"role"`
 			ToolCallID string                `json:"tool_call_id"`
@@ -91,7 +107,9 @@ func ParseRequest(body []byte, path string) Request {
 			} `json:"parts"`
 		} `json:"contents"`
 	}
-	if json.Unmarshal(body, &req) == nil {
+	if json.Unmarshal(body, &req) == nil && jsonObject(body) {
+		info.Parsed = true
+		info.readTooling(&req.tooling)
 		info.Model, info.Stream, info.Previous = req.Model, req.Stream, req.Previous
 		if len(req.Choice) > 0 {
 			info.ToolChoice = outputText(req.Choice)
@@ -104,9 +122,10 @@ func ParseRequest(body []byte, path string) Request {
 		}
 		// Responses: input items.
 		var items []struct {
-			Type   string          `json:"type"`
-			CallID string          `json:"call_id"`
-			Output json.RawMessage `json:"output"`
+			Type   string            `json:"type"`
+			CallID string            `json:"call_id"`
+			Output json.RawMessage   `json:"output"`
+			Tools  []json.RawMessage `json:"tools"`
 		}
 		if json.Unmarshal(req.Input, &items) == nil {
 			for _, it := range items {
@@ -116,6 +135,10 @@ func ParseRequest(body []byte, path string) Request {
 					info.Outputs = append(info.Outputs, ToolOutput{Kind: it.Type, CallID: it.CallID, Output: outputText(it.Output)})
 				case "function_call", "custom_tool_call":
 					info.Assistants = append(info.Assistants, it.CallID)
+				case "tool_search_output":
+					for _, t := range it.Tools {
+						info.Decls = append(info.Decls, toolDecls(t)...)
+					}
 				}
 			}
 		}
@@ -170,6 +193,12 @@ func ParseRequest(body []byte, path string) Request {
 	return info
 }
 
+// jsonObject reports whether a JSON value is an object.
+func jsonObject(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	return len(b) > 0 && b[0] == '{'
+}
+
 // toolNames reads the names a tool declaration defines: Responses and
 // Anthropic {"name"}, Chat {"function":{"name"}}, Gemini
 // {"functionDeclarations":[{"name"}]}.
@@ -183,6 +212,9 @@ func toolNames(raw json.RawMessage) []string {
 		Decls []struct {
 			Name string `json:"name"`
 		} `json:"functionDeclarations"`
+		DeclsSnake []struct {
+			Name string `json:"name"`
+		} `json:"function_declarations"`
 	}
 	if json.Unmarshal(raw, &t) != nil {
 		return nil
@@ -196,7 +228,7 @@ func toolNames(raw json.RawMessage) []string {
 	case t.Type != "":
 		out = append(out, t.Type) // a built-in tool: web_search, file_search…
 	}
-	for _, d := range t.Decls {
+	for _, d := range append(t.Decls, t.DeclsSnake...) {
 		out = append(out, d.Name)
 	}
 	return out
