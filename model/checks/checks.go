@@ -198,6 +198,8 @@ type Checker struct {
 	// byDialect holds what each dialect's rules remember (see of), by
 	// model.Dialect.
 	byDialect []dialectChecks
+	// req is the request the stream answers, when known (SetRequest).
+	req *requestChecks
 }
 
 type overflow struct {
@@ -276,6 +278,7 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 	if f.Kind == capture.FrameEvent && isSSE(f) {
 		c.sse = true
 	}
+	c.learnRecording(ord, f)
 	c.observeFrame(s, ord, ev, f)
 	if ev.Dialect != model.DialectUnknown {
 		if dc := c.of(ev.Dialect); dc != nil {
@@ -367,6 +370,7 @@ func (c *Checker) Report(s *model.Session, p Profile) Report {
 			dc.finish(end, s, c.sse)
 		}
 	}
+	c.finishRequest(end, s)
 
 	findings := append(slices.Clone(c.found), end.found...)
 	for id, o := range end.overflow {

@@ -23,6 +23,9 @@ type ruleCase struct {
 	hit    bool
 	events []int     // for a hit, when set: the events of the rule's first finding
 	sev    *Severity // for a hit, when set: its severity under the strict profile
+	// request, when set, is the body of the request the stream answers
+	// (Checker.SetRequest).
+	request string
 }
 
 func hit(rule, name, stream string, events ...int) ruleCase {
@@ -35,7 +38,7 @@ func miss(rule, name, stream string) ruleCase {
 
 func allCases() []ruleCase {
 	var all []ruleCase
-	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases} {
+	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, requestCases} {
 		all = append(all, f()...)
 	}
 	return all
@@ -50,7 +53,7 @@ func TestRules(t *testing.T) {
 		}
 		t.Run(tc.rule+"/"+kind+"/"+tc.name, func(t *testing.T) {
 			t.Parallel()
-			rep := CheckBytes([]byte(tc.stream), capture.FormatAuto, Strict)
+			rep := checkCase(tc)
 			got := findings(rep, tc.rule)
 			if !tc.hit {
 				if len(got) > 0 {
@@ -103,7 +106,7 @@ func TestEveryRuleTested(t *testing.T) {
 
 func TestRuleTable(t *testing.T) {
 	seen := map[string]bool{}
-	prefixes := map[string]bool{"framing": true} // the transport's, and each dialect's short name
+	prefixes := map[string]bool{"framing": true, "request": true} // the transport's, the request's, and each dialect's short name
 	for _, d := range model.AllDialects() {
 		prefixes[d.Info().Short] = true
 	}
@@ -144,6 +147,23 @@ func TestBasesClean(t *testing.T) {
 			t.Errorf("%s base: outcome %v, findings %v; want completed and none", name, rep.Outcome, rep.Findings)
 		}
 	}
+}
+
+// checkCase checks a case's stream, with its request when it has one.
+func checkCase(tc ruleCase) Report {
+	if tc.request == "" {
+		return CheckBytes([]byte(tc.stream), capture.FormatAuto, Strict)
+	}
+	return checkWithRequest(tc.stream, tc.request, Strict)
+}
+
+// checkWithRequest checks a stream against the request body req.
+func checkWithRequest(stream, req string, p Profile) Report {
+	opts, c := Attach(model.Options{})
+	r := model.ParseRequest([]byte(req), "/")
+	c.SetRequest(&r)
+	s := model.Assemble([]byte(stream), capture.FormatAuto, opts)
+	return c.Report(s, p)
 }
 
 func findings(r Report, rule string) []Finding {

@@ -46,7 +46,7 @@ func TestRulesRegistered(t *testing.T) {
 			t.Errorf("dialect %s: afterDone names unknown rule %s", r.dialect, r.afterDone)
 		}
 	}
-	n := len(framingRules)
+	n := len(framingRules) + len(requestRules)
 	for _, r := range dialects {
 		n += len(r.rules)
 	}

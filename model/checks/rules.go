@@ -7,6 +7,7 @@ import "slices"
 type Rule struct {
 	ID string
 	// Dialect is the id's prefix: framing (the SSE transport, every
+	// dialect's), request (the calls against the request, every
 	// dialect's), or the short name of the dialect whose rule it is
 	// (model.DialectInfo.Short: responses, chat, anthropic, gemini).
 	Dialect string
@@ -69,7 +70,7 @@ var framingRules = []Rule{
 }
 
 // table lists every rule, in the order reports and docs use: the
-// transport's, then each registered dialect's.
+// transport's, each registered dialect's, then the request's.
 var table, ruleByID = indexRules()
 
 func indexRules() ([]Rule, map[string]*Rule) {
@@ -77,6 +78,7 @@ func indexRules() ([]Rule, map[string]*Rule) {
 	for _, d := range dialects {
 		t = append(t, d.rules...)
 	}
+	t = append(t, requestRules...)
 	m := map[string]*Rule{}
 	for i := range t {
 		m[t[i].ID] = &t[i]
