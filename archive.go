@@ -22,7 +22,6 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -351,7 +350,7 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 	var turns model.Turns
 	for i := range sel {
 		src := source(i)
-		sopts, _ := checks.Attach(model.Options{KeepEvents: true, Raw: src.ReaderAt()})
+		sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: src.ReaderAt()}, src, o)
 		s := model.NewSession(sopts)
 		err := src.Read(ctx, capture.ReadOptions{}, func(f *capture.Frame) error {
 			s.Add(f)

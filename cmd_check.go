@@ -96,6 +96,10 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	if err != nil {
 		return parseFailed("check", err, stdout, stderr)
 	}
+	if err := o.loadRequest(); err != nil {
+		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+		return 2
+	}
 	if ar, err := loadArchive(o, stdin); err != nil || ar != nil {
 		if err != nil {
 			fmt.Fprintf(stderr, "streamtap check: %v\n", err)
@@ -125,7 +129,7 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 // checkSource checks one stream and writes its report; it returns the
 // exit code as runCheck does.
 func checkSource(ctx context.Context, src *capture.Source, o options, failOn checks.Severity, profile checks.Profile, stdout, stderr io.Writer) int {
-	opts, c := checks.Attach(model.Options{})
+	opts, c := attachChecks(model.Options{}, src, o)
 	s, err := readStream(ctx, src, o, opts, nil)
 	if errors.Is(err, context.Canceled) {
 		return readFailed(stderr, err)

@@ -191,6 +191,11 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	}
 	src := capture.FromReader(name, capture.SourceHTTP, resp.Body, true)
 	src.SetStart(start)
+	// The exchange carries the request body: the inspector's checks hold
+	// the calls to it.
+	x := &capture.Exchange{Started: start, Method: o.method, URL: o.url, RequestHeader: req.Header,
+		RequestBody: body, Proto: resp.Proto, Status: resp.StatusCode, ResponseHeader: resp.Header, HeadAt: headAt}
+	src.Exchange = x
 	if o.base.format == capture.FormatAuto {
 		o.base.format = proxy.BodyFormat(resp.Header.Get("Content-Type"))
 	}
@@ -201,8 +206,6 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 			return 2
 		}
 		defer f.Close()
-		x := &capture.Exchange{Started: start, Method: o.method, URL: o.url, RequestHeader: req.Header,
-			RequestBody: body, Proto: resp.Proto, Status: resp.StatusCode, ResponseHeader: resp.Header, HeadAt: headAt}
 		format := capture.FormatJSON // kept verbatim
 		if o.base.format == capture.FormatSSE {
 			format = capture.FormatSSE

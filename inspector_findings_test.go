@@ -76,11 +76,12 @@ func sortedKeys(keys []findingKey) []findingKey {
 	return keys
 }
 
-// checkFindings runs `streamtap check --json` on the input.
-func checkFindings(t *testing.T, in string) []findingKey {
+// checkFindings runs `streamtap check --json` on the input, with the
+// extra flags given.
+func checkFindings(t *testing.T, in string, extra ...string) []findingKey {
 	t.Helper()
 	var out, errb bytes.Buffer
-	run(t.Context(), append([]string{"check", "--json"}, inputArgs(in)...), nil, &out, &errb)
+	run(t.Context(), append(append([]string{"check", "--json"}, extra...), inputArgs(in)...), nil, &out, &errb)
 	var rep struct {
 		Findings []struct {
 			Rule, Severity, Message string
@@ -98,11 +99,15 @@ func checkFindings(t *testing.T, in string) []findingKey {
 }
 
 // inspectorFindings reads the input into the inspector the way runView
-// does, with the program's message loop played by the test, and returns
-// what its findings pane lists once the source ended.
-func inspectorFindings(t *testing.T, in string) []findingKey {
+// does (with the extra flags given), with the program's message loop
+// played by the test, and returns what its findings pane lists once the
+// source ended.
+func inspectorFindings(t *testing.T, in string, extra ...string) []findingKey {
 	t.Helper()
-	opts, err := parseFlags("", inputArgs(in))
+	opts, err := parseFlags("", append(extra, inputArgs(in)...))
+	if err == nil {
+		err = opts.loadRequest()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,6 +73,10 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 	if err != nil {
 		return parseFailed(cmd, err, stdout, stderr)
 	}
+	if err := opts.loadRequest(); err != nil {
+		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		return 2
+	}
 	if cmd == "" && opts.sample == "" && opts.input == "-" && isTerminal(stdin) && isTerminal(stdout) {
 		// The inspector would read keys and the stream from one terminal.
 		return waitForPipe(ctx, stdin, stdout)
@@ -151,6 +155,8 @@ type options struct {
 	explain     bool       // the inspector, timeline and events: explain each event
 	session     int        // a HAR file's or a cassette's session to read (1-based), 0 for all
 	saveHAR     string     // also write a HAR of what is read
+	request     string     // check, the inspector: the request body's file (--request)
+	requestBody []byte     // its bytes, read by loadRequest
 }
 
 // readFlags defines the flags of the reading command name (and check)
@@ -164,6 +170,10 @@ func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials in HTTP headers")
 	fs.IntVar(&o.session, "session", 0, "read only session `N` (from 1) of a HAR file or a cassette; without it every session is read in turn")
 	fs.StringVar(&o.saveHAR, "save-har", "", "also write what is read as a HAR 1.2 file (SSE events as _eventSourceMessages) to `FILE`")
+	switch name {
+	case "", "check":
+		fs.StringVar(&o.request, "request", "", "hold the calls to the request body in `FILE` (JSON, any dialect): arguments against each tool's schema, undeclared tools, tool_choice, parallel calls")
+	}
 	switch name {
 	case "", "timeline":
 		fs.BoolVar(&o.explain, "explain", false, "explain each kind of event under its first occurrence in the plain timeline; the inspector opens with the explanation shown (x)")

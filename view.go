@@ -16,7 +16,6 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -121,7 +120,7 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 			total = st.Size()
 		}
 	}
-	sopts, _ := checks.Attach(model.Options{KeepEvents: true, Raw: raw})
+	sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: raw}, src, o)
 	if total > 0 {
 		// The index of a big file must stay small next to the file: ask the
 		// GC to work harder before the process outgrows 0.3× the file + 64

@@ -263,7 +263,8 @@ func (x *Exchange) Head() []byte {
 
 // Source returns the entry as a stream streamtap reads like `curl -i`
 // output: the response head (timed at HeadAt), then the body, each chunk
-// at its time. name names the source in messages.
+// at its time. name names the source in messages; its Exchange is the
+// entry's, request included.
 func (e *Entry) Source(name string) *Source {
 	var chunks []Chunk
 	if head := e.Head(); head != nil {
@@ -274,7 +275,7 @@ func (e *Entry) Source(name string) *Source {
 	for _, c := range chunks {
 		all = append(all, c.Data...)
 	}
-	return &Source{Name: name, Kind: SourceFile, chunks: chunks, ra: bytes.NewReader(all)}
+	return &Source{Name: name, Kind: SourceFile, Exchange: &e.Exchange, chunks: chunks, ra: bytes.NewReader(all)}
 }
 
 // describe is the entry's one-line summary: method, URL, status.

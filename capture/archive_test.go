@@ -329,3 +329,17 @@ func TestCassetteAliasBomb(t *testing.T) {
 		t.Fatalf("10 MB of aliased strings: error %v; want it refused", err)
 	}
 }
+
+// TestEntrySourceCarriesExchange: an entry's source names the exchange it
+// answers, so a reader finds the request body there.
+func TestEntrySourceCarriesExchange(t *testing.T) {
+	t.Parallel()
+	a := readArchive(t, importFixture(t, "responses-json-tool-call__pydantic-ai.yaml"), ArchiveOptions{})
+	src := a.Entries[0].Source("x #1")
+	if src.Exchange == nil || !bytes.Contains(src.Exchange.RequestBody, []byte(`"get_capital"`)) {
+		t.Fatalf("source exchange = %+v; want the entry's, with its request body", src.Exchange)
+	}
+	if FromReader("s", SourceStdin, strings.NewReader(""), false).Exchange != nil {
+		t.Error("a plain stream has an exchange")
+	}
+}

@@ -41,6 +41,10 @@ type Source struct {
 	// Timed sources stamp each read with its arrival time. A file replayed
 	// later carries no timing of its own.
 	Timed bool
+	// Exchange is the HTTP exchange whose response the source reads, when
+	// known (an archive's entry, a request streamtap made): readers find
+	// the request there. Nil for a plain stream.
+	Exchange *Exchange
 
 	r      io.Reader
 	file   *os.File
