@@ -152,6 +152,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(fwd)
 	}
 	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
+	sess.learnChecks()
 	sess.prev, sess.unanswered = p.turns.Link(sess.req)
 	u := *p.o.Upstream
 	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""

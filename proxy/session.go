@@ -45,8 +45,9 @@ type session struct {
 	req        model.Request
 	prev       int // the session whose turn this request answers, or 0
 	unanswered []string
-	store      *capture.Store // the body's bytes, for the sessions list; nil without it
-	shown      *model.Request // built once, then shared read-only with the UI
+	store      *capture.Store  // the body's bytes, for the sessions list; nil without it
+	shown      *model.Request  // built once, then shared read-only with the UI
+	checks     *checks.Checker // the sessions list's checks; nil without it
 
 	live       *model.Live
 	status     int
@@ -80,10 +81,26 @@ func (p *Proxy) newSession(r *http.Request) *session {
 	var opts model.Options
 	if p.feed != nil {
 		ps.store = new(capture.Store)
-		opts, _ = checks.Attach(model.Options{KeepEvents: true, Raw: ps.store})
+		opts, ps.checks = checks.Attach(model.Options{KeepEvents: true, Raw: ps.store})
 	}
 	ps.live = model.NewLive(model.NewSession(opts))
 	return ps
+}
+
+// learnChecks gives the session's checks the request body just read
+// (ps.req), so that they hold the calls to its tools, as check does with
+// the session's recording, whose header carries the body. (A WebSocket's
+// requests are messages the recording's header cannot carry: its checks
+// go without, as check of its recording does.) The sessions list may be
+// reading the session: the request is set under its lock.
+func (ps *session) learnChecks() {
+	if ps.checks == nil || !ps.req.Parsed {
+		return
+	}
+	r := ps.req
+	ps.live.Lock()
+	ps.checks.SetRequest(&r)
+	ps.live.Unlock()
 }
 
 // respond starts the session's modelling and recording when the head
