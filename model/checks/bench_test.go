@@ -99,6 +99,24 @@ func BenchmarkCheck(b *testing.B) {
 				}
 			}
 		})
+		// check+request adds the request rules: every call's arguments
+		// validated against a strict schema, once each.
+		req := model.ParseRequest([]byte(`{"model":"gpt-5","tools":[{"type":"function","name":"write_file","strict":true,`+
+			`"parameters":{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string","maxLength":100000}},"required":["path","text"],"additionalProperties":false}}],`+
+			`"tool_choice":"required"}`), "/")
+		b.Run("check+request", func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				opts, c := Attach(model.Options{})
+				c.SetRequest(&req)
+				s := model.NewSession(opts)
+				feed(s)
+				if rep := c.Report(s, Strict); len(rep.Findings) != 0 || len(c.req.verdicts) == 0 {
+					b.Fatalf("bench stream has findings (%v) or no call validated", rep.Findings)
+				}
+			}
+		})
 	}
 }
 
@@ -158,4 +176,43 @@ func TestCheckOverhead(t *testing.T) {
 			best[0], float64(len(data))/best[0].Seconds()/1e6, best[1], float64(len(data))/best[1].Seconds()/1e6,
 			100*(best[1].Seconds()/best[0].Seconds()-1))
 	}
+}
+
+// TestRequestOverhead measures check with a request (every call validated
+// against a strict schema) against check without, on the bench stream,
+// interleaved, logging the minimum of each and their ratio. It runs only
+// when STREAMTAP_OVERHEAD is set.
+func TestRequestOverhead(t *testing.T) {
+	if os.Getenv("STREAMTAP_OVERHEAD") == "" {
+		t.Skip("set STREAMTAP_OVERHEAD=1 to measure")
+	}
+	data := benchStream()
+	req := model.ParseRequest([]byte(`{"tools":[{"type":"function","name":"write_file","strict":true,"parameters":{"type":"object","properties":{"path":{"type":"string"},"text":{"type":"string"}}}}]}`), "/")
+	run := func(withRequest bool) time.Duration {
+		start := time.Now()
+		opts, c := Attach(model.Options{})
+		if withRequest {
+			c.SetRequest(&req)
+		}
+		s := model.NewSession(opts)
+		fr := capture.NewFramer(capture.FormatAuto)
+		emit := func(f *capture.Frame) { s.Add(f) }
+		for off := 0; off < len(data); off += 256 << 10 {
+			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
+		}
+		fr.Finish(capture.NoTime, emit)
+		s.End(nil)
+		if rep := c.Report(s, Strict); len(rep.Findings) > 0 {
+			t.Fatalf("findings: %v", rep.Findings[0])
+		}
+		return time.Since(start)
+	}
+	best := [2]time.Duration{time.Hour, time.Hour}
+	for range 30 {
+		for i, with := range []bool{false, true} {
+			best[i] = min(best[i], run(with))
+		}
+	}
+	t.Logf("%d bytes: check %v, check with the request %v: the request rules add %.1f%%", len(data),
+		best[0], best[1], 100*(best[1].Seconds()/best[0].Seconds()-1))
 }
