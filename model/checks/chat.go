@@ -478,7 +478,11 @@ func (cc *chatChecks) checkFinish(out *Checker, s *model.Session, r *model.Respo
 	lastReason := reasons[len(reasons)-1]
 	hasCalls := len(calls) > 0
 	if hasCalls && lastReason.Value == "stop" {
-		out.add(cStopWithCalls, []int{calls[0].Opened, lastReason.Ordinal}, `choice %d: %s sent but finish_reason is "stop" (event %d); strict agent loops skip them`,
+		sev := ruleByID[cStopWithCalls].Severity
+		if out.req.forced() {
+			sev = Info // legal when the request forced a call
+		}
+		out.addAt(cStopWithCalls, sev, []int{calls[0].Opened, lastReason.Ordinal}, `choice %d: %s sent but finish_reason is "stop" (event %d); strict agent loops skip them`,
 			ci, plural(len(calls), "tool call"), lastReason.Ordinal)
 	}
 	if !hasCalls {

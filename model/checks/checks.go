@@ -355,7 +355,7 @@ func capEvents(events []int) []int {
 // for Session.End. It does not change the Checker, so it may be called
 // again as more events arrive.
 func (c *Checker) Report(s *model.Session, p Profile) Report {
-	end := &Checker{perRule: map[string]int{}, overflow: map[string]*overflow{}}
+	end := &Checker{perRule: map[string]int{}, overflow: map[string]*overflow{}, req: c.req}
 	for id, n := range c.perRule {
 		end.perRule[id] = n
 	}

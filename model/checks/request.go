@@ -50,6 +50,13 @@ func (c *Checker) SetRequest(r *model.Request) {
 	c.req = &requestChecks{req: r, explicit: true}
 }
 
+// forced reports whether the request forced a call (tool_choice
+// "required", a named tool, Anthropic "any"): a dialect's rule may then
+// grade what only a forced call makes legal lower.
+func (rc *requestChecks) forced() bool {
+	return rc != nil && rc.req.Choice.Mode == model.ChoiceRequired
+}
+
 // learnRecording reads the request a timed recording's header carries
 // (its first frame), unless SetRequest gave one.
 func (c *Checker) learnRecording(ord int, f *capture.Frame) {

@@ -80,6 +80,11 @@ var (
 			{typ: "response.completed", body: `"response":` + respObj("completed", "["+item("completed", in)+"]")},
 		})
 	}
+	// chatStop is chatBase finished with "stop" after its call.
+	chatStop = chat(func(p []string) []string {
+		p[3] = chunk(choice(`{}`, `"stop"`))
+		return p
+	})
 	// chatText is a text-only Chat stream ending with reason (events 0–3).
 	chatText = func(reason string) string {
 		return dataSSE([]string{
@@ -223,6 +228,13 @@ func requestCases() []ruleCase {
 			gemReq(gemDecl("get_weather", cityOnly)+","+gemDecl("get_time", cityOnly), `,"toolConfig":{"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["get_time"]}}`)),
 		withRequest(miss(qChoice, "gemini ANY with a call", gemStream),
 			gemReq(gemDecl("get_weather", cityOnly), `,"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}`)),
+
+		// chat/stop-with-tool-calls is legal when the request forced a
+		// call: info, not warning.
+		sev(withRequest(hit(cStopWithCalls, "stop after a forced call", chatStop, 0, 3),
+			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":{"type":"function","function":{"name":"get_weather"}}`)), sevp(Info)),
+		sev(withRequest(hit(cStopWithCalls, "stop after a call under auto", chatStop, 0, 3),
+			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":"auto"`)), warn),
 
 		// request/parallel-disabled
 		withRequest(hit(qParallel, "chat two calls", chatTwo, 0, 1),
