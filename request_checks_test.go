@@ -207,3 +207,33 @@ func TestRequestOf(t *testing.T) {
 		t.Errorf("a form body: %+v; want no request", r)
 	}
 }
+
+// TestReadmeRequestExample holds README.md's check --request example to
+// what check prints: the body.json it shows, against the sample it names.
+func TestReadmeRequestExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(readme)
+	start := strings.Index(doc, "### Request-aware checks")
+	body := ""
+	if start >= 0 {
+		if i := strings.Index(doc[start:], "```json\n"); i >= 0 {
+			rest := doc[start+i+len("```json\n"):]
+			body = rest[:strings.Index(rest, "```")]
+		}
+	}
+	if body == "" {
+		t.Fatal("README.md has no request-aware example with a body.json")
+	}
+	code, out, errOut := runCheckArgs(t, nil, "--request", requestTemp(t, body), "--sample", "responses-parallel-calls")
+	if code != 1 {
+		t.Errorf("exit %d (stderr %q); want 1, as the README says", code, errOut)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.Contains(doc[start:], line+"\n") {
+			t.Errorf("check prints %q, which README.md's example lacks", line)
+		}
+	}
+}
