@@ -159,6 +159,11 @@ error (an HTTP error or an error event), failed, truncated (no terminal
 event) or empty, even without findings: a 401 body or a cut stream fails a
 CI job. --allow-outcome lets named outcomes pass. The text output says
 which outcome failed the check; --json adds "pass": the verdict.
+
+With the request the stream answers (--request FILE, or the request body a
+timed recording, a HAR file or a cassette carries), the request/… rules also
+hold every call to it: arguments against the tool's JSON Schema, undeclared
+tools, tool_choice, parallel calls.
 `
 	checkExits = `exit codes: 0 pass, 1 fail (findings or outcome), 2 unreadable input or bad
 usage
