@@ -295,8 +295,10 @@ func (rc *requestChecks) verdict(it *model.Item, tc *toolCheck) argsVerdict {
 			v.problems = []string{"input " + quote(args) + " does not match the regex grammar " + quote(strings.TrimSuffix(strings.TrimPrefix(tc.re.String(), "^(?:"), ")$")) + " [grammar]"}
 		}
 	default:
-		if args == "" && it.Dialect == model.DialectGemini {
-			args = "{}" // a functionCall without args passes none
+		if args == "" && (it.Dialect == model.DialectGemini || it.Dialect == model.DialectAnthropic) {
+			// A functionCall without args passes none; Anthropic's SDKs
+			// read an empty tool input as {}.
+			args = "{}"
 		}
 		v.problems, v.invalid = validateArgs(tc.schema, args)
 	}

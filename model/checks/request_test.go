@@ -162,6 +162,10 @@ func requestCases() []ruleCase {
 			chatReq(chatFn("get_weather", cityOnly), "")),
 		withRequest(hit(qArgsSchema, "anthropic units missing", anthStream, 8),
 			anthReq(anthTool("get_weather", needUnits), "")),
+		withRequest(hit(qArgsSchema, "anthropic empty input is {}", anth(func(e [][2]string) [][2]string {
+			return slices.Delete(e, 6, 8) // only the "" fragment is left
+		}), 6),
+			anthReq(anthTool("get_weather", needUnits), "")),
 		withRequest(miss(qArgsSchema, "anthropic arguments match", anthStream),
 			anthReq(anthTool("get_weather", cityOnly), "")),
 		withRequest(hit(qArgsSchema, "gemini OpenAPI INTEGER", gemStream, 1),
