@@ -155,7 +155,7 @@ func (rc *requestChecks) judge(out *Checker, s *model.Session, g group, invalid 
 		}
 	}
 	for _, it := range client {
-		rc.judgeCall(out, s, g, it, invalid)
+		rc.judgeCall(out, g, it, invalid)
 	}
 	rc.judgeChoice(out, s, g, uses, client)
 	if rc.req.Serial && len(client) > 1 {
@@ -186,21 +186,21 @@ func serverCall(it *model.Item) bool {
 }
 
 // judgeCall holds a client call to its tool's declaration.
-func (rc *requestChecks) judgeCall(out *Checker, s *model.Session, g group, it *model.Item, invalid map[string]bool) {
+func (rc *requestChecks) judgeCall(out *Checker, g group, it *model.Item, invalid map[string]bool) {
 	if it.Name == "" {
 		return // the dialect's rules report a call without a name
 	}
 	d := rc.req.Decl(it.Name)
 	if d == nil {
 		if !rc.req.ToolsElsewhere {
-			out.add(qUndeclared, []int{first(opened([]*model.Item{it}))}, "%s at event %d names a tool the request does not declare (it declares %s)",
-				callLabel(it), first(opened([]*model.Item{it})), declared(rc.req))
+			out.add(qUndeclared, []int{openedAt(it)}, "%s at event %d names a tool the request does not declare (it declares %s)",
+				callLabel(it), openedAt(it), declared(rc.req))
 		}
 		return
 	}
 	if kind, ok := callKind(it); ok && d.Kind != model.ToolBuiltin && kind != d.Kind {
-		out.add(qTypeMismatch, []int{first(opened([]*model.Item{it}))}, "%s at event %d is a %s, but the request declares %s as a %s tool",
-			callLabel(it), first(opened([]*model.Item{it})), label(it.Type), label(d.Name), d.Kind)
+		out.add(qTypeMismatch, []int{openedAt(it)}, "%s at event %d is a %s, but the request declares %s as a %s tool",
+			callLabel(it), openedAt(it), label(it.Type), label(d.Name), d.Kind)
 		return
 	}
 	at, done := completed(g, it)
@@ -328,7 +328,7 @@ func (rc *requestChecks) judgeChoice(out *Checker, s *model.Session, g group, us
 	}
 	for _, it := range client {
 		if it.Name != "" && !slices.Contains(ch.Names, it.Name) {
-			ev := first(opened([]*model.Item{it}))
+			ev := openedAt(it)
 			out.add(qChoice, []int{ev}, "tool_choice allows only %s, but %s at event %d calls another tool", names(ch.Names), callLabel(it), ev)
 		}
 	}
@@ -367,18 +367,21 @@ func endedNormally(s *model.Session, g group) (int, bool) {
 	return 0, false
 }
 
-// opened returns the event that opened each item (its first, when none
-// did).
+// opened returns the event that opened each item.
 func opened(items []*model.Item) []int {
 	out := make([]int, 0, len(items))
 	for _, it := range items {
-		if it.Opened >= 0 {
-			out = append(out, it.Opened)
-		} else {
-			out = append(out, it.First)
-		}
+		out = append(out, openedAt(it))
 	}
 	return out
+}
+
+// openedAt is the event that opened an item, or its first when none did.
+func openedAt(it *model.Item) int {
+	if it.Opened >= 0 {
+		return it.Opened
+	}
+	return it.First
 }
 
 // where names a group: `response "resp_1"`, with its choice when the
@@ -406,7 +409,7 @@ func listCalls(items []*model.Item) string {
 			parts = append(parts, plural(len(items)-shown, "more"))
 			break
 		}
-		parts = append(parts, callLabel(it)+" at event "+strconv.Itoa(first(opened([]*model.Item{it}))))
+		parts = append(parts, callLabel(it)+" at event "+strconv.Itoa(openedAt(it)))
 	}
 	return strings.Join(parts, ", ")
 }
