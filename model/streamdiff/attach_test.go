@@ -2,6 +2,7 @@ package streamdiff
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
@@ -34,5 +35,36 @@ func TestAttachBesideChecks(t *testing.T) {
 	alone := Compare(Build("A", a, capture.FormatAuto, o.Ignore), Build("B", b, capture.FormatAuto, o.Ignore), o)
 	if g, w := dump(together), dump(alone); g != w {
 		t.Errorf("comparison beside the checks:\n%s\nalone:\n%s", g, w)
+	}
+}
+
+// TestLinksNearAfterRechunkedDeltas: an event one side only has, right
+// after deltas the other side cut differently, is near the last of those
+// deltas' counterparts, not back at the item's opening: the gateway drops
+// the .done that follows its re-cut deltas.
+func TestLinksNearAfterRechunkedDeltas(t *testing.T) {
+	r := compare(t, sampleBytes(t, "responses-single-call"), sampleBytes(t, "gateway-responses-single-call"), DefaultOptions())
+	l := r.Links()
+	for _, tt := range []struct {
+		w          Which
+		ord, other int
+		exact      bool
+	}{
+		{SideA, 10, 6, false}, // the last delta of A: the last of B's
+		{SideA, 11, 6, false}, // function_call_arguments.done, only in A
+		{SideA, 12, 7, true},  // output_item.done, aligned
+	} {
+		if other, exact := l.Counterpart(tt.w, tt.ord); other != tt.other || exact != tt.exact {
+			t.Errorf("Counterpart(%d, %d) = %d, %t; want %d, %t", tt.w, tt.ord, other, exact, tt.other, tt.exact)
+		}
+	}
+	// The difference only B has sorts after the re-cut deltas it follows.
+	r = compare(t, sampleBytes(t, "gateway-responses-single-call"), sampleBytes(t, "responses-single-call"), DefaultOptions())
+	var kinds []Kind
+	for _, d := range r.Differences {
+		kinds = append(kinds, d.Kind)
+	}
+	if want := []Kind{Chunking, OnlyInB}; !slices.Equal(kinds, want) {
+		t.Errorf("differences in order %v; want %v", kinds, want)
 	}
 }
