@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
 )
 
@@ -100,8 +101,9 @@ func (dp *diffPage) sideLines(w streamdiff.Which) []string {
 }
 
 // sideHeader is a side's first line: its letter (highlighted on the
-// active side), name, dialect, how it stands, its size; at the right, the
-// selection and how it stands to the other side's.
+// active side), name, how it ended, its size and dialect, what matters
+// most first, as what does not fit is cut from the end; at the right, on
+// the passive side, how its selection stands to the active side's.
 func (dp *diffPage) sideHeader(w streamdiff.Which) string {
 	sd, st := dp.side[w], &dp.st
 	sep := st.Subtle.Render(" · ")
@@ -111,19 +113,12 @@ func (dp *diffPage) sideHeader(w streamdiff.Which) string {
 	}
 	left := letter + " " + st.Accent.Render(Safe(sd.name))
 	if sd.s != nil {
-		if d := sd.s.Dialect(); d.String() != "unknown" {
-			left += sep + st.Base.Render(d.String())
-		}
 		left += sep + dp.sideState(sd) + sep + st.Base.Render(fmt.Sprintf("%d events", sd.s.Len()))
-	}
-	right := ""
-	if sd.tl != nil {
-		right = st.Muted.Render(sd.tl.status())
-		if link := dp.linkText(w); link != "" {
-			right = link + "  " + right
+		if d := sd.s.Dialect(); d != model.DialectUnknown {
+			left += sep + st.Muted.Render(d.String())
 		}
 	}
-	return joinLR(left, right, dp.r.side[w].w)
+	return joinLR(left, dp.linkText(w), dp.r.side[w].w)
 }
 
 // sideState says how a side's stream stands: live, or how it ended.
