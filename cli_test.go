@@ -23,7 +23,7 @@ var helpCases = []struct {
 	cmd   string // "" is the bare inspector
 	flags []string
 }{
-	{"", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
+	{"", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har", "--diff", "--strict", "--ignore"}},
 	{"timeline", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
 	{"calls", []string{"--json", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
 	{"events", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},

@@ -80,10 +80,33 @@ func wrapWords(text string, width int) string {
 }
 
 type diffOptions struct {
-	json   bool
+	json    bool
+	compare compareFlags
+	format  string
+}
+
+// compareFlags say what a comparison ignores: the --strict and --ignore of
+// diff, which the inspector's --diff shares.
+type compareFlags struct {
 	strict bool
 	ignore []string
-	format string
+}
+
+// define defines --strict and --ignore into fs; their help starts with
+// when, "" or "with --diff: ".
+func (c *compareFlags) define(fs *flag.FlagSet, when string) {
+	fs.BoolVar(&c.strict, "strict", false, when+"ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count")
+	fs.Var(listFlag{&c.ignore}, "ignore", when+"also ignore `NAMES`, a comma-separated list of JSON member names or kinds of difference; may be repeated")
+}
+
+// options are the comparison's options: the default ignore list (none
+// with --strict) and the names --ignore adds.
+func (c compareFlags) options() streamdiff.Options {
+	names := streamdiff.DefaultIgnore()
+	if c.strict {
+		names = nil
+	}
+	return streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, c.ignore...)...)}
 }
 
 // listFlag is a repeatable flag whose value is a comma-separated list.
@@ -108,8 +131,7 @@ func (l listFlag) Set(v string) error {
 func diffFlags(o *diffOptions) *flag.FlagSet {
 	fs := newFlagSet("diff")
 	fs.BoolVar(&o.json, "json", false, `print one JSON object {"equal", "mode", "a", "b", "timing", "counts", "differences", …} instead of text`)
-	fs.BoolVar(&o.strict, "strict", false, "ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count")
-	fs.Var(listFlag{&o.ignore}, "ignore", "also ignore `NAMES`, a comma-separated list of JSON member names or kinds of difference; may be repeated")
+	o.compare.define(fs, "")
 	fs.StringVar(&o.format, "format", "auto", "read both inputs as `FORMAT`: sse, jsonl, http, json, or auto to detect each")
 	return fs
 }
@@ -131,13 +153,15 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 	case positional[0] == "-" && positional[1] == "-":
 		return usageFailed("diff", errors.New("only one of A and B can be - (stdin)"), stderr)
 	}
-	names := streamdiff.DefaultIgnore()
-	if o.strict {
-		names = nil
-	}
-	opts := streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, o.ignore...)...)}
+	return diffStreams(ctx, [2]string(positional), format, o.compare.options(), o.json, stdin, stdout, stderr)
+}
+
+// diffStreams compares streams a and b (each a file, - or sample:NAME)
+// and prints the report, as JSON when asJSON; it returns diff's exit code.
+func diffStreams(ctx context.Context, args [2]string, format capture.Format, opts streamdiff.Options, asJSON bool,
+	stdin *os.File, stdout, stderr io.Writer) int {
 	debug.SetMemoryLimit(diffMemoryLimit)
-	sides, closers, err := readDiffSides(ctx, positional, format, opts.Ignore, stdin, stderr)
+	sides, closers, err := readDiffSides(ctx, args[:], format, opts.Ignore, stdin, stderr)
 	for _, closeSide := range closers {
 		// The files stay open until the end: fields of events that differ
 		// are read back from them.
@@ -152,7 +176,7 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 	}
 	res := streamdiff.Compare(sides[0], sides[1], opts)
 	w := bufio.NewWriter(stdout)
-	if o.json {
+	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(res)
@@ -182,7 +206,7 @@ func readDiffSides(ctx context.Context, args []string, format capture.Format, ig
 	var closers [2]func() error
 	var errs [2]error
 	read := func(i int) {
-		sides[i], closers[i], errs[i] = readDiffSide(ctx, args[i], format, ig, stdin, stderr)
+		sides[i], closers[i], errs[i] = readDiffSide(ctx, args[i], format, model.Options{}, ig, stdin, stderr)
 		if errs[i] != nil {
 			errs[i] = fmt.Errorf("%s: %w", "AB"[i:i+1], errs[i])
 		}
@@ -210,12 +234,13 @@ func readDiffSides(ctx context.Context, args []string, format capture.Format, ig
 // samplePrefix names an embedded sample as an operand of diff.
 const samplePrefix = "sample:"
 
-// readDiffSide reads one operand of diff into a session with a recorder
+// readDiffSide reads one operand of diff into a session made with base
+// (the inspector's keeps its events and is checked too) and a recorder
 // attached. Its bytes must be readable again for the fields of events
 // that differ: a file is read back from the file, a sample from memory,
 // and stdin is kept in memory as it is read. The caller closes the source
 // with the function returned once it no longer reads the side.
-func readDiffSide(ctx context.Context, arg string, format capture.Format, ig streamdiff.Ignore,
+func readDiffSide(ctx context.Context, arg string, format capture.Format, base model.Options, ig streamdiff.Ignore,
 	stdin *os.File, stderr io.Writer) (*streamdiff.Side, func() error, error) {
 	var src *capture.Source
 	var raw io.ReaderAt
@@ -243,7 +268,8 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, ig str
 		store = new(capture.Store)
 		ropt.Keep, raw = store, store
 	}
-	mopts, rec := streamdiff.Attach(model.Options{Raw: raw}, ig)
+	base.Raw = raw
+	mopts, rec := streamdiff.Attach(base, ig)
 	s := model.NewSession(mopts)
 	err := ingest.Session(ctx, src, ropt, s, followLargestEvent, nil, true, runtime.GOMAXPROCS(0) > 1)
 	s.End(err)

@@ -129,7 +129,8 @@ timeline (one line per event) when stdout is not one. FILE is a stream, a
 timed recording or a curl -i capture; - reads stdin. With no FILE, streamtap
 reads stdin when it is a pipe (curl -N … | streamtap), and otherwise opens
 the demo sample. streamtap - on a terminal with nothing piped in says so and
-waits for q.
+waits for q. streamtap A --diff B shows A and B side by side, the selection
+linked and the differences marked (streamtap diff A B is the report).
 `
 	inspectorExits = `Flags may also come before the command: streamtap --json calls x.sse.
 Run 'streamtap COMMAND --help' or 'streamtap help COMMAND' for a command's
@@ -137,7 +138,8 @@ flags; 'streamtap --version' prints the version.
 
 exit codes: 0 done; 1 check: a finding at or above --fail-on, or an outcome
 of error, failed, truncated or empty; request: an HTTP error status or such
-an outcome; 2 unreadable input or bad usage
+an outcome; diff, and --diff not on a terminal: the streams differ; 2
+unreadable input or bad usage
 `
 	timelineAbout = `Prints the plain timeline, even on a terminal: one line per event (ordinal,
 arrival time, gap since the previous event, sequence number, kind, type,

@@ -77,6 +77,9 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
 	}
+	if cmd == "" && opts.diff != "" {
+		return runDiffView(ctx, opts, stdin, stdout, stderr)
+	}
 	if cmd == "" && opts.sample == "" && opts.input == "-" && isTerminal(stdin) && isTerminal(stdout) {
 		// The inspector would read keys and the stream from one terminal.
 		return waitForPipe(ctx, stdin, stdout)
@@ -157,6 +160,11 @@ type options struct {
 	saveHAR     string     // also write a HAR of what is read
 	request     string     // check, the inspector: the request body's file (--request)
 	requestBody []byte     // its bytes, read by loadRequest
+
+	// The inspector's --diff B: the stream to compare the input with, and
+	// what the comparison ignores.
+	diff    string
+	compare compareFlags
 }
 
 // readFlags defines the flags of the reading command name (and check)
@@ -177,6 +185,10 @@ func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	switch name {
 	case "", "timeline":
 		fs.BoolVar(&o.explain, "explain", false, "explain each kind of event under its first occurrence in the plain timeline; the inspector opens with the explanation shown (x)")
+		if name == "" {
+			fs.StringVar(&o.diff, "diff", "", "compare the input (A) with stream `B`, a FILE or sample:NAME, side by side; not on a terminal, print the report of 'streamtap diff A B'")
+			o.compare.define(fs, "with --diff: ")
+		}
 	case "events":
 		fs.BoolVar(&o.explain, "explain", false, `add an "explain" object to each line: the event's shape and what the protocol says about it`)
 	case "calls":

@@ -56,6 +56,21 @@ func viewOrTimeline(ctx context.Context, cmd string, src *capture.Source, o opti
 // messages, while the program takes keys from the terminal. Bubble Tea opens the TTY itself when stdin
 // is a pipe, so stdin is never passed as the program's input.
 func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
+	return runInspector(ctx, src, o, stdout, stderr, newModel, nil)
+}
+
+// modelMaker makes the inspector's session from its options and the
+// model over it: the inspector's (newModel), or the diff page's.
+type modelMaker func(mo model.Options, uo ui.Options) *ui.Model
+
+// newModel is the inspector over a new session.
+func newModel(mo model.Options, uo ui.Options) *ui.Model { return ui.New(model.NewSession(mo), uo) }
+
+// runInspector is runView with the model made by mk; also, when not nil,
+// runs beside the reading of src with the program's send (the diff page
+// reads its stream B there) and must return once ctx is done.
+func runInspector(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer,
+	mk modelMaker, also func(ctx context.Context, send func(tea.Msg))) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -70,10 +85,14 @@ func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr
 		save = f
 	}
 	var p *tea.Program
-	in := newInspector(src, o, save, func(msg tea.Msg) { p.Send(msg) })
+	send := func(msg tea.Msg) { p.Send(msg) }
+	in := newInspectorWith(src, o, save, send, mk)
 	p = tea.NewProgram(in.m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	var wg sync.WaitGroup
 	wg.Go(func() { in.read(ctx) })
+	if also != nil {
+		wg.Go(func() { also(ctx, send) })
+	}
 	_, err := p.Run()
 	cancel()
 	in.stop()
@@ -106,6 +125,11 @@ type inspector struct {
 // newInspector builds the inspector over src, whose messages go to send;
 // save, when not nil, gets a copy of the bytes read.
 func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.Msg)) *inspector {
+	return newInspectorWith(src, o, save, send, newModel)
+}
+
+// newInspectorWith is newInspector with the model made by mk.
+func newInspectorWith(src *capture.Source, o options, save io.Writer, send func(tea.Msg), mk modelMaker) *inspector {
 	// A regular file is read back by offset; anything else (a pipe, a
 	// sample) is kept once in a Store.
 	raw := src.ReaderAt()
@@ -129,8 +153,7 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 		// binary, which the limit does not count.
 		debug.SetMemoryLimit(total*3/10 + 48<<20)
 	}
-	s := model.NewSession(sopts)
-	m := ui.New(s, ui.Options{
+	m := mk(sopts, ui.Options{
 		Source:      src.Name,
 		Live:        true,
 		TotalBytes:  total,

@@ -18,6 +18,57 @@ type Observer interface {
 // Observer returns the observer the session was created with, or nil.
 func (s *Session) Observer() Observer { return s.opts.Observer }
 
+// Observers is an Observer that passes each event to the observers it
+// lists, in order. A session has one observer, and a stream that is both
+// checked and compared (the inspector's --diff) needs two.
+type Observers []Observer
+
+// Observe implements Observer.
+func (os Observers) Observe(s *Session, ord int, ev *Event, f *capture.Frame) {
+	for _, o := range os {
+		o.Observe(s, ord, ev, f)
+	}
+}
+
+// WithObserver returns o with obs watching its events too: after the
+// observer o already has, if any, or alone.
+func (o Options) WithObserver(obs Observer) Options {
+	switch prev := o.Observer; {
+	case obs == nil:
+	case prev == nil:
+		o.Observer = obs
+	default:
+		list, _ := prev.(Observers)
+		if list == nil {
+			list = Observers{prev}
+		}
+		o.Observer = append(list[:len(list):len(list)], obs)
+	}
+	return o
+}
+
+// FindObserver returns the observer of type T that watches session s (its
+// observer, or one an Observers lists), and whether there is one: how an
+// analysis finds its own state on a session that others observe too.
+func FindObserver[T Observer](s *Session) (T, bool) {
+	return findObserver[T](s.opts.Observer)
+}
+
+func findObserver[T Observer](o Observer) (T, bool) {
+	if t, ok := o.(T); ok {
+		return t, true
+	}
+	if list, ok := o.(Observers); ok {
+		for _, x := range list {
+			if t, ok := findObserver[T](x); ok {
+				return t, true
+			}
+		}
+	}
+	var zero T
+	return zero, false
+}
+
 // Field returns the raw JSON of a top-level member of the event being
 // added, or nil when the member is absent or the event's data is not a
 // JSON object. It answers only while the event is added: to the dialect

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
@@ -59,5 +60,62 @@ func TestSessionHoldsNoFrameBytes(t *testing.T) {
 	}
 	if s.cur != nil || s.idx.Holds() {
 		t.Fatalf("after Add the session still holds the frame: cur %d bytes, index %v", len(s.cur), s.idx.Holds())
+	}
+}
+
+// countingObserver counts the events it sees, and the order they came in.
+type countingObserver struct {
+	name string
+	seen *[]string
+	n    int
+}
+
+func (c *countingObserver) Observe(s *Session, ord int, _ *Event, _ *capture.Frame) {
+	if ord != c.n {
+		panic("out of order")
+	}
+	c.n++
+	*c.seen = append(*c.seen, c.name)
+	if s.Field("type") == nil {
+		*c.seen = append(*c.seen, "no field")
+	}
+}
+
+// TestObserversEachSeeEveryEvent: two observers joined into one see every
+// event, in the order they were joined, each while the event's fields can
+// still be read; FindObserver finds either through the join.
+func TestObserversEachSeeEveryEvent(t *testing.T) {
+	data := []byte("data: {\"type\":\"response.created\",\"response\":{}}\n\ndata: {\"type\":\"response.completed\",\"response\":{}}\n\n")
+	var seen []string
+	first, second := &countingObserver{name: "first", seen: &seen}, &countingObserver{name: "second", seen: &seen}
+	opts := Options{}.WithObserver(first).WithObserver(second)
+	s := Assemble(data, capture.FormatAuto, opts)
+	if first.n != 2 || second.n != 2 {
+		t.Fatalf("observers saw %d and %d events; want 2 each", first.n, second.n)
+	}
+	if got, want := strings.Join(seen, ","), "first,second,first,second"; got != want {
+		t.Errorf("order = %s; want %s", got, want)
+	}
+	if got, ok := FindObserver[*countingObserver](s); !ok || got != first {
+		t.Errorf("FindObserver = %p, %v; want the first observer %p", got, ok, first)
+	}
+	if _, ok := FindObserver[*fieldProbe](s); ok {
+		t.Error("FindObserver found an observer of a type never attached")
+	}
+	if _, ok := FindObserver[*countingObserver](NewSession(Options{})); ok {
+		t.Error("FindObserver found an observer on a session without one")
+	}
+}
+
+// TestWithObserverAlone: an observer added to options without one is the
+// session's observer itself, not a list of one.
+func TestWithObserverAlone(t *testing.T) {
+	var seen []string
+	o := &countingObserver{name: "only", seen: &seen}
+	if got := (Options{}).WithObserver(o).Observer; got != Observer(o) {
+		t.Errorf("WithObserver on empty options = %T; want the observer itself", got)
+	}
+	if got := (Options{}).WithObserver(nil).Observer; got != nil {
+		t.Errorf("WithObserver(nil) = %T; want nil", got)
 	}
 }

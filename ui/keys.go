@@ -24,6 +24,11 @@ type keyMap struct {
 	Sessions struct {
 		Open, Back, Follow key.Binding
 	}
+	// Diff is the page of `streamtap A --diff B`, both streams side by
+	// side.
+	Diff struct {
+		Side, NextDiff, PrevDiff, Open key.Binding
+	}
 	App struct {
 		Help, Quit key.Binding
 	}
@@ -80,6 +85,12 @@ func defaultKeyMap() keyMap {
 	k.Sessions.Back = b(key.WithKeys("esc"), key.WithHelp("esc", "sessions list"), key.WithDisabled())
 	k.Sessions.Follow = b(key.WithKeys("f"), key.WithHelp("f", "follow newest"), key.WithDisabled())
 
+	// Off until the diff page turns them on.
+	k.Diff.Side = b(key.WithKeys("tab"), key.WithHelp("tab", "other side"), key.WithDisabled())
+	k.Diff.NextDiff = b(key.WithKeys("n"), key.WithHelp("n", "next diff"), key.WithDisabled())
+	k.Diff.PrevDiff = b(key.WithKeys("N"), key.WithHelp("N", "prev diff"), key.WithDisabled())
+	k.Diff.Open = b(key.WithKeys("enter"), key.WithHelp("enter", "inspect side"), key.WithDisabled())
+
 	k.App.Help = b(key.WithKeys("?"), key.WithHelp("?", "help"))
 	k.App.Quit = b(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit"))
 
@@ -100,12 +111,14 @@ type helpGroup struct {
 // (a test holds README to it).
 func (k *keyMap) groups() []helpGroup {
 	n, i, s, st, ss, a, p := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.Sessions, &k.App, &k.Prompt
+	d := &k.Diff
 	return []helpGroup{
 		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}},
 		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},
 		{"Sessions", []key.Binding{ss.Open, ss.Back, ss.Follow}},
+		{"Diff", []key.Binding{d.Side, d.NextDiff, d.PrevDiff, d.Open}},
 		{"App", []key.Binding{a.Help, a.Quit}},
 		{"Prompt", []key.Binding{p.Accept, p.Cancel}},
 	}
@@ -113,13 +126,18 @@ func (k *keyMap) groups() []helpGroup {
 
 // fullHelp is the full help's columns: the groups, with the proxy's
 // sessions keys under Navigate while its list is in use (and left out
-// otherwise), and without the prompt's, which the help's own line names.
+// otherwise), the diff page's only on that page, and without the
+// prompt's, which the help's own line names.
 func (k *keyMap) fullHelp() []helpGroup {
 	proxy := k.Sessions.Open.Enabled() || k.Sessions.Back.Enabled()
 	var out []helpGroup
 	for _, g := range k.groups() {
 		switch g.name {
 		case "Prompt":
+		case "Diff":
+			if k.Diff.Open.Enabled() { // only on the diff page
+				out = append(out, g)
+			}
 		case "Sessions":
 			if nav := slices.IndexFunc(out, func(g helpGroup) bool { return g.name == "Navigate" }); proxy && nav >= 0 {
 				out[nav].bindings = append(out[nav].bindings, g.bindings...)

@@ -108,7 +108,8 @@ type page interface {
 // The inspector owns the session it shows: frames reach it only through
 // Update, so nothing else may touch the session while the program runs.
 // Made by NewSessions, the model shows the proxy's sessions list, from
-// which one session opens in the inspector.
+// which one session opens in the inspector; made by NewDiff, two streams
+// side by side (the diff page), either of which opens in an inspector.
 type Model struct {
 	env
 	w, h  int
@@ -117,6 +118,7 @@ type Model struct {
 
 	insp *inspector
 	list *sessionsPage // the proxy's sessions list, or nil
+	dv   *diffPage     // the page of --diff, or nil
 }
 
 // New returns the inspector over s. A live session keeps receiving frames
@@ -137,6 +139,9 @@ func New(s *model.Session, o Options) *Model {
 func (m *Model) page() page {
 	if m.list != nil && m.list.cur == nil {
 		return m.list
+	}
+	if m.dv != nil {
+		return m.dv // or the inspector it shows
 	}
 	return m.insp
 }
@@ -195,6 +200,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case framesMsg, sourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
 		cmd = m.insp.update(msg)
+	case diffPageMsg:
+		if m.dv != nil {
+			cmd = m.dv.handleMsg(typed)
+		}
 	case noticeDoneMsg:
 		if typed.gen == m.note.gen {
 			m.note.text = ""
@@ -214,6 +223,9 @@ func (m *Model) handleSize(w, h int) {
 	if m.list != nil {
 		m.list.setSize(w, h)
 	}
+	if m.dv != nil {
+		m.dv.setSize(w, h)
+	}
 }
 
 func (m *Model) handleTheme(dark bool) {
@@ -222,6 +234,9 @@ func (m *Model) handleTheme(dark bool) {
 	}
 	m.st = newStyles(dark, m.o.NoColor)
 	m.insp.restyle()
+	if m.dv != nil {
+		m.dv.restyle()
+	}
 }
 
 // handleKey routes a key: the full help takes it while shown, then a
@@ -259,6 +274,9 @@ func (m *Model) updateKeybindings() {
 	m.insp.updateKeys()
 	if m.list != nil {
 		m.list.updateKeys(m.page() == m.list)
+	}
+	if m.dv != nil {
+		m.dv.updateKeys()
 	}
 }
 

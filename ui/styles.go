@@ -113,6 +113,22 @@ const maxKinds = 16
 // kindList is every kind, to build the per-kind styles.
 var kindList = model.Kinds()
 
+// Glyphs of the diff page (streamtap A --diff B): the gutter mark of a row
+// that differs, by kind of difference, so that kinds still differ without
+// colour; and the cursor of the other side when its selection is only the
+// nearest counterpart, or has none.
+const (
+	glyphOnlyInA   = "-"
+	glyphOnlyInB   = "+"
+	glyphReordered = "↕"
+	glyphField     = "~"
+	glyphChunking  = "÷"
+	glyphSequence  = "#"
+	glyphSemantic  = "◆" // ids, call, text, outcome, timing
+	glyphNear      = "≈"
+	glyphNoMatch   = "∅"
+)
+
 // newStyles is the only place that creates lipgloss styles. With noColor
 // (NO_COLOR set, https://no-color.org) it uses attributes only: bold,
 // reverse, underline.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -45,6 +46,12 @@ type timelinePane struct {
 	matches []int32
 	// marks holds the worst severity of the findings citing each event.
 	marks map[int32]severity
+	// gutter, when set, draws each row's gutter cell instead of the
+	// findings' marks: the diff page marks the rows that differ there.
+	gutter func(ord int) string
+	// cursorGlyph, when set, replaces glyphCursor on the selected row: the
+	// diff page marks a selection that is not an exact counterpart.
+	cursorGlyph string
 
 	cache      map[int]string // rendered rows (unselected) by ordinal
 	cacheWidth int
@@ -329,7 +336,7 @@ func (t *timelinePane) view(_ int, focused bool) string {
 	for i := t.offset; i < t.len() && len(lines) <= t.h; i++ {
 		ord := t.ordAt(i)
 		if ord == sel {
-			plain := glyphCursor + ansi.Strip(t.row(ord, c, false))
+			plain := cmp.Or(t.cursorGlyph, glyphCursor) + ansi.Strip(t.row(ord, c, false))
 			style := t.st.Timeline.SelectedBlur
 			if focused {
 				style = t.st.Timeline.Selected
@@ -493,8 +500,11 @@ func (t *timelinePane) row(ord int, c tlColumns, color bool) string {
 }
 
 // marker is the gutter cell of ord: the glyph of the worst finding citing
-// it, or a space.
+// it, or a space; or what gutter draws, when set.
 func (t *timelinePane) marker(ord int, render func(interface{ Render(...string) string }, string) string) string {
+	if t.gutter != nil {
+		return t.gutter(ord)
+	}
 	sev := t.marks[int32(ord)]
 	glyph := " "
 	switch sev {

@@ -228,12 +228,13 @@ func CheckBytes(data []byte, format capture.Format, p Profile) Report {
 }
 
 // Check judges a session. The session should have been built with a
-// Checker attached (Attach); a session built without one is modelled again
+// Checker attached (Attach), as its observer or beside others
+// (model.Observers); a session built without one is modelled again
 // from its bytes, which needs model.Options.Raw. A session with neither
 // gets only its outcome: the rules need facts the assembly alone does not
 // keep.
 func Check(s *model.Session, p Profile) Report {
-	if c, ok := s.Observer().(*Checker); ok {
+	if c, ok := model.FindObserver[*Checker](s); ok {
 		return c.Report(s, p)
 	}
 	data, ok := readBack(s)

@@ -32,9 +32,10 @@ type cite struct{ ord, diff int32 }
 
 // Counterpart returns the event of the other side that corresponds to
 // event ord of side w, and whether it is exact: an event that was aligned
-// has one; an event present on one side only gets the counterpart of the
-// nearest aligned event before it (exact false), so a linked view still
-// lands near the same place. It returns -1 when there is none (a stream
+// has one; a delta of a run cut differently gets the one at the same
+// relative place of the other's run, and an event present on one side
+// only the counterpart of the nearest event before it that has one (exact
+// false), so a linked view still lands near the same place. It returns -1 when there is none (a stream
 // compared only semantically, or an event before any aligned one).
 func (l *Links) Counterpart(w Which, ord int) (other int, exact bool) {
 	to := l.to[w&1]
@@ -88,14 +89,19 @@ func (l *Links) link(a, b int32) {
 func (l *Links) approx(w Which, ord, other int32) { l.to[w][ord] = -(other + 2) }
 
 // fillNearest gives every event without a counterpart the counterpart of
-// the nearest aligned event before it.
+// the nearest event before it that has one, exact or near: an event after
+// deltas cut differently lands after their counterparts, not back where
+// its item opened.
 func (l *Links) fillNearest() {
 	for w := range l.to {
 		last := int32(-1)
 		for i, v := range l.to[w] {
-			if v >= 0 {
+			switch {
+			case v >= 0:
 				last = v
-			} else if v == -1 && last >= 0 {
+			case v < -1:
+				last = -v - 2
+			case last >= 0:
 				l.to[w][i] = -(last + 2)
 			}
 		}

@@ -77,13 +77,13 @@ func NewRecorder(ig Ignore) *Recorder {
 	return &Recorder{ign: ig, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
 }
 
-// Attach returns opts with a new Recorder as its observer, and the
+// Attach returns opts with a new Recorder observing its events, after
+// the observer opts already has if any (the inspector's checks), and the
 // recorder.
 func Attach(opts model.Options, ig Ignore) (model.Options, *Recorder) {
 	r := NewRecorder(ig)
 	r.raw = opts.Raw
-	opts.Observer = r
-	return opts, r
+	return opts.WithObserver(r), r
 }
 
 // Observe implements model.Observer.

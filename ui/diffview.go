@@ -1,0 +1,546 @@
+package ui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/streamdiff"
+)
+
+// diffPage is the page of `streamtap A --diff B`: both streams side by side
+// (stacked when the terminal is narrow), each a timeline under a header,
+// with the selection linked: moving on the active side moves the other to
+// the counterpart of the selected event. Rows that differ carry a glyph
+// in the gutter, and a panel under both lists the differences at the
+// selected events and counts them all.
+//
+// Stream A is the inspector's own stream: it arrives as Frames messages,
+// live or from a file, into the root's inspector. Stream B is read by the
+// caller and handed over whole (SideRead). Once A has ended and B is read,
+// the comparison runs as a command, off the event loop; until then the
+// sides move on their own.
+//
+// enter opens the active side in the normal inspector, at the selected
+// event, with every pane (detail, calls, diffs, findings); esc comes back
+// with the selection that inspector left. A is shown in the root's
+// inspector, B in one of its own, whose background work comes back
+// wrapped in a sideMsg so that it reaches B's inspector, not A's.
+type diffPage struct {
+	*env
+	w, h int
+	r    diffRects
+
+	side   [2]*diffSide
+	active streamdiff.Which
+	// open is the side shown in its inspector (enter), or -1: the page.
+	open int
+	opts streamdiff.Options
+
+	view      *diffView // the comparison, once made
+	comparing bool
+	compared  time.Duration
+	// jumped is where the last n or N stopped, to go on from there while
+	// the selections stay where it left them.
+	jumped diffJump
+}
+
+// diffJump is where n or N last stopped, and the selections it left.
+type diffJump struct {
+	ok         bool
+	side       streamdiff.Which
+	selA, selB int
+	at         int
+}
+
+// diffSide is one stream of the diff page.
+type diffSide struct {
+	dp    *diffPage
+	which streamdiff.Which
+	name  string
+	// in is the side's inspector (enter); tl the side's timeline on the
+	// page, over the same session. Both are nil until the side is read.
+	in  *inspector
+	tl  *timelinePane
+	s   *model.Session
+	rec *streamdiff.Recorder
+	sd  *streamdiff.Side // B as read; A once it has ended
+	err error            // why the side could not be read
+	// seen is the number of events the timeline was told about (A grows
+	// while it is live).
+	seen int
+}
+
+// sideLabel is "A" or "B".
+func sideLabel(w streamdiff.Which) string { return "AB"[w&1 : w&1+1] }
+
+// diffPageMsg is a message for the diff page: the root gives every one to
+// it.
+type diffPageMsg interface{ forDiffPage() }
+
+// sideReadMsg hands over stream B, read whole, or why it could not be.
+type sideReadMsg struct {
+	sd  *streamdiff.Side
+	err error
+}
+
+// comparedMsg is the comparison, laid out for the page.
+type comparedMsg struct {
+	view *diffView
+	took time.Duration
+}
+
+// sideMsg carries the result of B's inspector's work back to it.
+type sideMsg struct{ msg tea.Msg }
+
+func (sideReadMsg) forDiffPage() {}
+func (comparedMsg) forDiffPage() {}
+func (sideMsg) forDiffPage()     {}
+
+// SideRead hands stream B to the diff page (NewDiff) once it is read: a
+// session that has ended, with the recorder attached when it was built
+// (streamdiff.Attach, with KeepEvents for the timeline and, for the
+// findings, the checks beside it); or err when it could not be read. The
+// side is the page's from then on.
+func SideRead(sd *streamdiff.Side, err error) tea.Msg { return sideReadMsg{sd, err} }
+
+// Diff configures the diff page (NewDiff).
+type Diff struct {
+	// B names stream B until it is read: "b.sse", "sample x".
+	B string
+	// Compare says what the comparison ignores.
+	Compare streamdiff.Options
+}
+
+// NewDiff returns the diff page over stream A, session a (live or not,
+// as o.Live says, and fed like New's), whose recorder rec was attached
+// when a was built (streamdiff.Attach); stream B comes later as a SideRead
+// message. enter opens a side in the inspector, o configuring both.
+func NewDiff(a *model.Session, rec *streamdiff.Recorder, o Options, d Diff) *Model {
+	m := New(a, o)
+	dp := &diffPage{env: &m.env, open: -1, opts: d.Compare}
+	dp.side[0] = &diffSide{dp: dp, which: streamdiff.SideA, name: o.Source, rec: rec}
+	dp.side[1] = &diffSide{dp: dp, which: streamdiff.SideB, name: d.B}
+	dp.side[0].attach(m.insp, a)
+	m.insp.back = dp.closeSide
+	m.insp.source = "A " + o.Source
+	m.keys.Sessions.Back.SetHelp("esc", "back to the diff")
+	m.dv = dp
+	m.updateKeybindings()
+	return m
+}
+
+// attach gives the side its inspector and session, and a timeline of its
+// own on the page.
+func (sd *diffSide) attach(in *inspector, s *model.Session) {
+	sd.in, sd.s = in, s
+	sd.tl = newTimelinePane(&sd.dp.st, &sd.dp.keys, sd, sd.dp.o.SlowGap)
+	sd.tl.attach(s)
+	sd.tl.follow = in.live
+	sd.tl.gutter = sd.gutter
+	sd.seen = s.Len()
+	if sd.dp.w > 0 {
+		sd.dp.setSize(sd.dp.w, sd.dp.h)
+	}
+}
+
+// The side is its timeline's host (paneHost).
+
+func (sd *diffSide) selected() int {
+	if sd.tl == nil {
+		return -1
+	}
+	return sd.tl.selected()
+}
+
+func (sd *diffSide) selectEvent(ord int) { sd.tl.selectOrd(ord) }
+
+func (sd *diffSide) stopReplay() {}
+
+func (sd *diffSide) isLive() bool { return sd.in != nil && sd.in.live }
+
+func (sd *diffSide) flash(text string, isErr bool) tea.Cmd { return sd.dp.flash(text, isErr) }
+
+// ended says the side's stream is whole: read, and (A) at its end.
+func (sd *diffSide) ended() bool { return sd.s != nil && !sd.in.live }
+
+// grew tells the timeline about the events A got since it last looked.
+func (sd *diffSide) grew() {
+	if sd.tl != nil && sd.s.Len() != sd.seen {
+		sd.seen = sd.s.Len()
+		sd.tl.appended()
+	}
+}
+
+// handleMsg handles the messages meant for the page.
+func (dp *diffPage) handleMsg(msg diffPageMsg) tea.Cmd {
+	switch msg := msg.(type) {
+	case sideReadMsg:
+		return dp.handleSideRead(msg)
+	case comparedMsg:
+		return dp.handleCompared(msg)
+	case sideMsg:
+		if b := dp.side[1].in; b != nil {
+			return tagSideB(b.update(msg.msg))
+		}
+	}
+	return nil
+}
+
+// handleSideRead takes stream B: its own inspector, opened on it, and its
+// timeline on the page.
+func (dp *diffPage) handleSideRead(msg sideReadMsg) tea.Cmd {
+	b := dp.side[1]
+	if msg.err != nil {
+		b.err = msg.err
+		return dp.flash("B: "+msg.err.Error(), true)
+	}
+	b.name, b.sd, b.rec = msg.sd.Name, msg.sd, nil
+	in := newInspector(dp.env, msg.sd.S)
+	in.open(msg.sd.S, false, "B "+msg.sd.Name)
+	in.bar.lesson = ""
+	in.back = dp.closeSide
+	b.attach(in, msg.sd.S)
+	return nil
+}
+
+// work starts the comparison once both streams are whole, or the work of
+// the inspector shown.
+func (dp *diffPage) work() tea.Cmd {
+	if in := dp.opened(); in != nil {
+		return dp.tag(in.work())
+	}
+	for _, sd := range dp.side {
+		if sd.s != nil {
+			sd.grew()
+		}
+	}
+	if dp.view != nil || dp.comparing || !dp.side[0].ended() || dp.side[1].sd == nil {
+		return nil
+	}
+	return dp.compareCmd()
+}
+
+// compareCmd compares the two streams off the event loop. Both sessions
+// have ended, so the command reads what nothing changes any more; the
+// sessions' lazily sorted item lists are put in order here first, on the
+// loop, so that the command's reads and the panes' never race on them.
+func (dp *diffPage) compareCmd() tea.Cmd {
+	a, b := dp.side[0], dp.side[1]
+	a.sd = streamdiff.NewSide(a.name, a.s, a.rec)
+	a.s.ItemsAsOf(-1)
+	b.s.ItemsAsOf(-1)
+	dp.comparing = true
+	sa, sb, opts := a.sd, b.sd, dp.opts
+	return func() tea.Msg {
+		start := time.Now()
+		res := streamdiff.Compare(sa, sb, opts)
+		return comparedMsg{newDiffView(res, sa, sb), time.Since(start)}
+	}
+}
+
+// handleCompared shows the comparison, at its first difference.
+func (dp *diffPage) handleCompared(msg comparedMsg) tea.Cmd {
+	dp.view, dp.comparing, dp.compared = msg.view, false, msg.took
+	for _, sd := range dp.side {
+		sd.tl.invalidate() // the gutters have marks now
+	}
+	if !dp.view.res.Equal() {
+		dp.jump(1, true)
+	}
+	return nil
+}
+
+// linked says whether the selections follow each other: events were
+// aligned (one dialect).
+func (dp *diffPage) linked() bool {
+	return dp.view != nil && dp.view.res.Mode != "semantic"
+}
+
+// link moves the side other than w to the counterpart of w's selection:
+// exact, or the nearest (see streamdiff.Links.Counterpart); to the first
+// event when there is none.
+func (dp *diffPage) link(w streamdiff.Which) {
+	from, to := dp.side[w], dp.side[w^1]
+	if !dp.linked() || from.tl == nil || to.tl == nil {
+		return
+	}
+	ord, _ := dp.view.links.Counterpart(w, from.selected())
+	to.tl.selectOrd(max(ord, 0))
+}
+
+// counterpart says how the passive side's selection stands to the active
+// side's: the exact counterpart (none false, near false), the nearest
+// (near), or there is none (none).
+func (dp *diffPage) counterpart() (near, none bool) {
+	act, pas := dp.side[dp.active], dp.side[dp.active^1]
+	if !dp.linked() || act.tl == nil || pas.tl == nil {
+		return false, false
+	}
+	ord, exact := dp.view.links.Counterpart(dp.active, act.selected())
+	if ord < 0 {
+		return false, true
+	}
+	return !exact || ord != pas.selected(), false
+}
+
+// jump goes to the next (dir 1) or previous (dir -1) difference on the
+// active side; from the start when fromStart.
+func (dp *diffPage) jump(dir int, fromStart bool) {
+	if dp.view == nil {
+		return
+	}
+	w := dp.active
+	sel := dp.side[w].selected()
+	at := 2 * sel
+	switch {
+	case fromStart:
+		at = -2
+	case dp.jumped.ok && dp.jumped.side == w && dp.jumped.selA == dp.side[0].selected() && dp.jumped.selB == dp.side[1].selected():
+		at = dp.jumped.at
+	}
+	stop, ok := dp.view.next(w, at, dir)
+	if !ok {
+		return
+	}
+	d := &dp.view.res.Differences[stop.diff]
+	if first, _ := eventsOn(d, w); first >= 0 {
+		dp.side[w].tl.selectOrd(first)
+		dp.link(w)
+	} else if other, _ := eventsOn(d, w^1); other >= 0 {
+		dp.side[w^1].tl.selectOrd(other)
+		dp.link(w ^ 1)
+	}
+	dp.jumped = diffJump{ok: true, side: w, selA: dp.side[0].selected(), selB: dp.side[1].selected(), at: stop.at}
+}
+
+// opened is the inspector shown instead of the page, or nil.
+func (dp *diffPage) opened() *inspector {
+	if dp.open < 0 {
+		return nil
+	}
+	return dp.side[dp.open].in
+}
+
+// openSide shows the active side in its inspector, at the selected event.
+func (dp *diffPage) openSide() {
+	sd := dp.side[dp.active]
+	if sd.in == nil {
+		return
+	}
+	sd.in.setSize(dp.w, dp.h)
+	if sel := sd.selected(); sel >= 0 {
+		sd.in.tl.selectOrd(sel)
+		sd.in.tl.follow = false
+	}
+	dp.open = int(dp.active)
+}
+
+// closeSide comes back from a side's inspector (its Back key), with the
+// selection it left, linked.
+func (dp *diffPage) closeSide() {
+	if dp.open < 0 {
+		return
+	}
+	sd := dp.side[dp.open]
+	sd.in.close()
+	if sel := sd.in.selected(); sel >= 0 {
+		sd.tl.selectOrd(sel)
+	}
+	dp.active, dp.open = sd.which, -1
+	dp.link(sd.which)
+}
+
+// tag addresses the messages of cmd, work of the inspector shown, to
+// that inspector: B's are wrapped, A's go to the root's inspector as they
+// are.
+func (dp *diffPage) tag(cmd tea.Cmd) tea.Cmd {
+	if dp.open == int(streamdiff.SideB) {
+		return tagSideB(cmd)
+	}
+	return cmd
+}
+
+// tagSideB wraps the messages of cmd that the inspector handles (the
+// results of its work) in a sideMsg, so that they reach B's inspector;
+// other messages (the clipboard, a notice's fade) pass as they are. A
+// tea.Batch is wrapped command by command.
+func tagSideB(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = tagSideB(c)
+			}
+			return out
+		case searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
+			return sideMsg{msg}
+		default:
+			return msg
+		}
+	}
+}
+
+// update takes a key, the mouse or a paste: the inspector's while one is
+// shown, else the page's.
+func (dp *diffPage) update(msg tea.Msg) tea.Cmd {
+	if in := dp.opened(); in != nil {
+		return dp.tag(in.update(msg))
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		dp.handleKey(msg)
+	case tea.MouseClickMsg:
+		dp.handleClick(msg.Mouse())
+	case tea.MouseWheelMsg:
+		dp.handleWheel(msg.Mouse())
+	}
+	return nil
+}
+
+// handleKey: tab, n, N and enter are the page's; the navigation keys move
+// the active side's timeline, and the other follows.
+func (dp *diffPage) handleKey(msg tea.KeyPressMsg) {
+	k := &dp.keys
+	switch {
+	case key.Matches(msg, k.Diff.Side):
+		if dp.side[dp.active^1].tl != nil {
+			dp.active ^= 1
+		}
+	case key.Matches(msg, k.Diff.NextDiff):
+		dp.jump(1, false)
+	case key.Matches(msg, k.Diff.PrevDiff):
+		dp.jump(-1, false)
+	case key.Matches(msg, k.Diff.Open):
+		dp.openSide()
+	default:
+		if sd := dp.side[dp.active]; sd.tl != nil {
+			sd.tl.update(msg)
+			dp.link(dp.active)
+		}
+	}
+}
+
+// handleClick makes the side clicked active and selects the row clicked.
+func (dp *diffPage) handleClick(ms tea.Mouse) {
+	for w, sd := range dp.side {
+		// Each side's rectangle starts with its header line.
+		if r := dp.r.side[w]; sd.tl != nil && r.contains(ms.X, ms.Y) {
+			dp.active = streamdiff.Which(w)
+			sd.tl.click(ms.X-r.x, ms.Y-r.y-1)
+			dp.link(dp.active)
+		}
+	}
+}
+
+// handleWheel scrolls the side under the pointer, which becomes active.
+func (dp *diffPage) handleWheel(ms tea.Mouse) {
+	delta := wheelDelta(ms)
+	for w, sd := range dp.side {
+		if r := dp.r.side[w]; delta != 0 && sd.tl != nil && r.contains(ms.X, ms.Y) {
+			dp.active = streamdiff.Which(w)
+			sd.tl.wheel(delta)
+			dp.link(dp.active)
+		}
+	}
+}
+
+// typing says a prompt of the inspector shown takes every key.
+func (dp *diffPage) typing() bool {
+	if in := dp.opened(); in != nil {
+		return in.typing()
+	}
+	return false
+}
+
+// setSize lays the page out, and sizes the inspectors enter opens.
+func (dp *diffPage) setSize(w, h int) {
+	dp.w, dp.h = w, h
+	dp.r = diffLayout(w, h)
+	if b := dp.side[1].in; b != nil {
+		b.setSize(w, h) // A's is the root's, which sizes it
+	}
+	for i, sd := range dp.side {
+		if sd.tl != nil && !dp.r.tooSmall {
+			// The side's header line, then the timeline with its column
+			// header.
+			sd.tl.setSize(dp.r.side[i].w, dp.r.side[i].h-1)
+		}
+	}
+}
+
+// restyle drops what was rendered with the styles before.
+func (dp *diffPage) restyle() {
+	for _, sd := range dp.side {
+		if sd.tl != nil {
+			sd.tl.invalidate()
+		}
+	}
+	if b := dp.side[1].in; b != nil {
+		b.restyle()
+	}
+}
+
+// updateKeys enables the page's keys while it is shown and turns off the
+// inspector's that do nothing on it; while a side's inspector is shown,
+// that inspector's own keys.
+func (dp *diffPage) updateKeys() {
+	k := &dp.keys
+	in := dp.opened()
+	if in != nil && in != dp.side[0].in {
+		in.updateKeys() // the root brought A's up to date
+	}
+	shown := in == nil
+	k.Diff.Side.SetEnabled(shown && dp.side[1].tl != nil)
+	k.Diff.NextDiff.SetEnabled(shown && dp.view != nil && !dp.view.res.Equal())
+	k.Diff.PrevDiff.SetEnabled(shown && dp.view != nil && !dp.view.res.Equal())
+	k.Diff.Open.SetEnabled(shown)
+	if !shown {
+		return
+	}
+	for _, b := range []*key.Binding{
+		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
+		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Search.NextMatch, &k.Search.PrevMatch,
+		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
+		&k.Stream.Faster, &k.Stream.Slower,
+		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
+		&k.Inspect.Cited, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
+	} {
+		b.SetEnabled(false)
+	}
+}
+
+// shortHelp lists the keys that work now.
+func (dp *diffPage) shortHelp() []key.Binding {
+	if in := dp.opened(); in != nil {
+		return in.shortHelp()
+	}
+	k := &dp.keys
+	return []key.Binding{k.Diff.NextDiff, k.Diff.PrevDiff, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.App.Help, k.App.Quit}
+}
+
+// helpLine is the short help. In a side's inspector the way back comes
+// first, where a narrow help line cannot cut it off.
+func (dp *diffPage) helpLine() string {
+	in := dp.opened()
+	if in == nil {
+		return renderShortHelp(&dp.st, dp.shortHelp(), dp.w)
+	}
+	if in.typing() {
+		return in.helpLine()
+	}
+	back := dp.keys.Sessions.Back
+	list := []key.Binding{back}
+	for _, b := range in.shortHelp() {
+		if b.Help() != back.Help() {
+			list = append(list, b)
+		}
+	}
+	return renderShortHelp(&dp.st, list, dp.w)
+}
