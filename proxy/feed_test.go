@@ -108,7 +108,7 @@ func TestProxyFeedsSessionsList(t *testing.T) {
 			t.Errorf("the opened session lacks %q:\n%s", want, v)
 		}
 	}
-	m.Update(tea.KeyPressMsg{Code: '6', Text: "6"})
+	m.Update(tea.KeyPressMsg{Code: '7', Text: "7"})
 	v = ansi.Strip(m.View().Content)
 	for _, want := range []string{"required", "parallel_tool_calls   true", "call_prev", `{"ok":true}`} {
 		if !strings.Contains(v, want) {

@@ -368,7 +368,7 @@ func TestProxyWebSocketSessionsList(t *testing.T) {
 			t.Errorf("the opened session lacks %q:\n%s", want, v)
 		}
 	}
-	m.Update(tea.KeyPressMsg{Code: '6', Text: "6"})
+	m.Update(tea.KeyPressMsg{Code: '7', Text: "7"})
 	m.Update(tea.KeyPressMsg{Code: 'G', Text: "G"})
 	v = ansi.Strip(m.View().Content)
 	if !strings.Contains(v, "tools declared (2)") || !strings.Contains(v, "Authorization: [redacted]") || strings.Contains(v, "sk-ws-secret") {

@@ -44,6 +44,8 @@ var paneCases = []paneCase{
 	{"calls", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "3") }},
 	{"diffs", func(m *Model) { m.insp.tl.selectOrd(36); press(m, "4") }},
 	{"findings", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "5") }},
+	{"lanes", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "6") }},
+	{"lanes-zoomed", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "6", "z") }},
 	{"help", func(m *Model) { press(m, "?") }},
 }
 

@@ -319,6 +319,13 @@ func TestHugePayloads(t *testing.T) {
 			screen("diffs, after G")
 			pressAll(m, "5")
 			screen("findings")
+			// The lanes pane highlights the big event's row, its
+			// fragment, if it added one, cut to the lane.
+			pressAll(m, lanesKey)
+			screen("lanes")
+			if row := selectedLaneRow(m); row == "" || laneRowOrd(t, row) > hc.shape.ev {
+				t.Fatalf("lanes: the selected row %q should hold event %d:\n%s", row, hc.shape.ev, ansi.Strip(viewOf(m)))
+			}
 		})
 	}
 }

@@ -34,7 +34,11 @@ type inspector struct {
 	calls *callsPane
 	diff  *diffPane
 	find  *findingsPane
+	lanes *lanesPane
 	bar   statusBar
+
+	// zoom shows the focused pane alone, over the whole body.
+	zoom bool
 
 	prompt prompt
 	query  string
@@ -78,6 +82,7 @@ func (in *inspector) registerPanes() {
 	in.calls = register(in, newCallsPane(st, k))
 	in.diff = register(in, newDiffPane(st, k))
 	in.find = register(in, newFindingsPane(st, k, in, in.o.Checks != nil))
+	in.lanes = register(in, newLanesPane(st, k, in))
 }
 
 // register adds p to the end of in's panes, pointed at the session shown
@@ -154,6 +159,9 @@ func (in *inspector) setSize(w, h int) {
 	in.r = layout(w, h)
 	if in.r.tooSmall {
 		return
+	}
+	if in.zoom {
+		in.r = zoomed(in.r)
 	}
 	// Each pane's content goes under its title line.
 	in.panes[0].setSize(in.r.timeline.w, in.r.timeline.h-1)
@@ -270,6 +278,7 @@ func (in *inspector) runChecks() {
 	in.lastCheck = time.Now()
 	in.find.set(in.o.Checks(in.s))
 	in.tl.setMarks(in.find.list)
+	in.lanes.setMarks(in.find.list)
 }
 
 // work starts the work the side pane on screen waits for: reading a big

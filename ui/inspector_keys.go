@@ -73,6 +73,9 @@ func (in *inspector) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Inspect.Explain):
 		in.toggleExplain()
+	case key.Matches(msg, k.View.Zoom):
+		in.zoom = !in.zoom
+		in.setSize(in.w, in.h)
 	case key.Matches(msg, k.Inspect.Copy):
 		return in.copyCmd()
 	case key.Matches(msg, k.Inspect.NextFinding):
@@ -175,7 +178,7 @@ func (in *inspector) updateKeys() {
 	for _, b := range []*key.Binding{
 		&k.Search.Search, &k.Search.Filter, &k.Stream.StepBack, &k.Stream.StepFwd,
 		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
-		&k.Nav.Goto,
+		&k.Nav.Goto, &k.View.Zoom,
 	} {
 		b.SetEnabled(true)
 	}

@@ -152,8 +152,9 @@ func TestFocusAndPanes(t *testing.T) {
 		{[]string{"tab"}, "calls", "calls", "as of event #0"},
 		{[]string{"tab"}, "diffs", "diffs", "Sequence numbers"},
 		{[]string{"tab"}, "findings", "findings", "checks are not available"},
-		{[]string{"tab"}, "timeline", "findings", "1 timeline"},
-		{[]string{"shift+tab"}, "findings", "findings", "5 findings"},
+		{[]string{"tab"}, "lanes", "lanes", "● created"},
+		{[]string{"tab"}, "timeline", "lanes", "1 timeline"},
+		{[]string{"shift+tab"}, "lanes", "lanes", "6 lanes"},
 		{[]string{"2"}, "detail", "detail", "#0  response.created"},
 		{[]string{"1"}, "timeline", "detail", "#0  response.created"},
 	}

@@ -20,6 +20,11 @@ type keyMap struct {
 	Stream struct {
 		Follow, Play, StepBack, StepFwd, Faster, Slower, Save key.Binding
 	}
+	// View changes what a pane shows of itself: zoom, and the lanes
+	// pane's horizontal scroll.
+	View struct {
+		Zoom, Left, Right key.Binding
+	}
 	// Sessions is the proxy's sessions list.
 	Sessions struct {
 		Open, Back, Follow key.Binding
@@ -55,7 +60,7 @@ func defaultKeyMap() keyMap {
 	k.Nav.Goto = b(key.WithKeys(":"), key.WithHelp(":N", "go to event N"))
 	k.Nav.Next = b(key.WithKeys("tab"), key.WithHelp("tab", "next pane"))
 	k.Nav.Prev = b(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev pane"))
-	k.Nav.Pane = b(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-5", "jump to pane"))
+	k.Nav.Pane = b(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "jump to pane"))
 
 	k.Inspect.Raw = b(key.WithKeys("r"), key.WithHelp("r", "raw/pretty"))
 	k.Inspect.Explain = b(key.WithKeys("x"), key.WithHelp("x", "explain event"))
@@ -79,6 +84,10 @@ func defaultKeyMap() keyMap {
 	k.Stream.Faster = b(key.WithKeys("+", "="), key.WithHelp("+", "faster"))
 	k.Stream.Slower = b(key.WithKeys("-"), key.WithHelp("-", "slower"))
 	k.Stream.Save = b(key.WithKeys("w"), key.WithHelp("w", "save capture"))
+
+	k.View.Zoom = b(key.WithKeys("z"), key.WithHelp("z", "zoom pane"))
+	k.View.Left = b(key.WithKeys("h", "left"), key.WithHelp("h/←", "lanes left"))
+	k.View.Right = b(key.WithKeys("l", "right"), key.WithHelp("l/→", "lanes right"))
 
 	// Off until the proxy's sessions list turns them on.
 	k.Sessions.Open = b(key.WithKeys("enter"), key.WithHelp("enter", "open session"), key.WithDisabled())
@@ -112,11 +121,13 @@ type helpGroup struct {
 func (k *keyMap) groups() []helpGroup {
 	n, i, s, st, ss, a, p := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.Sessions, &k.App, &k.Prompt
 	d := &k.Diff
+	v := &k.View
 	return []helpGroup{
 		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}},
 		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},
+		{"View", []key.Binding{v.Zoom, v.Left, v.Right}},
 		{"Sessions", []key.Binding{ss.Open, ss.Back, ss.Follow}},
 		{"Diff", []key.Binding{d.Side, d.NextDiff, d.PrevDiff, d.Open}},
 		{"App", []key.Binding{a.Help, a.Quit}},

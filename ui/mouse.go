@@ -28,6 +28,8 @@ func (in *inspector) handleWheel(ms tea.Mouse) {
 // paneAt is the pane on screen at (x, y) and its rectangle, or -1.
 func (in *inspector) paneAt(x, y int) (int, rect) {
 	switch {
+	case in.zoom && in.r.side.contains(x, y):
+		return in.zoomedPane(), in.r.side
 	case in.r.timeline.contains(x, y):
 		return 0, in.r.timeline
 	case in.r.side.contains(x, y):

@@ -73,16 +73,16 @@ func TestRegisterPane(t *testing.T) {
 	m.insp.tl.selectOrd(7)
 
 	press(m, "?")
-	if v := plainView(m); !strings.Contains(v, "1-6") || !strings.Contains(v, "jump to pane") {
-		t.Fatalf("the full help should offer 1-6 with a sixth pane:\n%s", v)
+	if v := plainView(m); !strings.Contains(v, "1-7") || !strings.Contains(v, "jump to pane") {
+		t.Fatalf("the full help should offer 1-7 with a seventh pane:\n%s", v)
 	}
 	press(m, "esc")
-	_, work := m.Update(keyMsg("6")) // shown: it starts its work
+	_, work := m.Update(keyMsg("7")) // shown: it starts its work
 	if got := focusName(m); got != "echo" {
 		t.Fatalf("6 focused %q; want the registered pane", got)
 	}
 	v := plainView(m)
-	for _, want := range []string{"6 echo", "echo of event #7 of 40, focused true", "g first", "G last"} {
+	for _, want := range []string{"7 echo", "echo of event #7 of 40, focused true", "g first", "G last"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("with the echo pane focused the screen lacks %q:\n%s", want, v)
 		}
@@ -109,29 +109,29 @@ func TestRegisterPane(t *testing.T) {
 	}
 
 	// tab goes on from the last pane to the timeline.
-	press(m, "6", "tab")
+	press(m, "7", "tab")
 	if got := focusName(m); got != "timeline" {
 		t.Errorf("tab after the last pane focused %q; want timeline", got)
 	}
 	checkFits(t, viewOf(m), 120, 40)
-	if strings.Count(ansi.Strip(viewOf(m)), "6 echo") != 1 {
+	if strings.Count(ansi.Strip(viewOf(m)), "7 echo") != 1 {
 		t.Errorf("the tab should show once:\n%s", plainView(m))
 	}
 }
 
-// TestRegisterPaneSeventh: a seventh pane gets the key 7, which no
+// TestRegisterPaneEighth: an eighth pane gets the key 8, which no
 // binding had before it came.
-func TestRegisterPaneSeventh(t *testing.T) {
+func TestRegisterPaneEighth(t *testing.T) {
 	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "test"})
 	register(m.insp, &echoPane{name: "echo", keys: &m.keys})
 	register(m.insp, &echoPane{name: "other", keys: &m.keys})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	press(m, "7")
+	press(m, "8")
 	if got := focusName(m); got != "other" {
-		t.Fatalf("7 focused %q; want the seventh pane", got)
+		t.Fatalf("8 focused %q; want the eighth pane", got)
 	}
 	v := plainView(m)
-	for _, want := range []string{"6 echo", "7 other", "other of event #0 of 40, focused true", "1-7 jump to pane"} {
+	for _, want := range []string{"7 echo", "8 other", "other of event #0 of 40, focused true", "1-8 jump to pane"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, v)
 		}

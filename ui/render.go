@@ -3,11 +3,16 @@ package ui
 import (
 	"strconv"
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // body draws the timeline (panes[0]) with its title and, beside or under
 // it, the side pane shown with its tabs.
 func (in *inspector) body() []string {
+	if in.zoom {
+		return in.zoomedBody()
+	}
 	ord := in.selected()
 	tl := append([]string{in.title()}, strings.Split(in.panes[0].view(ord, in.focus == 0), "\n")...)
 	body := in.panes[in.side].view(ord, in.focus == in.side)
@@ -41,8 +46,24 @@ func (in *inspector) title() string {
 }
 
 // sideTitle renders the tabs of the side panes, numbered by their keys,
-// and what the one shown is working on.
+// and what the one shown is working on. When they do not all fit with
+// it, the tabs not shown keep only their numbers, so that the status
+// stays in view.
 func (in *inspector) sideTitle() string {
+	status := ""
+	if st := in.panes[in.side].status(); st != "" {
+		status = in.st.Muted.Render("  " + st)
+	}
+	title := in.tabs(false)
+	if ansi.StringWidth(title+status) > in.r.side.w {
+		title = in.tabs(true)
+	}
+	return fit(title+status, in.r.side.w)
+}
+
+// tabs renders the side panes' tabs; short leaves the names out of the
+// ones not shown.
+func (in *inspector) tabs(short bool) string {
 	var parts []string
 	for i := 1; i < len(in.panes); i++ {
 		label := strconv.Itoa(i+1) + " " + in.panes[i].title()
@@ -51,15 +72,17 @@ func (in *inspector) sideTitle() string {
 			parts = append(parts, in.st.Title.Focused.Render(label))
 		case i == in.side:
 			parts = append(parts, in.st.Title.TabActive.Render(label))
+		case short:
+			parts = append(parts, in.st.Title.Tab.Render(strconv.Itoa(i+1)))
 		default:
 			parts = append(parts, in.st.Title.Tab.Render(label))
 		}
 	}
-	title := strings.Join(parts, "  ")
-	if st := in.panes[in.side].status(); st != "" {
-		title += in.st.Muted.Render("  " + st)
+	sep := "  "
+	if short {
+		sep = " "
 	}
-	return fit(title, in.r.side.w)
+	return strings.Join(parts, sep)
 }
 
 // status draws the status bar.

@@ -53,10 +53,13 @@ func TestHostileStreamNeverReachesTheTerminal(t *testing.T) {
 				}
 				for ord := range m.insp.s.Len() {
 					m.insp.tl.selectOrd(ord)
-					for _, pane := range []string{"1", "2", "3", "4", "5"} {
+					for _, pane := range []string{"1", "2", "3", "4", "5", "6"} {
 						press(m, pane)
 						check("pane " + pane)
 					}
+					press(m, "z")
+					check("lanes zoomed")
+					press(m, "z")
 					press(m, "2", "r")
 					check("raw detail")
 					press(m, "r")

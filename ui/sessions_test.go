@@ -98,7 +98,7 @@ func TestSessionsGolden(t *testing.T) {
 	}{
 		{"list", func(m *Model) {}},
 		{"opened", func(m *Model) { press(m, "g", "enter") }},
-		{"request", func(m *Model) { press(m, "k", "enter", "6") }},
+		{"request", func(m *Model) { press(m, "k", "enter", "7") }},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, c := range cases {
@@ -171,7 +171,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	if m.insp.live || m.insp.s.Len() != len(fs) {
 		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.insp.live, m.insp.s.Len(), len(fs))
 	}
-	press(m, "6")
+	press(m, "7")
 	if v := plainView(m); !strings.Contains(v, "call_a") || !strings.Contains(v, "resp_123") || !strings.Contains(v, "no tool output for 1 call(s) of #1: call_b") {
 		t.Errorf("request pane:\n%s", v)
 	}
@@ -210,7 +210,7 @@ func TestSessionsUpdatesAreBatched(t *testing.T) {
 func TestSessionsWidthSweep(t *testing.T) {
 	for _, h := range []int{10, 15, 24} {
 		for w := 20; w <= 160; w += 3 {
-			for _, keys := range [][]string{nil, {"g", "enter", "6"}} {
+			for _, keys := range [][]string{nil, {"g", "enter", "7"}} {
 				m := sessionsModel(t, w, h)
 				m.Update(Sessions(proxyBatch(t)))
 				press(m, keys...)
@@ -244,7 +244,7 @@ func TestSessionsHostileRequest(t *testing.T) {
 	info := model.Exchange{Exchange: capture.Exchange{Method: "POST" + evil, Status: 200}, ID: 1, Path: "/v1beta/models/x" + evil + ":streamGenerateContent?key=sk-secret-123&alt=sse",
 		Model: "m" + evil, Err: evil, Outcome: "failed" + evil, TurnOf: 1, Unanswered: []string{"c" + evil}, Request: req}
 	bad := []string{"\x1b]0;", "\x07", "\x1b[2J", "sk-secret-123", "\u202e"}
-	for _, keys := range [][]string{nil, {"enter"}, {"enter", "6"}, {"enter", "6", "?"}} {
+	for _, keys := range [][]string{nil, {"enter"}, {"enter", "7"}, {"enter", "7", "?"}} {
 		m := sessionsModel(t, 140, 50)
 		m.Update(Sessions([]SessionUpdate{{Info: info, Live: liveSession(nil, nil, true), Ended: true}}))
 		press(m, keys...)

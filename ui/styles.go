@@ -26,6 +26,18 @@ const (
 	glyphFindingErr  = "✗"
 	glyphFindingWarn = "!"
 	glyphFindingInfo = "◇"
+
+	// The lanes pane's marks: what an event did to an item's or a
+	// response's lane, and the lane's life between its marks.
+	glyphLaneOpen     = "●"
+	glyphLaneArgs     = "│"
+	glyphLaneText     = "┆"
+	glyphLaneFinal    = "◇"
+	glyphLaneDone     = "◆"
+	glyphLaneTerminal = "■"
+	glyphLaneSentinel = "□"
+	glyphLaneTouch    = "·"
+	glyphLaneLife     = "╎"
 )
 
 // palette holds the semantic colour tokens of one theme.
