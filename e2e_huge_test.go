@@ -48,10 +48,19 @@ func hugeEventFile(t *testing.T, n int) string {
 // at 120×40 and drives the detail pane (pretty and raw) and the calls pane
 // over it: each shows the start of the payload, G and k move through it,
 // and q still quits. The timeouts are liveness bounds: the program used to
-// freeze at 100% CPU on such an event.
+// freeze at 100% CPU on such an event. The same steps on a 1 kB event are
+// the baseline of the key-to-screen times it logs.
 func TestTmuxHugeEvent(t *testing.T) {
 	bin := builtBinary(t)
-	path := hugeEventFile(t, 20_000_000)
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"1kB", 1_000}, {"20MB", 20_000_000}} {
+		t.Run(size.name, func(t *testing.T) { driveHugeEvent(t, bin, hugeEventFile(t, size.n), size.n > 100_000) })
+	}
+}
+
+func driveHugeEvent(t *testing.T, bin, path string, scrolls bool) {
 	tm := startTmux(t, 120, 40, shellQuote(bin)+" "+shellQuote(path))
 	const wait = 15 * time.Second
 	tm.waitFor("the stream to load", wait, func(s string) bool { return strings.Contains(s, "ended: completed") })
@@ -81,12 +90,19 @@ func TestTmuxHugeEvent(t *testing.T) {
 	}
 	for _, st := range steps {
 		before := tm.screen()
+		start := time.Now()
 		tm.send(st.keys...)
-		tm.waitFor(st.what, wait, func(s string) bool { return s != before && st.ok(s) })
+		// A small event may already show its end: G changes nothing.
+		tm.waitFor(st.what, wait, func(s string) bool { return (s != before || !scrolls) && st.ok(s) })
+		// Logged, not asserted (the machines are noisy): the key-to-screen
+		// time the closing notes quote, polling included.
+		t.Logf("%-50s %v", st.what, time.Since(start).Round(time.Millisecond))
 	}
-	before := tm.screen()
-	tm.send("k")
-	tm.waitFor("k to scroll up", wait, func(s string) bool { return s != before })
+	if scrolls {
+		before := tm.screen()
+		tm.send("k")
+		tm.waitFor("k to scroll up", wait, func(s string) bool { return s != before })
+	}
 	tm.send("q")
 	tm.waitExit("q to quit", wait)
 }
