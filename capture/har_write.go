@@ -8,6 +8,7 @@ package capture
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -33,15 +35,27 @@ type HAROptions struct {
 }
 
 // HAR writes an HTTP Archive to w, one entry at a time: an entry is
-// written when it closes, so only the entry being read is held in memory
-// (its body and its messages). Errors are sticky. A HAR is not safe for
-// concurrent use; its entries are written one after the other.
+// written when it closes, so only the entries being read are held in
+// memory (their bodies and messages). Errors are sticky. A HAR is safe for
+// concurrent use (the proxy closes its sessions' entries from their own
+// goroutines): each entry is written whole, one after the other.
+//
+// When w can seek (a file), the document is complete after every entry:
+// its closing brackets follow the last entry written and are overwritten
+// by the next one, so a HAR that a killed process never closed still
+// reads. Otherwise they are written by Close.
 type HAR struct {
-	w       io.Writer
-	opt     HAROptions
+	w   io.Writer
+	opt HAROptions
+
+	mu      sync.Mutex
 	entries int
+	tailed  bool // the closing brackets follow the last entry (w seeks)
 	err     error
 }
+
+// harTail ends the document: the entries' array, the log, the whole.
+const harTail = "]}}\n"
 
 // NewHAR returns a HAR writing to w.
 func NewHAR(w io.Writer, opt HAROptions) *HAR {
@@ -64,13 +78,22 @@ func (h *HAR) Entry(x *Exchange) *HAREntry {
 
 // Close ends the document. It does not close w.
 func (h *HAR) Close() error {
-	if h.err != nil {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.err != nil || h.tailed {
 		return h.err
 	}
 	if h.entries == 0 {
 		h.writeStart()
 	}
-	h.write([]byte("]}}\n"))
+	h.write([]byte(harTail))
+	return h.err
+}
+
+// Err is the first error writing the document, if any.
+func (h *HAR) Err() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	return h.err
 }
 
@@ -88,20 +111,44 @@ func (h *HAR) writeStart() {
 }
 
 func (h *HAR) writeEntry(he *harEntry) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(he); err != nil {
+		h.mu.Lock()
+		h.err = cmp.Or(h.err, fmt.Errorf("har: %w", err))
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tailed {
+		if _, err := h.w.(io.Seeker).Seek(-int64(len(harTail)), io.SeekCurrent); err != nil && h.err == nil {
+			h.err = fmt.Errorf("har: %w", err)
+		}
+	}
 	if h.entries == 0 {
 		h.writeStart()
 	} else {
 		h.write([]byte(","))
 	}
 	h.entries++
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(he); err != nil {
-		h.err = fmt.Errorf("har: %w", err)
-		return
-	}
 	h.write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+	if h.canSeek() {
+		h.write([]byte(harTail))
+		h.tailed = h.err == nil
+	}
+}
+
+// canSeek says whether w is a file that seeks: a pipe or a terminal is
+// an *os.File too, whose Seek fails.
+func (h *HAR) canSeek() bool {
+	s, ok := h.w.(io.Seeker)
+	if !ok {
+		return false
+	}
+	_, err := s.Seek(0, io.SeekCurrent)
+	return err == nil
 }
 
 // HAREntry builds one entry of a HAR from a stream's bytes. It takes a
@@ -120,14 +167,14 @@ type HAREntry struct {
 // Write adds bytes read at time at.
 func (e *HAREntry) Write(p []byte, at time.Duration) error {
 	e.fr.Feed(p, at, e.frame)
-	return e.h.err
+	return e.h.Err()
 }
 
 // Close ends the entry, the body's last bytes read at time at, and writes
 // it.
 func (e *HAREntry) Close(at time.Duration) error {
 	if e.closed {
-		return e.h.err
+		return e.h.Err()
 	}
 	e.closed = true
 	e.fr.Finish(at, e.frame)
@@ -135,7 +182,7 @@ func (e *HAREntry) Close(at time.Duration) error {
 		e.last = max(e.last, at)
 	}
 	e.h.writeEntry(e.entry())
-	return e.h.err
+	return e.h.Err()
 }
 
 // frame takes one frame: the head or a recording's header block into the
