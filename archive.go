@@ -149,7 +149,7 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var har *harFile
 	if o.saveHAR != "" {
-		h, err := createHAR(o)
+		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
 			fmt.Fprintf(stderr, "streamtap: %v\n", err)
 			return 2
@@ -315,12 +315,13 @@ type harFile struct {
 	h *capture.HAR
 }
 
-func createHAR(o options) (*harFile, error) {
-	f, err := os.Create(o.saveHAR)
+// createHAR creates the HAR file of --save-har at path.
+func createHAR(path string, keepSecrets bool) (*harFile, error) {
+	f, err := os.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("save-har: %w", err)
 	}
-	return &harFile{f: f, h: capture.NewHAR(f, capture.HAROptions{KeepSecrets: o.keepSecrets, Version: moduleVersion()})}, nil
+	return &harFile{f: f, h: capture.NewHAR(f, capture.HAROptions{KeepSecrets: keepSecrets, Version: moduleVersion()})}, nil
 }
 
 func (h *harFile) close() {
@@ -331,7 +332,7 @@ func (h *harFile) close() {
 // saveHAR makes src also write a HAR entry to o.saveHAR as it is read;
 // the returned function ends the HAR.
 func saveHAR(src *capture.Source, x *capture.Exchange, o options) (func(), error) {
-	h, err := createHAR(o)
+	h, err := createHAR(o.saveHAR, o.keepSecrets)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ var helpCases = []struct {
 	{"diff", []string{"--json", "--strict", "--ignore", "--format"}},
 	{"rules", []string{"--json"}},
 	{"samples", nil},
-	{"proxy", []string{"--upstream", "--listen", "--record", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
+	{"proxy", []string{"--upstream", "--listen", "--record", "--save-har", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
 	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets"}},
 	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
 	{"help", nil},

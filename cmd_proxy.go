@@ -25,6 +25,8 @@ type proxyOptions struct {
 	listen      string
 	upstream    *url.URL
 	record      string
+	saveHAR     string
+	har         *capture.HAR // the open --save-har file's, or nil
 	noTUI       bool
 	logFile     string // with the TUI: where the session lines go
 	keepSecrets bool
@@ -39,6 +41,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.StringVar(&o.listen, "listen", "127.0.0.1:8787", "listen on `ADDR` (host:port); point the client's base URL here")
 	up := fs.String("upstream", "", "forward to the http(s) `URL` of the API, e.g. https://api.openai.com (required)")
 	fs.StringVar(&o.record, "record", "", "write a timed recording of every session into `DIR`")
+	fs.StringVar(&o.saveHAR, "save-har", "", "also write every HTTP session as an entry of one HAR 1.2 `FILE` (SSE events as _eventSourceMessages); the file is a whole HAR after each session")
 	fs.BoolVar(&o.noTUI, "no-tui", false, "log one line per session on stderr instead of the live sessions list")
 	fs.StringVar(&o.logFile, "log", "", "with the sessions list, write the one-line session log to `FILE` (without it the log goes nowhere)")
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
@@ -50,7 +53,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 // proxy is the proxy's part of the options, with the sessions list's
 // feed or nil.
 func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
-	return proxy.Options{Upstream: o.upstream, Record: o.record, KeepSecrets: o.keepSecrets,
+	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
 		HeadTimeout: o.headTimeout, Idle: o.idle, Feed: feed}
 }
 
@@ -91,6 +94,16 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v — is another proxy already on %s?\n", err, o.listen)
 		return 2
+	}
+	if o.saveHAR != "" {
+		h, err := createHAR(o.saveHAR, o.keepSecrets)
+		if err != nil {
+			ln.Close()
+			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			return 2
+		}
+		defer h.close()
+		o.har = h.h
 	}
 	if !o.noTUI {
 		if tty := terminalOf(stdout, stderr); tty != nil {

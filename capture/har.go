@@ -73,6 +73,8 @@ type harResponse struct {
 	RedirectURL string          `json:"redirectURL"`
 	HeadersSize int             `json:"headersSize"`
 	BodySize    int             `json:"bodySize"`
+	// Error says why no response came (status 0), as Chrome writes it.
+	Error string `json:"_error,omitempty"`
 }
 
 type harContent struct {
@@ -184,7 +186,7 @@ func harEntryOf(he *harEntry, opt ArchiveOptions) (Entry, bool) {
 			}
 		}
 	}
-	e.Status, e.Proto = rs.Status, rs.HTTPVersion
+	e.Status, e.Proto, e.Error = rs.Status, rs.HTTPVersion, rs.Error
 	if he.Time != nil && *he.Time >= 0 {
 		e.Dur = millis(*he.Time)
 	}

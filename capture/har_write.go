@@ -271,6 +271,7 @@ func (e *HAREntry) entry() *harEntry {
 		Cookies: json.RawMessage("[]"), Headers: harHeaderList(x.ResponseHeader),
 		HeadersSize: -1, BodySize: len(e.body),
 		Content: harContent{Size: len(e.body), MimeType: e.mimeType(), Text: string(e.body)},
+		Error:   x.Error,
 	}
 	if !utf8.Valid(e.body) {
 		he.Response.Content.Text, he.Response.Content.Encoding = base64.StdEncoding.EncodeToString(e.body), "base64"

@@ -69,7 +69,9 @@ func TestHARConcurrentEntries(t *testing.T) {
 	const n = 16
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() { writeHAREntry(t, h, i, fmt.Sprintf("data: {\"n\":%d,\"pad\":%q}\n\n", i, bytes.Repeat([]byte("x"), 4096*i))) })
+		wg.Go(func() {
+			writeHAREntry(t, h, i, fmt.Sprintf("data: {\"n\":%d,\"pad\":%q}\n\n", i, bytes.Repeat([]byte("x"), 4096*i)))
+		})
 	}
 	wg.Wait()
 	if err := h.Close(); err != nil {

@@ -38,8 +38,11 @@ const (
 
 // Options configure a Proxy.
 type Options struct {
-	Upstream    *url.URL      // the API, e.g. https://api.openai.com
-	Record      string        // a directory for a timed recording of every exchange, or ""
+	Upstream *url.URL // the API, e.g. https://api.openai.com
+	Record   string   // a directory for a timed recording of every exchange, or ""
+	// HAR, when set, gets an entry for every HTTP exchange (not the
+	// WebSockets: --record keeps those). The caller closes it.
+	HAR         *capture.HAR
 	KeepSecrets bool          // do not redact credentials in recordings, the log and the sessions list
 	HeadTimeout time.Duration // give up on an upstream that sends no response head for this long (504)
 	Idle        time.Duration // cut a stream that sends no bytes for this long (0: never)

@@ -59,7 +59,8 @@ type session struct {
 	rec        *capture.Recorder
 	recFile    *os.File
 	recPath    string
-	ws         *wsSession // after a switch of protocols, or nil
+	har        *capture.HAREntry // the session's entry in Options.HAR, or nil
+	ws         *wsSession        // after a switch of protocols, or nil
 	once       sync.Once
 
 	// Set by finish.
@@ -121,6 +122,7 @@ func (ps *session) respond(resp *http.Response) {
 	ps.model()
 	ps.publish()
 	ps.openRecording(resp, format)
+	ps.openHAR(resp)
 }
 
 // model ends a read: the frames it completed are due, and are added to
@@ -206,6 +208,29 @@ func (ps *session) openRecording(resp *http.Response, format capture.Format) {
 	ps.rec = capture.NewRecorder(f, &x, capture.RecordOptions{Format: format, KeepSecrets: ps.p.o.KeepSecrets})
 }
 
+// openHAR starts the session's HAR entry. A WebSocket's messages are not
+// an HTTP body: its session has none.
+func (ps *session) openHAR(resp *http.Response) {
+	if ps.p.o.HAR == nil || resp.StatusCode == http.StatusSwitchingProtocols {
+		return
+	}
+	x := ps.exchange()
+	x.Proto, x.Status, x.ResponseHeader = resp.Proto, resp.StatusCode, resp.Header.Clone()
+	ps.har = ps.p.o.HAR.Entry(&x)
+}
+
+// closeHAR writes the session's HAR entry, the last body bytes read at
+// time at.
+func (ps *session) closeHAR(at time.Duration) {
+	if ps.har == nil {
+		return
+	}
+	if err := ps.har.Close(at); err != nil {
+		ps.p.log.Printf("#%d %v", ps.id, err)
+	}
+	ps.har = nil
+}
+
 // createRecording makes a new file in dir named after the session.
 func createRecording(dir string, start time.Time, id int, method, path string) (*os.File, string, error) {
 	var b strings.Builder
@@ -249,6 +274,9 @@ func (ps *session) body(p []byte, at time.Duration) {
 			ps.closeRecording(at)
 		}
 	}
+	if ps.har != nil {
+		_ = ps.har.Write(p, at) // an error is the HAR's, logged when the entry closes
+	}
 	ps.fr.Feed(p, at, ps.add)
 	ps.model()
 }
@@ -282,6 +310,7 @@ func (ps *session) closeRecording(at time.Duration) {
 func (ps *session) done(err error, at time.Duration) {
 	ps.endModel(at)
 	ps.closeRecording(at)
+	ps.closeHAR(at)
 	state := ""
 	if err != nil {
 		switch {
@@ -312,6 +341,9 @@ func (ps *session) finish(status int, err error, state string) {
 		responded := ps.fr != nil
 		if !responded && ps.p.o.Record != "" {
 			ps.recordFailure(err)
+		}
+		if !responded && ps.p.o.HAR != nil {
+			ps.harFailure(err)
 		}
 		s := ps.live.Lock()
 		if state == "" {
@@ -354,6 +386,19 @@ func (ps *session) recordFailure(err error) {
 	}
 	f.Close()
 	ps.recPath = path
+}
+
+// harFailure writes the HAR entry of an exchange that got no response:
+// status 0, as browsers write a request that failed, with why in the
+// entry's comment.
+func (ps *session) harFailure(err error) {
+	x := ps.exchange()
+	x.HeadAt, x.Status = capture.NoTime, 0
+	if err != nil {
+		x.Error = err.Error()
+	}
+	ps.har = ps.p.o.HAR.Entry(&x)
+	ps.closeHAR(capture.NoTime)
 }
 
 // logLine is the session's one line: key=value pairs, values quoted when
