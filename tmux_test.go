@@ -23,6 +23,16 @@ var (
 	tmuxSeq   atomic.Int64
 )
 
+// TestMain removes the binary builtBinary built, so that test runs leave
+// nothing in the temporary directory.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
 // builtBinary builds streamtap once per test process and returns its path,
 // or skips the test when the end-to-end prerequisites are missing.
 func builtBinary(t *testing.T) string {
