@@ -46,31 +46,8 @@ BIG=${BIG:-50MB}
 DIALECTS=${DIALECTS:-responses chat anthropic big-event}
 TIMEFORMAT=%3R
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/streamtap-bench-diff.XXXXXX")
-own_dir=0
-if [[ -n ${BENCH_DIR:-} ]]; then
-	dir=$BENCH_DIR
-	mkdir -p "$dir"
-else
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/streamtap-captures.XXXXXX")
-	own_dir=1
-fi
-generated=()
-
-cleanup() {
-	rm -rf -- "$TMP"
-	if [[ ${KEEP:-0} == 1 ]]; then
-		if ((${#generated[@]})); then echo "kept: ${generated[*]}" >&2; fi
-	else
-		if ((${#generated[@]})); then rm -f -- "${generated[@]}"; fi
-		if ((own_dir)); then rmdir -- "$dir" 2>/dev/null || true; fi
-	fi
-	return 0
-}
-trap cleanup EXIT
-
-echo "building gencapture and streamtap..." >&2
-go build -o "$TMP/gencapture" ./scripts/gencapture
+source "$root/scripts/bench-lib.sh"
+bench_setup bench-diff
 bin=$TMP/streamtap
 go build -o "$bin" . || exit 2
 
