@@ -196,14 +196,7 @@ func (e *HAREntry) frame(f *Frame) {
 		return
 	}
 	if f.Kind == FrameHead && len(e.body) == 0 {
-		e.x.Proto, e.x.Status = f.Proto, f.Status
-		e.x.ResponseHeader = http.Header{}
-		for _, h := range f.Header {
-			e.x.ResponseHeader.Add(string(h.Name), string(h.Value))
-		}
-		if e.x.HeadAt == NoTime {
-			e.x.HeadAt = f.At
-		}
+		e.x.takeHead(f)
 		return
 	}
 	if f.Flags&Implied != 0 {

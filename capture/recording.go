@@ -169,6 +169,20 @@ type Exchange struct {
 	Source string
 }
 
+// takeHead takes a response head frame (a `curl -i` head) into the
+// exchange: its status, protocol and headers, and its time when the
+// exchange has none.
+func (x *Exchange) takeHead(f *Frame) {
+	x.Proto, x.Status = f.Proto, f.Status
+	x.ResponseHeader = http.Header{}
+	for _, h := range f.Header {
+		x.ResponseHeader.Add(string(h.Name), string(h.Value))
+	}
+	if x.HeadAt == NoTime {
+		x.HeadAt = f.At
+	}
+}
+
 // writeHeader writes the header block, redacting secrets unless keep.
 func (x *Exchange) writeHeader(w *bytes.Buffer, keep bool) {
 	w.WriteString(RecordingMagic + "\n")
@@ -408,14 +422,7 @@ func (r *Recorder) sse() bool {
 func (r *Recorder) frame(f *Frame) {
 	if f.Kind == FrameHead && !r.head {
 		// A `curl -i` head: keep it in the header block instead.
-		r.x.Proto, r.x.Status = f.Proto, f.Status
-		r.x.ResponseHeader = http.Header{}
-		for _, h := range f.Header {
-			r.x.ResponseHeader.Add(string(h.Name), string(h.Value))
-		}
-		if r.x.HeadAt == NoTime {
-			r.x.HeadAt = f.At
-		}
+		r.x.takeHead(f)
 		return
 	}
 	r.writeHead()
