@@ -295,19 +295,28 @@ func responseAt(s *model.Session, ord int) int {
 // counterpart). Each pair has nil for an item the other side lacks.
 func pairItems(a, b []*model.Item) [][2]*model.Item {
 	weak := func(x, y *model.Item) bool { return x.Choice == y.Choice && x.Role == y.Role && x.Type == y.Type }
-	strong := func(i, j int) bool { return weak(a[i], b[j]) && a[i].Name == b[j].Name }
-	ps, ok := lcs(len(a), len(b), strong, 256)
+	strong := func(x, y *model.Item) bool { return weak(x, y) && x.Name == y.Name }
+	return alignItems(a, b, strong, weak)
+}
+
+// alignItems pairs a and b on exact where the longest common subsequence
+// allows, and between those anchors in order: a[i] with the first item of
+// b's gap that it matches loosely, the items of b skipped on the way, and
+// an a[i] that matches none, alone. Each pair has nil for an item the
+// other side lacks.
+func alignItems(a, b []*model.Item, exact, loose func(x, y *model.Item) bool) [][2]*model.Item {
+	ps, ok := lcs(len(a), len(b), func(i, j int) bool { return exact(a[i], b[j]) }, 256)
 	if !ok {
 		ps = nil // too different to align exactly: pair in order below
 	}
 	var out [][2]*model.Item
 	ia, ib := 0, 0
-	flush := func(ea, eb int) { // pair a[ia:ea] with b[ib:eb] in order by the weak key
+	flush := func(ea, eb int) { // pair a[ia:ea] with b[ib:eb] in order by loose
 		for ia < ea || ib < eb {
 			j := -1
 			if ia < ea {
 				for k := ib; k < eb; k++ {
-					if weak(a[ia], b[k]) {
+					if loose(a[ia], b[k]) {
 						j = k
 						break
 					}

@@ -34,30 +34,9 @@ func (c *comparer) compareCallsInOrder() {
 // pairItemsByName pairs calls across dialects: exactly by name, then, in
 // the gaps between, in order whatever the name.
 func pairItemsByName(a, b []*model.Item) [][2]*model.Item {
-	ps, ok := lcs(len(a), len(b), func(i, j int) bool { return a[i].Name == b[j].Name }, 256)
-	if !ok {
-		ps = nil
-	}
-	var out [][2]*model.Item
-	ia, ib := 0, 0
-	flush := func(ea, eb int) {
-		for ; ia < ea && ib < eb; ia, ib = ia+1, ib+1 {
-			out = append(out, [2]*model.Item{a[ia], b[ib]})
-		}
-		for ; ia < ea; ia++ {
-			out = append(out, [2]*model.Item{a[ia], nil})
-		}
-		for ; ib < eb; ib++ {
-			out = append(out, [2]*model.Item{nil, b[ib]})
-		}
-	}
-	for _, p := range ps {
-		flush(int(p.a), int(p.b))
-		out = append(out, [2]*model.Item{a[p.a], b[p.b]})
-		ia, ib = int(p.a)+1, int(p.b)+1
-	}
-	flush(len(a), len(b))
-	return out
+	sameName := func(x, y *model.Item) bool { return x.Name == y.Name }
+	anyway := func(x, y *model.Item) bool { return true }
+	return alignItems(a, b, sameName, anyway)
 }
 
 // compareCalls compares paired calls: presence, name, final arguments (as
