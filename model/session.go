@@ -346,9 +346,6 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		s.dialects[ev.Dialect]++
 		s.lastDial = ev.Dialect
 	}
-	if s.placed < len(s.Items) {
-		s.placeItems()
-	}
 	if s.opts.KeepEvents {
 		s.Events.append(*ev)
 	}
