@@ -33,11 +33,13 @@ func (s *Session) ItemsAsOf(ord int) []*Item {
 // ResponseItems returns the items of response r (an index in Responses;
 // -1 for items that belong to no response) in output order: by choice,
 // then output index / block index / tool-call index, then arrival. The
-// index is kept as events are added, so asking costs nothing per item.
+// index is kept across queries, each placing only the items added since
+// the one before, so asking costs nothing per item already placed.
 // The slice is the session's own: do not modify it, and do not keep it
-// past the next Add, which may grow or reorder it. Like every query, call
-// it on the goroutine that adds.
+// past the next Add, after which the next query may grow or reorder it.
+// Like every query, call it on the goroutine that adds.
 func (s *Session) ResponseItems(r int) []*Item {
+	s.placeItems()
 	i := r + 1
 	if i < 0 || i >= len(s.outputs) {
 		return nil
@@ -53,6 +55,7 @@ func (s *Session) ResponseItems(r int) []*Item {
 // eachOutput calls f with every item in output order: the items of no
 // response, then each response's.
 func (s *Session) eachOutput(f func(it *Item)) {
+	s.placeItems()
 	for r := -1; r < len(s.outputs)-1; r++ {
 		for _, it := range s.ResponseItems(r) {
 			f(it)
@@ -97,10 +100,14 @@ func (s *Session) outputRoom() []*Item {
 	return s.outputFree[n : n : n+firstOutputs]
 }
 
-// placeItems adds the items the latest event created to the index of
-// their response. It runs once the event is applied, when an item's
-// response, choice and position are set: they never change after that
-// event, so an item's place in output order is fixed.
+// placeItems adds the items created since it last ran to the index of
+// their response. An item's response, choice and position are set by the
+// event that creates it and never change after it, so its place in output
+// order is fixed once that event is applied, and placing it then or at the
+// next query gives the same list. The index is built at the first query
+// after the items arrive, not as each event is added: a headless read that
+// asks once, at the end, then does not carry the index (a slot per item,
+// room for eight a response) through every collection of the read.
 func (s *Session) placeItems() {
 	for ; s.placed < len(s.Items); s.placed++ {
 		it := s.Items[s.placed]

@@ -29,8 +29,14 @@ type Options struct {
 // Response is one response (Responses), message (Anthropic), completion
 // (Chat) or generation (Gemini): the envelope the items belong to.
 type Response struct {
-	Index    int
-	Dialect  Dialect
+	Index   int
+	Dialect Dialect
+	// Resumed marks a response whose stream starts mid-way: its first
+	// event is not response.created and is numbered past 0, as a stream
+	// resumed with starting_after is (Responses). It sits beside Dialect,
+	// in the padding of its word: at the end it took a word of its own,
+	// and a response its allocation size class up (176 to 192 bytes).
+	Resumed  bool
 	ID       string
 	Model    string
 	Status   History // statuses with the events that set them
@@ -48,10 +54,6 @@ type Response struct {
 	// first MaxIDsKept; MoreIDs counts them and the rest.
 	IDs     []IDSeen
 	MoreIDs []IDTally
-	// Resumed marks a response whose stream starts mid-way: its first
-	// event is not response.created and is numbered past 0, as a stream
-	// resumed with starting_after is (Responses).
-	Resumed bool
 }
 
 func (r *Response) finish(choice, ord int, reason string) {
@@ -343,9 +345,6 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 	if ev.Dialect != DialectUnknown {
 		s.dialects[ev.Dialect]++
 		s.lastDial = ev.Dialect
-	}
-	if s.placed < len(s.Items) {
-		s.placeItems()
 	}
 	if s.opts.KeepEvents {
 		s.Events.append(*ev)

@@ -73,7 +73,7 @@ func (it *Item) TextStatement(n TextSourceName) (Statement, bool) {
 // resolveText fills in the value of a statement shared with the text.
 func (it *Item) resolveText(src statement) statement {
 	if src.sharedLen > 0 {
-		n, x := src.sharedLen-1, it.extra()
+		n, x := int(src.sharedLen)-1, it.extra()
 		if len(x.textStr) != n {
 			x.textStr = string(it.Text.Bytes()[:n])
 		}
@@ -85,7 +85,7 @@ func (it *Item) resolveText(src statement) statement {
 // resolveArgs fills in the value of a statement shared with the arguments.
 func (it *Item) resolveArgs(src statement) statement {
 	if src.sharedLen > 0 {
-		src.Value, src.sharedLen = it.sharedArgs(src.sharedLen-1), 0
+		src.Value, src.sharedLen = it.sharedArgs(int(src.sharedLen)-1), 0
 	}
 	return src
 }
@@ -102,7 +102,7 @@ func (it *Item) setTextSource(n TextSourceName, src statement) {
 // text when it equals the text so far (see argsSourceOf).
 func (it *Item) textSourceOf(v []byte, ord int) statement {
 	if string(v) == string(it.Text.Bytes()) {
-		return statement{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1}
+		return statement{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)}
 	}
 	return statement{Present: true, Ordinal: ord, Value: string(v)}
 }
@@ -114,7 +114,7 @@ func (it *Item) stateTextPart(n TextSourceName, ci int, raw []byte, ord int) {
 	x := it.extra()
 	if x.parts == nil && ci == 0 {
 		if jsonscan.EqualDecoded(raw, it.Text.Bytes()) {
-			it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1})
+			it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)})
 		} else {
 			it.setTextSource(n, statement{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, raw))})
 		}
@@ -246,7 +246,7 @@ func (it *Item) textDeltasAsOf(ord int) (statement, bool) {
 	if last < 0 {
 		return statement{}, false
 	}
-	return statement{Present: true, Ordinal: int(it.Text.Frags[last].Ordinal), sharedLen: len(b) + 1}, true
+	return statement{Present: true, Ordinal: int(it.Text.Frags[last].Ordinal), sharedLen: int32(len(b) + 1)}, true
 }
 
 // Statement is one source's statement of an item's final content as of an
@@ -313,7 +313,7 @@ func (it *Item) argsAsOf(n SourceName, ord int) (statement, bool) {
 	if it.statements == nil {
 		return statement{}, false
 	}
-	return it.sourceAsOf(false, uint8(n), it.statements[n], ord)
+	return it.sourceAsOf(false, uint8(n), it.statements.by[n], ord)
 }
 
 // deltasAsOf states the argument fragments received by the end of event
@@ -393,7 +393,7 @@ func (s *Session) stateSnapshotText(it *Item, n TextSourceName, content []byte, 
 	case len(raws) == 0:
 		return
 	case len(raws) == 1 && jsonscan.Kind(raws[0]) == '"' && jsonscan.EqualDecoded(raws[0], it.Text.Bytes()):
-		it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: it.Text.Len() + 1})
+		it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)})
 		return
 	}
 	var text []byte

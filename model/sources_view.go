@@ -35,7 +35,7 @@ func (it *Item) FinalArgsViewAsOf(ord int) (b []byte, v string) {
 // bytes when it shares them, else as its own value.
 func (it *Item) argsView(src statement) ([]byte, string) {
 	if src.sharedLen > 0 {
-		n := src.sharedLen - 1
+		n := int(src.sharedLen) - 1
 		return it.Args.Bytes()[:n:n], ""
 	}
 	return nil, src.Value
@@ -54,7 +54,7 @@ func (it *Item) SourcesDisagreeAsOf(ord int) bool {
 		return !it.same(first, st)
 	}
 	for name := range SourceDeltas {
-		if src, ok := it.argsAsOf(name, ord); ok && differs(stated{shared: src.sharedLen, value: src.Value}) {
+		if src, ok := it.argsAsOf(name, ord); ok && differs(stated{shared: int(src.sharedLen), value: src.Value}) {
 			return true
 		}
 	}
