@@ -187,8 +187,12 @@ func (s *Session) RawPrefix(ev *Event, n int) ([]byte, error) {
 	return buf[:k], err
 }
 
-// End records the end of the stream: err is nil for a clean EOF.
+// End records the end of the stream: err is nil for a clean EOF. It
+// places the last items in output order, so that the queries of an ended
+// session only read it, and may run on other goroutines (the diff page
+// compares two ended sessions in the background while it draws them).
 func (s *Session) End(err error) {
+	s.placeItems()
 	s.ended, s.endErr = true, err
 }
 

@@ -3,6 +3,9 @@ package model
 import (
 	"testing"
 	"unsafe"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/samples"
 )
 
 // TestLiveStructSizes holds the structures a session keeps one of per item
@@ -25,6 +28,23 @@ func TestLiveStructSizes(t *testing.T) {
 	} {
 		if c.size > c.max {
 			t.Errorf("%s is %d bytes; want at most %d (its size class)", c.name, c.size, c.max)
+		}
+	}
+}
+
+// An ended session's queries only read it: End places every item in
+// output order, so the index is not built by the first query, which may
+// run on another goroutine than the one that added (the diff page
+// compares ended sessions in the background).
+func TestEndPlacesItems(t *testing.T) {
+	for _, name := range []string{"responses-parallel-calls", "chat-parallel-calls", "anthropic-text-then-tool", "gemini-call"} {
+		data, err := samples.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := Assemble(data, capture.FormatAuto, Options{})
+		if len(s.Items) == 0 || s.placed != len(s.Items) {
+			t.Errorf("%s: %d of %d items placed after End", name, s.placed, len(s.Items))
 		}
 	}
 }
