@@ -40,6 +40,10 @@ type Entry struct {
 	// Decoded says what was undone to get the body ("base64", "gzip",
 	// "_eventSourceMessages"), for display; empty when it was kept as is.
 	Decoded []string
+	// Stream says the response is an event stream, by its media type
+	// (HAR content.mimeType or Content-Type) or Chrome's
+	// _eventSourceMessages, whatever its body holds.
+	Stream bool
 	// Note tells a problem met while decoding the body (a gzip stream cut
 	// short, an encoding streamtap cannot undo); the body is then kept as
 	// it was.
@@ -64,8 +68,11 @@ type Archive struct {
 	Format  Format // FormatHAR or FormatCassette
 	Entries []Entry
 	// Skipped counts a HAR file's entries that hold no stream and no JSON
-	// response (pages, scripts, images).
+	// response, for a request that posts no JSON (pages, scripts, images).
 	Skipped int
+	// Own says streamtap wrote the HAR file (its log.creator): each entry
+	// is then a session streamtap read or proxied, none skipped.
+	Own bool
 }
 
 // ArchiveOptions tune the reading of an archive.

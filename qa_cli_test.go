@@ -1,0 +1,102 @@
+package main
+
+// Tests of the headless commands as a CI job and hostile input use them:
+// what a HAR keeps of failed exchanges, archives as operands of diff,
+// --session values.
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Streams that no dialect recognises (an empty body, one byte, an HTML
+// page, an error body, a 502 head) read back from the HAR --save-har
+// wrote as the same calls and, without a head, the same events: the HAR
+// keeps them, so reading it must too. (A head read back is timed 0 where
+// the stream had no time: HAR's send and wait phases cannot be absent.)
+func TestSaveHARRoundTripOfUnrecognisedStreams(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ name, in string }{
+		{"empty", ""},
+		{"one byte", "x"},
+		{"html page", "<html><body>502 Bad Gateway</body></html>\n"},
+		{"error body", `{"error":{"message":"bad key","type":"invalid_request_error"}}`},
+		{"curl -i 502", "HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/html\r\n\r\n<html>bad</html>\r\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := writeTemp(t, "in.sse", tt.in)
+			har := writeTemp(t, "out.har", "")
+			cmds := [][]string{{"calls", "--json"}, {"events"}}
+			if strings.HasPrefix(tt.in, "HTTP/") {
+				cmds = cmds[:1]
+			}
+			for _, cmd := range cmds {
+				_, want, errs := runCLI(t, nil, append(cmd, "--save-har", har, in)...)
+				if errs != "" {
+					t.Fatalf("%v --save-har: %s", cmd, errs)
+				}
+				code, got, errs := runCLI(t, nil, append(cmd, har)...)
+				if code != 0 || got != want {
+					t.Errorf("%v of %q through a HAR: exit %d %s\n%s\nwant\n%s", cmd, tt.in, code, errs, got, want)
+				}
+			}
+		})
+	}
+}
+
+// harOfFailedExchanges is a HAR as the proxy writes it for an LLM request
+// answered 401, an upstream that was unreachable (status 0, _error), a
+// completed stream, and a page of no LLM API.
+const harOfFailedExchanges = `{"log":{"version":"1.2","entries":[
+ {"request":{"method":"POST","url":"https://api.openai.com/v1/chat/completions",
+   "postData":{"mimeType":"application/json","text":"{\"model\":\"gpt-4o\",\"stream\":true,\"messages\":[]}"}},
+  "response":{"status":200,"headers":[{"name":"Content-Type","value":"text/event-stream"}],
+   "content":{"mimeType":"text/event-stream","text":"data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"}}},
+ {"request":{"method":"POST","url":"https://api.openai.com/v1/chat/completions",
+   "postData":{"mimeType":"application/json","text":"{\"model\":\"gpt-4o\",\"stream\":true,\"messages\":[]}"}},
+  "response":{"status":401,"headers":[{"name":"Content-Type","value":"text/html"}],
+   "content":{"mimeType":"text/html","text":"<html>401 Authorization Required</html>"}}},
+ {"request":{"method":"POST","url":"https://api.openai.com/v1/chat/completions",
+   "postData":{"mimeType":"application/json","text":"{\"model\":\"gpt-4o\",\"stream\":true,\"messages\":[]}"}},
+  "response":{"status":0,"content":{"size":0,"mimeType":""},"_error":"dial tcp: connection refused"}},
+ {"request":{"method":"GET","url":"https://example.com/index.html"},
+  "response":{"status":200,"content":{"mimeType":"text/html","text":"<html></html>"}}}
+]}}`
+
+// A HAR's failed LLM exchanges are sessions: check fails on them instead
+// of passing a file whose only readable stream is the one that worked.
+// The page that is no LLM exchange is still skipped.
+func TestHARFailedLLMExchangesAreSessions(t *testing.T) {
+	t.Parallel()
+	har := writeTemp(t, "proxy.har", harOfFailedExchanges)
+	code, out, errs := runCLI(t, nil, "check", "--json", har)
+	if code != 1 {
+		t.Errorf("check --json: exit %d; want 1 (sessions 2 and 3 failed) %s", code, errs)
+	}
+	var got []string
+	for line := range strings.Lines(out) {
+		var r struct {
+			Session  int
+			Exchange struct{ Status int }
+			Outcome  struct{ State string }
+			Pass     bool
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		got = append(got, strings.Join([]string{itoa(r.Session), itoa(r.Exchange.Status), r.Outcome.State}, " "))
+	}
+	// The unreachable upstream sent nothing: an empty stream, which fails.
+	want := []string{"1 200 completed", "2 401 error", "3 0 empty"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("sessions = %q; want %q", got, want)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
