@@ -223,14 +223,21 @@ func parseFlags(cmd string, args []string) (options, error) {
 	if err != nil {
 		return o, fmt.Errorf("--format: %w", err)
 	}
-	if f == capture.FormatAuto && strings.HasSuffix(o.input, ".chunks.txt") {
-		f = capture.FormatChunks // vercel/ai's fixtures, named so
-	}
+	f = inputFormat(o.input, f)
 	if o.session < 0 {
 		return o, fmt.Errorf("--session %d: sessions count from 1", o.session)
 	}
 	o.format = f
 	return o, nil
+}
+
+// inputFormat is the format to read path with when the flags say f: a
+// file named .chunks.txt is one of vercel/ai's fixtures, named so.
+func inputFormat(path string, f capture.Format) capture.Format {
+	if f == capture.FormatAuto && strings.HasSuffix(path, ".chunks.txt") {
+		return capture.FormatChunks
+	}
+	return f
 }
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,

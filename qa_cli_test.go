@@ -100,3 +100,40 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// diff reads its operands as the other commands read their input: a HAR
+// of one session is that session's stream, a .chunks.txt file a vercel/ai
+// fixture, and an archive of several sessions is bad usage, not one JSON
+// document compared event by event.
+func TestDiffOperandsAreReadLikeInputs(t *testing.T) {
+	t.Parallel()
+	stream := writeTemp(t, "chat.sse", chatStream)
+	har := writeTemp(t, "chat.har", "")
+	if code, _, errs := runCLI(t, nil, "calls", "--save-har", har, stream); code != 0 {
+		t.Fatalf("calls --save-har: exit %d %s", code, errs)
+	}
+	chunks := writeTemp(t, "chat.chunks.txt",
+		`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}`+"\n"+
+			`{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n")
+	chunksAsSSE := writeTemp(t, "chunks.sse",
+		`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}]}`+"\n\n"+
+			`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	two := writeTemp(t, "two.har", harOfFailedExchanges)
+	tests := []struct {
+		name     string
+		a, b     string
+		code     int
+		stderrIs string
+	}{
+		{"a HAR of the stream", har, stream, 0, ""},
+		{"the stream and its HAR", stream, har, 0, ""},
+		{"a chunks file", chunks, chunksAsSSE, 0, ""},
+		{"an archive of several sessions", two, stream, 2, "A: " + two + " holds 3 sessions"},
+	}
+	for _, tt := range tests {
+		code, out, errs := runCLI(t, nil, "diff", "--json", tt.a, tt.b)
+		if code != tt.code || !strings.Contains(errs, tt.stderrIs) {
+			t.Errorf("%s: diff: exit %d, stderr %q; want %d and %q\n%s", tt.name, code, errs, tt.code, tt.stderrIs, out)
+		}
+	}
+}
