@@ -224,11 +224,18 @@ func parseFlags(cmd string, args []string) (options, error) {
 		return o, fmt.Errorf("--format: %w", err)
 	}
 	f = inputFormat(o.input, f)
-	if o.session < 0 {
+	if o.session < 0 || o.session == 0 && isSet(fs, "session") {
 		return o, fmt.Errorf("--session %d: sessions count from 1", o.session)
 	}
 	o.format = f
 	return o, nil
+}
+
+// isSet says whether the command line set the flag name of fs.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // inputFormat is the format to read path with when the flags say f: a

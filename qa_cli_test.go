@@ -137,3 +137,19 @@ func TestDiffOperandsAreReadLikeInputs(t *testing.T) {
 		}
 	}
 }
+
+// --session counts from 1: 0 is bad usage, not "every session".
+func TestSessionZeroIsBadUsage(t *testing.T) {
+	t.Parallel()
+	har := writeTemp(t, "three.har", harOfFailedExchanges)
+	for _, args := range [][]string{
+		{"calls", "--session", "0", har},
+		{"check", "--json", "--session=0", har},
+		{"--session", "0", "timeline", har},
+	} {
+		code, out, errs := runCLI(t, nil, args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "--session 0: sessions count from 1") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and sessions count from 1", args, code, out, errs)
+		}
+	}
+}
