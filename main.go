@@ -277,23 +277,25 @@ func sampleSource(name string) (*capture.Source, error) {
 }
 
 // readStream reads the source into a session, calling each after every
-// event.
+// event. The session is never nil: when --save cannot be created it is
+// empty and ended with the error.
 func readStream(ctx context.Context, src *capture.Source, o options, opt model.Options,
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
-	var save *os.File
-	ropt := capture.ReadOptions{Format: o.format}
-	if o.save != "" {
-		var err error
-		if save, err = os.Create(o.save); err != nil {
-			return nil, fmt.Errorf("save: %w", err)
-		}
-		defer save.Close()
-		ropt.Save = save
-	}
 	if opt.Raw == nil {
 		opt.Raw = src.ReaderAt()
 	}
 	s := model.NewSession(opt)
+	ropt := capture.ReadOptions{Format: o.format}
+	if o.save != "" {
+		save, err := os.Create(o.save)
+		if err != nil {
+			err = fmt.Errorf("save: %w", err)
+			s.End(err)
+			return s, err
+		}
+		defer save.Close()
+		ropt.Save = save
+	}
 	largest := 0
 	framed := func(f *capture.Frame) {
 		if n := len(f.Raw); n > largest && n > 1<<20 {

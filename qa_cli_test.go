@@ -6,8 +6,12 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/streamtap/streamtap/capture"
 )
 
 // Streams that no dialect recognises (an empty body, one byte, an HTML
@@ -151,5 +155,40 @@ func TestSessionZeroIsBadUsage(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errs, "--session 0: sessions count from 1") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and sessions count from 1", args, code, out, errs)
 		}
+	}
+}
+
+// An output flag that cannot be created (a directory) is a one-line error
+// with exit 2 for every reading command, never a panic.
+func TestUnwritableOutputIsAnError(t *testing.T) {
+	t.Parallel()
+	in := writeTemp(t, "chat.sse", chatStream)
+	dir := t.TempDir()
+	for _, cmd := range [][]string{{"calls"}, {"calls", "--json"}, {"events"}, {"check"}, {"check", "--json"}, {"timeline"}} {
+		for _, flag := range []string{"--save", "--save-timed", "--save-har"} {
+			args := append(append([]string{}, cmd...), flag, dir, in)
+			code, out, errs := runCLI(t, nil, args...)
+			if code != 2 || out != "" || !strings.Contains(errs, "is a directory") || strings.Contains(errs, "panic") {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and is a directory", args, code, out, errs)
+			}
+		}
+	}
+}
+
+// check writes --save-timed as the other reading commands do, and fails
+// when it cannot (it took the flag and ignored it).
+func TestCheckSavesTimed(t *testing.T) {
+	t.Parallel()
+	in := writeTemp(t, "chat.sse", chatStream)
+	rec := filepath.Join(t.TempDir(), "chat.rec")
+	if code, _, errs := runCLI(t, nil, "check", "--save-timed", rec, in); code != 0 {
+		t.Fatalf("check --save-timed: exit %d %s", code, errs)
+	}
+	data, err := os.ReadFile(rec)
+	if err != nil || !strings.HasPrefix(string(data), capture.RecordingMagic) {
+		t.Errorf("check --save-timed wrote %q, %v; want a timed recording", data, err)
+	}
+	if code, _, errs := runCLI(t, nil, "check", "--save-timed", "/dev/full", in); code != 2 || !strings.Contains(errs, "no space left") {
+		t.Errorf("check --save-timed /dev/full: exit %d, stderr %q; want 2 and the write error", code, errs)
 	}
 }
