@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -224,11 +225,50 @@ func parseFlags(cmd string, args []string) (options, error) {
 		return o, fmt.Errorf("--format: %w", err)
 	}
 	f = inputFormat(o.input, f)
+	if err := distinctOutputs(o); err != nil {
+		return o, err
+	}
 	if o.session < 0 || o.session == 0 && isSet(fs, "session") {
 		return o, fmt.Errorf("--session %d: sessions count from 1", o.session)
 	}
 	o.format = f
 	return o, nil
+}
+
+// distinctOutputs refuses an output file (--save, --save-timed,
+// --save-har) that is the input, the --request file or another output:
+// creating it would empty the input before it is read, or two writers
+// would interleave in one file.
+func distinctOutputs(o options) error {
+	type file struct{ what, path string }
+	outs := []file{{"--save", o.save}, {"--save-timed", o.saveTimed}, {"--save-har", o.saveHAR}}
+	others := []file{{"the input", o.input}, {"--request", o.request}}
+	for i, out := range outs {
+		if out.path == "" {
+			continue
+		}
+		for _, other := range append(others, outs[:i]...) {
+			if other.path != "" && other.path != "-" && sameFile(out.path, other.path) {
+				return fmt.Errorf("%s %s is also %s: it would be overwritten", out.what, out.path, other.what)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile says whether paths a and b name one file that writing to
+// either would clobber: one regular file, or one path not created yet.
+// Devices (/dev/null) are never the same in this sense.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	switch {
+	case errA == nil && errB == nil:
+		return sa.Mode().IsRegular() && os.SameFile(sa, sb)
+	case errA != nil && errB != nil:
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return false
 }
 
 // isSet says whether the command line set the flag name of fs.

@@ -192,3 +192,27 @@ func TestCheckSavesTimed(t *testing.T) {
 		t.Errorf("check --save-timed /dev/full: exit %d, stderr %q; want 2 and the write error", code, errs)
 	}
 }
+
+// An output flag naming the input (or --request, or another output) is
+// bad usage: creating it emptied the input before it was read.
+func TestOutputOverInputIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"calls", "events", "check", "timeline"} {
+		for _, flag := range []string{"--save", "--save-timed", "--save-har"} {
+			in := writeTemp(t, "chat.sse", chatStream)
+			code, _, errs := runCLI(t, nil, cmd, flag, in, in)
+			data, _ := os.ReadFile(in)
+			if code != 2 || string(data) != chatStream || !strings.Contains(errs, "would be overwritten") {
+				t.Errorf("%s %s FILE FILE: exit %d, stderr %q, input now %d bytes; want 2, the input kept", cmd, flag, code, errs, len(data))
+			}
+		}
+	}
+	in := writeTemp(t, "chat.sse", chatStream)
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, errs := runCLI(t, nil, "calls", "--save", out, "--save-har", out, in); code != 2 || !strings.Contains(errs, "--save-har "+out+" is also --save") {
+		t.Errorf("--save and --save-har to one file: exit %d, stderr %q; want 2", code, errs)
+	}
+	if code, _, errs := runCLI(t, nil, "calls", "--save", "/dev/null", "--save-har", "/dev/null", in); code != 0 {
+		t.Errorf("two outputs to /dev/null: exit %d, stderr %q; want 0", code, errs)
+	}
+}
