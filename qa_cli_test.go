@@ -216,3 +216,14 @@ func TestOutputOverInputIsRefused(t *testing.T) {
 		t.Errorf("two outputs to /dev/null: exit %d, stderr %q; want 0", code, errs)
 	}
 }
+
+// The timeline's last line names the input as diff does, escaped: a file
+// name can hold escape sequences as well as a stream can.
+func TestTimelineEscapesTheInputName(t *testing.T) {
+	t.Parallel()
+	in := writeTemp(t, "evil\x1b]0;pwn\x07\x1b[31m.sse", chatStream)
+	code, out, errs := runCLI(t, nil, "timeline", in)
+	if code != 0 || strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `evil\x1b]0;pwn\x07\x1b[31m.sse: `) {
+		t.Errorf("timeline: exit %d %s\n%q", code, errs, out)
+	}
+}
