@@ -227,3 +227,15 @@ func TestTimelineEscapesTheInputName(t *testing.T) {
 		t.Errorf("timeline: exit %d %s\n%q", code, errs, out)
 	}
 }
+
+// A session that got no response says why in its header line: the
+// proxy's (or Chrome's) _error.
+func TestSessionHeaderSaysWhyNoResponse(t *testing.T) {
+	t.Parallel()
+	har := writeTemp(t, "proxy.har", harOfFailedExchanges)
+	_, out, _ := runCLI(t, nil, "check", har)
+	want := "# session 3/3: POST https://api.openai.com/v1/chat/completions · no response: dial tcp: connection refused\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("check:\n%s\nwant a line %q", out, want)
+	}
+}

@@ -290,9 +290,12 @@ func (e *Entry) describe() string {
 	s := strings.TrimSpace(e.Method + " " + e.URL)
 	if e.Status > 0 {
 		s += " " + strconv.Itoa(e.Status)
+	} else if e.Error != "" {
+		s += " · no response: " + e.Error
 	}
 	return s
 }
 
-// String is the entry's one-line summary: method, URL and status.
+// String is the entry's one-line summary: method, URL and status, or why
+// no response came.
 func (e *Entry) String() string { return e.describe() }
