@@ -177,10 +177,23 @@ func isYAMLKey(k []byte) bool {
 	return true
 }
 
+// MaxInflatedBody bounds what an archive's compressed body may inflate
+// to. DEFLATE expands about 1032 times at most, so without it a 1 MB file
+// could ask for a gigabyte (a gzip bomb); a real response is far below
+// it, a 50 MB event included. A body past it is kept compressed, with a
+// note.
+const MaxInflatedBody = 256 << 20
+
 // decodeBody undoes the content encoding the response headers name (gzip,
 // deflate), or a gzip stream that starts the body without a header saying
-// so. A body it cannot decode is kept as it is, with a note.
+// so. A body it cannot decode, or that inflates past MaxInflatedBody, is
+// kept as it is, with a note.
 func decodeBody(body []byte, h http.Header) (out []byte, decoded, note string) {
+	return decodeBodyMax(body, h, MaxInflatedBody)
+}
+
+// decodeBodyMax is decodeBody with the bound on the inflated size.
+func decodeBodyMax(body []byte, h http.Header, max int64) (out []byte, decoded, note string) {
 	enc := strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding")))
 	if enc == "" && len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
 		enc = "gzip"
@@ -205,9 +218,10 @@ func decodeBody(body []byte, h http.Header) (out []byte, decoded, note string) {
 		return body, "", enc + ": " + err.Error()
 	}
 	defer r.Close()
-	// The output is bounded by the input: DEFLATE expands at most about
-	// 1032 times, so a body read from a file stays within memory's reach.
-	out, err = io.ReadAll(r)
+	out, err = io.ReadAll(io.LimitReader(r, max+1))
+	if int64(len(out)) > max {
+		return body, "", fmt.Sprintf("%s: inflates past %d bytes: kept compressed", enc, max)
+	}
 	if err != nil {
 		if len(out) == 0 {
 			return body, "", enc + ": " + err.Error()
