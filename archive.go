@@ -75,7 +75,7 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	}
 	in := &archiveInput{name: name, entries: ar.Entries}
 	if ar.Format == capture.FormatHAR {
-		in.entries = llmEntries(ar.Entries)
+		in.entries = llmEntries(ar)
 	}
 	if len(in.entries) == 0 {
 		return nil, fmt.Errorf("%s: no stream or LLM response in it", name)
@@ -103,25 +103,41 @@ func readHead(path string) ([]byte, error) {
 	return buf[:n], nil
 }
 
-// llmEntries keeps a HAR file's event streams and the JSON responses a
-// dialect recognises; a browser's HAR holds many other JSON exchanges.
-func llmEntries(es []capture.Entry) []capture.Entry {
+// llmEntries keeps the sessions of a HAR file: every entry of one
+// streamtap wrote (the proxy's sessions, failed ones included); of any
+// other, the event streams, the JSON responses a dialect recognises, and
+// the exchanges whose request is an LLM request (it names a model or
+// declares tools), whatever came back: a 401 page or no response at all
+// is a session that fails its check, not one to skip.
+func llmEntries(ar *capture.Archive) []capture.Entry {
+	if ar.Own {
+		return ar.Entries
+	}
 	var out []capture.Entry
-	for _, e := range es {
-		if strings.HasPrefix(strings.ToLower(e.ResponseHeader.Get("Content-Type")), "text/event-stream") || len(e.Body) > 1 {
-			out = append(out, e)
-			continue
-		}
-		s := model.NewSession(model.Options{})
-		_ = e.Source("").Read(context.Background(), capture.ReadOptions{}, func(f *capture.Frame) error {
-			s.Add(f)
-			return nil
-		})
-		if s.Dialect() != model.DialectUnknown {
+	for _, e := range ar.Entries {
+		if e.Stream || strings.HasPrefix(strings.ToLower(e.ResponseHeader.Get("Content-Type")), "text/event-stream") ||
+			len(e.Body) > 1 || isLLMRequest(&e) || hasDialect(&e) {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// isLLMRequest says whether an entry's request is one to an LLM API.
+func isLLMRequest(e *capture.Entry) bool {
+	req, _ := entryRequest(e)
+	return req.Model != "" || len(req.Decls) > 0
+}
+
+// hasDialect says whether one of the dialects recognises an entry's
+// response.
+func hasDialect(e *capture.Entry) bool {
+	s := model.NewSession(model.Options{})
+	_ = e.Source("").Read(context.Background(), capture.ReadOptions{}, func(f *capture.Frame) error {
+		s.Add(f)
+		return nil
+	})
+	return s.Dialect() != model.DialectUnknown
 }
 
 // sourceOne reads one session's stream with o and writes to w, returning

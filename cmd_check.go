@@ -129,6 +129,14 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 // checkSource checks one stream and writes its report; it returns the
 // exit code as runCheck does.
 func checkSource(ctx context.Context, src *capture.Source, o options, failOn checks.Severity, profile checks.Profile, stdout, stderr io.Writer) int {
+	if o.saveTimed != "" {
+		closeRec, err := saveTimed(src, o)
+		if err != nil {
+			fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+			return 2
+		}
+		defer closeRec()
+	}
 	opts, c := attachChecks(model.Options{}, src, o)
 	s, err := readStream(ctx, src, o, opts, nil)
 	if errors.Is(err, context.Canceled) {

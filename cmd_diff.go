@@ -258,7 +258,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		src = capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true)
 	default:
 		var err error
-		if src, err = capture.Open(arg, stdin); err != nil {
+		if src, format, err = openDiffOperand(arg, format, stdin); err != nil {
 			return nil, nil, err
 		}
 		raw = src.ReaderAt()
@@ -278,6 +278,27 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		return nil, nil, err
 	}
 	return streamdiff.NewSide(src.Name, s, rec), src.Close, nil
+}
+
+// openDiffOperand opens a file or - as the other commands open their
+// input, and returns the format to read it with: a .chunks.txt file is a
+// vercel/ai fixture; an archive (HAR, cassette) of one session is that
+// session's stream, read as `curl -i` output; an archive of several is an
+// error, since diff compares one stream with one.
+func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*capture.Source, capture.Format, error) {
+	format = inputFormat(arg, format)
+	ar, err := loadArchive(options{input: arg, format: format}, stdin)
+	switch {
+	case err != nil:
+		return nil, format, err
+	case ar == nil:
+		src, err := capture.Open(arg, stdin)
+		return src, format, err
+	case len(ar.entries) > 1:
+		return nil, format, fmt.Errorf("%s holds %d sessions: diff compares one stream with one (write one out with `streamtap timeline --session N --save FILE %s`)",
+			ar.name, len(ar.entries), ar.name)
+	}
+	return ar.entries[0].Source(ar.name), capture.FormatAuto, nil
 }
 
 // followLargestEvent raises the soft memory limit with the largest event

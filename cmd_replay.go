@@ -128,7 +128,7 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 	})
 	if err == nil {
 		oc := s.Outcome()
-		fmt.Fprintf(w, "-- %s: %d events, %d bytes, %s", src.Name, s.Len(), s.Bytes(), oc.State)
+		fmt.Fprintf(w, "-- %s: %d events, %d bytes, %s", ui.Safe(src.Name), s.Len(), s.Bytes(), oc.State)
 		if oc.Detail != "" {
 			fmt.Fprintf(w, " (%s)", ui.Safe(oc.Detail))
 		}

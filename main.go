@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -223,14 +224,67 @@ func parseFlags(cmd string, args []string) (options, error) {
 	if err != nil {
 		return o, fmt.Errorf("--format: %w", err)
 	}
-	if f == capture.FormatAuto && strings.HasSuffix(o.input, ".chunks.txt") {
-		f = capture.FormatChunks // vercel/ai's fixtures, named so
+	f = inputFormat(o.input, f)
+	if err := distinctOutputs(o); err != nil {
+		return o, err
 	}
-	if o.session < 0 {
+	if o.session < 0 || o.session == 0 && isSet(fs, "session") {
 		return o, fmt.Errorf("--session %d: sessions count from 1", o.session)
 	}
 	o.format = f
 	return o, nil
+}
+
+// distinctOutputs refuses an output file (--save, --save-timed,
+// --save-har) that is the input, the --request file or another output:
+// creating it would empty the input before it is read, or two writers
+// would interleave in one file.
+func distinctOutputs(o options) error {
+	type file struct{ what, path string }
+	outs := []file{{"--save", o.save}, {"--save-timed", o.saveTimed}, {"--save-har", o.saveHAR}}
+	others := []file{{"the input", o.input}, {"--request", o.request}}
+	for i, out := range outs {
+		if out.path == "" {
+			continue
+		}
+		for _, other := range append(others, outs[:i]...) {
+			if other.path != "" && other.path != "-" && sameFile(out.path, other.path) {
+				return fmt.Errorf("%s %s is also %s: it would be overwritten", out.what, out.path, other.what)
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile says whether paths a and b name one file that writing to
+// either would clobber: one regular file, or one path not created yet.
+// Devices (/dev/null) are never the same in this sense.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	switch {
+	case errA == nil && errB == nil:
+		return sa.Mode().IsRegular() && os.SameFile(sa, sb)
+	case errA != nil && errB != nil:
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return false
+}
+
+// isSet says whether the command line set the flag name of fs.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// inputFormat is the format to read path with when the flags say f: a
+// file named .chunks.txt is one of vercel/ai's fixtures, named so.
+func inputFormat(path string, f capture.Format) capture.Format {
+	if f == capture.FormatAuto && strings.HasSuffix(path, ".chunks.txt") {
+		return capture.FormatChunks
+	}
+	return f
 }
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,
@@ -263,23 +317,25 @@ func sampleSource(name string) (*capture.Source, error) {
 }
 
 // readStream reads the source into a session, calling each after every
-// event.
+// event. The session is never nil: when --save cannot be created it is
+// empty and ended with the error.
 func readStream(ctx context.Context, src *capture.Source, o options, opt model.Options,
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
-	var save *os.File
-	ropt := capture.ReadOptions{Format: o.format}
-	if o.save != "" {
-		var err error
-		if save, err = os.Create(o.save); err != nil {
-			return nil, fmt.Errorf("save: %w", err)
-		}
-		defer save.Close()
-		ropt.Save = save
-	}
 	if opt.Raw == nil {
 		opt.Raw = src.ReaderAt()
 	}
 	s := model.NewSession(opt)
+	ropt := capture.ReadOptions{Format: o.format}
+	if o.save != "" {
+		save, err := os.Create(o.save)
+		if err != nil {
+			err = fmt.Errorf("save: %w", err)
+			s.End(err)
+			return s, err
+		}
+		defer save.Close()
+		ropt.Save = save
+	}
 	largest := 0
 	framed := func(f *capture.Frame) {
 		if n := len(f.Raw); n > largest && n > 1<<20 {

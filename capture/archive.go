@@ -40,6 +40,10 @@ type Entry struct {
 	// Decoded says what was undone to get the body ("base64", "gzip",
 	// "_eventSourceMessages"), for display; empty when it was kept as is.
 	Decoded []string
+	// Stream says the response is an event stream, by its media type
+	// (HAR content.mimeType or Content-Type) or Chrome's
+	// _eventSourceMessages, whatever its body holds.
+	Stream bool
 	// Note tells a problem met while decoding the body (a gzip stream cut
 	// short, an encoding streamtap cannot undo); the body is then kept as
 	// it was.
@@ -64,8 +68,11 @@ type Archive struct {
 	Format  Format // FormatHAR or FormatCassette
 	Entries []Entry
 	// Skipped counts a HAR file's entries that hold no stream and no JSON
-	// response (pages, scripts, images).
+	// response, for a request that posts no JSON (pages, scripts, images).
 	Skipped int
+	// Own says streamtap wrote the HAR file (its log.creator): each entry
+	// is then a session streamtap read or proxied, none skipped.
+	Own bool
 }
 
 // ArchiveOptions tune the reading of an archive.
@@ -170,10 +177,23 @@ func isYAMLKey(k []byte) bool {
 	return true
 }
 
+// MaxInflatedBody bounds what an archive's compressed body may inflate
+// to. DEFLATE expands about 1032 times at most, so without it a 1 MB file
+// could ask for a gigabyte (a gzip bomb); a real response is far below
+// it, a 50 MB event included. A body past it is kept compressed, with a
+// note.
+const MaxInflatedBody = 256 << 20
+
 // decodeBody undoes the content encoding the response headers name (gzip,
 // deflate), or a gzip stream that starts the body without a header saying
-// so. A body it cannot decode is kept as it is, with a note.
+// so. A body it cannot decode, or that inflates past MaxInflatedBody, is
+// kept as it is, with a note.
 func decodeBody(body []byte, h http.Header) (out []byte, decoded, note string) {
+	return decodeBodyMax(body, h, MaxInflatedBody)
+}
+
+// decodeBodyMax is decodeBody with the bound on the inflated size.
+func decodeBodyMax(body []byte, h http.Header, max int64) (out []byte, decoded, note string) {
 	enc := strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding")))
 	if enc == "" && len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
 		enc = "gzip"
@@ -198,9 +218,10 @@ func decodeBody(body []byte, h http.Header) (out []byte, decoded, note string) {
 		return body, "", enc + ": " + err.Error()
 	}
 	defer r.Close()
-	// The output is bounded by the input: DEFLATE expands at most about
-	// 1032 times, so a body read from a file stays within memory's reach.
-	out, err = io.ReadAll(r)
+	out, err = io.ReadAll(io.LimitReader(r, max+1))
+	if int64(len(out)) > max {
+		return body, "", fmt.Sprintf("%s: inflates past %d bytes: kept compressed", enc, max)
+	}
 	if err != nil {
 		if len(out) == 0 {
 			return body, "", enc + ": " + err.Error()
@@ -283,9 +304,12 @@ func (e *Entry) describe() string {
 	s := strings.TrimSpace(e.Method + " " + e.URL)
 	if e.Status > 0 {
 		s += " " + strconv.Itoa(e.Status)
+	} else if e.Error != "" {
+		s += " · no response: " + e.Error
 	}
 	return s
 }
 
-// String is the entry's one-line summary: method, URL and status.
+// String is the entry's one-line summary: method, URL and status, or why
+// no response came.
 func (e *Entry) String() string { return e.describe() }

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -341,5 +342,25 @@ func TestEntrySourceCarriesExchange(t *testing.T) {
 	}
 	if FromReader("s", SourceStdin, strings.NewReader(""), false).Exchange != nil {
 		t.Error("a plain stream has an exchange")
+	}
+}
+
+// A compressed body that inflates past the bound (a gzip bomb: DEFLATE
+// expands about 1000 times) is kept compressed, with a note, instead of
+// asking for gigabytes; one within it is inflated.
+func TestDecodeBodyBoundsInflation(t *testing.T) {
+	t.Parallel()
+	var z bytes.Buffer
+	gw := gzip.NewWriter(&z)
+	gw.Write(make([]byte, 4<<10))
+	gw.Close()
+	h := http.Header{"Content-Encoding": {"gzip"}}
+	out, enc, note := decodeBodyMax(z.Bytes(), h, 4<<10-1)
+	if !bytes.Equal(out, z.Bytes()) || enc != "" || !strings.Contains(note, "inflates past 4095 bytes") {
+		t.Errorf("decodeBodyMax(bomb, %d) = %d bytes, %q, %q; want the body kept, a note", 4<<10-1, len(out), enc, note)
+	}
+	out, enc, note = decodeBodyMax(z.Bytes(), h, 4<<10)
+	if len(out) != 4<<10 || enc != "gzip" || note != "" {
+		t.Errorf("decodeBodyMax(body, %d) = %d bytes, %q, %q; want it inflated", 4<<10, len(out), enc, note)
 	}
 }

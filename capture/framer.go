@@ -361,6 +361,17 @@ func headEnd(b []byte) int {
 	return -1
 }
 
+// parseStatus reads an HTTP status code: three digits, 100 to 999 (RFC
+// 9110 §15). Anything else is 0, no status: an HTTP server panics on a
+// code outside that range, and replay serves the status it read.
+func parseStatus(s string) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || len(s) != 3 || n < 100 || n > 999 {
+		return 0
+	}
+	return n
+}
+
 func (f *httpFramer) emitHead(end int, at time.Duration, emit func(*Frame)) {
 	raw := f.buf[:end]
 	fr := Frame{Kind: FrameHead, Start: f.base, End: f.base + int64(end), At: at, Raw: raw, Retry: -1,
@@ -370,7 +381,7 @@ func (f *httpFramer) emitHead(end int, at time.Duration, emit func(*Frame)) {
 		status := strings.Fields(strings.TrimRight(lines[0], "\r"))
 		if len(status) >= 2 {
 			fr.Proto = status[0]
-			fr.Status, _ = strconv.Atoi(status[1])
+			fr.Status = parseStatus(status[1])
 		}
 		for _, l := range lines[1:] {
 			l = strings.TrimRight(l, "\r")

@@ -30,9 +30,15 @@ import (
 // harLog is the part of a HAR file streamtap reads.
 type harLog struct {
 	Log *struct {
+		Creator struct {
+			Name string `json:"name"`
+		} `json:"creator"`
 		Entries []harEntry `json:"entries"`
 	} `json:"log"`
 }
+
+// harCreator is the log.creator.name of the HAR files streamtap writes.
+const harCreator = "streamtap"
 
 type harEntry struct {
 	StartedDateTime string          `json:"startedDateTime"`
@@ -136,9 +142,9 @@ func readHAR(data []byte, opt ArchiveOptions) (*Archive, error) {
 	if h.Log == nil {
 		return nil, errors.New("har: no log object")
 	}
-	a := &Archive{Format: FormatHAR}
+	a := &Archive{Format: FormatHAR, Own: h.Log.Creator.Name == harCreator}
 	for i := range h.Log.Entries {
-		e, ok := harEntryOf(&h.Log.Entries[i], opt)
+		e, ok := harEntryOf(&h.Log.Entries[i], opt, a.Own)
 		if !ok {
 			a.Skipped++
 			continue
@@ -171,8 +177,11 @@ func jsonErrorAt(data []byte, err error) string {
 }
 
 // harEntryOf reads one entry; ok is false for an entry that holds neither
-// a stream nor JSON.
-func harEntryOf(he *harEntry, opt ArchiveOptions) (Entry, bool) {
+// a stream nor JSON and whose request posts no JSON either, unless keepAll
+// (a HAR streamtap wrote, where every entry is a session it read). The
+// request counts because an API call that failed (401 with an HTML page,
+// no response at all) is still an exchange to report.
+func harEntryOf(he *harEntry, opt ArchiveOptions, keepAll bool) (Entry, bool) {
 	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
 	rq, rs := &he.Request, &he.Response
 	e.Method, e.URL = rq.Method, rq.URL
@@ -214,10 +223,8 @@ func harEntryOf(he *harEntry, opt ArchiveOptions) (Entry, bool) {
 	if note != "" {
 		e.Note = note
 	}
-	stream := strings.HasPrefix(mime, "text/event-stream") || len(he.Messages) > 0
-	trimmed := bytes.TrimSpace(out)
-	isJSON := strings.Contains(mime, "json") || len(trimmed) > 0 && trimmed[0] == '{'
-	if !stream && !isJSON {
+	e.Stream = strings.HasPrefix(mime, "text/event-stream") || len(he.Messages) > 0
+	if !e.Stream && !isJSON(mime, out) && !postsJSON(rq) && !keepAll {
 		return e, false
 	}
 	switch {
@@ -231,6 +238,18 @@ func harEntryOf(he *harEntry, opt ArchiveOptions) (Entry, bool) {
 	}
 	redactExchange(&e.Exchange, opt.KeepSecrets)
 	return e, true
+}
+
+// isJSON says whether a body of media type mime is JSON, by its type or
+// its first byte.
+func isJSON(mime string, body []byte) bool {
+	trimmed := bytes.TrimSpace(body)
+	return strings.Contains(mime, "json") || len(trimmed) > 0 && trimmed[0] == '{'
+}
+
+// postsJSON says whether a request sends a JSON body, as API calls do.
+func postsJSON(rq *harRequest) bool {
+	return rq.PostData != nil && isJSON(strings.ToLower(rq.PostData.MimeType), []byte(rq.PostData.Text))
 }
 
 // headAt is the time from the request's start to the response head: the

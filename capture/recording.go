@@ -290,7 +290,7 @@ func parseHeader(block []byte) (*Exchange, error) {
 			f := strings.Fields(value)
 			if len(f) >= 2 {
 				x.Proto = f[0]
-				x.Status, _ = strconv.Atoi(f[1])
+				x.Status = parseStatus(f[1])
 			}
 		case "response-t":
 			x.HeadAt = parseSeconds(value)

@@ -296,3 +296,31 @@ func TestRedactURL(t *testing.T) {
 		})
 	}
 }
+
+// A status that is not three digits (100–999) is no status: a hostile
+// recording or `curl -i` head must not hand an HTTP server a code that
+// makes it panic (replay --listen serves the recorded status).
+func TestInvalidStatusIsNone(t *testing.T) {
+	t.Parallel()
+	for _, status := range []string{"99999999999999999999", "1000", "99", "-200", "2OO"} {
+		rec, err := ParseRecording([]byte(RecordingMagic + "\n: response HTTP/1.1 " + status + " OK\n\ndata: x\n\n"))
+		if err != nil || rec.Status != 0 {
+			t.Errorf("recording with response %s: status %d, %v; want 0", status, rec.Status, err)
+		}
+		var got []int
+		fr := NewFramer(FormatHTTP)
+		emit := func(f *Frame) {
+			if f.Kind == FrameHead {
+				got = append(got, f.Status)
+			}
+		}
+		fr.Feed([]byte("HTTP/1.1 "+status+" OK\r\nContent-Type: text/event-stream\r\n\r\ndata: x\n\n"), 0, emit)
+		fr.Finish(0, emit)
+		if len(got) > 0 && got[0] != 0 {
+			t.Errorf("curl -i head with status %s: status %d; want 0", status, got[0])
+		}
+	}
+	if rec, _ := ParseRecording([]byte(RecordingMagic + "\n: response HTTP/1.1 429 Too Many Requests\n\ndata: x\n\n")); rec.Status != 429 {
+		t.Errorf("status 429 read as %d", rec.Status)
+	}
+}
