@@ -113,7 +113,7 @@ func (dp *diffPage) sideHeader(w streamdiff.Which) string {
 	}
 	left := letter + " " + st.Accent.Render(Safe(sd.name))
 	if sd.s != nil {
-		left += sep + dp.sideState(sd) + sep + st.Base.Render(fmt.Sprintf("%d events", sd.s.Len()))
+		left += sep + dp.sideState(sd) + sep + st.Base.Render(countOf(sd.s.Len(), "event"))
 		if d := sd.s.Dialect(); d != model.DialectUnknown {
 			left += sep + st.Muted.Render(d.String())
 		}
@@ -150,7 +150,11 @@ func (dp *diffPage) linkText(w streamdiff.Which) string {
 		return ""
 	}
 	st := &dp.st
-	ref := sideLabel(dp.active) + "#" + strconv.Itoa(dp.side[dp.active].selected())
+	sel := dp.side[dp.active].selected()
+	if sel < 0 {
+		return st.Muted.Render("nothing selected on " + sideLabel(dp.active))
+	}
+	ref := sideEventRef(dp.active, sel)
 	switch near, none := dp.counterpart(); {
 	case none:
 		return st.Warn.Render(glyphNoMatch + " no match for " + ref)
@@ -158,6 +162,15 @@ func (dp *diffPage) linkText(w streamdiff.Which) string {
 		return st.Warn.Render(glyphNear + " near " + ref)
 	}
 	return st.Muted.Render("= " + ref)
+}
+
+// sideEventRef names event ord of side w, "A#3", or says that nothing is
+// selected there ("A: none"): a side with no events, or none shown.
+func sideEventRef(w streamdiff.Which, ord int) string {
+	if ord < 0 {
+		return sideLabel(w) + ": none"
+	}
+	return sideLabel(w) + "#" + strconv.Itoa(ord)
 }
 
 // gutter marks the row of event ord with the glyph of the difference
@@ -220,7 +233,7 @@ func (dp *diffPage) panelLines() []string {
 	verdict := ""
 	switch {
 	case dp.view != nil:
-		title += st.Muted.Render(fmt.Sprintf("  at A#%d · B#%d", dp.side[0].selected(), dp.side[1].selected()))
+		title += st.Muted.Render("  at " + sideEventRef(streamdiff.SideA, dp.side[0].selected()) + " · " + sideEventRef(streamdiff.SideB, dp.side[1].selected()))
 		verdict = dp.verdict()
 		body = dp.differencesHere(r.w, r.h-1)
 	case dp.side[1].err != nil:
