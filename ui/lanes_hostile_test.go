@@ -83,3 +83,30 @@ func TestIDEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyStreamSaysSo: over a stream that ended without an event (an
+// empty file, a body that is not SSE), the timeline, the lanes pane and
+// the diff page's side say there are no events, not that they are
+// waiting for some; over a live stream not started yet, they wait.
+func TestEmptyStreamSaysSo(t *testing.T) {
+	ended := newTestModel(t, nil, 120, 40)
+	pressAll(ended, lanesKey)
+	live := liveModel(t, nil, 120, 40)
+	pressAll(live, lanesKey)
+	diff := newDiffModelOf(t, nil, []byte("data: [DONE]\n\n"), 120, 40)
+	for _, tt := range []struct {
+		name string
+		m    *Model
+		want string
+		n    int
+	}{
+		{"ended", ended, "no events", 2},
+		{"live", live, "waiting for events…", 2},
+		{"diff page", diff, "no events", 1},
+	} {
+		v := plainView(tt.m)
+		if got := strings.Count(v, tt.want); got != tt.n || (tt.want != "waiting for events…" && strings.Contains(v, "waiting for events")) {
+			t.Errorf("%s: %q shown %d times; want %d:\n%s", tt.name, tt.want, got, tt.n, v)
+		}
+	}
+}
