@@ -257,6 +257,9 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		fmt.Fprintln(stderr, terminalStdinHint)
 		src = capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true)
 	default:
+		if err := refuseArchive(arg, format); err != nil {
+			return nil, nil, err
+		}
 		var err error
 		if src, err = capture.Open(arg, stdin); err != nil {
 			return nil, nil, err
@@ -278,6 +281,26 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		return nil, nil, err
 	}
 	return streamdiff.NewSide(src.Name, s, rec), src.Close, nil
+}
+
+// refuseArchive says why operand arg cannot be compared when it is an
+// archive: a HAR file or a cassette, as --format names it or as the head
+// of a regular file shows, holds several streams, and framed as SSE it
+// would be events of no data.
+func refuseArchive(arg string, format capture.Format) error {
+	if !format.IsArchive() {
+		if format != capture.FormatAuto || !isRegular(arg) {
+			return nil
+		}
+		head, err := readHead(arg)
+		if err != nil {
+			return nil // reading it again says why
+		}
+		if format = capture.DetectArchive(head); !format.IsArchive() {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s is a %s archive, not one stream: diff compares two streams; take one out with streamtap timeline %s --session N --save ONE.sse", arg, format, arg)
 }
 
 // followLargestEvent raises the soft memory limit with the largest event

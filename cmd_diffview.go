@@ -40,10 +40,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 	if a == "-" && isTerminal(stdin) {
 		return usageFailed("", errors.New("--diff: A would be read from the terminal; pipe a stream in or give a FILE"), stderr)
 	}
-	if ar, err := loadArchive(o, stdin); err != nil || ar != nil {
-		if err == nil {
-			err = fmt.Errorf("%s is an archive of %d sessions: --diff compares two streams", ar.name, len(ar.entries))
-		}
+	if err := refuseArchives(o, stdin); err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
 	}
@@ -95,6 +92,22 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		}
 	}
 	return runInspector(ctx, src, o, stdout, stderr, mk, readB)
+}
+
+// refuseArchives says why A or B cannot be shown on the diff page when
+// either is an archive (a HAR file, a cassette): it holds several streams,
+// and the page compares two.
+func refuseArchives(o options, stdin *os.File) error {
+	ar, err := loadArchive(o, stdin)
+	switch {
+	case err != nil:
+		return err
+	case ar != nil:
+		return fmt.Errorf("%s is an archive of %d sessions: --diff compares two streams", ar.name, len(ar.entries))
+	case strings.HasPrefix(o.diff, samplePrefix):
+		return nil
+	}
+	return refuseArchive(o.diff, o.format)
 }
 
 // diffOperandA is stream A of --diff as an operand of `streamtap diff`:
