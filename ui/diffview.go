@@ -71,6 +71,11 @@ type diffSide struct {
 	// seen is the number of events the timeline was told about (A grows
 	// while it is live).
 	seen int
+	// outcome is how the stream ended, as of outcomeAt events (0: not
+	// known yet): Outcome joins an error's code and message, which may be
+	// megabytes, so a frame does not ask for it again.
+	outcome   model.Outcome
+	outcomeAt int
 }
 
 // sideLabel is "A" or "B".

@@ -67,3 +67,42 @@ func TestDiffEmptySide(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffPageHugeFieldsCheap: the page's headers and its panel of
+// differences cost what they show, not the size of the streams' strings:
+// with a 4 MB tool name, id, model, status, error code or message, or
+// event type in B (A the same stream with short ones), drawing them
+// allocates well under that size at every difference: the panel wraps a
+// message cut to what it can show, not a megabyte-long word (which took
+// minutes), and the headers read a side's outcome once.
+func TestDiffPageHugeFieldsCheap(t *testing.T) {
+	size := 4 << 20
+	if testing.Short() {
+		size = 1 << 20
+	}
+	for _, field := range []string{"name", "id", "model", "status", "code", "message", "type"} {
+		t.Run(field, func(t *testing.T) {
+			m := newDiffModelOf(t, hugeFieldStream(field, 64), hugeFieldStream(field, size), 160, 48)
+			dp := m.dv
+			// The first frame reads how each stream ended, once: the
+			// outcome of an error joins its code and message whole.
+			dp.sideHeader(0)
+			dp.sideHeader(1)
+			for i := range 8 {
+				got := allocatedBy(func() {
+					dp.sideHeader(0)
+					dp.sideHeader(1)
+					dp.panelLines()
+				})
+				if got > uint64(size/8) {
+					t.Errorf("at A#%d B#%d the headers and panel allocated %d bytes; want under %d",
+						dp.side[0].selected(), dp.side[1].selected(), got, size/8)
+				}
+				pressDrain(t, m, "n")
+				if i == 0 {
+					checkFits(t, viewOf(m), 160, 48)
+				}
+			}
+		})
+	}
+}

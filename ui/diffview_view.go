@@ -127,10 +127,14 @@ func (dp *diffPage) sideState(sd *diffSide) string {
 	if sd.isLive() {
 		return st.Status.Live.Render("live")
 	}
-	o := sd.s.Outcome()
-	text := Safe(o.State)
+	if n := sd.s.Len() + 1; sd.outcomeAt != n {
+		sd.outcome, sd.outcomeAt = sd.s.Outcome(), n
+	}
+	o := sd.outcome
+	w := oneLineMax(dp.r.side[sd.which].w)
+	text := Safe(truncate(o.State, w))
 	if o.Detail != "" {
-		text += " (" + Safe(o.Detail) + ")"
+		text += " (" + Safe(truncate(o.Detail, w)) + ")"
 	}
 	switch o.State {
 	case "completed":
@@ -319,7 +323,7 @@ func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
 	st := &dp.st
 	style := dp.kindStyle(d.Kind)
 	refs := eventRef("A", d.EventA, d.LastA) + " " + eventRef("B", d.EventB, d.LastB)
-	text := padRight(d.Kind.String(), 10) + " " + refs + " " + Safe(d.Message)
+	text := padRight(d.Kind.String(), 10) + " " + refs + " " + Safe(truncate(d.Message, diffMessageMax))
 	wrapped := wrapWords(text, max(w-2, 1))
 	out := make([]string, len(wrapped))
 	for i, l := range wrapped {
@@ -337,13 +341,23 @@ func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
 		}{{"A", d.A}, {"B", d.B}} {
 			val := "(absent)"
 			if len(v.val) > 0 {
-				val = Safe(string(v.val))
+				val = Safe(truncate(string(v.val), oneLineMax(w)))
 			}
 			out = append(out, "  "+st.Muted.Render(v.side)+" "+st.Base.Render(fit(val, max(w-4, 1))))
 		}
 	}
 	return out
 }
+
+// diffMessageMax bounds, in bytes, the message of a difference the panel
+// wraps: more than the panel's lines can show at any size, and small, so
+// that a frame never makes safe and wraps a message that quotes a
+// megabyte-long name or value whole.
+const diffMessageMax = 8 << 10
+
+// oneLineMax is how many bytes of stream text a line of w cells starts
+// from: enough for w cells of any text, cut to w cells after.
+func oneLineMax(w int) int { return 4*max(w, 1) + 16 }
 
 // cutCells splits s after its first n cells.
 func cutCells(s string, n int) (string, string) {
