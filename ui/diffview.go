@@ -254,7 +254,11 @@ func (dp *diffPage) handleCompared(msg comparedMsg) tea.Cmd {
 	}
 	if !dp.view.res.Equal() {
 		dp.jump(1, true)
+		return nil
 	}
+	// Nothing to jump to: the other side joins the event the active one
+	// shows (a live A followed its tail while B stood at its start).
+	dp.link(dp.active)
 	return nil
 }
 

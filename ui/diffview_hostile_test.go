@@ -106,3 +106,24 @@ func TestDiffPageHugeFieldsCheap(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffEqualLinksOnCompare: when the comparison of two equal streams
+// lands, the passive side moves to the counterpart of the event selected
+// on the active one (A followed its tail while it was read live, or the
+// user moved on it while B was read), instead of staying at its first
+// event and reading "near" an event it is far from.
+func TestDiffEqualLinksOnCompare(t *testing.T) {
+	m := newDiffModelUnread(t, diffOfficial, 120, 40)
+	m.dv.side[0].tl.selectOrd(13)
+	_, cmd := m.Update(sideRead(t, diffOfficial))
+	drain(t, m, cmd)
+	if m.dv.view == nil || !m.dv.view.res.Equal() {
+		t.Fatal("the page did not find the streams equal")
+	}
+	if got := sel(m); got != [2]int{13, 13} {
+		t.Errorf("selections %v; want A#13 and its counterpart B#13", got)
+	}
+	if v := plainView(m); !strings.Contains(v, "= A#13") {
+		t.Errorf("B should read = A#13:\n%s", v)
+	}
+}
