@@ -110,3 +110,24 @@ func TestEmptyStreamSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// TestZoomedHelpSaysUnzoom: zoomed, whichever pane is shown, the help
+// line says how to bring both panes back (z), which only the lanes pane's
+// help said before; unzoomed, the lanes pane's help still offers z.
+func TestZoomedHelpSaysUnzoom(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 160, 30)
+	helpLine := func() string {
+		lines := strings.Split(plainView(m), "\n")
+		return lines[len(lines)-2]
+	}
+	pressAll(m, lanesKey)
+	if h := helpLine(); !strings.Contains(h, "z zoom pane") {
+		t.Errorf("the lanes pane's help %q should offer z", h)
+	}
+	for _, k := range []string{"z", "1", "2", "3", "4", "5", lanesKey} {
+		pressAll(m, k)
+		if h := helpLine(); !strings.Contains(h, "z unzoom") || strings.Contains(h, "zoom pane") {
+			t.Errorf("zoomed, after %s, the help %q should say z unzoom", k, h)
+		}
+	}
+}
