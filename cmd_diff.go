@@ -294,11 +294,17 @@ func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*captur
 	case ar == nil:
 		src, err := capture.Open(arg, stdin)
 		return src, format, err
-	case len(ar.entries) > 1:
-		return nil, format, fmt.Errorf("%s holds %d sessions: diff compares one stream with one (write one out with `streamtap timeline --session N --save FILE %s`)",
-			ar.name, len(ar.entries), ar.name)
+	case len(ar.entries) != 1:
+		return nil, format, severalSessions(ar)
 	}
 	return ar.entries[0].Source(ar.name), capture.FormatAuto, nil
+}
+
+// severalSessions says why archive ar cannot be compared: it is not one
+// stream.
+func severalSessions(ar *archiveInput) error {
+	return fmt.Errorf("%s holds %d sessions: diff compares one stream with one (write one out with `streamtap timeline --session N --save FILE %s`)",
+		ar.name, len(ar.entries), ar.name)
 }
 
 // followLargestEvent raises the soft memory limit with the largest event

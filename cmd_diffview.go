@@ -40,14 +40,18 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 	if a == "-" && isTerminal(stdin) {
 		return usageFailed("", errors.New("--diff: A would be read from the terminal; pipe a stream in or give a FILE"), stderr)
 	}
-	if ar, err := loadArchive(o, stdin); err != nil || ar != nil {
-		if err == nil {
-			err = fmt.Errorf("%s is an archive of %d sessions: --diff compares two streams", ar.name, len(ar.entries))
-		}
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
-		return 2
+	ar, err := loadArchive(o, stdin)
+	if err == nil {
+		err = diffPageOperands(ar, o, stdin)
 	}
-	src, err := openSource(ctx, o, stdin, stderr, false)
+	var src *capture.Source
+	switch {
+	case err != nil:
+	case ar != nil:
+		src = ar.entries[0].Source(ar.name)
+	default:
+		src, err = openSource(ctx, o, stdin, stderr, false)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "streamtap: %v\n", err)
 		return 2
@@ -95,6 +99,23 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		}
 	}
 	return runInspector(ctx, src, o, stdout, stderr, mk, readB)
+}
+
+// diffPageOperands says why A (ar, when A is an archive) or B cannot be
+// shown on the diff page, before it opens: each must be one stream, as
+// for `streamtap diff` (an archive of one session is its stream).
+func diffPageOperands(ar *archiveInput, o options, stdin *os.File) error {
+	if ar != nil && len(ar.entries) != 1 {
+		return severalSessions(ar)
+	}
+	if strings.HasPrefix(o.diff, samplePrefix) {
+		return nil
+	}
+	src, _, err := openDiffOperand(o.diff, o.format, stdin)
+	if err != nil {
+		return err
+	}
+	return src.Close()
 }
 
 // diffOperandA is stream A of --diff as an operand of `streamtap diff`:

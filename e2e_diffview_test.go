@@ -103,7 +103,7 @@ func TestTmuxDiffViewRefuses(t *testing.T) {
 	har := filepath.Join("capture", "testdata", "import", "anthropic-text-editor-stream__pydantic-ai.yaml")
 	for _, tt := range []struct{ name, args, want string }{
 		{"A on the terminal", "- --diff sample:responses-single-call", "--diff: A would be read from the terminal"},
-		{"an archive", shellQuote(har) + " --diff sample:anthropic-text-then-tool", "is an archive of 2 sessions: --diff compares two streams"},
+		{"an archive", shellQuote(har) + " --diff sample:anthropic-text-then-tool", "holds 2 sessions: diff compares one stream with one"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			// The line goes to a file: a pane's first output can be lost to

@@ -71,6 +71,11 @@ type diffSide struct {
 	// seen is the number of events the timeline was told about (A grows
 	// while it is live).
 	seen int
+	// outcome is how the stream ended, as of outcomeAt events (0: not
+	// known yet): Outcome joins an error's code and message, which may be
+	// megabytes, so a frame does not ask for it again.
+	outcome   model.Outcome
+	outcomeAt int
 }
 
 // sideLabel is "A" or "B".
@@ -249,7 +254,11 @@ func (dp *diffPage) handleCompared(msg comparedMsg) tea.Cmd {
 	}
 	if !dp.view.res.Equal() {
 		dp.jump(1, true)
+		return nil
 	}
+	// Nothing to jump to: the other side joins the event the active one
+	// shows (a live A followed its tail while B stood at its start).
+	dp.link(dp.active)
 	return nil
 }
 

@@ -113,7 +113,7 @@ func (dp *diffPage) sideHeader(w streamdiff.Which) string {
 	}
 	left := letter + " " + st.Accent.Render(Safe(sd.name))
 	if sd.s != nil {
-		left += sep + dp.sideState(sd) + sep + st.Base.Render(fmt.Sprintf("%d events", sd.s.Len()))
+		left += sep + dp.sideState(sd) + sep + st.Base.Render(countOf(sd.s.Len(), "event"))
 		if d := sd.s.Dialect(); d != model.DialectUnknown {
 			left += sep + st.Muted.Render(d.String())
 		}
@@ -127,10 +127,14 @@ func (dp *diffPage) sideState(sd *diffSide) string {
 	if sd.isLive() {
 		return st.Status.Live.Render("live")
 	}
-	o := sd.s.Outcome()
-	text := Safe(o.State)
+	if n := sd.s.Len() + 1; sd.outcomeAt != n {
+		sd.outcome, sd.outcomeAt = sd.s.Outcome(), n
+	}
+	o := sd.outcome
+	w := oneLineMax(dp.r.side[sd.which].w)
+	text := Safe(truncate(o.State, w))
 	if o.Detail != "" {
-		text += " (" + Safe(o.Detail) + ")"
+		text += " (" + Safe(truncate(o.Detail, w)) + ")"
 	}
 	switch o.State {
 	case "completed":
@@ -150,7 +154,11 @@ func (dp *diffPage) linkText(w streamdiff.Which) string {
 		return ""
 	}
 	st := &dp.st
-	ref := sideLabel(dp.active) + "#" + strconv.Itoa(dp.side[dp.active].selected())
+	sel := dp.side[dp.active].selected()
+	if sel < 0 {
+		return st.Muted.Render("nothing selected on " + sideLabel(dp.active))
+	}
+	ref := sideEventRef(dp.active, sel)
 	switch near, none := dp.counterpart(); {
 	case none:
 		return st.Warn.Render(glyphNoMatch + " no match for " + ref)
@@ -158,6 +166,15 @@ func (dp *diffPage) linkText(w streamdiff.Which) string {
 		return st.Warn.Render(glyphNear + " near " + ref)
 	}
 	return st.Muted.Render("= " + ref)
+}
+
+// sideEventRef names event ord of side w, "A#3", or says that nothing is
+// selected there ("A: none"): a side with no events, or none shown.
+func sideEventRef(w streamdiff.Which, ord int) string {
+	if ord < 0 {
+		return sideLabel(w) + ": none"
+	}
+	return sideLabel(w) + "#" + strconv.Itoa(ord)
 }
 
 // gutter marks the row of event ord with the glyph of the difference
@@ -220,7 +237,7 @@ func (dp *diffPage) panelLines() []string {
 	verdict := ""
 	switch {
 	case dp.view != nil:
-		title += st.Muted.Render(fmt.Sprintf("  at A#%d · B#%d", dp.side[0].selected(), dp.side[1].selected()))
+		title += st.Muted.Render("  at " + sideEventRef(streamdiff.SideA, dp.side[0].selected()) + " · " + sideEventRef(streamdiff.SideB, dp.side[1].selected()))
 		verdict = dp.verdict()
 		body = dp.differencesHere(r.w, r.h-1)
 	case dp.side[1].err != nil:
@@ -306,7 +323,7 @@ func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
 	st := &dp.st
 	style := dp.kindStyle(d.Kind)
 	refs := eventRef("A", d.EventA, d.LastA) + " " + eventRef("B", d.EventB, d.LastB)
-	text := padRight(d.Kind.String(), 10) + " " + refs + " " + Safe(d.Message)
+	text := padRight(d.Kind.String(), 10) + " " + refs + " " + Safe(truncate(d.Message, diffMessageMax))
 	wrapped := wrapWords(text, max(w-2, 1))
 	out := make([]string, len(wrapped))
 	for i, l := range wrapped {
@@ -324,13 +341,23 @@ func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
 		}{{"A", d.A}, {"B", d.B}} {
 			val := "(absent)"
 			if len(v.val) > 0 {
-				val = Safe(string(v.val))
+				val = Safe(truncate(string(v.val), oneLineMax(w)))
 			}
 			out = append(out, "  "+st.Muted.Render(v.side)+" "+st.Base.Render(fit(val, max(w-4, 1))))
 		}
 	}
 	return out
 }
+
+// diffMessageMax bounds, in bytes, the message of a difference the panel
+// wraps: more than the panel's lines can show at any size, and small, so
+// that a frame never makes safe and wraps a message that quotes a
+// megabyte-long name or value whole.
+const diffMessageMax = 8 << 10
+
+// oneLineMax is how many bytes of stream text a line of w cells starts
+// from: enough for w cells of any text, cut to w cells after.
+func oneLineMax(w int) int { return 4*max(w, 1) + 16 }
 
 // cutCells splits s after its first n cells.
 func cutCells(s string, n int) (string, string) {

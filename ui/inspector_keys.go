@@ -221,10 +221,27 @@ func (in *inspector) shortHelp() []key.Binding {
 		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
 	}
 	out := slices.Clip(in.panes[in.focus].shortHelp()) // appended to, not changed
+	if in.zoom {
+		out = withUnzoom(out, k.View.Zoom)
+	}
 	if in.back != nil {
 		out = append(out, k.Sessions.Back)
 	}
 	return append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
+}
+
+// withUnzoom is a zoomed pane's help: its keys, and z saying that it
+// brings both panes back, whether the pane offered z or not.
+func withUnzoom(keys []key.Binding, zoom key.Binding) []key.Binding {
+	unzoom := zoom
+	unzoom.SetHelp(zoom.Help().Key, "unzoom")
+	out := make([]key.Binding, 0, len(keys)+1)
+	for _, b := range keys {
+		if !slices.Equal(b.Keys(), zoom.Keys()) {
+			out = append(out, b)
+		}
+	}
+	return append(out, unzoom)
 }
 
 // helpLine is the prompt being typed, or the short help.

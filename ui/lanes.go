@@ -275,8 +275,11 @@ func (p *lanesPane) view(sel int, focused bool) string {
 	lines := p.header()
 	if len(p.idx.rows) == 0 {
 		text := "waiting for events…"
-		if p.idx.behind() > 0 {
+		switch {
+		case p.idx.behind() > 0:
 			text = "indexing…"
+		case !p.host.isLive():
+			text = "no events" // the stream ended without one
 		}
 		lines = append(lines, p.st.Muted.Render("  "+text))
 		return strings.Join(block(lines, p.w, p.h), "\n")

@@ -214,13 +214,18 @@ func shortID(id string) string {
 	return id[:head] + "…" + id[len(id)-tail:]
 }
 
-// idEnd keeps the last idTail runes of a long id.
+// idEnd keeps the last idTail runes of a long id. It walks back from the
+// end, so that a huge id costs what a short one does.
 func idEnd(id string) string {
-	r := []rune(id)
-	if len(r) <= idTail+1 {
-		return id
+	cut := len(id)
+	for range idTail {
+		_, size := utf8.DecodeLastRuneInString(id[:cut])
+		cut -= size
 	}
-	return "…" + string(r[len(r)-idTail:])
+	if _, size := utf8.DecodeRuneInString(id); size >= cut {
+		return id // idTail+1 runes or fewer
+	}
+	return "…" + id[cut:]
 }
 
 func truncate(s string, n int) string {

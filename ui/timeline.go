@@ -324,6 +324,8 @@ func (t *timelinePane) view(_ int, focused bool) string {
 	if t.len() == 0 {
 		text := "waiting for events…"
 		switch {
+		case t.rows == nil && !t.host.isLive():
+			text = "no events" // the stream ended without one
 		case t.rows != nil && t.filtering:
 			text = "filtering…"
 		case t.rows != nil:
