@@ -358,22 +358,22 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 		if name == "" {
 			name = "(no name)"
 		}
-		h.WriteString(st.Calls.Name.Render(Safe(name)))
+		h.WriteString(st.Calls.Name.Render(safeLabel(name)))
 	case model.RoleReasoning:
 		h.WriteString(st.Calls.Header.Render("reasoning"))
 	default:
 		h.WriteString(st.Calls.Header.Render("text"))
 	}
-	h.WriteString("  " + gs.Render(Safe(status)))
+	h.WriteString("  " + gs.Render(safeLabel(status)))
 	if selected {
 		h.WriteString(st.Accent.Render("  ◀ this event"))
 	}
-	ids := "  " + Safe(it.Type)
+	ids := "  " + safeLabel(it.Type)
 	if it.CallID != "" {
-		ids += "  id " + Safe(it.CallID)
+		ids += "  id " + safeLabel(it.CallID)
 	}
 	if it.ItemID != "" {
-		ids += "  item " + Safe(it.ItemID)
+		ids += "  item " + safeLabel(it.ItemID)
 	}
 	if it.Position >= 0 {
 		ids += fmt.Sprintf("  #%d", it.Position)

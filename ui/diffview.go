@@ -70,12 +70,8 @@ type diffSide struct {
 	err error            // why the side could not be read
 	// seen is the number of events the timeline was told about (A grows
 	// while it is live).
-	seen int
-	// outcome is how the stream ended, as of outcomeAt events (0: not
-	// known yet): Outcome joins an error's code and message, which may be
-	// megabytes, so a frame does not ask for it again.
-	outcome   model.Outcome
-	outcomeAt int
+	seen    int
+	outcome outcomeCache // how the stream ended, read once
 }
 
 // sideLabel is "A" or "B".

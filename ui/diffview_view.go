@@ -127,10 +127,7 @@ func (dp *diffPage) sideState(sd *diffSide) string {
 	if sd.isLive() {
 		return st.Status.Live.Render("live")
 	}
-	if n := sd.s.Len() + 1; sd.outcomeAt != n {
-		sd.outcome, sd.outcomeAt = sd.s.Outcome(), n
-	}
-	o := sd.outcome
+	o := sd.outcome.of(sd.s)
 	w := oneLineMax(dp.r.side[sd.which].w)
 	text := Safe(truncate(o.State, w))
 	if o.Detail != "" {

@@ -220,6 +220,11 @@ func (f *findingsPane) next(ord, dir int) (int, int) {
 // the rest are counted.
 const maxEventsShown = 8
 
+// findingMessageMax bounds, in bytes, the message the pane wraps: screens
+// of it at any width, while a message that quotes a hostile stream's 4 MB
+// name would be wrapped whole on every frame. `check` prints it whole.
+const findingMessageMax = 4096
+
 // entry renders finding i: a line with its severity, rule and events, then
 // its whole message wrapped to the pane. The lines hold no cursor column;
 // sel is the selected event, shown marked in the list of events.
@@ -253,7 +258,7 @@ func (f *findingsPane) entry(i, sel int) []string {
 	}
 	lines := []string{fit(head, w)}
 	const indent = "  "
-	msg := ansi.Wrap(Safe(x.Message), max(w-len(indent), 1), "")
+	msg := ansi.Wrap(Safe(truncate(x.Message, findingMessageMax)), max(w-len(indent), 1), "")
 	for l := range strings.SplitSeq(msg, "\n") {
 		lines = append(lines, indent+l)
 	}

@@ -254,7 +254,7 @@ func (in *inspector) sourceEnded(err error) tea.Cmd {
 	o := in.s.Outcome()
 	text := "stream ended: " + o.State
 	if o.Detail != "" {
-		text += " (" + o.Detail + ")"
+		text += " (" + truncate(o.Detail, labelMax) + ")"
 	}
 	if err != nil {
 		return in.flash("read error: "+err.Error(), true)

@@ -57,10 +57,25 @@ func layout(w, h int) rects {
 	return r
 }
 
-// fit cuts or pads s to exactly w cells. s may hold ANSI styling.
+// fitBytesPerCell bounds the bytes a line may spend per cell before fit
+// cuts it unmeasured: styling spends tens of bytes per run of cells, a
+// character at most a few, so a longer line is one that holds a huge
+// piece of stream text, which is shown only up to w cells anyway.
+const fitBytesPerCell = 64
+
+// fit cuts or pads s to exactly w cells. s may hold ANSI styling. A line
+// far longer than w cells can hold is cut to fitBytesPerCell bytes a cell
+// before it is measured, so that its cost does not grow with the text
+// it came from.
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
+	}
+	if limit := fitBytesPerCell*w + 1024; len(s) > limit {
+		s = s[:limit] // ansi.Truncate below ends the line well before it
+		if esc := strings.LastIndexByte(s, ansi.ESC); esc > limit-fitBytesPerCell {
+			s = s[:esc] // never end on half an escape sequence
+		}
 	}
 	sw := ansi.StringWidth(s)
 	if sw > w {

@@ -23,6 +23,15 @@ import (
 // summaryMax bounds the quoted fragment in a one-line summary.
 const summaryMax = 48
 
+// labelMax bounds, in bytes, each name, type, status or id a summary
+// takes from the stream: a row shows a few words of it, and a hostile
+// stream's 4 MB tool name must not be made safe and measured whole on
+// every frame.
+const labelMax = 256
+
+// safeLabel is stream text s cut to labelMax bytes and made safe.
+func safeLabel(s string) string { return Safe(truncate(s, labelMax)) }
+
 // Summary describes what event ord did in a few words: the fragment a delta
 // added, the status a lifecycle event set, the item an open or done event
 // names. raw, when not nil, is the event's bytes (used for comments and
@@ -49,9 +58,9 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 	case model.KindError:
 		for _, e := range s.Errors {
 			if e.Ordinal == ord {
-				msg := e.Message
+				msg := truncate(e.Message, labelMax) // cut to what shows before joining
 				if e.Code != "" {
-					msg = e.Code + ": " + msg
+					msg = truncate(e.Code, labelMax) + ": " + msg
 				}
 				if e.Status > 0 {
 					msg = "HTTP " + strconv.Itoa(e.Status) + " " + msg
@@ -88,13 +97,13 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 			b, v := it.FinalArgsViewAsOf(ord)
 			return fmt.Sprintf("%s args done (%d bytes)", itemLabel(it), max(len(b), len(v)))
 		case model.KindItemOpen:
-			return strings.TrimSpace(Safe(it.Type) + " " + itemLabel(it))
+			return strings.TrimSpace(safeLabel(it.Type) + " " + itemLabel(it))
 		case model.KindItemDone:
 			st := it.Status.AsOf(ord)
 			if st == "" {
 				return itemLabel(it) + " done"
 			}
-			return itemLabel(it) + " done, " + Safe(st)
+			return itemLabel(it) + " done, " + safeLabel(st)
 		}
 	}
 	if change := statusChange(s, ord); change != "" {
@@ -108,7 +117,7 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 	case ev.Source == capture.FrameHead:
 		for _, h := range s.Heads {
 			if h.Ordinal == ord {
-				return Safe(fmt.Sprintf("%s %d", h.Proto, h.Status))
+				return safeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
 			}
 		}
 	}
@@ -139,9 +148,9 @@ func statusChange(s *model.Session, ord int) string {
 		for i, c := range r.Status {
 			if c.Ordinal == ord {
 				if i > 0 {
-					return "status " + Safe(r.Status[i-1].Value) + "→" + Safe(c.Value)
+					return "status " + safeLabel(r.Status[i-1].Value) + "→" + safeLabel(c.Value)
 				}
-				return "status " + Safe(c.Value)
+				return "status " + safeLabel(c.Value)
 			}
 		}
 		for _, cf := range r.Finish {
@@ -149,9 +158,9 @@ func statusChange(s *model.Session, ord int) string {
 			for _, c := range cf.Reasons {
 				if c.Ordinal == ord {
 					if choice > 0 {
-						return fmt.Sprintf("choice %d finish %s", choice, Safe(c.Value))
+						return fmt.Sprintf("choice %d finish %s", choice, safeLabel(c.Value))
 					}
-					return "finish " + Safe(c.Value)
+					return "finish " + safeLabel(c.Value)
 				}
 			}
 		}
@@ -190,10 +199,10 @@ func itemLabelAs(it *model.Item, mode labelMode) string {
 		parts = append(parts, idEnd(id))
 	}
 	if it.Name != "" {
-		parts = append(parts, it.Name)
+		parts = append(parts, truncate(it.Name, labelMax))
 	}
 	if len(parts) == 0 {
-		label := it.Type
+		label := truncate(it.Type, labelMax)
 		if it.Position >= 0 {
 			label += "[" + strconv.Itoa(it.Position) + "]"
 		}
@@ -209,7 +218,7 @@ func itemLabelAs(it *model.Item, mode labelMode) string {
 func shortID(id string) string {
 	const head, tail = 11, 4
 	if len(id) <= head+tail+4 || !utf8.ValidString(id) {
-		return id
+		return truncate(id, labelMax)
 	}
 	return id[:head] + "…" + id[len(id)-tail:]
 }

@@ -20,6 +20,28 @@ type statusBar struct {
 	// loads at once, so a timed lesson would go while the eye is still on
 	// the panes; a key says the reader has moved on.
 	lesson string
+	// outcome is how the stream ended, read once: an error's outcome
+	// joins its code and message, which a hostile stream makes megabytes.
+	outcome outcomeCache
+}
+
+// outcomeCache keeps a session's outcome until its events or its end
+// change it.
+type outcomeCache struct {
+	s     *model.Session
+	n     int
+	ended bool
+	o     model.Outcome
+}
+
+// of returns s's outcome, read again only when s is another session, has
+// more events, or has ended since.
+func (c *outcomeCache) of(s *model.Session) model.Outcome {
+	ended, _ := s.Ended()
+	if c.s != s || c.n != s.Len() || c.ended != ended {
+		c.s, c.n, c.ended, c.o = s, s.Len(), ended, s.Outcome()
+	}
+	return c.o
 }
 
 func (b *statusBar) setSize(w int) { b.w = w }
@@ -128,10 +150,10 @@ func (b *statusBar) state(in statusInfo) string {
 		}
 		return st.Status.Live.Render(state)
 	}
-	o := b.s.Outcome()
+	o := b.outcome.of(b.s)
 	text := "ended: " + o.State
 	if o.Detail != "" {
-		text += " (" + Safe(o.Detail) + ")"
+		text += " (" + safeLabel(o.Detail) + ")"
 	}
 	style := st.Status.Ended
 	switch o.State {

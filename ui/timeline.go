@@ -172,7 +172,7 @@ func (t *timelinePane) scan() {
 		}
 		if sh.types[word]&bit == 0 {
 			sh.types[word] |= bit
-			name := Safe(t.s.TypeName(ev.Type))
+			name := safeLabel(t.s.TypeName(ev.Type))
 			tw := typeWidth{ansi.StringWidth(shortType(name, 1<<30)), ansi.StringWidth(shortType(name, 0))}
 			if !slices.Contains(sh.typeWidths, tw) {
 				sh.typeWidths = append(sh.typeWidths, tw)
@@ -485,7 +485,7 @@ func (t *timelinePane) row(ord int, c tlColumns, color bool) string {
 		}
 		b.WriteString(render(st.Timeline.Seq, padLeft(seq, c.seqW)) + " ")
 	}
-	typ := shortType(Safe(s.TypeName(ev.Type)), c.typeW)
+	typ := shortType(safeLabel(s.TypeName(ev.Type)), c.typeW)
 	if w := ansi.StringWidth(typ); w > c.typeW {
 		typ = glyphEllipsis + ansi.TruncateLeft(typ, w-c.typeW+1, "")
 	}
