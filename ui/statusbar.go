@@ -73,7 +73,7 @@ func (b *statusBar) view(in statusInfo) string {
 	if d := s.Dialect(); d != model.DialectUnknown {
 		left = append(left, st.Base.Render(d.String()))
 	}
-	left = append(left, st.Base.Render(fmt.Sprintf("%d events", s.Len())), st.Base.Render(humanBytes(s.Bytes())), b.state(in))
+	left = append(left, st.Base.Render(countOf(s.Len(), "event")), st.Base.Render(humanBytes(s.Bytes())), b.state(in))
 	var right []string
 	if in.notice != "" {
 		style := st.Status.Info
