@@ -15,7 +15,6 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/streamdiff"
 )
 
@@ -31,10 +30,7 @@ const (
 // events kept, the checks and the comparison's recorder observing.
 func diffSideOf(t testing.TB, name string) (*model.Session, *streamdiff.Recorder) {
 	t.Helper()
-	data := sampleBytes(t, name)
-	opts, _ := checks.Attach(model.Options{KeepEvents: true, Raw: bytes.NewReader(data)})
-	opts, rec := streamdiff.Attach(opts, streamdiff.NewIgnore(streamdiff.DefaultIgnore()...))
-	return model.Assemble(data, capture.FormatAuto, opts), rec
+	return diffSideOfBytes(sampleBytes(t, name))
 }
 
 // newDiffModel opens the diff page on samples a and b at w×h, as the
