@@ -167,7 +167,7 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			printError(stderr, err)
 			return 2
 		}
 		defer h.close()
@@ -391,7 +391,7 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	go p.Send(ui.Sessions(batch))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	return 0

@@ -97,12 +97,12 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 		return parseFailed("check", err, stdout, stderr)
 	}
 	if err := o.loadRequest(); err != nil {
-		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+		printErrorAs(stderr, "streamtap check", err)
 		return 2
 	}
 	if ar, err := loadArchive(o, stdin); err != nil || ar != nil {
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+			printErrorAs(stderr, "streamtap check", err)
 			return 2
 		}
 		return runArchive(ctx, "check", ar, o, stdout, stderr, func(src *capture.Source, o options, stdout io.Writer) int {
@@ -111,14 +111,14 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 	}
 	src, err := openSource(ctx, o, stdin, stderr, false)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+		printErrorAs(stderr, "streamtap check", err)
 		return 2
 	}
 	defer src.Close()
 	if o.saveHAR != "" {
 		closeHAR, err := saveHAR(src, nil, o)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+			printErrorAs(stderr, "streamtap check", err)
 			return 2
 		}
 		defer closeHAR()
@@ -132,7 +132,7 @@ func checkSource(ctx context.Context, src *capture.Source, o options, failOn che
 	if o.saveTimed != "" {
 		closeRec, err := saveTimed(src, o)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+			printErrorAs(stderr, "streamtap check", err)
 			return 2
 		}
 		defer closeRec()
@@ -143,7 +143,7 @@ func checkSource(ctx context.Context, src *capture.Source, o options, failOn che
 		return readFailed(stderr, err)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap check: %v\n", err)
+		printErrorAs(stderr, "streamtap check", err)
 		return 2
 	}
 	rep := c.Report(s, profile)
@@ -163,7 +163,7 @@ func checkSource(ctx context.Context, src *capture.Source, o options, failOn che
 		err = w.Flush()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap check: write: %v\n", err)
+		printErrorAs(stderr, "streamtap check", fmt.Errorf("write: %w", err))
 		return 2
 	}
 	if !pass {

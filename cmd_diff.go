@@ -171,7 +171,7 @@ func diffStreams(ctx context.Context, args [2]string, format capture.Format, opt
 		if errors.Is(err, context.Canceled) {
 			return readFailed(stderr, err)
 		}
-		fmt.Fprintf(stderr, "streamtap diff: %v\n", err)
+		printErrorAs(stderr, "streamtap diff", err)
 		return 2
 	}
 	res := streamdiff.Compare(sides[0], sides[1], opts)
@@ -187,7 +187,7 @@ func diffStreams(ctx context.Context, args [2]string, format capture.Format, opt
 		err = w.Flush()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap diff: write: %v\n", err)
+		printErrorAs(stderr, "streamtap diff", fmt.Errorf("write: %w", err))
 		return 2
 	}
 	if !res.Equal() {

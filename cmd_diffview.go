@@ -53,7 +53,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		src, err = openSource(ctx, o, stdin, stderr, false)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	defer src.Close()
@@ -69,7 +69,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		}
 		closeSave, err := save.open()
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			printError(stderr, err)
 			return 2
 		}
 		defer closeSave()

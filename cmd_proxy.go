@@ -86,20 +86,20 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	}
 	if o.record != "" {
 		if err := os.MkdirAll(o.record, 0o755); err != nil {
-			fmt.Fprintf(stderr, "streamtap: record: %v\n", err)
+			printError(stderr, fmt.Errorf("record: %w", err))
 			return 2
 		}
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v — is another proxy already on %s?\n", err, o.listen)
+		printError(stderr, fmt.Errorf("%w — is another proxy already on %s?", err, o.listen))
 		return 2
 	}
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
 			ln.Close()
-			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			printError(stderr, err)
 			return 2
 		}
 		defer h.close()
@@ -113,7 +113,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	p := proxy.New(o.proxy(nil), stderr)
 	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), o.upstream)
 	if err := p.Serve(ctx, ln); err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	return 0
@@ -139,7 +139,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: log: %v\n", err)
+			printError(stderr, fmt.Errorf("log: %w", err))
 			return 2
 		}
 		defer f.Close()
@@ -174,10 +174,10 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	wg.Wait()
 	switch {
 	case serveErr != nil:
-		fmt.Fprintf(stderr, "streamtap: %v\n", serveErr)
+		printError(stderr, serveErr)
 		return 2
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled):
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	return 0

@@ -77,7 +77,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		src, err = capture.Open(o.file, stdin)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	defer src.Close()
@@ -181,22 +181,22 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		rec, err = loadReplay(o.file)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	log := proxy.NewLog(stderr)
-	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", name, ln.Addr(), trimFloat(o.speed))
+	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", ui.Safe(name), ln.Addr(), trimFloat(o.speed))
 	srv := &http.Server{Handler: proxy.Replay(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	case <-ctx.Done():
 	}

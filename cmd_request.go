@@ -139,7 +139,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 			if errors.Is(err, context.Canceled) {
 				return readFailed(stderr, err)
 			}
-			fmt.Fprintf(stderr, "streamtap: -d: %v\n", err)
+			printError(stderr, fmt.Errorf("-d: %w", err))
 			return 2
 		}
 	}
@@ -150,7 +150,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	}
 	req, err := http.NewRequestWithContext(ctx, o.method, o.url, bytes.NewReader(body))
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	if !o.hasData {
@@ -159,12 +159,12 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			fmt.Fprintf(stderr, "streamtap: -H %q: want 'Name: value'\n", h)
+			printError(stderr, fmt.Errorf("-H %q: want 'Name: value'", h))
 			return 2
 		}
 		v, err := expandEnv(strings.TrimSpace(value))
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: -H %s: %v\n", strings.TrimSpace(name), err)
+			printError(stderr, fmt.Errorf("-H %s: %w", strings.TrimSpace(name), err))
 			return 2
 		}
 		req.Header.Add(strings.TrimSpace(name), v)
@@ -179,7 +179,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		state, _ := proxy.Classify(context.Background(), err)
-		fmt.Fprintf(stderr, "streamtap: %s: %v\n", state, err)
+		printError(stderr, fmt.Errorf("%s: %w", state, err))
 		return 2
 	}
 	defer resp.Body.Close()
@@ -202,7 +202,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	if o.timed != "" {
 		f, err := os.Create(o.timed)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: save: %v\n", err)
+			printError(stderr, fmt.Errorf("save: %w", err))
 			return 2
 		}
 		defer f.Close()
@@ -212,7 +212,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 		}
 		src.Record(capture.NewRecorder(f, x, capture.RecordOptions{Format: format, KeepSecrets: o.base.keepSecrets}))
 	}
-	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", ui.Safe(name), resp.Proto, resp.Status, headAt.Seconds())
+	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", ui.Safe(name), ui.Safe(resp.Proto), ui.Safe(resp.Status), headAt.Seconds())
 
 	var code int
 	var s *model.Session

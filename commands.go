@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/term"
+
+	"github.com/streamtap/streamtap/ui"
 )
 
 // command is one command of streamtap. Its help is rendered from the flag
@@ -183,8 +185,23 @@ func usageFailed(name string, err error, stderr io.Writer) int {
 	if c, ok := lookupCommand(name); ok && c.noSample != "" && msg == "unknown flag --sample" {
 		msg = c.noSample
 	}
-	fmt.Fprintf(stderr, "%s: %s; run '%s'\n", prefix, msg, help)
+	fmt.Fprintf(stderr, "%s: %s; run '%s'\n", prefix, ui.Safe(msg), help)
 	return 2
+}
+
+// printError writes err as streamtap's error line on w. Its text may
+// hold what the user typed (a file name) or what a stream or a server sent
+// (a header, a status line): each line is made terminal-safe, as stream
+// content is.
+func printError(w io.Writer, err error) { printErrorAs(w, "streamtap", err) }
+
+// printErrorAs is printError with the line's prefix ("streamtap check").
+func printErrorAs(w io.Writer, prefix string, err error) {
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = ui.Safe(l)
+	}
+	fmt.Fprintln(w, prefix+": "+strings.Join(lines, "\n"))
 }
 
 // flagError rewrites the flag package's messages to name flags the way

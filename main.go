@@ -75,7 +75,7 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 		return parseFailed(cmd, err, stdout, stderr)
 	}
 	if err := opts.loadRequest(); err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	if cmd == "" && opts.diff != "" {
@@ -87,7 +87,7 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 	}
 	ar, err := loadArchive(opts, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	if ar != nil {
@@ -100,14 +100,14 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 	}
 	src, err := openSource(ctx, opts, stdin, stderr, cmd == "" || cmd == "timeline")
 	if err != nil {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	defer src.Close()
 	if opts.saveHAR != "" {
 		closeHAR, err := saveHAR(src, nil, opts)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			printError(stderr, err)
 			return 2
 		}
 		defer closeHAR()
@@ -121,7 +121,7 @@ func readSource(ctx context.Context, cmd string, src *capture.Source, opts optio
 	if opts.saveTimed != "" {
 		closeRec, err := saveTimed(src, opts)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: %v\n", err)
+			printError(stderr, err)
 			return 2
 		}
 		defer closeRec()
@@ -370,7 +370,7 @@ func readFailed(stderr io.Writer, err error) int {
 		fmt.Fprintln(stderr, "streamtap: interrupted")
 		return exitInterrupted
 	}
-	fmt.Fprintf(stderr, "streamtap: %v\n", err)
+	printError(stderr, err)
 	return 2
 }
 

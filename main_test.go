@@ -173,3 +173,22 @@ func TestSamplesCommandAndDemo(t *testing.T) {
 		t.Fatalf("calls --sample: exit %d\n%s", code, out)
 	}
 }
+
+// TestErrorsAreTerminalSafe: an error line names what the user typed (a
+// file, a flag) and it may hold escape sequences: they reach the terminal
+// escaped, as stream content does.
+func TestErrorsAreTerminalSafe(t *testing.T) {
+	const evil = "\x1b]0;pwned\x07\x1b[2J"
+	for _, args := range [][]string{
+		{"calls", "/nonexistent/" + evil},
+		{"check", "--json", "/nonexistent/" + evil},
+		{"diff", "/nonexistent/" + evil, "sample:responses-single-call"},
+		{"calls", "--" + evil},
+		{"timeline", "--request", "/nonexistent/" + evil, "x"},
+	} {
+		code, _, stderr := runCLI(t, nil, args...)
+		if code != 2 || stderr == "" || strings.ContainsAny(stderr, "\x1b\x07") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the name escaped", args, code, stderr)
+		}
+	}
+}

@@ -78,7 +78,7 @@ func runInspector(ctx context.Context, src *capture.Source, o options, stdout, s
 	if o.save != "" {
 		f, err := os.Create(o.save)
 		if err != nil {
-			fmt.Fprintf(stderr, "streamtap: save: %v\n", err)
+			printError(stderr, fmt.Errorf("save: %w", err))
 			return 2
 		}
 		defer f.Close()
@@ -106,7 +106,7 @@ func runInspector(ctx context.Context, src *capture.Source, o options, stdout, s
 	case <-time.After(250 * time.Millisecond):
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
-		fmt.Fprintf(stderr, "streamtap: %v\n", err)
+		printError(stderr, err)
 		return 2
 	}
 	return 0
