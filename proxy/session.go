@@ -91,9 +91,10 @@ func (p *Proxy) newSession(r *http.Request) *session {
 // learnChecks gives the session's checks the request body just read
 // (ps.req), so that they hold the calls to its tools, as check does with
 // the session's recording, whose header carries the body. (A WebSocket's
-// requests are messages the recording's header cannot carry: its checks
-// go without, as check of its recording does.) The sessions list may be
-// reading the session: the request is set under its lock.
+// request is its first response.create message, which the checks read
+// from the session's frames themselves, as check of its recording does.)
+// The sessions list may be reading the session: the request is set under
+// its lock.
 func (ps *session) learnChecks() {
 	if ps.checks == nil || !ps.req.Parsed {
 		return

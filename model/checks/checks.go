@@ -280,6 +280,7 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 		c.sse = true
 	}
 	c.learnRecording(ord, f)
+	c.learnWebSocket(s, f)
 	c.observeFrame(s, ord, ev, f)
 	if ev.Dialect != model.DialectUnknown {
 		if dc := c.of(ev.Dialect); dc != nil {

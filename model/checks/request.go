@@ -9,6 +9,7 @@ package checks
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strconv"
@@ -72,6 +73,30 @@ func (c *Checker) learnRecording(ord int, f *capture.Frame) {
 		path = u.Path
 	}
 	if r := model.ParseRequest(rec.RequestBody, path); r.Parsed {
+		c.req = &requestChecks{req: &r}
+	}
+}
+
+// learnWebSocket reads the request of a Responses WebSocket session: the
+// first response.create the client sent, which the proxy and its
+// recordings keep as a comment block (`: ws client text utf8 {…}`), so
+// that a recording's check judges what the proxy judged live. A request
+// given with SetRequest, or a header's, stays.
+func (c *Checker) learnWebSocket(s *model.Session, f *capture.Frame) {
+	if c.req != nil || f.Kind != capture.FrameComment || !s.Upgraded() || !bytes.Contains(f.Raw, []byte(": ws client text ")) {
+		return
+	}
+	m, err := capture.ParseWSBlock(f.Raw)
+	if err != nil || !bytes.Contains(m.Payload, []byte(`"response.create"`)) {
+		return
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(m.Payload, &head) != nil || head.Type != "response.create" {
+		return
+	}
+	if r := model.ParseRequest(m.Payload, ""); r.Parsed {
 		c.req = &requestChecks{req: &r}
 	}
 }

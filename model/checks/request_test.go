@@ -1,12 +1,14 @@
 package checks
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/samples"
 )
 
 // Schemas of get_weather's arguments for the request cases: the base
@@ -399,4 +401,40 @@ func TestRequestFromRecording(t *testing.T) {
 			t.Errorf("with SetRequest: %v; want the given request to win over the recording's", f)
 		}
 	}
+}
+
+// TestRequestFromWebSocket: a Responses WebSocket session's request is the
+// first response.create the client sent, which a recording keeps as a
+// comment: the request rules judge the first response against it, as the
+// proxy does live. The sample declares get_weather and calls it; declared
+// under another name, the call is undeclared.
+func TestRequestFromWebSocket(t *testing.T) {
+	t.Parallel()
+	data, err := samples.Open("responses-websocket-turns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := requestFindings(CheckBytes(data, capture.FormatAuto, Strict)); len(got) > 0 {
+		t.Errorf("the sample as recorded: %v; want no request finding", got)
+	}
+	first := bytes.Index(data, []byte(`"tools":[{"type":"function","name":"get_weather"`))
+	if first < 0 {
+		t.Fatal("the sample's first response.create declares no get_weather")
+	}
+	renamed := slices.Concat(data[:first], bytes.Replace(data[first:], []byte(`"name":"get_weather"`), []byte(`"name":"get_time"`), 1))
+	rep := CheckBytes(renamed, capture.FormatAuto, Strict)
+	if got := findings(rep, qUndeclared); len(got) != 1 {
+		t.Errorf("undeclared findings %v; want one, for the first response's call", got)
+	}
+}
+
+// requestFindings are rep's findings of the request rules.
+func requestFindings(rep Report) []Finding {
+	var out []Finding
+	for _, f := range rep.Findings {
+		if strings.HasPrefix(f.Rule, "request/") {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -64,9 +64,11 @@ func revtJSON(e revt, seq int) string {
 }
 
 // wsTurn is one turn of a Responses WebSocket session: the client's
-// response.create, then the server's events, numbered from 0.
+// response.create (declaring the get_weather the base stream calls), then
+// the server's events, numbered from 0.
 func wsTurn(evs []revt) []wsMsg {
-	out := []wsMsg{{capture.WSClient, capture.WSText, `{"type":"response.create","model":"gpt-test","input":"weather?"}`}}
+	create := `{"type":"response.create","model":"gpt-test","input":"weather?","tools":[` + respFn("get_weather", cityOnly, false) + `]}`
+	out := []wsMsg{{capture.WSClient, capture.WSText, create}}
 	for i, e := range evs {
 		out = append(out, wsMsg{capture.WSServer, capture.WSText, revtJSON(e, i)})
 	}
