@@ -115,9 +115,9 @@ func (p *lanesPane) laneTitle(l laneID) (name, detail string) {
 			parts = append(parts, idEnd(id))
 		}
 		if it.Name != "" {
-			parts = append(parts, truncate(it.Type, laneTextMax))
+			parts = append(parts, truncate(it.Type, labelMax))
 		}
-		return laneText(name), laneText(strings.Join(parts, " "))
+		return safeLabel(name), safeLabel(strings.Join(parts, " "))
 	}
 	r := l.response()
 	if r < 0 || r >= len(s.Responses) {
@@ -133,9 +133,9 @@ func (p *lanesPane) laneTitle(l laneID) (name, detail string) {
 		parts = append(parts, idEnd(resp.ID))
 	}
 	if resp.Model != "" {
-		parts = append(parts, truncate(resp.Model, laneTextMax))
+		parts = append(parts, truncate(resp.Model, labelMax))
 	}
-	return name, laneText(strings.Join(parts, " "))
+	return name, safeLabel(strings.Join(parts, " "))
 }
 
 // row draws row i: the ordinal, then each lane in view, with its mark, its
@@ -322,7 +322,7 @@ func (p *lanesPane) itemLabel(it *model.Item, r *laneRow, k cellKind, sel int) s
 			text = "open+done"
 		}
 		if st := it.Status.AsOf(ord); st != "" && st != "completed" {
-			text += " " + laneText(st)
+			text += " " + safeLabel(st)
 		}
 		return text
 	case cellFinal:
@@ -377,7 +377,7 @@ func idChange(it *model.Item, ord int) string {
 			own = it.Name
 		}
 		if x.Value != own {
-			return laneText(x.Field + "→" + idEnd(x.Value))
+			return safeLabel(x.Field + "→" + idEnd(x.Value))
 		}
 	}
 	return ""
@@ -403,7 +403,7 @@ func (p *lanesPane) responseLabel(resp *model.Response, ev *model.Event, ord int
 		return model.TypeDone
 	case cellTerminal:
 		if resp != nil && (chunkType(p.s.TypeName(ev.Type)) || ev.Kind == model.KindSentinel) {
-			return laneText(resp.Status.AsOf(ord))
+			return safeLabel(resp.Status.AsOf(ord))
 		}
 	}
 	return p.typeLabel(ev, ord, resp)
@@ -417,25 +417,25 @@ func (p *lanesPane) typeLabel(ev *model.Event, ord int, resp *model.Response) st
 	if ev.Source == capture.FrameHead {
 		for _, h := range p.s.Heads {
 			if h.Ordinal == ord {
-				return laneText(h.Proto) + " " + strconv.Itoa(h.Status)
+				return safeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
 			}
 		}
 	}
 	typ := p.s.TypeName(ev.Type)
 	if !chunkType(typ) {
-		return shortType(laneText(typ), 1<<30)
+		return shortType(safeLabel(typ), 1<<30)
 	}
 	if resp != nil {
 		for _, cf := range resp.Finish {
 			for _, c := range cf.Reasons {
 				if c.Ordinal == ord {
-					return "finish " + laneText(c.Value)
+					return "finish " + safeLabel(c.Value)
 				}
 			}
 		}
 		for i, c := range resp.Status {
 			if c.Ordinal == ord && (i == 0 || ord == resp.First) {
-				return laneText(c.Value)
+				return safeLabel(c.Value)
 			}
 		}
 	}
@@ -451,23 +451,13 @@ func (p *lanesPane) errorText(ord int) string {
 	for _, e := range p.s.Errors {
 		if e.Ordinal == ord {
 			if e.Code != "" {
-				return laneText(e.Code) + ": " + laneText(e.Message)
+				return safeLabel(e.Code) + ": " + safeLabel(e.Message)
 			}
-			return laneText(e.Message)
+			return safeLabel(e.Message)
 		}
 	}
 	return "error"
 }
-
-// laneTextMax bounds, in bytes, the stream text a lane's header or
-// label starts from: far more than a lane's laneMaxW cells show, and
-// small, so that a frame never makes safe or measures the whole of a
-// name, a status or a message that may be megabytes long.
-const laneTextMax = 8 * laneMaxW
-
-// laneText is stream text s made safe for a lane, cut first to
-// laneTextMax bytes (with an ellipsis when cut).
-func laneText(s string) string { return Safe(truncate(s, laneTextMax)) }
 
 // truncateCells cuts s, already terminal-safe, to w cells.
 func truncateCells(s string, w int) string {

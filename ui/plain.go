@@ -23,8 +23,9 @@ import (
 // summaryMax bounds the quoted fragment in a one-line summary.
 const summaryMax = 48
 
-// labelMax bounds, in bytes, each name, type, status or id a summary
-// takes from the stream: a row shows a few words of it, and a hostile
+// labelMax bounds, in bytes, each name, type, status or id a summary, a
+// header or a lane takes from the stream: a row shows a few words of it
+// (a lane at most laneMaxW cells), and a hostile
 // stream's 4 MB tool name must not be made safe and measured whole on
 // every frame.
 const labelMax = 256
