@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -146,12 +145,9 @@ func newInspectorWith(src *capture.Source, o options, save io.Writer, send func(
 	}
 	sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: raw}, src, o)
 	if total > 0 {
-		// The index of a big file must stay small next to the file: ask the
-		// GC to work harder before the process outgrows 0.3× the file + 64
-		// MiB (a soft limit on the heap; garbage from framing is what it
-		// reclaims). 16 MiB of the budget is left to the runtime and the
-		// binary, which the limit does not count.
-		debug.SetMemoryLimit(total*3/10 + 48<<20)
+		// The index of a big file should stay small next to it: 0.3x the
+		// file + 64 MiB, of which 16 MiB are the runtime's own.
+		keepHeapNear(total*3/10 + 48<<20)
 	}
 	m := mk(sopts, ui.Options{
 		Source:      src.Name,
