@@ -189,15 +189,45 @@ func (in *inspector) stop() { in.pm.Stop() }
 
 // forward sends each batch of p to the program, which gives it back
 // once added. Sending blocks while the program is busy: back-pressure.
+// A batch that was waiting already when the program took the last one (a
+// file read faster than the screen is drawn) goes as MoreFrames, added
+// without a redraw, for at most redrawEvery since the last screen drawn;
+// before forward waits for the reader, a Redraw draws what the last of
+// them added.
 func forward(ctx context.Context, p *ingest.Pump, send func(tea.Msg)) {
+	forwardEvery(ctx, p, send, redrawEvery)
+}
+
+// forwardEvery is forward with the longest wait between two screens.
+func forwardEvery(ctx context.Context, p *ingest.Pump, send func(tea.Msg), every time.Duration) {
+	var drawn time.Time // the first batch is drawn
+	owed := false
 	for {
-		b, ok := p.Next(ctx)
+		b, ok := p.TryNext()
+		behind := ok
 		if !ok {
-			return
+			if owed {
+				send(ui.Redraw())
+				drawn, owed = time.Now(), false
+			}
+			if b, ok = p.Next(ctx); !ok {
+				return
+			}
 		}
-		send(ui.Frames(b, func() { p.Release(b) }))
+		release := func() { p.Release(b) }
+		if behind && time.Since(drawn) < every {
+			send(ui.MoreFrames(b, release))
+			owed = true
+			continue
+		}
+		send(ui.Frames(b, release))
+		drawn, owed = time.Now(), false
 	}
 }
+
+// redrawEvery is the longest the inspector's screen waits while batches
+// keep coming: 10 redraws a second.
+const redrawEvery = 100 * time.Millisecond
 
 // saver writes the first n bytes of the capture to a new file in the
 // current directory, for the w key.
