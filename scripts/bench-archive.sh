@@ -21,10 +21,12 @@
 #
 #   memory  peak RSS at most 64 MiB + 2 x the largest body read (a bomb
 #           of 255 MiB when one is read; bombs past the bounds are not)
-#   bomb-20 read or refused in under 5 s, under 600 MB peak RSS
+#   bomb-20 read or refused in under 5 s of CPU, under 600 MB peak RSS
 #
 # Times are elapsed (bash's time) and CPU (user+system, from
-# /usr/bin/time, less sensitive to other load); RSS from /usr/bin/time.
+# /usr/bin/time); the verdict takes CPU, which other helpers' load on a
+# shared machine disturbs far less than elapsed time. RSS from
+# /usr/bin/time.
 #
 # Environment:
 #   BASE_REF  also build this git ref (e.g. main) and run it the same way,
@@ -118,7 +120,7 @@ run() {
 		budget=$(calc %.0f "64 + 2 * $read_mib")
 		mem=$(verdict "$rss <= $budget")
 		if [[ $name == bomb-20 ]]; then
-			fast=$(verdict "$bt < 5 && $bm * 1024 < 600e6")
+			fast=$(verdict "$bu < 5 && $bm * 1024 < 600e6")
 		fi
 		rows+=("$(printf '%-8s %-12s %7s %4s %8s %7s %8s %7s %5s %7s' "${labels[$i]}" "$name" \
 			"$(calc %.2f "$(stat -c %s "$file") / 1e6")" "$brc" "$bt" "$bu" "$rss" "$budget" "$mem" "$fast")")
@@ -135,7 +137,7 @@ run sse-20 $bomb_mib "$sse"
 
 echo
 echo "streamtap calls on gzip-bomb archives — best of $RUNS, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a), $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-8s %-12s %7s %4s %8s %7s %8s %7s %5s %7s\n' build case 'file MB' exit 'elapsed' 'cpu s' 'RSS MiB' budget mem '<5s600M'
+printf '%-8s %-12s %7s %4s %8s %7s %8s %7s %5s %7s\n' build case 'file MB' exit 'elapsed' 'cpu s' 'RSS MiB' budget mem '<5s,600M'
 printf '%s\n' "${rows[@]}"
 echo
 echo "budget = 64 MiB + 2 x the largest body read (${bomb_mib} MiB per bomb); exit 2 = a session refused (past a bound);"
