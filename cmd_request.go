@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -243,9 +242,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 func requestCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) (int, *model.Session) {
 	s, err := readStream(ctx, src, o, model.Options{}, nil)
 	w := bufio.NewWriter(stdout)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s.Report())
+	_ = s.WriteReportJSON(w) // what calls --json writes
 	if werr := w.Flush(); werr != nil && err == nil {
 		err = werr
 	}
