@@ -324,3 +324,44 @@ func TestInvalidStatusIsNone(t *testing.T) {
 		t.Errorf("status 429 read as %d", rec.Status)
 	}
 }
+
+// TestRecordingBadTimes: a timing value that is not a time (not a number,
+// NaN, infinite, negative, past MaxRecordedTime) is read one way: the
+// frame takes the time of the frame before it, and the recording counts
+// it. `: t=1e9` (31 years) and `: t=1e300`, NaN and -1 used to be a wait
+// of decades and an at-once send.
+func TestRecordingBadTimes(t *testing.T) {
+	t.Parallel()
+	values := []string{"0.5", "1e9", "1e300", "NaN", "-1", "+Inf", "x", "86400.000001", "1.25", "-", "86400"}
+	in := RecordingMagic + "\n: response HTTP/1.1 200 OK\n: response-header Content-Type: text/event-stream\n: response-t NaN\n\n"
+	for i, v := range values {
+		in += fmt.Sprintf("data: %d\n: t=%s\n\n", i, v)
+	}
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	want := []time.Duration{ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(1.25), NoTime, MaxRecordedTime}
+	rec, err := ParseRecording([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.HeadAt != NoTime || rec.BadTimes != 8 {
+		t.Errorf("head at %v, %d bad times; want none and 8", rec.HeadAt, rec.BadTimes)
+	}
+	if len(rec.Body) != len(values) {
+		t.Fatalf("%d chunks; want %d", len(rec.Body), len(values))
+	}
+	for i, c := range rec.Body {
+		if c.At != want[i] || string(c.Data) != fmt.Sprintf("data: %d\n\n", i) {
+			t.Errorf("chunk %d (t=%s) = %q at %v; want it at %v", i, values[i], c.Data, c.At, want[i])
+		}
+	}
+	// `streamtap FILE` reads the same times.
+	var got []time.Duration
+	for _, f := range readBack(t, []byte(in), FormatAuto) {
+		if f.Kind == FrameEvent {
+			got = append(got, f.At)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("read back at %v; want %v", got, want)
+	}
+}
