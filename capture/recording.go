@@ -78,15 +78,34 @@ func SecretHeader(name string) bool {
 	return secretHeaders[strings.ToLower(strings.TrimSpace(name))]
 }
 
-// RedactHeaders returns a copy of h with every secret value replaced by
-// Redacted.
+// urlHeaders carry a URL, which may name a credential in its query (a
+// redirect's Location to a URL with ?key=, a Referer of one).
+var urlHeaders = map[string]bool{"location": true, "content-location": true, "referer": true}
+
+// RedactHeaderValue is a header's value as streamtap shows or saves it:
+// Redacted for a header that carries credentials (SecretHeader), the URL
+// with its credential parameters redacted (RedactURL) for one that
+// carries a URL, else the value itself.
+func RedactHeaderValue(name, value string) string {
+	switch name = strings.ToLower(strings.TrimSpace(name)); {
+	case secretHeaders[name]:
+		return Redacted
+	case urlHeaders[name]:
+		return RedactURL(value)
+	}
+	return value
+}
+
+// RedactHeaders returns a copy of h with every value as RedactHeaderValue
+// gives it.
 func RedactHeaders(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	for k, vs := range h {
-		if SecretHeader(k) {
-			vs = slices.Repeat([]string{Redacted}, len(vs))
+		vs = slices.Clone(vs)
+		for i, v := range vs {
+			vs[i] = RedactHeaderValue(k, v)
 		}
-		out[k] = slices.Clone(vs)
+		out[k] = vs
 	}
 	return out
 }

@@ -186,7 +186,12 @@ func TestRecordingSecrets(t *testing.T) {
 	x.RequestHeader.Set("Api-Key", "sk-azure-secret")
 	x.RequestHeader.Set("Cookie", "session=sk-cookie-secret")
 	x.ResponseHeader.Set("Set-Cookie", "id=sk-setcookie-secret")
-	secrets := []string{"sk-url-secret", "sk-auth-secret", "sk-xapi-secret", "sk-azure-secret", "sk-cookie-secret", "sk-setcookie-secret"}
+	// A URL in a header is a URL: its ?key= is redacted too.
+	x.RequestHeader.Set("Referer", "https://app.test/page?key=sk-referer-secret")
+	x.ResponseHeader.Set("Location", "https://other.test/v1?alt=sse&key=sk-location-secret")
+	x.ResponseHeader.Set("X-Goog-Api-Key", "sk-goog-secret")
+	secrets := []string{"sk-url-secret", "sk-auth-secret", "sk-xapi-secret", "sk-azure-secret", "sk-cookie-secret", "sk-setcookie-secret",
+		"sk-referer-secret", "sk-location-secret", "sk-goog-secret"}
 	in := []byte("data: 1\n\n")
 	rec, _ := record(t, x, RecordOptions{Format: FormatSSE}, in, 100)
 	for _, s := range secrets {
@@ -194,7 +199,8 @@ func TestRecordingSecrets(t *testing.T) {
 			t.Errorf("recording holds %q:\n%s", s, rec)
 		}
 	}
-	if !bytes.Contains(rec, []byte("Authorization: "+Redacted)) || !bytes.Contains(rec, []byte("alt=sse")) {
+	if !bytes.Contains(rec, []byte("Authorization: "+Redacted)) || !bytes.Contains(rec, []byte("alt=sse")) ||
+		!bytes.Contains(rec, []byte("Location: https://other.test/v1?alt=sse&key=%5Bredacted%5D")) {
 		t.Errorf("recording lacks the redacted header or the other parameters:\n%s", rec)
 	}
 	kept, _ := record(t, x, RecordOptions{Format: FormatSSE, KeepSecrets: true}, in, 100)

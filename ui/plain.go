@@ -438,12 +438,14 @@ func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, 
 	return l
 }
 
-// RedactHeader hides the value of a header that carries credentials.
+// RedactHeader hides the value of a header that carries credentials, and
+// the credentials in the query of one that carries a URL
+// (capture.RedactHeaderValue), unless keep.
 func RedactHeader(name, value string, keep bool) string {
-	if keep || !capture.SecretHeader(name) {
+	if keep {
 		return value
 	}
-	return capture.Redacted
+	return capture.RedactHeaderValue(name, value)
 }
 
 // WriteCalls prints the calls report for people.
