@@ -19,10 +19,10 @@ const maxRedirects = 50
 // redirectPolicy decides, as curl does, which redirects `request`
 // follows and what each hop sends. Without -L none is followed: the 3xx
 // is the response. With -L, a hop to another origin (scheme, host or
-// port) gets none of the credential headers redaction knows
-// (capture.SecretHeader: Authorization, Proxy-Authorization, x-api-key,
-// api-key, x-goog-api-key, Cookie) and no Referer, since the origin's URL
-// may hold a ?key=; and a 307 or 308 that would send the request body to
+// port), and every hop after it, gets none of the credential headers
+// redaction knows (capture.SecretHeader: Authorization,
+// Proxy-Authorization, x-api-key, api-key, x-goog-api-key, Cookie); no
+// hop gets a Referer, since the URL before it may hold a ?key=; and a 307 or 308 that would send the request body to
 // another origin is not followed: an LLM request's body is the prompt.
 // --location-trusted lifts both, as curl's does for credentials. Go's
 // client alone keeps x-api-key and its kin on any host, and Authorization
@@ -31,6 +31,10 @@ type redirectPolicy struct {
 	follow  bool // -L
 	trusted bool // --location-trusted
 	keep    bool // --keep-secrets: URLs printed unredacted
+	// left is set once a hop went to another origin: from then on no
+	// hop gets the credentials, back on the first origin included, as
+	// net/http does for Authorization and Cookie.
+	left bool
 	// notes are the lines stderr gets about the hops, terminal-safe: one
 	// per redirect followed, and why the last one was not.
 	notes []string
@@ -63,15 +67,17 @@ func (p *redirectPolicy) check(req *http.Request, via []*http.Request) error {
 		p.notes = append(p.notes, fmt.Sprintf("%s → %s", ui.Safe(status), target))
 		return nil
 	}
-	if sameOrigin(first.URL, req.URL) {
+	same := sameOrigin(first.URL, req.URL)
+	if same && !p.left {
 		p.notes = append(p.notes, fmt.Sprintf("%s → %s", ui.Safe(status), target))
 		return nil
 	}
-	if req.ContentLength != 0 && req.Body != nil && req.Body != http.NoBody {
+	if !same && req.ContentLength != 0 && req.Body != nil && req.Body != http.NoBody {
 		p.notes = append(p.notes, fmt.Sprintf("%s: redirect to %s not followed: it would send the request body to another origin (add --location-trusted to send it)",
 			ui.Safe(status), ui.Safe(p.url(req.URL.String()))))
 		return http.ErrUseLastResponse
 	}
+	p.left = true
 	var names []string // what the user gave that this hop does not get
 	for k := range first.Header {
 		if capture.SecretHeader(k) {
@@ -86,7 +92,7 @@ func (p *redirectPolicy) check(req *http.Request, via []*http.Request) error {
 	note := fmt.Sprintf("%s → %s", ui.Safe(status), target)
 	if len(names) > 0 {
 		slices.Sort(names)
-		note += " (not sent to another origin: " + ui.Safe(strings.Join(names, ", ")) + ")"
+		note += " (not sent beyond the first origin: " + ui.Safe(strings.Join(names, ", ")) + ")"
 	}
 	p.notes = append(p.notes, note)
 	return nil

@@ -131,7 +131,7 @@ func TestRequestRedirects(t *testing.T) {
 			want: want{code: 1, errs: []string{"302 Found: redirect to http://127.0.0.1:", "not followed (add -L to follow it)", "→ HTTP/1.1 302 Found"}}},
 		{name: "another host, same port", code: "302", args: []string{"-L"},
 			to:   func(l *landing) string { return strings.Replace(l.URL, "127.0.0.1", "localhost", 1) + "/final" },
-			want: want{code: 0, hits: 1, method: "GET", errs: []string{"302 Found → GET http://localhost:", "not sent to another origin: Api-Key, Authorization, Cookie, Proxy-Authorization, X-Api-Key, X-Goog-Api-Key", "streamtap: GET http://localhost:"}}},
+			want: want{code: 0, hits: 1, method: "GET", errs: []string{"302 Found → GET http://localhost:", "not sent beyond the first origin: Api-Key, Authorization, Cookie, Proxy-Authorization, X-Api-Key, X-Goog-Api-Key", "streamtap: GET http://localhost:"}}},
 		{name: "another port", code: "302", args: []string{"--location"},
 			to:   func(l *landing) string { return l.URL + "/final" },
 			want: want{code: 0, hits: 1, method: "GET"}},
@@ -265,6 +265,30 @@ func TestRequestErrorsRedactTheURL(t *testing.T) {
 		code, _, errs = runCLI(t, nil, append([]string{"request", "--keep-secrets"}, tt.args...)...)
 		if code != tt.code || !strings.Contains(errs, "sk-secret-9") {
 			t.Errorf("%s --keep-secrets: exit %d, stderr %q; want the key", tt.name, code, errs)
+		}
+	}
+}
+
+// TestRequestRedirectBackToTheOrigin: once a redirect left the first
+// origin, no later hop gets the credentials, back on that origin
+// included (the host it passed through chose where they would go).
+func TestRequestRedirectBackToTheOrigin(t *testing.T) {
+	l := newLanding(t)
+	back := l.URL + "/final"
+	via := strings.Replace(l.URL, "127.0.0.1", "localhost", 1) + "/hop?to=" + url.QueryEscape(back)
+	args := append([]string{"request", l.URL + "/start?to=" + url.QueryEscape(via), "-L"}, credentialArgs()...)
+	if code, _, errs := runCLI(t, nil, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	hits := l.got()
+	if len(hits) != 3 {
+		t.Fatalf("%d requests; want 3", len(hits))
+	}
+	for i, h := range hits {
+		for k, v := range credentials {
+			if got := h.header.Get(k); (got == v) != (i == 0) {
+				t.Errorf("request %d got %s: %q", i, k, got)
+			}
 		}
 	}
 }
