@@ -398,27 +398,17 @@ func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stder
 
 func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
-	var encoded bytes.Buffer
-	var safe []byte
-	enc := json.NewEncoder(&encoded)
+	// The data is the event's JSON as it came: escape what a terminal
+	// would obey and the bytes that are not UTF-8.
+	enc := json.NewEncoder(&safeJSONWriter{w: w})
 	enc.SetEscapeHTML(false)
 	_, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		line := ui.NewEventLine(s, ev, ord, f, o.keepSecrets)
 		if o.explain {
 			line.Explain = ui.NewExplainJSON(s, ev, ord, f.Data)
 		}
-		encoded.Reset()
 		if err := enc.Encode(line); err != nil {
 			return err
-		}
-		// The data is the event's JSON as it came: escape what a
-		// terminal would obey and the bytes that are not UTF-8.
-		var err error
-		if safe, err = writeSafeJSON(w, encoded.Bytes(), safe); err != nil {
-			return err
-		}
-		if encoded.Cap() > 1<<20 {
-			encoded = bytes.Buffer{} // one huge event does not keep its copy
 		}
 		if src.Timed {
 			return w.Flush() // a live stream shows each event as it arrives
@@ -434,24 +424,29 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 	return 0
 }
 
-// writeSafeJSON writes the JSON text j, as encoding/json wrote it, through
-// jsonscan.AppendSafe, 64 KiB at a time so that a big event is not copied
-// whole; scratch is reused and returned. Pieces are cut before a rune
-// start, which escape to the same bytes as the whole.
-func writeSafeJSON(w io.Writer, j, scratch []byte) ([]byte, error) {
+// safeJSONWriter passes JSON text to w through jsonscan.AppendSafe, 64
+// KiB at a time so that a big event is never copied whole. Each Write
+// must hold whole JSON texts, as json.Encoder writes them: pieces are cut
+// before a rune start, which escape to the same bytes as the whole.
+type safeJSONWriter struct {
+	w       io.Writer
+	scratch []byte
+}
+
+func (s *safeJSONWriter) Write(p []byte) (int, error) {
 	const piece = 64 << 10
-	for len(j) > 0 {
+	for j := p; len(j) > 0; {
 		cut := min(len(j), piece)
 		for cut < len(j) && !utf8.RuneStart(j[cut]) {
 			cut++
 		}
-		scratch = jsonscan.AppendSafe(scratch[:0], j[:cut])
-		if _, err := w.Write(scratch); err != nil {
-			return scratch, err
+		s.scratch = jsonscan.AppendSafe(s.scratch[:0], j[:cut])
+		if _, err := s.w.Write(s.scratch); err != nil {
+			return 0, err
 		}
 		j = j[cut:]
 	}
-	return scratch, nil
+	return len(p), nil
 }
 
 // runTimeline prints the plain timeline, each line as its event arrives.
