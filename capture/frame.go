@@ -51,7 +51,8 @@ type Flags uint32
 
 const (
 	// Truncated: the input ended before the blank line that completes the
-	// frame. A browser discards such an event; we keep it.
+	// frame (SSE), or before the newline that ends a JSON line. A browser
+	// discards such an event; we keep it.
 	Truncated Flags = 1 << iota
 	// LeadingSpaceField: a line such as " data: {...}" whose field name
 	// starts with a space. The spec treats " data" as an unknown field and
@@ -88,6 +89,11 @@ const (
 	// the data: [DONE] that vercel/ai's test harness appends to the chunks
 	// of a .chunks.txt file. It covers no bytes.
 	Implied
+	// BlankLines: a JSON line preceded by blank lines, which belong to it,
+	// or a remainder made only of blank lines. In SSE a blank line ends an
+	// event; between JSON lines it is a line that holds no JSON, and
+	// line-by-line decoders (ollama-python's json.loads) raise on it.
+	BlankLines
 )
 
 // MaxFrameSize is the size above which a frame is flagged TooLarge. It is a

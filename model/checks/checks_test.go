@@ -408,6 +408,17 @@ func framingCases() []ruleCase {
 		hit(fUnterminated, "cut mid-JSON", base[:len(base)-len(lines[5])-len(lines[4])-20]),
 		miss(fUnterminated, "CRLF blank line", strings.TrimSuffix(base, "\n\n")+"\r\n\r\n"),
 		miss(fUnterminated, "extra blank lines", base+"\n\n"),
+		func() ruleCase {
+			c := hit(fUnterminated, "JSON line without its newline", strings.Join(chatBase()[:5], "\n"), 4)
+			c.sev = sevp(Info)
+			return c
+		}(),
+		func() ruleCase {
+			c := hit(fUnterminated, "JSON line cut mid-JSON", strings.Join(chatBase()[:4], "\n")+"\n"+chatBase()[4][:20], 4)
+			c.sev = sevp(Warning)
+			return c
+		}(),
+		miss(fUnterminated, "a whole JSON body on one line", chatBase()[0]),
 
 		hit(fLeadingSpace, "space before data", strings.Replace(base, "data: "+chatBase()[1], " data: "+chatBase()[1], 1), 1),
 		miss(fLeadingSpace, "space after the colon", strings.Replace(base, "data: "+chatBase()[1], "data:  "+chatBase()[1], 1)),
