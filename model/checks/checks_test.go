@@ -38,7 +38,7 @@ func miss(rule, name, stream string) ruleCase {
 
 func allCases() []ruleCase {
 	var all []ruleCase
-	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, requestCases} {
+	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, requestCases} {
 		all = append(all, f()...)
 	}
 	return all
@@ -141,6 +141,7 @@ func TestBasesClean(t *testing.T) {
 		"gemini":    dataSSE(gemBase()),
 		"gemini-partial": dataSSE(gemPartial(
 			`{"functionCall":{}}`, `"finishReason":"STOP"`)),
+		"ollama": ndjson(append(ollBase()[:2:2], ollDone(`,"done_reason":"stop"`))),
 	} {
 		rep := CheckBytes([]byte(stream), capture.FormatAuto, Strict)
 		if len(rep.Findings) > 0 || rep.Outcome.State != "completed" {
