@@ -203,8 +203,8 @@ func TestNDJSONEverywhere(t *testing.T) {
 		har := `{"log":{"entries":[{"request":{"method":"POST","url":"http://localhost:11434/api/chat","postData":{"mimeType":"application/json","text":"{\"model\":\"llama3.2\"}"}},` +
 			`"response":{"status":200,"headers":[{"name":"Content-Type","value":"application/x-ndjson"}],"content":` + content + `}}]}}`
 		a := readArchive(t, []byte(har), ArchiveOptions{})
-		if len(a.Entries) != 1 {
-			t.Fatalf("%s: %d entries; want 1", name, len(a.Entries))
+		if len(a.Entries) != 1 || !a.Entries[0].Stream {
+			t.Fatalf("%s: %d entries; want 1, a stream by its media type", name, len(a.Entries))
 		}
 		w := want
 		if name == "HAR text" {

@@ -24,7 +24,7 @@ type ollamaChecks struct {
 func (oc *ollamaChecks) newItem(*model.Item, int) {}
 
 func (oc *ollamaChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
-	oc.blankLines(c, ord, f)
+	oc.blankLines(c, ord, f.Kind, f.Flags)
 	oc.afterDone(ord, f.Kind)
 	oc.lines++
 	oc.last = ord
@@ -110,13 +110,13 @@ func (oc *ollamaChecks) call(c *Checker, entry []byte, ord int) {
 	}
 }
 
-// blankLines reports the blank lines a frame starts with.
-func (oc *ollamaChecks) blankLines(c *Checker, ord int, f *capture.Frame) {
-	if f.Flags&capture.BlankLines == 0 {
+// blankLines reports the blank lines a frame starts with (or is).
+func (oc *ollamaChecks) blankLines(c *Checker, ord int, kind capture.FrameKind, flags capture.Flags) {
+	if flags&capture.BlankLines == 0 {
 		return
 	}
 	where := "before it"
-	if f.Kind == capture.FrameRemainder {
+	if kind == capture.FrameRemainder {
 		where = "at the end of the stream"
 	}
 	c.add(oBlankLine, []int{ord}, "event %d: blank lines %s; ollama-python's json.loads(\"\") raises on each", ord, where)
@@ -136,9 +136,7 @@ func (oc *ollamaChecks) afterDone(ord int, kind capture.FrameKind) {
 // unplaced sees what no dialect claimed after an Ollama line: an invalid
 // JSON line, an untyped object, the blank lines at the end.
 func (oc *ollamaChecks) unplaced(c *Checker, s *model.Session, ord int, ev *model.Event) {
-	if ev.Source == capture.FrameRemainder && ev.Frame&capture.BlankLines != 0 {
-		oc.blankLines(c, ord, &capture.Frame{Kind: capture.FrameRemainder, Flags: ev.Frame})
-	}
+	oc.blankLines(c, ord, ev.Source, ev.Frame)
 	oc.afterDone(ord, ev.Source)
 	oc.last = ord
 }

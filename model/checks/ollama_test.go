@@ -60,6 +60,7 @@ func ollamaCases() []ruleCase {
 	return []ruleCase{
 		hit(oBlankLine, "blank line between lines", ndjson(base[:2])+"\n"+ndjson(base[2:]), 2),
 		hit(oBlankLine, "blank lines at the end", ndjson(base)+"\n\n", 4),
+		hit(oBlankLine, "blank line before an invalid line", ndjson(base[:2])+"\n{\"mess\n"+ndjson(base[2:]), 2),
 		miss(oBlankLine, "every line ended once", ndjson(base)),
 
 		hit(oArgsNotObject, "arguments as a string", ndjson(with(2, ollCall("call_1", "0", `"get_weather"`, `"{\"city\":\"Paris\"}"`))), 2),
