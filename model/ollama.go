@@ -208,7 +208,7 @@ func (st *ollamaState) call(s *Session, ev *Event, r *Response, entry []byte, or
 	}
 	it.Name, it.CallID = str(c.Name), str(c.ID)
 	if c.Arguments != nil {
-		it.Args.add(ord, c.Arguments)
+		it.Args.whole(ord, c.Arguments)
 		it.Deltas++
 	}
 	it.close(ord)

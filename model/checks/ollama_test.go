@@ -141,3 +141,19 @@ func TestOllamaOutcomes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOllamaChecks runs the rules on any input seeded with the Ollama
+// cases: they never panic, and the report marshals.
+func FuzzOllamaChecks(f *testing.F) {
+	for _, tc := range ollamaCases() {
+		f.Add([]byte(tc.stream))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, p := range []Profile{Strict, Tolerant} {
+			rep := CheckBytes(data, capture.FormatAuto, p)
+			if _, err := rep.MarshalJSON(); err != nil {
+				t.Fatalf("report: %v", err)
+			}
+		}
+	})
+}
