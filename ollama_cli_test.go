@@ -59,7 +59,7 @@ func TestOllamaHeadless(t *testing.T) {
 		t.Fatalf("events: exit %d: %s", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	wantFlags := [][]string{nil, {"blank-lines", "invalid-json"}, {"truncated"}}
+	wantFlags := [][]string{nil, {"blank-lines", "invalid-json"}, {"no-newline"}}
 	if len(lines) != len(wantFlags) {
 		t.Fatalf("events: %d lines; want %d:\n%s", len(lines), len(wantFlags), out)
 	}

@@ -51,8 +51,7 @@ type Flags uint32
 
 const (
 	// Truncated: the input ended before the blank line that completes the
-	// frame (SSE), or before the newline that ends a JSON line. A browser
-	// discards such an event; we keep it.
+	// frame. A browser discards such an event; we keep it.
 	Truncated Flags = 1 << iota
 	// LeadingSpaceField: a line such as " data: {...}" whose field name
 	// starts with a space. The spec treats " data" as an unknown field and
@@ -94,6 +93,11 @@ const (
 	// event; between JSON lines it is a line that holds no JSON, and
 	// line-by-line decoders (ollama-python's json.loads) raise on it.
 	BlankLines
+	// NoNewline: the last of several JSON lines has no newline before
+	// EOF. Unlike an SSE event cut off (Truncated), the line may be whole:
+	// line readers still yield it; whether its JSON is whole is the
+	// model's to say.
+	NoNewline
 )
 
 // MaxFrameSize is the size above which a frame is flagged TooLarge. It is a

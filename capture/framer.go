@@ -255,7 +255,7 @@ func isOpener(line []byte) bool {
 // lineFramer frames JSON lines: every non-blank line is an event. Blank
 // lines belong to the frame after them (flagged BlankLines), and blank
 // lines at the end form a remainder; a last line without its newline is
-// flagged Truncated, unless it is the only one. Nothing is dropped.
+// flagged NoNewline, unless it is the only one. Nothing is dropped.
 type lineFramer struct {
 	buf   []byte
 	idle  int // see shrink
@@ -264,20 +264,20 @@ type lineFramer struct {
 	beg   int
 	bom   Flags // BOM while the first line may start with one, until a frame carries the flag
 	first bool  // the first line is still to be read
-	// faults are the flags the framer gives a line's layout (Truncated,
+	// faults are the flags the framer gives a line's layout (NoNewline,
 	// BlankLines): all of them for a stream, none for a chunks file,
 	// whose layout is the file's, not the wire's.
 	faults Flags
 	// framed says a line was framed: a last line without its newline is
-	// cut only after others, since a one-line input without one is a whole
-	// JSON body (a non-streaming response).
+	// flagged only after others, since a one-line input without one is a
+	// whole JSON body (a non-streaming response).
 	framed bool
 	nl     byteFinder
 	frame  Frame
 }
 
 // lineFaults are the flags a stream of JSON lines gets for its layout.
-const lineFaults = Truncated | BlankLines
+const lineFaults = NoNewline | BlankLines
 
 func newLineFramer(base int64) *lineFramer {
 	f := &lineFramer{base: base, first: true, faults: lineFaults}
@@ -309,7 +309,7 @@ func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 			}
 			end, next, ending = len(f.buf), len(f.buf), 0
 			if f.framed {
-				layout = Truncated
+				layout = NoNewline
 			}
 		}
 		content := f.buf[f.pos:end]

@@ -30,7 +30,7 @@ func brokenNDJSON(huge int) (string, []Flags) {
 		{`{"model":"llama3.2","message":{"content":"cut` + "\n", EndsLF}, // invalid JSON: the model judges it
 		{`{"model":"llama3.2","message":{"content":"caf` + "\xe9" + `"},"done":false}` + "\n", EndsLF | InvalidUTF8},
 		{ndjsonLine(strings.Repeat("x", huge), false) + "\n", EndsLF},
-		{ndjsonLine("", true), Truncated}, // no newline at EOF
+		{ndjsonLine("", true), NoNewline}, // no newline at EOF
 	}
 	var b strings.Builder
 	var want []Flags
@@ -76,16 +76,16 @@ func TestNDJSONTrailingBlankLines(t *testing.T) {
 	in := ndjsonLine("", true) + "\n\n\r\n"
 	got := frameAll(t, FormatAuto, []byte(in))
 	checkCoverage(t, got, len(in))
-	if len(got) != 2 || got[0].Flags&(BlankLines|Truncated) != 0 || got[1].Kind != FrameRemainder || got[1].Flags&BlankLines == 0 {
+	if len(got) != 2 || got[0].Flags&(BlankLines|NoNewline) != 0 || got[1].Kind != FrameRemainder || got[1].Flags&BlankLines == 0 {
 		t.Fatalf("frames = %+v; want a clean line, then a remainder flagged blank lines", got)
 	}
 	for _, f := range frameAll(t, FormatChunks, []byte("{\"a\":1}\n\n{\"b\":2}\n\n")) {
-		if f.Flags&(BlankLines|Truncated) != 0 {
+		if f.Flags&(BlankLines|NoNewline) != 0 {
 			t.Errorf("chunks frame %+v carries a stream's layout flags", f)
 		}
 	}
-	if f := frameAll(t, FormatChunks, []byte("{\"a\":1}")); f[0].Flags&Truncated != 0 {
-		t.Errorf("chunks last line %+v flagged truncated", f[0])
+	if f := frameAll(t, FormatChunks, []byte("{\"a\":1}\n{\"b\":2}")); f[1].Flags&NoNewline != 0 {
+		t.Errorf("chunks last line %+v flagged no-newline", f[1])
 	}
 }
 
