@@ -47,7 +47,7 @@ var sharedExplanations = []Explanation{
 		"the bytes themselves.",
 		"Skips them. Between JSON lines a blank line holds no JSON: a reader that parses every line (ollama-python) raises on it.",
 		"An SSE event cut off at EOF is an event flagged truncated, not this; blank JSON lines break line-by-line parsers.",
-		"framing/unterminated-event"),
+		"ollama/blank-line"),
 	explain(anyD, TypeHTTP, "",
 		"The HTTP response head before the stream (curl -i, the proxy, a recording).",
 		"status, content-type (text/event-stream), request id and rate-limit headers.",
