@@ -119,9 +119,9 @@ func (fr *Framer) Feed(p []byte, at time.Duration, emit func(*Frame)) {
 	fr.pending = append(fr.pending, p...)
 	fr.pendAt = at
 	// Past the few bytes a prefix needs, only a line end can let detect
-	// decide: without this gate a 50 MB first line arriving in small reads
-	// would be searched for its newline once per read.
-	if len(fr.pending) > detectPrefix && bytes.IndexByte(p, '\n') < 0 {
+	// decide on JSON: without this gate a 50 MB first line arriving in
+	// small reads would be searched for its newline once per read.
+	if len(fr.pending) > detectPrefix && bytes.IndexByte(p, '\n') < 0 && startsJSON(fr.pending) {
 		return
 	}
 	if f, ok := detect(fr.pending, false); ok {
@@ -131,8 +131,15 @@ func (fr *Framer) Feed(p []byte, at time.Duration, emit func(*Frame)) {
 
 // detectPrefix is the most bytes detect needs to tell a format by its
 // prefix alone (a BOM, the recording magic, an HTTP head); past them it
-// decides on whole lines.
+// decides JSON on whole lines.
 const detectPrefix = 64
+
+// startsJSON reports whether b's first byte after a BOM and blank space
+// opens a JSON object or array.
+func startsJSON(b []byte) bool {
+	t := bytes.TrimLeft(bytes.TrimPrefix(b, bom), " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
 
 // Finish ends the input and emits every byte not yet in a frame.
 func (fr *Framer) Finish(at time.Duration, emit func(*Frame)) {
