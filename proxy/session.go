@@ -27,11 +27,11 @@ import (
 // protocols by the DuplexTee's sink, which runs one chunk at a time;
 // finish runs once.
 //
-// The frames go through an ingest.Pump, which copies them into a batch;
-// after each chunk the same goroutine adds the batch to the session
-// (model), so the client's stream never waits for another goroutine to be
-// scheduled. The session is a model.Live: model, finish and the sessions
-// list each hold its lock while they use it.
+// The frames go through an ingest.Inline, which copies them into a batch
+// and adds the batch to the session after each chunk (model) on the same
+// goroutine, so the client's stream never waits for another goroutine to
+// be scheduled. The session is a model.Live: the Inline, finish and the
+// sessions list each hold its lock while they use it.
 type session struct {
 	p          *Proxy
 	id         int
@@ -55,7 +55,7 @@ type session struct {
 	firstByte  time.Duration
 	firstEvent time.Duration
 	fr         *capture.Framer // set when the response head arrived
-	pm         *ingest.Pump
+	inline     *ingest.Inline
 	rec        *capture.Recorder
 	recFile    *os.File
 	recPath    string
@@ -115,9 +115,7 @@ func (ps *session) respond(resp *http.Response) {
 		format = capture.FormatSSE // the messages are written as SSE blocks
 	}
 	ps.fr = capture.NewFramer(format)
-	// The checks read Raw; each read's frames are added by model, so
-	// EndRead need not wait for a consumer (Gather).
-	ps.pm = ingest.New(ingest.Options{KeepRaw: ps.p.feed != nil, Gather: true})
+	ps.inline = ingest.NewInline(ps.live, ps.p.feed != nil) // the checks read Raw
 	// The head goes in first, so that an HTTP error status is an error.
 	ps.add(headFrame(resp, ps.headAt))
 	ps.model()
@@ -126,24 +124,10 @@ func (ps *session) respond(resp *http.Response) {
 	ps.openHAR(resp)
 }
 
-// model ends a read: the frames it completed are due, and are added to
-// the session, a batch at a time under its lock; the sessions list hears
-// of it.
+// model ends a read: the frames it completed are added to the session;
+// the sessions list hears of it.
 func (ps *session) model() {
-	ps.pm.EndRead()
-	added := false
-	for {
-		b, ok := ps.pm.TryNext()
-		if !ok {
-			break
-		}
-		s := ps.live.Lock()
-		_ = s.AddBatch(b, nil) // without a callback it cannot fail
-		ps.live.Unlock()
-		ps.pm.Release(b)
-		added = true
-	}
-	if added && ps.p.feed != nil {
+	if ps.inline.EndRead() && ps.p.feed != nil {
 		ps.p.feed.touch(ps.id)
 	}
 }
@@ -151,7 +135,6 @@ func (ps *session) model() {
 // endModel adds the last frames.
 func (ps *session) endModel(at time.Duration) {
 	ps.fr.Finish(at, ps.add)
-	ps.pm.Close(nil)
 	ps.model()
 }
 
@@ -287,7 +270,7 @@ func (ps *session) add(f *capture.Frame) {
 	if first {
 		ps.firstEvent = f.At
 	}
-	_ = ps.pm.Frame(f) // only a consumer that stopped fails it, and model never stops
+	ps.inline.Frame(f)
 	if first {
 		ps.publish()
 	}
