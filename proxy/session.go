@@ -215,14 +215,32 @@ func (ps *session) closeHAR(at time.Duration) {
 	ps.har = nil
 }
 
-// createRecording makes a new file in dir named after the session.
+// createRecording makes a new file in dir named after the session: its
+// start, its id, its method and its path. Each part is bounded and cut to
+// letters, digits, '.' and '_' (anything else becomes '-'), so that any
+// request (a method is any HTTP token, of any length) gets a file name
+// well under the usual 255-byte limit, in dir and nowhere else.
 func createRecording(dir string, start time.Time, id int, method, path string) (*os.File, string, error) {
+	path, _, _ = strings.Cut(strings.TrimPrefix(path, "/"), "?")
+	name := fmt.Sprintf("%s-%04d-%s-%s.sse", start.Format("20060102T150405"), id,
+		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath))
+	full := filepath.Join(dir, name)
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	return f, full, err
+}
+
+// Bounds of the parts of a recording's file name, in bytes.
+const (
+	maxNameMethod = 20 // the registered methods have at most 17 letters
+	maxNamePath   = 60
+)
+
+// fileNamePart is s cut to at most max bytes of letters, digits, '.' and
+// '_', each other character one '-', without leading or trailing '-'.
+func fileNamePart(s string, max int) string {
 	var b strings.Builder
-	for _, c := range strings.TrimPrefix(path, "/") {
-		if b.Len() >= 60 {
-			break
-		}
-		if c == '?' {
+	for _, c := range s {
+		if b.Len() >= max {
 			break
 		}
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' {
@@ -231,10 +249,7 @@ func createRecording(dir string, start time.Time, id int, method, path string) (
 			b.WriteByte('-')
 		}
 	}
-	name := fmt.Sprintf("%s-%04d-%s-%s.sse", start.Format("20060102T150405"), id, method, strings.Trim(b.String(), "-"))
-	full := filepath.Join(dir, name)
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	return f, full, err
+	return strings.Trim(b.String(), "-")
 }
 
 // chunk takes body bytes from the tee, after the client has them.
