@@ -95,6 +95,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		printError(stderr, fmt.Errorf("%w — is another proxy already on %s?", err, o.listen))
 		return 2
 	}
+	warnExposed(stderr, ln, proxyExposes)
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
@@ -149,8 +150,12 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	if !o.keepSecrets {
 		up = capture.RedactURL(up)
 	}
+	where := ""
+	if e := exposure(ln.Addr()); e != "" {
+		where = " (open to " + e + ")" // the warning on stderr is behind the screen
+	}
 	m := ui.NewSessions(ui.Options{
-		Source:      fmt.Sprintf("proxy http://%s → %s", ln.Addr(), up),
+		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, up),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,
