@@ -41,7 +41,9 @@ type session struct {
 	path       string
 	url        string
 	reqHeader  http.Header
-	reqBody    []byte
+	reqBody    []byte       // the first MaxRequestKept bytes of the request body
+	reqSize    int64        // the body's size when reqBody holds only its start: -1 unknown, 0 whole
+	reqRead    *requestBody // the request body being read, or nil
 	req        model.Request
 	prev       int // the session whose turn this request answers, or 0
 	unanswered []string
@@ -169,7 +171,7 @@ func headFrame(resp *http.Response, at time.Duration) *capture.Frame {
 func (ps *session) exchange() capture.Exchange {
 	return capture.Exchange{
 		Started: ps.start, Method: ps.method, URL: ps.url,
-		RequestHeader: ps.reqHeader, RequestBody: ps.reqBody,
+		RequestHeader: ps.reqHeader, RequestBody: ps.reqBody, RequestBodySize: ps.reqSize,
 		HeadAt: ps.headAt, Status: ps.status,
 	}
 }
