@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# proxy-load.sh measures `streamtap proxy` on loopback with
-# scripts/proxyload, against baselines measured in the same run:
+# proxy-stream.sh measures `streamtap proxy` on loopback with
+# scripts/proxystream, against baselines measured in the same run:
 #
 #   uploads  8 parallel 100 MB uploads through the proxy: its peak RSS
 #            (target <= 150 MB) next to its peak after 8 uploads of 1 kB,
@@ -19,7 +19,7 @@
 #            the deadline (--client-body-timeout and --client-idle-timeout
 #            at DEADLINE).
 #
-# usage: scripts/proxy-load.sh
+# usage: scripts/proxy-stream.sh
 #
 # Environment:
 #   BASE      a git revision (e.g. main) to build and measure the same way,
@@ -50,9 +50,9 @@ DEADLINE=${DEADLINE:-2s}
 ONLY=${ONLY:-uploads,stream,clients}
 
 source "$root/scripts/bench-lib.sh"
-bench_setup proxy-load
+bench_setup proxy-stream
 go build -o "$TMP/streamtap" .
-go build -o "$TMP/proxyload" ./scripts/proxyload
+go build -o "$TMP/proxystream" ./scripts/proxystream
 base_args=()
 if [[ -n ${BASE:-} ]]; then
 	echo "building $BASE as the baseline..." >&2
@@ -81,7 +81,7 @@ fi
 echo
 echo "streamtap proxy on loopback — $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a), $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%dT%H:%MZ)"
 rc=0
-"$TMP/proxyload" -bin "$TMP/streamtap" "${base_args[@]}" "${capture_args[@]}" \
+"$TMP/proxystream" -bin "$TMP/streamtap" "${base_args[@]}" "${capture_args[@]}" \
 	-upload-size "$UPLOAD" -deadline "$DEADLINE" -only "$ONLY" | tee "$TMP/out" || rc=$?
 ((rc <= 1)) || exit 2 # 1: a measure of the binary failed (FAILED bin: above)
 

@@ -1,7 +1,7 @@
-// Command proxyload measures `streamtap proxy` against an upstream it
+// Command proxystream measures `streamtap proxy` against an upstream it
 // runs itself, on loopback, and prints one line of facts per measure:
 //
-//	go run ./scripts/proxyload -bin ./streamtap -capture big.sse
+//	go run ./scripts/proxystream -bin ./streamtap -capture big.sse
 //
 // It starts the proxy binary (-bin, and -base for a baseline binary
 // measured the same way in the same run) as `proxy --no-tui` in front of
@@ -111,7 +111,7 @@ func (m *multi) String() string     { return strings.Join(*m, ",") }
 func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
 
 func fatal(err error) {
-	fmt.Fprintln(os.Stderr, "proxyload:", err)
+	fmt.Fprintln(os.Stderr, "proxystream:", err)
 	os.Exit(2)
 }
 
