@@ -83,6 +83,15 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	return o, nil
 }
 
+// shownUpstream is the upstream URL as the log line and the sessions list
+// show it: its credentials redacted unless --keep-secrets.
+func (o proxyOptions) shownUpstream() string {
+	if o.keepSecrets {
+		return o.upstream.String()
+	}
+	return capture.RedactURL(o.upstream.String())
+}
+
 // runProxy runs `streamtap proxy` until ctx is cancelled.
 func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
 	o, err := parseProxyArgs(args)
@@ -117,7 +126,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		}
 	}
 	p := proxy.New(o.proxy(nil), stderr)
-	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), o.upstream)
+	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), ui.Safe(o.shownUpstream()))
 	if err := p.Serve(ctx, ln); err != nil {
 		printError(stderr, err)
 		return 2
@@ -151,16 +160,12 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 		defer f.Close()
 		logw = f
 	}
-	up := o.upstream.String()
-	if !o.keepSecrets {
-		up = capture.RedactURL(up)
-	}
 	where := ""
 	if e := exposure(ln.Addr()); e != "" {
 		where = " (open to " + e + ")" // the warning on stderr is behind the screen
 	}
 	m := ui.NewSessions(ui.Options{
-		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, up),
+		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, o.shownUpstream()),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,

@@ -336,7 +336,10 @@ func FlagNames(ev *model.Event) []string {
 	return out
 }
 
-// EventLine is one line of `streamtap events`: a stable JSON shape.
+// EventLine is one line of `streamtap events`: a stable JSON shape. Its
+// strings and data hold stream text as it came; whoever prints it passes
+// the encoding through jsonscan.AppendSafe, so that no raw C1 control,
+// DEL, bidi rune or byte that is not UTF-8 reaches the output.
 type EventLine struct {
 	Ordinal  int             `json:"ordinal"`
 	Offset   int64           `json:"offset"`
@@ -358,6 +361,10 @@ type EventLine struct {
 	Headers  [][2]string     `json:"headers,omitempty"`
 	Flags    []string        `json:"flags,omitempty"`
 	Truncate bool            `json:"truncated,omitempty"`
+	// RawBase64 is the event's bytes (offset and length in the input),
+	// base64, when they are not UTF-8: the JSON strings above then hold
+	// U+FFFD where a byte was, and this is how to get the bytes back.
+	RawBase64 string `json:"raw_base64,omitempty"`
 	// Explain is set by `events --explain` (see NewExplainJSON).
 	Explain *ExplainJSON `json:"explain,omitempty"`
 }
@@ -392,6 +399,9 @@ func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, 
 	if f.HasID {
 		id := string(f.ID)
 		l.ID = &id
+	}
+	if !utf8.Valid(f.Raw) {
+		l.RawBase64 = base64.StdEncoding.EncodeToString(f.Raw)
 	}
 	switch f.Kind {
 	case capture.FrameComment:
@@ -429,12 +439,14 @@ func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, 
 	return l
 }
 
-// RedactHeader hides the value of a header that carries credentials.
+// RedactHeader hides the value of a header that carries credentials, and
+// the credentials in the query of one that carries a URL
+// (capture.RedactHeaderValue), unless keep.
 func RedactHeader(name, value string, keep bool) string {
-	if keep || !capture.SecretHeader(name) {
+	if keep {
 		return value
 	}
-	return capture.Redacted
+	return capture.RedactHeaderValue(name, value)
 }
 
 // WriteCalls prints the calls report for people.
