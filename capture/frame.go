@@ -1,6 +1,7 @@
 // Package capture reads bytes from a source (a pipe, a file, an HTTP
 // exchange) and cuts them into frames: SSE events, comments, JSON lines,
-// HTTP heads and the remainders that fit none of those. Every byte it reads
+// AWS event stream messages, HTTP heads and the remainders that fit none
+// of those. Every byte it reads
 // belongs to exactly one frame, so nothing received is ever lost.
 //
 // It knows nothing about LLM dialects, tool calls or the UI: turning frames
@@ -17,7 +18,8 @@ const NoTime time.Duration = -1
 type FrameKind uint8
 
 const (
-	// FrameEvent is an SSE event block, a JSON line or a whole JSON body.
+	// FrameEvent is an SSE event block, a JSON line, a whole JSON body or
+	// an event stream message.
 	FrameEvent FrameKind = iota
 	// FrameComment is a run of SSE comment lines (":" lines), such as
 	// keep-alives. Browsers drop them; we keep them.
@@ -88,6 +90,26 @@ const (
 	// the data: [DONE] that vercel/ai's test harness appends to the chunks
 	// of a .chunks.txt file. It covers no bytes.
 	Implied
+	// EventStream: the frame is a message of an AWS event stream
+	// (eventstream.go), or bytes of one that hold no message. Raw is
+	// binary; Header holds the message's headers (values as text), Event
+	// the :event-type (:exception-type, :error-code) that names it and Data
+	// its payload.
+	EventStream
+	// PreludeCRC: an event stream message whose prelude CRC fails. Its
+	// lengths cannot be trusted, so its frame runs to the next valid
+	// prelude.
+	PreludeCRC
+	// MessageCRC: an event stream message whose message CRC fails. Its
+	// headers and payload are decoded as they are.
+	MessageCRC
+	// BadLength: an event stream prelude whose lengths no message can have
+	// (under 16 bytes, headers past the message, over the 16 MiB and 128
+	// KiB bounds), or headers that do not decode within their length.
+	BadLength
+	// Exception: an event stream message whose :message-type is
+	// exception or error: the service reports a failure in the stream.
+	Exception
 )
 
 // MaxFrameSize is the size above which a frame is flagged TooLarge. It is a
