@@ -386,6 +386,9 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	if f.HasEvent {
 		ev.Name = s.types.id(f.Event)
 	}
+	if f.Flags&capture.EventStream != 0 && s.eventStream(ev, f, ord) {
+		return
+	}
 	if !f.HasData {
 		ev.Type = ev.Name
 		if ev.Type == 0 {
@@ -436,7 +439,9 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	}
 	s.cur = data
 	t := &s.top
-	if len(t.typ) > 0 {
+	if f.Flags&capture.EventStream != 0 {
+		ev.Type = ev.Name // an event stream message is typed by its :event-type header
+	} else if len(t.typ) > 0 {
 		s.scratch = jsonscan.Unquote(s.scratch[:0], t.typ)
 		ev.Type = s.types.id(s.scratch)
 		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {
