@@ -13,6 +13,8 @@ var dialects = []*dialectRules{
 	&chatDialect,
 	&anthropicDialect,
 	&geminiDialect,
+	&converseDialect,
+	&invokeDialect,
 }
 
 // dialectRules is one dialect's rules: their table, and how they observe a
