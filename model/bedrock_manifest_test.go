@@ -117,11 +117,11 @@ func checkVector(t *testing.T, s *Session, file string) {
 		t.Fatalf("%d events; want one message", s.Len())
 	}
 	ev := s.Events.At(0)
-	refused := map[string]string{"corrupted-length": "prelude-crc", "corrupted-header-len": "prelude-crc",
-		"corrupted-headers": "message-crc", "corrupted-payload": "message-crc"}
+	refused := map[string]string{"corrupted-length": "prelude CRC mismatch at byte 0", "corrupted-header-len": "prelude CRC mismatch at byte 0",
+		"corrupted-headers": "message CRC mismatch at byte 0", "corrupted-payload": "message CRC mismatch at byte 0"}
 	for name, check := range refused {
 		if strings.Contains(file, "negative-"+name+"__") {
-			if ev.Kind != KindError || s.TypeName(ev.Type) != TypeBadFrame || len(s.Errors) != 1 || s.Errors[0].Code != check {
+			if ev.Kind != KindError || s.TypeName(ev.Type) != TypeBadFrame || len(s.Errors) != 1 || s.Errors[0].Message != check {
 				t.Fatalf("%s: kind %s, type %s, errors %+v; want a bad frame refused by its %s", file, ev.Kind, s.TypeName(ev.Type), s.Errors, check)
 			}
 			if o := s.Outcome(); o.State != "error" {

@@ -19,7 +19,8 @@ const eventStreamDamage = capture.PreludeCRC | capture.MessageCRC | capture.BadL
 // before any dialect, and reports whether that was all. A message that
 // fails a CRC or has impossible lengths is no event a client receives: the
 // AWS SDKs raise a checksum error and the stream ends there, so it is the
-// stream's error (its payload, if any, is not applied). A message the
+// stream's error, "eventstream: message CRC mismatch at byte N" (its
+// payload, if any, is not applied). A message the
 // input cut short is no event either, and leaves the outcome to the
 // missing end. An error message with no payload (:message-type error)
 // says what went wrong in its :error-message header.
@@ -27,21 +28,13 @@ func (s *Session) eventStream(ev *Event, f *capture.Frame, ord int) bool {
 	switch {
 	case f.Flags&eventStreamDamage != 0:
 		ev.Type = s.types.id([]byte(TypeBadFrame))
-		what := ""
-		switch {
-		case f.Flags&capture.PreludeCRC != 0:
-			what = "prelude-crc"
-		case f.Flags&capture.BadLength != 0:
-			what = "bad-length"
-		case f.Flags&capture.MessageCRC != 0:
-			what = "message-crc"
-		default:
-			return true // Truncated alone
+		what := damageName(f.Flags)
+		if what == "" {
+			return true // Truncated alone: the missing end tells the outcome
 		}
 		ev.Kind = KindError
-		s.Errors = append(s.Errors, ErrorInfo{Ordinal: ord, Status: s.status, Code: what,
-			Message: "the event stream message at byte " + strconv.FormatInt(f.Start, 10) + " fails its " + damageName(f.Flags) +
-				": clients raise a checksum error and stop reading"})
+		s.Errors = append(s.Errors, ErrorInfo{Ordinal: ord, Status: s.status, Code: "eventstream",
+			Message: what + " at byte " + strconv.FormatInt(f.Start, 10)})
 		return true
 	case f.Flags&capture.Exception != 0 && !f.HasData:
 		ev.Type, ev.Kind, ev.Dialect = ev.Name, KindError, s.lastDial
@@ -60,13 +53,16 @@ func (s *Session) eventStream(ev *Event, f *capture.Frame, ord int) bool {
 	return false
 }
 
-// damageName says which check a damaged message fails, for messages.
+// damageName says which check a damaged message fails, for the error
+// that reports it; "" for none.
 func damageName(fl capture.Flags) string {
 	switch {
 	case fl&capture.PreludeCRC != 0:
-		return "prelude CRC"
+		return "prelude CRC mismatch"
 	case fl&capture.BadLength != 0:
-		return "length check (a length no message can have)"
+		return "impossible lengths"
+	case fl&capture.MessageCRC != 0:
+		return "message CRC mismatch"
 	}
-	return "message CRC"
+	return ""
 }
