@@ -6,7 +6,8 @@
 # usage: scripts/outputs.sh BINARY OUTDIR
 #        diff -r OUTDIR-before OUTDIR-after
 #
-# Inputs: every embedded sample, every capture in ../shared/captures, and a
+# Inputs: every embedded sample, every capture in ../shared/captures, the
+# AWS event streams in ../shared/captures-next, and a
 # few bad inputs made here (empty, binary, an HTTP 401 body, a cut stream,
 # invalid UTF-8, CR-only line ends). Each output file holds the command's
 # stdout, then its stderr and exit code after a separator line.
@@ -26,6 +27,9 @@ for s in $("$bin" samples | awk '{print $1}'); do
 done
 if [[ -d $root/../shared/captures ]]; then
 	for f in "$root"/../shared/captures/*.sse; do inputs+=("$f"); done
+fi
+if [[ -d $root/../shared/captures-next ]]; then
+	for f in "$root"/../shared/captures-next/*.eventstream; do inputs+=("$f"); done
 fi
 : >"$work/empty.sse"
 perl -e 'srand(1); print map { chr(int(rand(256))) } 1 .. 4096' >"$work/binary.bin"
