@@ -155,20 +155,29 @@ var ErrEventStreamShort = errors.New("event stream: shorter than a message prelu
 // Problem; only input shorter than a prelude is an error. It is how a view
 // shows a frame's decoded headers from the frame's bytes.
 func ParseEventStream(raw []byte) (EventStreamMessage, error) {
-	var m EventStreamMessage
 	if len(raw) < eventStreamPrelude {
-		return m, ErrEventStreamShort
+		return EventStreamMessage{}, ErrEventStreamShort
 	}
+	return parseEventStream(raw, nil, false), nil
+}
+
+// parseEventStream is ParseEventStream for at least a prelude's bytes,
+// appending the headers to headers: the framer reuses one slice for every
+// message. sound says the prelude is known to hold (the framer checked it
+// to find the message's length).
+func parseEventStream(raw []byte, headers []EventStreamHeader, sound bool) EventStreamMessage {
+	var m EventStreamMessage
 	m.Total = binary.BigEndian.Uint32(raw)
 	m.HeadersLen = binary.BigEndian.Uint32(raw[4:])
 	m.PreludeCRC = binary.BigEndian.Uint32(raw[8:])
 	switch {
+	case sound:
 	case crc32.ChecksumIEEE(raw[:8]) != m.PreludeCRC:
 		m.Problem |= PreludeCRC
-		return m, nil
+		return m
 	case !possibleLengths(m.Total, m.HeadersLen):
 		m.Problem |= BadLength
-		return m, nil
+		return m
 	}
 	total := int(m.Total)
 	if len(raw) < total {
@@ -182,14 +191,14 @@ func ParseEventStream(raw []byte) (EventStreamMessage, error) {
 	}
 	hEnd := eventStreamPrelude + int(m.HeadersLen)
 	if hEnd > total {
-		return m, nil // cut short within the headers
+		return m // cut short within the headers
 	}
 	var ok bool
-	if m.Headers, ok = appendEventStreamHeaders(nil, raw[eventStreamPrelude:hEnd]); !ok {
+	if m.Headers, ok = appendEventStreamHeaders(headers, raw[eventStreamPrelude:hEnd]); !ok {
 		m.Problem |= BadLength
 	}
 	m.Payload = raw[hEnd:min(total, int(m.Total)-4)]
-	return m, nil
+	return m
 }
 
 // possibleLengths reports whether a prelude's lengths can describe a

@@ -132,10 +132,10 @@ func (f *eventStreamFramer) emitBytes(end int, why Flags, at time.Duration, emit
 // within it): its headers as the frame's Header, the type that names it
 // as its Event and its payload as its Data.
 func (f *eventStreamFramer) emitMessage(raw []byte, at time.Duration, emit func(*Frame)) {
-	m, _ := ParseEventStream(raw)
+	m := parseEventStream(raw, f.headers[:0], true) // scan checked the prelude
 	f.frame = Frame{Kind: FrameEvent, Start: f.base + int64(f.beg), End: f.base + int64(f.beg+len(raw)), At: at,
 		Raw: raw, Retry: -1, Flags: EventStream | m.Problem}
-	f.headers = append(f.headers[:0], m.Headers...)
+	f.headers = m.Headers
 	f.fields, f.text = f.fields[:0], f.text[:0]
 	var msgType, event, exception, errorCode []byte
 	for _, h := range f.headers {

@@ -150,7 +150,8 @@ type Frame struct {
 	Unknown   []Field
 	Comments  int // comment lines in the frame
 
-	// HTTP head fields, for FrameHead.
+	// HTTP head fields, for FrameHead. Header also holds an event stream
+	// message's headers (flag EventStream), values as text.
 	Status int
 	Proto  string
 	Header []Field
@@ -160,7 +161,8 @@ type Frame struct {
 // buffer, so it may outlive the callback that received f (for example to be
 // handed to another goroutine). Raw is left out: it is the largest part and
 // can be read back by offset (Start, End) from wherever the stream's bytes
-// are kept. All copied slices share one allocation.
+// are kept; so are an event stream message's headers, which lie within it
+// (see DetachInto). All copied slices share one allocation.
 func (f *Frame) Detach() Frame {
 	n := len(f.Event) + len(f.ID) + len(f.Data)
 	for _, u := range f.Unknown {
@@ -207,7 +209,16 @@ func (f *Frame) DetachInto(g *Frame, arena []byte, raw bool) []byte {
 			g.Unknown[i] = Field{Name: cp(u.Name), Value: cp(u.Value)}
 		}
 	}
-	if f.Header != nil {
+	switch {
+	case f.Header == nil:
+	case !raw && f.Flags&(EventStream|Exception) == EventStream:
+		// An event stream message's headers are kept with its Raw bytes
+		// (they lie within them) and for an exception (whose :error-message
+		// the model reads); else they are left out, as Raw is: they would
+		// cost an allocation for every message of a stream read only for
+		// its calls, and ParseEventStream reads them back from the bytes.
+		g.Header = nil
+	default:
 		g.Header = make([]Field, len(f.Header))
 		for i, h := range f.Header {
 			g.Header[i] = Field{Name: cp(h.Name), Value: cp(h.Value)}

@@ -63,33 +63,21 @@ func (st *converseState) response(s *Session, ord int, fresh bool) *Response {
 }
 
 // converseMembers are the members of a Converse event body the assembly
-// reads, found in one walk.
+// reads: collected with the event's top members (Session.top), for a Nova
+// event by focusValue.
 type converseMembers struct {
 	index              int
 	start, delta, stop []byte
 }
 
-func readConverse(s *Session, body []byte) converseMembers {
-	m := converseMembers{index: -1}
-	s.idx.Members(body, func(k, v []byte) bool {
-		switch string(k) {
-		case "contentBlockIndex":
-			m.index = intOr(v, -1)
-		case "start":
-			m.start = v
-		case "delta":
-			m.delta = v
-		case "stopReason":
-			m.stop = v
-		}
-		return true
-	})
-	return m
+func readConverse(s *Session) converseMembers {
+	t := &s.top
+	return converseMembers{index: intOr(t.blockIndex, -1), start: t.start, delta: t.delta, stop: t.converseStop}
 }
 
 // event applies a Converse event whose body is data (for Nova, the value
-// of the chunk's one member).
-func (st *converseState) event(s *Session, ev *Event, typ string, data []byte, ord int) {
+// of the chunk's one member), its members at hand in s.top.
+func (st *converseState) event(s *Session, ev *Event, typ string, _ []byte, ord int) {
 	if ev.Frame&capture.Exception != 0 {
 		s.exceptionEvent(ev, typ, ord)
 		if st.resp != nil {
@@ -97,7 +85,7 @@ func (st *converseState) event(s *Session, ev *Event, typ string, data []byte, o
 		}
 		return
 	}
-	m := readConverse(s, data)
+	m := readConverse(s)
 	switch typ {
 	case "messageStart":
 		ev.Kind = KindLifecycle

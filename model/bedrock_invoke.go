@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/base64"
 
 	"github.com/streamtap/streamtap/capture"
@@ -85,18 +86,22 @@ func (st *invokeState) event(s *Session, ev *Event, typ string, data []byte, ord
 		st.chunk.Problem = "no bytes member holding a base64 string"
 		return
 	}
-	b64, plain := jsonscan.Raw(v)
-	if !plain { // escaped, as "\/": decoded first
-		st.b64 = jsonscan.Unquote(st.b64[:0], v)
-		b64 = st.b64
+	var err error
+	var inner []byte
+	var isObj bool
+	if pre := s.chunk; pre.in != nil {
+		// Decoded and scanned by the reader's goroutine (Batch.ValidateLast).
+		inner, isObj, err = pre.data, pre.sc.IsObject, pre.sc.Err
+		s.focusLoaded(pre)
+	} else {
+		inner, st.inner, st.b64, err = decodeChunk(v, st.inner[:0], st.b64[:0])
+		if err != nil {
+			st.chunk.Problem = "bytes is not base64: " + err.Error()
+			return
+		}
+		isObj, err = s.focus(inner)
 	}
-	inner, err := base64.StdEncoding.AppendDecode(st.inner[:0], b64)
-	st.inner = inner
-	if err != nil {
-		st.chunk.Problem = "bytes is not base64: " + err.Error()
-		return
-	}
-	if isObj, err := s.focus(inner); err != nil || !isObj {
+	if err != nil || !isObj {
 		st.chunk.Problem = "the decoded bytes are not a JSON object"
 		return
 	}
@@ -260,6 +265,65 @@ func firstElement(s *Session, arr []byte) []byte {
 		return false
 	})
 	return first
+}
+
+// decodeChunk decodes the base64 string value v (a chunk's bytes) into
+// dst, returning it and the scratch used (b64) for reuse. The string is
+// decoded as it stands, its JSON escapes (a "\/" some encoders write)
+// undone only when there are any: looking for them first would read every
+// chunk's bytes once more.
+func decodeChunk(v, dst, b64 []byte) (inner, dstOut, b64Out []byte, err error) {
+	inner, err = base64.StdEncoding.AppendDecode(dst, v[1:len(v)-1])
+	if err != nil && bytes.IndexByte(v, '\\') >= 0 {
+		b64 = jsonscan.Unquote(b64, v)
+		inner, err = base64.StdEncoding.AppendDecode(dst, b64)
+	}
+	return inner, inner, b64, err
+}
+
+// prefocus is an inner document decoded and scanned ahead of the session,
+// in a Batch's Indexes.
+type prefocus struct {
+	data []byte
+	sc   jsonscan.Scanned
+	in   *jsonscan.Indexes
+}
+
+// prescanChunk decodes the bytes of an InvokeModel chunk whose data (its
+// outer JSON, scanned as sc) the Batch holds, and validates and indexes
+// the inner document, on the reader's goroutine: decoding and scanning are
+// most of what such a chunk costs, and a Batch is filled while the session
+// adds the one before (see Batch). What cannot be decoded is left to the
+// session, which says why.
+func (b *Batch) prescanChunk(data []byte, sc jsonscan.Scanned) wrapped {
+	if !sc.IsObject || sc.Err != nil {
+		return wrapped{}
+	}
+	var x jsonscan.Index
+	b.idx.Load(&x, data, sc)
+	v := x.Get(data, "bytes")
+	if jsonscan.Kind(v) != '"' {
+		return wrapped{}
+	}
+	at := len(b.inner)
+	inner, arena, b64, err := decodeChunk(v, b.inner, b.b64[:0])
+	b.inner, b.b64 = arena, b64
+	if err != nil {
+		b.inner = b.inner[:at]
+		return wrapped{}
+	}
+	return wrapped{at: at, n: len(inner) - at, sc: b.idx.ScanObject(inner[at:]), ok: true}
+}
+
+// focusLoaded is focus for an inner document a Batch scanned already.
+func (s *Session) focusLoaded(pre prefocus) {
+	s.idx = &s.batchIdx
+	pre.in.Load(s.idx, pre.data, pre.sc)
+	s.top, s.cur = top{}, nil
+	if pre.sc.IsObject && pre.sc.Err == nil {
+		s.idx.Members(pre.data, s.top.member)
+		s.cur = pre.data
+	}
 }
 
 // focus makes inner, a JSON document the event being added wraps, the

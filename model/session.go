@@ -137,6 +137,9 @@ type Session struct {
 	// typeOwners holds, by interned type, 1 + the dialect that claims the
 	// type (see typeOwner), or 0 while unasked.
 	typeOwners []Dialect
+	// chunk is the inner document of the InvokeModel chunk being added,
+	// when its Batch decoded and scanned it already (see prescanChunk).
+	chunk prefocus
 }
 
 // NewSession returns an empty session.
@@ -243,6 +246,8 @@ type top struct {
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
 	promptFeedback, content, role, responseID, stopReason, created []byte
+	// Bedrock ConverseStream's (also Nova's inside InvokeModel chunks).
+	blockIndex, start, converseStop []byte
 }
 
 // member is collect for Index.Members.
@@ -319,6 +324,12 @@ func (t *top) collect(key, v []byte) {
 		t.responseID = v
 	case "stop_reason":
 		t.stopReason = v
+	case "contentBlockIndex":
+		t.blockIndex = v
+	case "start":
+		t.start = v
+	case "stopReason":
+		t.converseStop = v
 	}
 }
 
