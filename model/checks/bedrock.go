@@ -73,25 +73,27 @@ func (cc *converseChecks) observe(c *Checker, s *model.Session, ord int, ev *mod
 	switch typ {
 	case "contentBlockStart":
 		kind := firstKey(s, s.Field("start"))
-		if kind == "" {
+		if len(kind) == 0 {
 			c.add(bEmptyStart, []int{ord}, "contentBlockStart at event %d (block %d) has an empty start union; boto3 fails on it, and text and reasoning blocks take no start",
 				ord, idx)
 			return
 		}
-		m.blocks[idx] = &converseBlock{index: idx, kind: kind, start: ord}
+		m.blocks[idx] = &converseBlock{index: idx, kind: string(kind), start: ord}
 	case "contentBlockDelta":
-		kind := firstKey(s, s.Field("delta"))
+		kind := firstKey(s, s.Field("delta")) // bytes: this runs for every delta
 		b := m.blocks[idx]
 		switch {
-		case b == nil && kind == "toolUse":
+		case b == nil && string(kind) == "toolUse":
 			c.add(bUnknownBlock, []int{ord}, "a toolUse delta at event %d is for block %d, which no contentBlockStart opened", ord, idx)
 		case b == nil:
-			m.blocks[idx] = &converseBlock{index: idx, kind: kind, start: ord} // text and reasoning open with their first delta
+			m.blocks[idx] = &converseBlock{index: idx, kind: string(kind), start: ord} // text and reasoning open with their first delta
 		case b.stopped > 0:
 			c.add(bUnknownBlock, []int{b.stopped - 1, ord}, "a %s delta at event %d is for block %d, already stopped at event %d",
 				kind, ord, idx, b.stopped-1)
+		case string(kind) == b.kind:
+			// A block's deltas are almost always of its own kind.
 		default:
-			if fits, known := converseFits[b.kind]; known && converseFits[kind] != nil && !fits[kind] {
+			if fits, known := converseFits[b.kind]; known && converseFits[string(kind)] != nil && !fits[string(kind)] {
 				c.add(bWrongBlock, []int{b.start, ord}, "a %s delta at event %d is routed to block %d, a %s block (event %d)",
 					kind, ord, idx, b.kind, b.start)
 			}
@@ -127,11 +129,11 @@ func (cc *converseChecks) observe(c *Checker, s *model.Session, ord int, ev *mod
 }
 
 // firstKey is the name of the first member of an object (a Converse
-// union: start, delta), or "".
-func firstKey(s *model.Session, obj []byte) string {
-	key := ""
+// union: start, delta), or nil; it points into the event.
+func firstKey(s *model.Session, obj []byte) []byte {
+	var key []byte
 	s.JSON().Members(obj, func(k, _ []byte) bool {
-		key = string(k)
+		key = k
 		return false
 	})
 	return key
