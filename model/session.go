@@ -245,7 +245,7 @@ type top struct {
 	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
-	promptFeedback, content, role, responseID, stopReason, created []byte
+	promptFeedback, content, role, responseID, stopReason, created, done []byte
 	// Bedrock ConverseStream's (also Nova's inside InvokeModel chunks).
 	blockIndex, start, converseStop []byte
 }
@@ -324,6 +324,8 @@ func (t *top) collect(key, v []byte) {
 		t.responseID = v
 	case "stop_reason":
 		t.stopReason = v
+	case "done":
+		t.done = v
 	case "contentBlockIndex":
 		t.blockIndex = v
 	case "start":

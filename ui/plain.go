@@ -312,7 +312,8 @@ func FlagNames(ev *model.Event) []string {
 		{capture.UnknownField, "unknown-field"}, {capture.InvalidUTF8, "invalid-utf8"},
 		{capture.IDHasNUL, "id-has-nul"}, {capture.BadRetry, "bad-retry"}, {capture.NULByte, "nul-byte"},
 		{capture.NoData, "no-data"}, {capture.TooLarge, "too-large"}, {capture.BOM, "bom"},
-		{capture.Implied, "implied"}, {capture.PreludeCRC, "prelude-crc-mismatch"},
+		{capture.Implied, "implied"}, {capture.BlankLines, "blank-lines"},
+		{capture.NoNewline, "no-newline"}, {capture.PreludeCRC, "prelude-crc-mismatch"},
 		{capture.MessageCRC, "message-crc-mismatch"}, {capture.BadLength, "bad-length"},
 		{capture.Exception, "exception"},
 	}

@@ -48,8 +48,8 @@ func convBase() []string {
 	}
 }
 
-// with returns events with element i replaced by repl (none: removed).
-func with(events []string, i int, repl ...string) []string {
+// withEvent returns events with element i replaced by repl (none: removed).
+func withEvent(events []string, i int, repl ...string) []string {
 	out := append([]string(nil), events[:i]...)
 	out = append(out, repl...)
 	return append(out, events[i+1:]...)
@@ -88,42 +88,42 @@ func bedrockCases() []ruleCase {
 	short := "\x00\x00\x00\x0c\x00\x00\x00\x00" // total 12, a valid CRC: too short for a message
 	short = string(binary.BigEndian.AppendUint32([]byte(short), crc32.ChecksumIEEE([]byte(short))))
 	warning := Warning
-	maxTok := with(base, 8, esEvent("messageStop", `{"stopReason":"max_tokens"}`))
-	maxTokCut := with(maxTok, 6)
+	maxTok := withEvent(base, 8, esEvent("messageStop", `{"stopReason":"max_tokens"}`))
+	maxTokCut := withEvent(maxTok, 6)
 	return []ruleCase{
-		hit(fESPreludeCRC, "length byte damaged", join(with(base, 1, flipByte(base[1], 2))), 1),
+		hit(fESPreludeCRC, "length byte damaged", join(withEvent(base, 1, flipByte(base[1], 2))), 1),
 		miss(fESPreludeCRC, "sound", join(base)),
-		hit(fESMessageCRC, "payload byte damaged", join(with(base, 5, flipByte(base[5], len(base[5])-10))), 5),
+		hit(fESMessageCRC, "payload byte damaged", join(withEvent(base, 5, flipByte(base[5], len(base[5])-10))), 5),
 		miss(fESMessageCRC, "sound", join(base)),
-		hit(fESLength, "a prelude of 12 bytes", join(with(base, 2, short, base[2])), 2),
+		hit(fESLength, "a prelude of 12 bytes", join(withEvent(base, 2, short, base[2])), 2),
 		miss(fESLength, "sound", join(base)),
 		hit(fESException, "throttled mid-stream", join(append(slices.Clone(base[:6]), esException("throttlingException", "Too many requests"))), 6),
 		miss(fESException, "no exception", join(base)),
 		hit(fUnterminated, "event stream cut mid-message", join(base)[:len(join(base))-7], 9),
 
-		hit(bUnknownBlock, "toolUse delta with no contentBlockStart", join(with(base, 3)), 3),
-		hit(bUnknownBlock, "text delta after its block's stop", join(with(base, 3, base[3], esEvent("contentBlockDelta",
+		hit(bUnknownBlock, "toolUse delta with no contentBlockStart", join(withEvent(base, 3)), 3),
+		hit(bUnknownBlock, "text delta after its block's stop", join(withEvent(base, 3, base[3], esEvent("contentBlockDelta",
 			`{"contentBlockIndex":0,"delta":{"text":" More."}}`))), 2, 4),
-		hit(bUnknownBlock, "stop twice", join(with(base, 2, base[2], base[2])), 2, 3),
+		hit(bUnknownBlock, "stop twice", join(withEvent(base, 2, base[2], base[2])), 2, 3),
 		miss(bUnknownBlock, "text opens its block with its first delta", join(base)),
-		hit(bWrongBlock, "text routed to the tool block", join(with(base, 6, base[6], esEvent("contentBlockDelta",
+		hit(bWrongBlock, "text routed to the tool block", join(withEvent(base, 6, base[6], esEvent("contentBlockDelta",
 			`{"contentBlockIndex":1,"delta":{"text":"Done."}}`))), 3, 7),
-		miss(bWrongBlock, "text in a block of its own after the call", join(with(base, 7, base[7], esEvent("contentBlockDelta",
+		miss(bWrongBlock, "text in a block of its own after the call", join(withEvent(base, 7, base[7], esEvent("contentBlockDelta",
 			`{"contentBlockIndex":2,"delta":{"text":"Done."}}`), esEvent("contentBlockStop", `{"contentBlockIndex":2}`)))),
-		hit(bEmptyStart, "start union empty", join(with(base, 1, esEvent("contentBlockStart", `{"contentBlockIndex":0,"start":{}}`), base[1])), 1),
+		hit(bEmptyStart, "start union empty", join(withEvent(base, 1, esEvent("contentBlockStart", `{"contentBlockIndex":0,"start":{}}`), base[1])), 1),
 		miss(bEmptyStart, "tool call start", join(base)),
-		hit(bInputInvalid, "input cut", join(with(base, 6)), 3, 6),
+		hit(bInputInvalid, "input cut", join(withEvent(base, 6)), 3, 6),
 		ruleCase{rule: bInputInvalid, name: "input cut by max_tokens", stream: join(maxTokCut), hit: true, events: []int{3, 6}, sev: &warning},
 		miss(bInputInvalid, "input complete", join(base)),
 		hit(bNoStop, "cut before messageStop", join(base[:8]), 7),
 		miss(bNoStop, "an exception ends it", join(append(slices.Clone(base[:6]), esException("modelStreamErrorException", "The model failed")))),
 		hit(bNoMetadata, "no metadata", join(base[:9]), 8),
 		miss(bNoMetadata, "metadata", join(base)),
-		hit(bUnknownEvent, "an invented event type", join(with(base, 9, base[9], esEvent("messageTrailer", `{}`))), 10),
+		hit(bUnknownEvent, "an invented event type", join(withEvent(base, 9, base[9], esEvent("messageTrailer", `{}`))), 10),
 		miss(bUnknownEvent, "documented types", join(base)),
 
-		hit(iChunkInvalid, "bytes not base64", join(with(invokeAnthropic(`"{}"`), 2, esEvent("chunk", `{"bytes":"not base64!"}`))), 2),
-		hit(iChunkInvalid, "bytes decode to no object", join(with(invokeAnthropic(`"{}"`), 2, esEvent("chunk", `{"bytes":"WzFd"}`))), 2),
+		hit(iChunkInvalid, "bytes not base64", join(withEvent(invokeAnthropic(`"{}"`), 2, esEvent("chunk", `{"bytes":"not base64!"}`))), 2),
+		hit(iChunkInvalid, "bytes decode to no object", join(withEvent(invokeAnthropic(`"{}"`), 2, esEvent("chunk", `{"bytes":"WzFd"}`))), 2),
 		miss(iChunkInvalid, "sound chunks", join(invokeAnthropic(`"{}"`))),
 		hit(iUnknownModel, "an unknown family", esEvent("chunk", `{"bytes":"`+base64.StdEncoding.EncodeToString([]byte(`{"completion":"Hi","stop":null}`))+`"}`), 0),
 		miss(iUnknownModel, "Titan", esEvent("chunk", `{"bytes":"`+base64.StdEncoding.EncodeToString([]byte(`{"outputText":"Hi","index":0,"completionReason":"FINISH"}`))+`"}`)),

@@ -13,6 +13,7 @@ var dialects = []*dialectRules{
 	&chatDialect,
 	&anthropicDialect,
 	&geminiDialect,
+	&ollamaDialect,
 	&converseDialect,
 	&invokeDialect,
 }
