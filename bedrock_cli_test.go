@@ -182,3 +182,40 @@ func TestBedrockHAR(t *testing.T) {
 		t.Errorf("calls --json of a HAR = %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestBedrockDiff: diff compares a Bedrock InvokeModel stream with the
+// Anthropic SSE stream of the same events by calls, text and outcome, and
+// finds a changed argument.
+func TestBedrockDiff(t *testing.T) {
+	code, raw, errs := runCLI(t, nil, "events", "--sample", "bedrock-invoke-claude-tool")
+	if code != 0 {
+		t.Fatalf("events: %d %s", code, errs)
+	}
+	var sse strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(raw), "\n") {
+		var ev struct {
+			Type string `json:"type"`
+			Data struct {
+				Bytes string `json:"bytes"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		inner, err := base64.StdEncoding.DecodeString(ev.Data.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sse.WriteString("event: " + ev.Type + "\ndata: " + string(inner) + "\n\n")
+	}
+	same := writeTemp(t, "same.sse", sse.String())
+	code, out, errs := runCLI(t, nil, "diff", "sample:bedrock-invoke-claude-tool", same)
+	if code != 0 || !strings.Contains(out, "equivalent") || !strings.Contains(out, "bedrock-invoke") {
+		t.Errorf("diff with the same events as SSE = %d\n%s%s", code, out, errs)
+	}
+	changed := writeTemp(t, "changed.sse", strings.Replace(sse.String(), `a/Tokyo`, `a/Seoul`, 1))
+	code, out, _ = runCLI(t, nil, "diff", "sample:bedrock-invoke-claude-tool", changed)
+	if code != 1 || !strings.Contains(out, "Seoul") {
+		t.Errorf("diff with a changed argument = %d\n%s", code, out)
+	}
+}
