@@ -219,3 +219,17 @@ func TestBedrockDiff(t *testing.T) {
 		t.Errorf("diff with a changed argument = %d\n%s", code, out)
 	}
 }
+
+// TestBedrockErrorMessage: an event stream error message carries its
+// message in a header, not a payload; calls (which keeps no raw bytes)
+// still reports it as the outcome's detail.
+func TestBedrockErrorMessage(t *testing.T) {
+	in := append(capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":event-type"), Value: []byte("messageStart")},
+		{Name: []byte(":message-type"), Value: []byte("event")}}, []byte(`{"role":"assistant"}`)),
+		capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":error-code"), Value: []byte("InternalFailure")},
+			{Name: []byte(":error-message"), Value: []byte("the model runner crashed")}, {Name: []byte(":message-type"), Value: []byte("error")}}, nil)...)
+	code, out, errs := runCLI(t, in, "calls", "--json", "-")
+	if code != 0 || !strings.Contains(out, `"outcome":{"state":"error","detail":"InternalFailure: the model runner crashed"}`) {
+		t.Errorf("calls --json = %d\n%s%s", code, out, errs)
+	}
+}
