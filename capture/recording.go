@@ -611,6 +611,8 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 		format = FormatSSE
 	case strings.Contains(ctype, "ndjson") || strings.Contains(ctype, "jsonl"):
 		format = FormatJSONL
+	case strings.HasPrefix(ctype, EventStreamContentType):
+		format = FormatEventStream
 	case strings.Contains(ctype, "json"):
 		format = FormatJSON
 	}

@@ -18,7 +18,8 @@ import (
 // seedGlobs name the recorded streams that seed the fuzz corpora: the
 // project's samples and the real captures kept beside the project root. The
 // targets run without them.
-var seedGlobs = []string{"../samples/*.sse", "../../shared/captures/*.sse", "../../shared/captures-next/ollama*.ndjson"}
+var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "../../shared/captures/*.sse",
+	"../../shared/captures-next/ollama*.ndjson", "../../shared/captures-next/*.eventstream"}
 
 // assembleDeadline bounds one assembly in a fuzz run. Inputs there are
 // small, so anything near it is a hang, not a slow machine.

@@ -313,7 +313,9 @@ func FlagNames(ev *model.Event) []string {
 		{capture.IDHasNUL, "id-has-nul"}, {capture.BadRetry, "bad-retry"}, {capture.NULByte, "nul-byte"},
 		{capture.NoData, "no-data"}, {capture.TooLarge, "too-large"}, {capture.BOM, "bom"},
 		{capture.Implied, "implied"}, {capture.BlankLines, "blank-lines"},
-		{capture.NoNewline, "no-newline"},
+		{capture.NoNewline, "no-newline"}, {capture.PreludeCRC, "prelude-crc-mismatch"},
+		{capture.MessageCRC, "message-crc-mismatch"}, {capture.BadLength, "bad-length"},
+		{capture.Exception, "exception"},
 	}
 	for _, c := range cf {
 		if ev.Frame&c.f != 0 {
@@ -402,6 +404,12 @@ func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, 
 	}
 	if !utf8.Valid(f.Raw) {
 		l.RawBase64 = base64.StdEncoding.EncodeToString(f.Raw)
+	}
+	if f.Flags&capture.EventStream != 0 {
+		// An event stream message's headers: :event-type, :message-type …
+		for _, h := range f.Header {
+			l.Headers = append(l.Headers, [2]string{string(h.Name), string(h.Value)})
+		}
 	}
 	switch f.Kind {
 	case capture.FrameComment:

@@ -305,6 +305,9 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 // a field or a comment, not a JSON value. Rules about SSE fields (event:
 // names, [DONE]) apply only to SSE.
 func isSSE(f *capture.Frame) bool {
+	if f.Flags&capture.EventStream != 0 {
+		return false
+	}
 	for _, b := range f.Raw {
 		switch b {
 		case ' ', '\t', '\r', '\n':

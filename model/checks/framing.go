@@ -32,6 +32,10 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 	if f.Kind != capture.FrameEvent {
 		return
 	}
+	if f.Flags&capture.EventStream != 0 {
+		c.observeEventStream(s, ord, ev, f)
+		return
+	}
 	name := s.TypeName(ev.Type)
 	truncated := f.Flags&capture.Truncated != 0
 	switch {
