@@ -85,6 +85,7 @@ func (p *Proxy) newSession(r *http.Request) *session {
 		opts, ps.checks = checks.Attach(model.Options{KeepEvents: true, Raw: ps.store})
 	}
 	ps.live = model.NewLive(model.NewSession(opts))
+	p.open.add(1)
 	return ps
 }
 
@@ -366,6 +367,7 @@ func (ps *session) finish(status int, err error, state string) {
 		if ps.p.onDone != nil {
 			ps.p.onDone(ps)
 		}
+		ps.p.open.add(-1)
 	})
 }
 
