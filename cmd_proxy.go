@@ -32,6 +32,7 @@ type proxyOptions struct {
 	keepSecrets bool
 	headTimeout time.Duration
 	idle        time.Duration
+	keep        int // with the sessions list: how many sessions it keeps, 0 for all
 }
 
 // proxyFlags defines the proxy's flags into o; the upstream URL, parsed
@@ -47,6 +48,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
 	fs.DurationVar(&o.headTimeout, "timeout", proxy.DefaultHeadTimeout, "give up on an upstream that sends no response head within `DURATION` (504 to the client)")
 	fs.DurationVar(&o.idle, "idle-timeout", 0, "cut a stream that sends no bytes for `DURATION` (0: never)")
+	fs.IntVar(&o.keep, "keep", 0, "with the sessions list, keep only the newest `N` sessions in it: older ended ones leave the list (0: keep all)")
 	return fs, up
 }
 
@@ -75,6 +77,9 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 		return o, fmt.Errorf("--upstream %q: want an http:// or https:// URL", *up)
 	}
 	o.upstream = u
+	if o.keep < 0 {
+		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
+	}
 	return o, nil
 }
 
@@ -131,10 +136,18 @@ func terminalOf(ws ...io.Writer) *os.File {
 }
 
 // runProxyTUI runs the proxy with the interactive sessions list drawn on
-// out, a terminal. The log goes to o.logFile, or nowhere.
+// out, a terminal. The log goes to o.logFile, or nowhere. Each ended
+// session's bytes wait in a private temporary directory, removed at exit,
+// so that the list holds only a row per session (see proxy.Options.Spill).
 func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	spill, err := os.MkdirTemp("", "streamtap-sessions-")
+	if err != nil {
+		printError(stderr, fmt.Errorf("sessions list: %w", err))
+		return 2
+	}
+	defer os.RemoveAll(spill)
 	logw := io.Discard
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -154,11 +167,14 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,
+		Keep:        o.keep,
 	})
 	// Bubble Tea opens the TTY for keys itself; stdin is never its input.
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out))
 	feed := proxy.NewFeed(func(b []ui.SessionUpdate) { prog.Send(ui.Sessions(b)) })
-	p := proxy.New(o.proxy(feed), logw)
+	po := o.proxy(feed)
+	po.Spill = spill
+	p := proxy.New(po, logw)
 
 	var serveErr error
 	var wg sync.WaitGroup
@@ -168,7 +184,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 			prog.Quit()
 		}
 	})
-	_, err := prog.Run()
+	_, err = prog.Run()
 	cancel()
 	feed.Abort() // the sessions list is gone
 	wg.Wait()
@@ -176,7 +192,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	case serveErr != nil:
 		printError(stderr, serveErr)
 		return 2
-	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled):
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) && !errors.Is(err, tea.ErrInterrupted):
 		printError(stderr, err)
 		return 2
 	}

@@ -54,6 +54,12 @@ type Options struct {
 	// Grace is how long Serve lets open exchanges finish when it stops
 	// before it cuts them (0: ShutdownGrace).
 	Grace time.Duration
+	// Spill, with Feed, is a directory where each ended session's bytes
+	// are kept (compressed), so that the sessions list can let the
+	// session go and load it again when it is opened (ui.Stored). The
+	// caller makes it, and removes it when the proxy stopped. "": the list
+	// keeps every session in memory.
+	Spill string
 }
 
 // Proxy is the recording reverse proxy, an http.Handler. It is safe for
@@ -71,12 +77,16 @@ type Proxy struct {
 	upMu     sync.Mutex
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
 	open     openSessions                    // sessions not finished yet
+	spill    *spillDir                       // where ended sessions wait for the sessions list, or nil
 }
 
 // New returns a proxy to o.Upstream that writes one line per exchange to
 // logw.
 func New(o Options, logw io.Writer) *Proxy {
 	p := &Proxy{o: o, log: NewLog(logw), feed: o.Feed}
+	if o.Feed != nil && o.Spill != "" {
+		p.spill = &spillDir{dir: o.Spill}
+	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
