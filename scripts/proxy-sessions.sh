@@ -23,7 +23,8 @@
 #   N      sessions in the first round (default 2000; the second doubles it)
 #   SIZE   size of each session's stream (default 151KB)
 #   C      sessions at a time (default 4)
-#   KEEP_N when set, the proxy runs with --keep KEEP_N
+#   KEEP_N when set, the proxy runs with --keep KEEP_N (at most N): the
+#          list then holds the newest KEEP_N sessions
 #
 # Exit status: 0 when both targets pass, 1 when one fails, 2 on error.
 set -euo pipefail
@@ -58,6 +59,14 @@ for _ in $(seq 100); do [[ -s $TMP/up.addr ]] && break; sleep 0.05; done
 up=http://$(cat "$TMP/up.addr")
 keep=()
 [[ -n ${KEEP_N:-} ]] && keep=(--keep "$KEEP_N")
+# listed N: the status line's count once n sessions went through
+listed() {
+	if [[ -n ${KEEP_N:-} ]] && (($1 > KEEP_N)); then
+		echo " $KEEP_N sessions · $(($1 - KEEP_N)) older dropped"
+	else
+		echo " $1 sessions"
+	fi
+}
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
@@ -99,23 +108,25 @@ run() {
 	wait_port "$port"
 	rss0=$(rss_mb "$pid")
 	"$load" drive -proxy "http://127.0.0.1:$port" -n "$N" -c "$C" >/dev/null
-	[[ $mode == tui ]] && wait_screen " $N sessions"
+	[[ $mode == tui ]] && wait_screen "$(listed "$N")"
 	sleep 1
 	rss1=$(rss_mb "$pid")
 	if [[ $mode == tui ]]; then
+		local first=1
+		[[ -n ${KEEP_N:-} ]] && ((N > KEEP_N)) && first=$((N - KEEP_N + 1))
 		tmux -S "$sock" send-keys -t load g Enter
-		wait_screen "#1 POST /v1/responses"
+		wait_screen "#$first POST /v1/responses"
 		wait_screen "[0-9]+ events .* ended: completed"
 		tmux -S "$sock" send-keys -t load Escape
-		wait_screen " $N sessions" # the list again (esc and G sent together would read as alt+G)
+		wait_screen "$(listed "$N")" # the list again (esc and G sent together would read as alt+G)
 		tmux -S "$sock" send-keys -t load G Enter
 		wait_screen "#$N POST /v1/responses"
 		wait_screen "[0-9]+ events .* ended: completed"
 		tmux -S "$sock" send-keys -t load Escape
-		wait_screen " $N sessions"
+		wait_screen "$(listed "$N")"
 	fi
 	"$load" drive -proxy "http://127.0.0.1:$port" -n "$N" -c "$C" >/dev/null
-	[[ $mode == tui ]] && wait_screen " $((2 * N)) sessions"
+	[[ $mode == tui ]] && wait_screen "$(listed $((2 * N)))"
 	sleep 1
 	rss2=$(rss_mb "$pid")
 	local t0
