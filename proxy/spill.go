@@ -220,7 +220,7 @@ func loadSession(r *bufio.Reader, keepSecrets bool) (ui.Loaded, error) {
 	if meta.Responded {
 		ps.headAt = meta.HeadAt
 		ps.respond(&http.Response{StatusCode: meta.Status, Proto: meta.Proto, Header: meta.ResponseHeader})
-		var buf []byte
+		var buf bytes.Buffer
 		for rd := bytes.NewReader(reads); rd.Len() > 0; {
 			n, err := binary.ReadUvarint(rd)
 			if err != nil {
@@ -230,13 +230,13 @@ func loadSession(r *bufio.Reader, keepSecrets bool) (ui.Loaded, error) {
 			if err != nil || n > 1<<40 {
 				return ui.Loaded{}, fmt.Errorf("bad reads: %v", err)
 			}
-			if uint64(cap(buf)) < n {
-				buf = make([]byte, n)
-			}
-			if _, err := io.ReadFull(r, buf[:n]); err != nil {
+			// Grown as the bytes come, not made n long: a bad length
+			// runs out of input instead of allocating it.
+			buf.Reset()
+			if _, err := io.CopyN(&buf, r, int64(n)); err != nil {
 				return ui.Loaded{}, fmt.Errorf("body: %w", err)
 			}
-			ps.body(buf[:n], time.Duration(at))
+			ps.body(buf.Bytes(), time.Duration(at))
 		}
 		if meta.EndAt != capture.NoTime {
 			ps.endModel(meta.EndAt)
@@ -257,18 +257,20 @@ func loadSession(r *bufio.Reader, keepSecrets bool) (ui.Loaded, error) {
 	return ui.Loaded{Session: s, Request: ps.exchangeInfo().Request}, nil
 }
 
-// readPart reads a length and that many bytes.
+// readPart reads a length and that many bytes, grown as they come.
 func readPart(r *bufio.Reader) ([]byte, error) {
 	n, err := binary.ReadUvarint(r)
 	if err != nil {
 		return nil, err
 	}
-	if n > 1<<31 {
+	if n > 1<<40 {
 		return nil, fmt.Errorf("a part of %d bytes", n)
 	}
-	b := make([]byte, n)
-	_, err = io.ReadFull(r, b)
-	return b, err
+	var b bytes.Buffer
+	if _, err := io.CopyN(&b, r, int64(n)); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // inertFeed is the feed of a session being loaded: it has one, so that it

@@ -1,7 +1,10 @@
 package proxy
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -383,4 +386,47 @@ func runCmds(m *ui.Model, cmd tea.Cmd) {
 		_, next := m.Update(msg)
 		runCmds(m, next)
 	}
+}
+
+// spillCopy is a session's copy as closeSpill writes it, before DEFLATE:
+// an SSE response whose body came in reads of 100 bytes.
+func spillCopy(t testing.TB, body []byte) []byte {
+	t.Helper()
+	meta, err := json.Marshal(spillMeta{
+		ID: 1, Method: "POST", Path: "/v1/responses", RequestBody: []byte(`{"model":"m","tools":[{"type":"function","name":"f"}]}`),
+		Responded: true, Status: 200, Proto: "HTTP/1.1", ResponseHeader: http.Header{"Content-Type": {"text/event-stream"}},
+		HeadAt: time.Millisecond, EndAt: time.Second, Ended: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reads []byte
+	for off := 0; off < len(body); off += 100 {
+		reads = binary.AppendUvarint(reads, uint64(min(100, len(body)-off)))
+		reads = binary.AppendVarint(reads, int64(time.Millisecond)*int64(off+1))
+	}
+	out := binary.AppendUvarint(nil, uint64(len(meta)))
+	out = append(out, meta...)
+	out = binary.AppendUvarint(out, uint64(len(reads)))
+	out = append(out, reads...)
+	return append(out, body...)
+}
+
+// FuzzSpillCopy: a copy read back from disk never panics the loader and
+// never makes it allocate what a bad length claims; a bad one is an
+// error. The seed, whole, loads to its events.
+func FuzzSpillCopy(f *testing.F) {
+	body, _ := samples.Open("responses-single-call")
+	seed := spillCopy(f, body)
+	l, err := loadSession(bufio.NewReader(bytes.NewReader(seed)), false)
+	if err != nil || l.Session.Len() == 0 || l.Request == nil {
+		f.Fatalf("the seed does not load: %v", err)
+	}
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x0f}) // a part of 2^46 bytes
+	f.Add(append(binary.AppendUvarint(nil, 2), "{}"...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, _ = loadSession(bufio.NewReader(bytes.NewReader(data)), false)
+	})
 }
