@@ -32,6 +32,8 @@ type proxyOptions struct {
 	keepSecrets bool
 	headTimeout time.Duration
 	idle        time.Duration
+	bodyTimeout time.Duration
+	clientIdle  time.Duration
 	keep        int // with the sessions list: how many sessions it keeps, 0 for all
 }
 
@@ -48,6 +50,9 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
 	fs.DurationVar(&o.headTimeout, "timeout", proxy.DefaultHeadTimeout, "give up on an upstream that sends no response head within `DURATION` (504 to the client)")
 	fs.DurationVar(&o.idle, "idle-timeout", 0, "cut a stream that sends no bytes for `DURATION` (0: never)")
+	fs.DurationVar(&o.bodyTimeout, "client-body-timeout", proxy.DefaultBodyTimeout,
+		fmt.Sprintf("cut a client that sends its request body at under %d bytes a second on average over `DURATION` (408; 0: never)", proxy.MinBodyRate))
+	fs.DurationVar(&o.clientIdle, "client-idle-timeout", proxy.DefaultClientIdle, "close a client's keep-alive connection after `DURATION` without a request (0: never)")
 	fs.IntVar(&o.keep, "keep", 0, "with the sessions list, keep only the newest `N` sessions in it: older ended ones leave the list (0: keep all)")
 	return fs, up
 }
@@ -56,7 +61,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 // feed or nil.
 func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
 	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
-		HeadTimeout: o.headTimeout, Idle: o.idle, Feed: feed}
+		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed}
 }
 
 func parseProxyArgs(args []string) (proxyOptions, error) {
@@ -100,6 +105,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		printError(stderr, fmt.Errorf("%w — is another proxy already on %s?", err, o.listen))
 		return 2
 	}
+	warnExposed(stderr, ln, proxyExposes)
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
@@ -162,8 +168,12 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	if !o.keepSecrets {
 		up = capture.RedactURL(up)
 	}
+	where := ""
+	if e := exposure(ln.Addr()); e != "" {
+		where = " (open to " + e + ")" // the warning on stderr is behind the screen
+	}
 	m := ui.NewSessions(ui.Options{
-		Source:      fmt.Sprintf("proxy http://%s → %s", ln.Addr(), up),
+		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, up),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,

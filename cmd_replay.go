@@ -189,6 +189,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		printError(stderr, err)
 		return 2
 	}
+	warnExposed(stderr, ln, replayExposes)
 	log := proxy.NewLog(stderr)
 	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", ui.Safe(name), ln.Addr(), trimFloat(o.speed))
 	srv := &http.Server{Handler: proxy.Replay(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}

@@ -88,6 +88,16 @@ const (
 	// the data: [DONE] that vercel/ai's test harness appends to the chunks
 	// of a .chunks.txt file. It covers no bytes.
 	Implied
+	// BlankLines: a JSON line preceded by blank lines, which belong to it,
+	// or a remainder made only of blank lines. In SSE a blank line ends an
+	// event; between JSON lines it is a line that holds no JSON, and
+	// line-by-line decoders (ollama-python's json.loads) raise on it.
+	BlankLines
+	// NoNewline: the last of several JSON lines has no newline before
+	// EOF. Unlike an SSE event cut off (Truncated), the line may be whole:
+	// line readers still yield it; whether its JSON is whole is the
+	// model's to say.
+	NoNewline
 )
 
 // MaxFrameSize is the size above which a frame is flagged TooLarge. It is a

@@ -63,6 +63,14 @@ var fuzzSeeds = []string{
 	"\xEF\xBB\xBF{\"a\":1}\n{\"b\":2}\n",
 	"\xEF\xBB\xBF\n{\"a\":1}\n",
 	"HTTP/1.1 200 OK\r\n\r\n\xEF\xBB\xBF{\"a\":1}\n",
+	// Ollama NDJSON: blank lines, a broken first line, garbage before the
+	// lines, a last line without its newline, a document that is not lines.
+	"{\"model\":\"m\",\"message\":{\"content\":\"a\"},\"done\":false}\n\n{\"model\":\"m\",\"done\":true}",
+	"{\"model\":\"m\",\"mess\n{\"model\":\"m\",\"done\":true}\n\n\n",
+	"curl: (18) transfer closed\n\n{\"done\":true}\n",
+	"dat",
+	"[\n{\"a\":1}\n]\n",
+	"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n\r\n{\"response\":\"\xff\"}\n\n{\"done\":true}",
 }
 
 var fuzzFormats = []Format{FormatSSE, FormatJSONL, FormatJSON, FormatHTTP, FormatChunks, FormatAuto}

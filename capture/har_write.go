@@ -334,6 +334,9 @@ func harRequestOf(x *Exchange) harRequest {
 		Cookies: json.RawMessage("[]"), Headers: harHeaderList(x.RequestHeader),
 		QueryString: json.RawMessage("[]"), HeadersSize: -1, BodySize: len(x.RequestBody),
 	}
+	if x.RequestBodySize != 0 {
+		r.BodySize = int(x.RequestBodySize) // postData holds only the body's start
+	}
 	if r.Method == "" {
 		r.Method = "GET"
 	}

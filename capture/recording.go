@@ -151,14 +151,18 @@ func redactQuery(u string) string {
 // Exchange is the HTTP exchange a recording holds: the request and the
 // response head. Zero values mean "not recorded".
 type Exchange struct {
-	Started        time.Time
-	Method         string
-	URL            string
-	RequestHeader  http.Header
-	RequestBody    []byte
-	Proto          string // "HTTP/1.1"
-	Status         int    // 0 when no response was received
-	ResponseHeader http.Header
+	Started       time.Time
+	Method        string
+	URL           string
+	RequestHeader http.Header
+	RequestBody   []byte
+	// RequestBodySize is the request body's size when RequestBody holds
+	// only its start (the proxy keeps a bounded prefix): -1 when the size
+	// is unknown, 0 when RequestBody is the whole body.
+	RequestBodySize int64
+	Proto           string // "HTTP/1.1"
+	Status          int    // 0 when no response was received
+	ResponseHeader  http.Header
 	// HeadAt is when the response head arrived, relative to the request,
 	// or NoTime.
 	HeadAt time.Duration
@@ -226,6 +230,9 @@ func (x *Exchange) writeHeader(w *bytes.Buffer, keep bool) {
 		default:
 			line("request-body-base64", base64.StdEncoding.EncodeToString(b))
 		}
+		if x.RequestBodySize != 0 {
+			line("request-body-size", strconv.FormatInt(x.RequestBodySize, 10)) // the body above is cut
+		}
 	}
 	if x.Status > 0 {
 		proto := x.Proto
@@ -286,6 +293,8 @@ func parseHeader(block []byte) (*Exchange, error) {
 				return nil, fmt.Errorf("recording request-body-base64: %w", err)
 			}
 			x.RequestBody = b
+		case "request-body-size":
+			x.RequestBodySize, _ = strconv.ParseInt(value, 10, 64)
 		case "response":
 			f := strings.Fields(value)
 			if len(f) >= 2 {

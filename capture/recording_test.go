@@ -260,6 +260,7 @@ func FuzzRecording(f *testing.F) {
 	}
 	f.Add([]byte(RecordingMagic+"\n: response HTTP/1.1 200 OK\n\n{\"a\":1}\n"), uint32(3), uint32(40))
 	f.Add([]byte(RecordingMagic), uint32(3), uint32(10))
+	f.Add([]byte(RecordingMagic+"\n: request-body {\"a\n: request-body-size x\n: request-body-size -9\n\ndata: 1\n\n"), uint32(20), uint32(60))
 	f.Fuzz(func(t *testing.T, in []byte, a, b uint32) {
 		i, j := int(a%uint32(len(in)+1)), int(b%uint32(len(in)+1))
 		if i > j {
@@ -322,5 +323,32 @@ func TestInvalidStatusIsNone(t *testing.T) {
 	}
 	if rec, _ := ParseRecording([]byte(RecordingMagic + "\n: response HTTP/1.1 429 Too Many Requests\n\ndata: x\n\n")); rec.Status != 429 {
 		t.Errorf("status 429 read as %d", rec.Status)
+	}
+}
+
+// TestRecordingRequestBodySize: a recording whose request body is only
+// the start of the body (the proxy keeps a bounded prefix) says the
+// body's size, and reads it back; a whole body adds no line.
+func TestRecordingRequestBodySize(t *testing.T) {
+	t.Parallel()
+	for _, size := range []int64{0, 104_857_600, -1} {
+		x := sseExchange()
+		x.RequestBodySize = size
+		var buf bytes.Buffer
+		rec := NewRecorder(&buf, x, RecordOptions{Format: FormatSSE})
+		_ = rec.Write([]byte("data: 1\n\n"), time.Millisecond)
+		if err := rec.Close(time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		if has := bytes.Contains(buf.Bytes(), []byte(": request-body-size ")); has != (size != 0) {
+			t.Errorf("size %d: the header has a request-body-size line: %v\n%s", size, has, buf.Bytes())
+		}
+		got, err := ParseRecording(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.RequestBodySize != size || !bytes.Equal(got.RequestBody, x.RequestBody) {
+			t.Errorf("size %d: read back as %d with body %q", size, got.RequestBodySize, got.RequestBody)
+		}
 	}
 }

@@ -5,8 +5,8 @@ import (
 )
 
 // Dialect is the API whose stream an event belongs to. Each dialect is one
-// file of this package (responses.go, chat.go, anthropic.go, gemini.go)
-// and one line of the registry below.
+// file of this package (responses.go, chat.go, anthropic.go, gemini.go,
+// ollama.go) and one line of the registry below.
 type Dialect uint8
 
 const (
@@ -15,6 +15,7 @@ const (
 	DialectChat
 	DialectAnthropic
 	DialectGemini
+	DialectOllama
 	numDialects // the dialects above; a test may register more
 )
 
@@ -26,7 +27,8 @@ const maxDialects = 8
 // when two dialects claim an event's shape (or an error), the one listed
 // first takes it: a whole Anthropic message (typed "message"), then a Chat
 // payload (choices win over any other member), then a Responses body,
-// then a Gemini chunk. A new dialect is a constant above, its files
+// then a Gemini chunk, then an Ollama line (by its boolean done, which no
+// other dialect's payload has). A new dialect is a constant above, its files
 // (<dialect>.go: detection and assembly; <dialect>_explain.go: shapes and
 // explanations), and a line here; its rules are a file and a line in
 // model/checks. Two places outside them read every dialect on purpose:
@@ -38,6 +40,7 @@ var registry = []registered{
 	{DialectChat, new(chatDialect)},
 	{DialectResponses, new(responsesDialect)},
 	{DialectGemini, new(geminiDialect)},
+	{DialectOllama, new(ollamaDialect)},
 }
 
 type registered struct {

@@ -242,7 +242,7 @@ type top struct {
 	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
-	promptFeedback, content, role, responseID, stopReason, created []byte
+	promptFeedback, content, role, responseID, stopReason, created, done []byte
 }
 
 // member is collect for Index.Members.
@@ -319,6 +319,8 @@ func (t *top) collect(key, v []byte) {
 		t.responseID = v
 	case "stop_reason":
 		t.stopReason = v
+	case "done":
+		t.done = v
 	}
 }
 

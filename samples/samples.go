@@ -1,6 +1,8 @@
-// Package samples holds curated SSE streams, embedded in the binary: one
-// or more for each dialect streamtap reads (OpenAI Responses, OpenAI Chat
-// Completions, Anthropic Messages, Gemini), plus broken streams that each
+// Package samples holds curated streams, embedded in the binary: one or
+// more for each dialect streamtap reads (OpenAI Responses, OpenAI Chat
+// Completions, Anthropic Messages, Gemini; Ollama's NDJSON, which a .sse
+// file holds as well, since every input's format is told by its bytes),
+// plus broken streams that each
 // show one defect. They are written by hand from the protocol documentation,
 // not recorded, so that every byte is known and safe to ship. The UI opens
 // them as demos; tests and fuzzers use them as fixtures and seeds.

@@ -280,6 +280,33 @@ var cases = []struct {
 		},
 	},
 	{
+		name:    "ollama-chat-tool-calls",
+		dialect: "ollama",
+		calls: []call{
+			{"call_k2x7q9ma", "get_weather", `{"city":"Paris","unit":"celsius"}`},
+			{"call_8fj3v0wd", "get_local_time", `{"timezone":"Asia/Tokyo"}`},
+		},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, data []byte) {
+			if it := reasoning(t, s); it.Text.String() != "The user wants the weather in Paris and the time in Tokyo. Two tools: get_weather & get_local_time. I'll call both." {
+				t.Errorf("thinking = %q", it.Text.String())
+			}
+			// Each call is whole in its line: its arguments are that
+			// line's bytes, one fragment.
+			for i, it := range s.Calls() {
+				if it.Args.Count() != 1 || it.Opened != it.Closed || !bytes.Contains(data, it.Args.Bytes()) {
+					t.Errorf("call %d: %d fragments, opened %d, closed %d; want one fragment in one line", i, it.Args.Count(), it.Opened, it.Closed)
+				}
+			}
+			if got := s.Outcome().Detail; got != "stop" {
+				t.Errorf("done_reason = %q; want stop, as Ollama ends a tool-call turn", got)
+			}
+			if s.Done() >= 0 || !bytes.Contains(data, []byte(`\u0026`)) {
+				t.Errorf("[DONE] at %d, or no Go-escaped &: not Ollama's wire", s.Done())
+			}
+		},
+	},
+	{
 		name:    "responses-parallel-calls",
 		dialect: "openai-responses",
 		calls: []call{

@@ -312,7 +312,8 @@ func FlagNames(ev *model.Event) []string {
 		{capture.UnknownField, "unknown-field"}, {capture.InvalidUTF8, "invalid-utf8"},
 		{capture.IDHasNUL, "id-has-nul"}, {capture.BadRetry, "bad-retry"}, {capture.NULByte, "nul-byte"},
 		{capture.NoData, "no-data"}, {capture.TooLarge, "too-large"}, {capture.BOM, "bom"},
-		{capture.Implied, "implied"},
+		{capture.Implied, "implied"}, {capture.BlankLines, "blank-lines"},
+		{capture.NoNewline, "no-newline"},
 	}
 	for _, c := range cf {
 		if ev.Frame&c.f != 0 {

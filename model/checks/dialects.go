@@ -13,6 +13,7 @@ var dialects = []*dialectRules{
 	&chatDialect,
 	&anthropicDialect,
 	&geminiDialect,
+	&ollamaDialect,
 }
 
 // dialectRules is one dialect's rules: their table, and how they observe a

@@ -51,7 +51,7 @@ func rule(id string, sev, tolerant Severity, summary string, refs ...string) Rul
 // framingRules are the rules of the SSE transport, every dialect's.
 var framingRules = []Rule{
 	rule(fNoData, Error, Error, "the stream carries no data event: it is empty, or only comments and pings"),
-	rule(fUnterminated, Warning, Warning, "the last event is not ended by a blank line; spec parsers discard it at EOF",
+	rule(fUnterminated, Warning, Warning, "the last event is not ended by a blank line (SSE) or a newline (JSON lines); spec parsers discard it at EOF (info for a whole JSON line)",
 		"sse-unterminated-final-event"),
 	rule(fLeadingSpace, Error, Error, `a field line starts with a space (" data: …"); spec parsers ignore it as an unknown field`),
 	rule(fInvalidJSON, Error, Error, "data is neither JSON nor [DONE] (includes a comment re-wrapped as data: \": PROCESSING\")",
