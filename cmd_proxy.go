@@ -153,7 +153,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 		printError(stderr, fmt.Errorf("sessions list: %w", err))
 		return 2
 	}
-	defer os.RemoveAll(spill)
+	defer removeDetached(spill)
 	logw := io.Discard
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
