@@ -224,7 +224,8 @@ func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll
 	if note != "" {
 		e.Note = note
 	}
-	e.Stream = strings.HasPrefix(mime, "text/event-stream") || len(he.Messages) > 0
+	e.Stream = strings.HasPrefix(mime, "text/event-stream") || strings.Contains(mime, "ndjson") ||
+		strings.HasPrefix(mime, EventStreamContentType) || len(he.Messages) > 0
 	if !e.Stream && !keepAll && !postsJSON(rq) && !isJSON(mime, bodyStart(body, packed)) {
 		return e, false
 	}

@@ -86,8 +86,8 @@ func allocated(f func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// readEntry reads an entry's source to its end, counting its events.
-func readEntry(e *Entry, name string) (events int, err error) {
+// countEvents reads an entry's source to its end, counting its events.
+func countEvents(e *Entry, name string) (events int, err error) {
 	err = e.Source(name).Read(context.Background(), ReadOptions{}, func(f *Frame) error {
 		if f.Kind == FrameEvent {
 			events++
@@ -128,7 +128,7 @@ func TestArchiveBodyStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	var events int
-	n := allocated(func() { events, err = readEntry(&a.Entries[0], "x #1") })
+	n := allocated(func() { events, err = countEvents(&a.Entries[0], "x #1") })
 	if want := 64 * bytes.Count(sseMiB, []byte("\n\n")); err != nil || events != want {
 		t.Fatalf("read %d events (%v); want %d", events, err, want)
 	}
@@ -157,7 +157,7 @@ func TestArchiveBodyBound(t *testing.T) {
 		if msg := err.Error(); !strings.Contains(msg, "x #1: body not read: gzip inflates it past 4194303 bytes, the bound for one body") {
 			t.Errorf("error %q", msg)
 		}
-		if n, err := readEntry(&a.Entries[1], "x #2"); n != 1 || err != nil {
+		if n, err := countEvents(&a.Entries[1], "x #2"); n != 1 || err != nil {
 			t.Errorf("the plain session after it: %d events, %v", n, err)
 		}
 		a, _ = ReadArchive(data, FormatAuto, ArchiveOptions{maxBody: 4 << 20})
@@ -186,7 +186,7 @@ func TestArchiveFileBound(t *testing.T) {
 	var got []string
 	for i := range a.Entries {
 		for range 2 {
-			n, err := readEntry(&a.Entries[i], fmt.Sprintf("x #%d", i+1))
+			n, err := countEvents(&a.Entries[i], fmt.Sprintf("x #%d", i+1))
 			var ie *InflateError
 			switch {
 			case errors.As(err, &ie) && ie.File && ie.Bound == 5<<20:
@@ -203,12 +203,12 @@ func TestArchiveFileBound(t *testing.T) {
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("sessions read twice each: %v; want %v", got, want)
 	}
-	_, err = readEntry(&a.Entries[3], "x #4")
+	_, err = countEvents(&a.Entries[3], "x #4")
 	if msg := fmt.Sprint(err); !strings.Contains(msg, "x #4: body not read: gzip would take what this file's bodies inflate to past 5 MiB, the bound for one file") {
 		t.Errorf("error %q", msg)
 	}
 	alone, _ := ReadArchive(data, FormatAuto, opt)
-	if n, err := readEntry(&alone.Entries[3], "x #4"); fmt.Sprint(n) != events || err != nil {
+	if n, err := countEvents(&alone.Entries[3], "x #4"); fmt.Sprint(n) != events || err != nil {
 		t.Errorf("session 4 read alone: %d events, %v; want %s", n, err, events)
 	}
 }

@@ -212,7 +212,7 @@ func (s *Session) CallStatus(it *Item) string {
 
 // Outcome is how the stream ended, reported apart from protocol defects.
 type Outcome struct {
-	State   string // completed, incomplete, failed, error, truncated, empty, streaming, closed
+	State   string // completed, incomplete, blocked, failed, error, truncated, empty, streaming, closed
 	Detail  string // a reason or error message
 	Ordinal int    // the event that decided it, or -1
 }
@@ -263,7 +263,7 @@ func (s *Session) Outcome() Outcome {
 	}
 	state := r.Status.Last()
 	switch state {
-	case "completed", "incomplete", "failed":
+	case "completed", "incomplete", "failed", "blocked":
 	default:
 		state = "completed"
 	}

@@ -32,9 +32,22 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 	if f.Kind != capture.FrameEvent {
 		return
 	}
+	if f.Flags&capture.EventStream != 0 {
+		c.observeEventStream(s, ord, ev, f)
+		return
+	}
 	name := s.TypeName(ev.Type)
 	truncated := f.Flags&capture.Truncated != 0
-	if truncated {
+	switch {
+	case f.Flags&capture.NoNewline != 0 && ev.Flags&model.DecodeError == 0:
+		// A JSON line whose newline never came is whole: line readers
+		// (httpx, ollama-js) still yield it, `while read` drops it.
+		c.addAt(fUnterminated, Info, []int{ord}, "line %d (%s) is not ended by a newline before EOF; readers that wait for the newline drop it",
+			ord, name)
+	case f.Flags&capture.NoNewline != 0:
+		truncated = true // cut mid-line: the unterminated line says so, not invalid-json
+		c.add(fUnterminated, []int{ord}, "line %d (%s) is not ended by a newline before EOF, and stops mid-JSON", ord, name)
+	case truncated:
 		cut := ""
 		if ev.Flags&model.DecodeError != 0 {
 			cut = "; its data stops mid-JSON"
