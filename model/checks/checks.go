@@ -204,6 +204,8 @@ type Checker struct {
 	byDialect []dialectChecks
 	// req is the request the stream answers, when known (SetRequest).
 	req *requestChecks
+	// cfg is what the user changed of the rules (SetConfig).
+	cfg Config
 }
 
 type overflow struct {
@@ -390,9 +392,14 @@ func (c *Checker) Report(s *model.Session, p Profile) Report {
 		findings = append(findings, Finding{Rule: id, Severity: sev, Events: capEvents(o.events),
 			Message: fmt.Sprintf("%d more findings of this rule (first event of each listed)", o.n)})
 	}
-	for i := range findings {
-		findings[i].Severity = grade(findings[i], p)
+	kept := findings[:0]
+	for _, f := range findings {
+		var on bool
+		if f.Severity, on = c.cfg.Grade(f.Rule, grade(f, p)); on {
+			kept = append(kept, f)
+		}
 	}
+	findings = kept
 	order := map[string]int{}
 	for i, r := range table {
 		order[r.ID] = i
