@@ -28,6 +28,7 @@ var layers = map[string][]string{
 	"samples":  nil,
 	"ui":       {"capture", "model", "samples"},
 	"proxy":    {"capture", "model", "ingest", "ui"},
+	"suite":    {"capture", "model", "ui"}, // check over a suite: inputs, config, CI formats
 	"internal": {"capture", "model", "samples"},
 	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
 }
