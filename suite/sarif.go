@@ -139,7 +139,7 @@ func WriteSARIF(w io.Writer, run Run) error {
 	results := []sarifResult{}
 	for i := range run.Verdicts {
 		v := &run.Verdicts[i]
-		props := resultProps{Input: safe(v.Input), Session: v.Session, Exchange: safe(v.Exchange)}
+		props := resultProps{Input: safe(v.Input), Session: v.Session, Exchange: safe(v.Exchange.String())}
 		if v.Err != nil {
 			inv.ExecutionSuccessful = false
 			n := sarifNotification{Level: "error", Message: sarifText{safe(errorText(v))}}
@@ -237,8 +237,8 @@ func sessionPrefix(v *Verdict) string {
 		return ""
 	}
 	s := "#" + strconv.Itoa(v.Session)
-	if v.Exchange != "" {
-		s += " (" + v.Exchange + ")"
+	if x := v.Exchange.String(); x != "" {
+		s += " (" + x + ")"
 	}
 	return s + ": "
 }

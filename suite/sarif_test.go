@@ -73,7 +73,8 @@ func sampleRun(t *testing.T) (Run, map[string][]byte) {
 
 	archive := filepath.Join(dir, "suite.har")
 	v := verdictOf(t, archive, files[filepath.Join(dir, "broken-sequence-gap.sse")], run.FailOn)
-	v.Session, v.Sessions, v.Exchange, v.Places = 2, 3, "POST https://api.example/v1/responses 200", nil
+	v.Session, v.Sessions, v.Places = 2, 3, nil
+	v.Exchange = Exchange{"POST", "https://api.example/v1/responses", 200}
 	run.Verdicts = append(run.Verdicts, v)
 
 	v = verdictOf(t, "stdin", files[filepath.Join(dir, "broken-cut-before-terminal.sse")], run.FailOn)

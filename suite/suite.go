@@ -41,9 +41,9 @@ type Verdict struct {
 	// Session is the session of an archive, from 1, and Sessions how many
 	// the archive holds; 0 for a stream.
 	Session, Sessions int
-	// Exchange is an archive session's request and status, "POST
-	// https://… 200", already redacted.
-	Exchange string
+	// Exchange is an archive session's request and status, its URL
+	// already redacted; zero for a stream.
+	Exchange Exchange
 
 	Report checks.Report
 	// OutcomeFails says the outcome fails the check (--allow-outcome does
@@ -68,10 +68,24 @@ func (v *Verdict) Label() string {
 		return v.Input
 	}
 	s := v.Input + " #" + strconv.Itoa(v.Session)
-	if v.Exchange != "" {
-		s += " (" + v.Exchange + ")"
+	if x := v.Exchange.String(); x != "" {
+		s += " (" + x + ")"
 	}
 	return s
+}
+
+// Exchange is the HTTP exchange an archive's session recorded.
+type Exchange struct {
+	Method, URL string
+	Status      int
+}
+
+// String is "POST https://… 200", or "" for none.
+func (x Exchange) String() string {
+	if x.Method == "" && x.URL == "" {
+		return ""
+	}
+	return x.Method + " " + x.URL + " " + strconv.Itoa(x.Status)
 }
 
 // Failing returns the findings that fail the check under failOn, in the
@@ -149,11 +163,11 @@ func (s *Summary) Add(v *Verdict) {
 	}
 }
 
-// String is the summary's line: "12 checked: 10 passed, 1 failed, 1
+// String is the summary's line: "checked 12: 10 passed, 1 failed, 1
 // unreadable" (unreadable only when there is one).
 func (s Summary) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d checked: %d passed, %d failed", s.Checked, s.Passed, s.Failed)
+	fmt.Fprintf(&b, "checked %d: %d passed, %d failed", s.Checked, s.Passed, s.Failed)
 	if s.Unreadable > 0 {
 		fmt.Fprintf(&b, ", %d unreadable", s.Unreadable)
 	}
