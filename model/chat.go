@@ -24,6 +24,38 @@ func (*chatDialect) claimShape(s *Session, _ string) bool {
 
 func (*chatDialect) newState() dialectState { return new(chatState) }
 
+// finishOutcome reads a finish_reason: "length" is the max_tokens limit,
+// "content_filter" a filter that withheld the rest of the answer.
+func (*chatDialect) finishOutcome(reason string) string {
+	switch reason {
+	case "length":
+		return OutcomeIncomplete
+	case "content_filter":
+		return OutcomeBlocked
+	}
+	return ""
+}
+
+// finishedWithout reports whether a completion that never got its data:
+// [DONE] (Writer never sends one; a JSON-lines or whole body has none)
+// was complete anyway: every choice it streamed has its finish_reason.
+// The event that completed it is the last finish_reason.
+func (*chatDialect) finishedWithout(s *Session, r *Response) (int, bool) {
+	if len(r.Finish) == 0 {
+		return 0, false
+	}
+	ord := -1
+	for _, cf := range r.Finish {
+		ord = max(ord, cf.Reasons[len(cf.Reasons)-1].Ordinal)
+	}
+	for _, it := range s.ResponseItems(r.Index) {
+		if r.FinishOf(it.Choice) == nil {
+			return 0, false
+		}
+	}
+	return ord, true
+}
+
 // chatState tracks an OpenAI Chat Completions stream: calls keyed by
 // (choice, tool-call index), the message and reasoning text per choice.
 type chatState struct {
