@@ -20,7 +20,24 @@ type chatChecks struct {
 	events int                // Chat JSON chunks
 	last   int                // ordinal of the latest
 	whole  map[int]bool       // responses that are non-streaming chat.completion bodies
+	// callAt is the call each (response, choice, tool-call index) holds
+	// now, by item index; nulls the null members of each call's
+	// fragments, by item index.
+	callAt map[[3]int]int
+	nulls  map[int]*chatNulls
+	// message lists the chunks whose choices carry a message next to
+	// their delta (at most MaxEvents), messageN counts them all.
+	message  []int
+	messageN int
 	noChecks
+}
+
+// chatNulls is what a call's fragments sent as null: "arguments" on any
+// fragment, "id", "type" or "name" on the fragments after the first.
+type chatNulls struct {
+	args, ident   []int // events, at most MaxEvents each
+	nArgs, nIdent int
+	fields        []string // the identity members seen null, in the order met
 }
 
 // chatOpen is what the fragment that opened a call carried.
@@ -48,6 +65,10 @@ func (cc *chatChecks) newItem(it *model.Item, ord int) {
 	if !it.IsCall() || it.Opened != ord {
 		return
 	}
+	if cc.callAt == nil {
+		cc.callAt = map[[3]int]int{}
+	}
+	cc.callAt[[3]int{it.Response, it.Choice, it.Position}] = it.Index
 	if cc.opened == nil {
 		cc.opened = map[int]chatOpen{}
 	}
@@ -83,6 +104,9 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 		cc.whole[r.Index] = true
 		return
 	}
+	if cc.chunk(s, r, ord) {
+		return // Azure's prompt-filter chunk names no completion
+	}
 	if cc.ident == nil {
 		cc.ident = map[int]*chatIdent{}
 	}
@@ -107,6 +131,121 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 				f.changes = append(f.changes, model.Change{Ordinal: ord, Value: string(v)})
 			}
 			f.prev = string(v)
+		}
+	}
+}
+
+// chunk reads a chunk's choices for what the rules about its members need:
+// a message sent next to the delta, and null members of tool-call
+// fragments. It reports whether the chunk is Azure OpenAI's prompt-filter
+// chunk, which carries no choice, the results of the filters run on the
+// prompt (prompt_filter_results), and an empty id, model and created
+// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter):
+// it names no completion, so its empty identity is not a change.
+func (cc *chatChecks) chunk(s *model.Session, r *model.Response, ord int) bool {
+	idx := s.JSON()
+	choices := s.Field("choices")
+	none := true
+	idx.Elements(choices, func(pos int, ch []byte) bool {
+		none = false
+		var index, delta, message []byte
+		idx.Members(ch, func(k, v []byte) bool {
+			switch string(k) {
+			case "index":
+				if index == nil {
+					index = v
+				}
+			case "delta":
+				delta = v
+			case "message":
+				message = v
+			}
+			return true
+		})
+		if delta != nil && jsonscan.Kind(message) == '{' {
+			cc.messageN++
+			if len(cc.message) < MaxEvents && (len(cc.message) == 0 || cc.message[len(cc.message)-1] != ord) {
+				cc.message = append(cc.message, ord)
+			}
+		}
+		ci := pos
+		if n, ok := jsonscan.Int(index); ok {
+			ci = int(n)
+		}
+		idx.Elements(idx.Get(delta, "tool_calls"), func(_ int, entry []byte) bool {
+			cc.toolNulls(s, r, ci, entry, ord)
+			return true
+		})
+		return true
+	})
+	return none && jsonscan.Kind(choices) == '[' && s.Field("prompt_filter_results") != nil
+}
+
+// toolNulls records the null members of one tool_calls[] entry: a null
+// "arguments" on any fragment, a null "id", "type" or "name" on a fragment
+// that continues a call (on the first, a missing id or name is its own
+// rule). Entries without an index are left to the index rule.
+func (cc *chatChecks) toolNulls(s *model.Session, r *model.Response, ci int, entry []byte, ord int) {
+	idx := s.JSON()
+	n, ok := jsonscan.Int(idx.Get(entry, "index"))
+	if !ok {
+		return
+	}
+	at, ok := cc.callAt[[3]int{r.Index, ci, int(n)}]
+	if !ok || at >= len(s.Items) {
+		return
+	}
+	it := s.Items[at]
+	var args bool
+	var fields []string
+	cont := it.Opened < ord
+	idx.Members(entry, func(k, v []byte) bool {
+		switch string(k) {
+		case "id", "type":
+			if cont && string(v) == "null" {
+				fields = append(fields, string(k))
+			}
+		case "function":
+			idx.Members(v, func(k, v []byte) bool {
+				switch string(k) {
+				case "name":
+					if cont && string(v) == "null" {
+						fields = append(fields, "name")
+					}
+				case "arguments":
+					args = args || string(v) == "null"
+				}
+				return true
+			})
+		}
+		return true
+	})
+	if !args && len(fields) == 0 {
+		return
+	}
+	if cc.nulls == nil {
+		cc.nulls = map[int]*chatNulls{}
+	}
+	nl := cc.nulls[at]
+	if nl == nil {
+		nl = &chatNulls{}
+		cc.nulls[at] = nl
+	}
+	if args {
+		nl.nArgs++
+		if len(nl.args) < MaxEvents {
+			nl.args = append(nl.args, ord)
+		}
+	}
+	if len(fields) > 0 {
+		nl.nIdent++
+		if len(nl.ident) < MaxEvents {
+			nl.ident = append(nl.ident, ord)
+		}
+		for _, f := range fields {
+			if !slices.Contains(nl.fields, f) {
+				nl.fields = append(nl.fields, f)
+			}
 		}
 	}
 }
@@ -153,6 +292,10 @@ func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool) {
 	}
 	if ended && !done && streamed && sse && !errored(s) {
 		out.add(cDoneMissing, []int{cc.last}, "the stream ends after event %d without data: [DONE]", cc.last)
+	}
+	if cc.messageN > 0 {
+		out.add(cMessageInChunk, cc.message, "%s carry choices[].message next to delta (first: event %d); a client that reads the message as well as the delta doubles the text and the calls",
+			plural(cc.messageN, "chunk"), cc.message[0])
 	}
 }
 
@@ -362,6 +505,26 @@ func (cc *chatChecks) checkCall(out *Checker, s *model.Session, it *model.Item, 
 			`call %s: continuation fragments carry "id":"" (%d) or "name":"" (%d); clients that treat a present id as a new call split it`,
 			label, nIDEmpty, nNameEmpty)
 	}
+	if nl := cc.nulls[it.Index]; nl != nil {
+		var parts, built []string
+		var evs []int
+		if nl.nArgs > 0 {
+			parts = append(parts, fmt.Sprintf(`"arguments": null on %s`, plural(nl.nArgs, "fragment")))
+			built = append(built, `"null{…}"`)
+			evs = append(evs, nl.args...)
+		}
+		if nl.nIdent > 0 {
+			quoted := make([]string, len(nl.fields))
+			for i, f := range nl.fields {
+				quoted[i] = strconv.Quote(f)
+			}
+			parts = append(parts, fmt.Sprintf(`%s: null on %s`, strings.Join(quoted, ", "), plural(nl.nIdent, "continuation fragment")))
+			built = append(built, quote(it.CallID+"null"))
+			evs = append(evs, nl.ident...)
+		}
+		out.add(cToolNull, evs, "call %s: %s; clients that concatenate fragments with += build %s", label,
+			strings.Join(parts, " and "), strings.Join(built, " and "))
+	}
 	if nNotString > 0 {
 		out.add(cArgsNotString, notString, "call %s: function.arguments is sent as JSON, not a string, at %s; clients concatenate \"[object Object]\"",
 			label, plural(nNotString, "event"))
@@ -477,10 +640,10 @@ func (cc *chatChecks) checkFinish(out *Checker, s *model.Session, r *model.Respo
 	}
 	lastReason := reasons[len(reasons)-1]
 	hasCalls := len(calls) > 0
-	if hasCalls && lastReason.Value == "stop" {
+	if hasCalls && lastReason.Value == "stop" && !out.req.named() {
 		sev := ruleByID[cStopWithCalls].Severity
 		if out.req.forced() {
-			sev = Info // legal when the request forced a call
+			sev = Info // tolerated when the request required a call
 		}
 		out.addAt(cStopWithCalls, sev, []int{calls[0].Opened, lastReason.Ordinal}, `choice %d: %s sent but finish_reason is "stop" (event %d); strict agent loops skip them`,
 			ci, plural(len(calls), "tool call"), lastReason.Ordinal)
