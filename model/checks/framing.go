@@ -39,8 +39,8 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 		if ev.Flags&model.DecodeError != 0 {
 			cut = "; its data stops mid-JSON"
 		}
-		c.add(fUnterminated, []int{ord}, "event %d (%s) is not ended by a blank line before EOF: spec parsers discard it%s",
-			ord, name, cut)
+		c.add(fUnterminated, []int{ord}, "%s is not ended by a blank line before EOF: spec parsers discard it%s",
+			eventNamed(ord, name), cut)
 	}
 	leading := f.Flags&capture.LeadingSpaceField != 0
 	if leading {
@@ -83,7 +83,7 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 		c.add(fNotObject, []int{ord}, "event %d: data %s is JSON but not an object", ord, quoteBytes(f.Data))
 	}
 	if f.Flags&capture.InvalidUTF8 != 0 {
-		c.add(fInvalidUTF8, []int{ord}, "event %d (%s) contains bytes that are not valid UTF-8", ord, name)
+		c.add(fInvalidUTF8, []int{ord}, "%s contains bytes that are not valid UTF-8", eventNamed(ord, name))
 	}
 	if ev.Kind == model.KindError {
 		for i := len(s.Errors) - 1; i >= 0 && s.Errors[i].Ordinal == ord; i-- {
@@ -98,7 +98,7 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 			if strings.HasPrefix(name, "(") {
 				c.add(fErrorPayload, []int{ord}, "event %d is an error payload %s", ord, what)
 			} else {
-				c.add(fErrorPayload, []int{ord}, "event %d (%s) is an error payload %s", ord, name, what)
+				c.add(fErrorPayload, []int{ord}, "%s is an error payload %s", eventNamed(ord, name), what)
 			}
 			break
 		}
@@ -175,4 +175,17 @@ func (c *Checker) finishFraming(out *Checker, s *model.Session) {
 			out.add(fNoData, []int{0}, "none of the %s carries data", plural(s.Len(), "frame"))
 		}
 	}
+}
+
+// eventNamed names event ord with its type, "event 11 (response.created)";
+// a pseudo type is in parentheses already, "event 11 (invalid json)", and
+// no type leaves the ordinal alone.
+func eventNamed(ord int, typ string) string {
+	switch {
+	case typ == "":
+		return fmt.Sprintf("event %d", ord)
+	case strings.HasPrefix(typ, "(") && strings.HasSuffix(typ, ")"):
+		return fmt.Sprintf("event %d %s", ord, typ)
+	}
+	return fmt.Sprintf("event %d (%s)", ord, typ)
 }
