@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
 // overCap is an Anthropic message whose tool_use block (event 1) gets 120
@@ -94,4 +95,43 @@ func TestOverflowMessage(t *testing.T) {
 	if got := rt.overflowMessage(); !strings.HasSuffix(got, ", 98 and 3 more events") {
 		t.Errorf("past maxRuns: %q", got)
 	}
+}
+
+// FuzzCheck: any stream, checked, never panics, and its report is well
+// formed: every finding has a message, events in order within the stream
+// and a key among them, and the findings come worst first.
+func FuzzCheck(f *testing.F) {
+	for _, tc := range allCases() {
+		f.Add([]byte(tc.stream))
+	}
+	f.Add([]byte(overCap()))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := assembleChecked(data)
+		rep := s.rep
+		for i, x := range rep.Findings {
+			if x.Message == "" || !slices.IsSorted(x.Events) || len(x.Events) > MaxEvents {
+				t.Fatalf("finding %d %v: want a message and at most %d events in order", i, x, MaxEvents)
+			}
+			if len(x.Events) > 0 && (x.Events[0] < 0 || x.Events[len(x.Events)-1] >= s.n) {
+				t.Fatalf("finding %d %v cites an event outside the stream's %d", i, x, s.n)
+			}
+			if k := x.Key(); len(x.Events) > 0 && !slices.Contains(x.Events, k) {
+				t.Fatalf("finding %d %v: key %d is not one of its events", i, x, k)
+			}
+			if i > 0 && x.Severity > rep.Findings[i-1].Severity {
+				t.Fatalf("finding %d (%s) after a %s one", i, x.Severity, rep.Findings[i-1].Severity)
+			}
+		}
+	})
+}
+
+type checked struct {
+	rep Report
+	n   int // events in the stream
+}
+
+func assembleChecked(data []byte) checked {
+	opts, c := Attach(model.Options{})
+	s := model.Assemble(data, capture.FormatAuto, opts)
+	return checked{c.Report(s, Strict), s.Len()}
 }
