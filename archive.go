@@ -21,6 +21,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -238,7 +239,7 @@ func linkTurns(ctx context.Context, entries []capture.Entry) []turnLink {
 
 // exchangeJSON is the "exchange" member of a session's calls or check
 // object: method, URL (credentials redacted unless --keep-secrets) and
-// status.
+// status, safe to print as the rest of the object is.
 func exchangeJSON(e *capture.Entry) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -248,7 +249,7 @@ func exchangeJSON(e *capture.Entry) string {
 		URL    string `json:"url"`
 		Status int    `json:"status"`
 	}{e.Method, e.URL, e.Status})
-	return strings.TrimSpace(b.String())
+	return string(jsonscan.AppendSafe(nil, bytes.TrimSpace(b.Bytes())))
 }
 
 // sessionLines writes JSON lines with prefix inserted after the opening

@@ -32,6 +32,8 @@ type proxyOptions struct {
 	keepSecrets bool
 	headTimeout time.Duration
 	idle        time.Duration
+	bodyTimeout time.Duration
+	clientIdle  time.Duration
 }
 
 // proxyFlags defines the proxy's flags into o; the upstream URL, parsed
@@ -47,6 +49,9 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
 	fs.DurationVar(&o.headTimeout, "timeout", proxy.DefaultHeadTimeout, "give up on an upstream that sends no response head within `DURATION` (504 to the client)")
 	fs.DurationVar(&o.idle, "idle-timeout", 0, "cut a stream that sends no bytes for `DURATION` (0: never)")
+	fs.DurationVar(&o.bodyTimeout, "client-body-timeout", proxy.DefaultBodyTimeout,
+		fmt.Sprintf("cut a client that sends its request body at under %d bytes a second on average over `DURATION` (408; 0: never)", proxy.MinBodyRate))
+	fs.DurationVar(&o.clientIdle, "client-idle-timeout", proxy.DefaultClientIdle, "close a client's keep-alive connection after `DURATION` without a request (0: never)")
 	return fs, up
 }
 
@@ -54,7 +59,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 // feed or nil.
 func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
 	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
-		HeadTimeout: o.headTimeout, Idle: o.idle, Feed: feed}
+		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed}
 }
 
 func parseProxyArgs(args []string) (proxyOptions, error) {
@@ -78,6 +83,15 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	return o, nil
 }
 
+// shownUpstream is the upstream URL as the log line and the sessions list
+// show it: its credentials redacted unless --keep-secrets.
+func (o proxyOptions) shownUpstream() string {
+	if o.keepSecrets {
+		return o.upstream.String()
+	}
+	return capture.RedactURL(o.upstream.String())
+}
+
 // runProxy runs `streamtap proxy` until ctx is cancelled.
 func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
 	o, err := parseProxyArgs(args)
@@ -95,6 +109,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		printError(stderr, fmt.Errorf("%w — is another proxy already on %s?", err, o.listen))
 		return 2
 	}
+	warnExposed(stderr, ln, proxyExposes)
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
@@ -111,7 +126,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		}
 	}
 	p := proxy.New(o.proxy(nil), stderr)
-	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), o.upstream)
+	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), ui.Safe(o.shownUpstream()))
 	if err := p.Serve(ctx, ln); err != nil {
 		printError(stderr, err)
 		return 2
@@ -145,12 +160,12 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 		defer f.Close()
 		logw = f
 	}
-	up := o.upstream.String()
-	if !o.keepSecrets {
-		up = capture.RedactURL(up)
+	where := ""
+	if e := exposure(ln.Addr()); e != "" {
+		where = " (open to " + e + ")" // the warning on stderr is behind the screen
 	}
 	m := ui.NewSessions(ui.Options{
-		Source:      fmt.Sprintf("proxy http://%s → %s", ln.Addr(), up),
+		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, o.shownUpstream()),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,

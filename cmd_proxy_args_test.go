@@ -1,6 +1,11 @@
 package main
 
-import "testing"
+import (
+	"testing"
+	"time"
+
+	"github.com/streamtap/streamtap/proxy"
+)
 
 func TestProxyLogFlag(t *testing.T) {
 	t.Parallel()
@@ -26,5 +31,18 @@ func TestParseProxyArgs(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("parseProxyArgs(%q) = %v; want ok %v", tt.args, err, tt.ok)
 		}
+	}
+}
+
+// The client deadlines have defaults, and their flags reach the proxy.
+func TestProxyClientDeadlineFlags(t *testing.T) {
+	t.Parallel()
+	o, err := parseProxyArgs([]string{"--upstream", "http://127.0.0.1:1"})
+	if err != nil || o.proxy(nil).BodyTimeout != proxy.DefaultBodyTimeout || o.proxy(nil).ClientIdle != proxy.DefaultClientIdle {
+		t.Errorf("defaults: %+v, %v; want body %v, idle %v", o.proxy(nil), err, proxy.DefaultBodyTimeout, proxy.DefaultClientIdle)
+	}
+	o, err = parseProxyArgs([]string{"--upstream", "http://127.0.0.1:1", "--client-body-timeout", "5s", "--client-idle-timeout", "0"})
+	if po := o.proxy(nil); err != nil || po.BodyTimeout != 5*time.Second || po.ClientIdle != 0 {
+		t.Errorf("parseProxyArgs(--client-body-timeout 5s --client-idle-timeout 0) = %+v, %v", po, err)
 	}
 }

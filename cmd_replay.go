@@ -184,11 +184,20 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		printError(stderr, err)
 		return 2
 	}
+	warnings, err := proxy.CheckReplay(rec)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "streamtap replay: %s\n", w)
+	}
+	if err != nil {
+		printErrorAs(stderr, "streamtap replay", fmt.Errorf("%s: %w", name, err))
+		return 2
+	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		printError(stderr, err)
 		return 2
 	}
+	warnExposed(stderr, ln, replayExposes)
 	log := proxy.NewLog(stderr)
 	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", ui.Safe(name), ln.Addr(), trimFloat(o.speed))
 	srv := &http.Server{Handler: proxy.Replay(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}

@@ -21,10 +21,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -172,7 +174,7 @@ type options struct {
 // into o, the input format into format.
 func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	fs := newFlagSet(name)
-	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), har, cassette (VCR YAML), or auto to detect it")
+	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), har, cassette (VCR YAML), or auto to detect it")
 	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
 	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
 	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")
@@ -396,7 +398,9 @@ func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stder
 
 func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
-	enc := json.NewEncoder(w)
+	// The data is the event's JSON as it came: escape what a terminal
+	// would obey and the bytes that are not UTF-8.
+	enc := json.NewEncoder(&safeJSONWriter{w: w})
 	enc.SetEscapeHTML(false)
 	_, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		line := ui.NewEventLine(s, ev, ord, f, o.keepSecrets)
@@ -418,6 +422,31 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 		return readFailed(stderr, err)
 	}
 	return 0
+}
+
+// safeJSONWriter passes JSON text to w through jsonscan.AppendSafe, 64
+// KiB at a time so that a big event is never copied whole. Each Write
+// must hold whole JSON texts, as json.Encoder writes them: pieces are cut
+// before a rune start, which escape to the same bytes as the whole.
+type safeJSONWriter struct {
+	w       io.Writer
+	scratch []byte
+}
+
+func (s *safeJSONWriter) Write(p []byte) (int, error) {
+	const piece = 64 << 10
+	for j := p; len(j) > 0; {
+		cut := min(len(j), piece)
+		for cut < len(j) && !utf8.RuneStart(j[cut]) {
+			cut++
+		}
+		s.scratch = jsonscan.AppendSafe(s.scratch[:0], j[:cut])
+		if _, err := s.w.Write(s.scratch); err != nil {
+			return 0, err
+		}
+		j = j[cut:]
+	}
+	return len(p), nil
 }
 
 // runTimeline prints the plain timeline, each line as its event arrives.

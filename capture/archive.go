@@ -41,8 +41,9 @@ type Entry struct {
 	// "_eventSourceMessages"), for display; empty when it was kept as is.
 	Decoded []string
 	// Stream says the response is an event stream, by its media type
-	// (HAR content.mimeType or Content-Type) or Chrome's
-	// _eventSourceMessages, whatever its body holds.
+	// (HAR content.mimeType or Content-Type: text/event-stream, or NDJSON
+	// as Ollama streams) or Chrome's _eventSourceMessages, whatever its
+	// body holds.
 	Stream bool
 	// Note tells a problem met while decoding the body (a gzip stream cut
 	// short, an encoding streamtap cannot undo); the body is then kept as

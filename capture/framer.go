@@ -35,9 +35,12 @@ const (
 	// FormatChunks is vercel/ai's .chunks.txt (chunks.go): JSON lines that
 	// end as its test harness ends them.
 	FormatChunks
+	// FormatEventStream is an AWS event stream (eventstream.go), as
+	// Amazon Bedrock streams responses: binary messages.
+	FormatEventStream
 )
 
-var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks"}
+var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks", "eventstream"}
 
 // IsArchive reports whether f is a format of several exchanges, read
 // with ReadArchive rather than framed.
@@ -105,6 +108,8 @@ func newSplitter(format Format, base int64) splitter {
 		return &recordingFramer{base: base}
 	case FormatChunks:
 		return newChunksFramer(base)
+	case FormatEventStream:
+		return newEventStreamFramer(base)
 	default:
 		return newSSEFramer(base)
 	}
@@ -118,9 +123,27 @@ func (fr *Framer) Feed(p []byte, at time.Duration, emit func(*Frame)) {
 	}
 	fr.pending = append(fr.pending, p...)
 	fr.pendAt = at
+	// Past the few bytes a prefix needs, only a line end can let detect
+	// decide on JSON: without this gate a 50 MB first line arriving in
+	// small reads would be searched for its newline once per read.
+	if len(fr.pending) > detectPrefix && bytes.IndexByte(p, '\n') < 0 && startsJSON(fr.pending) {
+		return
+	}
 	if f, ok := detect(fr.pending, false); ok {
 		fr.start(f, emit)
 	}
+}
+
+// detectPrefix is the most bytes detect needs to tell a format by its
+// prefix alone (a BOM, the recording magic, an HTTP head); past them it
+// decides JSON on whole lines.
+const detectPrefix = 64
+
+// startsJSON reports whether b's first byte after a BOM and blank space
+// opens a JSON object or array.
+func startsJSON(b []byte) bool {
+	t := bytes.TrimLeft(bytes.TrimPrefix(b, bom), " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
 // Finish ends the input and emits every byte not yet in a frame.
@@ -160,6 +183,18 @@ func detect(b []byte, final bool) (Format, bool) {
 	if bytes.HasPrefix(b, []byte(RecordingMagic)) {
 		return FormatRecording, true
 	}
+	// An event stream starts with a prelude: its first byte, of a length
+	// of at most 16 MiB, is 0 or 1, which no text stream starts with. A
+	// prelude whose CRC holds says so; so does a NUL followed by lengths a
+	// message can have, whose CRC the framer then finds damaged.
+	if len(b) > 0 && b[0] <= 1 {
+		if len(b) < eventStreamPrelude && !final {
+			return FormatAuto, false
+		}
+		if eventStreamStart(b) {
+			return FormatEventStream, true
+		}
+	}
 	if len(b) < len(bom) && !final && bytes.HasPrefix(bom, b) {
 		return FormatAuto, false // these bytes may be the start of a BOM
 	}
@@ -172,20 +207,79 @@ func detect(b []byte, final bool) (Format, bool) {
 		return FormatSSE, true
 	}
 	// JSON: one value per line, or one document spread over lines?
-	line := t
-	if i := bytes.IndexByte(t, '\n'); i >= 0 {
-		line = t[:i]
-	} else if !final {
+	first, rest, whole := cutLine(t)
+	if !whole && !final {
 		return FormatAuto, false
 	}
-	if json.Valid(line) {
+	if wholeValue(first) {
+		return FormatJSONL, true
+	}
+	if isOpener(first) {
+		return FormatJSON, true // "{" or "[" alone opens a document spread over lines
+	}
+	// The first line starts JSON but is no whole value: a document spread
+	// over lines, or JSON lines whose first line is broken (cut off, or
+	// invalid). JSON lines go on with a whole object on the next line that
+	// holds anything; a document's next line is a piece of it.
+	second, whole2 := nextLine(rest)
+	if !whole2 && !final {
+		return FormatAuto, false
+	}
+	if len(second) > 0 && second[0] == '{' && json.Valid(second) {
 		return FormatJSONL, true
 	}
 	return FormatJSON, true
 }
 
+// validateMax is the longest first line detect validates as JSON. A
+// longer one that closes what it opens is taken for a whole value: no
+// document spread over lines has a first line that long, and validating a
+// 50 MB line cost nine times its framing.
+const validateMax = 1 << 20
+
+// wholeValue reports whether a first line that starts a JSON object or
+// array is a whole value.
+func wholeValue(line []byte) bool {
+	if len(line) <= validateMax {
+		return json.Valid(line)
+	}
+	t := bytes.TrimRight(line, " \t\r")
+	c := t[len(t)-1]
+	return c == '}' && line[0] == '{' || c == ']' && line[0] == '['
+}
+
+// cutLine splits off b's first line (without its newline); whole says the
+// newline is in b.
+func cutLine(b []byte) (line, rest []byte, whole bool) {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i], b[i+1:], true
+	}
+	return b, nil, false
+}
+
+// nextLine returns the first line of b that is not blank, trimmed, and
+// whether its newline is in b.
+func nextLine(b []byte) ([]byte, bool) {
+	for {
+		line, rest, whole := cutLine(b)
+		if t := bytes.TrimSpace(line); len(t) > 0 || !whole {
+			return t, whole
+		}
+		b = rest
+	}
+}
+
+// isOpener reports whether a line is only "{" or "[": the first line of a
+// pretty-printed document.
+func isOpener(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) == 1 && (t[0] == '{' || t[0] == '[')
+}
+
 // lineFramer frames JSON lines: every non-blank line is an event. Blank
-// lines belong to the frame after them.
+// lines belong to the frame after them (flagged BlankLines), and blank
+// lines at the end form a remainder; a last line without its newline is
+// flagged NoNewline, unless it is the only one. Nothing is dropped.
 type lineFramer struct {
 	buf   []byte
 	idle  int // see shrink
@@ -194,12 +288,23 @@ type lineFramer struct {
 	beg   int
 	bom   Flags // BOM while the first line may start with one, until a frame carries the flag
 	first bool  // the first line is still to be read
-	nl    byteFinder
-	frame Frame
+	// faults are the flags the framer gives a line's layout (NoNewline,
+	// BlankLines): all of them for a stream, none for a chunks file,
+	// whose layout is the file's, not the wire's.
+	faults Flags
+	// framed says a line was framed: a last line without its newline is
+	// flagged only after others, since a one-line input without one is a
+	// whole JSON body (a non-streaming response).
+	framed bool
+	nl     byteFinder
+	frame  Frame
 }
 
+// lineFaults are the flags a stream of JSON lines gets for its layout.
+const lineFaults = NoNewline | BlankLines
+
 func newLineFramer(base int64) *lineFramer {
-	f := &lineFramer{base: base, first: true}
+	f := &lineFramer{base: base, first: true, faults: lineFaults}
 	f.nl.c, f.nl.found = '\n', -1
 	return f
 }
@@ -221,11 +326,15 @@ func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 		nl := f.nl.index(f.buf, f.pos)
 		end, next := nl, nl+1
 		var ending Flags = EndsLF
+		var layout Flags // the line's faults
 		if nl < 0 {
 			if !final {
 				return
 			}
 			end, next, ending = len(f.buf), len(f.buf), 0
+			if f.framed {
+				layout = NoNewline
+			}
 		}
 		content := f.buf[f.pos:end]
 		if n := len(content); n > 0 && content[n-1] == '\r' {
@@ -239,6 +348,9 @@ func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 				content, f.bom = content[len(bom):], BOM
 			}
 		}
+		if f.pos > f.beg {
+			layout |= BlankLines
+		}
 		f.pos = next
 		if len(bytes.TrimSpace(content)) == 0 {
 			continue
@@ -247,9 +359,9 @@ func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 		f.frame = Frame{
 			Kind: FrameEvent, Start: f.base + int64(f.beg), End: f.base + int64(next),
 			At: at, Raw: raw, Data: content, HasData: true, DataLines: 1, Retry: -1,
-			Flags: contentFlags(raw) | ending | f.bom,
+			Flags: contentFlags(raw) | ending | f.bom | layout&f.faults,
 		}
-		f.bom = 0
+		f.bom, f.framed = 0, true
 		emit(&f.frame)
 		f.beg = next
 	}
@@ -260,7 +372,7 @@ func (f *lineFramer) finish(at time.Duration, emit func(*Frame)) {
 	if f.beg < len(f.buf) {
 		raw := f.buf[f.beg:]
 		f.frame = Frame{Kind: FrameRemainder, Start: f.base + int64(f.beg), End: f.base + int64(len(f.buf)),
-			At: at, Raw: raw, Retry: -1, Flags: contentFlags(raw) | f.bom}
+			At: at, Raw: raw, Retry: -1, Flags: contentFlags(raw) | f.bom | BlankLines&f.faults}
 		emit(&f.frame)
 	}
 }
@@ -403,6 +515,8 @@ func (f *httpFramer) startBody(at time.Duration, emit func(*Frame)) {
 		format = FormatSSE
 	case strings.Contains(f.ctype, "ndjson") || strings.Contains(f.ctype, "jsonl"):
 		format = FormatJSONL
+	case strings.HasPrefix(f.ctype, EventStreamContentType):
+		format = FormatEventStream
 	}
 	body := &Framer{format: format}
 	if format != FormatAuto {

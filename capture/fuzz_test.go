@@ -11,7 +11,8 @@ import (
 // seedGlobs name the recorded streams that seed the fuzz corpus: the
 // project's samples and the real captures kept beside the project root. The
 // target runs without them.
-var seedGlobs = []string{"../samples/*.sse", "../../shared/captures/*.sse"}
+var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "../../shared/captures/*.sse",
+	"../../shared/captures-next/*.eventstream"}
 
 // fuzzSeeds are small inputs that reach each corner of the framers.
 var fuzzSeeds = []string{
@@ -63,9 +64,25 @@ var fuzzSeeds = []string{
 	"\xEF\xBB\xBF{\"a\":1}\n{\"b\":2}\n",
 	"\xEF\xBB\xBF\n{\"a\":1}\n",
 	"HTTP/1.1 200 OK\r\n\r\n\xEF\xBB\xBF{\"a\":1}\n",
+	// Ollama NDJSON: blank lines, a broken first line, garbage before the
+	// lines, a last line without its newline, a document that is not lines.
+	"{\"model\":\"m\",\"message\":{\"content\":\"a\"},\"done\":false}\n\n{\"model\":\"m\",\"done\":true}",
+	"{\"model\":\"m\",\"mess\n{\"model\":\"m\",\"done\":true}\n\n\n",
+	"curl: (18) transfer closed\n\n{\"done\":true}\n",
+	"dat",
+	"[\n{\"a\":1}\n]\n",
+	"HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n\r\n{\"response\":\"\xff\"}\n\n{\"done\":true}",
+	// AWS event streams: a sound message, one cut short, a damaged CRC, a
+	// prelude whose lengths no message has, garbage between messages.
+	"\x00\x00\x00\x1d\x00\x00\x00\x00\xfdR\x8cZ{'foo':'bar'}\xc3e96",
+	"\x00\x00\x00\x1d\x00\x00\x00\x00\xfdR\x8cZ{'foo'",
+	"\x00\x00\x00\x1d\x00\x00\x00\x00\xfdR\x8c[{'foo':'bar'}\xc3e96",
+	"\x00\x00\x00\x0c\x00\x00\x00\x00\x00\x00\x00\x00",
+	"\x00\x00\x00\x10\x00\x00\x00\x00\x05\xc2H\xeb}\x98\xc8\xffgarbage\x00\x00\x00\x10\x00\x00\x00\x00\x05\xc2H\xeb}\x98\xc8\xff",
+	"HTTP/1.1 200 OK\r\ncontent-type: application/vnd.amazon.eventstream\r\n\r\n\x00\x00\x00\x10\x00\x00\x00\x00\x05\xc2H\xeb}\x98\xc8\xff",
 }
 
-var fuzzFormats = []Format{FormatSSE, FormatJSONL, FormatJSON, FormatHTTP, FormatChunks, FormatAuto}
+var fuzzFormats = []Format{FormatSSE, FormatJSONL, FormatJSON, FormatHTTP, FormatChunks, FormatEventStream, FormatAuto}
 
 // FuzzSSE checks the framers on arbitrary input: they never panic, their
 // frames tile the input, and the frames do not depend on where the input was

@@ -223,7 +223,8 @@ func harEntryOf(he *harEntry, opt ArchiveOptions, keepAll bool) (Entry, bool) {
 	if note != "" {
 		e.Note = note
 	}
-	e.Stream = strings.HasPrefix(mime, "text/event-stream") || len(he.Messages) > 0
+	e.Stream = strings.HasPrefix(mime, "text/event-stream") || strings.Contains(mime, "ndjson") ||
+		strings.HasPrefix(mime, EventStreamContentType) || len(he.Messages) > 0
 	if !e.Stream && !isJSON(mime, out) && !postsJSON(rq) && !keepAll {
 		return e, false
 	}

@@ -190,7 +190,7 @@ func (e *HAREntry) Close(at time.Duration) error {
 // messages.
 func (e *HAREntry) frame(f *Frame) {
 	if (f.Kind == FrameHead || f.Kind == FrameComment) && f.Start == 0 && bytes.HasPrefix(f.Raw, []byte(RecordingMagic)) {
-		if x, err := parseHeader(f.Raw); err == nil {
+		if x, _, err := parseHeader(f.Raw); err == nil {
 			e.x = *x
 		}
 		return
@@ -204,7 +204,7 @@ func (e *HAREntry) frame(f *Frame) {
 	}
 	raw := f.Raw
 	if e.fr.Format() == FormatRecording {
-		if s, end, _, ok := timingLine(raw); ok {
+		if s, end, _, _, ok := timingLine(raw); ok {
 			raw = append(raw[:s:s], raw[end:]...)
 		}
 	}
@@ -318,6 +318,9 @@ func harRequestOf(x *Exchange) harRequest {
 		Method: x.Method, URL: x.URL, HTTPVersion: "HTTP/1.1",
 		Cookies: json.RawMessage("[]"), Headers: harHeaderList(x.RequestHeader),
 		QueryString: json.RawMessage("[]"), HeadersSize: -1, BodySize: len(x.RequestBody),
+	}
+	if x.RequestBodySize != 0 {
+		r.BodySize = int(x.RequestBodySize) // postData holds only the body's start
 	}
 	if r.Method == "" {
 		r.Method = "GET"

@@ -1,8 +1,9 @@
 // Package ingest carries frames from the goroutine that reads a stream to
 // the goroutine that models it. It is the one hand-over of frames in
-// streamtap: the headless commands, the inspector and the proxy all pass
-// their frames through a Pump, in model.Batch values, so that every
-// consumer sees the same frames with the same bytes.
+// streamtap: the headless commands and the inspector pass their frames
+// through a Pump, the proxy (which models on the goroutine that reads)
+// through an Inline, both in model.Batch values, so that every consumer
+// sees the same frames with the same bytes.
 //
 // It sits between model and the programs that use it: it imports capture
 // and model, starts goroutines and reads sources, which model must not
@@ -46,16 +47,14 @@ type Options struct {
 	// that redraws a screen per batch (the inspector) sets it, so that a
 	// chatty stream costs one redraw per Interval, not one per event. 0
 	// hands every read's frames over as soon as the consumer asks.
+	//
+	// With an Interval, a read's frames are left for the consumer to take
+	// when it is ready, instead of EndRead waiting until it took the
+	// previous batch; while it is busy, later reads add to the same batch
+	// (they gather), and the producer waits only when every batch is out.
 	Interval time.Duration
 	// Due is how many frames make a batch due at once despite Interval.
 	Due int
-	// Gather leaves a read's frames for the consumer to take when it is
-	// ready, instead of waiting at the end of the read until it took the
-	// previous batch; while it is busy, later reads add to the same batch.
-	// The producer then waits only when every batch is out. A producer
-	// that must not be held up by the consumer (the proxy's, which serves
-	// a client) sets it; Interval implies it.
-	Gather bool
 	// MaxFrames and MaxBytes end a batch in the middle of a read, which
 	// bounds what one hand-over costs the consumer (for the inspector,
 	// how long one batch holds up a key) and the memory of a batch.
@@ -67,7 +66,8 @@ type Options struct {
 }
 
 // Pump hands frames from one producer goroutine to one consumer goroutine
-// in batches. The contract:
+// in batches; the two must be different goroutines (a producer that is its
+// own consumer uses an Inline). The contract:
 //
 //   - Bytes. Frame copies the frame into the batch being filled (its Raw
 //     too with Options.KeepRaw), so the producer's framer may reuse its
@@ -81,7 +81,7 @@ type Options struct {
 //     consumer's next Next returns them (with Options.Interval, once that
 //     long has passed since it last took a batch, or at once when Due
 //     frames have piled up). So a quiet live stream has each event handed
-//     over as soon as it arrives. Without Options.Gather, EndRead waits
+//     over as soon as it arrives. Without Options.Interval, EndRead waits
 //     while the previous batch is still untaken, as a channel of one would;
 //     with it, the producer goes on reading and a busy consumer later gets
 //     the frames of several reads in one batch. A batch also ends in the
@@ -130,7 +130,6 @@ func New(o Options) *Pump {
 	o.MaxFrames = cmpOr(o.MaxFrames, DefaultMaxFrames)
 	o.MaxBytes = cmpOr(o.MaxBytes, DefaultMaxBytes)
 	o.Batches = cmpOr(o.Batches, DefaultBatches)
-	o.Gather = o.Gather || o.Interval > 0
 	p := &Pump{
 		o: o, free: make(chan *model.Batch, o.Batches), lent: make(chan struct{}, 1),
 		stopped: make(chan struct{}), wake: make(chan struct{}, 1), took: make(chan struct{}, 1),
@@ -225,14 +224,14 @@ func (p *Pump) handOver() {
 }
 
 // EndRead tells the pump that the frames of one read are in: they are due
-// (see Pump). Without Options.Gather it waits while the consumer has not
+// (see Pump). Without Options.Interval it waits while the consumer has not
 // taken the previous batch yet, as a channel of one would: then the
 // consumer is behind, and the producer takes more of the validation.
 func (p *Pump) EndRead() {
 	if p.cur == nil || p.cur.Len() == 0 {
 		return
 	}
-	if p.o.Gather {
+	if p.o.Interval > 0 { // gather
 		p.mu.Lock()
 		p.parked = p.cur
 		p.mu.Unlock()
@@ -340,29 +339,6 @@ func (p *Pump) Next(ctx context.Context) (*model.Batch, bool) {
 		p.waiting = false
 		p.mu.Unlock()
 	}
-}
-
-// TryNext returns a due batch if there is one, without waiting: for a
-// producer that is its own consumer, and adds each read's frames itself
-// right after EndRead (the proxy, which must not hand a client's stream
-// to another goroutine's schedule).
-func (p *Pump) TryNext() (*model.Batch, bool) {
-	p.mu.Lock()
-	if len(p.ready) > 0 {
-		b := p.ready[0]
-		p.ready[0] = nil
-		p.ready = p.ready[1:]
-		p.taken()
-		return b, true
-	}
-	if b := p.parked; b != nil && (p.o.Interval <= 0 || b.Len() >= p.o.Due || p.closed ||
-		time.Since(p.lastTake) >= p.o.Interval) {
-		p.parked = nil
-		p.taken()
-		return b, true
-	}
-	p.mu.Unlock()
-	return nil, false
 }
 
 // taken notes that the consumer took a batch and unlocks p.mu.

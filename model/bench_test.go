@@ -25,6 +25,7 @@ const (
 func BenchmarkAssembleResponses(b *testing.B) { benchAssemble(b, "responses") }
 func BenchmarkAssembleChat(b *testing.B)      { benchAssemble(b, "chat") }
 func BenchmarkAssembleAnthropic(b *testing.B) { benchAssemble(b, "anthropic") }
+func BenchmarkAssembleOllama(b *testing.B)    { benchAssemble(b, "ollama") }
 
 var benchSink CallsReport
 
@@ -93,7 +94,7 @@ func genStream(dialect string, size int) ([]byte, []benchCall) {
 	g := &benchGen{rng: rand.New(rand.NewPCG(1, 2))}
 	g.enc = json.NewEncoder(&g.tmp)
 	g.enc.SetEscapeHTML(false)
-	turn := map[string]func(int){"responses": g.responses, "chat": g.chat, "anthropic": g.anthropic}[dialect]
+	turn := map[string]func(int){"responses": g.responses, "chat": g.chat, "anthropic": g.anthropic, "ollama": g.ollama}[dialect]
 	for r := 0; g.buf.Len() < size; r++ {
 		turn(r)
 	}
@@ -335,4 +336,31 @@ func decodeEncodingJSON(b *testing.B, data []byte) {
 		p = p[n:]
 	}
 	fr.Finish(capture.NoTime, emit)
+}
+
+// ollama writes one /api/chat exchange as NDJSON: the text a word a line,
+// each call whole in a line of its own (Ollama streams no argument
+// deltas), then the done line. Exchanges follow one another, each a
+// response of its own.
+func (g *benchGen) ollama(r int) {
+	text, calls := g.shape()
+	created := fmt.Sprintf("2025-09-18T09:12:%02d.%09dZ", r%60, r)
+	line := func(message map[string]any) {
+		g.buf.Write(g.json(map[string]any{"model": "qwen3:8b", "created_at": created, "message": message, "done": false}))
+		g.buf.WriteByte('\n')
+	}
+	for i, w := range text {
+		if i > 0 {
+			w = " " + w
+		}
+		line(map[string]any{"role": "assistant", "content": w})
+	}
+	for c, call := range calls {
+		line(map[string]any{"role": "assistant", "content": "", "tool_calls": []any{map[string]any{"id": fmt.Sprintf("call_%08d", r*4+c),
+			"function": map[string]any{"index": c, "name": call.name, "arguments": json.RawMessage(call.args)}}}})
+	}
+	g.buf.Write(g.json(map[string]any{"model": "qwen3:8b", "created_at": created, "message": map[string]any{"role": "assistant", "content": ""},
+		"done": true, "done_reason": "stop", "total_duration": 1873402115, "load_duration": 41263390, "prompt_eval_count": 212,
+		"prompt_eval_duration": 98311402, "eval_count": 71, "eval_duration": 1720885106}))
+	g.buf.WriteByte('\n')
 }

@@ -5,8 +5,9 @@ import (
 )
 
 // Dialect is the API whose stream an event belongs to. Each dialect is one
-// file of this package (responses.go, chat.go, anthropic.go, gemini.go)
-// and one line of the registry below.
+// file of this package (responses.go, chat.go, anthropic.go, gemini.go,
+// ollama.go, bedrock_converse.go, bedrock_invoke.go) and one line of the
+// registry below.
 type Dialect uint8
 
 const (
@@ -15,18 +16,24 @@ const (
 	DialectChat
 	DialectAnthropic
 	DialectGemini
+	DialectOllama
+	DialectBedrockConverse
+	DialectBedrockInvoke
 	numDialects // the dialects above; a test may register more
 )
 
 // maxDialects bounds the registry, so that a session keeps its counts and
 // states per dialect in arrays instead of allocating them.
-const maxDialects = 8
+const maxDialects = 16
 
 // registry lists every dialect once. It is also the order of detection:
 // when two dialects claim an event's shape (or an error), the one listed
 // first takes it: a whole Anthropic message (typed "message"), then a Chat
 // payload (choices win over any other member), then a Responses body,
-// then a Gemini chunk. A new dialect is a constant above, its files
+// then a Gemini chunk, then an Ollama line (by its boolean done, which no
+// other dialect's payload has); the Bedrock dialects claim only event
+// stream messages, whose payloads hold none of the members the others
+// claim by. A new dialect is a constant above, its files
 // (<dialect>.go: detection and assembly; <dialect>_explain.go: shapes and
 // explanations), and a line here; its rules are a file and a line in
 // model/checks. Two places outside them read every dialect on purpose:
@@ -38,6 +45,9 @@ var registry = []registered{
 	{DialectChat, new(chatDialect)},
 	{DialectResponses, new(responsesDialect)},
 	{DialectGemini, new(geminiDialect)},
+	{DialectOllama, new(ollamaDialect)},
+	{DialectBedrockConverse, new(converseDialect)},
+	{DialectBedrockInvoke, new(invokeDialect)},
 }
 
 type registered struct {

@@ -234,6 +234,7 @@ func TestDetectPrecedence(t *testing.T) {
 		chat = DialectChat
 		anth = DialectAnthropic
 		gem  = DialectGemini
+		oll  = DialectOllama
 	)
 	tests := []struct {
 		name string
@@ -258,6 +259,12 @@ func TestDetectPrecedence(t *testing.T) {
 		{"candidates win over an error type", sse(`{"type":"error","candidates":[]}`), []Dialect{gem}},
 		{"usageMetadata alone", sse(`{"usageMetadata":{}}`), []Dialect{gem}},
 		{"[DONE] takes the stream's dialect", sse(`{"object":"chat.completion","choices":[]}`, `[DONE]`), []Dialect{chat, chat}},
+		{"a boolean done with model is Ollama's", sse(`{"model":"m","done":false}`), []Dialect{oll}},
+		{"done that is no boolean is not", sse(`{"model":"m","done":"true"}`), []Dialect{unk}},
+		{"done alone is not", sse(`{"done":true}`), []Dialect{unk}},
+		{"choices win over done", sse(`{"model":"m","done":true,"choices":[]}`), []Dialect{chat}},
+		{"an error string after Ollama lines", sse(`{"model":"m","response":"a","done":false}`, `{"error":"boom"}`), []Dialect{oll, oll}},
+		{"an error string alone, first", sse(`{"error":"model 'x' not found"}`), []Dialect{unk}},
 	}
 	for _, tt := range tests {
 		s := assemble(t, tt.in)

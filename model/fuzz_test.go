@@ -18,7 +18,8 @@ import (
 // seedGlobs name the recorded streams that seed the fuzz corpora: the
 // project's samples and the real captures kept beside the project root. The
 // targets run without them.
-var seedGlobs = []string{"../samples/*.sse", "../../shared/captures/*.sse"}
+var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "../../shared/captures/*.sse",
+	"../../shared/captures-next/ollama*.ndjson", "../../shared/captures-next/*.eventstream"}
 
 // assembleDeadline bounds one assembly in a fuzz run. Inputs there are
 // small, so anything near it is a hang, not a slow machine.
@@ -121,6 +122,22 @@ var dialectSeeds = []string{
 	// Gemini partialArgs with no call open, and an array body.
 	sse(`{"candidates":[{"content":{"parts":[{"functionCall":{"partialArgs":[{"jsonPath":"$.a","stringValue":"x"}]}}]}}]}`),
 	`[{"candidates":[{"content":{"parts":[{"text":"hi"}]}}]},{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]},"finishReason":"STOP"}]}]`,
+	// Ollama /api/chat: thinking, text, whole calls (an id and index,
+	// arguments escaped as Go escapes them), done_reason stop.
+	"{\"model\":\"qwen3\",\"message\":{\"role\":\"assistant\",\"content\":\"\",\"thinking\":\"hm\"},\"done\":false}\n" +
+		"{\"model\":\"qwen3\",\"message\":{\"role\":\"assistant\",\"content\":\"Hi\"},\"done\":false}\n" +
+		"{\"model\":\"qwen3\",\"message\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"id\":\"call_a\",\"function\":{\"index\":0,\"name\":\"f\",\"arguments\":{\"q\":\"\\u003cb\\u003e\"}}},{\"function\":{\"name\":\"g\",\"arguments\":{}}}]},\"done\":false}\n" +
+		"{\"model\":\"qwen3\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done\":true,\"done_reason\":\"stop\",\"eval_count\":3}\n",
+	// Ollama /api/generate: top-level tool_calls, string and absent
+	// arguments, a repeated id, a blank line, an error line, a line
+	// after done:true, a last line without its newline.
+	"{\"model\":\"llama3\",\"response\":\"A\",\"thinking\":\"t\",\"done\":false}\n\n" +
+		"{\"model\":\"llama3\",\"response\":\"\",\"tool_calls\":[{\"id\":\"c\",\"function\":{\"name\":\"f\",\"arguments\":\"{}\"}},{\"id\":\"c\",\"function\":{\"index\":-1}}],\"done\":false}\n" +
+		"{\"error\":\"boom\"}\n{\"model\":\"llama3\",\"response\":\"\",\"done\":true,\"done_reason\":\"length\",\"context\":[1,2]}\n" +
+		"{\"model\":\"llama3\",\"response\":\"late\",\"done\":false}\n{\"model\":\"llama3\",\"mess",
+	// Ollama lines with odd members: done not a bool, message not an
+	// object, done_reason a number.
+	"{\"model\":\"m\",\"message\":\"x\",\"done\":false}\n{\"model\":\"m\",\"done\":\"true\"}\n{\"model\":\"m\",\"message\":{\"tool_calls\":{}},\"done\":true,\"done_reason\":7}\n",
 	// Errors and odd shapes.
 	sse(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
 	sse(`{"error":{"message":"bad","code":"x"}}`, `42`, `[1,2]`, `hello`, `{"type":7}`, `{}`),

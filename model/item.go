@@ -62,6 +62,14 @@ func (b *Buffer) add(ord int, p []byte) {
 	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
 }
 
+// whole makes p the buffer's one fragment, sized to fit: a value that
+// arrives whole (an Ollama call's arguments) needs neither the room start
+// gives deltas nor the copy trim makes of it at the item's close.
+func (b *Buffer) whole(ord int, p []byte) {
+	b.b = slices.Clip(append([]byte(nil), p...))
+	b.Frags = []Fragment{{Ordinal: int32(ord), End: int32(len(p))}}
+}
+
 // addString adds the decoded JSON string v, decoding it straight into the
 // buffer: a 50 MB delta then costs no 50 MB scratch copy on the way.
 func (b *Buffer) addString(ord int, v []byte) {

@@ -130,6 +130,12 @@ func (s *Session) Field(key string) []byte {
 		return t.created
 	case "stop_reason":
 		return t.stopReason
+	case "contentBlockIndex":
+		return t.blockIndex
+	case "start":
+		return t.start
+	case "stopReason":
+		return t.converseStop
 	}
 	return s.idx.Get(s.cur, key)
 }

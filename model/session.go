@@ -137,6 +137,9 @@ type Session struct {
 	// typeOwners holds, by interned type, 1 + the dialect that claims the
 	// type (see typeOwner), or 0 while unasked.
 	typeOwners []Dialect
+	// chunk is the inner document of the InvokeModel chunk being added,
+	// when its Batch decoded and scanned it already (see prescanChunk).
+	chunk prefocus
 }
 
 // NewSession returns an empty session.
@@ -242,7 +245,9 @@ type top struct {
 	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
-	promptFeedback, content, role, responseID, stopReason, created []byte
+	promptFeedback, content, role, responseID, stopReason, created, done []byte
+	// Bedrock ConverseStream's (also Nova's inside InvokeModel chunks).
+	blockIndex, start, converseStop []byte
 }
 
 // member is collect for Index.Members.
@@ -319,6 +324,14 @@ func (t *top) collect(key, v []byte) {
 		t.responseID = v
 	case "stop_reason":
 		t.stopReason = v
+	case "done":
+		t.done = v
+	case "contentBlockIndex":
+		t.blockIndex = v
+	case "start":
+		t.start = v
+	case "stopReason":
+		t.converseStop = v
 	}
 }
 
@@ -386,6 +399,9 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	if f.HasEvent {
 		ev.Name = s.types.id(f.Event)
 	}
+	if f.Flags&capture.EventStream != 0 && s.eventStream(ev, f, ord) {
+		return
+	}
 	if !f.HasData {
 		ev.Type = ev.Name
 		if ev.Type == 0 {
@@ -436,7 +452,9 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	}
 	s.cur = data
 	t := &s.top
-	if len(t.typ) > 0 {
+	if f.Flags&capture.EventStream != 0 {
+		ev.Type = ev.Name // an event stream message is typed by its :event-type header
+	} else if len(t.typ) > 0 {
 		s.scratch = jsonscan.Unquote(s.scratch[:0], t.typ)
 		ev.Type = s.types.id(s.scratch)
 		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {

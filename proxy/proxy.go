@@ -8,6 +8,7 @@ package proxy
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,14 +27,24 @@ import (
 	"github.com/streamtap/streamtap/model"
 )
 
-// Proxy bounds. A request body is read whole before it is forwarded, to
-// learn the model and tools; MaxRequestBody keeps a runaway upload from
-// exhausting memory (a larger body is forwarded but not inspected).
+// Proxy bounds. MaxRequestBody is how much of a request body replay
+// reads (and discards) before it answers; the proxy keeps MaxRequestKept.
 const (
 	MaxRequestBody     = 64 << 20
 	dialTimeout        = 10 * time.Second
 	DefaultHeadTimeout = 10 * time.Minute // reasoning models can think for minutes before the head
 	ShutdownGrace      = 5 * time.Second
+	// DefaultBodyTimeout is Options.BodyTimeout's default: a client
+	// must send its request body at MinBodyRate on average over 30s.
+	DefaultBodyTimeout = 30 * time.Second
+	// DefaultClientIdle closes a client's keep-alive connection that
+	// sends no new request for this long (Options.ClientIdle). Clients
+	// drop their own idle connections sooner (4-5 s for Node and
+	// Python's httpx), so they rarely race the close.
+	DefaultClientIdle = 30 * time.Second
+	// headTimeout bounds the time a client takes to send a request's
+	// head, from its first byte.
+	headTimeout = 30 * time.Second
 )
 
 // Options configure a Proxy.
@@ -46,6 +57,14 @@ type Options struct {
 	KeepSecrets bool          // do not redact credentials in recordings, the log and the sessions list
 	HeadTimeout time.Duration // give up on an upstream that sends no response head for this long (504)
 	Idle        time.Duration // cut a stream that sends no bytes for this long (0: never)
+	// BodyTimeout cuts a client that sends its request body at under
+	// MinBodyRate on average over this long (408); the time the upstream
+	// takes to accept the bytes does not count (0: never). See
+	// MinBodyRate and requestBody.
+	BodyTimeout time.Duration
+	// ClientIdle closes a client's keep-alive connection after this long
+	// without a new request (0: never).
+	ClientIdle time.Duration
 	// Feed, when set, receives every exchange for the sessions list; its
 	// sessions then keep their events and bytes for the panes, and the
 	// protocol checks observe them.
@@ -99,7 +118,10 @@ func New(o Options, logw io.Writer) *Proxy {
 // Serve answers requests on ln until ctx ends, then stops: open
 // exchanges get ShutdownGrace to finish, WebSockets are closed.
 func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: p, ReadHeaderTimeout: headTimeout, IdleTimeout: p.o.ClientIdle}
+	if p.o.ClientIdle <= 0 {
+		srv.IdleTimeout = -1 // 0 would mean the same as ReadTimeout, which is none
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -131,28 +153,41 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 
 type sessionKey struct{}
 
-// ServeHTTP reads the request body (the model, the tools and the tool
-// outputs sent back are in it), then forwards the request.
+// ServeHTTP reads the first MaxRequestKept bytes of the request body (the
+// model, the tools and the tool outputs sent back are in it), then
+// forwards the request, the rest of the body streamed as it arrives.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sess := p.newSession(r)
 	if r.Body != nil && r.Body != http.NoBody {
-		body, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBody+1))
-		sess.reqBody = body
+		body := newRequestBody(r, w, p.o.BodyTimeout)
+		defer body.release()
+		sess.reqRead = body
+		kept, whole, err := body.readPrefix(r.ContentLength)
+		sess.reqBody = kept
 		if err != nil {
-			sess.finish(0, fmt.Errorf("read request body: %w", err), "client-error")
-			http.Error(w, "streamtap: reading the request body failed", http.StatusBadRequest)
+			state, status := "client-error", 0
+			if errors.Is(err, ErrBodyTimeout) {
+				state, status = "client-timeout", http.StatusRequestTimeout
+			}
+			sess.finish(status, fmt.Errorf("read request body: %w", err), state)
+			w.Header().Set("Connection", "close")
+			http.Error(w, "streamtap: reading the request body failed: "+state, cmp.Or(status, http.StatusBadRequest))
 			return
 		}
-		// The forwarded body must not read the inbound one again: the
-		// server closes it once the response head is written, and the
-		// transport's final read of a closed body would tear down the
-		// upstream connection mid-stream (golang/go#40747).
-		var fwd io.Reader = bytes.NewReader(body)
-		if len(body) > MaxRequestBody {
-			sess.reqBody = body[:MaxRequestBody]
-			fwd = io.MultiReader(fwd, r.Body) // too large to inspect: stream the rest
+		if whole {
+			// The forwarded body must not read the inbound one again
+			// (see requestBody.Read).
+			r.Body = io.NopCloser(bytes.NewReader(kept))
+		} else {
+			// Too large to keep: the rest is streamed, and may still be
+			// on its way when the response starts.
+			sess.reqSize = r.ContentLength
+			_ = http.NewResponseController(w).EnableFullDuplex()
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{io.MultiReader(bytes.NewReader(kept), body), body}
 		}
-		r.Body = io.NopCloser(fwd)
 	}
 	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
 	sess.learnChecks()
@@ -199,6 +234,14 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 		return // the connection is the client's now; the session ends when it closes
 	}
 	state, status := Classify(r.Context(), err)
+	if sess != nil && sess.reqRead != nil {
+		// A client too slow with its body caused the failure (the
+		// context was canceled by the failed read, too).
+		if berr := sess.reqRead.readErr(); errors.Is(berr, ErrBodyTimeout) {
+			err, state, status = berr, "client-timeout", http.StatusRequestTimeout
+			w.Header().Set("Connection", "close")
+		}
+	}
 	if sess != nil {
 		sess.finish(status, err, state)
 	}

@@ -27,11 +27,11 @@ import (
 // protocols by the DuplexTee's sink, which runs one chunk at a time;
 // finish runs once.
 //
-// The frames go through an ingest.Pump, which copies them into a batch;
-// after each chunk the same goroutine adds the batch to the session
-// (model), so the client's stream never waits for another goroutine to be
-// scheduled. The session is a model.Live: model, finish and the sessions
-// list each hold its lock while they use it.
+// The frames go through an ingest.Inline, which copies them into a batch
+// and adds the batch to the session after each chunk (model) on the same
+// goroutine, so the client's stream never waits for another goroutine to
+// be scheduled. The session is a model.Live: the Inline, finish and the
+// sessions list each hold its lock while they use it.
 type session struct {
 	p          *Proxy
 	id         int
@@ -41,7 +41,9 @@ type session struct {
 	path       string
 	url        string
 	reqHeader  http.Header
-	reqBody    []byte
+	reqBody    []byte       // the first MaxRequestKept bytes of the request body
+	reqSize    int64        // the body's size when reqBody holds only its start: -1 unknown, 0 whole
+	reqRead    *requestBody // the request body being read, or nil
 	req        model.Request
 	prev       int // the session whose turn this request answers, or 0
 	unanswered []string
@@ -55,7 +57,7 @@ type session struct {
 	firstByte  time.Duration
 	firstEvent time.Duration
 	fr         *capture.Framer // set when the response head arrived
-	pm         *ingest.Pump
+	inline     *ingest.Inline
 	rec        *capture.Recorder
 	recFile    *os.File
 	recPath    string
@@ -115,9 +117,7 @@ func (ps *session) respond(resp *http.Response) {
 		format = capture.FormatSSE // the messages are written as SSE blocks
 	}
 	ps.fr = capture.NewFramer(format)
-	// The checks read Raw; each read's frames are added by model, so
-	// EndRead need not wait for a consumer (Gather).
-	ps.pm = ingest.New(ingest.Options{KeepRaw: ps.p.feed != nil, Gather: true})
+	ps.inline = ingest.NewInline(ps.live, ps.p.feed != nil) // the checks read Raw
 	// The head goes in first, so that an HTTP error status is an error.
 	ps.add(headFrame(resp, ps.headAt))
 	ps.model()
@@ -126,24 +126,10 @@ func (ps *session) respond(resp *http.Response) {
 	ps.openHAR(resp)
 }
 
-// model ends a read: the frames it completed are due, and are added to
-// the session, a batch at a time under its lock; the sessions list hears
-// of it.
+// model ends a read: the frames it completed are added to the session;
+// the sessions list hears of it.
 func (ps *session) model() {
-	ps.pm.EndRead()
-	added := false
-	for {
-		b, ok := ps.pm.TryNext()
-		if !ok {
-			break
-		}
-		s := ps.live.Lock()
-		_ = s.AddBatch(b, nil) // without a callback it cannot fail
-		ps.live.Unlock()
-		ps.pm.Release(b)
-		added = true
-	}
-	if added && ps.p.feed != nil {
+	if ps.inline.EndRead() && ps.p.feed != nil {
 		ps.p.feed.touch(ps.id)
 	}
 }
@@ -151,7 +137,6 @@ func (ps *session) model() {
 // endModel adds the last frames.
 func (ps *session) endModel(at time.Duration) {
 	ps.fr.Finish(at, ps.add)
-	ps.pm.Close(nil)
 	ps.model()
 }
 
@@ -186,7 +171,7 @@ func headFrame(resp *http.Response, at time.Duration) *capture.Frame {
 func (ps *session) exchange() capture.Exchange {
 	return capture.Exchange{
 		Started: ps.start, Method: ps.method, URL: ps.url,
-		RequestHeader: ps.reqHeader, RequestBody: ps.reqBody,
+		RequestHeader: ps.reqHeader, RequestBody: ps.reqBody, RequestBodySize: ps.reqSize,
 		HeadAt: ps.headAt, Status: ps.status,
 	}
 }
@@ -232,14 +217,32 @@ func (ps *session) closeHAR(at time.Duration) {
 	ps.har = nil
 }
 
-// createRecording makes a new file in dir named after the session.
+// createRecording makes a new file in dir named after the session: its
+// start, its id, its method and its path. Each part is bounded and cut to
+// letters, digits, '.' and '_' (anything else becomes '-'), so that any
+// request (a method is any HTTP token, of any length) gets a file name
+// well under the usual 255-byte limit, in dir and nowhere else.
 func createRecording(dir string, start time.Time, id int, method, path string) (*os.File, string, error) {
+	path, _, _ = strings.Cut(strings.TrimPrefix(path, "/"), "?")
+	name := fmt.Sprintf("%s-%04d-%s-%s.sse", start.Format("20060102T150405"), id,
+		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath))
+	full := filepath.Join(dir, name)
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	return f, full, err
+}
+
+// Bounds of the parts of a recording's file name, in bytes.
+const (
+	maxNameMethod = 20 // the registered methods have at most 17 letters
+	maxNamePath   = 60
+)
+
+// fileNamePart is s cut to at most max bytes of letters, digits, '.' and
+// '_', each other character one '-', without leading or trailing '-'.
+func fileNamePart(s string, max int) string {
 	var b strings.Builder
-	for _, c := range strings.TrimPrefix(path, "/") {
-		if b.Len() >= 60 {
-			break
-		}
-		if c == '?' {
+	for _, c := range s {
+		if b.Len() >= max {
 			break
 		}
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' {
@@ -248,10 +251,7 @@ func createRecording(dir string, start time.Time, id int, method, path string) (
 			b.WriteByte('-')
 		}
 	}
-	name := fmt.Sprintf("%s-%04d-%s-%s.sse", start.Format("20060102T150405"), id, method, strings.Trim(b.String(), "-"))
-	full := filepath.Join(dir, name)
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	return f, full, err
+	return strings.Trim(b.String(), "-")
 }
 
 // chunk takes body bytes from the tee, after the client has them.
@@ -287,7 +287,7 @@ func (ps *session) add(f *capture.Frame) {
 	if first {
 		ps.firstEvent = f.At
 	}
-	_ = ps.pm.Frame(f) // only a consumer that stopped fails it, and model never stops
+	ps.inline.Frame(f)
 	if first {
 		ps.publish()
 	}

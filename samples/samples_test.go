@@ -90,6 +90,43 @@ var cases = []struct {
 		},
 	},
 	{
+		name:    "bedrock-converse-text-then-tool",
+		dialect: "bedrock-converse",
+		calls:   []call{{"tooluse_kZ3qT8vWmRa2Xc9LpN4bEw", "get_weather", `{"location": "Lisbon, Portugal", "unit": "celsius"}`}},
+		text:    "I'll check the weather in Lisbon for you.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			for i, ev := range s.Events.All() {
+				if ev.Frame&capture.EventStream == 0 {
+					t.Errorf("event %d is not an event stream message", i)
+				}
+				if s.TypeName(ev.Type) == "contentBlockStart" && s.Items[ev.Item].Role != model.RoleCall {
+					t.Errorf("event %d starts a block that is no tool call", i)
+				}
+			}
+			if it := s.Calls()[0]; it.Args.Frags[0].End != 0 {
+				t.Errorf("first input fragment ends at %d; want an empty one", it.Args.Frags[0].End)
+			}
+		},
+	},
+	{
+		name:    "bedrock-invoke-claude-tool",
+		dialect: "bedrock-invoke",
+		calls:   []call{{"toolu_bdrk_01FkR4nW8qLs2VxJt6Yc9PdA", "get_local_time", `{"timezone": "Asia/Tokyo"}`}},
+		text:    "Let me look up the time in Osaka.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			for i, ev := range s.Events.All() {
+				if s.TypeName(ev.Name) != "chunk" || !strings.HasPrefix(s.TypeName(ev.Type), "message_") && !strings.HasPrefix(s.TypeName(ev.Type), "content_block_") {
+					t.Errorf("event %d: %s/%s; want a chunk typed by the Anthropic event it wraps", i, s.TypeName(ev.Name), s.TypeName(ev.Type))
+				}
+			}
+			if it := s.Calls()[0]; it.Dialect != model.DialectAnthropic {
+				t.Errorf("the call was assembled as %s; want by the Anthropic assembly", it.Dialect)
+			}
+		},
+	},
+	{
 		name:    "broken-chat-all-index-0",
 		dialect: "openai-chat",
 		calls: []call{
@@ -276,6 +313,33 @@ var cases = []struct {
 				if ev.Frame&capture.EndsCRLF == 0 {
 					t.Errorf("event %d frame flags %b; want CRLF line endings", i, ev.Frame)
 				}
+			}
+		},
+	},
+	{
+		name:    "ollama-chat-tool-calls",
+		dialect: "ollama",
+		calls: []call{
+			{"call_k2x7q9ma", "get_weather", `{"city":"Paris","unit":"celsius"}`},
+			{"call_8fj3v0wd", "get_local_time", `{"timezone":"Asia/Tokyo"}`},
+		},
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, data []byte) {
+			if it := reasoning(t, s); it.Text.String() != "The user wants the weather in Paris and the time in Tokyo. Two tools: get_weather & get_local_time. I'll call both." {
+				t.Errorf("thinking = %q", it.Text.String())
+			}
+			// Each call is whole in its line: its arguments are that
+			// line's bytes, one fragment.
+			for i, it := range s.Calls() {
+				if it.Args.Count() != 1 || it.Opened != it.Closed || !bytes.Contains(data, it.Args.Bytes()) {
+					t.Errorf("call %d: %d fragments, opened %d, closed %d; want one fragment in one line", i, it.Args.Count(), it.Opened, it.Closed)
+				}
+			}
+			if got := s.Outcome().Detail; got != "stop" {
+				t.Errorf("done_reason = %q; want stop, as Ollama ends a tool-call turn", got)
+			}
+			if s.Done() >= 0 || !bytes.Contains(data, []byte(`\u0026`)) {
+				t.Errorf("[DONE] at %d, or no Go-escaped &: not Ollama's wire", s.Done())
 			}
 		},
 	},

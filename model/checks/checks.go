@@ -21,6 +21,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // Severity ranks findings. The order matters: a finding fails a run when
@@ -132,7 +133,8 @@ type Report struct {
 
 // MarshalJSON writes the report as
 // {"outcome": {"state", "detail"}, "findings": [{"rule", "severity",
-// "events", "message"}]}. Scripts rely on this shape.
+// "events", "message"}]}. Scripts rely on this shape. The text is safe
+// to print (jsonscan.AppendSafe).
 func (r Report) MarshalJSON() ([]byte, error) {
 	type outcome struct {
 		State  string `json:"state"`
@@ -154,7 +156,9 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		Outcome  outcome   `json:"outcome"`
 		Findings []Finding `json:"findings"`
 	}{outcome{r.Outcome.State, r.Outcome.Detail}, findings})
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+	// Messages and details quote stream bytes: escape what a terminal
+	// would obey (C1, DEL) or what reorders text (bidi).
+	return jsonscan.AppendSafe(nil, bytes.TrimSuffix(b.Bytes(), []byte("\n"))), err
 }
 
 // Max returns the highest severity found, and false when there are no
@@ -310,6 +314,9 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 // a field or a comment, not a JSON value. Rules about SSE fields (event:
 // names, [DONE]) apply only to SSE.
 func isSSE(f *capture.Frame) bool {
+	if f.Flags&capture.EventStream != 0 {
+		return false
+	}
 	for _, b := range f.Raw {
 		switch b {
 		case ' ', '\t', '\r', '\n':

@@ -38,7 +38,8 @@ func miss(rule, name, stream string) ruleCase {
 
 func allCases() []ruleCase {
 	var all []ruleCase
-	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, requestCases} {
+	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, bedrockCases,
+		requestCases} {
 		all = append(all, f()...)
 	}
 	return all
@@ -141,6 +142,7 @@ func TestBasesClean(t *testing.T) {
 		"gemini":    dataSSE(gemBase()),
 		"gemini-partial": dataSSE(gemPartial(
 			`{"functionCall":{}}`, `"finishReason":"STOP"`)),
+		"ollama": ndjson(append(ollBase()[:2:2], ollDone(`,"done_reason":"stop"`))),
 	} {
 		rep := CheckBytes([]byte(stream), capture.FormatAuto, Strict)
 		if len(rep.Findings) > 0 || rep.Outcome.State != "completed" {
@@ -408,6 +410,17 @@ func framingCases() []ruleCase {
 		hit(fUnterminated, "cut mid-JSON", base[:len(base)-len(lines[5])-len(lines[4])-20]),
 		miss(fUnterminated, "CRLF blank line", strings.TrimSuffix(base, "\n\n")+"\r\n\r\n"),
 		miss(fUnterminated, "extra blank lines", base+"\n\n"),
+		func() ruleCase {
+			c := hit(fUnterminated, "JSON line without its newline", strings.Join(chatBase()[:5], "\n"), 4)
+			c.sev = sevp(Info)
+			return c
+		}(),
+		func() ruleCase {
+			c := hit(fUnterminated, "JSON line cut mid-JSON", strings.Join(chatBase()[:4], "\n")+"\n"+chatBase()[4][:20], 4)
+			c.sev = sevp(Warning)
+			return c
+		}(),
+		miss(fUnterminated, "a whole JSON body on one line", chatBase()[0]),
 
 		hit(fLeadingSpace, "space before data", strings.Replace(base, "data: "+chatBase()[1], " data: "+chatBase()[1], 1), 1),
 		miss(fLeadingSpace, "space after the colon", strings.Replace(base, "data: "+chatBase()[1], "data:  "+chatBase()[1], 1)),

@@ -13,6 +13,9 @@ var dialects = []*dialectRules{
 	&chatDialect,
 	&anthropicDialect,
 	&geminiDialect,
+	&ollamaDialect,
+	&converseDialect,
+	&invokeDialect,
 }
 
 // dialectRules is one dialect's rules: their table, and how they observe a

@@ -14,8 +14,12 @@ import (
 // model/testdata (public test-suite recordings, see its README.md), rule
 // and events, in report order. Findings name each defect once: a gateway
 // that renames an item on every event gets one finding for that item.
+//
+// The files are read here as plain JSON lines (by content, as a stream
+// would be, not by their .chunks.txt name): a last line without its
+// newline is then the info finding of framing/unterminated-event.
 var fixtureFindings = map[string][]string{
-	"gemini-partial-args-nested__vercel-ai.chunks.txt":                   nil,
+	"gemini-partial-args-nested__vercel-ai.chunks.txt":                   {"framing/unterminated-event [75]"},
 	"anthropic-message-start-prepopulated-content__vercel-ai.chunks.txt": nil,
 	"responses-copilot-id-rotation__vercel-ai.chunks.txt": {
 		"responses/item-id-changed [2 3 4 5 6 7 68]",

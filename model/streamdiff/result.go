@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // Result is the comparison of two streams. Its JSON form is the `streamtap
@@ -169,7 +170,9 @@ func ordOrNil(o int) *int {
 	return &o
 }
 
-// MarshalJSON writes the `streamtap diff --json` document.
+// MarshalJSON writes the `streamtap diff --json` document, safe to print:
+// the values it quotes from the streams hold no raw DEL, C1 control or
+// bidi rune and no byte that is not UTF-8 (jsonscan.AppendSafe).
 func (r *Result) MarshalJSON() ([]byte, error) {
 	diffs := r.Differences
 	if diffs == nil {
@@ -179,7 +182,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 	if ignored == nil {
 		ignored = []string{}
 	}
-	return marshal(struct {
+	b, err := marshal(struct {
 		Equal       bool           `json:"equal"`
 		Mode        string         `json:"mode"`
 		Note        string         `json:"note,omitempty"`
@@ -191,6 +194,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		Omitted     int            `json:"omitted"`
 		Differences []Difference   `json:"differences"`
 	}{r.Equal(), r.Mode, r.Note, ignored, r.A, r.B, r.Timing, r.Counts, r.Omitted, diffs})
+	return jsonscan.AppendSafe(nil, b), err
 }
 
 // marshal is json.Marshal without HTML escaping, as every JSON document

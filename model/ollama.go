@@ -1,0 +1,250 @@
+package model
+
+import (
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// Types given to Ollama's lines, which name none: what the line answers,
+// told by the member that carries its text (message for /api/chat,
+// response for /api/generate).
+const (
+	TypeOllamaChat     = "(ollama chat)"
+	TypeOllamaGenerate = "(ollama generate)"
+)
+
+// Ollama's done_reason values (server/routes.go, llm/server.go): stop and
+// length end a generation; load and unload answer a request with an empty
+// prompt or messages (loading or unloading the model).
+const (
+	OllamaStop   = "stop"
+	OllamaLength = "length"
+	OllamaLoad   = "load"
+	OllamaUnload = "unload"
+)
+
+// ollamaDialect is Ollama's native streaming API, /api/chat and
+// /api/generate: NDJSON lines (application/x-ndjson), each a whole JSON
+// object, the last one done:true with done_reason and the counters. A
+// tool call comes whole, its arguments a JSON object; an error comes as a
+// line {"error":"…"}; there is no [DONE].
+type ollamaDialect struct{ noHooks }
+
+func (*ollamaDialect) info() DialectInfo {
+	return DialectInfo{Name: "ollama", Short: "ollama"}
+}
+
+// claimShape takes a line by its boolean done member, which only Ollama's
+// lines have, beside what every line of it carries (model, and message or
+// response). An error line names none of them: it belongs to the stream
+// before it (see detect).
+func (*ollamaDialect) claimShape(s *Session, _ string) bool {
+	t := &s.top
+	return (string(t.done) == "true" || string(t.done) == "false") && (t.model != nil || t.message != nil || t.response != nil)
+}
+
+func (*ollamaDialect) newState() dialectState { return new(ollamaState) }
+
+// ollamaState tracks the Ollama response being streamed: its message (or
+// generated text), its thinking and how many calls it made. A line after
+// the done:true line starts another response.
+type ollamaState struct {
+	resp     *Response
+	typ      string // what the stream's lines answer: TypeOllamaChat or TypeOllamaGenerate
+	text     *Item
+	thinking *Item
+	calls    int
+	noHooks
+}
+
+// ollamaLine is the members of one line the assembly reads, each nil when
+// absent: those of message for /api/chat, the top-level ones for
+// /api/generate.
+type ollamaLine struct {
+	message, response, content, thinking, toolCalls, done, reason, err []byte
+}
+
+func readOllamaLine(s *Session, data []byte) ollamaLine {
+	var l ollamaLine
+	s.idx.Members(data, func(k, v []byte) bool {
+		switch string(k) {
+		case "message":
+			l.message = v
+		case "response":
+			l.response = v
+		case "thinking":
+			l.thinking = v
+		case "tool_calls":
+			l.toolCalls = v
+		case "done":
+			l.done = v
+		case "done_reason":
+			l.reason = v
+		case "error":
+			l.err = v
+		}
+		return true
+	})
+	if jsonscan.Kind(l.message) == '{' {
+		s.idx.Members(l.message, func(k, v []byte) bool {
+			switch string(k) {
+			case "content":
+				l.content = v
+			case "thinking":
+				l.thinking = v
+			case "tool_calls":
+				l.toolCalls = v
+			}
+			return true
+		})
+	}
+	return l
+}
+
+func (st *ollamaState) response(s *Session, ord int) *Response {
+	if st.resp == nil || st.resp.Terminal >= 0 {
+		st.resp = s.newResponse(DialectOllama, ord)
+		st.text, st.thinking, st.calls = nil, nil, 0
+	}
+	if st.resp.Model == "" && len(s.top.model) > 2 {
+		st.resp.Model = str(s.top.model)
+	}
+	return st.resp
+}
+
+// event applies one line.
+func (st *ollamaState) event(s *Session, ev *Event, _ string, data []byte, ord int) {
+	l := readOllamaLine(s, data)
+	switch {
+	case l.message != nil:
+		st.typ = TypeOllamaChat
+	case jsonscan.Kind(l.response) == '"':
+		st.typ = TypeOllamaGenerate
+	case st.typ == "":
+		st.typ = TypeOllamaChat // an error line before any other: the common endpoint
+	}
+	ev.Type = s.types.id([]byte(st.typ))
+	isError := l.err != nil && !jsonscan.IsNull(l.err)
+	if isError {
+		s.errorEvent(ev, l.err, ord)
+		if l.done == nil && l.message == nil && l.response == nil {
+			return // {"error":"…"}: the server ends the stream with it
+		}
+	}
+	r := st.response(s, ord)
+	r.Status.set(ord, "in_progress")
+	kind := KindLifecycle
+	if st.typ == TypeOllamaGenerate {
+		l.content = l.response
+	}
+	// Thinking comes before the answer it leads to: a line carrying both
+	// is shown as thinking.
+	if jsonscan.Kind(l.thinking) == '"' && len(l.thinking) > 2 {
+		st.thinking = st.textItem(s, st.thinking, RoleReasoning, "thinking", r, ev, ord)
+		st.thinking.Text.addString(ord, l.thinking)
+		raise(&kind, KindTextDelta)
+	}
+	if jsonscan.Kind(l.content) == '"' && len(l.content) > 2 {
+		typ := "content"
+		if st.typ == TypeOllamaGenerate {
+			typ = "response"
+		}
+		st.text = st.textItem(s, st.text, RoleMessage, typ, r, ev, ord)
+		st.text.Text.addString(ord, l.content)
+		raise(&kind, KindTextDelta)
+	}
+	s.idx.Elements(l.toolCalls, func(_ int, entry []byte) bool {
+		st.call(s, ev, r, entry, ord)
+		raise(&kind, KindItemOpen)
+		return true
+	})
+	if string(l.done) == "true" {
+		reason := str(l.reason)
+		status := "completed"
+		if reason == OllamaLength {
+			status = "incomplete"
+		}
+		if l.reason != nil {
+			r.finish(0, ord, reason)
+		}
+		for _, it := range []*Item{st.thinking, st.text} {
+			if it != nil && it.Closed < 0 {
+				it.close(ord)
+				it.Status.set(ord, status)
+			}
+		}
+		r.Terminal = ord
+		r.Status.set(ord, status)
+		kind = KindTerminal
+	}
+	if isError {
+		kind = KindError
+	}
+	ev.Kind = kind
+}
+
+// textItem returns the response's message or thinking item, starting it.
+func (st *ollamaState) textItem(s *Session, it *Item, role ItemRole, typ string, r *Response, ev *Event, ord int) *Item {
+	if it == nil {
+		it = s.newItem(DialectOllama, role, typ, ord)
+		it.Response, it.Opened = r.Index, ord
+		it.Status.set(ord, "in_progress")
+	}
+	it.touch(ord)
+	if ev.Item < 0 {
+		ev.Item = int32(it.Index)
+	}
+	return it
+}
+
+// call applies one tool_calls[] entry: a whole call, its arguments kept
+// exactly as the line holds them (a JSON object, serialised by the server;
+// anything else is kept too, and model/checks flags it).
+func (st *ollamaState) call(s *Session, ev *Event, r *Response, entry []byte, ord int) {
+	c := ReadOllamaCall(entry)
+	it := s.newItem(DialectOllama, RoleCall, "function", ord)
+	it.Response, it.Position, it.Opened = r.Index, st.calls, ord
+	if n, ok := jsonscan.Int(c.Index); ok {
+		it.Position = int(n)
+	}
+	it.Name, it.CallID = str(c.Name), str(c.ID)
+	if c.Arguments != nil {
+		it.Args.whole(ord, c.Arguments)
+		it.Deltas++
+	}
+	it.close(ord)
+	it.Status.set(ord, "completed")
+	st.calls++
+	ev.Item = int32(it.Index)
+}
+
+// OllamaCall is the raw members of an Ollama tool_calls[] entry, each nil
+// when absent. The model assembles from it; model/checks judges it.
+type OllamaCall struct {
+	ID, Name, Index, Arguments []byte
+}
+
+// ReadOllamaCall reads a tool_calls[] entry: {"id", "function": {"index",
+// "name", "arguments"}}.
+func ReadOllamaCall(entry []byte) OllamaCall {
+	var c OllamaCall
+	jsonscan.Members(entry, func(k, v []byte) bool {
+		switch string(k) {
+		case "id":
+			c.ID = v
+		case "function":
+			jsonscan.Members(v, func(k, v []byte) bool {
+				switch string(k) {
+				case "name":
+					c.Name = v
+				case "index":
+					c.Index = v
+				case "arguments":
+					c.Arguments = v
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return c
+}
