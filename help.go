@@ -160,8 +160,9 @@ The check fails on a finding at or above --fail-on, and on an outcome of
 error (an HTTP error or an error event), failed, blocked (a refusal or a
 filter), truncated (cut before the model finished) or empty, even without
 findings: a 401 body or a cut stream fails a CI job; completed, incomplete
-(stopped at a limit) and closed pass. --allow-outcome lets named outcomes pass. The text output says
-which outcome failed the check; --json adds "pass": the verdict.
+(stopped at a limit) and closed pass. --allow-outcome lets named outcomes
+pass. The text output says which outcome failed the check; --json adds
+"pass": the verdict.
 
 With the request the stream answers (--request FILE, or the request body a
 timed recording, a HAR file or a cassette carries), the request/… rules also
