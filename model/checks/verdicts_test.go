@@ -55,6 +55,11 @@ var verdicts = []verdict{
 	{"gemini-model-armor-prompt__pydantic-ai.yaml", 1, model.OutcomeBlocked, "prompt: MODEL_ARMOR", nil},
 	// Responses stopped at max_output_tokens: the reason is the detail.
 	{"responses-max-output-tokens__dd-trace-py.yaml", 1, model.OutcomeIncomplete, "max_output_tokens", nil},
+	// A Bedrock Converse call refused for an expired token: its body names
+	// no model (Bedrock names it in the path), yet it is an LLM call, a
+	// session that fails.
+	{"bedrock-converse-expired-token__dd-trace-py.yaml", 1, model.OutcomeError, "The security token included in the request is expired",
+		[]string{"framing/error-payload [1]"}},
 	// The Agents SDK's trace upload (204, no body) is no session: the run
 	// is its one Responses call, clean.
 	{"agents-traces-ingest__openllmetry.yaml", 1, model.OutcomeCompleted, "", nil},
@@ -129,9 +134,10 @@ func TestVerdictsOnRealRecordings(t *testing.T) {
 func TestLLMEntriesOfCassettes(t *testing.T) {
 	t.Parallel()
 	for file, want := range map[string][]string{
-		"agents-traces-ingest__openllmetry.yaml":      {"POST https://api.openai.com/v1/responses 200"},
-		"gemini-model-armor-prompt__pydantic-ai.yaml": {"POST https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/pydantic-ai/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent 200"},
-		"chat-azure-content-filter__openllmetry.yaml": slices.Repeat([]string{"POST https://traceloop-stg.openai.azure.com/openai/deployments/openllmetry-testing/chat/completions?api-version=2024-02-01 200"}, 4),
+		"agents-traces-ingest__openllmetry.yaml":           {"POST https://api.openai.com/v1/responses 200"},
+		"gemini-model-armor-prompt__pydantic-ai.yaml":      {"POST https://europe-west4-aiplatform.googleapis.com/v1beta1/projects/pydantic-ai/locations/europe-west4/publishers/google/models/gemini-2.5-flash:generateContent 200"},
+		"bedrock-converse-expired-token__dd-trace-py.yaml": {"POST https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-sonnet-20240229-v1%3A0/converse 403"},
+		"chat-azure-content-filter__openllmetry.yaml":      slices.Repeat([]string{"POST https://traceloop-stg.openai.azure.com/openai/deployments/openllmetry-testing/chat/completions?api-version=2024-02-01 200"}, 4),
 	} {
 		data, err := os.ReadFile(filepath.Join(projectRoot(t), "model", "checks", "testdata", "verdicts", file))
 		if err != nil {
