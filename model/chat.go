@@ -148,6 +148,8 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 			case "message":
 				if whole {
 					delta = v
+				} else if jsonscan.Kind(v) == '{' {
+					s.note(-1, NoteMessageInChunk)
 				}
 			case "finish_reason":
 				finish = v
@@ -240,12 +242,14 @@ func (st *chatState) text(s *Session, m map[int]*Item, ci int, role ItemRole, ty
 // without an index continues the choice's latest call unless it names
 // another id.
 func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, entry []byte, ord int) Kind {
-	var idxV, idV, nameV, argsV []byte
+	var idxV, idV, nameV, argsV, typeV []byte
 	hasID, hasName := false, false
 	s.idx.Members(entry, func(k, v []byte) bool {
 		switch string(k) {
 		case "index":
 			idxV = v
+		case "type":
+			typeV = v
 		case "id":
 			idV, hasID = v, !jsonscan.IsNull(v)
 		case "function":
@@ -312,6 +316,22 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 	st.last[ci] = it
 	if ev.Item < 0 || opened {
 		ev.Item = int32(it.Index)
+	}
+	// Members sent as null, which clients that concatenate turn into
+	// "null": the arguments on any fragment, the identity on the fragments
+	// after the first (on the first, a missing id or name is its own rule).
+	if string(argsV) == "null" {
+		s.note(it.Index, NoteNullArguments)
+	}
+	if !opened {
+		for _, m := range [...]struct {
+			v    []byte
+			what string
+		}{{idV, NoteNullID}, {typeV, NoteNullType}, {nameV, NoteNullName}} {
+			if string(m.v) == "null" {
+				s.note(it.Index, m.what)
+			}
+		}
 	}
 	if argsV != nil && !jsonscan.IsNull(argsV) {
 		it.Deltas++

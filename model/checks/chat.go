@@ -20,11 +20,9 @@ type chatChecks struct {
 	events int                // Chat JSON chunks
 	last   int                // ordinal of the latest
 	whole  map[int]bool       // responses that are non-streaming chat.completion bodies
-	// callAt is the call each (response, choice, tool-call index) holds
-	// now, by item index; nulls the null members of each call's
-	// fragments, by item index.
-	callAt map[[3]int]int
-	nulls  map[int]*chatNulls
+	// nulls holds the null members of each call's fragments, by item
+	// index (model.Session.Notes).
+	nulls map[int]*chatNulls
 	// message lists the chunks whose choices carry a message next to
 	// their delta (at most MaxEvents), messageN counts them all.
 	message  []int
@@ -38,6 +36,7 @@ type chatNulls struct {
 	args, ident   []int // events, at most MaxEvents each
 	nArgs, nIdent int
 	fields        []string // the identity members seen null, in the order met
+	lastIdent     int      // 1 + the latest fragment counted in nIdent
 }
 
 // chatOpen is what the fragment that opened a call carried.
@@ -65,10 +64,6 @@ func (cc *chatChecks) newItem(it *model.Item, ord int) {
 	if !it.IsCall() || it.Opened != ord {
 		return
 	}
-	if cc.callAt == nil {
-		cc.callAt = map[[3]int]int{}
-	}
-	cc.callAt[[3]int{it.Response, it.Choice, it.Position}] = it.Index
 	if cc.opened == nil {
 		cc.opened = map[int]chatOpen{}
 	}
@@ -97,6 +92,7 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 	if r == nil {
 		return
 	}
+	cc.notes(s, ord)
 	if jsonscan.Equal(s.Field("object"), "chat.completion") {
 		if cc.whole == nil {
 			cc.whole = map[int]bool{}
@@ -104,7 +100,7 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 		cc.whole[r.Index] = true
 		return
 	}
-	if cc.chunk(s, r, ord) {
+	if azureFilterChunk(s) {
 		return // Azure's prompt-filter chunk names no completion
 	}
 	if cc.ident == nil {
@@ -135,119 +131,67 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 	}
 }
 
-// chunk reads a chunk's choices for what the rules about its members need:
+// notes records what the assembly noted of a chunk (model.Session.Notes):
 // a message sent next to the delta, and null members of tool-call
-// fragments. It reports whether the chunk is Azure OpenAI's prompt-filter
+// fragments.
+func (cc *chatChecks) notes(s *model.Session, ord int) {
+	for _, n := range s.Notes() {
+		if n.What == model.NoteMessageInChunk {
+			if n := len(cc.message); n > 0 && cc.message[n-1] == ord {
+				continue // another choice of the same chunk
+			}
+			cc.messageN++
+			if len(cc.message) < MaxEvents {
+				cc.message = append(cc.message, ord)
+			}
+			continue
+		}
+		if n.Item < 0 {
+			continue
+		}
+		if cc.nulls == nil {
+			cc.nulls = map[int]*chatNulls{}
+		}
+		nl := cc.nulls[n.Item]
+		if nl == nil {
+			nl = &chatNulls{}
+			cc.nulls[n.Item] = nl
+		}
+		if n.What == model.NoteNullArguments {
+			nl.nArgs++
+			if len(nl.args) < MaxEvents {
+				nl.args = append(nl.args, ord)
+			}
+			continue
+		}
+		if nl.lastIdent != ord+1 { // one fragment may send several
+			nl.lastIdent = ord + 1
+			nl.nIdent++
+			if len(nl.ident) < MaxEvents {
+				nl.ident = append(nl.ident, ord)
+			}
+		}
+		if !slices.Contains(nl.fields, n.What) {
+			nl.fields = append(nl.fields, n.What)
+		}
+	}
+}
+
+// azureFilterChunk reports whether a chunk is Azure OpenAI's prompt-filter
 // chunk, which carries no choice, the results of the filters run on the
 // prompt (prompt_filter_results), and an empty id, model and created
 // (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter):
-// it names no completion, so its empty identity is not a change.
-func (cc *chatChecks) chunk(s *model.Session, r *model.Response, ord int) bool {
-	idx := s.JSON()
+// it names no completion, so its empty identity is not a change. Looking
+// up prompt_filter_results walks the chunk's top level: only a chunk
+// without a choice is asked.
+func azureFilterChunk(s *model.Session) bool {
 	choices := s.Field("choices")
+	if jsonscan.Kind(choices) != '[' {
+		return false
+	}
 	none := true
-	idx.Elements(choices, func(pos int, ch []byte) bool {
-		none = false
-		var index, delta, message []byte
-		idx.Members(ch, func(k, v []byte) bool {
-			switch string(k) {
-			case "index":
-				if index == nil {
-					index = v
-				}
-			case "delta":
-				delta = v
-			case "message":
-				message = v
-			}
-			return true
-		})
-		if delta != nil && jsonscan.Kind(message) == '{' {
-			cc.messageN++
-			if len(cc.message) < MaxEvents && (len(cc.message) == 0 || cc.message[len(cc.message)-1] != ord) {
-				cc.message = append(cc.message, ord)
-			}
-		}
-		ci := pos
-		if n, ok := jsonscan.Int(index); ok {
-			ci = int(n)
-		}
-		idx.Elements(idx.Get(delta, "tool_calls"), func(_ int, entry []byte) bool {
-			cc.toolNulls(s, r, ci, entry, ord)
-			return true
-		})
-		return true
-	})
-	return none && jsonscan.Kind(choices) == '[' && s.Field("prompt_filter_results") != nil
-}
-
-// toolNulls records the null members of one tool_calls[] entry: a null
-// "arguments" on any fragment, a null "id", "type" or "name" on a fragment
-// that continues a call (on the first, a missing id or name is its own
-// rule). Entries without an index are left to the index rule.
-func (cc *chatChecks) toolNulls(s *model.Session, r *model.Response, ci int, entry []byte, ord int) {
-	idx := s.JSON()
-	n, ok := jsonscan.Int(idx.Get(entry, "index"))
-	if !ok {
-		return
-	}
-	at, ok := cc.callAt[[3]int{r.Index, ci, int(n)}]
-	if !ok || at >= len(s.Items) {
-		return
-	}
-	it := s.Items[at]
-	var args bool
-	var fields []string
-	cont := it.Opened < ord
-	idx.Members(entry, func(k, v []byte) bool {
-		switch string(k) {
-		case "id", "type":
-			if cont && string(v) == "null" {
-				fields = append(fields, string(k))
-			}
-		case "function":
-			idx.Members(v, func(k, v []byte) bool {
-				switch string(k) {
-				case "name":
-					if cont && string(v) == "null" {
-						fields = append(fields, "name")
-					}
-				case "arguments":
-					args = args || string(v) == "null"
-				}
-				return true
-			})
-		}
-		return true
-	})
-	if !args && len(fields) == 0 {
-		return
-	}
-	if cc.nulls == nil {
-		cc.nulls = map[int]*chatNulls{}
-	}
-	nl := cc.nulls[at]
-	if nl == nil {
-		nl = &chatNulls{}
-		cc.nulls[at] = nl
-	}
-	if args {
-		nl.nArgs++
-		if len(nl.args) < MaxEvents {
-			nl.args = append(nl.args, ord)
-		}
-	}
-	if len(fields) > 0 {
-		nl.nIdent++
-		if len(nl.ident) < MaxEvents {
-			nl.ident = append(nl.ident, ord)
-		}
-		for _, f := range fields {
-			if !slices.Contains(nl.fields, f) {
-				nl.fields = append(nl.fields, f)
-			}
-		}
-	}
+	s.JSON().Elements(choices, func(int, []byte) bool { none = false; return false })
+	return none && s.Field("prompt_filter_results") != nil
 }
 
 // standard finish reasons (openai-python ChatCompletionChunk choice).
