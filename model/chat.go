@@ -187,7 +187,7 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 					return true
 				})
 			case "function_call":
-				if !jsonscan.IsNull(v) {
+				if !jsonscan.IsNull(v) && !zeroValued(s, v) {
 					raise(&kind, st.legacyCall(s, ev, r, ci, v, ord))
 				}
 			}
@@ -346,6 +346,19 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 		return KindItemOpen
 	}
 	return KindArgsDelta
+}
+
+// zeroValued reports whether an object holds nothing but empty strings and
+// nulls: a server that serialises a struct's zero value sends
+// "function_call": {"name": "", "arguments": ""} on a message that calls
+// nothing (Snowflake Cortex does), which is no call.
+func zeroValued(s *Session, v []byte) bool {
+	zero := true
+	s.idx.Members(v, func(_, m []byte) bool {
+		zero = string(m) == `""` || jsonscan.IsNull(m)
+		return zero
+	})
+	return zero && jsonscan.Kind(v) == '{'
 }
 
 // legacyCall applies a deprecated delta.function_call.

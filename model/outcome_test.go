@@ -66,3 +66,24 @@ func TestOutcomeVocabulary(t *testing.T) {
 		})
 	}
 }
+
+// A legacy function_call of empty strings (a struct's zero value) is no
+// call; one with a name is.
+func TestZeroValuedFunctionCall(t *testing.T) {
+	t.Parallel()
+	body := func(fc string) string {
+		return `{"id":"c","object":"chat.completion","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"4","function_call":` + fc + `}}]}`
+	}
+	for fc, want := range map[string]int{
+		`{"arguments":"","name":""}`:          0,
+		`{"arguments":null,"name":""}`:        0,
+		`{}`:                                  0,
+		`{"arguments":"{}","name":"f"}`:       1,
+		`{"arguments":"","name":"f"}`:         1,
+		`{"arguments":"{\"a\":1}","name":""}`: 1,
+	} {
+		if got := len(Assemble([]byte(body(fc)), capture.FormatAuto, Options{}).Calls()); got != want {
+			t.Errorf("function_call %s: %d calls; want %d", fc, got, want)
+		}
+	}
+}

@@ -41,6 +41,10 @@ var verdicts = []verdict{
 	// content_filter.
 	{"chat-azure-prompt-filter__openllmetry.yaml", 1, model.OutcomeBlocked, "content_filter: The response was filtered due to the prompt",
 		[]string{"framing/error-payload [1]"}},
+	// Snowflake Cortex serialises an empty legacy function_call
+	// ({"name": "", "arguments": ""}) on a message that calls nothing: no
+	// call, so no tool-name-missing, args-empty or stop-with-tool-calls.
+	{"chat-snowflake-zero-function-call__pydantic-ai.yaml", 1, model.OutcomeCompleted, "stop", nil},
 	// A named tool_choice, answered with the call.
 	{"chat-named-tool-choice__pydantic-ai.yaml", 1, model.OutcomeCompleted, "tool_calls", nil},
 	// Anthropic stopped at max_tokens mid-stream; refused by the safety
