@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -74,7 +73,7 @@ func (s *outcomeSet) has(name string) bool { return s != nil && slices.Contains(
 // flags every reading command takes (--format, --sample, --save) besides
 // its own.
 func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
-	debug.SetMemoryLimit(checkMemoryLimit)
+	keepHeapNear(checkHeap)
 	o, err := parseFlags("check", args)
 	var failOn checks.Severity
 	var profile checks.Profile

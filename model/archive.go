@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"net/url"
 	"strings"
 
@@ -43,7 +44,13 @@ func IsLLMExchange(e *capture.Entry) bool {
 	if req, _ := EntryRequest(e); req.Model != "" || len(req.Decls) > 0 {
 		return true
 	}
-	s := Assemble(append(e.Head(), e.Bytes()...), capture.FormatAuto, Options{})
+	// The entry's body is in memory: read as a stream, a compressed one is
+	// inflated as it is framed, never held whole.
+	s := NewSession(Options{})
+	_ = e.Source("").Read(context.Background(), capture.ReadOptions{}, func(f *capture.Frame) error {
+		s.Add(f)
+		return nil
+	})
 	return s.Dialect() != DialectUnknown
 }
 
