@@ -58,7 +58,7 @@ func requestFlags(o *requestOptions) (fs *flag.FlagSet, data, format *string) {
 	fs.StringVar(&o.timed, "save-timed", "", "also write a timed recording of the exchange (request, head, each event's arrival time) to `FILE`")
 	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "do not redact credentials in the URL, the recording and the views")
 	format = fs.String("format", "auto", "read the response body as `FORMAT`: sse, jsonl, http, json, or auto to go by its Content-Type")
-	fs.Var(&o.base.allow, "allow-outcome", "exit 0 on the stream's `OUTCOMES` too, a comma-separated list of error, failed, truncated, empty; may be repeated")
+	fs.Var(&o.base.allow, "allow-outcome", "exit 0 on the stream's `OUTCOMES` too, a comma-separated list of error, failed, blocked, truncated, empty; may be repeated")
 	return fs, data, format
 }
 
