@@ -23,10 +23,7 @@ func verdictOf(t *testing.T, path string, data []byte, failOn checks.Severity) V
 	s := model.Assemble(data, capture.FormatAuto, opts)
 	rep := c.Report(s, checks.Strict)
 	v := Verdict{Input: path, File: path, Report: rep, Last: s.Len() - 1}
-	switch rep.Outcome.State {
-	case "error", "failed", "truncated", "empty":
-		v.OutcomeFails = true
-	}
+	v.OutcomeFails = checks.OutcomeFails(rep.Outcome.State)
 	v.Pass = !rep.Fails(failOn) && !v.OutcomeFails
 	places, err := pos.Locate(bytes.NewReader(data), s.Bytes(), v.Cited())
 	if err != nil {

@@ -130,7 +130,7 @@ func WriteSARIF(w io.Writer, run Run) error {
 	index[outcomeRule] = len(driver.Rules)
 	driver.Rules = append(driver.Rules, sarifRule{
 		ID:                   outcomeRule,
-		ShortDescription:     sarifText{"the stream's outcome fails the check: error, failed, truncated or empty, unless --allow-outcome lets it pass"},
+		ShortDescription:     sarifText{"the stream's outcome fails the check (error, failed, blocked, truncated or empty), unless --allow-outcome lets it pass"},
 		Help:                 sarifText{"README, section check: outcomes are reported beside the findings"},
 		DefaultConfiguration: sarifRuleConfig{"error"},
 	})
