@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/ssetest"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/samples"
 )
@@ -24,7 +25,7 @@ import (
 func pacedRecording(t *testing.T, total time.Duration) (string, []time.Duration) {
 	t.Helper()
 	data, _ := samples.Open("chat-single-call")
-	blocks := splitBlocks(data)
+	blocks := ssetest.Blocks(data)
 	var buf bytes.Buffer
 	x := &capture.Exchange{Method: "POST", URL: "http://127.0.0.1/v1/chat/completions", Proto: "HTTP/1.1", Status: 200,
 		ResponseHeader: http.Header{"Content-Type": {sseType}, "X-Request-Id": {"req_42"}, "Content-Length": {"999"}},
@@ -70,10 +71,7 @@ func TestReplayServesAtPace(t *testing.T) {
 			t.Errorf("headers = %v", resp.Header)
 		}
 		want, _ := samples.Open("chat-single-call")
-		ends := []int{}
-		for _, b := range splitBlocks(want) {
-			ends = append(ends, len(b)+sum(ends))
-		}
+		ends := ssetest.Ends(want)
 		var got []byte
 		var arrived []time.Duration
 		buf := make([]byte, 4096)
@@ -225,32 +223,7 @@ func TestParseReplayArgs(t *testing.T) {
 	}
 }
 
-// splitBlocks cuts a stream into its SSE frames, the way a client's
-// framer will see them; trailing blank lines join the last one.
-func splitBlocks(data []byte) [][]byte {
-	var out [][]byte
-	fr := capture.NewFramer(capture.FormatSSE)
-	emit := func(f *capture.Frame) {
-		if f.Kind == capture.FrameRemainder && len(out) > 0 {
-			out[len(out)-1] = data[f.Start-int64(len(out[len(out)-1])) : f.End]
-			return
-		}
-		out = append(out, data[f.Start:f.End])
-	}
-	fr.Feed(data, 0, emit)
-	fr.Finish(0, emit)
-	return out
-}
+// sseType and rawClient are ssetest's, named as the tests here use them.
+const sseType = ssetest.ContentType
 
-const sseType = "text/event-stream; charset=utf-8"
-
-// rawClient does not ask for compression, so the bytes compared are the
-// bytes sent.
-var rawClient = &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 256}}
-
-func sum(ends []int) int {
-	if len(ends) == 0 {
-		return 0
-	}
-	return ends[len(ends)-1]
-}
+var rawClient = ssetest.RawClient
