@@ -50,6 +50,9 @@ type Options struct {
 	// all known at once; without it the list follows the newest, as a
 	// proxy's does.
 	FirstSession bool
+	// Keep, when above 0, bounds a sessions list to its newest Keep
+	// sessions: older ended ones are let go, with their stored copies.
+	Keep int
 }
 
 // env is what the root shares with its pages and their panes: the
@@ -197,6 +200,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sessionsMsg:
 		if m.list != nil {
 			cmd = m.list.handleSessions(typed.batch)
+		}
+	case sessionLoadedMsg:
+		if m.list != nil {
+			var keys []tea.KeyPressMsg
+			cmd, keys = m.list.handleLoaded(typed)
+			for _, k := range keys { // typed while it loaded: they were for it
+				cmd = tea.Batch(cmd, m.handleKey(k, k))
+			}
 		}
 	case framesMsg, sourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
 		cmd = m.insp.update(msg)
