@@ -23,6 +23,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
+	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -205,7 +206,7 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 			if links == nil {
 				links = linkTurns(ctx, sel)
 			}
-			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), ui.Safe(sel[i].String()), links[i])
+			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[i])
 		}
 		c := one(source(i), o, w)
 		if c == exitInterrupted {
@@ -232,7 +233,7 @@ func (l turnLink) String() string {
 	}
 	s := fmt.Sprintf(" · answers #%d", l.of)
 	if len(l.unanswered) > 0 {
-		s += " · no tool output for " + ui.Safe(strings.Join(l.unanswered, ", "))
+		s += " · no tool output for " + termtext.Safe(strings.Join(l.unanswered, ", "))
 	}
 	return s
 }
@@ -364,7 +365,7 @@ func saveHAR(src *capture.Source, x *capture.Exchange, o options) (func(), error
 // each is read into a session of its own first (an archive is a file,
 // read at once), then handed to the list as ended.
 func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout, stderr io.Writer) int {
-	batch := make([]ui.SessionUpdate, 0, len(sel))
+	batch := make([]model.SessionUpdate, 0, len(sel))
 	var turns model.Turns
 	for i := range sel {
 		src := source(i)
@@ -380,7 +381,7 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 			x.TurnOf, x.Unanswered = turns.Link(*x.Request)
 		}
 		turns.Add(i+1, s)
-		batch = append(batch, ui.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: err})
+		batch = append(batch, model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: err})
 	}
 	m := ui.NewSessions(ui.Options{
 		Source:       name,

@@ -17,6 +17,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -155,7 +156,7 @@ func checkSource(ctx context.Context, src *capture.Source, o options, failOn che
 	} else {
 		err = ui.WriteCheckReport(w, rep)
 		if err == nil && outcomeFailed {
-			state := ui.Safe(rep.Outcome.State)
+			state := termtext.Safe(rep.Outcome.State)
 			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
 		}
 	}

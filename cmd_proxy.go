@@ -17,7 +17,9 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/proxy"
+	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -131,7 +133,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		}
 	}
 	p := proxy.New(o.proxy(nil), stderr)
-	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), ui.Safe(o.shownUpstream()))
+	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), termtext.Safe(o.shownUpstream()))
 	if err := p.Serve(ctx, ln); err != nil {
 		printError(stderr, err)
 		return 2
@@ -186,7 +188,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	})
 	// Bubble Tea opens the TTY for keys itself; stdin is never its input.
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out))
-	feed := proxy.NewFeed(func(b []ui.SessionUpdate) { prog.Send(ui.Sessions(b)) })
+	feed := proxy.NewFeed(func(b []model.SessionUpdate) { prog.Send(ui.Sessions(b)) })
 	po := o.proxy(feed)
 	po.Spill = spill
 	p := proxy.New(po, logw)

@@ -17,6 +17,7 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -128,9 +129,9 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 	})
 	if err == nil {
 		oc := s.Outcome()
-		fmt.Fprintf(w, "-- %s: %d events, %d bytes, %s", ui.Safe(src.Name), s.Len(), s.Bytes(), oc.State)
+		fmt.Fprintf(w, "-- %s: %d events, %d bytes, %s", termtext.Safe(src.Name), s.Len(), s.Bytes(), oc.State)
 		if oc.Detail != "" {
-			fmt.Fprintf(w, " (%s)", ui.Safe(oc.Detail))
+			fmt.Fprintf(w, " (%s)", termtext.Safe(oc.Detail))
 		}
 		fmt.Fprintln(w)
 	}
@@ -199,7 +200,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 	}
 	warnExposed(stderr, ln, replayExposes)
 	log := proxy.NewLog(stderr)
-	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", ui.Safe(name), ln.Addr(), trimFloat(o.speed))
+	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", termtext.Safe(name), ln.Addr(), trimFloat(o.speed))
 	srv := &http.Server{Handler: proxy.Replay(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -18,7 +18,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/proxy"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // headerFlags collects repeated -H values.
@@ -238,7 +238,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 		}
 		src.Record(capture.NewRecorder(f, x, capture.RecordOptions{Format: format, KeepSecrets: o.base.keepSecrets}))
 	}
-	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", ui.Safe(name), ui.Safe(resp.Proto), ui.Safe(resp.Status), headAt.Seconds())
+	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", termtext.Safe(name), termtext.Safe(resp.Proto), termtext.Safe(resp.Status), headAt.Seconds())
 
 	var code int
 	var s *model.Session

@@ -11,8 +11,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/term"
-
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // command is one command of streamtap. Its help is rendered from the flag
@@ -185,7 +184,7 @@ func usageFailed(name string, err error, stderr io.Writer) int {
 	if c, ok := lookupCommand(name); ok && c.noSample != "" && msg == "unknown flag --sample" {
 		msg = c.noSample
 	}
-	fmt.Fprintf(stderr, "%s: %s; run '%s'\n", prefix, ui.Safe(msg), help)
+	fmt.Fprintf(stderr, "%s: %s; run '%s'\n", prefix, termtext.Safe(msg), help)
 	return 2
 }
 
@@ -199,7 +198,7 @@ func printError(w io.Writer, err error) { printErrorAs(w, "streamtap", err) }
 func printErrorAs(w io.Writer, prefix string, err error) {
 	lines := strings.Split(err.Error(), "\n")
 	for i, l := range lines {
-		lines[i] = ui.Safe(l)
+		lines[i] = termtext.Safe(l)
 	}
 	fmt.Fprintln(w, prefix+": "+strings.Join(lines, "\n"))
 }

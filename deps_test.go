@@ -17,24 +17,29 @@ import (
 // capture ← model ← ingest ← ui ← proxy ← main. ingest is where frames
 // cross from a reading goroutine to a modelling one (model must not start
 // goroutines or read); ui does not use it, it takes model.Batch values.
-// proxy serves HTTP and feeds the sessions list; ui never imports it.
-// internal/ holds helpers for tests only (a WebSocket peer).
+// termtext (terminal-safe text) stands beside them, after model: ui, the
+// proxy and the commands escape text alike through it. proxy serves HTTP
+// and feeds the sessions list with model.SessionUpdate values; it imports
+// no ui, and ui never imports it.
+// internal/ holds helpers for tests only (a WebSocket peer, SSE blocks).
 // A package may always import inside its own tree (model → model/jsonscan).
 // The root package main may import anything; no one may import it.
 var layers = map[string][]string{
 	"capture":  nil,
 	"model":    {"capture"},
+	"termtext": {"model"},
 	"ingest":   {"capture", "model"},
 	"samples":  nil,
-	"ui":       {"capture", "model", "samples"},
-	"proxy":    {"capture", "model", "ingest", "ui"},
+	"ui":       {"capture", "model", "samples", "termtext"},
+	"proxy":    {"capture", "model", "ingest", "termtext"},
 	"internal": {"capture", "model", "samples"},
 	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
 }
 
 // plainLayers must stay free of terminal and highlighting libraries, so
-// that they can be tested without a terminal.
-var plainLayers = []string{"capture", "model", "ingest"}
+// that they can be tested without a terminal, and so that the proxy does
+// not carry Bubble Tea, lipgloss and chroma.
+var plainLayers = []string{"capture", "model", "ingest", "termtext", "proxy"}
 
 var uiLibraries = []string{"charm.land/", "github.com/charmbracelet/", "github.com/alecthomas/chroma"}
 

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"github.com/streamtap/streamtap/internal/wstest"
 	"net/http"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/streamtap/streamtap/internal/wstest"
 )
 
 // TestProxyWebSocketE2E runs the built proxy with its sessions list in a

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // maxRedirects is how many redirects -L follows before it gives up,
@@ -45,10 +45,10 @@ type redirectPolicy struct {
 func (p *redirectPolicy) check(req *http.Request, via []*http.Request) error {
 	first := via[0]
 	status := req.Response.Status
-	target := ui.Safe(req.Method + " " + p.url(req.URL.String()))
+	target := termtext.Safe(req.Method + " " + p.url(req.URL.String()))
 	switch {
 	case !p.follow:
-		p.notes = append(p.notes, fmt.Sprintf("%s: redirect to %s not followed (add -L to follow it)", ui.Safe(status), ui.Safe(p.url(req.URL.String()))))
+		p.notes = append(p.notes, fmt.Sprintf("%s: redirect to %s not followed (add -L to follow it)", termtext.Safe(status), termtext.Safe(p.url(req.URL.String()))))
 		return http.ErrUseLastResponse
 	case len(via) >= maxRedirects:
 		return fmt.Errorf("stopped after %d redirects", maxRedirects)
@@ -64,17 +64,17 @@ func (p *redirectPolicy) check(req *http.Request, via []*http.Request) error {
 				req.Header[k] = slices.Clone(vs)
 			}
 		}
-		p.notes = append(p.notes, fmt.Sprintf("%s → %s", ui.Safe(status), target))
+		p.notes = append(p.notes, fmt.Sprintf("%s → %s", termtext.Safe(status), target))
 		return nil
 	}
 	same := sameOrigin(first.URL, req.URL)
 	if same && !p.left {
-		p.notes = append(p.notes, fmt.Sprintf("%s → %s", ui.Safe(status), target))
+		p.notes = append(p.notes, fmt.Sprintf("%s → %s", termtext.Safe(status), target))
 		return nil
 	}
 	if !same && req.ContentLength != 0 && req.Body != nil && req.Body != http.NoBody {
 		p.notes = append(p.notes, fmt.Sprintf("%s: redirect to %s not followed: it would send the request body to another origin (add --location-trusted to send it)",
-			ui.Safe(status), ui.Safe(p.url(req.URL.String()))))
+			termtext.Safe(status), termtext.Safe(p.url(req.URL.String()))))
 		return http.ErrUseLastResponse
 	}
 	p.left = true
@@ -89,10 +89,10 @@ func (p *redirectPolicy) check(req *http.Request, via []*http.Request) error {
 			req.Header.Del(k)
 		}
 	}
-	note := fmt.Sprintf("%s → %s", ui.Safe(status), target)
+	note := fmt.Sprintf("%s → %s", termtext.Safe(status), target)
 	if len(names) > 0 {
 		slices.Sort(names)
-		note += " (not sent beyond the first origin: " + ui.Safe(strings.Join(names, ", ")) + ")"
+		note += " (not sent beyond the first origin: " + termtext.Safe(strings.Join(names, ", ")) + ")"
 	}
 	p.notes = append(p.notes, note)
 	return nil
