@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Archives (HAR files, VCR cassettes) hold several exchanges: each is a
 // session of its own, read as a stream by the same commands. This file

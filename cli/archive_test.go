@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -8,13 +8,12 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/samples"
 )
 
 // importFixture is a real archive of capture/testdata/import.
-func importFixture(name string) string {
-	return filepath.Join("capture", "testdata", "import", name)
-}
+func importFixture(name string) string { return fixtures.Import(name) }
 
 // sessionReport is what a test reads from one line of calls --json.
 type sessionReport struct {
@@ -229,7 +228,7 @@ func TestImportErrors(t *testing.T) {
 	}{
 		{[]string{"calls", bad}, "streamtap: " + bad + ": cassette: yaml: line 2: did not find expected"},
 		{[]string{"calls", badHAR}, "streamtap: " + badHAR + ": har: line 2, column 17"},
-		{[]string{"calls", "--session", "4", importFixture("gemini-iter-stream__pydantic-ai.yaml")}, "--session 4: capture/testdata/import/gemini-iter-stream__pydantic-ai.yaml holds 3 session(s)"},
+		{[]string{"calls", "--session", "4", importFixture("gemini-iter-stream__pydantic-ai.yaml")}, "--session 4: " + importFixture("gemini-iter-stream__pydantic-ai.yaml") + " holds 3 session(s)"},
 		{[]string{"calls", "--session", "1", plain}, "--session N chooses a session of a HAR file or a cassette"},
 		{[]string{"calls", "--session", "-1", plain}, "sessions count from 1"},
 		{[]string{"calls", "--format", "har", plain}, "har: line 1, column 2: invalid character"},

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 // nextCapture returns a file of ../shared/captures-next, or skips.
 func nextCapture(t *testing.T, name string) string {
 	t.Helper()
-	p := filepath.Join("..", "shared", "captures-next", name)
+	p := filepath.Join("..", "..", "shared", "captures-next", name)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("captures-next not found: %v", err)
 	}

@@ -1,14 +1,14 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -48,7 +48,7 @@ func TestDiffExitCodes(t *testing.T) {
 		noStdin bool
 	}{
 		{"same sample", []string{"sample:responses-single-call", "sample:responses-single-call"}, 0, "equivalent: no differences beyond the ignored ones", "", false},
-		{"sample and its file", []string{"sample:chat-single-call", filepath.Join("samples", "chat-single-call.sse")}, 0, "equivalent", "", false},
+		{"sample and its file", []string{"sample:chat-single-call", fixtures.Path("samples/chat-single-call.sse")}, 0, "equivalent", "", false},
 		{"one delta edited", []string{"sample:responses-single-call", edited}, 1, "  field      A#5 B#5 response.function_call_arguments.delta delta:", "", false},
 		{"flags after the operands", []string{"sample:responses-single-call", edited, "--json"}, 1, `"equal":false`, "", false},
 		{"call id renamed", []string{"sample:responses-single-call", renamed}, 0, "equivalent", "", false},

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -44,7 +44,7 @@ func TestPipelinedIngestMatchesSequential(t *testing.T) {
 		}
 		inputs["sample "+s.Name] = string(data)
 	}
-	caps, _ := filepath.Glob("../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
+	caps, _ := filepath.Glob("../../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
 	for _, name := range caps {
 		data, err := os.ReadFile(name)
 		if err != nil {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func findingInputs(t *testing.T) []string {
 	for _, s := range samples.List() {
 		in = append(in, "sample:"+s.Name)
 	}
-	caps, _ := filepath.Glob("../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
+	caps, _ := filepath.Glob("../../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
 	in = append(in, caps...)
 	binary := make([]byte, 4096)
 	for i := range binary {

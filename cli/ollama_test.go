@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -120,7 +120,7 @@ func TestOllamaHeadless(t *testing.T) {
 // TestOllamaCapturesHeadless: every Ollama capture of captures-next reads
 // through the commands as Ollama, completed, with no finding.
 func TestOllamaCapturesHeadless(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "shared", "captures-next", "ollama*.ndjson"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "captures-next", "ollama*.ndjson"))
 	if len(files) == 0 {
 		t.Skip("no Ollama captures in ../shared/captures-next")
 	}
@@ -161,7 +161,7 @@ func TestOllamaRequest(t *testing.T) {
 // records them so, the body a YAML string) reads as the Ollama stream,
 // through the archive path every command takes.
 func TestOllamaCassette(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "shared", "captures-next", "ollama__chat-streaming-chat-legacy__*.ndjson"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "captures-next", "ollama__chat-streaming-chat-legacy__*.ndjson"))
 	if len(files) == 0 {
 		t.Skip("no Ollama captures in ../shared/captures-next")
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Tests of the headless commands as a CI job and hostile input use them:
 // what a HAR keeps of failed exchanges, archives as operands of diff,

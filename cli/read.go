@@ -1,10 +1,4 @@
-// Command streamtap inspects LLM tool-call streams: OpenAI Responses and
-// Chat Completions, Anthropic Messages and Gemini, as Server-Sent Events,
-// JSON lines, `curl -i` output or whole JSON responses.
-//
-// main only wires: it parses flags, picks the source, runs the capture into
-// the model and hands the result to a view.
-package main
+package cli
 
 import (
 	"bufio"
@@ -41,13 +35,6 @@ const headlessMemoryLimit = 48 << 20
 // back: check took 1.4x as long as calls; with 56 MiB, 1.0x, at 58 MiB
 // peak RSS.
 const checkMemoryLimit = headlessMemoryLimit + 8<<20
-
-func main() {
-	ctx, stop := notifyShutdown()
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
-}
 
 // inspectorCommand is the bare `streamtap [FILE|-]`.
 func inspectorCommand() command {

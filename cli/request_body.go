@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The request a stream answers, for the checks that hold its calls to the
 // tools, tool_choice and parallel flag the request declared (the

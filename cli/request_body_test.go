@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -211,7 +211,7 @@ func TestRequestOf(t *testing.T) {
 // TestReadmeRequestExample holds README.md's check --request example to
 // what check prints: the body.json it shows, against the sample it names.
 func TestReadmeRequestExample(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // rowsWith lists the screen lines that hold text.
@@ -76,7 +78,7 @@ func TestTmuxDiffView(t *testing.T) {
 // live, compares once it ends, and stacks the sides.
 func TestTmuxDiffViewLiveA(t *testing.T) {
 	bin := builtBinary(t)
-	a := filepath.Join("samples", "gateway-responses-single-call.sse")
+	a := fixtures.Path("samples/gateway-responses-single-call.sse")
 	tm := startTmux(t, 80, 24, "cat "+shellQuote(a)+" | "+shellQuote(bin)+" --diff sample:responses-single-call")
 	s := tm.waitFor("the comparison", 15*time.Second, func(s string) bool { return strings.Contains(s, "2 in all: 1 only-in-b, 1 chunking") })
 	lines := strings.Split(s, "\n")
@@ -100,7 +102,7 @@ func TestTmuxDiffViewLiveA(t *testing.T) {
 // inspector starts.
 func TestTmuxDiffViewRefuses(t *testing.T) {
 	bin := builtBinary(t)
-	har := filepath.Join("capture", "testdata", "import", "anthropic-text-editor-stream__pydantic-ai.yaml")
+	har := fixtures.Import(fixtures.AnthropicTurns)
 	for _, tt := range []struct{ name, args, want string }{
 		{"A on the terminal", "- --diff sample:responses-single-call", "--diff: A would be read from the terminal"},
 		{"an archive", shellQuote(har) + " --diff sample:anthropic-text-then-tool", "holds 2 sessions: diff compares one stream with one"},

@@ -1,10 +1,11 @@
-package main
+package e2e
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 const importLiveness = 10 * time.Second
@@ -14,10 +15,7 @@ const importLiveness = 10 * time.Second
 // the panes, esc goes back, q quits (the pane dies: the program ended).
 func TestImportedSessionsList(t *testing.T) {
 	bin := builtBinary(t)
-	file, err := filepath.Abs(importFixture("gemini-iter-stream__pydantic-ai.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := fixtures.Import("gemini-iter-stream__pydantic-ai.yaml")
 	tm := startTmux(t, 120, 30, shellQuote(bin)+" "+shellQuote(file))
 	s := tm.waitFor("the sessions list", importLiveness, func(s string) bool {
 		return strings.Contains(s, "3 sessions") && strings.Count(s, "completed") >= 3

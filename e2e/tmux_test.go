@@ -1,4 +1,8 @@
-package main
+// Package e2e drives the built binary: in a real terminal (tmux on a
+// private socket, so the tests never touch the user's own tmux server),
+// or as a process sent signals. The binary is built once per test run;
+// -short skips every test here, which keeps the fast loop fast.
+package e2e
 
 import (
 	"os"
@@ -10,10 +14,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-// The end-to-end tests drive the built binary in a real terminal: tmux on
-// a private socket, so they never touch the user's own tmux server.
+	"github.com/streamtap/streamtap/internal/fixtures"
+)
 
 var (
 	buildOnce sync.Once
@@ -33,7 +36,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// builtBinary builds streamtap once per test process and returns its path,
+// builtBinary builds streamtap once per test run and returns its path,
 // or skips the test when the end-to-end prerequisites are missing.
 func builtBinary(t *testing.T) string {
 	t.Helper()
@@ -43,7 +46,7 @@ func builtBinary(t *testing.T) string {
 	return streamtapBinary(t)
 }
 
-// streamtapBinary builds streamtap once per test process and returns its
+// streamtapBinary builds streamtap once per test run and returns its
 // path, or skips the test under -short or without the go tool.
 func streamtapBinary(t *testing.T) string {
 	t.Helper()
@@ -61,7 +64,9 @@ func streamtapBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "streamtap")
-		buildOut, buildErr = exec.Command(goBin, "build", "-o", builtBin, ".").CombinedOutput()
+		build := exec.Command(goBin, "build", "-o", builtBin, ".")
+		build.Dir = fixtures.Root() // the module's root: the command streamtap
+		buildOut, buildErr = build.CombinedOutput()
 	})
 	if buildErr != nil {
 		t.Fatalf("build: %v\n%s", buildErr, buildOut)
