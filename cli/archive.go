@@ -15,7 +15,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -327,40 +326,6 @@ func (s *sessionLines) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// harFile is the HAR --save-har writes.
-type harFile struct {
-	f *os.File
-	h *capture.HAR
-}
-
-// createHAR creates the HAR file of --save-har at path.
-func createHAR(path string, keepSecrets bool) (*harFile, error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, fmt.Errorf("save-har: %w", err)
-	}
-	return &harFile{f: f, h: capture.NewHAR(f, capture.HAROptions{KeepSecrets: keepSecrets, Version: moduleVersion()})}, nil
-}
-
-func (h *harFile) close() {
-	h.h.Close()
-	h.f.Close()
-}
-
-// saveHAR makes src also write a HAR entry to o.saveHAR as it is read;
-// the returned function ends the HAR.
-func saveHAR(src *capture.Source, x *capture.Exchange, o options) (func(), error) {
-	h, err := createHAR(o.saveHAR, o.keepSecrets)
-	if err != nil {
-		return nil, err
-	}
-	if x == nil {
-		x = &capture.Exchange{Source: src.Name, HeadAt: capture.NoTime}
-	}
-	src.Record(h.h.Entry(x))
-	return h.close, nil
-}
-
 // runSessionsView opens the sessions list over the archive's sessions:
 // each is read into a session of its own first (an archive is a file,
 // read at once), then handed to the list as ended.
@@ -413,13 +378,4 @@ func exchangeInfo(id int, e *capture.Entry, s *model.Session) model.Exchange {
 		x.Request = &req
 	}
 	return x
-}
-
-// moduleVersion is the version a HAR names its creator with.
-func moduleVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok || bi.Main.Version == "" {
-		return "(devel)"
-	}
-	return bi.Main.Version
 }

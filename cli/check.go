@@ -4,21 +4,40 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
-	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
+)
+
+// The command's help: under its usage line, and after its flags.
+const (
+	checkAbout = `Checks a stream against the protocol rules (streamtap rules lists them) and
+prints the stream's outcome and the findings. Reads stdin when FILE is -, or
+when no FILE is given and stdin is a pipe.
+
+The check fails on a finding at or above --fail-on, and on an outcome of
+error (an HTTP error or an error event), failed, truncated (no terminal
+event) or empty, even without findings: a 401 body or a cut stream fails a
+CI job. --allow-outcome lets named outcomes pass. The text output says
+which outcome failed the check; --json adds "pass": the verdict.
+
+With the request the stream answers (--request FILE, or the request body a
+timed recording, a HAR file or a cassette carries), the request/… rules also
+hold every call to it: arguments against the tool's JSON Schema, undeclared
+tools, tool_choice, parallel calls.
+`
+	checkExits = `exit codes: 0 pass, 1 fail (findings or outcome), 2 unreadable input or bad
+usage
+`
 )
 
 func checkCommand() command {
@@ -45,34 +64,6 @@ func outcomeFails(state string, allow outcomeSet) bool {
 	}
 	return false
 }
-
-// outcomeSet is the value of --allow-outcome: outcome names, given as a
-// comma-separated list, the flag repeatable. Its zero value is empty.
-type outcomeSet struct{ names []string }
-
-func (s *outcomeSet) String() string {
-	if s == nil {
-		return ""
-	}
-	return strings.Join(s.names, ",")
-}
-
-// Set adds the outcomes of a comma-separated list; a name that is not an
-// outcome is an error.
-func (s *outcomeSet) Set(v string) error {
-	for name := range strings.SplitSeq(v, ",") {
-		name = strings.TrimSpace(name)
-		if !slices.Contains(outcomeNames, name) {
-			return fmt.Errorf("%q is not an outcome (want %s)", name, strings.Join(outcomeNames, ", "))
-		}
-		if !s.has(name) {
-			s.names = append(s.names, name)
-		}
-	}
-	return nil
-}
-
-func (s *outcomeSet) has(name string) bool { return s != nil && slices.Contains(s.names, name) }
 
 // runCheck implements `streamtap check`. It returns the exit code: 0 when
 // no finding is at or above --fail-on and the outcome passes, 1 when
@@ -188,66 +179,4 @@ func writeCheckJSON(w io.Writer, rep checks.Report, pass bool) error {
 	}
 	_, err = fmt.Fprintf(w, "%s,\"pass\":%t}\n", obj, pass)
 	return err
-}
-
-func rulesFlags() *flag.FlagSet { return rulesFlagSet(new(bool)) }
-
-func rulesFlagSet(asJSON *bool) *flag.FlagSet {
-	fs := newFlagSet("rules")
-	fs.BoolVar(asJSON, "json", false, "print a JSON array of {id, dialect, severity, tolerant, summary, refs}")
-	return fs
-}
-
-// runRules implements `streamtap rules [--json]`: every rule with its
-// severity under each profile and its summary.
-func runRules(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
-	var asJSON bool
-	positional, err := parseInterspersed(rulesFlagSet(&asJSON), args)
-	if err != nil {
-		return parseFailed("rules", err, stdout, stderr)
-	}
-	if len(positional) > 0 {
-		return usageFailed("rules", fmt.Errorf("rules takes no arguments (got %s)", strings.Join(positional, " ")), stderr)
-	}
-	rules := checks.Rules()
-	w := bufio.NewWriter(stdout)
-	if asJSON {
-		type ruleJSON struct {
-			ID       string          `json:"id"`
-			Dialect  string          `json:"dialect"`
-			Severity checks.Severity `json:"severity"`
-			Tolerant checks.Severity `json:"tolerant"`
-			Summary  string          `json:"summary"`
-			Refs     []string        `json:"refs"`
-		}
-		out := make([]ruleJSON, len(rules))
-		for i, r := range rules {
-			refs := r.Refs
-			if refs == nil {
-				refs = []string{}
-			}
-			out[i] = ruleJSON{r.ID, r.Dialect, r.Severity, r.Tolerant, r.Summary, refs}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(out)
-	} else {
-		width := 0
-		for _, r := range rules {
-			width = max(width, len(r.ID))
-		}
-		for _, r := range rules {
-			sev := r.Severity.String()
-			if r.Tolerant != r.Severity {
-				sev += "/" + r.Tolerant.String()
-			}
-			fmt.Fprintf(w, "%-*s  %-13s  %s\n", width, r.ID, sev, r.Summary)
-		}
-		fmt.Fprintln(w, "\nseverity: strict profile, then tolerant when it differs (error/info).")
-	}
-	if err := w.Flush(); err != nil {
-		return 2
-	}
-	return 0
 }

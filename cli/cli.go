@@ -11,7 +11,11 @@
 // the wrong package.
 package cli
 
-import "os"
+import (
+	"context"
+	"io"
+	"os"
+)
 
 // Main runs the command line args (without the program name) on the
 // process's standard streams until it ends or a shutdown signal stops it
@@ -20,4 +24,13 @@ func Main(args []string) int {
 	ctx, stop := notifyShutdown()
 	defer stop()
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// run dispatches a command line and returns the exit code. Flags may come
+// before the command (`streamtap --json calls x.sse`): they are handed to
+// it as if they followed it.
+func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	name, rest := splitCommand(args)
+	c, _ := lookupCommand(name)
+	return c.run(ctx, rest, stdin, stdout, stderr)
 }

@@ -2,16 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
-
-	"github.com/charmbracelet/x/term"
-	"github.com/streamtap/streamtap/termtext"
 )
 
 // command is one command of streamtap. Its help is rendered from the flag
@@ -70,15 +64,6 @@ func lookupCommand(name string) (command, bool) {
 	return command{}, false
 }
 
-// run dispatches a command line and returns the exit code. Flags may come
-// before the command (`streamtap --json calls x.sse`): they are handed to
-// it as if they followed it.
-func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
-	name, rest := splitCommand(args)
-	c, _ := lookupCommand(name)
-	return c.run(ctx, rest, stdin, stdout, stderr)
-}
-
 // splitCommand finds the command among args: the first argument that is
 // not a flag or a flag's value. It returns the command's name ("" when the
 // first such argument is not a command: the inspector's FILE) and the
@@ -121,152 +106,4 @@ func valueFlags() map[string]bool {
 		})
 	}
 	return m
-}
-
-func isBoolFlag(f *flag.Flag) bool {
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
-}
-
-func noFlags(name string) func() *flag.FlagSet {
-	return func() *flag.FlagSet { return newFlagSet(name) }
-}
-
-// newFlagSet makes the flag set of a command: errors are returned, never
-// printed by the flag package, because parseFailed reports them.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(strings.TrimSpace("streamtap "+name), flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
-
-// parseInterspersed parses flags wherever they stand among the positional
-// arguments, so `streamtap calls x.sse --json` works like
-// `streamtap calls --json x.sse`; the standard flag package stops at the
-// first positional one. Everything after "--" is positional.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(positional, rest...), nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
-}
-
-// parseFailed handles an error from parsing the command line of command
-// name: a help request prints its help on stdout (exit 0); anything else
-// is one line on stderr naming the problem and the help (exit 2).
-func parseFailed(name string, err error, stdout, stderr io.Writer) int {
-	if errors.Is(err, flag.ErrHelp) {
-		c, _ := lookupCommand(name)
-		writeHelp(stdout, c)
-		return 0
-	}
-	return usageFailed(name, err, stderr)
-}
-
-// usageFailed reports bad usage of command name in one line and returns 2.
-func usageFailed(name string, err error, stderr io.Writer) int {
-	prefix, help := "streamtap", "streamtap --help"
-	if name != "" {
-		prefix, help = "streamtap "+name, "streamtap "+name+" --help"
-	}
-	msg := flagError(err)
-	if c, ok := lookupCommand(name); ok && c.noSample != "" && msg == "unknown flag --sample" {
-		msg = c.noSample
-	}
-	fmt.Fprintf(stderr, "%s: %s; run '%s'\n", prefix, termtext.Safe(msg), help)
-	return 2
-}
-
-// printError writes err as streamtap's error line on w. Its text may
-// hold what the user typed (a file name) or what a stream or a server sent
-// (a header, a status line): each line is made terminal-safe, as stream
-// content is.
-func printError(w io.Writer, err error) { printErrorAs(w, "streamtap", err) }
-
-// printErrorAs is printError with the line's prefix ("streamtap check").
-func printErrorAs(w io.Writer, prefix string, err error) {
-	lines := strings.Split(err.Error(), "\n")
-	for i, l := range lines {
-		lines[i] = termtext.Safe(l)
-	}
-	fmt.Fprintln(w, prefix+": "+strings.Join(lines, "\n"))
-}
-
-// flagError rewrites the flag package's messages to name flags the way
-// the help does (--name, or -X for one letter). Other errors pass through.
-func flagError(err error) string {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		return "unknown flag " + dashed(name)
-	}
-	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		return dashed(name) + " needs an argument"
-	}
-	if m := invalidFlagValue.FindStringSubmatch(msg); m != nil {
-		return "invalid " + m[1] + "value " + m[2] + " for " + dashed(m[3]) + ": " + m[4]
-	}
-	return msg
-}
-
-// invalidFlagValue matches the flag package's `invalid value "x" for flag
-// -name: reason` and `invalid boolean value "x" for -name: reason`.
-var invalidFlagValue = regexp.MustCompile(`^invalid (boolean )?value (".*") for (?:flag )?-([^ :]+): (.*)$`)
-
-// isTerminal reports whether f (an *os.File, or any writer) is a terminal.
-func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
-	return ok && file != nil && term.IsTerminal(file.Fd())
-}
-
-// dashed writes a flag name as the help does: -X for one letter, --name
-// otherwise (the flag package takes either).
-func dashed(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
-
-func runHelp(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
-	positional, err := parseInterspersed(noFlags("help")(), args)
-	if err != nil {
-		return parseFailed("help", err, stdout, stderr)
-	}
-	switch len(positional) {
-	case 0:
-		c, _ := lookupCommand("")
-		writeHelp(stdout, c)
-		return 0
-	case 1:
-		c, ok := lookupCommand(positional[0])
-		if !ok || positional[0] == "" {
-			// The inspector's help lists the commands there are.
-			return usageFailed("", fmt.Errorf("no command %q", positional[0]), stderr)
-		}
-		writeHelp(stdout, c)
-		return 0
-	}
-	return usageFailed("help", errors.New("help takes one COMMAND"), stderr)
-}
-
-func runSamples(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
-	positional, err := parseInterspersed(noFlags("samples")(), args)
-	if err != nil {
-		return parseFailed("samples", err, stdout, stderr)
-	}
-	if len(positional) > 0 {
-		return usageFailed("samples", fmt.Errorf("samples takes no arguments (got %s)", strings.Join(positional, " ")), stderr)
-	}
-	return listSamples(stdout)
 }

@@ -85,49 +85,6 @@ type diffOptions struct {
 	format  string
 }
 
-// compareFlags say what a comparison ignores: the --strict and --ignore of
-// diff, which the inspector's --diff shares.
-type compareFlags struct {
-	strict bool
-	ignore []string
-}
-
-// define defines --strict and --ignore into fs; their help starts with
-// when, "" or "with --diff: ".
-func (c *compareFlags) define(fs *flag.FlagSet, when string) {
-	fs.BoolVar(&c.strict, "strict", false, when+"ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count")
-	fs.Var(listFlag{&c.ignore}, "ignore", when+"also ignore `NAMES`, a comma-separated list of JSON member names or kinds of difference; may be repeated")
-}
-
-// options are the comparison's options: the default ignore list (none
-// with --strict) and the names --ignore adds.
-func (c compareFlags) options() streamdiff.Options {
-	names := streamdiff.DefaultIgnore()
-	if c.strict {
-		names = nil
-	}
-	return streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, c.ignore...)...)}
-}
-
-// listFlag is a repeatable flag whose value is a comma-separated list.
-type listFlag struct{ items *[]string }
-
-func (l listFlag) String() string {
-	if l.items == nil {
-		return ""
-	}
-	return strings.Join(*l.items, ",")
-}
-
-func (l listFlag) Set(v string) error {
-	for item := range strings.SplitSeq(v, ",") {
-		if item = strings.TrimSpace(item); item != "" {
-			*l.items = append(*l.items, item)
-		}
-	}
-	return nil
-}
-
 func diffFlags(o *diffOptions) *flag.FlagSet {
 	fs := newFlagSet("diff")
 	fs.BoolVar(&o.json, "json", false, `print one JSON object {"equal", "mode", "a", "b", "timing", "counts", "differences", …} instead of text`)

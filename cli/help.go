@@ -2,12 +2,20 @@ package cli
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 )
+
+// helpAbout is the command's help under its usage line; the flags are
+// listed from its flag set.
+const helpAbout = `Prints the usage of streamtap, or of COMMAND with every flag it takes.
+`
 
 // helpWidth is the width help text is wrapped to.
 const helpWidth = 80
@@ -121,88 +129,24 @@ func wrap(words []string, width int) []string {
 	return append(lines, cur)
 }
 
-// The text of each command's help, under its usage line. The flags are
-// listed from the flag sets; these say what the command does.
-const (
-	inspectorAbout = `Inspects a stream: the interactive inspector on a terminal, the plain
-timeline (one line per event) when stdout is not one. FILE is a stream, a
-timed recording or a curl -i capture; - reads stdin. With no FILE, streamtap
-reads stdin when it is a pipe (curl -N … | streamtap), and otherwise opens
-the demo sample. streamtap - on a terminal with nothing piped in says so and
-waits for q. streamtap A --diff B shows A and B side by side, the selection
-linked and the differences marked (streamtap diff A B is the report).
-`
-	inspectorExits = `Flags may also come before the command: streamtap --json calls x.sse.
-Run 'streamtap COMMAND --help' or 'streamtap help COMMAND' for a command's
-flags; 'streamtap --version' prints the version.
-
-exit codes: 0 done; 1 check: a finding at or above --fail-on, or an outcome
-of error, failed, truncated or empty; request: an HTTP error status or such
-an outcome; diff, and --diff not on a terminal: the streams differ; 2
-unreadable input or bad usage
-`
-	timelineAbout = `Prints the plain timeline, even on a terminal: one line per event (ordinal,
-arrival time, gap since the previous event, sequence number, kind, type,
-what the event did), then a line with the stream's outcome.
-`
-	callsAbout = `Prints the calls and text a client assembles from the stream, and how the
-stream ended. --json prints one object whose fields are a contract: added
-to, never renamed (README: streamtap calls --json).
-`
-	eventsAbout = `Prints one JSON line per event, comment and remainder, in stream order;
-their offset/length ranges cover every byte of the input.
-`
-	checkAbout = `Checks a stream against the protocol rules (streamtap rules lists them) and
-prints the stream's outcome and the findings. Reads stdin when FILE is -, or
-when no FILE is given and stdin is a pipe.
-
-The check fails on a finding at or above --fail-on, and on an outcome of
-error (an HTTP error or an error event), failed, truncated (no terminal
-event) or empty, even without findings: a 401 body or a cut stream fails a
-CI job. --allow-outcome lets named outcomes pass. The text output says
-which outcome failed the check; --json adds "pass": the verdict.
-
-With the request the stream answers (--request FILE, or the request body a
-timed recording, a HAR file or a cassette carries), the request/… rules also
-hold every call to it: arguments against the tool's JSON Schema, undeclared
-tools, tool_choice, parallel calls.
-`
-	checkExits = `exit codes: 0 pass, 1 fail (findings or outcome), 2 unreadable input or bad
-usage
-`
-	rulesAbout = `Lists every rule the checks know: id, severity in the strict profile (and
-in the tolerant one when it differs), summary. docs/rules.md explains each.
-`
-	samplesAbout = `Lists the sample streams embedded in the binary, each with the lesson it
-teaches. Open one with streamtap --sample NAME, with any command that reads a
-stream, or play it with streamtap replay --sample NAME.
-`
-	proxyAbout = `A recording reverse proxy: point a client's base URL at --listen. Streams
-pass to the client byte for byte; each request/response pair is a session,
-inspected on the side. On a terminal a live sessions list (enter opens a
-session in the inspector); with --no-tui, or when output is not a terminal,
-one line per session on stderr. Runs until interrupted.
-`
-	replayAbout = `Plays a recording (or any stream) at its recorded pace divided by --speed:
-with --listen, serves it to every request (any method, any path) with the
-recorded status and headers; otherwise plays it in the inspector on a
-terminal, or prints the plain timeline line by line as its time comes.
---sample NAME plays an embedded sample instead of FILE; a stream without
-timing is served at once and played at a fixed pace.
-`
-	requestAbout = `Makes one HTTP request and inspects the response as it streams: the
-inspector on a terminal, the plain timeline otherwise, or the calls report
-with --json. $VAR and ${VAR} in -H values are read from the environment, so
-keys stay out of shell history.
-`
-	requestExits = `exit codes: 0 a 2xx status and an outcome that passes; 1 an HTTP error
-status, or an outcome of error, failed, truncated or empty (unless
---allow-outcome); 2 bad usage, no response, or a connection that broke
-mid-stream
-`
-	versionAbout = `Prints the module version, the VCS revision (-dirty when the tree was
-modified), the commit time and the Go version this binary was built with.
-`
-	helpAbout = `Prints the usage of streamtap, or of COMMAND with every flag it takes.
-`
-)
+func runHelp(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
+	positional, err := parseInterspersed(noFlags("help")(), args)
+	if err != nil {
+		return parseFailed("help", err, stdout, stderr)
+	}
+	switch len(positional) {
+	case 0:
+		c, _ := lookupCommand("")
+		writeHelp(stdout, c)
+		return 0
+	case 1:
+		c, ok := lookupCommand(positional[0])
+		if !ok || positional[0] == "" {
+			// The inspector's help lists the commands there are.
+			return usageFailed("", fmt.Errorf("no command %q", positional[0]), stderr)
+		}
+		writeHelp(stdout, c)
+		return 0
+	}
+	return usageFailed("help", errors.New("help takes one COMMAND"), stderr)
+}

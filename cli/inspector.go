@@ -19,6 +19,27 @@ import (
 	"github.com/streamtap/streamtap/ui"
 )
 
+// The command's help: under its usage line, and after its flags.
+const (
+	inspectorAbout = `Inspects a stream: the interactive inspector on a terminal, the plain
+timeline (one line per event) when stdout is not one. FILE is a stream, a
+timed recording or a curl -i capture; - reads stdin. With no FILE, streamtap
+reads stdin when it is a pipe (curl -N … | streamtap), and otherwise opens
+the demo sample. streamtap - on a terminal with nothing piped in says so and
+waits for q. streamtap A --diff B shows A and B side by side, the selection
+linked and the differences marked (streamtap diff A B is the report).
+`
+	inspectorExits = `Flags may also come before the command: streamtap --json calls x.sse.
+Run 'streamtap COMMAND --help' or 'streamtap help COMMAND' for a command's
+flags; 'streamtap --version' prints the version.
+
+exit codes: 0 done; 1 check: a finding at or above --fail-on, or an outcome
+of error, failed, truncated or empty; request: an HTTP error status or such
+an outcome; diff, and --diff not on a terminal: the streams differ; 2
+unreadable input or bad usage
+`
+)
+
 // Batching of frames from the reader to the UI. View runs after every
 // message, so frames travel in batches: one message per flushEvery, or
 // sooner once batchFrames have piled up. maxPending bounds what the reader
@@ -218,4 +239,11 @@ func saver(raw io.ReaderAt) func(n int64) (string, error) {
 		}
 		return name, f.Close()
 	}
+}
+
+// inspectorCommand is the bare `streamtap [FILE|-]`.
+func inspectorCommand() command {
+	c := readingCommand("", "", inspectorAbout)
+	c.exits = inspectorExits
+	return c
 }

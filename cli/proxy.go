@@ -23,6 +23,15 @@ import (
 	"github.com/streamtap/streamtap/ui"
 )
 
+// proxyAbout is the command's help under its usage line; the flags are
+// listed from its flag set.
+const proxyAbout = `A recording reverse proxy: point a client's base URL at --listen. Streams
+pass to the client byte for byte; each request/response pair is a session,
+inspected on the side. On a terminal a live sessions list (enter opens a
+session in the inspector); with --no-tui, or when output is not a terminal,
+one line per session on stderr. Runs until interrupted.
+`
+
 type proxyOptions struct {
 	listen      string
 	upstream    *url.URL

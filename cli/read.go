@@ -1,27 +1,23 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/samples"
-	"github.com/streamtap/streamtap/ui"
 )
 
 // headlessMemoryLimit is the soft heap limit for commands without a UI:
@@ -35,13 +31,6 @@ const headlessMemoryLimit = 48 << 20
 // back: check took 1.4x as long as calls; with 56 MiB, 1.0x, at 58 MiB
 // peak RSS.
 const checkMemoryLimit = headlessMemoryLimit + 8<<20
-
-// inspectorCommand is the bare `streamtap [FILE|-]`.
-func inspectorCommand() command {
-	c := readingCommand("", "", inspectorAbout)
-	c.exits = inspectorExits
-	return c
-}
 
 // readingCommand is a command that reads one stream: the inspector,
 // timeline, calls and events.
@@ -131,150 +120,6 @@ func readSource(ctx context.Context, cmd string, src *capture.Source, opts optio
 	}
 }
 
-// options are the flags every reading command shares.
-type options struct {
-	format      capture.Format
-	sample      string
-	save        string
-	saveTimed   string
-	json        bool
-	keepSecrets bool
-	input       string
-	failOn      string     // check
-	profile     string     // check
-	allow       outcomeSet // check, request: outcomes that pass
-	replay      float64    // replay: play the stream in the inspector at this speed
-	explain     bool       // the inspector, timeline and events: explain each event
-	session     int        // a HAR file's or a cassette's session to read (1-based), 0 for all
-	saveHAR     string     // also write a HAR of what is read
-	request     string     // check, the inspector: the request body's file (--request)
-	requestBody []byte     // its bytes, read by loadRequest
-
-	// The inspector's --diff B: the stream to compare the input with, and
-	// what the comparison ignores.
-	diff    string
-	compare compareFlags
-}
-
-// readFlags defines the flags of the reading command name (and check)
-// into o, the input format into format.
-func readFlags(name string, o *options, format *string) *flag.FlagSet {
-	fs := newFlagSet(name)
-	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), har, cassette (VCR YAML), or auto to detect it")
-	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
-	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
-	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")
-	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials in HTTP headers")
-	fs.IntVar(&o.session, "session", 0, "read only session `N` (from 1) of a HAR file or a cassette; without it every session is read in turn")
-	fs.StringVar(&o.saveHAR, "save-har", "", "also write what is read as a HAR 1.2 file (SSE events as _eventSourceMessages) to `FILE`")
-	switch name {
-	case "", "check":
-		fs.StringVar(&o.request, "request", "", "hold the calls to the request body in `FILE` (JSON, any dialect): arguments against each tool's schema, undeclared tools, tool_choice, parallel calls")
-	}
-	switch name {
-	case "", "timeline":
-		fs.BoolVar(&o.explain, "explain", false, "explain each kind of event under its first occurrence in the plain timeline; the inspector opens with the explanation shown (x)")
-		if name == "" {
-			fs.StringVar(&o.diff, "diff", "", "compare the input (A) with stream `B`, a FILE or sample:NAME, side by side; not on a terminal, print the report of 'streamtap diff A B'")
-			o.compare.define(fs, "with --diff: ")
-		}
-	case "events":
-		fs.BoolVar(&o.explain, "explain", false, `add an "explain" object to each line: the event's shape and what the protocol says about it`)
-	case "calls":
-		fs.BoolVar(&o.json, "json", false, "print one JSON object (a contract: fields are added, never renamed) instead of text")
-	case "check":
-		fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
-		fs.StringVar(&o.failOn, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
-		fs.StringVar(&o.profile, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
-		fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, truncated, empty (completed and incomplete always pass); may be repeated")
-	}
-	return fs
-}
-
-func parseFlags(cmd string, args []string) (options, error) {
-	var o options
-	var format string
-	fs := readFlags(cmd, &o, &format)
-	positional, err := parseInterspersed(fs, args)
-	if err != nil {
-		return o, err
-	}
-	if len(positional) > 1 {
-		return o, fmt.Errorf("one input at a time (got %s)", strings.Join(positional, ", "))
-	}
-	if len(positional) == 1 {
-		o.input = positional[0]
-	}
-	if o.input != "" && o.sample != "" {
-		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, o.input)
-	}
-	f, err := capture.ParseFormat(format)
-	if err != nil {
-		return o, fmt.Errorf("--format: %w", err)
-	}
-	f = inputFormat(o.input, f)
-	if err := distinctOutputs(o); err != nil {
-		return o, err
-	}
-	if o.session < 0 || o.session == 0 && isSet(fs, "session") {
-		return o, fmt.Errorf("--session %d: sessions count from 1", o.session)
-	}
-	o.format = f
-	return o, nil
-}
-
-// distinctOutputs refuses an output file (--save, --save-timed,
-// --save-har) that is the input, the --request file or another output:
-// creating it would empty the input before it is read, or two writers
-// would interleave in one file.
-func distinctOutputs(o options) error {
-	type file struct{ what, path string }
-	outs := []file{{"--save", o.save}, {"--save-timed", o.saveTimed}, {"--save-har", o.saveHAR}}
-	others := []file{{"the input", o.input}, {"--request", o.request}}
-	for i, out := range outs {
-		if out.path == "" {
-			continue
-		}
-		for _, other := range append(others, outs[:i]...) {
-			if other.path != "" && other.path != "-" && sameFile(out.path, other.path) {
-				return fmt.Errorf("%s %s is also %s: it would be overwritten", out.what, out.path, other.what)
-			}
-		}
-	}
-	return nil
-}
-
-// sameFile says whether paths a and b name one file that writing to
-// either would clobber: one regular file, or one path not created yet.
-// Devices (/dev/null) are never the same in this sense.
-func sameFile(a, b string) bool {
-	sa, errA := os.Stat(a)
-	sb, errB := os.Stat(b)
-	switch {
-	case errA == nil && errB == nil:
-		return sa.Mode().IsRegular() && os.SameFile(sa, sb)
-	case errA != nil && errB != nil:
-		return filepath.Clean(a) == filepath.Clean(b)
-	}
-	return false
-}
-
-// isSet says whether the command line set the flag name of fs.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
-
-// inputFormat is the format to read path with when the flags say f: a
-// file named .chunks.txt is one of vercel/ai's fixtures, named so.
-func inputFormat(path string, f capture.Format) capture.Format {
-	if f == capture.FormatAuto && strings.HasSuffix(path, ".chunks.txt") {
-		return capture.FormatChunks
-	}
-	return f
-}
-
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,
 // or (for the viewer only) the demo sample when there is no input at all.
 // "-" on a terminal reads what is typed until ctrl+d, like cat, after a
@@ -347,108 +192,17 @@ func readStream(ctx context.Context, src *capture.Source, o options, opt model.O
 	return s, err
 }
 
-// exitInterrupted is the exit code after ctrl+c, as shells report a
-// command killed by SIGINT (128 + 2).
-const exitInterrupted = 130
-
-// readFailed reports a read error in one line and returns exit code 2, or
-// exitInterrupted when the read was interrupted (ctrl+c).
-func readFailed(stderr io.Writer, err error) int {
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(stderr, "streamtap: interrupted")
-		return exitInterrupted
-	}
-	printError(stderr, err)
-	return 2
+// isTerminal reports whether f (an *os.File, or any writer) is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	return ok && file != nil && term.IsTerminal(file.Fd())
 }
 
-func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
-	s, err := readStream(ctx, src, o, model.Options{}, nil)
-	if err != nil && s.Len() == 0 {
-		return readFailed(stderr, err)
+// sampleLesson is the one-line lesson of the sample src reads (the demo
+// included), for the inspector's status line; "" for any other source.
+func sampleLesson(src *capture.Source) string {
+	if src.Kind != capture.SourceSample {
+		return ""
 	}
-	w := bufio.NewWriter(stdout)
-	if o.json {
-		_ = s.WriteReportJSON(w)
-	} else {
-		_ = ui.WriteCalls(w, s.Report())
-	}
-	if werr := w.Flush(); werr != nil {
-		return readFailed(stderr, werr)
-	}
-	if err != nil {
-		return readFailed(stderr, err)
-	}
-	return 0
-}
-
-func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
-	w := bufio.NewWriter(stdout)
-	// The data is the event's JSON as it came: escape what a terminal
-	// would obey and the bytes that are not UTF-8.
-	enc := json.NewEncoder(&safeJSONWriter{w: w})
-	enc.SetEscapeHTML(false)
-	_, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
-		line := ui.NewEventLine(s, ev, ord, f, o.keepSecrets)
-		if o.explain {
-			line.Explain = ui.NewExplainJSON(s, ev, ord, f.Data)
-		}
-		if err := enc.Encode(line); err != nil {
-			return err
-		}
-		if src.Timed {
-			return w.Flush() // a live stream shows each event as it arrives
-		}
-		return nil
-	})
-	if werr := w.Flush(); werr != nil && err == nil {
-		err = werr
-	}
-	if err != nil {
-		return readFailed(stderr, err)
-	}
-	return 0
-}
-
-// safeJSONWriter passes JSON text to w through jsonscan.AppendSafe, 64
-// KiB at a time so that a big event is never copied whole. Each Write
-// must hold whole JSON texts, as json.Encoder writes them: pieces are cut
-// before a rune start, which escape to the same bytes as the whole.
-type safeJSONWriter struct {
-	w       io.Writer
-	scratch []byte
-}
-
-func (s *safeJSONWriter) Write(p []byte) (int, error) {
-	const piece = 64 << 10
-	for j := p; len(j) > 0; {
-		cut := min(len(j), piece)
-		for cut < len(j) && !utf8.RuneStart(j[cut]) {
-			cut++
-		}
-		s.scratch = jsonscan.AppendSafe(s.scratch[:0], j[:cut])
-		if _, err := s.w.Write(s.scratch); err != nil {
-			return 0, err
-		}
-		j = j[cut:]
-	}
-	return len(p), nil
-}
-
-// runTimeline prints the plain timeline, each line as its event arrives.
-func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
-	code, _ := timelineSession(ctx, src, o, 0, stdout, stderr)
-	return code
-}
-
-// listSamples prints the embedded samples, one line each: name, lesson.
-func listSamples(stdout io.Writer) int {
-	w := bufio.NewWriter(stdout)
-	for _, s := range samples.List() {
-		fmt.Fprintf(w, "%-32s %s\n", s.Name, s.Lesson)
-	}
-	if err := w.Flush(); err != nil {
-		return 2
-	}
-	return 0
+	return samples.Lesson(strings.TrimPrefix(src.Name, "sample "))
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -14,12 +13,20 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/termtext"
-	"github.com/streamtap/streamtap/ui"
 )
+
+// replayAbout is the command's help under its usage line; the flags are
+// listed from its flag set.
+const replayAbout = `Plays a recording (or any stream) at its recorded pace divided by --speed:
+with --listen, serves it to every request (any method, any path) with the
+recorded status and headers; otherwise plays it in the inspector on a
+terminal, or prints the plain timeline line by line as its time comes.
+--sample NAME plays an embedded sample instead of FILE; a stream without
+timing is served at once and played at a fixed pace.
+`
 
 type replayOptions struct {
 	file   string
@@ -90,58 +97,6 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	}
 	code, _ := timelineSession(ctx, src, opts, o.speed, stdout, stderr)
 	return code
-}
-
-// timelineSession prints the plain timeline and returns the session. With
-// a speed above 0, each line waits until its event's recorded time
-// (divided by speed) has come, and events without a time are printed at
-// once; with 0, lines are printed as events arrive, each flushed at once
-// when the source is live (a file is written in big blocks).
-func timelineSession(ctx context.Context, src *capture.Source, o options, speed float64, stdout, stderr io.Writer) (int, *model.Session) {
-	w := bufio.NewWriter(stdout)
-	prev := capture.NoTime
-	start := time.Now()
-	var explainer *ui.TimelineExplainer // nil writes nothing
-	if o.explain {
-		explainer = ui.NewTimelineExplainer()
-	}
-	s, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
-		if speed <= 0 {
-			if src.Timed {
-				defer w.Flush() // a live stream shows each event as it arrives
-			}
-		} else if ev.At != capture.NoTime {
-			if err := w.Flush(); err != nil {
-				return err
-			}
-			if err := proxy.Wait(ctx, start, ev.At, speed); err != nil {
-				return err
-			}
-		}
-		if err := ui.WriteTimelineLine(w, s, ev, ord, prev, f.Raw); err != nil {
-			return err
-		}
-		if err := explainer.Write(w, s, ev, ord, f.Data); err != nil {
-			return err
-		}
-		prev = ev.At
-		return nil
-	})
-	if err == nil {
-		oc := s.Outcome()
-		fmt.Fprintf(w, "-- %s: %d events, %d bytes, %s", termtext.Safe(src.Name), s.Len(), s.Bytes(), oc.State)
-		if oc.Detail != "" {
-			fmt.Fprintf(w, " (%s)", termtext.Safe(oc.Detail))
-		}
-		fmt.Fprintln(w)
-	}
-	if werr := w.Flush(); werr != nil && err == nil {
-		err = werr
-	}
-	if err != nil {
-		return readFailed(stderr, err), s
-	}
-	return 0, s
 }
 
 // loadReplay reads FILE as a recording, or as a plain stream without

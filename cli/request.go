@@ -21,6 +21,20 @@ import (
 	"github.com/streamtap/streamtap/termtext"
 )
 
+// The command's help: under its usage line, and after its flags.
+const (
+	requestAbout = `Makes one HTTP request and inspects the response as it streams: the
+inspector on a terminal, the plain timeline otherwise, or the calls report
+with --json. $VAR and ${VAR} in -H values are read from the environment, so
+keys stay out of shell history.
+`
+	requestExits = `exit codes: 0 a 2xx status and an outcome that passes; 1 an HTTP error
+status, or an outcome of error, failed, truncated or empty (unless
+--allow-outcome); 2 bad usage, no response, or a connection that broke
+mid-stream
+`
+)
+
 // headerFlags collects repeated -H values.
 type headerFlags []string
 

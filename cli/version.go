@@ -9,6 +9,12 @@ import (
 	"strings"
 )
 
+// versionAbout is the command's help under its usage line; the flags are
+// listed from its flag set.
+const versionAbout = `Prints the module version, the VCS revision (-dirty when the tree was
+modified), the commit time and the Go version this binary was built with.
+`
+
 // runVersion prints versionString for this binary.
 func runVersion(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
 	positional, err := parseInterspersed(noFlags("version")(), args)
@@ -68,4 +74,13 @@ func versionString(bi *debug.BuildInfo, ok bool) string {
 		parts = append(parts, bi.GoVersion)
 	}
 	return "streamtap " + version + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// moduleVersion is the version a HAR names its creator with.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Version == "" {
+		return "(devel)"
+	}
+	return bi.Main.Version
 }

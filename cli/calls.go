@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// callsAbout is the command's help under its usage line; the flags are
+// listed from its flag set.
+const callsAbout = `Prints the calls and text a client assembles from the stream, and how the
+stream ended. --json prints one object whose fields are a contract: added
+to, never renamed (README: streamtap calls --json).
+`
+
+func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
+	s, err := readStream(ctx, src, o, model.Options{}, nil)
+	if err != nil && s.Len() == 0 {
+		return readFailed(stderr, err)
+	}
+	w := bufio.NewWriter(stdout)
+	if o.json {
+		_ = s.WriteReportJSON(w)
+	} else {
+		_ = ui.WriteCalls(w, s.Report())
+	}
+	if werr := w.Flush(); werr != nil {
+		return readFailed(stderr, werr)
+	}
+	if err != nil {
+		return readFailed(stderr, err)
+	}
+	return 0
+}
