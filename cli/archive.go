@@ -26,6 +26,9 @@ import (
 	"github.com/streamtap/streamtap/ui"
 )
 
+// errOneStream refuses --session on an input that is not an archive.
+var errOneStream = errors.New("--session N chooses a session of a HAR file or a cassette; this input is one stream")
+
 // archiveInput is an archive read from the input, with the sessions it
 // holds.
 type archiveInput struct {

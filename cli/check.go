@@ -101,6 +101,9 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 			return checkSource(ctx, src, o, failOn, profile, stdout, stderr)
 		})
 	}
+	if o.session > 0 {
+		return usageFailed("check", errOneStream, stderr)
+	}
 	src, err := openSource(ctx, o, stdin, stderr, false)
 	if err != nil {
 		printErrorAs(stderr, "streamtap check", err)

@@ -286,3 +286,17 @@ func TestCheckAllowOutcomeIsValidated(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionOfOneStream: --session N chooses a session of an archive;
+// on a stream that is not one, every reading command refuses it in one
+// line, exit 2. check used to ignore it and judge the stream.
+func TestSessionOfOneStream(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"calls", "events", "timeline", "check"} {
+		code, out, errs := runCLI(t, nil, cmd, "--session", "1", "--sample", "chat-single-call")
+		want := "streamtap " + cmd + ": --session N chooses a session of a HAR file or a cassette; this input is one stream"
+		if code != 2 || out != "" || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s --session 1 on a sample = %d, stdout %q, stderr %q; want 2 and %q", cmd, code, out, errs, want)
+		}
+	}
+}

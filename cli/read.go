@@ -73,7 +73,7 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 		})
 	}
 	if opts.session > 0 {
-		return usageFailed(cmd, errors.New("--session N chooses a session of a HAR file or a cassette; this input is one stream"), stderr)
+		return usageFailed(cmd, errOneStream, stderr)
 	}
 	src, err := openSource(ctx, opts, stdin, stderr, cmd == "" || cmd == "timeline")
 	if err != nil {
