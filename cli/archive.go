@@ -144,35 +144,33 @@ func hasDialect(e *capture.Entry) bool {
 	return s.Dialect() != model.DialectUnknown
 }
 
-// sourceOne reads one session's stream with o and writes to w, returning
-// the exit code.
-type sourceOne func(src *capture.Source, o options, w io.Writer) int
+// sourceOne reads one session's stream with o and writes to w.
+type sourceOne func(src *capture.Source, o options, w io.Writer) error
 
 // runArchive runs command cmd on the sessions of an archive: the one
 // --session names, or each in turn. One session reads exactly as a
 // stream does. With several, the text outputs put a header line before
 // each ("# session 2/3: POST https://… 200"), and the JSON outputs add a
 // "session" member (and for calls and check an "exchange") to each object;
-// the inspector opens the sessions list. The exit code is the worst of the
-// sessions'.
-func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, stdout, stderr io.Writer, one sourceOne) int {
+// the inspector opens the sessions list. Each session's error is said
+// when it ends; the exit status is the worst of the sessions'.
+func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, stdout, stderr io.Writer, one sourceOne) error {
 	sel, first := ar.entries, 1
 	if o.session > 0 {
 		if o.session > len(ar.entries) {
-			return usageFailed(cmd, fmt.Errorf("--session %d: %s holds %d session(s)", o.session, ar.name, len(ar.entries)), stderr)
+			return usageError(cmd, fmt.Errorf("--session %d: %s holds %d session(s)", o.session, ar.name, len(ar.entries)))
 		}
 		sel, first = ar.entries[o.session-1:o.session], o.session
 	}
 	if len(sel) > 1 && (o.save != "" || o.saveTimed != "") {
-		return usageFailed(cmd, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", len(sel)), stderr)
+		return usageError(cmd, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", len(sel)))
 	}
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var har *harFile
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
-			printError(stderr, err)
-			return 2
+			return err
 		}
 		defer h.close()
 		har = h
@@ -189,9 +187,9 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 		return one(source(0), o, stdout)
 	}
 	if cmd == "" && isTerminal(stdout) {
-		return runSessionsView(ctx, ar.name, sel, source, o, stdout, stderr)
+		return runSessionsView(ctx, ar.name, sel, source, o, stdout)
 	}
-	code := 0
+	worst := 0
 	var links []turnLink // the text outputs' headers say them
 	for i := range sel {
 		n := first + i
@@ -210,13 +208,14 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 			}
 			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[i])
 		}
-		c := one(source(i), o, w)
-		if c == exitInterrupted {
-			return c
+		err := one(source(i), o, w)
+		var e *exitError
+		if errors.As(err, &e) && e.status == statusInterrupted {
+			return err
 		}
-		code = max(code, c)
+		worst = max(worst, exit(err, stdout, stderr))
 	}
-	return code
+	return exitStatus(worst)
 }
 
 // turnLink is the earlier session a session's request continues, as
@@ -332,7 +331,7 @@ func (s *sessionLines) Write(p []byte) (int, error) {
 // runSessionsView opens the sessions list over the archive's sessions:
 // each is read into a session of its own first (an archive is a file,
 // read at once), then handed to the list as ended.
-func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout, stderr io.Writer) int {
+func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout io.Writer) error {
 	batch := make([]model.SessionUpdate, 0, len(sel))
 	var turns model.Turns
 	for i := range sel {
@@ -361,10 +360,9 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	go p.Send(ui.Sessions(batch))
 	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
-		printError(stderr, err)
-		return 2
+		return err
 	}
-	return 0
+	return nil
 }
 
 // exchangeInfo is what the sessions list shows of an imported session,

@@ -17,10 +17,10 @@ stream ended. --json prints one object whose fields are a contract: added
 to, never renamed (README: streamtap calls --json).
 `
 
-func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
+func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
 	s, err := readStream(ctx, src, o, model.Options{}, nil)
 	if err != nil && s.Len() == 0 {
-		return readFailed(stderr, err)
+		return readError(err)
 	}
 	w := bufio.NewWriter(stdout)
 	if o.json {
@@ -29,10 +29,7 @@ func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stder
 		_ = ui.WriteCalls(w, s.Report())
 	}
 	if werr := w.Flush(); werr != nil {
-		return readFailed(stderr, werr)
+		return readError(werr)
 	}
-	if err != nil {
-		return readFailed(stderr, err)
-	}
-	return 0
+	return readError(err)
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -65,12 +64,12 @@ func outcomeFails(state string, allow outcomeSet) bool {
 	return false
 }
 
-// runCheck implements `streamtap check`. It returns the exit code: 0 when
+// runCheck implements `streamtap check`. It ends with exit status 0 when
 // no finding is at or above --fail-on and the outcome passes, 1 when
 // either fails, 2 for bad usage or input that cannot be read. It takes the
 // flags every reading command takes (--format, --sample, --save) besides
-// its own.
-func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+// its own. Its error lines name it: "streamtap check: …".
+func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	debug.SetMemoryLimit(checkMemoryLimit)
 	o, err := parseFlags("check", args)
 	var failOn checks.Severity
@@ -86,60 +85,51 @@ func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr
 		}
 	}
 	if err != nil {
-		return parseFailed("check", err, stdout, stderr)
+		return usageError("check", err)
 	}
 	if err := o.loadRequest(); err != nil {
-		printErrorAs(stderr, "streamtap check", err)
-		return 2
+		return commandError("check", err)
 	}
 	if ar, err := loadArchive(o, stdin); err != nil || ar != nil {
 		if err != nil {
-			printErrorAs(stderr, "streamtap check", err)
-			return 2
+			return commandError("check", err)
 		}
-		return runArchive(ctx, "check", ar, o, stdout, stderr, func(src *capture.Source, o options, stdout io.Writer) int {
-			return checkSource(ctx, src, o, failOn, profile, stdout, stderr)
+		return runArchive(ctx, "check", ar, o, stdout, stderr, func(src *capture.Source, o options, stdout io.Writer) error {
+			return checkSource(ctx, src, o, failOn, profile, stdout)
 		})
 	}
 	if o.session > 0 {
-		return usageFailed("check", errOneStream, stderr)
+		return usageError("check", errOneStream)
 	}
 	src, err := openSource(ctx, o, stdin, stderr, false)
 	if err != nil {
-		printErrorAs(stderr, "streamtap check", err)
-		return 2
+		return commandError("check", err)
 	}
 	defer src.Close()
 	if o.saveHAR != "" {
 		closeHAR, err := saveHAR(src, nil, o)
 		if err != nil {
-			printErrorAs(stderr, "streamtap check", err)
-			return 2
+			return commandError("check", err)
 		}
 		defer closeHAR()
 	}
-	return checkSource(ctx, src, o, failOn, profile, stdout, stderr)
+	return checkSource(ctx, src, o, failOn, profile, stdout)
 }
 
-// checkSource checks one stream and writes its report; it returns the
-// exit code as runCheck does.
-func checkSource(ctx context.Context, src *capture.Source, o options, failOn checks.Severity, profile checks.Profile, stdout, stderr io.Writer) int {
+// checkSource checks one stream and writes its report; it ends as
+// runCheck does.
+func checkSource(ctx context.Context, src *capture.Source, o options, failOn checks.Severity, profile checks.Profile, stdout io.Writer) error {
 	if o.saveTimed != "" {
 		closeRec, err := saveTimed(src, o)
 		if err != nil {
-			printErrorAs(stderr, "streamtap check", err)
-			return 2
+			return commandError("check", err)
 		}
 		defer closeRec()
 	}
 	opts, c := attachChecks(model.Options{}, src, o)
 	s, err := readStream(ctx, src, o, opts, nil)
-	if errors.Is(err, context.Canceled) {
-		return readFailed(stderr, err)
-	}
 	if err != nil {
-		printErrorAs(stderr, "streamtap check", err)
-		return 2
+		return commandError("check", readError(err))
 	}
 	rep := c.Report(s, profile)
 	outcomeFailed := outcomeFails(rep.Outcome.State, o.allow)
@@ -158,13 +148,12 @@ func checkSource(ctx context.Context, src *capture.Source, o options, failOn che
 		err = w.Flush()
 	}
 	if err != nil {
-		printErrorAs(stderr, "streamtap check", fmt.Errorf("write: %w", err))
-		return 2
+		return commandError("check", fmt.Errorf("write: %w", err))
 	}
 	if !pass {
-		return 1
+		return exitStatus(statusFailed)
 	}
-	return 0
+	return nil
 }
 
 // writeCheckJSON writes the report's JSON (checks.Report.MarshalJSON) with

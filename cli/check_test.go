@@ -37,7 +37,7 @@ func checkTemp(t *testing.T, content string) string {
 func runCheckArgs(t *testing.T, stdin *os.File, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runCheck(t.Context(), args, stdin, &out, &errb)
+	code := run(t.Context(), append([]string{"check"}, args...), stdin, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -167,7 +167,7 @@ func TestCheckStdin(t *testing.T) {
 
 func TestRulesCommand(t *testing.T) {
 	var out bytes.Buffer
-	if code := runRules(t.Context(), nil, nil, &out, io.Discard); code != 0 {
+	if code := run(t.Context(), []string{"rules"}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("runRules = %d", code)
 	}
 	for _, want := range []string{"responses/args-done-mismatch", "chat/tool-index-collision", "framing/unterminated-event",
@@ -177,7 +177,7 @@ func TestRulesCommand(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if code := runRules(t.Context(), []string{"--json"}, nil, &out, io.Discard); code != 0 {
+	if code := run(t.Context(), []string{"rules", "--json"}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("runRules --json = %d", code)
 	}
 	var rules []map[string]any
@@ -187,7 +187,7 @@ func TestRulesCommand(t *testing.T) {
 	if r := rules[0]; r["id"] == "" || r["severity"] == "" || r["summary"] == "" {
 		t.Errorf("rule = %v; want id, severity, summary", r)
 	}
-	if code := runRules(t.Context(), []string{"extra"}, nil, &out, io.Discard); code != 2 {
+	if code := run(t.Context(), []string{"rules", "extra"}, nil, &out, io.Discard); code != 2 {
 		t.Errorf("runRules(extra) = %d; want 2", code)
 	}
 }

@@ -26,11 +26,11 @@ func Main(args []string) int {
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
-// run dispatches a command line and returns the exit code. Flags may come
-// before the command (`streamtap --json calls x.sse`): they are handed to
-// it as if they followed it.
+// run dispatches a command line and returns the exit status. Flags may
+// come before the command (`streamtap --json calls x.sse`): they are
+// handed to it as if they followed it.
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	name, rest := splitCommand(args)
 	c, _ := lookupCommand(name)
-	return c.run(ctx, rest, stdin, stdout, stderr)
+	return exit(c.run(ctx, rest, stdin, stdout, stderr), stdout, stderr)
 }

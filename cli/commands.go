@@ -22,7 +22,8 @@ type command struct {
 	// noSample, when set, says why the command takes no --sample and what
 	// to run instead; it replaces the unknown-flag error.
 	noSample string
-	run      func(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int
+	// run runs the command; its error says how it ended (exit).
+	run func(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error
 }
 
 // commands lists every command in the order help shows them. It is a

@@ -413,11 +413,11 @@ func TestCancelableReader(t *testing.T) {
 }
 
 // TestInterruptedReadExits130: a read that ends because of ctrl+c reports
-// "interrupted" with the shell's exit code for SIGINT, not a read error.
+// "interrupted" with the shell's exit status for SIGINT, not a read error.
 func TestInterruptedReadExits130(t *testing.T) {
 	var b strings.Builder
 	err := &capture.ReadError{Source: "stdin", Offset: 3, Err: context.Canceled}
-	if code := readFailed(&b, err); code != exitInterrupted || b.String() != "streamtap: interrupted\n" {
-		t.Errorf("readFailed(canceled) = %d, %q; want %d, interrupted", code, b.String(), exitInterrupted)
+	if code := exit(readError(err), io.Discard, &b); code != statusInterrupted || b.String() != "streamtap: interrupted\n" {
+		t.Errorf("exit(readError(canceled)) = %d, %q; want %d, interrupted", code, b.String(), statusInterrupted)
 	}
 }

@@ -94,29 +94,30 @@ func diffFlags(o *diffOptions) *flag.FlagSet {
 }
 
 // runDiff implements `streamtap diff A B`.
-func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	var o diffOptions
 	positional, err := parseInterspersed(diffFlags(&o), args)
 	if err != nil {
-		return parseFailed("diff", err, stdout, stderr)
+		return usageError("diff", err)
 	}
 	format, err := capture.ParseFormat(o.format)
 	if err != nil {
-		return usageFailed("diff", fmt.Errorf("--format: %w", err), stderr)
+		return usageError("diff", fmt.Errorf("--format: %w", err))
 	}
 	switch {
 	case len(positional) != 2:
-		return usageFailed("diff", fmt.Errorf("diff takes two streams, A and B (got %d)", len(positional)), stderr)
+		return usageError("diff", fmt.Errorf("diff takes two streams, A and B (got %d)", len(positional)))
 	case positional[0] == "-" && positional[1] == "-":
-		return usageFailed("diff", errors.New("only one of A and B can be - (stdin)"), stderr)
+		return usageError("diff", errors.New("only one of A and B can be - (stdin)"))
 	}
 	return diffStreams(ctx, [2]string(positional), format, o.compare.options(), o.json, stdin, stdout, stderr)
 }
 
 // diffStreams compares streams a and b (each a file, - or sample:NAME)
-// and prints the report, as JSON when asJSON; it returns diff's exit code.
+// and prints the report, as JSON when asJSON; it ends as diff does: exit
+// status 1 when they differ, error lines naming diff.
 func diffStreams(ctx context.Context, args [2]string, format capture.Format, opts streamdiff.Options, asJSON bool,
-	stdin *os.File, stdout, stderr io.Writer) int {
+	stdin *os.File, stdout, stderr io.Writer) error {
 	debug.SetMemoryLimit(diffMemoryLimit)
 	sides, closers, err := readDiffSides(ctx, args[:], format, opts.Ignore, stdin, stderr)
 	for _, closeSide := range closers {
@@ -125,11 +126,7 @@ func diffStreams(ctx context.Context, args [2]string, format capture.Format, opt
 		defer closeSide()
 	}
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return readFailed(stderr, err)
-		}
-		printErrorAs(stderr, "streamtap diff", err)
-		return 2
+		return commandError("diff", readError(err))
 	}
 	res := streamdiff.Compare(sides[0], sides[1], opts)
 	w := bufio.NewWriter(stdout)
@@ -144,13 +141,12 @@ func diffStreams(ctx context.Context, args [2]string, format capture.Format, opt
 		err = w.Flush()
 	}
 	if err != nil {
-		printErrorAs(stderr, "streamtap diff", fmt.Errorf("write: %w", err))
-		return 2
+		return commandError("diff", fmt.Errorf("write: %w", err))
 	}
 	if !res.Equal() {
-		return 1
+		return exitStatus(statusFailed)
 	}
-	return 0
+	return nil
 }
 
 // readDiffSides reads both operands, at the same time when there are two

@@ -19,7 +19,7 @@ const eventsAbout = `Prints one JSON line per event, comment and remainder, in s
 their offset/length ranges cover every byte of the input.
 `
 
-func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
+func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
 	w := bufio.NewWriter(stdout)
 	// The data is the event's JSON as it came: escape what a terminal
 	// would obey and the bytes that are not UTF-8.
@@ -41,10 +41,7 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 	if werr := w.Flush(); werr != nil && err == nil {
 		err = werr
 	}
-	if err != nil {
-		return readFailed(stderr, err)
-	}
-	return 0
+	return readError(err)
 }
 
 // safeJSONWriter passes JSON text to w through jsonscan.AppendSafe, 64

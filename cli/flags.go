@@ -24,7 +24,7 @@ func noFlags(name string) func() *flag.FlagSet {
 }
 
 // newFlagSet makes the flag set of a command: errors are returned, never
-// printed by the flag package, because parseFailed reports them.
+// printed by the flag package, because exit reports them (usageError).
 func newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(strings.TrimSpace("streamtap "+name), flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

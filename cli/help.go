@@ -129,24 +129,24 @@ func wrap(words []string, width int) []string {
 	return append(lines, cur)
 }
 
-func runHelp(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
+func runHelp(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
 	positional, err := parseInterspersed(noFlags("help")(), args)
 	if err != nil {
-		return parseFailed("help", err, stdout, stderr)
+		return usageError("help", err)
 	}
 	switch len(positional) {
 	case 0:
 		c, _ := lookupCommand("")
 		writeHelp(stdout, c)
-		return 0
+		return nil
 	case 1:
 		c, ok := lookupCommand(positional[0])
 		if !ok || positional[0] == "" {
 			// The inspector's help lists the commands there are.
-			return usageFailed("", fmt.Errorf("no command %q", positional[0]), stderr)
+			return usageError("", fmt.Errorf("no command %q", positional[0]))
 		}
 		writeHelp(stdout, c)
-		return 0
+		return nil
 	}
-	return usageFailed("help", errors.New("help takes one COMMAND"), stderr)
+	return usageError("help", errors.New("help takes one COMMAND"))
 }

@@ -65,9 +65,9 @@ func uiPump() *ingest.Pump {
 // viewOrTimeline runs the interactive inspector when streamtap was run
 // without a command and stdout is a terminal, and prints the plain timeline
 // otherwise (`streamtap x.sse | less`, `streamtap timeline`).
-func viewOrTimeline(ctx context.Context, cmd string, src *capture.Source, o options, stdout, stderr io.Writer) int {
+func viewOrTimeline(ctx context.Context, cmd string, src *capture.Source, o options, stdout, stderr io.Writer) error {
 	if f, ok := stdout.(*os.File); ok && cmd == "" && term.IsTerminal(f.Fd()) {
-		return runView(ctx, src, o, stdout, stderr)
+		return runView(ctx, src, o, stdout)
 	}
 	return runTimeline(ctx, src, o, stdout, stderr)
 }
@@ -76,8 +76,8 @@ func viewOrTimeline(ctx context.Context, cmd string, src *capture.Source, o opti
 // source into an ingest.Pump, whose batches go to the program as Frames
 // messages, while the program takes keys from the terminal. Bubble Tea opens the TTY itself when stdin
 // is a pipe, so stdin is never passed as the program's input.
-func runView(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
-	return runInspector(ctx, src, o, stdout, stderr, newModel, nil)
+func runView(ctx context.Context, src *capture.Source, o options, stdout io.Writer) error {
+	return runInspector(ctx, src, o, stdout, newModel, nil)
 }
 
 // modelMaker makes the inspector's session from its options and the
@@ -90,8 +90,8 @@ func newModel(mo model.Options, uo ui.Options) *ui.Model { return ui.New(model.N
 // runInspector is runView with the model made by mk; also, when not nil,
 // runs beside the reading of src with the program's send (the diff page
 // reads its stream B there) and must return once ctx is done.
-func runInspector(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer,
-	mk modelMaker, also func(ctx context.Context, send func(tea.Msg))) int {
+func runInspector(ctx context.Context, src *capture.Source, o options, stdout io.Writer,
+	mk modelMaker, also func(ctx context.Context, send func(tea.Msg))) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -99,8 +99,7 @@ func runInspector(ctx context.Context, src *capture.Source, o options, stdout, s
 	if o.save != "" {
 		f, err := os.Create(o.save)
 		if err != nil {
-			printError(stderr, fmt.Errorf("save: %w", err))
-			return 2
+			return fmt.Errorf("save: %w", err)
 		}
 		defer f.Close()
 		save = f
@@ -127,10 +126,9 @@ func runInspector(ctx context.Context, src *capture.Source, o options, stdout, s
 	case <-time.After(250 * time.Millisecond):
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
-		printError(stderr, err)
-		return 2
+		return err
 	}
-	return 0
+	return nil
 }
 
 // inspector is the inspector's model and the reading that feeds it,

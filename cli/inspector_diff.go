@@ -21,9 +21,9 @@ import (
 // inspector's diff page: A is read as the inspector reads any input (a
 // file, a sample, or a live pipe), B beside it, whole, and the page
 // compares them once both are in. Otherwise it prints what `streamtap diff
-// A B` prints, with its exit code. B is a file or sample:NAME: standard
+// A B` prints, with its exit status. B is a file or sample:NAME: standard
 // input is A's, when it is anything's.
-func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr io.Writer) int {
+func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr io.Writer) error {
 	a, err := diffOperandA(o, stdin)
 	if err == nil && o.diff == "-" {
 		err = errors.New("--diff -: B must be a FILE or sample:NAME; standard input can only be A (curl -N … | streamtap --diff B.sse)")
@@ -32,13 +32,13 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		err = errors.New("--session N chooses a session of a HAR file or a cassette; --diff compares two streams")
 	}
 	if err != nil {
-		return usageFailed("", err, stderr)
+		return usageError("", err)
 	}
 	if !isTerminal(stdout) {
 		return diffStreams(ctx, [2]string{a, o.diff}, o.format, o.compare.options(), false, stdin, stdout, stderr)
 	}
 	if a == "-" && isTerminal(stdin) {
-		return usageFailed("", errors.New("--diff: A would be read from the terminal; pipe a stream in or give a FILE"), stderr)
+		return usageError("", errors.New("--diff: A would be read from the terminal; pipe a stream in or give a FILE"))
 	}
 	ar, err := loadArchive(o, stdin)
 	if err == nil {
@@ -53,8 +53,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		src, err = openSource(ctx, o, stdin, stderr, false)
 	}
 	if err != nil {
-		printError(stderr, err)
-		return 2
+		return err
 	}
 	defer src.Close()
 	for _, save := range []struct {
@@ -69,8 +68,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		}
 		closeSave, err := save.open()
 		if err != nil {
-			printError(stderr, err)
-			return 2
+			return err
 		}
 		defer closeSave()
 	}
@@ -98,7 +96,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 			closeB()
 		}
 	}
-	return runInspector(ctx, src, o, stdout, stderr, mk, readB)
+	return runInspector(ctx, src, o, stdout, mk, readB)
 }
 
 // diffPageOperands says why A (ar, when A is an archive) or B cannot be

@@ -109,45 +109,38 @@ func (o proxyOptions) shownUpstream() string {
 }
 
 // runProxy runs `streamtap proxy` until ctx is cancelled.
-func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
+func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) error {
 	o, err := parseProxyArgs(args)
 	if err != nil {
-		return parseFailed("proxy", err, stdout, stderr)
+		return usageError("proxy", err)
 	}
 	if o.record != "" {
 		if err := os.MkdirAll(o.record, 0o755); err != nil {
-			printError(stderr, fmt.Errorf("record: %w", err))
-			return 2
+			return fmt.Errorf("record: %w", err)
 		}
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		printError(stderr, fmt.Errorf("%w — is another proxy already on %s?", err, o.listen))
-		return 2
+		return fmt.Errorf("%w — is another proxy already on %s?", err, o.listen)
 	}
 	warnExposed(stderr, ln, proxyExposes)
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets)
 		if err != nil {
 			ln.Close()
-			printError(stderr, err)
-			return 2
+			return err
 		}
 		defer h.close()
 		o.har = h.h
 	}
 	if !o.noTUI {
 		if tty := terminalOf(stdout, stderr); tty != nil {
-			return runProxyTUI(ctx, o, ln, tty, stderr)
+			return runProxyTUI(ctx, o, ln, tty)
 		}
 	}
 	p := proxy.New(o.proxy(nil), stderr)
 	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), termtext.Safe(o.shownUpstream()))
-	if err := p.Serve(ctx, ln); err != nil {
-		printError(stderr, err)
-		return 2
-	}
-	return 0
+	return p.Serve(ctx, ln)
 }
 
 // terminalOf returns the first of ws that is a terminal, or nil: the
@@ -165,21 +158,19 @@ func terminalOf(ws ...io.Writer) *os.File {
 // out, a terminal. The log goes to o.logFile, or nowhere. Each ended
 // session's bytes wait in a private temporary directory, removed at exit,
 // so that the list holds only a row per session (see proxy.Options.Spill).
-func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File, stderr io.Writer) int {
+func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	spill, err := os.MkdirTemp("", "streamtap-sessions-")
 	if err != nil {
-		printError(stderr, fmt.Errorf("sessions list: %w", err))
-		return 2
+		return fmt.Errorf("sessions list: %w", err)
 	}
 	defer removeDetached(spill)
 	logw := io.Discard
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 		if err != nil {
-			printError(stderr, fmt.Errorf("log: %w", err))
-			return 2
+			return fmt.Errorf("log: %w", err)
 		}
 		defer f.Close()
 		logw = f
@@ -216,11 +207,9 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	wg.Wait()
 	switch {
 	case serveErr != nil:
-		printError(stderr, serveErr)
-		return 2
+		return serveErr
 	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) && !errors.Is(err, tea.ErrInterrupted):
-		printError(stderr, err)
-		return 2
+		return err
 	}
-	return 0
+	return nil
 }

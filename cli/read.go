@@ -38,22 +38,21 @@ func readingCommand(name, summary, about string) command {
 	return command{
 		name: name, args: "[FILE|-]", summary: summary, about: about,
 		flags: func() *flag.FlagSet { return readFlags(name, new(options), new(string)) },
-		run: func(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+		run: func(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 			return runReading(ctx, name, args, stdin, stdout, stderr)
 		},
 	}
 }
 
 // runReading runs a command that reads one stream (cmd is "" for the
-// inspector) and returns its exit code.
-func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+// inspector).
+func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	opts, err := parseFlags(cmd, args)
 	if err != nil {
-		return parseFailed(cmd, err, stdout, stderr)
+		return usageError(cmd, err)
 	}
 	if err := opts.loadRequest(); err != nil {
-		printError(stderr, err)
-		return 2
+		return err
 	}
 	if cmd == "" && opts.diff != "" {
 		return runDiffView(ctx, opts, stdin, stdout, stderr)
@@ -64,28 +63,25 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 	}
 	ar, err := loadArchive(opts, stdin)
 	if err != nil {
-		printError(stderr, err)
-		return 2
+		return err
 	}
 	if ar != nil {
-		return runArchive(ctx, cmd, ar, opts, stdout, stderr, func(src *capture.Source, o options, w io.Writer) int {
+		return runArchive(ctx, cmd, ar, opts, stdout, stderr, func(src *capture.Source, o options, w io.Writer) error {
 			return readSource(ctx, cmd, src, o, w, stderr)
 		})
 	}
 	if opts.session > 0 {
-		return usageFailed(cmd, errOneStream, stderr)
+		return usageError(cmd, errOneStream)
 	}
 	src, err := openSource(ctx, opts, stdin, stderr, cmd == "" || cmd == "timeline")
 	if err != nil {
-		printError(stderr, err)
-		return 2
+		return err
 	}
 	defer src.Close()
 	if opts.saveHAR != "" {
 		closeHAR, err := saveHAR(src, nil, opts)
 		if err != nil {
-			printError(stderr, err)
-			return 2
+			return err
 		}
 		defer closeHAR()
 	}
@@ -93,13 +89,12 @@ func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, 
 }
 
 // readSource runs a reading command (cmd is "" for the inspector) on one
-// stream and returns its exit code.
-func readSource(ctx context.Context, cmd string, src *capture.Source, opts options, stdout, stderr io.Writer) int {
+// stream.
+func readSource(ctx context.Context, cmd string, src *capture.Source, opts options, stdout, stderr io.Writer) error {
 	if opts.saveTimed != "" {
 		closeRec, err := saveTimed(src, opts)
 		if err != nil {
-			printError(stderr, err)
-			return 2
+			return err
 		}
 		defer closeRec()
 	}

@@ -70,10 +70,10 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 // runReplay plays a recording: served over HTTP with --listen, into the
 // inspector on a terminal, and as the plain timeline otherwise, each at
 // the recorded pace divided by --speed.
-func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	o, err := parseReplayArgs(args)
 	if err != nil {
-		return parseFailed("replay", err, stdout, stderr)
+		return usageError("replay", err)
 	}
 	if o.listen != "" {
 		return serveReplay(ctx, o, stderr)
@@ -85,8 +85,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		src, err = capture.Open(o.file, stdin)
 	}
 	if err != nil {
-		printError(stderr, err)
-		return 2
+		return err
 	}
 	defer src.Close()
 	opts := options{keepSecrets: o.keep, replay: o.speed}
@@ -95,8 +94,8 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		// event at its recorded pace times --speed (space pauses).
 		return viewOrTimeline(ctx, "", src, opts, stdout, stderr)
 	}
-	code, _ := timelineSession(ctx, src, opts, o.speed, stdout, stderr)
-	return code
+	_, err = timelineSession(ctx, src, opts, o.speed, stdout)
+	return err
 }
 
 // loadReplay reads FILE as a recording, or as a plain stream without
@@ -123,7 +122,8 @@ func replayRecording(data []byte) (*capture.Recording, error) {
 	return rec, err
 }
 
-func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
+// serveReplay serves the recording of o over HTTP until ctx ends.
+func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
 	var rec *capture.Recording
 	var err error
 	name := o.file
@@ -137,21 +137,18 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		rec, err = loadReplay(o.file)
 	}
 	if err != nil {
-		printError(stderr, err)
-		return 2
+		return err
 	}
 	warnings, err := proxy.CheckReplay(rec)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "streamtap replay: %s\n", w)
 	}
 	if err != nil {
-		printErrorAs(stderr, "streamtap replay", fmt.Errorf("%s: %w", name, err))
-		return 2
+		return commandError("replay", fmt.Errorf("%s: %w", name, err))
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		printError(stderr, err)
-		return 2
+		return err
 	}
 	warnExposed(stderr, ln, replayExposes)
 	log := proxy.NewLog(stderr)
@@ -161,8 +158,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
-		printError(stderr, err)
-		return 2
+		return err
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), proxy.ShutdownGrace)
@@ -170,7 +166,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 	if srv.Shutdown(sctx) != nil {
 		_ = srv.Close()
 	}
-	return 0
+	return nil
 }
 
 func trimFloat(f float64) string {

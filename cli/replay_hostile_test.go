@@ -28,7 +28,7 @@ func listenReplay(t *testing.T, path string) (base string, before []string, stop
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- runReplay(ctx, []string{path, "--listen", "127.0.0.1:0"}, nil, io.Discard, pw)
+		done <- run(ctx, []string{"replay", path, "--listen", "127.0.0.1:0"}, nil, io.Discard, pw)
 		pw.Close()
 	}()
 	br := bufio.NewReader(pr)

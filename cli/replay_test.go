@@ -136,7 +136,7 @@ func TestReplayListen(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- runReplay(ctx, []string{path, "--listen", "127.0.0.1:0", "--speed", "10"}, nil, io.Discard, pw)
+		done <- run(ctx, []string{"replay", path, "--listen", "127.0.0.1:0", "--speed", "10"}, nil, io.Discard, pw)
 		pw.Close()
 	}()
 	br := bufio.NewReader(pr)

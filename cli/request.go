@@ -149,23 +149,22 @@ func requestBody(ctx context.Context, d string, stdin *os.File, stderr io.Writer
 }
 
 // runRequest makes one HTTP request and streams the response into the
-// inspector (a terminal) or the plain timeline. The exit code is the
+// inspector (a terminal) or the plain timeline. The exit status is the
 // outcome: 0 for a 2xx status and a stream that ended well, 1 for an HTTP
 // error status or a stream that failed or was cut, 2 for bad usage or no
 // response at all.
-func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
 	o, err := parseRequestArgs(args)
 	if err != nil {
-		return parseFailed("request", err, stdout, stderr)
+		return usageError("request", err)
 	}
 	var body []byte
 	if o.hasData {
 		if body, err = requestBody(ctx, o.data, stdin, stderr); err != nil {
 			if errors.Is(err, context.Canceled) {
-				return readFailed(stderr, err)
+				return readError(err)
 			}
-			printError(stderr, fmt.Errorf("-d: %w", err))
-			return 2
+			return fmt.Errorf("-d: %w", err)
 		}
 	}
 	if o.timeout > 0 {
@@ -175,8 +174,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	}
 	req, err := http.NewRequestWithContext(ctx, o.method, o.url, bytes.NewReader(body))
 	if err != nil {
-		printError(stderr, redactURLError(err, o.base.keepSecrets))
-		return 2
+		return redactURLError(err, o.base.keepSecrets)
 	}
 	if !o.hasData {
 		req.Body, req.ContentLength = http.NoBody, 0
@@ -184,13 +182,11 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	for _, h := range o.headers {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			printError(stderr, fmt.Errorf("-H %q: want 'Name: value'", h))
-			return 2
+			return fmt.Errorf("-H %q: want 'Name: value'", h)
 		}
 		v, err := expandEnv(strings.TrimSpace(value))
 		if err != nil {
-			printError(stderr, fmt.Errorf("-H %s: %w", strings.TrimSpace(name), err))
-			return 2
+			return fmt.Errorf("-H %s: %w", strings.TrimSpace(name), err)
 		}
 		req.Header.Add(strings.TrimSpace(name), v)
 	}
@@ -212,8 +208,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 			resp.Body.Close()
 		}
 		state, _ := proxy.Classify(context.Background(), err)
-		printError(stderr, fmt.Errorf("%s: %w", state, redactURLError(err, o.base.keepSecrets)))
-		return 2
+		return fmt.Errorf("%s: %w", state, redactURLError(err, o.base.keepSecrets))
 	}
 	defer resp.Body.Close()
 	headAt := time.Since(start)
@@ -242,8 +237,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	if o.timed != "" {
 		f, err := os.Create(o.timed)
 		if err != nil {
-			printError(stderr, fmt.Errorf("save: %w", err))
-			return 2
+			return fmt.Errorf("save: %w", err)
 		}
 		defer f.Close()
 		format := capture.FormatJSON // kept verbatim
@@ -254,41 +248,36 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	}
 	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", termtext.Safe(name), termtext.Safe(resp.Proto), termtext.Safe(resp.Status), headAt.Seconds())
 
-	var code int
 	var s *model.Session
 	switch f, ok := stdout.(*os.File); {
 	case o.base.json:
-		code, s = requestCalls(ctx, src, o.base, stdout, stderr)
+		s, err = requestCalls(ctx, src, o.base, stdout)
 	case ok && term.IsTerminal(f.Fd()):
-		code = viewOrTimeline(ctx, "", src, o.base, stdout, stderr)
+		err = viewOrTimeline(ctx, "", src, o.base, stdout, stderr)
 	default:
-		code, s = timelineSession(ctx, src, o.base, 0, stdout, stderr)
+		s, err = timelineSession(ctx, src, o.base, 0, stdout)
 	}
-	if code != 0 {
-		return code
+	if err != nil {
+		return err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return 1
+		return exitStatus(statusFailed)
 	}
 	if s != nil {
 		if state := s.Outcome().State; outcomeFails(state, o.base.allow) {
-			fmt.Fprintf(stderr, "streamtap: outcome %s fails the request (allow it with --allow-outcome %s)\n", state, state)
-			return 1
+			return &exitError{status: statusFailed, err: fmt.Errorf("outcome %s fails the request (allow it with --allow-outcome %s)", state, state)}
 		}
 	}
-	return 0
+	return nil
 }
 
 // requestCalls prints the calls report as JSON and returns the session.
-func requestCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) (int, *model.Session) {
+func requestCalls(ctx context.Context, src *capture.Source, o options, stdout io.Writer) (*model.Session, error) {
 	s, err := readStream(ctx, src, o, model.Options{}, nil)
 	w := bufio.NewWriter(stdout)
 	_ = s.WriteReportJSON(w) // what calls --json writes
 	if werr := w.Flush(); werr != nil && err == nil {
 		err = werr
 	}
-	if err != nil {
-		return readFailed(stderr, err), s
-	}
-	return 0, s
+	return s, readError(err)
 }

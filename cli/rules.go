@@ -29,14 +29,14 @@ func rulesFlagSet(asJSON *bool) *flag.FlagSet {
 
 // runRules implements `streamtap rules [--json]`: every rule with its
 // severity under each profile and its summary.
-func runRules(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
+func runRules(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
 	var asJSON bool
 	positional, err := parseInterspersed(rulesFlagSet(&asJSON), args)
 	if err != nil {
-		return parseFailed("rules", err, stdout, stderr)
+		return usageError("rules", err)
 	}
 	if len(positional) > 0 {
-		return usageFailed("rules", fmt.Errorf("rules takes no arguments (got %s)", strings.Join(positional, " ")), stderr)
+		return usageError("rules", fmt.Errorf("rules takes no arguments (got %s)", strings.Join(positional, " ")))
 	}
 	rules := checks.Rules()
 	w := bufio.NewWriter(stdout)
@@ -76,7 +76,7 @@ func runRules(_ context.Context, args []string, _ *os.File, stdout, stderr io.Wr
 		fmt.Fprintln(w, "\nseverity: strict profile, then tolerant when it differs (error/info).")
 	}
 	if err := w.Flush(); err != nil {
-		return 2
+		return exitStatus(statusError) // stdout is gone: nowhere to say more
 	}
-	return 0
+	return nil
 }

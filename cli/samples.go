@@ -18,25 +18,25 @@ teaches. Open one with streamtap --sample NAME, with any command that reads a
 stream, or play it with streamtap replay --sample NAME.
 `
 
-func runSamples(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
+func runSamples(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
 	positional, err := parseInterspersed(noFlags("samples")(), args)
 	if err != nil {
-		return parseFailed("samples", err, stdout, stderr)
+		return usageError("samples", err)
 	}
 	if len(positional) > 0 {
-		return usageFailed("samples", fmt.Errorf("samples takes no arguments (got %s)", strings.Join(positional, " ")), stderr)
+		return usageError("samples", fmt.Errorf("samples takes no arguments (got %s)", strings.Join(positional, " ")))
 	}
 	return listSamples(stdout)
 }
 
 // listSamples prints the embedded samples, one line each: name, lesson.
-func listSamples(stdout io.Writer) int {
+func listSamples(stdout io.Writer) error {
 	w := bufio.NewWriter(stdout)
 	for _, s := range samples.List() {
 		fmt.Fprintf(w, "%-32s %s\n", s.Name, s.Lesson)
 	}
 	if err := w.Flush(); err != nil {
-		return 2
+		return exitStatus(statusError) // stdout is gone: nowhere to say more
 	}
-	return 0
+	return nil
 }

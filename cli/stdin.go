@@ -30,7 +30,7 @@ q, ctrl+c or ctrl+d quits.
 // starting the inspector, because the capture and Bubble Tea would both
 // read the one terminal and split the keys between them. A quit is exit 0,
 // like quitting the inspector.
-func waitForPipe(ctx context.Context, stdin *os.File, stdout io.Writer) int {
+func waitForPipe(ctx context.Context, stdin *os.File, stdout io.Writer) error {
 	fmt.Fprint(stdout, waitingText)
 	if state, err := term.MakeRaw(stdin.Fd()); err == nil {
 		defer func() { _ = term.Restore(stdin.Fd(), state) }()
@@ -52,10 +52,10 @@ func waitForPipe(ctx context.Context, stdin *os.File, stdout io.Writer) int {
 	for {
 		select {
 		case <-ctx.Done():
-			return 0
+			return nil
 		case k, ok := <-keys:
 			if !ok || isQuitKey(k) {
-				return 0
+				return nil
 			}
 		}
 	}

@@ -22,17 +22,18 @@ what the event did), then a line with the stream's outcome.
 `
 
 // runTimeline prints the plain timeline, each line as its event arrives.
-func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
-	code, _ := timelineSession(ctx, src, o, 0, stdout, stderr)
-	return code
+func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
+	_, err := timelineSession(ctx, src, o, 0, stdout)
+	return err
 }
 
-// timelineSession prints the plain timeline and returns the session. With
+// timelineSession prints the plain timeline and returns the session (even
+// with an error: it holds what was read). With
 // a speed above 0, each line waits until its event's recorded time
 // (divided by speed) has come, and events without a time are printed at
 // once; with 0, lines are printed as events arrive, each flushed at once
 // when the source is live (a file is written in big blocks).
-func timelineSession(ctx context.Context, src *capture.Source, o options, speed float64, stdout, stderr io.Writer) (int, *model.Session) {
+func timelineSession(ctx context.Context, src *capture.Source, o options, speed float64, stdout io.Writer) (*model.Session, error) {
 	w := bufio.NewWriter(stdout)
 	prev := capture.NoTime
 	start := time.Now()
@@ -73,8 +74,5 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 	if werr := w.Flush(); werr != nil && err == nil {
 		err = werr
 	}
-	if err != nil {
-		return readFailed(stderr, err), s
-	}
-	return 0, s
+	return s, readError(err)
 }

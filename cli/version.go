@@ -16,16 +16,16 @@ modified), the commit time and the Go version this binary was built with.
 `
 
 // runVersion prints versionString for this binary.
-func runVersion(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) int {
+func runVersion(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
 	positional, err := parseInterspersed(noFlags("version")(), args)
 	if err != nil {
-		return parseFailed("version", err, stdout, stderr)
+		return usageError("version", err)
 	}
 	if len(positional) > 0 {
-		return usageFailed("version", fmt.Errorf("version takes no arguments (got %s)", strings.Join(positional, " ")), stderr)
+		return usageError("version", fmt.Errorf("version takes no arguments (got %s)", strings.Join(positional, " ")))
 	}
 	fmt.Fprintln(stdout, versionString(debug.ReadBuildInfo()))
-	return 0
+	return nil
 }
 
 // versionString is one line naming what this binary was built from: the
