@@ -336,9 +336,16 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 	var turns model.Turns
 	for i := range sel {
 		src := source(i)
-		sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: src.ReaderAt()}, src, o)
+		// A body held in memory is read back from there; one inflated as
+		// it is read is kept once, as a pipe's bytes are.
+		raw, ropt := src.ReaderAt(), capture.ReadOptions{}
+		if raw == nil {
+			store := new(capture.Store)
+			raw, ropt.Keep = store, store
+		}
+		sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: raw}, src, o)
 		s := model.NewSession(sopts)
-		err := src.Read(ctx, capture.ReadOptions{}, func(f *capture.Frame) error {
+		err := src.Read(ctx, ropt, func(f *capture.Frame) error {
 			s.Add(f)
 			return nil
 		})

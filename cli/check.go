@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -70,7 +69,7 @@ func outcomeFails(state string, allow outcomeSet) bool {
 // flags every reading command takes (--format, --sample, --save) besides
 // its own. Its error lines name it: "streamtap check: …".
 func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
-	debug.SetMemoryLimit(checkMemoryLimit)
+	keepHeapNear(checkHeap)
 	o, err := parseFlags("check", args)
 	var failOn checks.Severity
 	var profile checks.Profile

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -19,18 +18,6 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 )
-
-// headlessMemoryLimit is the soft heap limit for commands without a UI:
-// the budget is 64 MiB plus three times the largest event, and the
-// runtime's own footprint lives outside the heap.
-const headlessMemoryLimit = 48 << 20
-
-// checkMemoryLimit is headlessMemoryLimit with room for the checks' own
-// state beside the session (about 5 MB on a 100 MB Anthropic capture).
-// At 48 MiB that live heap sat at the limit and the collector ran back to
-// back: check took 1.4x as long as calls; with 56 MiB, 1.0x, at 58 MiB
-// peak RSS.
-const checkMemoryLimit = headlessMemoryLimit + 8<<20
 
 // readingCommand is a command that reads one stream: the inspector,
 // timeline, calls and events.
@@ -99,11 +86,7 @@ func readSource(ctx context.Context, cmd string, src *capture.Source, opts optio
 		defer closeRec()
 	}
 	if cmd != "" && cmd != "timeline" {
-		// Headless runs keep only the assembly; a soft limit makes the
-		// collector work harder instead of letting garbage double the
-		// footprint. It is soft: a larger live heap (a 50 MB event) still
-		// runs, with more frequent collection.
-		debug.SetMemoryLimit(headlessMemoryLimit)
+		keepHeapNear(headlessHeap)
 	}
 	switch cmd {
 	case "calls":
@@ -164,25 +147,12 @@ func readStream(ctx context.Context, src *capture.Source, o options, opt model.O
 		defer save.Close()
 		ropt.Save = save
 	}
-	largest := 0
-	framed := func(f *capture.Frame) {
-		if n := len(f.Raw); n > largest && n > 1<<20 {
-			// The budget grows with the largest event (64 MiB + 3x it):
-			// let the soft limit follow, or the collector runs without
-			// pause while one huge event is alive. 2x, not 3x: the limit
-			// bounds the heap, and the process needs room beside it.
-			largest = n
-			if debug.SetMemoryLimit(-1) < headlessMemoryLimit+2*int64(n) {
-				debug.SetMemoryLimit(headlessMemoryLimit + 2*int64(n))
-			}
-		}
-	}
 	var added func(ev *model.Event, ord int, f *capture.Frame) error
 	if each != nil {
 		added = func(ev *model.Event, ord int, f *capture.Frame) error { return each(s, ev, ord, f) }
 	}
 	keepRaw := each != nil || opt.Observer != nil
-	err := ingest.Session(ctx, src, ropt, s, framed, added, keepRaw, runtime.GOMAXPROCS(0) > 1)
+	err := ingest.Session(ctx, src, ropt, s, nil, added, keepRaw, runtime.GOMAXPROCS(0) > 1)
 	s.End(err)
 	return s, err
 }
