@@ -144,26 +144,47 @@ func hasDialect(e *capture.Entry) bool {
 	return s.Dialect() != model.DialectUnknown
 }
 
-// sourceOne reads one session's stream with o and writes to w.
-type sourceOne func(src *capture.Source, o options, w io.Writer) error
+// sessionMark is how the output of each of several sessions of an archive
+// says which session it is.
+type sessionMark uint8
 
-// runArchive runs command cmd on the sessions of an archive: the one
-// --session names, or each in turn. One session reads exactly as a
-// stream does. With several, the text outputs put a header line before
-// each ("# session 2/3: POST https://… 200"), and the JSON outputs add a
-// "session" member (and for calls and check an "exchange") to each object;
-// the inspector opens the sessions list. Each session's error is said
-// when it ends; the exit status is the worst of the sessions'.
-func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, stdout, stderr io.Writer, one sourceOne) error {
+const (
+	// markHeader puts a header line before each session's output: "#
+	// session 2/3: POST https://… 200", and the earlier session its
+	// request continues.
+	markHeader sessionMark = iota
+	// markSession adds a "session" member to each JSON object.
+	markSession
+	// markExchange adds "session" and "exchange" (method, URL, status).
+	markExchange
+)
+
+// jsonMarks marks the sessions of a command whose --json prints one
+// object per stream (calls, check): by members with --json, by header
+// lines without.
+func jsonMarks(o options) sessionMark {
+	if o.json {
+		return markExchange
+	}
+	return markHeader
+}
+
+// runArchive runs the reading command r on the sessions of an archive:
+// the one --session names, or each in turn. One session reads exactly as
+// a stream does. With several, each session's output is marked as r says
+// (a header line, or members of each JSON object), or the sessions list
+// opens. Each session's error is said when it ends; the exit status is
+// the worst of the sessions'.
+func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, stdout, stderr io.Writer) error {
 	sel, first := ar.entries, 1
 	if o.session > 0 {
 		if o.session > len(ar.entries) {
-			return usageError(cmd, fmt.Errorf("--session %d: %s holds %d session(s)", o.session, ar.name, len(ar.entries)))
+			return usageError(r.name, fmt.Errorf("--session %d: %s holds %d session(s)", o.session, ar.name, len(ar.entries)))
 		}
 		sel, first = ar.entries[o.session-1:o.session], o.session
 	}
 	if len(sel) > 1 && (o.save != "" || o.saveTimed != "") {
-		return usageError(cmd, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", len(sel)))
+		return usageError(r.name, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", len(sel)))
 	}
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var har *harFile
@@ -184,20 +205,24 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 		return src
 	}
 	if len(sel) == 1 {
-		return one(source(0), o, stdout)
+		return r.read(ctx, source(0), o, stdout, stderr)
 	}
-	if cmd == "" && isTerminal(stdout) {
+	if r.sessionsList && isTerminal(stdout) {
 		return runSessionsView(ctx, ar.name, sel, source, o, stdout)
+	}
+	mark := markHeader
+	if r.marks != nil {
+		mark = r.marks(o)
 	}
 	worst := 0
 	var links []turnLink // the text outputs' headers say them
 	for i := range sel {
 		n := first + i
 		var w io.Writer = stdout
-		switch {
-		case cmd == "events":
+		switch mark {
+		case markSession:
 			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,`, n), start: true}
-		case o.json && (cmd == "calls" || cmd == "check"):
+		case markExchange:
 			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,"exchange":%s,`, n, exchangeJSON(&sel[i])), start: true}
 		default:
 			if i > 0 {
@@ -208,7 +233,7 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 			}
 			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[i])
 		}
-		err := one(source(i), o, w)
+		err := r.read(ctx, source(i), o, w, stderr)
 		var e *exitError
 		if errors.As(err, &e) && e.status == statusInterrupted {
 			return err

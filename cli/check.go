@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -38,13 +37,39 @@ usage
 `
 )
 
+// checkCommand judges a stream by the protocol rules and its outcome. It
+// ends with exit status 0 when no finding is at or above --fail-on and
+// the outcome passes, 1 when either fails, 2 for bad usage or input that
+// cannot be read; its error lines name it ("streamtap check: …").
 func checkCommand() command {
-	return command{
-		name: "check", args: "[FILE|-]", summary: "protocol findings and the outcome, for CI (exit 1 when it fails)",
-		about: checkAbout, exits: checkExits,
-		flags: func() *flag.FlagSet { return readFlags("check", new(options), new(string)) },
-		run:   runCheck,
+	c := readingCommand(&reader{
+		name: "check", heap: checkHeap, namesErrors: true, marks: jsonMarks,
+		flags:  checkFlags,
+		parsed: parseCheckFlags,
+		one:    checkStream,
+	}, "protocol findings and the outcome, for CI (exit 1 when it fails)", checkAbout)
+	c.exits = checkExits
+	return c
+}
+
+// checkFlags defines check's own flags.
+func checkFlags(fs *flag.FlagSet, o *options) {
+	requestFlag(fs, o)
+	fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
+	fs.StringVar(&o.failOnName, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
+	fs.StringVar(&o.profileName, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, truncated, empty (completed and incomplete always pass); may be repeated")
+}
+
+// parseCheckFlags reads --fail-on and --profile.
+func parseCheckFlags(o *options) (err error) {
+	if o.failOn, err = checks.ParseSeverity(o.failOnName); err != nil {
+		return fmt.Errorf("--fail-on: %w", err)
 	}
+	if o.profile, err = checks.ParseProfile(o.profileName); err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
+	return nil
 }
 
 // outcomeNames are the outcomes a finished stream can have (model.Outcome),
@@ -63,76 +88,17 @@ func outcomeFails(state string, allow outcomeSet) bool {
 	return false
 }
 
-// runCheck implements `streamtap check`. It ends with exit status 0 when
-// no finding is at or above --fail-on and the outcome passes, 1 when
-// either fails, 2 for bad usage or input that cannot be read. It takes the
-// flags every reading command takes (--format, --sample, --save) besides
-// its own. Its error lines name it: "streamtap check: …".
-func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
-	keepHeapNear(checkHeap)
-	o, err := parseFlags("check", args)
-	var failOn checks.Severity
-	var profile checks.Profile
-	if err == nil {
-		if failOn, err = checks.ParseSeverity(o.failOn); err != nil {
-			err = fmt.Errorf("--fail-on: %w", err)
-		}
-	}
-	if err == nil {
-		if profile, err = checks.ParseProfile(o.profile); err != nil {
-			err = fmt.Errorf("--profile: %w", err)
-		}
-	}
-	if err != nil {
-		return usageError("check", err)
-	}
-	if err := o.loadRequest(); err != nil {
-		return commandError("check", err)
-	}
-	if ar, err := loadArchive(o, stdin); err != nil || ar != nil {
-		if err != nil {
-			return commandError("check", err)
-		}
-		return runArchive(ctx, "check", ar, o, stdout, stderr, func(src *capture.Source, o options, stdout io.Writer) error {
-			return checkSource(ctx, src, o, failOn, profile, stdout)
-		})
-	}
-	if o.session > 0 {
-		return usageError("check", errOneStream)
-	}
-	src, err := openSource(ctx, o, stdin, stderr, false)
-	if err != nil {
-		return commandError("check", err)
-	}
-	defer src.Close()
-	if o.saveHAR != "" {
-		closeHAR, err := saveHAR(src, nil, o)
-		if err != nil {
-			return commandError("check", err)
-		}
-		defer closeHAR()
-	}
-	return checkSource(ctx, src, o, failOn, profile, stdout)
-}
-
-// checkSource checks one stream and writes its report; it ends as
-// runCheck does.
-func checkSource(ctx context.Context, src *capture.Source, o options, failOn checks.Severity, profile checks.Profile, stdout io.Writer) error {
-	if o.saveTimed != "" {
-		closeRec, err := saveTimed(src, o)
-		if err != nil {
-			return commandError("check", err)
-		}
-		defer closeRec()
-	}
+// checkStream checks one stream and writes its report; it ends as check
+// does.
+func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ io.Writer) error {
 	opts, c := attachChecks(model.Options{}, src, o)
 	s, err := readStream(ctx, src, o, opts, nil)
 	if err != nil {
-		return commandError("check", readError(err))
+		return readError(err)
 	}
-	rep := c.Report(s, profile)
+	rep := c.Report(s, o.profile)
 	outcomeFailed := outcomeFails(rep.Outcome.State, o.allow)
-	pass := !rep.Fails(failOn) && !outcomeFailed
+	pass := !rep.Fails(o.failOn) && !outcomeFailed
 	w := bufio.NewWriter(stdout)
 	if o.json {
 		err = writeCheckJSON(w, rep, pass)
@@ -147,7 +113,7 @@ func checkSource(ctx context.Context, src *capture.Source, o options, failOn che
 		err = w.Flush()
 	}
 	if err != nil {
-		return commandError("check", fmt.Errorf("write: %w", err))
+		return fmt.Errorf("write: %w", err)
 	}
 	if !pass {
 		return exitStatus(statusFailed)

@@ -32,15 +32,15 @@ type command struct {
 func commands() []command {
 	return []command{
 		inspectorCommand(),
-		readingCommand("calls", "the assembled calls and text", callsAbout),
-		readingCommand("events", "one JSON line per event", eventsAbout),
+		callsCommand(),
+		eventsCommand(),
 		checkCommand(),
 		diffCommand(),
 		{name: "rules", summary: "every rule the checks know", about: rulesAbout, flags: rulesFlags, run: runRules,
 			noSample: "rules takes no --sample: it lists the rules (check a sample with streamtap check --sample NAME)"},
 		{name: "samples", summary: "list the embedded sample streams", about: samplesAbout, flags: noFlags("samples"), run: runSamples,
 			noSample: "samples takes no --sample: it lists the samples (open one with streamtap --sample NAME)"},
-		readingCommand("timeline", "the plain timeline, one line per event, even on a terminal", timelineAbout),
+		timelineCommand(),
 		{name: "proxy", summary: "a recording reverse proxy, one session per request", about: proxyAbout,
 			flags: func() *flag.FlagSet { fs, _ := proxyFlags(new(proxyOptions)); return fs }, run: runProxy,
 			noSample: "proxy takes no --sample: it records live traffic (serve a sample with streamtap replay --sample NAME --listen ADDR)"},

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"unicode/utf8"
 
@@ -19,6 +20,19 @@ const eventsAbout = `Prints one JSON line per event, comment and remainder, in s
 their offset/length ranges cover every byte of the input.
 `
 
+// eventsCommand prints one JSON line per event.
+func eventsCommand() command {
+	return readingCommand(&reader{
+		name: "events", heap: headlessHeap, one: runEvents,
+		marks: func(options) sessionMark { return markSession },
+		flags: func(fs *flag.FlagSet, o *options) {
+			fs.BoolVar(&o.explain, "explain", false, `add an "explain" object to each line: the event's shape and what the protocol says about it`)
+		},
+	}, "one JSON line per event", eventsAbout)
+}
+
+// runEvents reads one stream and prints a JSON line per event as it
+// arrives.
 func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
 	w := bufio.NewWriter(stdout)
 	// The data is the event's JSON as it came: escape what a terminal

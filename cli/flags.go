@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/streamdiff"
 )
 
@@ -91,8 +92,10 @@ type options struct {
 	json        bool
 	keepSecrets bool
 	input       string
-	failOn      string     // check
-	profile     string     // check
+	failOnName  string // check: --fail-on
+	profileName string // check: --profile
+	failOn      checks.Severity
+	profile     checks.Profile
 	allow       outcomeSet // check, request: outcomes that pass
 	replay      float64    // replay: play the stream in the inspector at this speed
 	explain     bool       // the inspector, timeline and events: explain each event
@@ -107,10 +110,10 @@ type options struct {
 	compare compareFlags
 }
 
-// readFlags defines the flags of the reading command name (and check)
-// into o, the input format into format.
-func readFlags(name string, o *options, format *string) *flag.FlagSet {
-	fs := newFlagSet(name)
+// readFlags defines the flags of the reading command r into o, the input
+// format into format: the flags every reader takes, then r's own.
+func readFlags(r *reader, o *options, format *string) *flag.FlagSet {
+	fs := newFlagSet(r.name)
 	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), har, cassette (VCR YAML), or auto to detect it")
 	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
 	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
@@ -118,34 +121,28 @@ func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials in HTTP headers")
 	fs.IntVar(&o.session, "session", 0, "read only session `N` (from 1) of a HAR file or a cassette; without it every session is read in turn")
 	fs.StringVar(&o.saveHAR, "save-har", "", "also write what is read as a HAR 1.2 file (SSE events as _eventSourceMessages) to `FILE`")
-	switch name {
-	case "", "check":
-		fs.StringVar(&o.request, "request", "", "hold the calls to the request body in `FILE` (JSON, any dialect): arguments against each tool's schema, undeclared tools, tool_choice, parallel calls")
-	}
-	switch name {
-	case "", "timeline":
-		fs.BoolVar(&o.explain, "explain", false, "explain each kind of event under its first occurrence in the plain timeline; the inspector opens with the explanation shown (x)")
-		if name == "" {
-			fs.StringVar(&o.diff, "diff", "", "compare the input (A) with stream `B`, a FILE or sample:NAME, side by side; not on a terminal, print the report of 'streamtap diff A B'")
-			o.compare.define(fs, "with --diff: ")
-		}
-	case "events":
-		fs.BoolVar(&o.explain, "explain", false, `add an "explain" object to each line: the event's shape and what the protocol says about it`)
-	case "calls":
-		fs.BoolVar(&o.json, "json", false, "print one JSON object (a contract: fields are added, never renamed) instead of text")
-	case "check":
-		fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
-		fs.StringVar(&o.failOn, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
-		fs.StringVar(&o.profile, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
-		fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, truncated, empty (completed and incomplete always pass); may be repeated")
+	if r.flags != nil {
+		r.flags(fs, o)
 	}
 	return fs
 }
 
-func parseFlags(cmd string, args []string) (options, error) {
+// requestFlag defines --request, of the commands whose checks hold the
+// calls to the request (check, the inspector).
+func requestFlag(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.request, "request", "", "hold the calls to the request body in `FILE` (JSON, any dialect): arguments against each tool's schema, undeclared tools, tool_choice, parallel calls")
+}
+
+// timelineExplainFlag defines --explain of the inspector and timeline.
+func timelineExplainFlag(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.explain, "explain", false, "explain each kind of event under its first occurrence in the plain timeline; the inspector opens with the explanation shown (x)")
+}
+
+// parseFlags parses the command line args of the reading command r.
+func parseFlags(r *reader, args []string) (options, error) {
 	var o options
 	var format string
-	fs := readFlags(cmd, &o, &format)
+	fs := readFlags(r, &o, &format)
 	positional, err := parseInterspersed(fs, args)
 	if err != nil {
 		return o, err

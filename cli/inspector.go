@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/term"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/ingest"
@@ -61,11 +61,11 @@ func uiPump() *ingest.Pump {
 	})
 }
 
-// viewOrTimeline runs the interactive inspector when streamtap was run
-// without a command and stdout is a terminal, and prints the plain timeline
-// otherwise (`streamtap x.sse | less`, `streamtap timeline`).
-func viewOrTimeline(ctx context.Context, cmd string, src *capture.Source, o options, stdout, stderr io.Writer) error {
-	if f, ok := stdout.(*os.File); ok && cmd == "" && term.IsTerminal(f.Fd()) {
+// viewOrTimeline runs the interactive inspector when stdout is a
+// terminal, and prints the plain timeline otherwise (`streamtap x.sse |
+// less`).
+func viewOrTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
+	if isTerminal(stdout) {
 		return runView(ctx, src, o, stdout)
 	}
 	return runTimeline(ctx, src, o, stdout, stderr)
@@ -105,7 +105,7 @@ func runInspector(ctx context.Context, src *capture.Source, o options, stdout io
 	}
 	var p *tea.Program
 	send := func(msg tea.Msg) { p.Send(msg) }
-	in := newInspectorWith(src, o, save, send, mk)
+	in := newInspector(src, o, save, send, mk)
 	p = tea.NewProgram(in.m, tea.WithContext(ctx), tea.WithOutput(stdout))
 	var wg sync.WaitGroup
 	wg.Go(func() { in.read(ctx) })
@@ -140,14 +140,10 @@ type inspector struct {
 	send func(tea.Msg)
 }
 
-// newInspector builds the inspector over src, whose messages go to send;
-// save, when not nil, gets a copy of the bytes read.
-func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.Msg)) *inspector {
-	return newInspectorWith(src, o, save, send, newModel)
-}
-
-// newInspectorWith is newInspector with the model made by mk.
-func newInspectorWith(src *capture.Source, o options, save io.Writer, send func(tea.Msg), mk modelMaker) *inspector {
+// newInspector builds the inspector over src with the model made by mk,
+// its messages going to send; save, when not nil, gets a copy of the bytes
+// read.
+func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.Msg), mk modelMaker) *inspector {
 	// A regular file is read back by offset; anything else (a pipe, a
 	// sample) is kept once in a Store.
 	raw := src.ReaderAt()
@@ -267,7 +263,37 @@ func saver(raw io.ReaderAt) func(n int64) (string, error) {
 
 // inspectorCommand is the bare `streamtap [FILE|-]`.
 func inspectorCommand() command {
-	c := readingCommand("", "", inspectorAbout)
+	c := readingCommand(inspectorReader(), "", inspectorAbout)
 	c.exits = inspectorExits
 	return c
+}
+
+// inspectorReader reads the input into the inspector on a terminal, and
+// prints the plain timeline otherwise; with no input it opens the demo.
+func inspectorReader() *reader {
+	return &reader{
+		name: "", demo: true, sessionsList: true,
+		flags: func(fs *flag.FlagSet, o *options) {
+			requestFlag(fs, o)
+			timelineExplainFlag(fs, o)
+			fs.StringVar(&o.diff, "diff", "", "compare the input (A) with stream `B`, a FILE or sample:NAME, side by side; not on a terminal, print the report of 'streamtap diff A B'")
+			o.compare.define(fs, "with --diff: ")
+		},
+		instead: inspectInstead,
+		one:     viewOrTimeline,
+	}
+}
+
+// inspectInstead runs what the inspector runs in place of reading one
+// stream: the diff page of --diff, or, for - on a terminal with nothing
+// piped in, the text that says so (the inspector would read keys and the
+// stream from one terminal).
+func inspectInstead(ctx context.Context, o options, stdin *os.File, stdout, stderr io.Writer) (bool, error) {
+	switch {
+	case o.diff != "":
+		return true, runDiffView(ctx, o, stdin, stdout, stderr)
+	case o.sample == "" && o.input == "-" && isTerminal(stdin) && isTerminal(stdout):
+		return true, waitForPipe(ctx, stdin, stdout)
+	}
+	return false, nil
 }

@@ -104,7 +104,7 @@ func checkFindings(t *testing.T, in string, extra ...string) []findingKey {
 // source ended.
 func inspectorFindings(t *testing.T, in string, extra ...string) []findingKey {
 	t.Helper()
-	opts, err := parseFlags("", append(extra, inputArgs(in)...))
+	opts, err := parseFlags(inspectorReader(), append(extra, inputArgs(in)...))
 	if err == nil {
 		err = opts.loadRequest()
 	}
@@ -119,7 +119,7 @@ func inspectorFindings(t *testing.T, in string, extra ...string) []findingKey {
 	msgs := make(chan tea.Msg, 16)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	insp := newInspector(src, opts, nil, func(m tea.Msg) { msgs <- m })
+	insp := newInspector(src, opts, nil, func(m tea.Msg) { msgs <- m }, newModel)
 	go insp.read(ctx)
 	defer insp.stop()
 	insp.m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

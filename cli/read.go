@@ -19,83 +19,120 @@ import (
 	"github.com/streamtap/streamtap/samples"
 )
 
-// readingCommand is a command that reads one stream: the inspector,
-// timeline, calls and events.
-func readingCommand(name, summary, about string) command {
+// reader is what sets a command that reads one stream (the inspector,
+// timeline, calls, events, check) apart from the others. The rest they
+// share, in runReading: the reading flags, --request, archives and their
+// sessions (runArchive), choosing the source, --save, --save-timed and
+// --save-har. Adding such a command is one reader, in the command's file.
+type reader struct {
+	name string // the command's name ("" is the inspector)
+	// flags defines the command's own flags into fs, beside the reading
+	// flags every reader takes (readFlags).
+	flags func(fs *flag.FlagSet, o *options)
+	// parsed, when set, checks and completes the options once parsed
+	// (check's --fail-on and --profile); its error is bad usage.
+	parsed func(o *options) error
+	// instead, when set, may run the command in place of reading a
+	// stream (the inspector's --diff, and - on a terminal): done says it
+	// did, and err is how it ended.
+	instead func(ctx context.Context, o options, stdin *os.File, stdout, stderr io.Writer) (done bool, err error)
+	// demo: with no input and nothing piped in, read the demo sample
+	// instead of saying there is no input.
+	demo bool
+	// heap is the heap budget of a headless command (keepHeapNear); 0
+	// leaves the inspector's own.
+	heap int64
+	// namesErrors: the command's error lines name it ("streamtap check:
+	// …"), as CI logs read them.
+	namesErrors bool
+	// marks, when set, says how the output of each of several sessions
+	// of an archive is marked: by default a header line before it.
+	marks func(o options) sessionMark
+	// sessionsList: several sessions of an archive open the sessions list
+	// when stdout is a terminal.
+	sessionsList bool
+	// one reads one stream (the input, or a session of an archive) and
+	// writes the command's output.
+	one func(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error
+}
+
+// readingCommand is the command r describes, with its line in the list of
+// commands and its help.
+func readingCommand(r *reader, summary, about string) command {
 	return command{
-		name: name, args: "[FILE|-]", summary: summary, about: about,
-		flags: func() *flag.FlagSet { return readFlags(name, new(options), new(string)) },
+		name: r.name, args: "[FILE|-]", summary: summary, about: about,
+		flags: func() *flag.FlagSet { return readFlags(r, new(options), new(string)) },
 		run: func(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) error {
-			return runReading(ctx, name, args, stdin, stdout, stderr)
+			return runReading(ctx, r, args, stdin, stdout, stderr)
 		},
 	}
 }
 
-// runReading runs a command that reads one stream (cmd is "" for the
-// inspector).
-func runReading(ctx context.Context, cmd string, args []string, stdin *os.File, stdout, stderr io.Writer) error {
-	opts, err := parseFlags(cmd, args)
+// runReading runs the reading command r on the command line args.
+func runReading(ctx context.Context, r *reader, args []string, stdin *os.File, stdout, stderr io.Writer) error {
+	o, err := parseFlags(r, args)
+	if err == nil && r.parsed != nil {
+		err = r.parsed(&o)
+	}
 	if err != nil {
-		return usageError(cmd, err)
+		return usageError(r.name, err)
 	}
-	if err := opts.loadRequest(); err != nil {
-		return err
+	if err := o.loadRequest(); err != nil {
+		return r.fail(err)
 	}
-	if cmd == "" && opts.diff != "" {
-		return runDiffView(ctx, opts, stdin, stdout, stderr)
+	if r.instead != nil {
+		if done, err := r.instead(ctx, o, stdin, stdout, stderr); done {
+			return err
+		}
 	}
-	if cmd == "" && opts.sample == "" && opts.input == "-" && isTerminal(stdin) && isTerminal(stdout) {
-		// The inspector would read keys and the stream from one terminal.
-		return waitForPipe(ctx, stdin, stdout)
-	}
-	ar, err := loadArchive(opts, stdin)
+	ar, err := loadArchive(o, stdin)
 	if err != nil {
-		return err
+		return r.fail(err)
 	}
 	if ar != nil {
-		return runArchive(ctx, cmd, ar, opts, stdout, stderr, func(src *capture.Source, o options, w io.Writer) error {
-			return readSource(ctx, cmd, src, o, w, stderr)
-		})
+		return runArchive(ctx, r, ar, o, stdout, stderr)
 	}
-	if opts.session > 0 {
-		return usageError(cmd, errOneStream)
+	if o.session > 0 {
+		return usageError(r.name, errOneStream)
 	}
-	src, err := openSource(ctx, opts, stdin, stderr, cmd == "" || cmd == "timeline")
+	src, err := openSource(ctx, o, stdin, stderr, r.demo)
 	if err != nil {
-		return err
+		return r.fail(err)
 	}
 	defer src.Close()
-	if opts.saveHAR != "" {
-		closeHAR, err := saveHAR(src, nil, opts)
+	if o.saveHAR != "" {
+		closeHAR, err := saveHAR(src, nil, o)
 		if err != nil {
-			return err
+			return r.fail(err)
 		}
 		defer closeHAR()
 	}
-	return readSource(ctx, cmd, src, opts, stdout, stderr)
+	return r.read(ctx, src, o, stdout, stderr)
 }
 
-// readSource runs a reading command (cmd is "" for the inspector) on one
-// stream.
-func readSource(ctx context.Context, cmd string, src *capture.Source, opts options, stdout, stderr io.Writer) error {
-	if opts.saveTimed != "" {
-		closeRec, err := saveTimed(src, opts)
+// read reads one stream, the input or a session of an archive, with
+// --save-timed, under the command's heap budget, and writes the output.
+func (r *reader) read(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
+	if o.saveTimed != "" {
+		closeRec, err := saveTimed(src, o)
 		if err != nil {
-			return err
+			return r.fail(err)
 		}
 		defer closeRec()
 	}
-	if cmd != "" && cmd != "timeline" {
-		keepHeapNear(headlessHeap)
+	if r.heap > 0 {
+		keepHeapNear(r.heap)
 	}
-	switch cmd {
-	case "calls":
-		return runCalls(ctx, src, opts, stdout, stderr)
-	case "events":
-		return runEvents(ctx, src, opts, stdout, stderr)
-	default:
-		return viewOrTimeline(ctx, cmd, src, opts, stdout, stderr)
+	return r.fail(r.one(ctx, src, o, stdout, stderr))
+}
+
+// fail is err as the command's error line says it: named when the
+// command names its errors (commandError), else as it is.
+func (r *reader) fail(err error) error {
+	if err == nil || !r.namesErrors {
+		return err
 	}
+	return commandError(r.name, err)
 }
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,

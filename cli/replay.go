@@ -92,7 +92,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	if isTerminal(stdout) {
 		// The inspector reads the recording, then plays it from the first
 		// event at its recorded pace times --speed (space pauses).
-		return viewOrTimeline(ctx, "", src, opts, stdout, stderr)
+		return viewOrTimeline(ctx, src, opts, stdout, stderr)
 	}
 	_, err = timelineSession(ctx, src, opts, o.speed, stdout)
 	return err

@@ -253,7 +253,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	case o.base.json:
 		s, err = requestCalls(ctx, src, o.base, stdout)
 	case ok && term.IsTerminal(f.Fd()):
-		err = viewOrTimeline(ctx, "", src, o.base, stdout, stderr)
+		err = viewOrTimeline(ctx, src, o.base, stdout, stderr)
 	default:
 		s, err = timelineSession(ctx, src, o.base, 0, stdout)
 	}

@@ -21,6 +21,13 @@ arrival time, gap since the previous event, sequence number, kind, type,
 what the event did), then a line with the stream's outcome.
 `
 
+// timelineCommand prints the plain timeline even on a terminal; with no
+// input it reads the demo, as the inspector does.
+func timelineCommand() command {
+	return readingCommand(&reader{name: "timeline", demo: true, flags: timelineExplainFlag, one: runTimeline},
+		"the plain timeline, one line per event, even on a terminal", timelineAbout)
+}
+
 // runTimeline prints the plain timeline, each line as its event arrives.
 func runTimeline(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
 	_, err := timelineSession(ctx, src, o, 0, stdout)
