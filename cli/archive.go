@@ -136,11 +136,7 @@ func isLLMRequest(e *capture.Entry) bool {
 // hasDialect says whether one of the dialects recognises an entry's
 // response.
 func hasDialect(e *capture.Entry) bool {
-	s := model.NewSession(model.Options{})
-	_ = e.Source("").Read(context.Background(), capture.ReadOptions{}, func(f *capture.Frame) error {
-		s.Add(f)
-		return nil
-	})
+	s, _ := readSession(context.Background(), e.Source(""), capture.ReadOptions{}, model.Options{}, false, nil)
 	return s.Dialect() != model.DialectUnknown
 }
 
@@ -229,7 +225,12 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 				fmt.Fprintln(stdout)
 			}
 			if links == nil {
-				links = linkTurns(ctx, sel)
+				// The headers need the sessions a request continues once
+				// more: modelled plainly, as the output reads each anew.
+				links = linkTurns(sel, func(i int) *model.Session {
+					s, _ := readSession(ctx, sel[i].Source(""), capture.ReadOptions{}, model.Options{}, false, nil)
+					return s
+				})
 			}
 			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[i])
 		}
@@ -265,12 +266,13 @@ func (l turnLink) String() string {
 }
 
 // linkTurns links each of an archive's sessions (numbered from 1, all of
-// them in order) to the earlier one its request continues. Linking needs
-// the earlier sessions' responses and calls, so each session before the
-// last request that can continue one is modelled once more here; an
-// archive whose requests continue nothing costs no more than reading
-// their bodies.
-func linkTurns(ctx context.Context, entries []capture.Entry) []turnLink {
+// them in order) to the earlier one its request continues, as the proxy
+// links its exchanges (model.Turns). Linking needs the earlier sessions'
+// responses and calls: session(i) gives session i modelled, and is asked
+// only for the sessions before the last request that can continue one,
+// so an archive whose requests continue nothing costs no more than
+// reading their bodies.
+func linkTurns(entries []capture.Entry, session func(i int) *model.Session) []turnLink {
 	reqs := make([]model.Request, len(entries))
 	last := -1 // the last request that can continue an earlier session
 	for i := range entries {
@@ -283,16 +285,9 @@ func linkTurns(ctx context.Context, entries []capture.Entry) []turnLink {
 	var turns model.Turns
 	for i := range entries {
 		links[i].of, links[i].unanswered = turns.Link(reqs[i])
-		if i >= last {
-			continue
+		if i < last {
+			turns.Add(i+1, session(i))
 		}
-		s := model.NewSession(model.Options{})
-		err := entries[i].Source("").Read(ctx, capture.ReadOptions{}, func(f *capture.Frame) error {
-			s.Add(f)
-			return nil
-		})
-		s.End(err)
-		turns.Add(i+1, s)
 	}
 	return links
 }
@@ -355,32 +350,22 @@ func (s *sessionLines) Write(p []byte) (int, error) {
 
 // runSessionsView opens the sessions list over the archive's sessions:
 // each is read into a session of its own first (an archive is a file,
-// read at once), then handed to the list as ended.
+// read at once), checked and linked to the one its request continues,
+// then handed to the list as ended.
 func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout io.Writer) error {
-	batch := make([]model.SessionUpdate, 0, len(sel))
-	var turns model.Turns
+	sessions := make([]*model.Session, len(sel))
+	errs := make([]error, len(sel))
 	for i := range sel {
 		src := source(i)
-		// A body held in memory is read back from there; one inflated as
-		// it is read is kept once, as a pipe's bytes are.
-		raw, ropt := src.ReaderAt(), capture.ReadOptions{}
-		if raw == nil {
-			store := new(capture.Store)
-			raw, ropt.Keep = store, store
-		}
-		sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: raw}, src, o)
-		s := model.NewSession(sopts)
-		err := src.Read(ctx, ropt, func(f *capture.Frame) error {
-			s.Add(f)
-			return nil
-		})
-		s.End(err)
+		sopts, _ := attachChecks(model.Options{KeepEvents: true}, src, o)
+		sessions[i], errs[i] = readSession(ctx, src, capture.ReadOptions{}, sopts, true, nil)
+	}
+	links := linkTurns(sel, func(i int) *model.Session { return sessions[i] })
+	batch := make([]model.SessionUpdate, len(sel))
+	for i, s := range sessions {
 		x := exchangeInfo(i+1, &sel[i], s)
-		if x.Request != nil {
-			x.TurnOf, x.Unanswered = turns.Link(*x.Request)
-		}
-		turns.Add(i+1, s)
-		batch = append(batch, model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: err})
+		x.TurnOf, x.Unanswered = links[i].of, links[i].unanswered
+		batch[i] = model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]}
 	}
 	m := ui.NewSessions(ui.Options{
 		Source:       name,

@@ -16,7 +16,6 @@ import (
 	"sync"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
 	"github.com/streamtap/streamtap/samples"
@@ -192,7 +191,6 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 	stdin *os.File, stderr io.Writer) (*streamdiff.Side, func() error, error) {
 	var src *capture.Source
 	var raw io.ReaderAt
-	var store *capture.Store
 	switch name, isSample := strings.CutPrefix(arg, samplePrefix); {
 	case isSample:
 		data, err := samples.Open(name)
@@ -211,16 +209,9 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		}
 		raw = src.ReaderAt()
 	}
-	ropt := capture.ReadOptions{Format: format}
-	if raw == nil {
-		store = new(capture.Store)
-		ropt.Keep, raw = store, store
-	}
 	base.Raw = raw
 	mopts, rec := streamdiff.Attach(base, ig)
-	s := model.NewSession(mopts)
-	err := ingest.Session(ctx, src, ropt, s, nil, nil, true, runtime.GOMAXPROCS(0) > 1)
-	s.End(err)
+	s, err := readSession(ctx, src, capture.ReadOptions{Format: format}, mopts, true, nil)
 	if err != nil {
 		src.Close()
 		return nil, nil, err

@@ -164,26 +164,47 @@ func sampleSource(name string) (*capture.Source, error) {
 	return capture.FromReader("sample "+strings.TrimSuffix(name, ".sse"), capture.SourceSample, bytes.NewReader(data), false), nil
 }
 
-// readStream reads the source into a session, calling each after every
-// event. The session is never nil: when --save cannot be created it is
-// empty and ended with the error.
+// readStream reads the source into a session as a reading command does:
+// in the format --format says, writing the bytes to --save, calling each
+// after every event. The session is never nil: when --save cannot be
+// created it is empty and ended with the error.
 func readStream(ctx context.Context, src *capture.Source, o options, opt model.Options,
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
-	if opt.Raw == nil {
-		opt.Raw = src.ReaderAt()
-	}
-	s := model.NewSession(opt)
 	ropt := capture.ReadOptions{Format: o.format}
 	if o.save != "" {
 		save, err := os.Create(o.save)
 		if err != nil {
 			err = fmt.Errorf("save: %w", err)
+			s := model.NewSession(opt)
 			s.End(err)
 			return s, err
 		}
 		defer save.Close()
 		ropt.Save = save
 	}
+	return readSession(ctx, src, ropt, opt, false, each)
+}
+
+// readSession reads src to its end into a new session made with opt, and
+// ends the session with the error the read ended with (nil at a clean
+// end). It is how the commands model a stream they do not show live:
+// framing on one goroutine and modelling on another when there are two
+// cores (ingest.Session). each, when not nil, is called after every
+// event. The session reads its events' bytes back through opt.Raw, by
+// default the source's ReaderAt (a file, a body held in memory); with
+// keep, a source without one (a pipe, a body inflated as it is read) has
+// its bytes kept once in a capture.Store as they are read, for a session
+// that shows or compares its events.
+func readSession(ctx context.Context, src *capture.Source, ropt capture.ReadOptions, opt model.Options, keep bool,
+	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
+	if opt.Raw == nil {
+		opt.Raw = src.ReaderAt()
+	}
+	if opt.Raw == nil && keep {
+		store := new(capture.Store)
+		opt.Raw, ropt.Keep = store, store
+	}
+	s := model.NewSession(opt)
 	var added func(ev *model.Event, ord int, f *capture.Frame) error
 	if each != nil {
 		added = func(ev *model.Event, ord int, f *capture.Frame) error { return each(s, ev, ord, f) }
