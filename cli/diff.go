@@ -48,29 +48,11 @@ differ, 2 unreadable input or bad usage
 func diffCommand() command {
 	return command{
 		name: "diff", args: "A B", summary: "compare two streams of one request (exit 1 when they differ)",
-		about: fmt.Sprintf(diffAbout, wrapWords("Ignored unless told otherwise: "+strings.Join(streamdiff.DefaultIgnore(), ", ")+".", helpWidth)), exits: diffExits,
+		about: fmt.Sprintf(diffAbout, strings.Join(wrap(strings.Fields("Ignored unless told otherwise: "+strings.Join(streamdiff.DefaultIgnore(), ", ")+"."), helpWidth), "\n")), exits: diffExits,
 		flags:    func() *flag.FlagSet { return diffFlags(new(diffOptions)) },
 		run:      runDiff,
 		noSample: "diff takes no --sample: name a sample as sample:NAME, e.g. streamtap diff sample:responses-single-call B.sse",
 	}
-}
-
-// wrapWords breaks text into lines of at most width columns at spaces.
-func wrapWords(text string, width int) string {
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(text) {
-		if i > 0 && n+1+len(w) > width {
-			b.WriteByte('\n')
-			n = 0
-		} else if i > 0 {
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(w)
-		n += len(w)
-	}
-	return b.String()
 }
 
 type diffOptions struct {
