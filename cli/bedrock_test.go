@@ -26,6 +26,7 @@ func nextCapture(t *testing.T, name string) string {
 // capture as they read an SSE one, from a file, from stdin and from
 // `curl -i` output.
 func TestBedrockHeadless(t *testing.T) {
+	t.Parallel()
 	path := nextCapture(t, "bedrock-converse__converse-cosine-tool-call__aigateway.eventstream")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -87,6 +88,7 @@ func TestBedrockHeadless(t *testing.T) {
 // it fails and goes on to the next one; check names the rule; calls ends in
 // error, as the SDKs do.
 func TestBedrockDamageHeadless(t *testing.T) {
+	t.Parallel()
 	ev := func(typ, payload string) []byte {
 		return capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":event-type"), Value: []byte(typ)},
 			{Name: []byte(":message-type"), Value: []byte("event")}}, []byte(payload))
@@ -111,6 +113,7 @@ func TestBedrockDamageHeadless(t *testing.T) {
 // not SSE verbatim, after its header block), and both read back as the
 // same stream.
 func TestBedrockSaveKeepsBytes(t *testing.T) {
+	t.Parallel()
 	path := nextCapture(t, "bedrock-invoke__invoke-anthropic-chunks__aigateway.eventstream")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -145,6 +148,7 @@ func TestBedrockSaveKeepsBytes(t *testing.T) {
 // TestBedrockCassette: a VCR cassette keeps a Bedrock body as !!binary
 // base64; the session reads as the stream it holds.
 func TestBedrockCassette(t *testing.T) {
+	t.Parallel()
 	path := nextCapture(t, "bedrock-converse__model-iter-stream-i0__pydanticai.eventstream")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -166,6 +170,7 @@ func TestBedrockCassette(t *testing.T) {
 // TestBedrockHAR: a HAR entry holds a Bedrock body base64-encoded, under
 // its media type; the session reads as the stream it holds.
 func TestBedrockHAR(t *testing.T) {
+	t.Parallel()
 	path := nextCapture(t, "bedrock-invoke__anthropic-3-completion-streaming__openllmetry.eventstream")
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -187,6 +192,7 @@ func TestBedrockHAR(t *testing.T) {
 // Anthropic SSE stream of the same events by calls, text and outcome, and
 // finds a changed argument.
 func TestBedrockDiff(t *testing.T) {
+	t.Parallel()
 	code, raw, errs := runCLI(t, nil, "events", "--sample", "bedrock-invoke-claude-tool")
 	if code != 0 {
 		t.Fatalf("events: %d %s", code, errs)
@@ -224,6 +230,7 @@ func TestBedrockDiff(t *testing.T) {
 // message in a header, not a payload; calls (which keeps no raw bytes)
 // still reports it as the outcome's detail.
 func TestBedrockErrorMessage(t *testing.T) {
+	t.Parallel()
 	in := append(capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":event-type"), Value: []byte("messageStart")},
 		{Name: []byte(":message-type"), Value: []byte("event")}}, []byte(`{"role":"assistant"}`)),
 		capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":error-code"), Value: []byte("InternalFailure")},

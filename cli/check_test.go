@@ -42,6 +42,7 @@ func runCheckArgs(t *testing.T, stdin *os.File, args ...string) (int, string, st
 }
 
 func TestCheckExitCodes(t *testing.T) {
+	t.Parallel()
 	clean, warn, bad := checkTemp(t, checkClean), checkTemp(t, checkWarning), checkTemp(t, checkError)
 	tests := []struct {
 		name string
@@ -81,6 +82,7 @@ func TestCheckExitCodes(t *testing.T) {
 }
 
 func TestCheckUnreadableNamesTheFile(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "nope.sse")
 	code, _, stderr := runCheckArgs(t, nil, missing)
 	if code != 2 || !strings.Contains(stderr, missing) {
@@ -89,6 +91,7 @@ func TestCheckUnreadableNamesTheFile(t *testing.T) {
 }
 
 func TestCheckJSON(t *testing.T) {
+	t.Parallel()
 	code, stdout, _ := runCheckArgs(t, nil, "--json", checkTemp(t, checkError))
 	if code != 1 {
 		t.Fatalf("runCheck --json = %d; want 1", code)
@@ -131,6 +134,7 @@ func TestCheckJSON(t *testing.T) {
 }
 
 func TestCheckText(t *testing.T) {
+	t.Parallel()
 	code, stdout, _ := runCheckArgs(t, nil, checkTemp(t, checkWarning))
 	if code != 0 {
 		t.Fatalf("runCheck = %d; want 0", code)
@@ -143,6 +147,7 @@ func TestCheckText(t *testing.T) {
 }
 
 func TestCheckStdin(t *testing.T) {
+	t.Parallel()
 	path := checkTemp(t, checkError)
 	f, err := os.Open(path)
 	if err != nil {
@@ -166,6 +171,7 @@ func TestCheckStdin(t *testing.T) {
 }
 
 func TestRulesCommand(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	if code := run(t.Context(), []string{"rules"}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("runRules = %d", code)
@@ -214,6 +220,7 @@ const (
 // or empty fails the check even without findings at or above --fail-on;
 // completed and incomplete pass; --allow-outcome lets named ones pass.
 func TestCheckOutcomeFails(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		stream       string
@@ -279,6 +286,7 @@ func TestCheckOutcomeFails(t *testing.T) {
 // TestCheckAllowOutcomeIsValidated: a name that is not an outcome is bad
 // usage, named in the one-line error.
 func TestCheckAllowOutcomeIsValidated(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"truncatd", "truncated,bogus", "", "streaming"} {
 		code, stdout, stderr := runCheckArgs(t, nil, "--allow-outcome", v, checkTemp(t, checkClean))
 		if code != 2 || stdout != "" || !strings.Contains(stderr, "--allow-outcome") || strings.Count(stderr, "\n") != 1 {

@@ -42,6 +42,7 @@ var helpCases = []struct {
 // other arguments too, and as `streamtap help CMD`: exit 0, the usage on
 // stdout naming every flag, nothing on stderr.
 func TestEveryCommandHelp(t *testing.T) {
+	t.Parallel()
 	for _, tc := range helpCases {
 		t.Run("streamtap "+tc.cmd, func(t *testing.T) {
 			var base []string
@@ -102,6 +103,7 @@ func helpMentions(help, flagName string) bool {
 // TestBadFlagNamesItAndTheHelp: an unknown flag is one line on stderr that
 // names the flag and the command's help, exit 2, nothing on stdout.
 func TestBadFlagNamesItAndTheHelp(t *testing.T) {
+	t.Parallel()
 	for _, tc := range helpCases {
 		if tc.cmd == "help" {
 			continue // help takes a command name, not flags
@@ -124,6 +126,7 @@ func TestBadFlagNamesItAndTheHelp(t *testing.T) {
 }
 
 func TestHelpOfUnknownCommand(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCLI(t, nil, "help", "frobnicate")
 	if code != 2 || out != "" || !strings.Contains(errs, "frobnicate") {
 		t.Errorf("streamtap help frobnicate = %d, %q, %q; want 2 and a message naming it", code, out, errs)
@@ -133,6 +136,7 @@ func TestHelpOfUnknownCommand(t *testing.T) {
 // TestFlagsBeforeTheCommand: flags given before the command work as if
 // given after it.
 func TestFlagsBeforeTheCommand(t *testing.T) {
+	t.Parallel()
 	path := writeTemp(t, "chat.sse", chatStream)
 	tests := []struct {
 		before, after []string
@@ -173,6 +177,7 @@ func TestFlagsBeforeTheCommand(t *testing.T) {
 // TestSampleWithEveryCommand: --sample opens a sample with every command
 // that reads a stream, and the others say why they take none.
 func TestSampleWithEveryCommand(t *testing.T) {
+	t.Parallel()
 	const name = "chat-single-call"
 	for _, cmd := range []string{"", "timeline", "calls", "events", "check", "replay"} {
 		for _, args := range [][]string{
@@ -203,6 +208,7 @@ func cmdArgs(cmd string) []string {
 
 // TestReplaySample: replay --sample serves and plays the sample like a file.
 func TestReplaySample(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCLI(t, nil, "replay", "--sample", "chat-single-call")
 	if code != 0 || !strings.Contains(out, "-- sample chat-single-call:") || !strings.Contains(out, "completed") {
 		t.Fatalf("replay --sample = %d, %q\n%s", code, errs, out)
@@ -218,6 +224,7 @@ func TestReplaySample(t *testing.T) {
 
 // TestVersion: --version and version print the same one line.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCLI(t, nil, "--version")
 	if code != 0 || errs != "" || !strings.HasPrefix(out, "streamtap ") || strings.Count(out, "\n") != 1 || !strings.Contains(out, "go1.") {
 		t.Fatalf("streamtap --version = %d, %q, %q; want one line naming streamtap and the Go version", code, out, errs)
@@ -234,6 +241,7 @@ func TestVersion(t *testing.T) {
 // and default when it has them: the help is built from the flag sets, so
 // a flag added later shows up without anyone editing the help.
 func TestHelpListsEveryDefinedFlag(t *testing.T) {
+	t.Parallel()
 	for _, c := range commands() {
 		var b strings.Builder
 		writeHelp(&b, c)
@@ -273,6 +281,7 @@ func commandList(t *testing.T) string {
 // defines it, or in none; splitCommand relies on it to skip the flags
 // before the command.
 func TestFlagKindsAgree(t *testing.T) {
+	t.Parallel()
 	kind := map[string]bool{}
 	owner := map[string]string{}
 	for _, c := range commands() {
@@ -286,6 +295,7 @@ func TestFlagKindsAgree(t *testing.T) {
 }
 
 func TestSplitCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args     []string
 		wantName string
@@ -312,6 +322,7 @@ func TestSplitCommand(t *testing.T) {
 }
 
 func TestParseInterspersedStopsAtDoubleDash(t *testing.T) {
+	t.Parallel()
 	fs := newFlagSet("t")
 	j := fs.Bool("json", false, "")
 	got, err := parseInterspersed(fs, []string{"a", "--json", "--", "-", "--not-a-flag", "-x"})
@@ -321,6 +332,7 @@ func TestParseInterspersedStopsAtDoubleDash(t *testing.T) {
 }
 
 func TestFlagError(t *testing.T) {
+	t.Parallel()
 	fs := newFlagSet("t")
 	fs.Float64("speed", 1, "")
 	fs.Bool("json", false, "")
@@ -348,6 +360,7 @@ func TestFlagError(t *testing.T) {
 
 // TestVersionString covers builds with and without VCS information.
 func TestVersionString(t *testing.T) {
+	t.Parallel()
 	vcs := func(kv ...string) []debug.BuildSetting {
 		var s []debug.BuildSetting
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -382,6 +395,7 @@ func TestVersionString(t *testing.T) {
 // TestCancelableReader: data passes through unchanged, and a read blocked
 // on a source that sends nothing returns when the context ends.
 func TestCancelableReader(t *testing.T) {
+	t.Parallel()
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(t.Context())
 	r := newCancelableReader(ctx, pr)
@@ -415,6 +429,7 @@ func TestCancelableReader(t *testing.T) {
 // TestInterruptedReadExits130: a read that ends because of ctrl+c reports
 // "interrupted" with the shell's exit status for SIGINT, not a read error.
 func TestInterruptedReadExits130(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	err := &capture.ReadError{Source: "stdin", Offset: 3, Err: context.Canceled}
 	if code := exit(readError(err), io.Discard, &b); code != statusInterrupted || b.String() != "streamtap: interrupted\n" {

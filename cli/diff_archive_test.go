@@ -16,6 +16,7 @@ var archiveFixture = fixtures.Import(fixtures.AnthropicTurns)
 // is refused in one line naming the file, exit 2, whichever side it is,
 // instead of being framed as SSE into events of no data.
 func TestDiffRefusesArchive(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"sample:responses-single-call", archiveFixture},
 		{archiveFixture, "sample:responses-single-call"},

@@ -37,6 +37,7 @@ func diffTemp(t *testing.T, sample, old, new string) string {
 // TestDiffExitCodes: 0 when equivalent, 1 when the streams differ, 2 on
 // bad usage or unreadable input, with a line naming the problem.
 func TestDiffExitCodes(t *testing.T) {
+	t.Parallel()
 	edited := diffTemp(t, "responses-single-call", `"delta":" \"Par"`, `"delta":" \"Lyo"`)
 	renamed := diffTemp(t, "responses-single-call", "call_GuEb29uVR4NNs9GyZiycMHSC", "call_gateway0000000000000001")
 	tests := []struct {
@@ -84,6 +85,7 @@ func TestDiffExitCodes(t *testing.T) {
 // TestDiffJSON: --json prints one object with the documented members,
 // the verdict in "equal" agreeing with the exit code.
 func TestDiffJSON(t *testing.T) {
+	t.Parallel()
 	edited := diffTemp(t, "responses-single-call", `"delta":" \"Par"`, `"delta":" \"Lyo"`)
 	code, out, errOut := runDiffArgs(t, nil, "--json", "sample:responses-single-call", edited)
 	if code != 1 || errOut != "" {
@@ -145,6 +147,7 @@ func TestDiffJSON(t *testing.T) {
 // TestDiffStdin: one operand can be stdin; its bytes are kept so that
 // the fields of its events can be read back.
 func TestDiffStdin(t *testing.T) {
+	t.Parallel()
 	edited := diffTemp(t, "chat-single-call", `"arguments":"NVDA\","`, `"arguments":"AMD\","`)
 	f, err := os.Open(edited)
 	if err != nil {
@@ -160,6 +163,7 @@ func TestDiffStdin(t *testing.T) {
 // TestDiffSafe: stream text that differs reaches the report escaped,
 // whether as a JSON value (a delta, a text) or as a name (a call's).
 func TestDiffSafe(t *testing.T) {
+	t.Parallel()
 	hostile := diffTemp(t, "responses-parallel-calls", "get_local_time", `get\u001b]0;pwned\u0007time`)
 	for i, args := range [][]string{{"sample:responses-parallel-calls", hostile}, {hostile, "sample:responses-parallel-calls"}} {
 		want := []string{`name: "get_local_time" ≠ "get\u001b]0;pwned\u0007time"`, `call get\x1b]0;pwned\x07time (response 0, output 2)`}[i]
@@ -173,6 +177,7 @@ func TestDiffSafe(t *testing.T) {
 // TestDiffCrossDialect: two dialects of one request compare by calls,
 // text and outcome, and the report says so.
 func TestDiffCrossDialect(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runDiffArgs(t, nil, "sample:chat-single-call", "sample:responses-single-call")
 	if code != 1 || !strings.Contains(out, "note: the streams speak different dialects (openai-chat, openai-responses)") ||
 		!regexp.MustCompile(`call +A#0–#7 +B#2–#13 +call get_stock_quote .*: name "get_stock_quote" ≠ "get_weather"`).MatchString(out) {

@@ -13,6 +13,7 @@ import (
 // line, naming the event's shape and explaining it; without the flag the
 // lines are as before.
 func TestEventsExplain(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCLI(t, nil, "events", "--explain", "--sample", "anthropic-text-then-tool")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -50,6 +51,7 @@ func TestEventsExplain(t *testing.T) {
 // shape once, under its first event, whether asked for by name or as the
 // inspector's output to a pipe.
 func TestTimelineExplain(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"timeline", "--explain", "--sample", "chat-parallel-calls"},
 		{"--explain", "--sample", "chat-parallel-calls"},
@@ -87,6 +89,7 @@ func TestTimelineExplain(t *testing.T) {
 // TestSamplesListsLessons: streamtap samples prints each sample's name and
 // its one-line lesson.
 func TestSamplesListsLessons(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, nil, "samples")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -107,6 +110,7 @@ func TestSamplesListsLessons(t *testing.T) {
 // TestSampleLesson: the inspector is given the lesson of a sample, the
 // demo's included, and none for other sources.
 func TestSampleLesson(t *testing.T) {
+	t.Parallel()
 	src, err := sampleSource("chat-single-call")
 	if err != nil {
 		t.Fatal(err)

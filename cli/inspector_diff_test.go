@@ -20,6 +20,7 @@ func runInspectorArgs(t *testing.T, stdin *os.File, args ...string) (int, string
 // terminal prints what `streamtap diff A B` prints, with its exit code,
 // --strict and --ignore included; A may be a file, a sample or stdin.
 func TestDiffFlagNotOnATerminal(t *testing.T) {
+	t.Parallel()
 	edited := diffTemp(t, "responses-single-call", `"delta":" \"Par"`, `"delta":" \"Lyo"`)
 	f, err := os.Open(edited)
 	if err != nil {
@@ -70,6 +71,7 @@ func TestDiffFlagNotOnATerminal(t *testing.T) {
 
 // TestDiffFlagUsage: what --diff cannot do is said in one line, exit 2.
 func TestDiffFlagUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		args   []string

@@ -143,6 +143,7 @@ func inspectorFindings(t *testing.T, in string, extra ...string) []findingKey {
 // a rule that needs a frame's bytes (an SSE [DONE], an event: line) must
 // see them there too.
 func TestInspectorFindingsMatchCheck(t *testing.T) {
+	t.Parallel()
 	for _, in := range findingInputs(t) {
 		t.Run(filepath.Base(in), func(t *testing.T) {
 			want := checkFindings(t, in)

@@ -105,6 +105,7 @@ data: [DONE]
 // bytes: raw_base64 for an event that is not UTF-8, and offset and length
 // always.
 func TestJSONOutputsAreSafe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var files []string
 	write := func(name string, data []byte) string {

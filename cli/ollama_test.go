@@ -21,6 +21,7 @@ const ollamaChat = `{"model":"m","created_at":"2025-01-01T00:00:00Z","message":{
 // TestOllamaHeadless: calls --json, events, check and diff on Ollama
 // streams, from a file, from stdin and as `curl -i` output.
 func TestOllamaHeadless(t *testing.T) {
+	t.Parallel()
 	path := writeTemp(t, "ollama.ndjson", ollamaChat)
 	curl := "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nDate: Thu, 18 Sep 2025 09:12:03 GMT\r\n\r\n" + ollamaChat
 	for name, args := range map[string][]string{"file": {"calls", "--json", path}, "stdin": {"calls", "--json", "-"}, "curl -i": {"calls", "--json"}} {
@@ -120,6 +121,7 @@ func TestOllamaHeadless(t *testing.T) {
 // TestOllamaCapturesHeadless: every Ollama capture of captures-next reads
 // through the commands as Ollama, completed, with no finding.
 func TestOllamaCapturesHeadless(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "captures-next", "ollama*.ndjson"))
 	if len(files) == 0 {
 		t.Skip("no Ollama captures in ../shared/captures-next")
@@ -136,6 +138,7 @@ func TestOllamaCapturesHeadless(t *testing.T) {
 // its application/x-ndjson answer as Ollama, and a mid-stream error line
 // fails the request as an error outcome.
 func TestOllamaRequest(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/x-ndjson")
@@ -161,6 +164,7 @@ func TestOllamaRequest(t *testing.T) {
 // records them so, the body a YAML string) reads as the Ollama stream,
 // through the archive path every command takes.
 func TestOllamaCassette(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "captures-next", "ollama__chat-streaming-chat-legacy__*.ndjson"))
 	if len(files) == 0 {
 		t.Skip("no Ollama captures in ../shared/captures-next")

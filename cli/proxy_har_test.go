@@ -20,6 +20,7 @@ import (
 // FILE is a HAR that streamtap reads back to the same stream once the
 // proxy is interrupted.
 func TestProxySaveHAR(t *testing.T) {
+	t.Parallel()
 	want, err := samples.Open("responses-single-call")
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 // whether from the upstream URL, the client's ?key= or a header, for an
 // exchange that streamed and for one whose upstream was unreachable.
 func TestProxyRedactsEveryURL(t *testing.T) {
+	t.Parallel()
 	data, _ := samples.Open("gemini-call")
 	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")

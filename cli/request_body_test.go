@@ -46,6 +46,7 @@ func checkRules(t *testing.T, args ...string) (int, []checks.Finding, string) {
 // TestCheckRequestFlag: check --request FILE holds the stream's calls to
 // the request: the findings of the request rules, and the exit code.
 func TestCheckRequestFlag(t *testing.T) {
+	t.Parallel()
 	stream := checkTemp(t, checkClean)
 	tests := []struct {
 		name string
@@ -88,6 +89,7 @@ func TestCheckRequestFlag(t *testing.T) {
 // TestCheckRequestFlagErrors: a --request file that cannot be read or is
 // not a JSON object is bad input (exit 2, one line naming it).
 func TestCheckRequestFlagErrors(t *testing.T) {
+	t.Parallel()
 	stream := checkTemp(t, checkClean)
 	for name, path := range map[string]string{
 		"missing":    filepath.Join(t.TempDir(), "nope.json"),
@@ -105,6 +107,7 @@ func TestCheckRequestFlagErrors(t *testing.T) {
 // body; check holds the calls to it without --request, and --request
 // wins over it.
 func TestCheckRequestFromRecording(t *testing.T) {
+	t.Parallel()
 	rec := capture.RecordingMagic + "\n: request POST https://api.example.com/v1/chat/completions\n: request-body " + reqDeclaresG +
 		"\n: response HTTP/1.1 200 OK\n: response-header Content-Type: text/event-stream\n\n" + checkClean
 	path := checkTemp(t, rec)
@@ -120,6 +123,7 @@ func TestCheckRequestFromRecording(t *testing.T) {
 // TestCheckRequestFromCassette: each exchange of an imported cassette is
 // checked against its own request.
 func TestCheckRequestFromCassette(t *testing.T) {
+	t.Parallel()
 	cassette := `interactions:
 - request:
     body: '` + reqDeclaresG + `'
@@ -177,6 +181,7 @@ func yamlQuote(s string) string {
 // TestInspectorRequestFlag: the inspector's findings pane, given
 // --request, lists the request rules' findings as check --request does.
 func TestInspectorRequestFlag(t *testing.T) {
+	t.Parallel()
 	stream := checkTemp(t, checkClean)
 	for _, body := range []string{reqDeclaresG, reqNeedsCity, reqChoiceNone} {
 		req := requestTemp(t, body)
@@ -191,6 +196,7 @@ func TestInspectorRequestFlag(t *testing.T) {
 // TestRequestOf: the request a source answers is --request's when given,
 // else its exchange's (an archive entry, `streamtap request`), else none.
 func TestRequestOf(t *testing.T) {
+	t.Parallel()
 	src := capture.FromReader("x", capture.SourceHTTP, strings.NewReader(""), false)
 	if r := requestOf(src, options{}); r != nil {
 		t.Errorf("plain stream: %+v; want no request", r)
@@ -211,6 +217,7 @@ func TestRequestOf(t *testing.T) {
 // TestReadmeRequestExample holds README.md's check --request example to
 // what check prints: the body.json it shows, against the sample it names.
 func TestReadmeRequestExample(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -108,6 +108,7 @@ func redirector(t *testing.T) *httptest.Server {
 // --location-trusted; stderr says which URL answered. The landing server
 // asserts which headers arrived.
 func TestRequestRedirects(t *testing.T) {
+	t.Parallel()
 	from := redirector(t)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(from.URL, "http://"))
 	type want struct {
@@ -216,6 +217,7 @@ func TestRequestRedirects(t *testing.T) {
 // holds the request that got the response (its method, URL and headers,
 // credentials redacted), and the source is named after it.
 func TestRequestRecordsTheURLThatAnswered(t *testing.T) {
+	t.Parallel()
 	from := redirector(t)
 	l := newLanding(t)
 	rec := filepath.Join(t.TempDir(), "rec.sse")
@@ -244,6 +246,7 @@ func TestRequestRecordsTheURLThatAnswered(t *testing.T) {
 // that does not parse and a scheme that is not http print the URL with
 // its ?key= redacted, as every other line does; --keep-secrets keeps it.
 func TestRequestErrorsRedactTheURL(t *testing.T) {
+	t.Parallel()
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
@@ -273,6 +276,7 @@ func TestRequestErrorsRedactTheURL(t *testing.T) {
 // origin, no later hop gets the credentials, back on that origin
 // included (the host it passed through chose where they would go).
 func TestRequestRedirectBackToTheOrigin(t *testing.T) {
+	t.Parallel()
 	l := newLanding(t)
 	back := l.URL + "/final"
 	via := strings.Replace(l.URL, "127.0.0.1", "localhost", 1) + "/hop?to=" + url.QueryEscape(back)

@@ -102,6 +102,7 @@ func TestRequest(t *testing.T) {
 // TestRequestOutcome: request fails on the outcomes check fails on, says
 // which, and --allow-outcome lets them pass, as with check.
 func TestRequestOutcome(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", sseType)
 		if r.URL.Path == "/cut" {

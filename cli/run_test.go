@@ -50,6 +50,7 @@ data: [DONE]
 `
 
 func TestCallsJSON(t *testing.T) {
+	t.Parallel()
 	path := writeTemp(t, "chat.sse", chatStream)
 	for _, args := range [][]string{{"calls", "--json", path}, {"calls", path, "--json"}} {
 		code, out, errs := runCLI(t, nil, args...)
@@ -78,6 +79,7 @@ func TestCallsJSON(t *testing.T) {
 }
 
 func TestCallsFromStdinAndText(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, []byte(chatStream), "calls")
 	if code != 0 || !strings.Contains(out, "get_weather") || !strings.Contains(out, `{"city":"Paris"}`) {
 		t.Fatalf("calls from stdin: exit %d\n%s", code, out)
@@ -85,6 +87,7 @@ func TestCallsFromStdinAndText(t *testing.T) {
 }
 
 func TestEventsLines(t *testing.T) {
+	t.Parallel()
 	in := ": keep-alive\n\n" + chatStream + "data: not json\n\n"
 	code, out, errs := runCLI(t, []byte(in), "events", "-")
 	if code != 0 {
@@ -123,6 +126,7 @@ func TestEventsLines(t *testing.T) {
 }
 
 func TestTimelineWhenNotATerminal(t *testing.T) {
+	t.Parallel()
 	path := writeTemp(t, "chat.sse", chatStream)
 	code, out, _ := runCLI(t, nil, path)
 	if code != 0 || !strings.Contains(out, `call_1 get_weather +"{\"city\":"`) || !strings.Contains(out, "completed") {
@@ -131,6 +135,7 @@ func TestTimelineWhenNotATerminal(t *testing.T) {
 }
 
 func TestSaveWritesExactBytes(t *testing.T) {
+	t.Parallel()
 	in := "data: {\"a\":1}\r\n\r\n: c\r\rdata: x"
 	save := filepath.Join(t.TempDir(), "saved.sse")
 	code, _, errs := runCLI(t, []byte(in), "events", "--save", save)
@@ -144,6 +149,7 @@ func TestSaveWritesExactBytes(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "nope.sse")
 	tests := []struct {
 		args []string
@@ -164,6 +170,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestSamplesCommandAndDemo(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runCLI(t, nil, "samples")
 	if code != 0 || !strings.Contains(out, "responses-single-call") {
 		t.Fatalf("samples: exit %d\n%s", code, out)
@@ -178,6 +185,7 @@ func TestSamplesCommandAndDemo(t *testing.T) {
 // file, a flag) and it may hold escape sequences: they reach the terminal
 // escaped, as stream content does.
 func TestErrorsAreTerminalSafe(t *testing.T) {
+	t.Parallel()
 	const evil = "\x1b]0;pwned\x07\x1b[2J"
 	for _, args := range [][]string{
 		{"calls", "/nonexistent/" + evil},

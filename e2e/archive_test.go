@@ -19,6 +19,7 @@ var archiveFixture = fixtures.Import(fixtures.AnthropicTurns)
 // refuses a B that is an archive of several sessions before the page
 // opens, in one line, exit 2, as it refuses such an A.
 func TestTmuxDiffViewRefusesArchiveB(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	dir := t.TempDir()
 	errFile, codeFile := filepath.Join(dir, "stderr"), filepath.Join(dir, "code")
@@ -51,6 +52,7 @@ func readFileString(t *testing.T, path string) string {
 // TestTmuxDiffViewOneSessionArchives: an archive of one session is that
 // session's stream on the diff page too, as A and as B.
 func TestTmuxDiffViewOneSessionArchives(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	har := filepath.Join(t.TempDir(), "one.har")
 	if out, err := exec.Command(bin, "calls", "--sample", "responses-single-call", "--save-har", har).CombinedOutput(); err != nil {
@@ -70,6 +72,7 @@ func TestTmuxDiffViewOneSessionArchives(t *testing.T) {
 // The sessions list of an archive shows the turn column as the proxy's
 // does: "of #1", and "!1" for a call left unanswered.
 func TestImportedTurnsInSessionsList(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	for _, tc := range []struct{ name, file, want string }{
 		{"answered", fixtures.Import(fixtures.AnthropicTurns), "of #1"},

@@ -27,6 +27,7 @@ func rowsWith(screen, text string) []string {
 // enter opens A in the inspector and esc comes back, tab lets B lead, and
 // q quits with exit 0.
 func TestTmuxDiffView(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	codeFile := filepath.Join(t.TempDir(), "code")
 	tm := startTmux(t, 160, 48, shellQuote(bin)+" --sample responses-single-call --diff sample:gateway-responses-single-call; echo $? >"+shellQuote(codeFile))
@@ -77,6 +78,7 @@ func TestTmuxDiffView(t *testing.T) {
 // TestTmuxDiffViewLiveA pipes stream A in at 80×24: the page reads it
 // live, compares once it ends, and stacks the sides.
 func TestTmuxDiffViewLiveA(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	a := fixtures.Path("samples/gateway-responses-single-call.sse")
 	tm := startTmux(t, 80, 24, "cat "+shellQuote(a)+" | "+shellQuote(bin)+" --diff sample:responses-single-call")
@@ -101,6 +103,7 @@ func TestTmuxDiffViewLiveA(t *testing.T) {
 // archive of several streams is refused in one line, exit 2, before the
 // inspector starts.
 func TestTmuxDiffViewRefuses(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	har := fixtures.Import(fixtures.AnthropicTurns)
 	for _, tt := range []struct{ name, args, want string }{

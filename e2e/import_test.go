@@ -14,6 +14,7 @@ const importLiveness = 10 * time.Second
 // list, one row per turn with its outcome and calls; enter opens a turn in
 // the panes, esc goes back, q quits (the pane dies: the program ended).
 func TestImportedSessionsList(t *testing.T) {
+	t.Parallel()
 	bin := builtBinary(t)
 	file := fixtures.Import("gemini-iter-stream__pydantic-ai.yaml")
 	tm := startTmux(t, 120, 30, shellQuote(bin)+" "+shellQuote(file))

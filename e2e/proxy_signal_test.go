@@ -31,6 +31,7 @@ import (
 // bytes when nothing had finished yet, and SIGTERM and SIGHUP ended the
 // process at once).
 func TestProxySignalsKeepHAR(t *testing.T) {
+	t.Parallel()
 	bin := streamtapBinary(t)
 	body, err := samples.Open("responses-single-call")
 	if err != nil {
@@ -193,6 +194,7 @@ func waitListening(t *testing.T, addr string) {
 // read waiting on the pipe returns: the writer keeps the stream alive with
 // keepalive comments, as servers do.)
 func TestReadingSignalsKeepHAR(t *testing.T) {
+	t.Parallel()
 	bin := streamtapBinary(t)
 	body, err := samples.Open("responses-single-call")
 	if err != nil {
