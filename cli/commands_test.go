@@ -15,14 +15,17 @@ import (
 	"github.com/streamtap/streamtap/capture"
 )
 
+// helpCase is a command and the flags its help must describe.
+type helpCase struct {
+	cmd   string // "" is the bare inspector
+	flags []string
+}
+
 // helpCases lists every command with the flags its help must describe.
 // The lists are written out here on purpose: TestHelpListsEveryDefinedFlag
 // ties the help to the flag sets, this table ties both to what users were
 // promised.
-var helpCases = []struct {
-	cmd   string // "" is the bare inspector
-	flags []string
-}{
+var helpCases = []helpCase{
 	{"", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har", "--diff", "--strict", "--ignore"}},
 	{"timeline", []string{"--explain", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
 	{"calls", []string{"--json", "--format", "--sample", "--save", "--save-timed", "--keep-secrets", "--session", "--save-har"}},
@@ -266,6 +269,18 @@ func TestHelpListsEveryDefinedFlag(t *testing.T) {
 			t.Errorf("the inspector's help does not list the command %q", c.name)
 		}
 		t.Logf("%q: %d flags", c.name, n)
+	}
+}
+
+// TestEveryCommandHasAHelpCase: a command added to commands() gets a row
+// in helpCases, the flags its help promises users, so that
+// TestEveryCommandHelp runs its help every way it can be asked for.
+func TestEveryCommandHasAHelpCase(t *testing.T) {
+	t.Parallel()
+	for _, c := range commands() {
+		if !slices.ContainsFunc(helpCases, func(h helpCase) bool { return h.cmd == c.name }) {
+			t.Errorf("command %q has no row in helpCases", c.name)
+		}
 	}
 }
 
