@@ -45,6 +45,7 @@ differ, 2 unreadable input or bad usage
 `
 )
 
+// diffCommand compares two streams of one request.
 func diffCommand() command {
 	return command{
 		name: "diff", args: "A B", summary: "compare two streams of one request (exit 1 when they differ)",

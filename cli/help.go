@@ -129,6 +129,11 @@ func wrap(words []string, width int) []string {
 	return append(lines, cur)
 }
 
+// helpCommand prints the usage, or a command's.
+func helpCommand() command {
+	return command{name: "help", args: "[COMMAND]", summary: "this usage, or a command's", about: helpAbout, flags: noFlags("help"), run: runHelp}
+}
+
 func runHelp(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
 	positional, err := parseInterspersed(noFlags("help")(), args)
 	if err != nil {

@@ -108,6 +108,13 @@ func (o proxyOptions) shownUpstream() string {
 	return capture.RedactURL(o.upstream.String())
 }
 
+// proxyCommand runs the recording reverse proxy.
+func proxyCommand() command {
+	return command{name: "proxy", summary: "a recording reverse proxy, one session per request", about: proxyAbout,
+		flags: func() *flag.FlagSet { fs, _ := proxyFlags(new(proxyOptions)); return fs }, run: runProxy,
+		noSample: "proxy takes no --sample: it records live traffic (serve a sample with streamtap replay --sample NAME --listen ADDR)"}
+}
+
 // runProxy runs `streamtap proxy` until ctx is cancelled.
 func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) error {
 	o, err := parseProxyArgs(args)

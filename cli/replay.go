@@ -67,6 +67,12 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 	return o, nil
 }
 
+// replayCommand plays or serves a recording at its pace.
+func replayCommand() command {
+	return command{name: "replay", args: "FILE | --sample NAME", summary: "play a recording at its pace, or serve it as an SSE endpoint",
+		about: replayAbout, flags: func() *flag.FlagSet { return replayFlags(new(replayOptions)) }, run: runReplay}
+}
+
 // runReplay plays a recording: served over HTTP with --listen, into the
 // inspector on a terminal, and as the plain timeline otherwise, each at
 // the recorded pace divided by --speed.

@@ -148,6 +148,13 @@ func requestBody(ctx context.Context, d string, stdin *os.File, stderr io.Writer
 	return os.ReadFile(name)
 }
 
+// requestCommand makes one request and inspects its response.
+func requestCommand() command {
+	return command{name: "request", args: "URL", summary: "make a request and inspect its response", about: requestAbout, exits: requestExits,
+		flags: func() *flag.FlagSet { fs, _, _ := requestFlags(new(requestOptions)); return fs }, run: runRequest,
+		noSample: "request takes no --sample: it makes its own request (open a sample with streamtap --sample NAME, or play it with streamtap replay --sample NAME)"}
+}
+
 // runRequest makes one HTTP request and streams the response into the
 // inspector (a terminal) or the plain timeline. The exit status is the
 // outcome: 0 for a 2xx status and a stream that ended well, 1 for an HTTP

@@ -27,6 +27,12 @@ func rulesFlagSet(asJSON *bool) *flag.FlagSet {
 	return fs
 }
 
+// rulesCommand lists the rules of the checks.
+func rulesCommand() command {
+	return command{name: "rules", summary: "every rule the checks know", about: rulesAbout, flags: rulesFlags, run: runRules,
+		noSample: "rules takes no --sample: it lists the rules (check a sample with streamtap check --sample NAME)"}
+}
+
 // runRules implements `streamtap rules [--json]`: every rule with its
 // severity under each profile and its summary.
 func runRules(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {

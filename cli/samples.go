@@ -18,6 +18,12 @@ teaches. Open one with streamtap --sample NAME, with any command that reads a
 stream, or play it with streamtap replay --sample NAME.
 `
 
+// samplesCommand lists the embedded samples.
+func samplesCommand() command {
+	return command{name: "samples", summary: "list the embedded sample streams", about: samplesAbout, flags: noFlags("samples"), run: runSamples,
+		noSample: "samples takes no --sample: it lists the samples (open one with streamtap --sample NAME)"}
+}
+
 func runSamples(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
 	positional, err := parseInterspersed(noFlags("samples")(), args)
 	if err != nil {

@@ -15,6 +15,12 @@ const versionAbout = `Prints the module version, the VCS revision (-dirty when t
 modified), the commit time and the Go version this binary was built with.
 `
 
+// versionCommand prints what this binary was built from.
+func versionCommand() command {
+	return command{name: "version", summary: "the version, VCS revision and Go version of this binary", about: versionAbout,
+		flags: noFlags("version"), run: runVersion}
+}
+
 // runVersion prints versionString for this binary.
 func runVersion(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
 	positional, err := parseInterspersed(noFlags("version")(), args)
