@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"strings"
 
@@ -77,10 +76,7 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	in := &archiveInput{name: name, entries: ar.Entries}
-	if ar.Format == capture.FormatHAR {
-		in.entries = llmEntries(ar)
-	}
+	in := &archiveInput{name: name, entries: model.LLMEntries(ar)}
 	if len(in.entries) == 0 {
 		return nil, fmt.Errorf("%s: no stream or LLM response in it", name)
 	}
@@ -105,39 +101,6 @@ func readHead(path string) ([]byte, error) {
 		return nil, err
 	}
 	return buf[:n], nil
-}
-
-// llmEntries keeps the sessions of a HAR file: every entry of one
-// streamtap wrote (the proxy's sessions, failed ones included); of any
-// other, the event streams, the JSON responses a dialect recognises, and
-// the exchanges whose request is an LLM request (it names a model or
-// declares tools), whatever came back: a 401 page or no response at all
-// is a session that fails its check, not one to skip.
-func llmEntries(ar *capture.Archive) []capture.Entry {
-	if ar.Own {
-		return ar.Entries
-	}
-	var out []capture.Entry
-	for _, e := range ar.Entries {
-		if e.Stream || strings.HasPrefix(strings.ToLower(e.ResponseHeader.Get("Content-Type")), "text/event-stream") ||
-			len(e.Body) > 1 || isLLMRequest(&e) || hasDialect(&e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// isLLMRequest says whether an entry's request is one to an LLM API.
-func isLLMRequest(e *capture.Entry) bool {
-	req, _ := entryRequest(e)
-	return req.Model != "" || len(req.Decls) > 0
-}
-
-// hasDialect says whether one of the dialects recognises an entry's
-// response.
-func hasDialect(e *capture.Entry) bool {
-	s, _ := readSession(context.Background(), e.Source(""), capture.ReadOptions{}, model.Options{}, false, nil)
-	return s.Dialect() != model.DialectUnknown
 }
 
 // sessionMark is how the output of each of several sessions of an archive
@@ -175,7 +138,7 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 	sel, first := ar.entries, 1
 	if o.session > 0 {
 		if o.session > len(ar.entries) {
-			return usageError(r.name, fmt.Errorf("--session %d: %s holds %d session(s)", o.session, ar.name, len(ar.entries)))
+			return usageError(r.name, fmt.Errorf("--session %d: %s holds %s", o.session, ar.name, sessionsCount(len(ar.entries))))
 		}
 		sel, first = ar.entries[o.session-1:o.session], o.session
 	}
@@ -244,6 +207,14 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 	return exitStatus(worst)
 }
 
+// sessionsCount says "1 session" or "3 sessions".
+func sessionsCount(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
+
 // turnLink is the earlier session a session's request continues, as
 // model.Turns links them: 0 for none, and that session's calls the
 // request sends no output for.
@@ -276,7 +247,7 @@ func linkTurns(entries []capture.Entry, session func(i int) *model.Session) []tu
 	reqs := make([]model.Request, len(entries))
 	last := -1 // the last request that can continue an earlier session
 	for i := range entries {
-		reqs[i], _ = entryRequest(&entries[i])
+		reqs[i], _ = model.EntryRequest(&entries[i])
 		if reqs[i].Continues() {
 			last = i
 		}
@@ -290,16 +261,6 @@ func linkTurns(entries []capture.Entry, session func(i int) *model.Session) []tu
 		}
 	}
 	return links
-}
-
-// entryRequest reads an entry's request body, and returns it with the
-// request URI, where Gemini names the model.
-func entryRequest(e *capture.Entry) (model.Request, string) {
-	path := e.URL
-	if u, err := url.Parse(e.URL); err == nil && u.Path != "" {
-		path = u.RequestURI()
-	}
-	return model.ParseRequest(e.RequestBody, path), path
 }
 
 // exchangeJSON is the "exchange" member of a session's calls or check
@@ -385,7 +346,7 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 // exchangeInfo is what the sessions list shows of an imported session,
 // but for its turn link.
 func exchangeInfo(id int, e *capture.Entry, s *model.Session) model.Exchange {
-	req, path := entryRequest(e)
+	req, path := model.EntryRequest(e)
 	req.Header, req.Size = e.RequestHeader, len(e.RequestBody)
 	x := model.Exchange{
 		Exchange: e.Exchange, ID: id, Path: path, Model: req.Model,

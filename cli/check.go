@@ -22,10 +22,12 @@ prints the stream's outcome and the findings. Reads stdin when FILE is -, or
 when no FILE is given and stdin is a pipe.
 
 The check fails on a finding at or above --fail-on, and on an outcome of
-error (an HTTP error or an error event), failed, truncated (no terminal
-event) or empty, even without findings: a 401 body or a cut stream fails a
-CI job. --allow-outcome lets named outcomes pass. The text output says
-which outcome failed the check; --json adds "pass": the verdict.
+error (an HTTP error or an error event), failed, blocked (a refusal or a
+filter), truncated (cut before the model finished) or empty, even without
+findings: a 401 body or a cut stream fails a CI job; completed, incomplete
+(stopped at a limit) and closed pass. --allow-outcome lets named outcomes
+pass. The text output says which outcome failed the check; --json adds
+"pass": the verdict.
 
 With the request the stream answers (--request FILE, or the request body a
 timed recording, a HAR file or a cassette carries), the request/… rules also
@@ -58,7 +60,7 @@ func checkFlags(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
 	fs.StringVar(&o.failOnName, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
 	fs.StringVar(&o.profileName, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
-	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, truncated, empty (completed and incomplete always pass); may be repeated")
+	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
 }
 
 // parseCheckFlags reads --fail-on and --profile.
@@ -74,18 +76,13 @@ func parseCheckFlags(o *options) (err error) {
 
 // outcomeNames are the outcomes a finished stream can have (model.Outcome),
 // the names --allow-outcome takes.
-var outcomeNames = []string{"completed", "incomplete", "failed", "error", "truncated", "empty", "closed"}
+var outcomeNames = model.Outcomes()
 
 // outcomeFails reports whether a stream that ended with state fails check
-// and request: it ended in an error, failed, was cut before its terminal
-// event or carried nothing, and allow does not name it. Completed and
-// incomplete (the model stopped at a limit) pass.
+// and request: checks.OutcomeFails says which outcomes do, unless allow
+// names it.
 func outcomeFails(state string, allow outcomeSet) bool {
-	switch state {
-	case "error", "failed", "truncated", "empty":
-		return !allow.has(state)
-	}
-	return false
+	return checks.OutcomeFails(state) && !allow.has(state)
 }
 
 // checkStream checks one stream and writes its report; it ends as check

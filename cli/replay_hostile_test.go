@@ -143,7 +143,7 @@ func TestReplayBadDelays(t *testing.T) {
 	}
 	base, warnings, stop := listenReplay(t, writeRecording(t, text))
 	defer stop()
-	if !strings.Contains(strings.Join(warnings, ""), "4 recorded time(s) are not a number of seconds from 0 to 24h0m0s") {
+	if !strings.Contains(strings.Join(warnings, ""), "4 recorded times are not a number of seconds from 0 to 24h0m0s") {
 		t.Errorf("warnings = %q", warnings)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second) // a hang guard, not a timing

@@ -29,7 +29,7 @@ with --json. $VAR and ${VAR} in -H values are read from the environment, so
 keys stay out of shell history.
 `
 	requestExits = `exit codes: 0 a 2xx status and an outcome that passes; 1 an HTTP error
-status, or an outcome of error, failed, truncated or empty (unless
+status, or an outcome of error, failed, blocked, truncated or empty (unless
 --allow-outcome); 2 bad usage, no response, or a connection that broke
 mid-stream
 `
@@ -72,7 +72,7 @@ func requestFlags(o *requestOptions) (fs *flag.FlagSet, data, format *string) {
 	fs.StringVar(&o.timed, "save-timed", "", "also write a timed recording of the exchange (request, head, each event's arrival time) to `FILE`")
 	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "do not redact credentials in the URL, the recording and the views")
 	format = fs.String("format", "auto", "read the response body as `FORMAT`: sse, jsonl, http, json, or auto to go by its Content-Type")
-	fs.Var(&o.base.allow, "allow-outcome", "exit 0 on the stream's `OUTCOMES` too, a comma-separated list of error, failed, truncated, empty; may be repeated")
+	fs.Var(&o.base.allow, "allow-outcome", "exit 0 on the stream's `OUTCOMES` too, a comma-separated list of error, failed, blocked, truncated, empty; may be repeated")
 	return fs, data, format
 }
 

@@ -137,6 +137,7 @@ type Session struct {
 	// typeOwners holds, by interned type, 1 + the dialect that claims the
 	// type (see typeOwner), or 0 while unasked.
 	typeOwners []Dialect
+	notes      []Note // the event being added's: see Notes
 	// chunk is the inner document of the InvokeModel chunk being added,
 	// when its Batch decoded and scanned it already (see prescanChunk).
 	chunk prefocus
@@ -349,6 +350,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
 	s.cur = nil
+	s.notes = s.notes[:0]
 	switch f.Kind {
 	case capture.FrameComment:
 		ev.Type, ev.Kind = s.types.id([]byte(TypeComment)), KindKeepalive

@@ -87,8 +87,12 @@ func Replay(rec *capture.Recording, speed float64, log *Log) http.Handler {
 func CheckReplay(rec *capture.Recording) (warnings []string, err error) {
 	_, _, warnings, err = replayHead(rec)
 	if rec.BadTimes > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d recorded time(s) are not a number of seconds from 0 to %s (NaN, negative, too large): "+
-			"each such event is sent right after the one before it", rec.BadTimes, capture.MaxRecordedTime))
+		times := fmt.Sprintf("%d recorded times are", rec.BadTimes)
+		if rec.BadTimes == 1 {
+			times = "1 recorded time is"
+		}
+		warnings = append(warnings, fmt.Sprintf("%s not a number of seconds from 0 to %s (NaN, negative, too large): "+
+			"each such event is sent right after the one before it", times, capture.MaxRecordedTime))
 	}
 	return warnings, err
 }

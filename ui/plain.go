@@ -465,7 +465,7 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	if rep.Outcome.Detail != "" {
 		fmt.Fprintf(&b, " (%s)", termtext.Safe(rep.Outcome.Detail))
 	}
-	fmt.Fprintf(&b, " · %d call(s)\n", len(rep.Calls))
+	fmt.Fprintf(&b, " · %s\n", countOf(len(rep.Calls), "call"))
 	for i, c := range rep.Calls {
 		id := "(no id)"
 		if c.ID != nil {

@@ -273,7 +273,11 @@ func (c *comparer) checkOrder() {
 		if len(run) > 1 {
 			d.LastA, d.LastB = int(last.a), int(last.b)
 		}
-		d.Message = fmt.Sprintf("%d event(s) from A#%d come in another order in B (from B#%d)", len(run), first.a, first.b)
+		what := fmt.Sprintf("%d events from A#%d come", len(run), first.a)
+		if len(run) == 1 {
+			what = fmt.Sprintf("1 event from A#%d comes", first.a)
+		}
+		d.Message = fmt.Sprintf("%s in another order in B (from B#%d)", what, first.b)
 		c.add(d)
 		run = run[:0]
 	}
