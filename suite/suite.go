@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/model/checks"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // safe makes text from a stream, a file name or an error printable: the
@@ -25,7 +25,7 @@ import (
 // sequences, C1, bidi and invalid UTF-8 shown escaped). Every format runs
 // its text through it before its own escaping, so a CI log that shows the
 // output is as safe as a terminal.
-var safe = ui.Safe
+var safe = termtext.Safe
 
 // Verdict is check's judgement of one input, or of one session of an
 // archive.
