@@ -21,6 +21,9 @@ import (
 // proxy and the commands escape text alike through it. proxy serves HTTP
 // and feeds the sessions list with model.SessionUpdate values; it imports
 // no ui, and ui never imports it.
+// suite (check over a test suite: the inputs under directories, the
+// config file, the CI report formats) stands beside termtext too; the
+// commands use it.
 // cli holds the commands and may import every package but the root. The
 // root is main.go alone, and it imports cli only (rootFile, rootImports).
 // internal/ holds helpers for tests only (a WebSocket peer, SSE blocks,

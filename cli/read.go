@@ -51,6 +51,8 @@ type reader struct {
 	// sessionsList: several sessions of an archive open the sessions list
 	// when stdout is a terminal.
 	sessionsList bool
+	// many: the command takes several inputs (check), in options.inputs.
+	many bool
 	// one reads one stream (the input, or a session of an archive) and
 	// writes the command's output.
 	one func(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error
