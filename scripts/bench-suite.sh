@@ -23,6 +23,7 @@
 #            events a recording)
 #   FORMATS  output formats (default "text json sarif github junit")
 #   RUNS     runs of each command, the least time kept (default 3)
+#   REUSE=1  with KEEP=1 and BENCH_DIR, use the recordings a run kept
 #   BENCH_DIR, KEEP=1 as for bench.sh
 #
 # Target: the text format's ratio at most 1.5. Exit status: 0 when it
@@ -46,17 +47,21 @@ bin=$TMP/streamtap
 
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
-recs=$dir/suite-recordings one=$dir/suite-one.sse
+recs=$dir/suite-recordings-$DIALECT-$N one=$dir/suite-one-$DIALECT-$N.sse
 generated+=("$one")
-rm -rf -- "$recs" && mkdir -p "$recs"
-: >"$one"
-echo "generating $N $DIALECT recordings..." >&2
-for ((i = 1; i <= N; i++)); do
-	gen=$TMP/gen.sse
-	"$TMP/gencapture" -dialect "$DIALECT" -turns 1 -seed "$i" -out "$gen" 2>>"$TMP/gen.out"
-	cat "$gen" >>"$one"
-	"$bin" calls --save-timed "$(printf '%s/%05d.sse' "$recs" "$i")" "$gen" >/dev/null
-done
+if [[ ${REUSE:-0} == 1 && -s $one && $(find "$recs" -name '*.sse' 2>/dev/null | wc -l) == "$N" ]]; then
+	echo "reusing $recs and $one" >&2
+else
+	rm -rf -- "$recs" && mkdir -p "$recs"
+	: >"$one"
+	echo "generating $N $DIALECT recordings..." >&2
+	for ((i = 1; i <= N; i++)); do
+		gen=$TMP/gen.sse
+		"$TMP/gencapture" -dialect "$DIALECT" -turns 1 -seed "$i" -out "$gen" 2>>"$TMP/gen.out"
+		cat "$gen" >>"$one"
+		"$bin" calls --save-timed "$(printf '%s/%05d.sse' "$recs" "$i")" "$gen" >/dev/null
+	done
+fi
 bytes=$(du -sb "$recs" | cut -f1)
 events_one=$("$bin" events "$one" | wc -l)
 
