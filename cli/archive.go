@@ -78,10 +78,14 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	}
 	in := &archiveInput{name: name, entries: model.LLMEntries(ar)}
 	if len(in.entries) == 0 {
-		return nil, fmt.Errorf("%s: no stream or LLM response in it", name)
+		return nil, fmt.Errorf("%s: %w", name, errNoLLMExchange)
 	}
 	return in, nil
 }
+
+// errNoLLMExchange is an archive in which no exchange is an LLM's: a
+// cassette of telemetry or of another API.
+var errNoLLMExchange = errors.New("no stream or LLM response in it")
 
 func isRegular(path string) bool {
 	st, err := os.Stat(path)

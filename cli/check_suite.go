@@ -20,6 +20,7 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/suite"
+	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -123,6 +124,9 @@ func runSuite(ctx context.Context, o options, stdin *os.File, stdout, stderr io.
 			return err
 		}
 		for _, v := range verdicts {
+			if v.Skipped != "" {
+				fmt.Fprintf(stderr, "streamtap check: skipped %s: %s\n", termtext.Safe(v.Input), v.Skipped)
+			}
 			if v.Err != nil {
 				writeErrorLine(stderr, "streamtap check", v.Err)
 			}
@@ -163,7 +167,14 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	if err != nil {
 		return unreadable(err), nil
 	}
+	// A .json or .yaml file a directory's walk found may be anything (a
+	// request body, a tool's config): it is skipped, not failed, when it
+	// holds no LLM stream. Named on the command line, it is judged.
+	mayHoldNone := in.Found && suite.IsGenericName(in.Path)
 	ar, err := loadArchive(o, stdin)
+	if mayHoldNone && errors.Is(err, errNoLLMExchange) {
+		return []suite.Verdict{{Input: in.Path, File: in.Path, Skipped: "no LLM exchange in it", Last: -1}}, nil
+	}
 	if err != nil {
 		return unreadable(err), nil
 	}
@@ -189,8 +200,12 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	if src.Kind != capture.SourceFile {
 		v.File = ""
 	}
-	if err := judge(ctx, src, o, cfg, &v); err != nil {
+	s, err := judge(ctx, src, o, cfg, &v)
+	if err != nil {
 		return nil, err
+	}
+	if mayHoldNone && v.Err == nil && s.Dialect() == model.DialectUnknown && len(s.Responses) == 0 && len(s.Errors) == 0 {
+		v = suite.Verdict{Input: in.Path, File: in.Path, Skipped: "no stream in it", Last: -1}
 	}
 	return []suite.Verdict{v}, nil
 }
@@ -215,7 +230,7 @@ func checkArchive(ctx context.Context, ar *archiveInput, o options, cfg checks.C
 		if o.input == "" || o.input == "-" {
 			v.File = ""
 		}
-		if err := judge(ctx, e.Source(fmt.Sprintf("%s #%d", ar.name, first+i)), o, cfg, &v); err != nil {
+		if _, err := judge(ctx, e.Source(fmt.Sprintf("%s #%d", ar.name, first+i)), o, cfg, &v); err != nil {
 			return nil, err
 		}
 		out = append(out, v)
@@ -225,13 +240,14 @@ func checkArchive(ctx context.Context, ar *archiveInput, o options, cfg checks.C
 
 // judge reads one stream and fills in v's report and verdict, and, when
 // the format points into files and v has one, where the cited events are.
-// It returns an error only for ctrl+c; a read that fails is v.Err.
-func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Config, v *suite.Verdict) error {
+// It returns the session read, and an error only for ctrl+c; a read that
+// fails is v.Err.
+func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Config, v *suite.Verdict) (*model.Session, error) {
 	if o.saveTimed != "" {
 		closeRec, err := saveTimed(src, o)
 		if err != nil {
 			v.Err = err
-			return nil
+			return nil, nil
 		}
 		defer closeRec()
 	}
@@ -245,12 +261,12 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 	}
 	s, err := readStream(ctx, src, o, opts, nil)
 	if errors.Is(err, context.Canceled) {
-		return readError(err)
+		return s, readError(err)
 	}
 	v.Last = s.Len() - 1
 	if err != nil {
 		v.Err = err
-		return nil
+		return s, nil
 	}
 	v.Report = c.Report(s, o.profile)
 	v.OutcomeFails = outcomeFails(v.Report.Outcome.State, o.allow)
@@ -261,5 +277,5 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 			v.Places = nil // the report stands; only its lines are unknown
 		}
 	}
-	return nil
+	return s, nil
 }

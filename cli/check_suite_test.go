@@ -419,3 +419,59 @@ func TestRulesEffective(t *testing.T) {
 		}
 	}
 }
+
+// tracesOnlyCassette is the real Agents SDK cassette cut to its first
+// exchange: a POST of trace spans, no LLM exchange in it.
+func tracesOnlyCassette(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../model/checks/testdata/verdicts/agents-traces-ingest__openllmetry.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	first := strings.Index(s, "\n- request:") + 1
+	second := strings.Index(s[first:], "\n- request:")
+	if first == 0 || second < 0 || !strings.Contains(s[:first+second], "/v1/traces/ingest") {
+		t.Fatal("the cassette no longer starts with its traces exchange")
+	}
+	return s[:first+second+1]
+}
+
+// TestCheckSuiteSkipsWhatHoldsNoStream: a directory's .json and .yaml
+// files that hold no LLM stream (a request body, a tool's config, a
+// cassette of telemetry) are skipped with a note, not failed; named on
+// the command line they are judged, and a .sse without a stream still
+// fails.
+func TestCheckSuiteSkipsWhatHoldsNoStream(t *testing.T) {
+	t.Parallel()
+	tree := suiteDir(t, map[string]string{
+		"clean.sse":            checkClean,
+		"bodies/request.json":  `{"model":"gpt-4.1","input":"hi","stream":true}`,
+		"tool.yaml":            "name: x\nretries: 2\n",
+		"agent/traces.yaml":    tracesOnlyCassette(t),
+		"agent/responses.json": checkClean,
+	})
+	code, stdout, stderr := runCheckArgs(t, nil, tree)
+	if code != 0 {
+		t.Fatalf("exit %d; want 0\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "\nchecked 2: 2 passed, 0 failed; 3 skipped (no stream in them)\n") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	for _, f := range []string{"bodies/request.json: no stream in it", "tool.yaml: no stream in it", "traces.yaml: no LLM exchange in it"} {
+		if !strings.Contains(stderr, f) {
+			t.Errorf("stderr lacks %q:\n%s", f, stderr)
+		}
+	}
+	if code, _, _ := runCheckArgs(t, nil, "--json", tree); code != 0 {
+		t.Errorf("--json: exit %d; want 0", code)
+	}
+	named := filepath.Join(tree, "tool.yaml")
+	if code, _, _ := runCheckArgs(t, nil, named, filepath.Join(tree, "clean.sse")); code == 0 {
+		t.Errorf("check %s named on the command line passed; want it judged", named)
+	}
+	noStream := suiteDir(t, map[string]string{"clean.sse": checkClean, "empty.sse": "name: x\n"})
+	if code, stdout, _ := runCheckArgs(t, nil, noStream); code != 1 || strings.Contains(stdout, "skipped") {
+		t.Errorf("a .sse holding no stream: exit %d; want 1, judged:\n%s", code, stdout)
+	}
+}

@@ -18,6 +18,23 @@ import (
 // the command line is read whatever its name.
 var Extensions = []string{".sse", ".jsonl", ".ndjson", ".json", ".har", ".yaml", ".yml", ".chunks.txt", ".http", ".eventstream"}
 
+// genericExtensions are the names of files that hold many things besides
+// streams (a request body, a tool's config): found by a walk, they are
+// skipped when they hold no LLM stream (IsGenericName).
+var genericExtensions = []string{".json", ".yaml", ".yml"}
+
+// IsGenericName says whether a file of this name may hold something other
+// than a stream, so that a directory's walk skips it when it does (a
+// .json request body beside its recording) instead of failing the run.
+func IsGenericName(name string) bool {
+	for _, ext := range genericExtensions {
+		if strings.HasSuffix(strings.ToLower(name), ext) {
+			return true
+		}
+	}
+	return false
+}
+
 // Input is one input of a run.
 type Input struct {
 	// Path is the file as named on the command line or found under a

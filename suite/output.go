@@ -47,6 +47,9 @@ func NewOutput(format string, w io.Writer, failOn checks.Severity, version strin
 // Add writes (or, for JUnit and SARIF, keeps) one verdict.
 func (o *Output) Add(v Verdict) error {
 	o.sum.Add(&v)
+	if v.Skipped != "" {
+		return nil
+	}
 	switch o.format {
 	case "junit", "sarif":
 		o.run.Verdicts = append(o.run.Verdicts, v)

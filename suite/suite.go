@@ -52,6 +52,10 @@ type Verdict struct {
 	OutcomeFails, Pass bool
 	// Err is why the input could not be read; Report is empty then.
 	Err error
+	// Skipped says why a file a directory's walk found was not judged (a
+	// .json or .yaml file that holds no LLM stream); no format writes it
+	// but the summary's count.
+	Skipped string
 
 	// Places says where the events the report cites are in File, by
 	// ordinal (see Positions); nil when unknown.
@@ -145,13 +149,17 @@ type Run struct {
 	Version  string
 }
 
-// Summary counts a run's verdicts.
+// Summary counts a run's verdicts, and the files skipped.
 type Summary struct {
-	Checked, Passed, Failed, Unreadable int
+	Checked, Passed, Failed, Unreadable, Skipped int
 }
 
 // Add counts one verdict.
 func (s *Summary) Add(v *Verdict) {
+	if v.Skipped != "" {
+		s.Skipped++
+		return
+	}
 	s.Checked++
 	switch {
 	case v.Err != nil:
@@ -164,12 +172,16 @@ func (s *Summary) Add(v *Verdict) {
 }
 
 // String is the summary's line: "checked 12: 10 passed, 1 failed, 1
-// unreadable" (unreadable only when there is one).
+// unreadable; 2 skipped (no stream in them)" (unreadable and skipped only
+// when there are some).
 func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "checked %d: %d passed, %d failed", s.Checked, s.Passed, s.Failed)
 	if s.Unreadable > 0 {
 		fmt.Fprintf(&b, ", %d unreadable", s.Unreadable)
+	}
+	if s.Skipped > 0 {
+		fmt.Fprintf(&b, "; %d skipped (no stream in them)", s.Skipped)
 	}
 	return b.String()
 }
