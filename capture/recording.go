@@ -222,7 +222,7 @@ func (x *Exchange) writeHeader(w *bytes.Buffer, keep bool) {
 	headers("request-header", x.RequestHeader)
 	if len(x.RequestBody) > 0 {
 		switch b := x.RequestBody; {
-		case utf8.Valid(b) && bytes.IndexAny(b, "\r\n") < 0:
+		case utf8.Valid(b) && !bytes.ContainsAny(b, "\r\n"):
 			line("request-body", string(b))
 		case utf8.Valid(b):
 			q, _ := json.Marshal(string(b))

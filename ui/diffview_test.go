@@ -96,8 +96,7 @@ func drain(t testing.TB, m *Model, cmd tea.Cmd) {
 func diffMsgOf(t testing.TB, cmd tea.Cmd) tea.Msg {
 	t.Helper()
 	results := make(chan tea.Msg, 16)
-	var run func(tea.Cmd)
-	run = func(c tea.Cmd) {
+	run := func(c tea.Cmd) {
 		if c != nil {
 			go func() { results <- c() }()
 		}

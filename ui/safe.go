@@ -43,9 +43,6 @@ func Safe(s string) string {
 	return b.String()
 }
 
-// SafeLine is Safe for text shown on one line.
-func SafeLine(s string) string { return Safe(s) }
-
 func hex2(c byte) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[c>>4], digits[c&0xf]})
