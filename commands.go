@@ -169,10 +169,20 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func parseFailed(name string, err error, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		c, _ := lookupCommand(name)
-		writeHelp(stdout, c)
-		return 0
+		return printHelp(stdout, stderr, c)
 	}
 	return usageFailed(name, err, stderr)
+}
+
+// printHelp writes c's help to stdout and returns 0, or says on stderr why
+// it could not and returns 2 (help > /dev/full printed nothing and exited
+// 0).
+func printHelp(stdout, stderr io.Writer, c command) int {
+	if err := writeHelp(stdout, c); err != nil {
+		printError(stderr, err)
+		return 2
+	}
+	return 0
 }
 
 // usageFailed reports bad usage of command name in one line and returns 2.
@@ -247,16 +257,14 @@ func runHelp(_ context.Context, args []string, _ *os.File, stdout, stderr io.Wri
 	switch len(positional) {
 	case 0:
 		c, _ := lookupCommand("")
-		writeHelp(stdout, c)
-		return 0
+		return printHelp(stdout, stderr, c)
 	case 1:
 		c, ok := lookupCommand(positional[0])
 		if !ok || positional[0] == "" {
 			// The inspector's help lists the commands there are.
 			return usageFailed("", fmt.Errorf("no command %q", positional[0]), stderr)
 		}
-		writeHelp(stdout, c)
-		return 0
+		return printHelp(stdout, stderr, c)
 	}
 	return usageFailed("help", errors.New("help takes one COMMAND"), stderr)
 }

@@ -14,10 +14,10 @@ const helpWidth = 80
 
 // writeHelp prints the usage of c: the usage line, what it does, and every
 // flag of its flag set with its argument, default and meaning. The bare
-// inspector's help also lists the commands.
-func writeHelp(w io.Writer, c command) {
+// inspector's help also lists the commands. It returns the first error
+// writing to w.
+func writeHelp(w io.Writer, c command) error {
 	b := bufio.NewWriter(w)
-	defer b.Flush()
 	fs := c.flags()
 	hasFlags := false
 	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
@@ -54,6 +54,7 @@ func writeHelp(w io.Writer, c command) {
 	if c.exits != "" {
 		fmt.Fprint(b, "\n"+c.exits)
 	}
+	return b.Flush() // a bufio.Writer keeps its first error: Flush returns it
 }
 
 // writeFlags lists the flags of fs, one entry each: the flag and its
