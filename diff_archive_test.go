@@ -33,6 +33,7 @@ func TestDiffRefusesArchive(t *testing.T) {
 // refuses a B that is an archive of several sessions before the page
 // opens, in one line, exit 2, as it refuses such an A.
 func TestTmuxDiffViewRefusesArchiveB(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	dir := t.TempDir()
 	errFile, codeFile := filepath.Join(dir, "stderr"), filepath.Join(dir, "code")
@@ -65,6 +66,7 @@ func readFileString(t *testing.T, path string) string {
 // TestTmuxDiffViewOneSessionArchives: an archive of one session is that
 // session's stream on the diff page too, as A and as B.
 func TestTmuxDiffViewOneSessionArchives(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	har := filepath.Join(t.TempDir(), "one.har")
 	if code := run(t.Context(), []string{"calls", "--sample", "responses-single-call", "--save-har", har}, os.Stdin, io.Discard, io.Discard); code != 0 {

@@ -9,6 +9,7 @@ import (
 // TestDiffColoursOnlyATerminal: `streamtap diff` on a terminal colours the
 // kinds of difference; under NO_COLOR, or into a pipe, it writes none.
 func TestDiffColoursOnlyATerminal(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	diff := shellQuote(bin) + " diff sample:responses-single-call sample:gateway-responses-single-call"
 	for _, tt := range []struct {

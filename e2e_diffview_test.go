@@ -25,6 +25,7 @@ func rowsWith(screen, text string) []string {
 // enter opens A in the inspector and esc comes back, tab lets B lead, and
 // q quits with exit 0.
 func TestTmuxDiffView(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	codeFile := filepath.Join(t.TempDir(), "code")
 	tm := startTmux(t, 160, 48, shellQuote(bin)+" --sample responses-single-call --diff sample:gateway-responses-single-call; echo $? >"+shellQuote(codeFile))
@@ -75,6 +76,7 @@ func TestTmuxDiffView(t *testing.T) {
 // TestTmuxDiffViewLiveA pipes stream A in at 80×24: the page reads it
 // live, compares once it ends, and stacks the sides.
 func TestTmuxDiffViewLiveA(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	a := filepath.Join("samples", "gateway-responses-single-call.sse")
 	tm := startTmux(t, 80, 24, "cat "+shellQuote(a)+" | "+shellQuote(bin)+" --diff sample:responses-single-call")
@@ -99,6 +101,7 @@ func TestTmuxDiffViewLiveA(t *testing.T) {
 // archive of several streams is refused in one line, exit 2, before the
 // inspector starts.
 func TestTmuxDiffViewRefuses(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	har := filepath.Join("capture", "testdata", "import", "anthropic-text-editor-stream__pydantic-ai.yaml")
 	for _, tt := range []struct{ name, args, want string }{

@@ -19,6 +19,7 @@ func statusLine(screen string) string {
 // event under the detail pane and keeps doing so while the selection
 // moves; q quits.
 func TestTmuxLessonAndExplain(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	tm := startTmux(t, 100, 30, shellQuote(bin)+" --sample chat-single-call")
 	const wait = 15 * time.Second
@@ -51,6 +52,7 @@ func TestTmuxLessonAndExplain(t *testing.T) {
 // TestTmuxDemoLessonAndExplainFlag: plain streamtap opens the demo with
 // its lesson; --explain opens the inspector with the explanation shown.
 func TestTmuxDemoLessonAndExplainFlag(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	const wait = 15 * time.Second
 	tm := startTmux(t, 120, 40, shellQuote(bin))

@@ -51,6 +51,7 @@ func hugeEventFile(t *testing.T, n int) string {
 // freeze at 100% CPU on such an event. The same steps on a 1 kB event are
 // the baseline of the key-to-screen times it logs.
 func TestTmuxHugeEvent(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	for _, size := range []struct {
 		name string

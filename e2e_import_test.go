@@ -13,6 +13,7 @@ const importLiveness = 10 * time.Second
 // list, one row per turn with its outcome and calls; enter opens a turn in
 // the panes, esc goes back, q quits (the pane dies: the program ended).
 func TestImportedSessionsList(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	file, err := filepath.Abs(importFixture("gemini-iter-stream__pydantic-ai.yaml"))
 	if err != nil {

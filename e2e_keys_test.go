@@ -32,6 +32,7 @@ func selectedOrdinal(screen string) string {
 // a terminal does (bracketed paste, tmux paste-buffer -p), checks that the
 // selection moved to the first match, then goes to an event with :N.
 func TestTmuxPasteSearchAndGoto(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	tm := startTmux(t, 120, 40, shellQuote(bin)+" --sample responses-parallel-calls")
 	const wait = 15 * time.Second

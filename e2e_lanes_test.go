@@ -11,6 +11,7 @@ import (
 // whole screen; j moves the selection a row (a run of deltas is one), and
 // the timeline, shown again after z, follows; the program quits on q.
 func TestTmuxLanes(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	tm := startTmux(t, 80, 24, shellQuote(bin)+" --sample responses-parallel-calls")
 	const wait = 15 * time.Second

@@ -18,6 +18,7 @@ const stdinLiveness = 10 * time.Second
 // TestTerminalStdinInspectorQuits: the inspector says it waits for a
 // stream on stdin and how to pipe one, and q, ctrl+c and ctrl+d quit.
 func TestTerminalStdinInspectorQuits(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	for _, key := range []string{"q", "C-c", "C-d"} {
 		t.Run(key, func(t *testing.T) {
@@ -38,6 +39,7 @@ func TestTerminalStdinInspectorQuits(t *testing.T) {
 // how to end the input; ctrl+d ends it and the command reports what was
 // typed, ctrl+c interrupts it.
 func TestTerminalStdinHeadless(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	const hint = "reading a stream from the terminal; end it with ctrl+d"
 	for _, cmd := range []string{"calls", "check"} {
@@ -66,6 +68,7 @@ func TestTerminalStdinHeadless(t *testing.T) {
 // TestTerminalStdinRequestBody: `request -d @-` on a terminal reads the
 // body as typed, ends it on ctrl+d and sends it; ctrl+c interrupts it.
 func TestTerminalStdinRequestBody(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	got := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

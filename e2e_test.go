@@ -14,6 +14,7 @@ import (
 // with a sample piped into it, moves the selection with keys, and checks
 // that the calls pane shows the arguments as they stood at that event.
 func TestTmuxEndToEnd(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	data, err := samples.Open("responses-single-call")
 	if err != nil {

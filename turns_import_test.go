@@ -50,6 +50,7 @@ func TestImportedTurnsInHeaders(t *testing.T) {
 // The sessions list of an archive shows the turn column as the proxy's
 // does: "of #1", and "!1" for a call left unanswered.
 func TestImportedTurnsInSessionsList(t *testing.T) {
+	t.Parallel() // a tmux server of its own; waiting, mostly
 	bin := builtBinary(t)
 	for _, tc := range []struct{ name, file, want string }{
 		{"answered", importFixture(anthropicTurns), "of #1"},
