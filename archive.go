@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -73,10 +73,7 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	in := &archiveInput{name: name, entries: ar.Entries}
-	if ar.Format == capture.FormatHAR {
-		in.entries = llmEntries(ar)
-	}
+	in := &archiveInput{name: name, entries: model.LLMEntries(ar)}
 	if len(in.entries) == 0 {
 		return nil, fmt.Errorf("%s: no stream or LLM response in it", name)
 	}
@@ -103,43 +100,6 @@ func readHead(path string) ([]byte, error) {
 	return buf[:n], nil
 }
 
-// llmEntries keeps the sessions of a HAR file: every entry of one
-// streamtap wrote (the proxy's sessions, failed ones included); of any
-// other, the event streams, the JSON responses a dialect recognises, and
-// the exchanges whose request is an LLM request (it names a model or
-// declares tools), whatever came back: a 401 page or no response at all
-// is a session that fails its check, not one to skip.
-func llmEntries(ar *capture.Archive) []capture.Entry {
-	if ar.Own {
-		return ar.Entries
-	}
-	var out []capture.Entry
-	for _, e := range ar.Entries {
-		if e.Stream || strings.HasPrefix(strings.ToLower(e.ResponseHeader.Get("Content-Type")), "text/event-stream") ||
-			len(e.Body) > 1 || isLLMRequest(&e) || hasDialect(&e) {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// isLLMRequest says whether an entry's request is one to an LLM API.
-func isLLMRequest(e *capture.Entry) bool {
-	req, _ := entryRequest(e)
-	return req.Model != "" || len(req.Decls) > 0
-}
-
-// hasDialect says whether one of the dialects recognises an entry's
-// response.
-func hasDialect(e *capture.Entry) bool {
-	s := model.NewSession(model.Options{})
-	_ = e.Source("").Read(context.Background(), capture.ReadOptions{}, func(f *capture.Frame) error {
-		s.Add(f)
-		return nil
-	})
-	return s.Dialect() != model.DialectUnknown
-}
-
 // sourceOne reads one session's stream with o and writes to w, returning
 // the exit code.
 type sourceOne func(src *capture.Source, o options, w io.Writer) int
@@ -155,7 +115,7 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 	sel, first := ar.entries, 1
 	if o.session > 0 {
 		if o.session > len(ar.entries) {
-			return usageFailed(cmd, fmt.Errorf("--session %d: %s holds %d session(s)", o.session, ar.name, len(ar.entries)), stderr)
+			return usageFailed(cmd, fmt.Errorf("--session %d: %s holds %s", o.session, ar.name, sessionsCount(len(ar.entries))), stderr)
 		}
 		sel, first = ar.entries[o.session-1:o.session], o.session
 	}
@@ -215,6 +175,14 @@ func runArchive(ctx context.Context, cmd string, ar *archiveInput, o options, st
 	return code
 }
 
+// sessionsCount says "1 session" or "3 sessions".
+func sessionsCount(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
+
 // turnLink is the earlier session a session's request continues, as
 // model.Turns links them: 0 for none, and that session's calls the
 // request sends no output for.
@@ -246,7 +214,7 @@ func linkTurns(ctx context.Context, entries []capture.Entry) []turnLink {
 	reqs := make([]model.Request, len(entries))
 	last := -1 // the last request that can continue an earlier session
 	for i := range entries {
-		reqs[i], _ = entryRequest(&entries[i])
+		reqs[i], _ = model.EntryRequest(&entries[i])
 		if reqs[i].Continues() {
 			last = i
 		}
@@ -269,19 +237,9 @@ func linkTurns(ctx context.Context, entries []capture.Entry) []turnLink {
 	return links
 }
 
-// entryRequest reads an entry's request body, and returns it with the
-// request URI, where Gemini names the model.
-func entryRequest(e *capture.Entry) (model.Request, string) {
-	path := e.URL
-	if u, err := url.Parse(e.URL); err == nil && u.Path != "" {
-		path = u.RequestURI()
-	}
-	return model.ParseRequest(e.RequestBody, path), path
-}
-
 // exchangeJSON is the "exchange" member of a session's calls or check
 // object: method, URL (credentials redacted unless --keep-secrets) and
-// status.
+// status, safe to print as the rest of the object is.
 func exchangeJSON(e *capture.Entry) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -291,7 +249,7 @@ func exchangeJSON(e *capture.Entry) string {
 		URL    string `json:"url"`
 		Status int    `json:"status"`
 	}{e.Method, e.URL, e.Status})
-	return strings.TrimSpace(b.String())
+	return string(jsonscan.AppendSafe(nil, bytes.TrimSpace(b.Bytes())))
 }
 
 // sessionLines writes JSON lines with prefix inserted after the opening
@@ -367,9 +325,16 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 	var turns model.Turns
 	for i := range sel {
 		src := source(i)
-		sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: src.ReaderAt()}, src, o)
+		// A body held in memory is read back from there; one inflated as
+		// it is read is kept once, as a pipe's bytes are.
+		raw, ropt := src.ReaderAt(), capture.ReadOptions{}
+		if raw == nil {
+			store := new(capture.Store)
+			raw, ropt.Keep = store, store
+		}
+		sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: raw}, src, o)
 		s := model.NewSession(sopts)
-		err := src.Read(ctx, capture.ReadOptions{}, func(f *capture.Frame) error {
+		err := src.Read(ctx, ropt, func(f *capture.Frame) error {
 			s.Add(f)
 			return nil
 		})
@@ -400,7 +365,7 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 // exchangeInfo is what the sessions list shows of an imported session,
 // but for its turn link.
 func exchangeInfo(id int, e *capture.Entry, s *model.Session) model.Exchange {
-	req, path := entryRequest(e)
+	req, path := model.EntryRequest(e)
 	req.Header, req.Size = e.RequestHeader, len(e.RequestBody)
 	x := model.Exchange{
 		Exchange: e.Exchange, ID: id, Path: path, Model: req.Model,

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -31,18 +30,13 @@ func checkCommand() command {
 
 // outcomeNames are the outcomes a finished stream can have (model.Outcome),
 // the names --allow-outcome takes.
-var outcomeNames = []string{"completed", "incomplete", "failed", "error", "truncated", "empty", "closed"}
+var outcomeNames = model.Outcomes()
 
 // outcomeFails reports whether a stream that ended with state fails check
-// and request: it ended in an error, failed, was cut before its terminal
-// event or carried nothing, and allow does not name it. Completed and
-// incomplete (the model stopped at a limit) pass.
+// and request: checks.OutcomeFails says which outcomes do, unless allow
+// names it.
 func outcomeFails(state string, allow outcomeSet) bool {
-	switch state {
-	case "error", "failed", "truncated", "empty":
-		return !allow.has(state)
-	}
-	return false
+	return checks.OutcomeFails(state) && !allow.has(state)
 }
 
 // outcomeSet is the value of --allow-outcome: outcome names, given as a
@@ -79,7 +73,7 @@ func (s *outcomeSet) has(name string) bool { return s != nil && slices.Contains(
 // flags every reading command takes (--format, --sample, --save) besides
 // its own.
 func runCheck(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
-	debug.SetMemoryLimit(checkMemoryLimit)
+	keepHeapNear(checkHeap)
 	o, err := parseFlags("check", args)
 	var failOn checks.Severity
 	var profile checks.Profile

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -46,10 +45,6 @@ difference such as reordered or chunking); --strict starts from nothing.
 differ, 2 unreadable input or bad usage
 `
 )
-
-// diffMemoryLimit is the soft heap limit of diff: two sessions with their
-// events, each within the headless budget.
-const diffMemoryLimit = 2*headlessMemoryLimit + 16<<20
 
 func diffCommand() command {
 	return command{
@@ -160,7 +155,7 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 // and prints the report, as JSON when asJSON; it returns diff's exit code.
 func diffStreams(ctx context.Context, args [2]string, format capture.Format, opts streamdiff.Options, asJSON bool,
 	stdin *os.File, stdout, stderr io.Writer) int {
-	debug.SetMemoryLimit(diffMemoryLimit)
+	keepHeapNear(diffHeap)
 	sides, closers, err := readDiffSides(ctx, args[:], format, opts.Ignore, stdin, stderr)
 	for _, closeSide := range closers {
 		// The files stay open until the end: fields of events that differ
@@ -272,7 +267,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 	base.Raw = raw
 	mopts, rec := streamdiff.Attach(base, ig)
 	s := model.NewSession(mopts)
-	err := ingest.Session(ctx, src, ropt, s, followLargestEvent, nil, true, runtime.GOMAXPROCS(0) > 1)
+	err := ingest.Session(ctx, src, ropt, s, nil, nil, true, runtime.GOMAXPROCS(0) > 1)
 	s.End(err)
 	if err != nil {
 		src.Close()
@@ -306,14 +301,4 @@ func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*captur
 func severalSessions(ar *archiveInput) error {
 	return fmt.Errorf("%s holds %d sessions: diff compares one stream with one (write one out with `streamtap timeline --session N --save FILE %s`)",
 		ar.name, len(ar.entries), ar.name)
-}
-
-// followLargestEvent raises the soft memory limit with the largest event
-// read, as the headless budget allows (64 MiB plus 3x the largest event
-// per stream), so that the collector does not run without pause while one
-// huge event is alive.
-func followLargestEvent(f *capture.Frame) {
-	if n := int64(len(f.Raw)); n > 1<<20 && debug.SetMemoryLimit(-1) < diffMemoryLimit+2*n {
-		debug.SetMemoryLimit(diffMemoryLimit + 2*n)
-	}
 }

@@ -34,6 +34,7 @@ type proxyOptions struct {
 	idle        time.Duration
 	bodyTimeout time.Duration
 	clientIdle  time.Duration
+	keep        int // with the sessions list: how many sessions it keeps, 0 for all
 }
 
 // proxyFlags defines the proxy's flags into o; the upstream URL, parsed
@@ -52,6 +53,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.DurationVar(&o.bodyTimeout, "client-body-timeout", proxy.DefaultBodyTimeout,
 		fmt.Sprintf("cut a client that sends its request body at under %d bytes a second on average over `DURATION` (408; 0: never)", proxy.MinBodyRate))
 	fs.DurationVar(&o.clientIdle, "client-idle-timeout", proxy.DefaultClientIdle, "close a client's keep-alive connection after `DURATION` without a request (0: never)")
+	fs.IntVar(&o.keep, "keep", 0, "with the sessions list, keep only the newest `N` sessions in it: older ended ones leave the list (0: keep all)")
 	return fs, up
 }
 
@@ -80,7 +82,19 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 		return o, fmt.Errorf("--upstream %q: want an http:// or https:// URL", *up)
 	}
 	o.upstream = u
+	if o.keep < 0 {
+		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
+	}
 	return o, nil
+}
+
+// shownUpstream is the upstream URL as the log line and the sessions list
+// show it: its credentials redacted unless --keep-secrets.
+func (o proxyOptions) shownUpstream() string {
+	if o.keepSecrets {
+		return o.upstream.String()
+	}
+	return capture.RedactURL(o.upstream.String())
 }
 
 // runProxy runs `streamtap proxy` until ctx is cancelled.
@@ -117,7 +131,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		}
 	}
 	p := proxy.New(o.proxy(nil), stderr)
-	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), o.upstream)
+	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), ui.Safe(o.shownUpstream()))
 	if err := p.Serve(ctx, ln); err != nil {
 		printError(stderr, err)
 		return 2
@@ -137,10 +151,18 @@ func terminalOf(ws ...io.Writer) *os.File {
 }
 
 // runProxyTUI runs the proxy with the interactive sessions list drawn on
-// out, a terminal. The log goes to o.logFile, or nowhere.
+// out, a terminal. The log goes to o.logFile, or nowhere. Each ended
+// session's bytes wait in a private temporary directory, removed at exit,
+// so that the list holds only a row per session (see proxy.Options.Spill).
 func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File, stderr io.Writer) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	spill, err := os.MkdirTemp("", "streamtap-sessions-")
+	if err != nil {
+		printError(stderr, fmt.Errorf("sessions list: %w", err))
+		return 2
+	}
+	defer removeDetached(spill)
 	logw := io.Discard
 	if o.logFile != "" {
 		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
@@ -151,24 +173,23 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 		defer f.Close()
 		logw = f
 	}
-	up := o.upstream.String()
-	if !o.keepSecrets {
-		up = capture.RedactURL(up)
-	}
 	where := ""
 	if e := exposure(ln.Addr()); e != "" {
 		where = " (open to " + e + ")" // the warning on stderr is behind the screen
 	}
 	m := ui.NewSessions(ui.Options{
-		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, up),
+		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, o.shownUpstream()),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,
+		Keep:        o.keep,
 	})
 	// Bubble Tea opens the TTY for keys itself; stdin is never its input.
 	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out))
 	feed := proxy.NewFeed(func(b []ui.SessionUpdate) { prog.Send(ui.Sessions(b)) })
-	p := proxy.New(o.proxy(feed), logw)
+	po := o.proxy(feed)
+	po.Spill = spill
+	p := proxy.New(po, logw)
 
 	var serveErr error
 	var wg sync.WaitGroup
@@ -178,7 +199,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 			prog.Quit()
 		}
 	})
-	_, err := prog.Run()
+	_, err = prog.Run()
 	cancel()
 	feed.Abort() // the sessions list is gone
 	wg.Wait()
@@ -186,7 +207,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	case serveErr != nil:
 		printError(stderr, serveErr)
 		return 2
-	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled):
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) && !errors.Is(err, tea.ErrInterrupted):
 		printError(stderr, err)
 		return 2
 	}

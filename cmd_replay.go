@@ -184,6 +184,14 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) int {
 		printError(stderr, err)
 		return 2
 	}
+	warnings, err := proxy.CheckReplay(rec)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "streamtap replay: %s\n", w)
+	}
+	if err != nil {
+		printErrorAs(stderr, "streamtap replay", fmt.Errorf("%s: %w", name, err))
+		return 2
+	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		printError(stderr, err)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,7 +35,10 @@ type requestOptions struct {
 	hasData bool
 	timeout time.Duration
 	timed   string // --save-timed FILE
-	base    options
+	// location follows redirects (-L, --location); trusted also sends
+	// credentials and a 307/308 body to other origins.
+	location, trusted bool
+	base              options
 }
 
 // requestFlags defines request's flags into o; -d and --format, read
@@ -46,13 +48,17 @@ func requestFlags(o *requestOptions) (fs *flag.FlagSet, data, format *string) {
 	fs.StringVar(&o.method, "X", "", "the HTTP `METHOD` (default GET, or POST with -d)")
 	fs.Var(&o.headers, "H", "add the header `'Name: value'`; $VAR and ${VAR} in the value are read from the environment; may be repeated")
 	data = fs.String("d", "", "send `BODY` as the request body: literal text, @FILE, or @- for stdin (Content-Type: application/json unless -H sets one)")
+	follow := "follow redirects, as curl -L does: without it a 3xx is the response; credential headers and a 307/308 request body are not sent to another origin (scheme, host or port)"
+	fs.BoolVar(&o.location, "L", false, follow)
+	fs.BoolVar(&o.location, "location", false, "the same as -L")
+	fs.BoolVar(&o.trusted, "location-trusted", false, "follow redirects and send the credential headers and the request body to other origins too, as curl --location-trusted does")
 	fs.DurationVar(&o.timeout, "timeout", 0, "give up when the exchange takes longer than `DURATION`, e.g. 30s (0: never)")
 	fs.BoolVar(&o.base.json, "json", false, "print the calls report as one JSON object instead of the inspector or timeline")
 	fs.StringVar(&o.base.save, "save", "", "also write the response body, exactly, to `FILE`")
 	fs.StringVar(&o.timed, "save-timed", "", "also write a timed recording of the exchange (request, head, each event's arrival time) to `FILE`")
 	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "do not redact credentials in the URL, the recording and the views")
 	format = fs.String("format", "auto", "read the response body as `FORMAT`: sse, jsonl, http, json, or auto to go by its Content-Type")
-	fs.Var(&o.base.allow, "allow-outcome", "exit 0 on the stream's `OUTCOMES` too, a comma-separated list of error, failed, truncated, empty; may be repeated")
+	fs.Var(&o.base.allow, "allow-outcome", "exit 0 on the stream's `OUTCOMES` too, a comma-separated list of error, failed, blocked, truncated, empty; may be repeated")
 	return fs, data, format
 }
 
@@ -69,8 +75,13 @@ func parseRequestArgs(args []string) (requestOptions, error) {
 	}
 	o.url, o.data = positional[0], *data
 	if !strings.HasPrefix(o.url, "http://") && !strings.HasPrefix(o.url, "https://") {
-		return o, fmt.Errorf("request %q: want an http:// or https:// URL", o.url)
+		u := o.url
+		if !o.base.keepSecrets {
+			u = capture.RedactURL(u)
+		}
+		return o, fmt.Errorf("request %q: want an http:// or https:// URL", u)
 	}
+	o.location = o.location || o.trusted
 	f, err := capture.ParseFormat(*format)
 	if err != nil {
 		return o, err
@@ -150,7 +161,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	}
 	req, err := http.NewRequestWithContext(ctx, o.method, o.url, bytes.NewReader(body))
 	if err != nil {
-		printError(stderr, err)
+		printError(stderr, redactURLError(err, o.base.keepSecrets))
 		return 2
 	}
 	if !o.hasData {
@@ -176,25 +187,40 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 		req.Header.Set("Accept", "text/event-stream, application/json")
 	}
 	start := time.Now()
-	resp, err := http.DefaultClient.Do(req)
+	redirects := &redirectPolicy{follow: o.location, trusted: o.trusted, keep: o.base.keepSecrets}
+	client := &http.Client{CheckRedirect: redirects.check}
+	resp, err := client.Do(req)
+	for _, n := range redirects.notes {
+		fmt.Fprintf(stderr, "streamtap: %s\n", n)
+	}
 	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
 		state, _ := proxy.Classify(context.Background(), err)
-		printError(stderr, fmt.Errorf("%s: %w", state, err))
+		printError(stderr, fmt.Errorf("%s: %w", state, redactURLError(err, o.base.keepSecrets)))
 		return 2
 	}
 	defer resp.Body.Close()
 	headAt := time.Since(start)
 
-	name := o.method + " " + capture.RedactURL(o.url)
-	if o.base.keepSecrets {
-		name = o.method + " " + o.url
+	// The request that answered: the first, or the last redirect
+	// followed. Its URL names the source, and the recording holds it.
+	answered, answeredURL := resp.Request, resp.Request.URL.String()
+	if answered == req {
+		answeredURL = o.url // as typed
+	}
+	name := answered.Method + " " + redirects.url(answeredURL)
+	sent := body
+	if answered != req && answered.ContentLength == 0 {
+		sent = nil // a 301, 302 or 303 turned it into a GET
 	}
 	src := capture.FromReader(name, capture.SourceHTTP, resp.Body, true)
 	src.SetStart(start)
 	// The exchange carries the request body: the inspector's checks hold
 	// the calls to it.
-	x := &capture.Exchange{Started: start, Method: o.method, URL: o.url, RequestHeader: req.Header,
-		RequestBody: body, Proto: resp.Proto, Status: resp.StatusCode, ResponseHeader: resp.Header, HeadAt: headAt}
+	x := &capture.Exchange{Started: start, Method: answered.Method, URL: answeredURL, RequestHeader: answered.Header,
+		RequestBody: sent, Proto: resp.Proto, Status: resp.StatusCode, ResponseHeader: resp.Header, HeadAt: headAt}
 	src.Exchange = x
 	if o.base.format == capture.FormatAuto {
 		o.base.format = proxy.BodyFormat(resp.Header.Get("Content-Type"))
@@ -243,9 +269,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 func requestCalls(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) (int, *model.Session) {
 	s, err := readStream(ctx, src, o, model.Options{}, nil)
 	w := bufio.NewWriter(stdout)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s.Report())
+	_ = s.WriteReportJSON(w) // what calls --json writes
 	if werr := w.Flush(); werr != nil && err == nil {
 		err = werr
 	}

@@ -24,7 +24,7 @@ func TestDiffColoursOnlyATerminal(t *testing.T) {
 			term := startTmux(t, 160, 20, tt.cmd+"; echo EXIT=$?")
 			term.waitFor("the report", 10*time.Second, func(s string) bool { return strings.Contains(s, "EXIT=") })
 			screen := term.run("capture-pane", "-p", "-e", "-t", term.session)
-			if !strings.Contains(screen, tt.exit) || !strings.Contains(screen, "2 difference(s): 1 only-in-a, 1 chunking") {
+			if !strings.Contains(screen, tt.exit) || !strings.Contains(screen, "2 differences: 1 only-in-a, 1 chunking") {
 				t.Fatalf("diff did not report, or not with %s:\n%s", tt.exit, screen)
 			}
 			// tmux writes the colour it shows back as SGR: red for only-in-a.

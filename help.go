@@ -158,10 +158,12 @@ prints the stream's outcome and the findings. Reads stdin when FILE is -, or
 when no FILE is given and stdin is a pipe.
 
 The check fails on a finding at or above --fail-on, and on an outcome of
-error (an HTTP error or an error event), failed, truncated (no terminal
-event) or empty, even without findings: a 401 body or a cut stream fails a
-CI job. --allow-outcome lets named outcomes pass. The text output says
-which outcome failed the check; --json adds "pass": the verdict.
+error (an HTTP error or an error event), failed, blocked (a refusal or a
+filter), truncated (cut before the model finished) or empty, even without
+findings: a 401 body or a cut stream fails a CI job; completed, incomplete
+(stopped at a limit) and closed pass. --allow-outcome lets named outcomes
+pass. The text output says which outcome failed the check; --json adds
+"pass": the verdict.
 
 With the request the stream answers (--request FILE, or the request body a
 timed recording, a HAR file or a cassette carries), the request/… rules also
@@ -197,7 +199,7 @@ with --json. $VAR and ${VAR} in -H values are read from the environment, so
 keys stay out of shell history.
 `
 	requestExits = `exit codes: 0 a 2xx status and an outcome that passes; 1 an HTTP error
-status, or an outcome of error, failed, truncated or empty (unless
+status, or an outcome of error, failed, blocked, truncated or empty (unless
 --allow-outcome); 2 bad usage, no response, or a connection that broke
 mid-stream
 `

@@ -202,7 +202,7 @@ func TestImportedCheckExitIsTheWorst(t *testing.T) {
     status: {code: 200}
     headers: {Content-Type: [text/event-stream]}
     body: {string: "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"}
-- request: {method: POST, uri: 'https://api.openai.com/v1/chat/completions'}
+- request: {method: POST, uri: 'https://api.openai.com/v1/chat/completions', body: '{"model":"gpt-4o-mini","messages":[]}'}
   response:
     status: {code: 401}
     headers: {Content-Type: [application/json]}
@@ -229,7 +229,7 @@ func TestImportErrors(t *testing.T) {
 	}{
 		{[]string{"calls", bad}, "streamtap: " + bad + ": cassette: yaml: line 2: did not find expected"},
 		{[]string{"calls", badHAR}, "streamtap: " + badHAR + ": har: line 2, column 17"},
-		{[]string{"calls", "--session", "4", importFixture("gemini-iter-stream__pydantic-ai.yaml")}, "--session 4: capture/testdata/import/gemini-iter-stream__pydantic-ai.yaml holds 3 session(s)"},
+		{[]string{"calls", "--session", "4", importFixture("gemini-iter-stream__pydantic-ai.yaml")}, "--session 4: capture/testdata/import/gemini-iter-stream__pydantic-ai.yaml holds 3 sessions"},
 		{[]string{"calls", "--session", "1", plain}, "--session N chooses a session of a HAR file or a cassette"},
 		{[]string{"calls", "--session", "-1", plain}, "sessions count from 1"},
 		{[]string{"calls", "--format", "har", plain}, "har: line 1, column 2: invalid character"},
@@ -282,7 +282,17 @@ func TestSaveHARRoundTripOnSamples(t *testing.T) {
 // The HAR --save-har writes hides credentials unless --keep-secrets.
 func TestSaveHARRedacts(t *testing.T) {
 	t.Parallel()
-	file := importFixture("json-content-type__go-vcr.yaml")
+	file := writeTemp(t, "auth.yaml", `interactions:
+- request:
+    method: POST
+    uri: 'https://api.openai.com/v1/chat/completions'
+    headers: {Authorization: [Bearer foo]}
+    body: '{"model":"gpt-4o-mini","messages":[]}'
+  response:
+    status: {code: 200}
+    headers: {Content-Type: [text/event-stream]}
+    body: {string: "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"}
+`)
 	for _, keep := range []bool{false, true} {
 		har := filepath.Join(t.TempDir(), "x.har")
 		args := []string{"calls", file, "--save-har", har}

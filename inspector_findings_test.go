@@ -43,6 +43,7 @@ func findingInputs(t *testing.T) []string {
 		"cr-only.sse":   "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\r\rdata: [DONE]\r\r",
 		"no-done.sse":   chatStream[:strings.Index(chatStream, "data: [DONE]")],
 		"anth-noev.sse": "data: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\ndata: {\"type\":\"message_stop\"}\n\n",
+		"over-cap.sse":  overCapStream,
 	} {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
@@ -71,11 +72,6 @@ func (k findingKey) String() string {
 	return fmt.Sprintf("%s %s %s: %s", k.Severity, k.Rule, k.Events, k.Message)
 }
 
-func sortedKeys(keys []findingKey) []findingKey {
-	slices.SortFunc(keys, func(a, b findingKey) int { return strings.Compare(a.String(), b.String()) })
-	return keys
-}
-
 // checkFindings runs `streamtap check --json` on the input, with the
 // extra flags given.
 func checkFindings(t *testing.T, in string, extra ...string) []findingKey {
@@ -95,7 +91,7 @@ func checkFindings(t *testing.T, in string, extra ...string) []findingKey {
 	for _, f := range rep.Findings {
 		keys = append(keys, findingKey{f.Rule, f.Severity, f.Message, fmt.Sprint(f.Events)})
 	}
-	return sortedKeys(keys)
+	return keys
 }
 
 // inspectorFindings reads the input into the inspector the way runView
@@ -134,11 +130,12 @@ func inspectorFindings(t *testing.T, in string, extra ...string) []findingKey {
 	for _, f := range insp.m.Findings() {
 		keys = append(keys, findingKey{f.Rule, f.Severity.String(), f.Message, fmt.Sprint(f.Events)})
 	}
-	return sortedKeys(keys)
+	return keys
 }
 
 // TestInspectorFindingsMatchCheck holds the inspector's findings pane to
-// `streamtap check --json` on every sample, capture and bad input: the
+// `streamtap check --json` on every sample, capture and bad input, in the
+// same order (a stream with a rule over its cap among them): the
 // frames reach the pane through the same hand-over the program uses, so
 // a rule that needs a frame's bytes (an SSE [DONE], an event: line) must
 // see them there too.
@@ -153,3 +150,11 @@ func TestInspectorFindingsMatchCheck(t *testing.T) {
 		})
 	}
 }
+
+// overCapStream is an Anthropic message whose tool_use block gets 120
+// text deltas: 120 anthropic/delta-type-mismatch findings that all cite
+// the block's start, past MaxPerRule, beside a missing stop_reason.
+var overCapStream = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n" +
+	"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}}\n\n" +
+	strings.Repeat("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n", 120) +
+	"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"

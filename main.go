@@ -16,33 +16,21 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
 
-// headlessMemoryLimit is the soft heap limit for commands without a UI:
-// the issue's budget is 64 MiB plus three times the largest event, and the
-// runtime's own footprint lives outside the heap.
-const headlessMemoryLimit = 48 << 20
-
-// checkMemoryLimit is headlessMemoryLimit with room for the checks' own
-// state beside the session (about 5 MB on a 100 MB Anthropic capture).
-// At 48 MiB that live heap sat at the limit and the collector ran back to
-// back: check took 1.4x as long as calls; with 56 MiB, 1.0x, at 58 MiB
-// peak RSS.
-const checkMemoryLimit = headlessMemoryLimit + 8<<20
-
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := notifyShutdown()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -127,11 +115,7 @@ func readSource(ctx context.Context, cmd string, src *capture.Source, opts optio
 		defer closeRec()
 	}
 	if cmd != "" && cmd != "timeline" {
-		// Headless runs keep only the assembly; a soft limit makes the
-		// collector work harder instead of letting garbage double the
-		// footprint. It is soft: a larger live heap (a 50 MB event) still
-		// runs, with more frequent collection.
-		debug.SetMemoryLimit(headlessMemoryLimit)
+		keepHeapNear(headlessHeap)
 	}
 	switch cmd {
 	case "calls":
@@ -172,7 +156,7 @@ type options struct {
 // into o, the input format into format.
 func readFlags(name string, o *options, format *string) *flag.FlagSet {
 	fs := newFlagSet(name)
-	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), har, cassette (VCR YAML), or auto to detect it")
+	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), har, cassette (VCR YAML), or auto to detect it")
 	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
 	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
 	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")
@@ -198,7 +182,7 @@ func readFlags(name string, o *options, format *string) *flag.FlagSet {
 		fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
 		fs.StringVar(&o.failOn, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
 		fs.StringVar(&o.profile, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
-		fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, truncated, empty (completed and incomplete always pass); may be repeated")
+		fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
 	}
 	return fs
 }
@@ -336,25 +320,12 @@ func readStream(ctx context.Context, src *capture.Source, o options, opt model.O
 		defer save.Close()
 		ropt.Save = save
 	}
-	largest := 0
-	framed := func(f *capture.Frame) {
-		if n := len(f.Raw); n > largest && n > 1<<20 {
-			// The budget grows with the largest event (64 MiB + 3x it):
-			// let the soft limit follow, or the collector runs without
-			// pause while one huge event is alive. 2x, not 3x: the limit
-			// bounds the heap, and the process needs room beside it.
-			largest = n
-			if debug.SetMemoryLimit(-1) < headlessMemoryLimit+2*int64(n) {
-				debug.SetMemoryLimit(headlessMemoryLimit + 2*int64(n))
-			}
-		}
-	}
 	var added func(ev *model.Event, ord int, f *capture.Frame) error
 	if each != nil {
 		added = func(ev *model.Event, ord int, f *capture.Frame) error { return each(s, ev, ord, f) }
 	}
 	keepRaw := each != nil || opt.Observer != nil
-	err := ingest.Session(ctx, src, ropt, s, framed, added, keepRaw, runtime.GOMAXPROCS(0) > 1)
+	err := ingest.Session(ctx, src, ropt, s, nil, added, keepRaw, runtime.GOMAXPROCS(0) > 1)
 	s.End(err)
 	return s, err
 }
@@ -396,7 +367,9 @@ func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stder
 
 func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) int {
 	w := bufio.NewWriter(stdout)
-	enc := json.NewEncoder(w)
+	// The data is the event's JSON as it came: escape what a terminal
+	// would obey and the bytes that are not UTF-8.
+	enc := json.NewEncoder(&safeJSONWriter{w: w})
 	enc.SetEscapeHTML(false)
 	_, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		line := ui.NewEventLine(s, ev, ord, f, o.keepSecrets)
@@ -418,6 +391,31 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 		return readFailed(stderr, err)
 	}
 	return 0
+}
+
+// safeJSONWriter passes JSON text to w through jsonscan.AppendSafe, 64
+// KiB at a time so that a big event is never copied whole. Each Write
+// must hold whole JSON texts, as json.Encoder writes them: pieces are cut
+// before a rune start, which escape to the same bytes as the whole.
+type safeJSONWriter struct {
+	w       io.Writer
+	scratch []byte
+}
+
+func (s *safeJSONWriter) Write(p []byte) (int, error) {
+	const piece = 64 << 10
+	for j := p; len(j) > 0; {
+		cut := min(len(j), piece)
+		for cut < len(j) && !utf8.RuneStart(j[cut]) {
+			cut++
+		}
+		s.scratch = jsonscan.AppendSafe(s.scratch[:0], j[:cut])
+		if _, err := s.w.Write(s.scratch); err != nil {
+			return 0, err
+		}
+		j = j[cut:]
+	}
+	return len(p), nil
 }
 
 // runTimeline prints the plain timeline, each line as its event arrives.

@@ -37,11 +37,18 @@ func TestMain(m *testing.M) {
 // or skips the test when the end-to-end prerequisites are missing.
 func builtBinary(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test skipped under -short")
-	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
+	}
+	return streamtapBinary(t)
+}
+
+// streamtapBinary builds streamtap once per test process and returns its
+// path, or skips the test under -short or without the go tool.
+func streamtapBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test skipped under -short")
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -146,12 +145,9 @@ func newInspectorWith(src *capture.Source, o options, save io.Writer, send func(
 	}
 	sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: raw}, src, o)
 	if total > 0 {
-		// The index of a big file must stay small next to the file: ask the
-		// GC to work harder before the process outgrows 0.3× the file + 64
-		// MiB (a soft limit on the heap; garbage from framing is what it
-		// reclaims). 16 MiB of the budget is left to the runtime and the
-		// binary, which the limit does not count.
-		debug.SetMemoryLimit(total*3/10 + 48<<20)
+		// The index of a big file should stay small next to it: 0.3x the
+		// file + 64 MiB, of which 16 MiB are the runtime's own.
+		keepHeapNear(total*3/10 + 48<<20)
 	}
 	m := mk(sopts, ui.Options{
 		Source:      src.Name,
@@ -193,15 +189,45 @@ func (in *inspector) stop() { in.pm.Stop() }
 
 // forward sends each batch of p to the program, which gives it back
 // once added. Sending blocks while the program is busy: back-pressure.
+// A batch that was waiting already when the program took the last one (a
+// file read faster than the screen is drawn) goes as MoreFrames, added
+// without a redraw, for at most redrawEvery since the last screen drawn;
+// before forward waits for the reader, a Redraw draws what the last of
+// them added.
 func forward(ctx context.Context, p *ingest.Pump, send func(tea.Msg)) {
+	forwardEvery(ctx, p, send, redrawEvery)
+}
+
+// forwardEvery is forward with the longest wait between two screens.
+func forwardEvery(ctx context.Context, p *ingest.Pump, send func(tea.Msg), every time.Duration) {
+	var drawn time.Time // the first batch is drawn
+	owed := false
 	for {
-		b, ok := p.Next(ctx)
+		b, ok := p.TryNext()
+		behind := ok
 		if !ok {
-			return
+			if owed {
+				send(ui.Redraw())
+				drawn, owed = time.Now(), false
+			}
+			if b, ok = p.Next(ctx); !ok {
+				return
+			}
 		}
-		send(ui.Frames(b, func() { p.Release(b) }))
+		release := func() { p.Release(b) }
+		if behind && time.Since(drawn) < every {
+			send(ui.MoreFrames(b, release))
+			owed = true
+			continue
+		}
+		send(ui.Frames(b, release))
+		drawn, owed = time.Now(), false
 	}
 }
+
+// redrawEvery is the longest the inspector's screen waits while batches
+// keep coming: 10 redraws a second.
+const redrawEvery = 100 * time.Millisecond
 
 // saver writes the first n bytes of the capture to a new file in the
 // current directory, for the w key.

@@ -6,9 +6,6 @@ package capture
 
 import (
 	"bytes"
-	"compress/flate"
-	"compress/gzip"
-	"compress/zlib"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +13,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +27,8 @@ type Entry struct {
 	Exchange
 	// Body is the response body as the client saw it, cut at event
 	// boundaries when each event's arrival time is known (Chunk.At), else
-	// one chunk timed NoTime.
+	// one chunk timed NoTime. It is nil for a compressed body, which is
+	// inflated only when the entry is read (Source, Bytes).
 	Body []Chunk
 	// Dur is how long the whole exchange took, or NoTime.
 	Dur time.Duration
@@ -45,23 +44,82 @@ type Entry struct {
 	// as Ollama streams) or Chrome's _eventSourceMessages, whatever its
 	// body holds.
 	Stream bool
-	// Note tells a problem met while decoding the body (a gzip stream cut
-	// short, an encoding streamtap cannot undo); the body is then kept as
-	// it was.
+	// Note tells a problem met while decoding the body (an encoding
+	// streamtap cannot undo, a broken gzip header: the body is then kept
+	// as it was; a gzip stream cut short, found once the entry is read:
+	// what inflated is kept).
 	Note string
+
+	// packed is the compressed body, when there is one (Body is nil).
+	packed *packedBody
+	// messages are the HAR entry's _eventSourceMessages that time a
+	// compressed body once it is inflated.
+	messages []harMessage
 }
 
-// Bytes returns the whole response body.
+// Bytes returns the whole response body, inflated; nil when it inflates
+// past a bound (Source says which).
 func (e *Entry) Bytes() []byte {
+	body, r, err := e.body("")
+	if err != nil {
+		return nil
+	}
+	if r != nil {
+		r.Close()
+		b, err := e.packed.bytes()
+		if err != nil {
+			return nil
+		}
+		return b
+	}
 	var n int
-	for _, c := range e.Body {
+	for _, c := range body {
 		n += len(c.Data)
 	}
 	b := make([]byte, 0, n)
-	for _, c := range e.Body {
+	for _, c := range body {
 		b = append(b, c.Data...)
 	}
 	return b
+}
+
+// body returns how to read the entry's body: chunks held in memory, or
+// (for a compressed body without messages to time it) a reader that
+// inflates it as it is read. A compressed body is measured first, once;
+// past a bound it is refused with an *InflateError naming the session by
+// name. Problems met inflating go to e.Note.
+func (e *Entry) body(name string) ([]Chunk, io.ReadCloser, error) {
+	p := e.packed
+	if p == nil {
+		return e.Body, nil, nil
+	}
+	p.measure()
+	if p.note != "" {
+		e.Note = p.note
+	}
+	switch {
+	case p.refused != nil:
+		err := *p.refused
+		err.Entry = name
+		return nil, nil, &err
+	case p.broken:
+		// Nothing inflates: the body reads as the file stores it.
+		if n := len(e.Decoded); n > 0 && e.Decoded[n-1] == p.enc {
+			e.Decoded = e.Decoded[:n-1]
+		}
+		return []Chunk{{At: NoTime, Data: p.data}}, nil, nil
+	case e.messages != nil:
+		out, err := p.bytes()
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(out) == 0 {
+			return messagesSSE(e.messages, e.messageTime(e.messages)), nil, nil
+		}
+		return timedBody(out, e.messages, e.messageTime(e.messages)), nil, nil
+	}
+	r, err := p.reader()
+	return nil, r, err
 }
 
 // Archive is a file of several exchanges.
@@ -82,6 +140,10 @@ type ArchiveOptions struct {
 	// are replaced by Redacted as the archive is read, so nothing later
 	// can show them.
 	KeepSecrets bool
+
+	// maxBody and maxFile replace MaxInflatedBody and MaxInflatedFile
+	// when set, so that tests need no bomb of a gigabyte.
+	maxBody, maxFile int64
 }
 
 // ErrNotArchive is returned by ReadArchive for input that is neither a HAR
@@ -91,6 +153,8 @@ var ErrNotArchive = errors.New("not a HAR file or a cassette")
 // ReadArchive reads a whole archive held in memory: a HAR file or a
 // cassette, as format says, or detected when format is FormatAuto. Errors
 // name the place in the file (line and column, or the field's path).
+// Compressed bodies are kept compressed: each is inflated when its entry
+// is read, within MaxInflatedBody and, for all of them, MaxInflatedFile.
 func ReadArchive(data []byte, format Format, opt ArchiveOptions) (*Archive, error) {
 	if format == FormatAuto {
 		format = DetectArchive(data)
@@ -178,60 +242,6 @@ func isYAMLKey(k []byte) bool {
 	return true
 }
 
-// MaxInflatedBody bounds what an archive's compressed body may inflate
-// to. DEFLATE expands about 1032 times at most, so without it a 1 MB file
-// could ask for a gigabyte (a gzip bomb); a real response is far below
-// it, a 50 MB event included. A body past it is kept compressed, with a
-// note.
-const MaxInflatedBody = 256 << 20
-
-// decodeBody undoes the content encoding the response headers name (gzip,
-// deflate), or a gzip stream that starts the body without a header saying
-// so. A body it cannot decode, or that inflates past MaxInflatedBody, is
-// kept as it is, with a note.
-func decodeBody(body []byte, h http.Header) (out []byte, decoded, note string) {
-	return decodeBodyMax(body, h, MaxInflatedBody)
-}
-
-// decodeBodyMax is decodeBody with the bound on the inflated size.
-func decodeBodyMax(body []byte, h http.Header, max int64) (out []byte, decoded, note string) {
-	enc := strings.ToLower(strings.TrimSpace(h.Get("Content-Encoding")))
-	if enc == "" && len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
-		enc = "gzip"
-	}
-	var r io.ReadCloser
-	var err error
-	switch enc {
-	case "", "identity":
-		return body, "", ""
-	case "gzip", "x-gzip":
-		r, err = gzip.NewReader(bytes.NewReader(body))
-	case "deflate":
-		// "deflate" is zlib-wrapped by the spec (RFC 9110 §8.4.1.2); some
-		// servers send raw DEFLATE.
-		if r, err = zlib.NewReader(bytes.NewReader(body)); err != nil {
-			r, err = io.NopCloser(flate.NewReader(bytes.NewReader(body))), nil
-		}
-	default:
-		return body, "", "content-encoding " + enc + " is not decoded"
-	}
-	if err != nil {
-		return body, "", enc + ": " + err.Error()
-	}
-	defer r.Close()
-	out, err = io.ReadAll(io.LimitReader(r, max+1))
-	if int64(len(out)) > max {
-		return body, "", fmt.Sprintf("%s: inflates past %d bytes: kept compressed", enc, max)
-	}
-	if err != nil {
-		if len(out) == 0 {
-			return body, "", enc + ": " + err.Error()
-		}
-		return out, enc, enc + " body cut short: " + err.Error()
-	}
-	return out, enc, ""
-}
-
 // redactExchange hides the credentials of x's headers and URL unless
 // keep.
 func redactExchange(x *Exchange, keep bool) {
@@ -287,17 +297,63 @@ func (x *Exchange) Head() []byte {
 // output: the response head (timed at HeadAt), then the body, each chunk
 // at its time. name names the source in messages; its Exchange is the
 // entry's, request included.
+//
+// A compressed body is measured here (inflated into nothing, once per
+// entry) and then inflated again as the source is read, never held
+// whole, so such a source has no ReaderAt. A body past a bound makes Read
+// fail at once with an *InflateError, before any frame.
 func (e *Entry) Source(name string) *Source {
-	var chunks []Chunk
+	src := &Source{Name: name, Kind: SourceFile, Exchange: &e.Exchange, archive: true}
 	if head := e.Head(); head != nil {
-		chunks = append(chunks, Chunk{At: e.HeadAt, Data: head})
+		src.chunks = append(src.chunks, Chunk{At: e.HeadAt, Data: head})
 	}
-	chunks = append(chunks, e.Body...)
-	var all []byte
-	for _, c := range chunks {
-		all = append(all, c.Data...)
+	body, r, err := e.body(name)
+	switch {
+	case err != nil:
+		src.err = err
+	case r != nil:
+		src.r, src.closer = r, r
+	default:
+		src.chunks = append(src.chunks, body...)
+		src.ra = newChunksAt(src.chunks)
 	}
-	return &Source{Name: name, Kind: SourceFile, Exchange: &e.Exchange, chunks: chunks, ra: bytes.NewReader(all)}
+	return src
+}
+
+// chunksAt reads chunks back by offset as if they were one slice, without
+// copying them into one.
+type chunksAt struct {
+	chunks []Chunk
+	starts []int64 // the offset of each chunk
+	size   int64
+}
+
+func newChunksAt(chunks []Chunk) *chunksAt {
+	c := &chunksAt{chunks: chunks, starts: make([]int64, len(chunks))}
+	for i, ch := range chunks {
+		c.starts[i] = c.size
+		c.size += int64(len(ch.Data))
+	}
+	return c
+}
+
+// ReadAt implements io.ReaderAt.
+func (c *chunksAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("negative offset")
+	}
+	n := 0
+	i := sort.Search(len(c.starts), func(i int) bool { return c.starts[i] > off }) - 1
+	for ; i >= 0 && i < len(c.chunks) && n < len(p); i++ {
+		at := off + int64(n) - c.starts[i]
+		if at < int64(len(c.chunks[i].Data)) {
+			n += copy(p[n:], c.chunks[i].Data[at:])
+		}
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // describe is the entry's one-line summary: method, URL, status.

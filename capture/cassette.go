@@ -74,8 +74,9 @@ func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
 		return nil, fmt.Errorf("cassette: line %d: no interactions list", line(root))
 	}
 	a = &Archive{Format: FormatCassette}
+	budget := newInflateBudget(opt)
 	for i, it := range list.Content {
-		e, err := cassetteEntry(deref(it), opt, yamlGrowth*len(data)+yamlSlack)
+		e, err := cassetteEntry(deref(it), opt, budget, yamlGrowth*len(data)+yamlSlack)
 		if err != nil {
 			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", i, line(it), err)
 		}
@@ -86,7 +87,7 @@ func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
 }
 
 // cassetteEntry reads one interaction.
-func cassetteEntry(it *yaml.Node, opt ArchiveOptions, limit int) (Entry, error) {
+func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, limit int) (Entry, error) {
 	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
 	if it == nil || it.Kind != yaml.MappingNode {
 		return e, errors.New("want a mapping with request and response")
@@ -125,12 +126,14 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions, limit int) (Entry, error) 
 	if decoded != "" {
 		e.Decoded = append(e.Decoded, decoded)
 	}
-	out, enc, note := decodeBody(body, e.ResponseHeader)
-	if enc != "" {
-		e.Decoded = append(e.Decoded, enc)
+	packed, note := packBody(body, e.ResponseHeader, budget)
+	if packed != nil {
+		e.Decoded = append(e.Decoded, packed.enc)
+		e.packed = packed
+	} else {
+		e.Body = []Chunk{{At: NoTime, Data: body}}
 	}
 	e.Note = note
-	e.Body = []Chunk{{At: NoTime, Data: out}}
 	redactExchange(&e.Exchange, opt.KeepSecrets)
 	return e, nil
 }

@@ -1,6 +1,7 @@
 // Package capture reads bytes from a source (a pipe, a file, an HTTP
 // exchange) and cuts them into frames: SSE events, comments, JSON lines,
-// HTTP heads and the remainders that fit none of those. Every byte it reads
+// AWS event stream messages, HTTP heads and the remainders that fit none
+// of those. Every byte it reads
 // belongs to exactly one frame, so nothing received is ever lost.
 //
 // It knows nothing about LLM dialects, tool calls or the UI: turning frames
@@ -17,7 +18,8 @@ const NoTime time.Duration = -1
 type FrameKind uint8
 
 const (
-	// FrameEvent is an SSE event block, a JSON line or a whole JSON body.
+	// FrameEvent is an SSE event block, a JSON line, a whole JSON body or
+	// an event stream message.
 	FrameEvent FrameKind = iota
 	// FrameComment is a run of SSE comment lines (":" lines), such as
 	// keep-alives. Browsers drop them; we keep them.
@@ -98,6 +100,26 @@ const (
 	// line readers still yield it; whether its JSON is whole is the
 	// model's to say.
 	NoNewline
+	// EventStream: the frame is a message of an AWS event stream
+	// (eventstream.go), or bytes of one that hold no message. Raw is
+	// binary; Header holds the message's headers (values as text), Event
+	// the :event-type (:exception-type, :error-code) that names it and Data
+	// its payload.
+	EventStream
+	// PreludeCRC: an event stream message whose prelude CRC fails. Its
+	// lengths cannot be trusted, so its frame runs to the next valid
+	// prelude.
+	PreludeCRC
+	// MessageCRC: an event stream message whose message CRC fails. Its
+	// headers and payload are decoded as they are.
+	MessageCRC
+	// BadLength: an event stream prelude whose lengths no message can have
+	// (under 16 bytes, headers past the message, over the 16 MiB and 128
+	// KiB bounds), or headers that do not decode within their length.
+	BadLength
+	// Exception: an event stream message whose :message-type is
+	// exception or error: the service reports a failure in the stream.
+	Exception
 )
 
 // MaxFrameSize is the size above which a frame is flagged TooLarge. It is a
@@ -138,7 +160,8 @@ type Frame struct {
 	Unknown   []Field
 	Comments  int // comment lines in the frame
 
-	// HTTP head fields, for FrameHead.
+	// HTTP head fields, for FrameHead. Header also holds an event stream
+	// message's headers (flag EventStream), values as text.
 	Status int
 	Proto  string
 	Header []Field
@@ -148,7 +171,8 @@ type Frame struct {
 // buffer, so it may outlive the callback that received f (for example to be
 // handed to another goroutine). Raw is left out: it is the largest part and
 // can be read back by offset (Start, End) from wherever the stream's bytes
-// are kept. All copied slices share one allocation.
+// are kept; so are an event stream message's headers, which lie within it
+// (see DetachInto). All copied slices share one allocation.
 func (f *Frame) Detach() Frame {
 	n := len(f.Event) + len(f.ID) + len(f.Data)
 	for _, u := range f.Unknown {
@@ -195,7 +219,16 @@ func (f *Frame) DetachInto(g *Frame, arena []byte, raw bool) []byte {
 			g.Unknown[i] = Field{Name: cp(u.Name), Value: cp(u.Value)}
 		}
 	}
-	if f.Header != nil {
+	switch {
+	case f.Header == nil:
+	case !raw && f.Flags&(EventStream|Exception) == EventStream:
+		// An event stream message's headers are kept with its Raw bytes
+		// (they lie within them) and for an exception (whose :error-message
+		// the model reads); else they are left out, as Raw is: they would
+		// cost an allocation for every message of a stream read only for
+		// its calls, and ParseEventStream reads them back from the bytes.
+		g.Header = nil
+	default:
 		g.Header = make([]Field, len(f.Header))
 		for i, h := range f.Header {
 			g.Header[i] = Field{Name: cp(h.Name), Value: cp(h.Value)}

@@ -35,9 +35,12 @@ const (
 	// FormatChunks is vercel/ai's .chunks.txt (chunks.go): JSON lines that
 	// end as its test harness ends them.
 	FormatChunks
+	// FormatEventStream is an AWS event stream (eventstream.go), as
+	// Amazon Bedrock streams responses: binary messages.
+	FormatEventStream
 )
 
-var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks"}
+var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks", "eventstream"}
 
 // IsArchive reports whether f is a format of several exchanges, read
 // with ReadArchive rather than framed.
@@ -105,6 +108,8 @@ func newSplitter(format Format, base int64) splitter {
 		return &recordingFramer{base: base}
 	case FormatChunks:
 		return newChunksFramer(base)
+	case FormatEventStream:
+		return newEventStreamFramer(base)
 	default:
 		return newSSEFramer(base)
 	}
@@ -177,6 +182,18 @@ func detect(b []byte, final bool) (Format, bool) {
 	}
 	if bytes.HasPrefix(b, []byte(RecordingMagic)) {
 		return FormatRecording, true
+	}
+	// An event stream starts with a prelude: its first byte, of a length
+	// of at most 16 MiB, is 0 or 1, which no text stream starts with. A
+	// prelude whose CRC holds says so; so does a NUL followed by lengths a
+	// message can have, whose CRC the framer then finds damaged.
+	if len(b) > 0 && b[0] <= 1 {
+		if len(b) < eventStreamPrelude && !final {
+			return FormatAuto, false
+		}
+		if eventStreamStart(b) {
+			return FormatEventStream, true
+		}
 	}
 	if len(b) < len(bom) && !final && bytes.HasPrefix(bom, b) {
 		return FormatAuto, false // these bytes may be the start of a BOM
@@ -498,6 +515,8 @@ func (f *httpFramer) startBody(at time.Duration, emit func(*Frame)) {
 		format = FormatSSE
 	case strings.Contains(f.ctype, "ndjson") || strings.Contains(f.ctype, "jsonl"):
 		format = FormatJSONL
+	case strings.HasPrefix(f.ctype, EventStreamContentType):
+		format = FormatEventStream
 	}
 	body := &Framer{format: format}
 	if format != FormatAuto {

@@ -143,8 +143,9 @@ func readHAR(data []byte, opt ArchiveOptions) (*Archive, error) {
 		return nil, errors.New("har: no log object")
 	}
 	a := &Archive{Format: FormatHAR, Own: h.Log.Creator.Name == harCreator}
+	budget := newInflateBudget(opt)
 	for i := range h.Log.Entries {
-		e, ok := harEntryOf(&h.Log.Entries[i], opt, a.Own)
+		e, ok := harEntryOf(&h.Log.Entries[i], opt, budget, a.Own)
 		if !ok {
 			a.Skipped++
 			continue
@@ -181,7 +182,7 @@ func jsonErrorAt(data []byte, err error) string {
 // (a HAR streamtap wrote, where every entry is a session it read). The
 // request counts because an API call that failed (401 with an HTML page,
 // no response at all) is still an exchange to report.
-func harEntryOf(he *harEntry, opt ArchiveOptions, keepAll bool) (Entry, bool) {
+func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll bool) (Entry, bool) {
 	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
 	rq, rs := &he.Request, &he.Response
 	e.Method, e.URL = rq.Method, rq.URL
@@ -215,29 +216,44 @@ func harEntryOf(he *harEntry, opt ArchiveOptions, keepAll bool) (Entry, bool) {
 		}
 	}
 	// A browser stores the body decoded whatever Content-Encoding says:
-	// only a body that is still gzip is gunzipped.
-	out, enc, note := decodeBody(body, http.Header{})
-	if enc != "" {
-		e.Decoded = append(e.Decoded, enc)
+	// only a body that is still gzip is gunzipped, when it is read.
+	packed, note := packBody(body, http.Header{}, budget)
+	if packed != nil {
+		e.Decoded = append(e.Decoded, packed.enc)
 	}
 	if note != "" {
 		e.Note = note
 	}
-	e.Stream = strings.HasPrefix(mime, "text/event-stream") || strings.Contains(mime, "ndjson") || len(he.Messages) > 0
-	if !e.Stream && !isJSON(mime, out) && !postsJSON(rq) && !keepAll {
+	e.Stream = strings.HasPrefix(mime, "text/event-stream") || strings.Contains(mime, "ndjson") ||
+		strings.HasPrefix(mime, EventStreamContentType) || len(he.Messages) > 0
+	if !e.Stream && !keepAll && !postsJSON(rq) && !isJSON(mime, bodyStart(body, packed)) {
 		return e, false
 	}
 	switch {
+	case packed != nil:
+		e.packed = packed
+		if len(he.Messages) > 0 {
+			e.messages = he.Messages
+		}
 	case len(he.Messages) == 0:
-		e.Body = []Chunk{{At: NoTime, Data: out}}
-	case len(out) == 0:
+		e.Body = []Chunk{{At: NoTime, Data: body}}
+	case len(body) == 0:
 		e.Body = messagesSSE(he.Messages, e.messageTime(he.Messages))
 		e.Decoded = append(e.Decoded, "_eventSourceMessages")
 	default:
-		e.Body = timedBody(out, he.Messages, e.messageTime(he.Messages))
+		e.Body = timedBody(body, he.Messages, e.messageTime(he.Messages))
 	}
 	redactExchange(&e.Exchange, opt.KeepSecrets)
 	return e, true
+}
+
+// bodyStart is the start of a body as it reads, enough for isJSON: a
+// compressed body is inflated that far only.
+func bodyStart(body []byte, packed *packedBody) []byte {
+	if packed == nil {
+		return body
+	}
+	return packed.peek(4 << 10)
 }
 
 // isJSON says whether a body of media type mime is JSON, by its type or

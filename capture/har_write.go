@@ -40,10 +40,13 @@ type HAROptions struct {
 // concurrent use (the proxy closes its sessions' entries from their own
 // goroutines): each entry is written whole, one after the other.
 //
-// When w can seek (a file), the document is complete after every entry:
-// its closing brackets follow the last entry written and are overwritten
-// by the next one, so a HAR that a killed process never closed still
-// reads. Otherwise they are written by Close.
+// When w can seek (a file), the document is complete from the start and
+// after every entry: NewHAR writes an empty HAR, and each entry goes in
+// with one write that overwrites the closing brackets with the entry and
+// the brackets again. So a process killed at any moment between two
+// writes (SIGKILL, a crash) leaves the last complete document, never an
+// empty or a cut one; only a kill inside that one write(2) of a big entry
+// could cut it. Otherwise (a pipe) the brackets are written by Close.
 type HAR struct {
 	w   io.Writer
 	opt HAROptions
@@ -62,7 +65,12 @@ func NewHAR(w io.Writer, opt HAROptions) *HAR {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &HAR{w: w, opt: opt}
+	h := &HAR{w: w, opt: opt}
+	if h.canSeek() {
+		h.write(append(h.start(), harTail...))
+		h.tailed = h.err == nil
+	}
+	return h
 }
 
 // Entry starts an entry for the exchange x (nil when nothing is known of
@@ -84,7 +92,7 @@ func (h *HAR) Close() error {
 		return h.err
 	}
 	if h.entries == 0 {
-		h.writeStart()
+		h.write(h.start())
 	}
 	h.write([]byte(harTail))
 	return h.err
@@ -105,9 +113,10 @@ func (h *HAR) write(p []byte) {
 	}
 }
 
-func (h *HAR) writeStart() {
+// start is the document up to its first entry.
+func (h *HAR) start() []byte {
 	creator, _ := json.Marshal(map[string]string{"name": "streamtap", "version": h.opt.Version})
-	h.write([]byte(`{"log":{"version":"1.2","creator":` + string(creator) + `,"entries":[`))
+	return []byte(`{"log":{"version":"1.2","creator":` + string(creator) + `,"entries":[`)
 }
 
 func (h *HAR) writeEntry(he *harEntry) {
@@ -122,22 +131,28 @@ func (h *HAR) writeEntry(he *harEntry) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.err != nil {
+		return
+	}
+	// One write: a file is never left between two of them.
+	var out []byte
+	switch {
+	case h.entries > 0:
+		out = append(out, ',')
+	case !h.tailed:
+		out = h.start() // a pipe: nothing written yet
+	}
+	out = append(out, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
 	if h.tailed {
-		if _, err := h.w.(io.Seeker).Seek(-int64(len(harTail)), io.SeekCurrent); err != nil && h.err == nil {
+		out = append(out, harTail...)
+		if _, err := h.w.(io.Seeker).Seek(-int64(len(harTail)), io.SeekCurrent); err != nil {
 			h.err = fmt.Errorf("har: %w", err)
+			return
 		}
 	}
-	if h.entries == 0 {
-		h.writeStart()
-	} else {
-		h.write([]byte(","))
-	}
 	h.entries++
-	h.write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
-	if h.canSeek() {
-		h.write([]byte(harTail))
-		h.tailed = h.err == nil
-	}
+	h.write(out)
+	h.tailed = h.tailed && h.err == nil
 }
 
 // canSeek says whether w is a file that seeks: a pipe or a terminal is
@@ -190,7 +205,7 @@ func (e *HAREntry) Close(at time.Duration) error {
 // messages.
 func (e *HAREntry) frame(f *Frame) {
 	if (f.Kind == FrameHead || f.Kind == FrameComment) && f.Start == 0 && bytes.HasPrefix(f.Raw, []byte(RecordingMagic)) {
-		if x, err := parseHeader(f.Raw); err == nil {
+		if x, _, err := parseHeader(f.Raw); err == nil {
 			e.x = *x
 		}
 		return
@@ -204,7 +219,7 @@ func (e *HAREntry) frame(f *Frame) {
 	}
 	raw := f.Raw
 	if e.fr.Format() == FormatRecording {
-		if s, end, _, ok := timingLine(raw); ok {
+		if s, end, _, _, ok := timingLine(raw); ok {
 			raw = append(raw[:s:s], raw[end:]...)
 		}
 	}

@@ -2,7 +2,9 @@ package capture
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -58,6 +60,83 @@ func TestHARFileCompleteAfterEachEntry(t *testing.T) {
 		if want := fmt.Sprintf("data: {\"n\":%d}\n\n", i+1); string(e.Bytes()) != want {
 			t.Errorf("entry %d body %q; want %q", i, e.Bytes(), want)
 		}
+	}
+}
+
+// seekRecorder is a file in memory that keeps what it held after each
+// write: the states a process killed between two writes could leave.
+type seekRecorder struct {
+	data   []byte
+	pos    int
+	states [][]byte
+}
+
+func (r *seekRecorder) Write(p []byte) (int, error) {
+	if end := r.pos + len(p); end > len(r.data) {
+		r.data = append(r.data, make([]byte, end-len(r.data))...)
+	}
+	r.pos += copy(r.data[r.pos:], p)
+	r.states = append(r.states, bytes.Clone(r.data))
+	return len(p), nil
+}
+
+func (r *seekRecorder) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+		r.pos = int(off)
+	case io.SeekCurrent:
+		r.pos += int(off)
+	case io.SeekEnd:
+		r.pos = len(r.data) + int(off)
+	}
+	if r.pos < 0 {
+		return 0, fmt.Errorf("seek to %d", r.pos)
+	}
+	return int64(r.pos), nil
+}
+
+// A HAR written to a file is a whole document at every moment a process
+// can be killed: before its first entry (it was empty) and between any two
+// writes (the comma and the closing brackets were separate writes, so a
+// kill between them left a file that did not parse).
+func TestHARFileNeverEmptyOrCut(t *testing.T) {
+	t.Parallel()
+	var f seekRecorder
+	h := NewHAR(&f, HAROptions{})
+	if len(f.states) == 0 {
+		t.Fatal("a new HAR wrote nothing: a process killed now leaves an empty file")
+	}
+	for n := 1; n <= 3; n++ {
+		writeHAREntry(t, h, n, fmt.Sprintf("data: {\"n\":%d}\n\n", n))
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	last := -1
+	for i, state := range f.states {
+		if !json.Valid(state) {
+			t.Fatalf("after write %d the file is not JSON: %q", i+1, state)
+		}
+		a, err := ReadArchive(state, FormatAuto, ArchiveOptions{})
+		if err != nil {
+			t.Fatalf("after write %d: %v", i+1, err)
+		}
+		if len(a.Entries) < last {
+			t.Fatalf("after write %d: %d entries, fewer than the %d before", i+1, len(a.Entries), last)
+		}
+		last = len(a.Entries)
+	}
+	if last != 3 {
+		t.Errorf("the closed file holds %d entries; want 3", last)
+	}
+	var pipe bytes.Buffer // what a pipe gets: the same document, once
+	p := NewHAR(&pipe, HAROptions{})
+	for n := 1; n <= 3; n++ {
+		writeHAREntry(t, p, n, fmt.Sprintf("data: {\"n\":%d}\n\n", n))
+	}
+	_ = p.Close()
+	if !bytes.Equal(f.data, pipe.Bytes()) {
+		t.Errorf("the file and the pipe differ:\nfile %q\npipe %q", f.data, pipe.Bytes())
 	}
 }
 

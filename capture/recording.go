@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -77,15 +78,34 @@ func SecretHeader(name string) bool {
 	return secretHeaders[strings.ToLower(strings.TrimSpace(name))]
 }
 
-// RedactHeaders returns a copy of h with every secret value replaced by
-// Redacted.
+// urlHeaders carry a URL, which may name a credential in its query (a
+// redirect's Location to a URL with ?key=, a Referer of one).
+var urlHeaders = map[string]bool{"location": true, "content-location": true, "referer": true}
+
+// RedactHeaderValue is a header's value as streamtap shows or saves it:
+// Redacted for a header that carries credentials (SecretHeader), the URL
+// with its credential parameters redacted (RedactURL) for one that
+// carries a URL, else the value itself.
+func RedactHeaderValue(name, value string) string {
+	switch name = strings.ToLower(strings.TrimSpace(name)); {
+	case secretHeaders[name]:
+		return Redacted
+	case urlHeaders[name]:
+		return RedactURL(value)
+	}
+	return value
+}
+
+// RedactHeaders returns a copy of h with every value as RedactHeaderValue
+// gives it.
 func RedactHeaders(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	for k, vs := range h {
-		if SecretHeader(k) {
-			vs = slices.Repeat([]string{Redacted}, len(vs))
+		vs = slices.Clone(vs)
+		for i, v := range vs {
+			vs[i] = RedactHeaderValue(k, v)
 		}
-		out[k] = slices.Clone(vs)
+		out[k] = vs
 	}
 	return out
 }
@@ -251,12 +271,13 @@ func (x *Exchange) writeHeader(w *bytes.Buffer, keep bool) {
 	w.WriteString("\n")
 }
 
-// parseHeader reads a header block (without its final blank line).
-func parseHeader(block []byte) (*Exchange, error) {
-	x := &Exchange{HeadAt: NoTime, RequestHeader: http.Header{}, ResponseHeader: http.Header{}}
+// parseHeader reads a header block (without its final blank line). It
+// also returns how many of its times were not times (parseSeconds).
+func parseHeader(block []byte) (x *Exchange, badTimes int, err error) {
+	x = &Exchange{HeadAt: NoTime, RequestHeader: http.Header{}, ResponseHeader: http.Header{}}
 	lines := strings.Split(strings.TrimRight(string(block), "\r\n"), "\n")
 	if len(lines) == 0 || strings.TrimRight(lines[0], "\r") != RecordingMagic {
-		return nil, ErrNotRecording
+		return nil, 0, ErrNotRecording
 	}
 	for _, l := range lines[1:] {
 		l = strings.TrimRight(l, "\r")
@@ -284,13 +305,13 @@ func parseHeader(block []byte) (*Exchange, error) {
 		case "request-body-json":
 			var s string
 			if err := json.Unmarshal([]byte(value), &s); err != nil {
-				return nil, fmt.Errorf("recording request-body-json: %w", err)
+				return nil, badTimes, fmt.Errorf("recording request-body-json: %w", err)
 			}
 			x.RequestBody = []byte(s)
 		case "request-body-base64":
 			b, err := base64.StdEncoding.DecodeString(value)
 			if err != nil {
-				return nil, fmt.Errorf("recording request-body-base64: %w", err)
+				return nil, badTimes, fmt.Errorf("recording request-body-base64: %w", err)
 			}
 			x.RequestBody = b
 		case "request-body-size":
@@ -302,12 +323,15 @@ func parseHeader(block []byte) (*Exchange, error) {
 				x.Status = parseStatus(f[1])
 			}
 		case "response-t":
-			x.HeadAt = parseSeconds(value)
+			var ok bool
+			if x.HeadAt, ok = parseSeconds(value); !ok {
+				badTimes++
+			}
 		case "error":
 			x.Error = value
 		}
 	}
-	return x, nil
+	return x, badTimes, nil
 }
 
 // formatSeconds prints a duration as seconds with microsecond precision.
@@ -318,13 +342,24 @@ func formatSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 6, 64)
 }
 
-// parseSeconds reads formatSeconds' output; anything else is NoTime.
-func parseSeconds(s string) time.Duration {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || v < 0 {
-		return NoTime
+// MaxRecordedTime is the latest time a recording may state, from the
+// request: a day, far more than any exchange streamtap records lasts.
+const MaxRecordedTime = 24 * time.Hour
+
+// parseSeconds reads formatSeconds' output: seconds, or "-" for NoTime.
+// Anything else (not a number, NaN, infinite, negative, over
+// MaxRecordedTime) is not a time: it returns NoTime and ok false, and the
+// reader treats every such value one way (see recordingFramer.wrap).
+func parseSeconds(s string) (at time.Duration, ok bool) {
+	s = strings.TrimSpace(s)
+	if s == "-" {
+		return NoTime, true
 	}
-	return time.Duration(v*1e6+0.5) * time.Microsecond
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || v < 0 || v > MaxRecordedTime.Seconds() {
+		return NoTime, false
+	}
+	return time.Duration(v*1e6+0.5) * time.Microsecond, true
 }
 
 // RecordOptions tune a Recorder.
@@ -481,21 +516,23 @@ func lastTerminator(b []byte) []byte {
 }
 
 // timingLine finds the timing line of a recorded frame: the last line of
-// its content. It returns the line's range in raw and the time, or ok false.
-func timingLine(raw []byte) (start, end int, at time.Duration, ok bool) {
+// its content. It returns the line's range in raw and the time (valid
+// false when the line states no time, see parseSeconds), or ok false.
+func timingLine(raw []byte) (start, end int, at time.Duration, valid, ok bool) {
 	content, _ := splitBlank(raw)
 	term := lastTerminator(content)
 	if term == nil {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
 	body := content[:len(content)-len(term)]
 	start = max(bytes.LastIndexByte(body, '\n'), bytes.LastIndexByte(body, '\r')) + 1
 	line := body[start:]
 	v, isTiming := bytes.CutPrefix(line, []byte(timingPrefix))
 	if !isTiming {
-		return 0, 0, 0, false
+		return 0, 0, 0, false, false
 	}
-	return start, len(content), parseSeconds(string(v)), true
+	at, valid = parseSeconds(string(v))
+	return start, len(content), at, valid, true
 }
 
 // recordingFramer reads a recording: the header block, then the body
@@ -513,6 +550,8 @@ type recordingFramer struct {
 	// onHead, when set, receives the parsed header.
 	onHead func(*Exchange)
 	err    error
+	// badTimes counts the times that were not times (parseSeconds).
+	badTimes int
 }
 
 func (f *recordingFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
@@ -541,7 +580,8 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 		end = len(f.buf)
 	}
 	raw := f.buf[:end]
-	x, err := parseHeader(raw)
+	x, bad, err := parseHeader(raw)
+	f.badTimes += bad
 	if err != nil {
 		f.err = err
 		x = &Exchange{HeadAt: NoTime}
@@ -571,6 +611,8 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 		format = FormatSSE
 	case strings.Contains(ctype, "ndjson") || strings.Contains(ctype, "jsonl"):
 		format = FormatJSONL
+	case strings.HasPrefix(ctype, EventStreamContentType):
+		format = FormatEventStream
 	case strings.Contains(ctype, "json"):
 		format = FormatJSON
 	}
@@ -593,7 +635,8 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 }
 
 // wrap stamps body frames with their recorded time and hides the timing
-// line from their fields.
+// line from their fields. A timing line that states no valid time (see
+// parseSeconds) still goes, and the frame takes the last time before it.
 func (f *recordingFramer) wrap(emit func(*Frame)) func(*Frame) {
 	return func(fr *Frame) {
 		if f.body.Format() != FormatSSE || (fr.Kind != FrameEvent && fr.Kind != FrameComment) {
@@ -604,7 +647,15 @@ func (f *recordingFramer) wrap(emit func(*Frame)) func(*Frame) {
 			emit(fr)
 			return
 		}
-		s, e, at, ok := timingLine(fr.Raw)
+		s, e, at, valid, ok := timingLine(fr.Raw)
+		if !valid && ok {
+			// Not a time (NaN, negative, over MaxRecordedTime, not a
+			// number): the frame takes the time of the one before, as
+			// a frame without a timing line does, so a replay sends it
+			// right after that one instead of never or at once.
+			f.badTimes++
+			at = f.last
+		}
 		if !ok {
 			fr.At = f.last
 			if f.onBody != nil {
@@ -641,6 +692,11 @@ type Chunk struct {
 type Recording struct {
 	Exchange
 	Body []Chunk
+	// BadTimes counts the times the recording states that are not times
+	// (not a number, NaN, infinite, negative, over MaxRecordedTime):
+	// each such frame took the time of the frame before it, and the head
+	// none.
+	BadTimes int
 }
 
 // ParseRecording reads a whole recording held in memory. It returns
@@ -665,6 +721,7 @@ func ParseRecording(data []byte) (*Recording, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
+	rec.BadTimes = f.badTimes
 	return rec, nil
 }
 

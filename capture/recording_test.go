@@ -186,7 +186,12 @@ func TestRecordingSecrets(t *testing.T) {
 	x.RequestHeader.Set("Api-Key", "sk-azure-secret")
 	x.RequestHeader.Set("Cookie", "session=sk-cookie-secret")
 	x.ResponseHeader.Set("Set-Cookie", "id=sk-setcookie-secret")
-	secrets := []string{"sk-url-secret", "sk-auth-secret", "sk-xapi-secret", "sk-azure-secret", "sk-cookie-secret", "sk-setcookie-secret"}
+	// A URL in a header is a URL: its ?key= is redacted too.
+	x.RequestHeader.Set("Referer", "https://app.test/page?key=sk-referer-secret")
+	x.ResponseHeader.Set("Location", "https://other.test/v1?alt=sse&key=sk-location-secret")
+	x.ResponseHeader.Set("X-Goog-Api-Key", "sk-goog-secret")
+	secrets := []string{"sk-url-secret", "sk-auth-secret", "sk-xapi-secret", "sk-azure-secret", "sk-cookie-secret", "sk-setcookie-secret",
+		"sk-referer-secret", "sk-location-secret", "sk-goog-secret"}
 	in := []byte("data: 1\n\n")
 	rec, _ := record(t, x, RecordOptions{Format: FormatSSE}, in, 100)
 	for _, s := range secrets {
@@ -194,7 +199,8 @@ func TestRecordingSecrets(t *testing.T) {
 			t.Errorf("recording holds %q:\n%s", s, rec)
 		}
 	}
-	if !bytes.Contains(rec, []byte("Authorization: "+Redacted)) || !bytes.Contains(rec, []byte("alt=sse")) {
+	if !bytes.Contains(rec, []byte("Authorization: "+Redacted)) || !bytes.Contains(rec, []byte("alt=sse")) ||
+		!bytes.Contains(rec, []byte("Location: https://other.test/v1?alt=sse&key=%5Bredacted%5D")) {
 		t.Errorf("recording lacks the redacted header or the other parameters:\n%s", rec)
 	}
 	kept, _ := record(t, x, RecordOptions{Format: FormatSSE, KeepSecrets: true}, in, 100)
@@ -323,6 +329,47 @@ func TestInvalidStatusIsNone(t *testing.T) {
 	}
 	if rec, _ := ParseRecording([]byte(RecordingMagic + "\n: response HTTP/1.1 429 Too Many Requests\n\ndata: x\n\n")); rec.Status != 429 {
 		t.Errorf("status 429 read as %d", rec.Status)
+	}
+}
+
+// TestRecordingBadTimes: a timing value that is not a time (not a number,
+// NaN, infinite, negative, past MaxRecordedTime) is read one way: the
+// frame takes the time of the frame before it, and the recording counts
+// it. `: t=1e9` (31 years) and `: t=1e300`, NaN and -1 used to be a wait
+// of decades and an at-once send.
+func TestRecordingBadTimes(t *testing.T) {
+	t.Parallel()
+	values := []string{"0.5", "1e9", "1e300", "NaN", "-1", "+Inf", "x", "86400.000001", "1.25", "-", "86400"}
+	in := RecordingMagic + "\n: response HTTP/1.1 200 OK\n: response-header Content-Type: text/event-stream\n: response-t NaN\n\n"
+	for i, v := range values {
+		in += fmt.Sprintf("data: %d\n: t=%s\n\n", i, v)
+	}
+	ms := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+	want := []time.Duration{ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(0.5), ms(1.25), NoTime, MaxRecordedTime}
+	rec, err := ParseRecording([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.HeadAt != NoTime || rec.BadTimes != 8 {
+		t.Errorf("head at %v, %d bad times; want none and 8", rec.HeadAt, rec.BadTimes)
+	}
+	if len(rec.Body) != len(values) {
+		t.Fatalf("%d chunks; want %d", len(rec.Body), len(values))
+	}
+	for i, c := range rec.Body {
+		if c.At != want[i] || string(c.Data) != fmt.Sprintf("data: %d\n\n", i) {
+			t.Errorf("chunk %d (t=%s) = %q at %v; want it at %v", i, values[i], c.Data, c.At, want[i])
+		}
+	}
+	// `streamtap FILE` reads the same times.
+	var got []time.Duration
+	for _, f := range readBack(t, []byte(in), FormatAuto) {
+		if f.Kind == FrameEvent {
+			got = append(got, f.At)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("read back at %v; want %v", got, want)
 	}
 }
 

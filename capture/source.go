@@ -50,9 +50,17 @@ type Source struct {
 	file   *os.File
 	taps   []Tap
 	start  time.Time
-	chunks []Chunk     // an archive entry's bytes, read instead of r
+	chunks []Chunk     // bytes to read before r (an archive entry's), each at its time
 	pos    int         // the next of chunks to read
-	ra     io.ReaderAt // an archive entry's bytes, for ReaderAt
+	ra     io.ReaderAt // an archive entry's bytes, for ReaderAt, when they are all in chunks
+
+	// archive says the source is an archive entry: its chunks, then r
+	// when its body is inflated as it is read; it ends at the time of the
+	// last piece read.
+	archive bool
+	lastAt  time.Duration
+	closer  io.Closer // r, when Close must close it
+	err     error     // why the entry cannot be read: Read returns it at once
 }
 
 // Tap receives a copy of what a Source reads, with each read's arrival
@@ -126,6 +134,9 @@ func (s *Source) ReaderAt() io.ReaderAt {
 
 // Close releases the source.
 func (s *Source) Close() error {
+	if s.closer != nil {
+		s.closer.Close()
+	}
 	if s.file != nil {
 		return s.file.Close()
 	}
@@ -164,8 +175,15 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // passed to emit as soon as its last byte has arrived. It returns nil at a
 // clean end of input, a *ReadError when reading fails, or the first error
 // emit returns. Frames already framed when reading fails are still emitted,
-// followed by whatever partial frame was pending.
+// followed by whatever partial frame was pending. An archive entry whose
+// body is refused (*InflateError) returns that error and emits nothing.
 func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) error) error {
+	if s.err != nil {
+		for _, t := range s.taps {
+			_ = t.Close(NoTime) // the error says more than a tap's could
+		}
+		return s.err
+	}
 	start := time.Now()
 	if !s.start.IsZero() {
 		start = s.start
@@ -225,8 +243,8 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		}
 	}
 	end := stamp()
-	if n := len(s.chunks); s.ra != nil && n > 0 {
-		end = s.chunks[n-1].At
+	if s.archive {
+		end = s.lastAt
 	}
 	for _, t := range s.taps {
 		// A recording keeps what arrived even when the reader stopped.
@@ -247,17 +265,19 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 	return readErr
 }
 
-// next returns the next piece of input and its arrival time: a read of
-// the reader, or an archive entry's next chunk with its recorded time.
+// next returns the next piece of input and its arrival time: an archive
+// entry's next chunk with its recorded time, or a read of the reader.
 func (s *Source) next(buf []byte, stamp func() time.Duration) ([]byte, time.Duration, error) {
-	if s.ra != nil {
-		if s.pos >= len(s.chunks) {
-			return nil, NoTime, io.EOF
-		}
+	if s.pos < len(s.chunks) {
 		c := s.chunks[s.pos]
 		s.pos++
+		s.lastAt = c.At
 		return c.Data, c.At, nil
 	}
+	if s.r == nil {
+		return nil, NoTime, io.EOF
+	}
 	n, err := s.r.Read(buf)
-	return buf[:n], stamp(), err
+	s.lastAt = stamp()
+	return buf[:n], s.lastAt, err
 }

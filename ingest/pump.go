@@ -341,6 +341,29 @@ func (p *Pump) Next(ctx context.Context) (*model.Batch, bool) {
 	}
 }
 
+// TryNext returns a due batch if there is one, without waiting. A
+// consumer that draws a screen per batch (the inspector's forward) uses it
+// to tell whether it is behind the producer: a batch that is due when it
+// asks was waiting already, and need not be drawn before the next.
+func (p *Pump) TryNext() (*model.Batch, bool) {
+	p.mu.Lock()
+	if len(p.ready) > 0 {
+		b := p.ready[0]
+		p.ready[0] = nil
+		p.ready = p.ready[1:]
+		p.taken()
+		return b, true
+	}
+	if b := p.parked; b != nil && (p.o.Interval <= 0 || b.Len() >= p.o.Due || p.closed ||
+		time.Since(p.lastTake) >= p.o.Interval) {
+		p.parked = nil
+		p.taken()
+		return b, true
+	}
+	p.mu.Unlock()
+	return nil, false
+}
+
 // taken notes that the consumer took a batch and unlocks p.mu.
 func (p *Pump) taken() {
 	if p.o.Interval > 0 {

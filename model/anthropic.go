@@ -31,6 +31,19 @@ func (*anthropicDialect) keepalive(name []byte) bool { return string(name) == "p
 
 func (*anthropicDialect) newState() dialectState { return new(anthState) }
 
+// finishOutcome reads a stop_reason: "max_tokens" and
+// "model_context_window_exceeded" are limits, "refusal" the safety
+// classifiers declining (https://docs.anthropic.com/en/api/handling-stop-reasons).
+func (*anthropicDialect) finishOutcome(reason string) string {
+	switch reason {
+	case "max_tokens", "model_context_window_exceeded":
+		return OutcomeIncomplete
+	case "refusal":
+		return OutcomeBlocked
+	}
+	return ""
+}
+
 // anthropicType reports the Anthropic Messages event types. A switch, not a
 // map: it runs for every event, and the compiler turns it into length and
 // byte comparisons without hashing.

@@ -23,12 +23,25 @@ type Batch struct {
 	arena    []byte
 	idx      jsonscan.Indexes
 	borrowed bool
+	inner    []byte // the decoded bytes of InvokeModel chunks (see prescanChunk)
+	b64      []byte
 }
 
 // prescan is what a Batch's validation found in one frame's data.
 type prescan struct {
 	sc jsonscan.Scanned
 	ok bool // the data was scanned: a JSON document, not absent or [DONE]
+	// chunk is the event an InvokeModel chunk wraps, decoded and scanned
+	// (see prescanChunk), when chunk.ok.
+	chunk wrapped
+}
+
+// wrapped is an inner document decoded and scanned ahead of the session:
+// its place in the Batch's inner arena and its scan.
+type wrapped struct {
+	at, n int
+	sc    jsonscan.Scanned
+	ok    bool
 }
 
 // Add copies f into the batch. With borrow set it keeps f's slices
@@ -56,6 +69,9 @@ func (b *Batch) ValidateLast() {
 	}
 	if g := &b.frames[i]; g.Kind == capture.FrameEvent && g.HasData && !isDoneSentinel(g.Data) {
 		b.scans[i] = prescan{sc: b.idx.ScanObject(g.Data), ok: true}
+		if g.Flags&capture.EventStream != 0 && string(g.Event) == TypeInvokeChunk {
+			b.scans[i].chunk = b.prescanChunk(g.Data, b.scans[i].sc)
+		}
 	}
 }
 
@@ -72,7 +88,7 @@ func (b *Batch) Reset() {
 	if b.borrowed {
 		clear(b.frames) // a borrowed frame must not keep its reader's buffer alive
 	}
-	b.frames, b.scans, b.arena = b.frames[:0], b.scans[:0], b.arena[:0]
+	b.frames, b.scans, b.arena, b.inner = b.frames[:0], b.scans[:0], b.arena[:0], b.inner[:0]
 	b.idx.Reset()
 	b.borrowed = false
 }
@@ -86,7 +102,11 @@ func (s *Session) AddBatch(b *Batch, each func(ev *Event, ord int, f *capture.Fr
 		ord := s.count
 		var ev *Event
 		if p := &b.scans[i]; p.ok {
+			if p.chunk.ok {
+				s.chunk = prefocus{data: b.inner[p.chunk.at : p.chunk.at+p.chunk.n], sc: p.chunk.sc, in: &b.idx}
+			}
 			ev = s.add(f, &b.idx, p.sc)
+			s.chunk = prefocus{}
 		} else {
 			ev = s.add(f, nil, jsonscan.Scanned{})
 		}

@@ -24,6 +24,38 @@ func (*chatDialect) claimShape(s *Session, _ string) bool {
 
 func (*chatDialect) newState() dialectState { return new(chatState) }
 
+// finishOutcome reads a finish_reason: "length" is the max_tokens limit,
+// "content_filter" a filter that withheld the rest of the answer.
+func (*chatDialect) finishOutcome(reason string) string {
+	switch reason {
+	case "length":
+		return OutcomeIncomplete
+	case "content_filter":
+		return OutcomeBlocked
+	}
+	return ""
+}
+
+// finishedWithout reports whether a completion that never got its data:
+// [DONE] (Writer never sends one; a JSON-lines or whole body has none)
+// was complete anyway: every choice it streamed has its finish_reason.
+// The event that completed it is the last finish_reason.
+func (*chatDialect) finishedWithout(s *Session, r *Response) (int, bool) {
+	if len(r.Finish) == 0 {
+		return 0, false
+	}
+	ord := -1
+	for _, cf := range r.Finish {
+		ord = max(ord, cf.Reasons[len(cf.Reasons)-1].Ordinal)
+	}
+	for _, it := range s.ResponseItems(r.Index) {
+		if r.FinishOf(it.Choice) == nil {
+			return 0, false
+		}
+	}
+	return ord, true
+}
+
 // chatState tracks an OpenAI Chat Completions stream: calls keyed by
 // (choice, tool-call index), the message and reasoning text per choice.
 type chatState struct {
@@ -116,6 +148,8 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 			case "message":
 				if whole {
 					delta = v
+				} else if jsonscan.Kind(v) == '{' {
+					s.note(-1, NoteMessageInChunk)
 				}
 			case "finish_reason":
 				finish = v
@@ -153,7 +187,7 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 					return true
 				})
 			case "function_call":
-				if !jsonscan.IsNull(v) {
+				if !jsonscan.IsNull(v) && !zeroValued(s, v) {
 					raise(&kind, st.legacyCall(s, ev, r, ci, v, ord))
 				}
 			}
@@ -208,12 +242,14 @@ func (st *chatState) text(s *Session, m map[int]*Item, ci int, role ItemRole, ty
 // without an index continues the choice's latest call unless it names
 // another id.
 func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, entry []byte, ord int) Kind {
-	var idxV, idV, nameV, argsV []byte
+	var idxV, idV, nameV, argsV, typeV []byte
 	hasID, hasName := false, false
 	s.idx.Members(entry, func(k, v []byte) bool {
 		switch string(k) {
 		case "index":
 			idxV = v
+		case "type":
+			typeV = v
 		case "id":
 			idV, hasID = v, !jsonscan.IsNull(v)
 		case "function":
@@ -281,6 +317,22 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 	if ev.Item < 0 || opened {
 		ev.Item = int32(it.Index)
 	}
+	// Members sent as null, which clients that concatenate turn into
+	// "null": the arguments on any fragment, the identity on the fragments
+	// after the first (on the first, a missing id or name is its own rule).
+	if string(argsV) == "null" {
+		s.note(it.Index, NoteNullArguments)
+	}
+	if !opened {
+		for _, m := range [...]struct {
+			v    []byte
+			what string
+		}{{idV, NoteNullID}, {typeV, NoteNullType}, {nameV, NoteNullName}} {
+			if string(m.v) == "null" {
+				s.note(it.Index, m.what)
+			}
+		}
+	}
 	if argsV != nil && !jsonscan.IsNull(argsV) {
 		it.Deltas++
 		if jsonscan.Kind(argsV) == '"' {
@@ -294,6 +346,19 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 		return KindItemOpen
 	}
 	return KindArgsDelta
+}
+
+// zeroValued reports whether an object holds nothing but empty strings and
+// nulls: a server that serialises a struct's zero value sends
+// "function_call": {"name": "", "arguments": ""} on a message that calls
+// nothing (Snowflake Cortex does), which is no call.
+func zeroValued(s *Session, v []byte) bool {
+	zero := true
+	s.idx.Members(v, func(_, m []byte) bool {
+		zero = string(m) == `""` || jsonscan.IsNull(m)
+		return zero
+	})
+	return zero && jsonscan.Kind(v) == '{'
 }
 
 // legacyCall applies a deprecated delta.function_call.

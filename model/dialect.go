@@ -6,7 +6,8 @@ import (
 
 // Dialect is the API whose stream an event belongs to. Each dialect is one
 // file of this package (responses.go, chat.go, anthropic.go, gemini.go,
-// ollama.go) and one line of the registry below.
+// ollama.go, bedrock_converse.go, bedrock_invoke.go) and one line of the
+// registry below.
 type Dialect uint8
 
 const (
@@ -16,19 +17,23 @@ const (
 	DialectAnthropic
 	DialectGemini
 	DialectOllama
+	DialectBedrockConverse
+	DialectBedrockInvoke
 	numDialects // the dialects above; a test may register more
 )
 
 // maxDialects bounds the registry, so that a session keeps its counts and
 // states per dialect in arrays instead of allocating them.
-const maxDialects = 8
+const maxDialects = 16
 
 // registry lists every dialect once. It is also the order of detection:
 // when two dialects claim an event's shape (or an error), the one listed
 // first takes it: a whole Anthropic message (typed "message"), then a Chat
 // payload (choices win over any other member), then a Responses body,
 // then a Gemini chunk, then an Ollama line (by its boolean done, which no
-// other dialect's payload has). A new dialect is a constant above, its files
+// other dialect's payload has); the Bedrock dialects claim only event
+// stream messages, whose payloads hold none of the members the others
+// claim by. A new dialect is a constant above, its files
 // (<dialect>.go: detection and assembly; <dialect>_explain.go: shapes and
 // explanations), and a line here; its rules are a file and a line in
 // model/checks. Two places outside them read every dialect on purpose:
@@ -41,6 +46,8 @@ var registry = []registered{
 	{DialectResponses, new(responsesDialect)},
 	{DialectGemini, new(geminiDialect)},
 	{DialectOllama, new(ollamaDialect)},
+	{DialectBedrockConverse, new(converseDialect)},
+	{DialectBedrockInvoke, new(invokeDialect)},
 }
 
 type registered struct {

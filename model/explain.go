@@ -115,7 +115,8 @@ const (
 )
 
 // transportShape names the shapes every dialect shares: comments, heads,
-// trailing bytes and data that is not an event object.
+// trailing bytes, damaged event stream messages and data that is not an
+// event object.
 func transportShape(ev *Event, typ string) (Shape, bool) {
 	switch {
 	case ev.Source == capture.FrameComment:
@@ -127,6 +128,8 @@ func transportShape(ev *Event, typ string) (Shape, bool) {
 			return Shape{Type: TypeHTTP, Sub: "error"}, true
 		}
 		return Shape{Type: TypeHTTP}, true
+	case typ == TypeBadFrame:
+		return Shape{Type: TypeBadFrame}, true
 	case ev.Flags&DecodeError != 0:
 		return Shape{Type: TypeInvalid}, true
 	case ev.Flags&NotObject != 0:

@@ -222,6 +222,7 @@ func corpus(t *testing.T) map[string][]byte {
 		}
 	}
 	add(filepath.Join("..", "samples", "*.sse"))
+	add(filepath.Join("..", "samples", "*.eventstream"))
 	add(filepath.Join("testdata", "*.txt"))
 	if len(out) < 20 {
 		t.Fatalf("corpus has %d streams; the samples are missing", len(out))
@@ -238,6 +239,8 @@ func TestExplainCorpus(t *testing.T) {
 	streams := corpus(t)
 	if caps := capturesDirOrEmpty(); caps != "" {
 		paths, _ := filepath.Glob(filepath.Join(caps, "*.sse"))
+		next, _ := filepath.Glob(filepath.Join(caps, "..", "captures-next", "*.eventstream"))
+		paths = append(paths, next...)
 		for _, p := range paths {
 			b, err := os.ReadFile(p)
 			if err != nil {

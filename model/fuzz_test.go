@@ -18,7 +18,8 @@ import (
 // seedGlobs name the recorded streams that seed the fuzz corpora: the
 // project's samples and the real captures kept beside the project root. The
 // targets run without them.
-var seedGlobs = []string{"../samples/*.sse", "../../shared/captures/*.sse", "../../shared/captures-next/ollama*.ndjson"}
+var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "../../shared/captures/*.sse",
+	"../../shared/captures-next/ollama*.ndjson", "../../shared/captures-next/*.eventstream"}
 
 // assembleDeadline bounds one assembly in a fuzz run. Inputs there are
 // small, so anything near it is a hang, not a slow machine.
@@ -99,6 +100,15 @@ var dialectSeeds = []string{
 		`{"type":"content_block_stop","index":5}`,
 		`{"type":"content_block_start","index":5,"content_block":{"type":"thinking","thinking":"t","signature":"s"}}`,
 	),
+	// Chat without [DONE]: every choice finished, then the usage chunk
+	// (Writer's end); and a refusal, a filter, a prompt refused outright.
+	sse(
+		`{"id":"c4","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"a"},"message":{"content":"a"},"finish_reason":null}]}`,
+		`{"id":"c4","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":null,"type":null,"function":{"name":null,"arguments":null}}]},"finish_reason":"length"}]}`,
+		`{"id":"c4","object":"chat.completion.chunk","choices":[],"usage":{"total_tokens":3}}`,
+	),
+	`[{"promptFeedback":{"blockReason":"SAFETY"}},{"promptFeedback":{"blockReason":null},"candidates":[]}]`,
+	sse(`{"type":"response.incomplete","response":{"id":"r","status":"incomplete","incomplete_details":{"reason":"content_filter"}}}`),
 	// Gemini, one whole call.
 	sse(`{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f","args":{"a":1}}}]},"finishReason":"STOP"}],"modelVersion":"gemini-2.5","responseId":"r1"}`),
 	// Gemini partialArgs, with odd JSON paths.

@@ -26,11 +26,30 @@ func (*geminiDialect) claimShape(s *Session, _ string) bool {
 
 func (*geminiDialect) newState() dialectState { return new(gemState) }
 
-// array applies the chunks of an array body: the elements with candidates.
+// finishOutcome reads a candidate's finishReason
+// (https://ai.google.dev/api/generate-content#FinishReason, and Vertex's
+// MODEL_ARMOR): MAX_TOKENS is the limit; the reasons that say the
+// candidate was flagged (safety, recitation, a blocklist, prohibited
+// content, personal data, an unsupported language, Model Armor, and their
+// image counterparts) are blocks. A malformed or unexpected call, OTHER
+// and NO_IMAGE end the candidate without a block.
+func (*geminiDialect) finishOutcome(reason string) string {
+	switch reason {
+	case "MAX_TOKENS":
+		return OutcomeIncomplete
+	case "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MODEL_ARMOR",
+		"IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION":
+		return OutcomeBlocked
+	}
+	return ""
+}
+
+// array applies the chunks of an array body: the elements with candidates,
+// or with the promptFeedback of a prompt refused before any candidate.
 func (*geminiDialect) array(s *Session, ev *Event, data []byte, ord int) bool {
 	var st *gemState
 	s.idx.Elements(data, func(_ int, v []byte) bool {
-		if s.idx.Get(v, "candidates") != nil {
+		if s.idx.Get(v, "candidates") != nil || s.idx.Get(v, "promptFeedback") != nil {
 			if st == nil {
 				st = s.state(DialectGemini).(*gemState)
 			}
@@ -89,6 +108,13 @@ func (st *gemState) chunk(s *Session, ev *Event, chunk []byte, ord int) {
 		case "error":
 			s.errorEvent(ev, v, ord)
 			kind = KindError
+		case "promptFeedback":
+			// A prompt refused outright: no candidate follows, and this
+			// chunk ends the response.
+			if br := s.idx.Get(v, "blockReason"); !jsonscan.IsNull(br) {
+				finished = true
+				r.finish(PromptChoice, ord, str(br))
+			}
 		case "candidates":
 			s.idx.Elements(v, func(pos int, cand []byte) bool {
 				ci := intOr(s.idx.Get(cand, "index"), pos)

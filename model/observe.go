@@ -130,8 +130,48 @@ func (s *Session) Field(key string) []byte {
 		return t.created
 	case "stop_reason":
 		return t.stopReason
+	case "contentBlockIndex":
+		return t.blockIndex
+	case "start":
+		return t.start
+	case "stopReason":
+		return t.converseStop
 	}
 	return s.idx.Get(s.cur, key)
+}
+
+// Note is what the assembly saw of the event being added and does not
+// keep: a quirk of its members that a rule judges (package model/checks),
+// found in the walk the assembly makes anyway, so that no observer walks
+// the event again.
+type Note struct {
+	// Item is the index in Session.Items of the item it concerns, or -1.
+	Item int
+	// What says what: NoteMessageInChunk, NoteNullArguments, NoteNullID,
+	// NoteNullType, NoteNullName.
+	What string
+}
+
+// The notes a Chat chunk may bring.
+const (
+	// NoteMessageInChunk: a chunk's choice carries a whole message next to
+	// its delta.
+	NoteMessageInChunk = "message in chunk"
+	// NoteNullArguments: a tool-call fragment sends "arguments": null.
+	NoteNullArguments = "arguments"
+	// NoteNullID, NoteNullType, NoteNullName: a fragment that continues a
+	// call sends "id", "type" or "name": null.
+	NoteNullID   = "id"
+	NoteNullType = "type"
+	NoteNullName = "name"
+)
+
+// Notes returns what the assembly noted of the event being added. Like
+// Field, it answers during Observer.Observe; the slice is reused.
+func (s *Session) Notes() []Note { return s.notes }
+
+func (s *Session) note(item int, what string) {
+	s.notes = append(s.notes, Note{Item: item, What: what})
 }
 
 // JSON is the structure of the event being observed, for reading nested

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+
+	"github.com/streamtap/streamtap/capture"
 )
 
 // Calls returns every tool call, in output order: by response, then choice,
@@ -212,20 +214,21 @@ func (s *Session) CallStatus(it *Item) string {
 
 // Outcome is how the stream ended, reported apart from protocol defects.
 type Outcome struct {
-	State   string // completed, incomplete, failed, error, truncated, empty, streaming, closed
+	State   string // one of Outcomes, or OutcomeStreaming
 	Detail  string // a reason or error message
 	Ordinal int    // the event that decided it, or -1
 }
 
 // Outcome tells how the stream ended: the terminal event of its last
-// response, an error, or none at all. A connection that switched
-// protocols (Upgraded) and carried no response ended "closed".
+// response, read with its finish reasons, an error, or none at all. A
+// connection that switched protocols (Upgraded) and carried no response
+// ended "closed".
 func (s *Session) Outcome() Outcome {
 	if s.count == 0 {
 		if s.ended {
-			return Outcome{State: "empty", Ordinal: -1}
+			return Outcome{State: OutcomeEmpty, Ordinal: -1}
 		}
-		return Outcome{State: "streaming", Ordinal: -1}
+		return Outcome{State: OutcomeStreaming, Ordinal: -1}
 	}
 	if n := len(s.Errors); n > 0 && s.errorDecides() {
 		e := s.Errors[n-1]
@@ -233,9 +236,12 @@ func (s *Session) Outcome() Outcome {
 		if e.Code != "" {
 			detail = e.Code + ": " + detail
 		}
-		state := "error"
-		if r := s.lastResponse(); r != nil && r.Status.Last() == "failed" {
-			state = "failed"
+		state := OutcomeError
+		switch r := s.lastResponse(); {
+		case r != nil && r.Status.Last() == OutcomeFailed:
+			state = OutcomeFailed
+		case e.Code == errorCodeFiltered:
+			state = OutcomeBlocked
 		}
 		return Outcome{State: state, Detail: detail, Ordinal: e.Ordinal}
 	}
@@ -243,32 +249,50 @@ func (s *Session) Outcome() Outcome {
 	if r == nil {
 		switch {
 		case !s.ended:
-			return Outcome{State: "streaming", Ordinal: -1}
+			return Outcome{State: OutcomeStreaming, Ordinal: -1}
 		case s.upgraded:
 			// A connection that carried no response: its messages, if
 			// any, are comments (a WebSocket of another kind, or none).
-			return Outcome{State: "closed", Ordinal: -1}
+			return Outcome{State: OutcomeClosed, Ordinal: -1}
 		}
-		return Outcome{State: "truncated", Detail: "no response recognised", Ordinal: -1}
+		return Outcome{State: OutcomeTruncated, Detail: "no response recognised", Ordinal: -1}
 	}
 	if r.Terminal < 0 {
 		if !s.ended {
-			return Outcome{State: "streaming", Ordinal: -1}
+			return Outcome{State: OutcomeStreaming, Ordinal: -1}
+		}
+		if ue, ok := byDialect[r.Dialect].(unterminatedEnder); ok && s.endedCleanly() {
+			if ord, ok := ue.finishedWithout(s, r); ok {
+				state, detail := r.finished(OutcomeCompleted)
+				return Outcome{State: state, Detail: detail, Ordinal: ord}
+			}
 		}
 		detail := "the stream ended without its terminal event"
 		if s.endErr != nil {
 			detail = s.endErr.Error()
 		}
-		return Outcome{State: "truncated", Detail: detail, Ordinal: -1}
+		return Outcome{State: OutcomeTruncated, Detail: detail, Ordinal: -1}
 	}
 	state := r.Status.Last()
 	switch state {
-	case "completed", "incomplete", "failed":
+	case OutcomeCompleted, OutcomeIncomplete, OutcomeBlocked, OutcomeFailed:
 	default:
-		state = "completed"
+		state = OutcomeCompleted
 	}
-	detail := r.FinishOf(0).Last()
+	state, detail := r.finished(state)
 	return Outcome{State: state, Detail: detail, Ordinal: r.Terminal}
+}
+
+// errorCodeFiltered is the error code Azure OpenAI answers a prompt its
+// content filter blocked with (HTTP 400, "code": "content_filter"): a
+// block, not an error of the service
+// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter).
+const errorCodeFiltered = "content_filter"
+
+// endedCleanly reports whether the stream ended at an event's end: no
+// read error, and its last frame neither cut short nor broken JSON.
+func (s *Session) endedCleanly() bool {
+	return s.ended && s.endErr == nil && s.last.Frame&capture.Truncated == 0 && s.last.Flags&DecodeError == 0
 }
 
 // errorDecides reports whether the latest error tells how the stream

@@ -157,7 +157,8 @@ func (s *Session) callReportArgs(it *Item) (CallReport, []byte) {
 const bigString = 64 << 10
 
 // WriteJSON writes the report as one line of JSON, byte for byte what
-// encoding/json writes with HTML escaping off. It writes one call at a
+// encoding/json writes with HTML escaping off, made safe to print by
+// jsonscan.AppendSafe (DEL, C1 controls and bidi runes escaped). It writes one call at a
 // time, so a report of tens of thousands of calls is never encoded whole
 // in memory; and arguments, sources and texts longer than 64 KiB are
 // escaped and written in pieces, so a 50 MB call costs a few small buffers
@@ -318,7 +319,8 @@ func (pw *pieceWriter) textSources(ts TextSourcesReport) {
 }
 
 // pieceWriter writes a JSON document a value at a time, byte for byte as
-// encoding/json writes it with HTML escaping off.
+// encoding/json writes it with HTML escaping off and jsonscan.AppendSafe
+// makes it safe to print.
 type pieceWriter struct {
 	w   io.Writer
 	buf bytes.Buffer
@@ -340,14 +342,16 @@ func (pw *pieceWriter) raw(s string) {
 	}
 }
 
-// value writes v as encoding/json encodes it: for the small values.
+// value writes v as encoding/json encodes it, made safe to print: for the
+// small values.
 func (pw *pieceWriter) value(v any) {
 	if pw.err != nil {
 		return
 	}
 	pw.buf.Reset()
 	if pw.err = pw.enc.Encode(v); pw.err == nil {
-		_, pw.err = pw.w.Write(bytes.TrimSuffix(pw.buf.Bytes(), []byte("\n")))
+		b := jsonscan.AppendSafe(pw.out[:0], bytes.TrimSuffix(pw.buf.Bytes(), []byte("\n")))
+		pw.flush(b)
 	}
 }
 

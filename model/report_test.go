@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // TestWriteJSONMatchesEncoder holds the streaming writer to encoding/json's
-// bytes, with big strings full of escapes, multi-byte runes across the cut
-// points, invalid UTF-8 and NUL bytes.
+// bytes with the extra escapes of jsonscan.AppendSafe (DEL, C1, bidi), with
+// big strings full of escapes, multi-byte runes across the cut points,
+// invalid UTF-8, NUL bytes and 8-bit CSIs.
 func TestWriteJSONMatchesEncoder(t *testing.T) {
-	big := strings.Repeat("é\"\\\n\t<>&\u2028ok\x01", 9000) + "\xff" + strings.Repeat("€", 30000)
+	big := strings.Repeat("é\"\\\n\t<>&\u2028ok\x01\u009b\x7f\u202e", 9000) + "\xff" + strings.Repeat("€", 30000)
 	id := "call_1"
 	rep := CallsReport{
 		Dialect: "openai-chat",
@@ -29,7 +31,7 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 		Outcome: OutcomeReport{State: "completed"},
 	}
 	others := []CallsReport{
-		{Dialect: "anthropic", Dialects: []string{"anthropic", "openai-chat"}, Calls: []CallReport{}, Text: big, Outcome: OutcomeReport{State: "cut", Detail: "no message_stop"}},
+		{Dialect: "anthropic", Dialects: []string{"anthropic", "openai-chat"}, Calls: []CallReport{}, Text: big, Outcome: OutcomeReport{State: "cut", Detail: "no \u009b[2J message_stop\x9b\u2066"}},
 		{Dialect: "unknown", Calls: nil, Text: nil},
 		{Dialect: "gemini", Calls: []CallReport{{Name: "h", Arguments: "{}", Sources: map[string]string{}}}, Text: []string{}},
 	}
@@ -46,6 +48,7 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 func FuzzWriteJSON(f *testing.F) {
 	f.Add("call_1", "get_weather", `{"city":"Paris"}`, "function_call", "fc_1", "deltas", "{\"city\":\"Pa", -3, "text")
 	f.Add("", "\u2028\x00", "\xff\xfe", "", "", "", "", 7, "\t\"")
+	f.Add("\u0085", "\x7f", "\u009b31m", "\u202e", "\u2069", "\ufeff", "\x9b", 1, "\u200f")
 	f.Fuzz(func(t *testing.T, id, name, args, kind, itemID, srcKey, srcVal string, n int, text string) {
 		c := CallReport{Name: name, Arguments: args, Kind: kind, Status: kind + name, ItemID: itemID,
 			Choice: n, Index: -n, ArgumentsJSON: ArgsState([]byte(args), true).String()}
@@ -62,12 +65,13 @@ func FuzzWriteJSON(f *testing.F) {
 
 func matchesEncoder(t *testing.T, rep CallsReport) {
 	t.Helper()
-	var want bytes.Buffer
-	enc := json.NewEncoder(&want)
+	var encoded bytes.Buffer
+	enc := json.NewEncoder(&encoded)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(rep); err != nil {
 		t.Fatal(err)
 	}
+	want := bytes.NewBuffer(jsonscan.AppendSafe(nil, encoded.Bytes()))
 	var got bytes.Buffer
 	if err := rep.WriteJSON(&got); err != nil {
 		t.Fatal(err)

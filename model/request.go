@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -184,13 +185,30 @@ func ParseRequest(body []byte, path string) Request {
 		}
 	}
 	if info.Model == "" {
-		// Gemini names the model in the path: /v1beta/models/NAME:streamGenerateContent.
-		if _, rest, ok := strings.Cut(path, "/models/"); ok {
-			name, _, _ := strings.Cut(rest, ":")
-			info.Model = name
-		}
+		info.Model = modelInPath(path)
 	}
 	return info
+}
+
+// modelInPath reads the model a request names in its path: Gemini's
+// /v1beta/models/NAME:streamGenerateContent, and Bedrock's
+// /model/ID/converse-stream (or converse, invoke,
+// invoke-with-response-stream), its id percent-decoded.
+func modelInPath(path string) string {
+	if _, rest, ok := strings.Cut(path, "/models/"); ok {
+		name, _, _ := strings.Cut(rest, ":")
+		return name
+	}
+	if _, rest, ok := strings.Cut(path, "/model/"); ok {
+		id, op, _ := strings.Cut(rest, "/")
+		if strings.HasPrefix(op, "converse") || strings.HasPrefix(op, "invoke") {
+			if name, err := url.PathUnescape(id); err == nil {
+				return name
+			}
+			return id
+		}
+	}
+	return ""
 }
 
 // jsonObject reports whether a JSON value is an object.

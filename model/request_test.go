@@ -45,3 +45,22 @@ func TestParseRequestForThePane(t *testing.T) {
 		t.Errorf("a long output is %d bytes; want it cut to %d with an ellipsis", len(o), MaxOutputShown)
 	}
 }
+
+// The model a request names in its path: Gemini's and Bedrock's, so that
+// an archive's Bedrock call (its body names no model) counts as an LLM
+// exchange.
+func TestModelInPath(t *testing.T) {
+	t.Parallel()
+	for path, want := range map[string]string{
+		"/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse":                           "gemini-2.5-flash",
+		"/model/anthropic.claude-3-sonnet-20240229-v1%3A0/converse-stream":                        "anthropic.claude-3-sonnet-20240229-v1:0",
+		"/model/us.anthropic.claude-3-7-sonnet-20250219-v1%3A0/converse":                          "us.anthropic.claude-3-7-sonnet-20250219-v1:0",
+		"/model/amazon.titan-text-express-v1/invoke-with-response-stream":                         "amazon.titan-text-express-v1",
+		"/model/arn%3Aaws%3Abedrock%3Aus-east-1%3A123%3Aapplication-inference-profile%2Fx/invoke": "arn:aws:bedrock:us-east-1:123:application-inference-profile/x",
+		"/model/x/other": "", "/v1/chat/completions": "", "/inference-profiles/x": "",
+	} {
+		if got := ParseRequest([]byte(`{"messages":[]}`), path).Model; got != want {
+			t.Errorf("ParseRequest(path %q).Model = %q; want %q", path, got, want)
+		}
+	}
+}

@@ -38,6 +38,19 @@ func (*responsesDialect) claimError(s *Session, typ string) bool {
 
 func (*responsesDialect) newState() dialectState { return new(respState) }
 
+// finishOutcome reads the reason of a terminal snapshot's
+// incomplete_details: "max_output_tokens" is the limit, "content_filter"
+// a filter that withheld the rest.
+func (*responsesDialect) finishOutcome(reason string) string {
+	switch reason {
+	case "max_output_tokens":
+		return OutcomeIncomplete
+	case "content_filter":
+		return OutcomeBlocked
+	}
+	return ""
+}
+
 // respState tracks the current OpenAI Responses response: its items by id
 // and by output_index, the two keys events use to name them.
 type respState struct {
@@ -405,6 +418,9 @@ func (st *respState) snapshot(s *Session, obj []byte, ord int, kind snapKind) {
 		return
 	}
 	r.Terminal, r.Final = ord, ord
+	if why := s.idx.Path(obj, "incomplete_details", "reason"); jsonscan.Kind(why) == '"' {
+		r.finish(0, ord, str(why))
+	}
 	st.terminalOutput(s, r, s.idx.Get(obj, "output"), ord)
 }
 

@@ -137,6 +137,10 @@ type Session struct {
 	// typeOwners holds, by interned type, 1 + the dialect that claims the
 	// type (see typeOwner), or 0 while unasked.
 	typeOwners []Dialect
+	notes      []Note // the event being added's: see Notes
+	// chunk is the inner document of the InvokeModel chunk being added,
+	// when its Batch decoded and scanned it already (see prescanChunk).
+	chunk prefocus
 }
 
 // NewSession returns an empty session.
@@ -243,6 +247,8 @@ type top struct {
 	text, item, response, err, index, contentBlock, object, id, choices, model,
 	candidates, message, name, input, code, refusal, part, usage, usageMeta,
 	promptFeedback, content, role, responseID, stopReason, created, done []byte
+	// Bedrock ConverseStream's (also Nova's inside InvokeModel chunks).
+	blockIndex, start, converseStop []byte
 }
 
 // member is collect for Index.Members.
@@ -321,6 +327,12 @@ func (t *top) collect(key, v []byte) {
 		t.stopReason = v
 	case "done":
 		t.done = v
+	case "contentBlockIndex":
+		t.blockIndex = v
+	case "start":
+		t.start = v
+	case "stopReason":
+		t.converseStop = v
 	}
 }
 
@@ -338,6 +350,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
 	s.cur = nil
+	s.notes = s.notes[:0]
 	switch f.Kind {
 	case capture.FrameComment:
 		ev.Type, ev.Kind = s.types.id([]byte(TypeComment)), KindKeepalive
@@ -387,6 +400,9 @@ func (s *Session) head(ev *Event, f *capture.Frame, ord int) {
 func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Indexes, sc jsonscan.Scanned) {
 	if f.HasEvent {
 		ev.Name = s.types.id(f.Event)
+	}
+	if f.Flags&capture.EventStream != 0 && s.eventStream(ev, f, ord) {
+		return
 	}
 	if !f.HasData {
 		ev.Type = ev.Name
@@ -438,7 +454,9 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	}
 	s.cur = data
 	t := &s.top
-	if len(t.typ) > 0 {
+	if f.Flags&capture.EventStream != 0 {
+		ev.Type = ev.Name // an event stream message is typed by its :event-type header
+	} else if len(t.typ) > 0 {
 		s.scratch = jsonscan.Unquote(s.scratch[:0], t.typ)
 		ev.Type = s.types.id(s.scratch)
 		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {

@@ -90,15 +90,16 @@ func (f *Feed) touch(id int) {
 	}
 }
 
-// end publishes a session's final state.
-func (f *Feed) end(info model.Exchange, l *model.Live, err error) {
+// end publishes a session's final state, and its copy on disk when it
+// has one (nil otherwise).
+func (f *Feed) end(info model.Exchange, l *model.Live, err error, stored ui.Stored) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.aborted {
 		return
 	}
 	e := f.entry(info.ID)
-	e.Info, e.Live, e.Ended, e.EndErr = info, l, true, err
+	e.Info, e.Live, e.Ended, e.EndErr, e.Stored = info, l, true, err, stored
 	delete(f.live, info.ID)
 }
 

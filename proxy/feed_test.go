@@ -160,7 +160,7 @@ func TestFeedKeepsOrder(t *testing.T) {
 			for range touches {
 				f.touch(id)
 			}
-			f.end(model.Exchange{ID: id, Outcome: "completed"}, l, nil)
+			f.end(model.Exchange{ID: id, Outcome: "completed"}, l, nil, nil)
 			f.touch(id) // after the end: nothing
 		})
 	}

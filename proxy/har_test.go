@@ -1,9 +1,13 @@
 package proxy
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +144,56 @@ func TestProxyHARLeavesOutWebSockets(t *testing.T) {
 	}
 	if a, _ := readHARFile(t, path); len(a.Entries) != 0 || a.Skipped != 0 {
 		t.Errorf("%d entries (+%d skipped) for a WebSocket session; want none", len(a.Entries), a.Skipped)
+	}
+}
+
+// TestProxyStopWritesCutSessions: a stream still open when the grace
+// period ends is cut, and Serve returns only once its session ended: its
+// HAR entry (what arrived) and its log line are written before the
+// caller closes the files. Serve used to return while the cut session was
+// still ending, and the entry was lost.
+func TestProxyStopWritesCutSessions(t *testing.T) {
+	t.Parallel()
+	body, _ := samples.Open("responses-single-call")
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", sseType)
+		_, _ = w.Write(body[:len(body)/2])
+		http.NewResponseController(w).Flush()
+		<-r.Context().Done() // never finishes
+	}))
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	path, har := openHAR(t)
+	logs := &syncBuffer{}
+	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout, HAR: har, Grace: 50 * time.Millisecond}, logs)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- p.Serve(ctx, ln) }()
+	resp, err := rawClient.Post("http://"+ln.Addr().String()+"/v1/responses", "application/json", strings.NewReader(`{"model":"m"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if _, err := io.ReadFull(resp.Body, make([]byte, len(body)/2)); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	log := logs.String() // as Serve returned
+	if err := har.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := readHARFile(t, path)
+	if len(a.Entries) != 1 || string(a.Entries[0].Bytes()) != string(body[:len(body)/2]) {
+		t.Fatalf("%d entries; want the cut session's, with the half that arrived", len(a.Entries))
+	}
+	if !strings.Contains(log, "#1 POST /v1/responses 200") {
+		t.Errorf("no log line for the cut session when Serve returned:\n%s", log)
 	}
 }

@@ -69,6 +69,15 @@ type Options struct {
 	// sessions then keep their events and bytes for the panes, and the
 	// protocol checks observe them.
 	Feed *Feed
+	// Grace is how long Serve lets open exchanges finish when it stops
+	// before it cuts them (0: ShutdownGrace).
+	Grace time.Duration
+	// Spill, with Feed, is a directory where each ended session's bytes
+	// are kept (compressed), so that the sessions list can let the
+	// session go and load it again when it is opened (ui.Stored). The
+	// caller makes it, and removes it when the proxy stopped. "": the list
+	// keeps every session in memory.
+	Spill string
 }
 
 // Proxy is the recording reverse proxy, an http.Handler. It is safe for
@@ -85,12 +94,17 @@ type Proxy struct {
 
 	upMu     sync.Mutex
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
+	open     openSessions                    // sessions not finished yet
+	spill    *spillDir                       // where ended sessions wait for the sessions list, or nil
 }
 
 // New returns a proxy to o.Upstream that writes one line per exchange to
 // logw.
 func New(o Options, logw io.Writer) *Proxy {
 	p := &Proxy{o: o, log: NewLog(logw), feed: o.Feed}
+	if o.Feed != nil && o.Spill != "" {
+		p.spill = &spillDir{dir: o.Spill}
+	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
@@ -116,7 +130,9 @@ func New(o Options, logw io.Writer) *Proxy {
 }
 
 // Serve answers requests on ln until ctx ends, then stops: open
-// exchanges get ShutdownGrace to finish, WebSockets are closed.
+// exchanges get Options.Grace to finish, WebSockets are closed, and
+// Serve returns once every session has ended (its log line and HAR entry
+// written), or cutWait after cutting them.
 func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{Handler: p, ReadHeaderTimeout: headTimeout, IdleTimeout: p.o.ClientIdle}
 	if p.o.ClientIdle <= 0 {
@@ -129,13 +145,60 @@ func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), ShutdownGrace)
+	grace := cmp.Or(p.o.Grace, ShutdownGrace)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		_ = srv.Close() // streams still open after the grace period are cut
 	}
 	p.closeUpgraded()
+	// Close does not wait for the handlers: the sessions it cut end
+	// moments later, and their log lines and HAR entries must be written
+	// before the caller closes the files.
+	p.open.wait(cutWait)
 	return nil
+}
+
+// cutWait bounds how long Serve waits for the sessions it cut to end.
+const cutWait = 2 * time.Second
+
+// openSessions counts the sessions that have not finished: Serve waits
+// for them when it stops. (A sync.WaitGroup cannot be used: a request
+// that starts while Serve waits would be an Add concurrent with Wait.)
+type openSessions struct {
+	mu   sync.Mutex
+	n    int
+	zero chan struct{} // closed when n comes back to 0, while someone waits
+}
+
+func (o *openSessions) add(delta int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.n += delta
+	if o.n == 0 && o.zero != nil {
+		close(o.zero)
+		o.zero = nil
+	}
+}
+
+// wait waits until no session is open, or for d at most.
+func (o *openSessions) wait(d time.Duration) {
+	o.mu.Lock()
+	if o.n == 0 {
+		o.mu.Unlock()
+		return
+	}
+	if o.zero == nil {
+		o.zero = make(chan struct{})
+	}
+	zero := o.zero
+	o.mu.Unlock()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-zero:
+	case <-t.C:
+	}
 }
 
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {

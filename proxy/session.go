@@ -69,6 +69,9 @@ type session struct {
 	state string
 	err   error
 	dur   time.Duration
+
+	reads []byte        // for the spill: each read's length and time (spillBody), or nil
+	endAt time.Duration // when the body ended (endModel), or capture.NoTime
 }
 
 // newSession starts the session of a request. Its model keeps its events,
@@ -86,7 +89,9 @@ func (p *Proxy) newSession(r *http.Request) *session {
 		ps.store = new(capture.Store)
 		opts, ps.checks = checks.Attach(model.Options{KeepEvents: true, Raw: ps.store})
 	}
+	ps.endAt = capture.NoTime
 	ps.live = model.NewLive(model.NewSession(opts))
+	p.open.add(1)
 	return ps
 }
 
@@ -111,7 +116,9 @@ func (ps *session) learnChecks() {
 // arrives.
 func (ps *session) respond(resp *http.Response) {
 	ps.status = resp.StatusCode
-	ps.headAt = time.Since(ps.start)
+	if ps.headAt == capture.NoTime { // a spilled session's is known already
+		ps.headAt = time.Since(ps.start)
+	}
 	format := BodyFormat(resp.Header.Get("Content-Type"))
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		format = capture.FormatSSE // the messages are written as SSE blocks
@@ -136,6 +143,7 @@ func (ps *session) model() {
 
 // endModel adds the last frames.
 func (ps *session) endModel(at time.Duration) {
+	ps.endAt = at
 	ps.fr.Finish(at, ps.add)
 	ps.model()
 }
@@ -269,6 +277,7 @@ func (ps *session) body(p []byte, at time.Duration) {
 	if ps.store != nil {
 		ps.store.Append(p) // before its frames reach the UI
 	}
+	ps.spillBody(p, at)
 	if ps.rec != nil {
 		if err := ps.rec.Write(p, at); err != nil {
 			ps.p.log.Printf("#%d %v", ps.id, err)
@@ -361,11 +370,12 @@ func (ps *session) finish(status int, err error, state string) {
 		ps.live.Unlock()
 		ps.p.log.Line(line)
 		if ps.p.feed != nil {
-			ps.p.feed.end(ps.exchangeInfo(), ps.live, err)
+			ps.p.feed.end(ps.exchangeInfo(), ps.live, err, ps.closeSpill())
 		}
 		if ps.p.onDone != nil {
 			ps.p.onDone(ps)
 		}
+		ps.p.open.add(-1)
 	})
 }
 

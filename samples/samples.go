@@ -1,9 +1,10 @@
 // Package samples holds curated streams, embedded in the binary: one or
 // more for each dialect streamtap reads (OpenAI Responses, OpenAI Chat
 // Completions, Anthropic Messages, Gemini; Ollama's NDJSON, which a .sse
-// file holds as well, since every input's format is told by its bytes),
-// plus broken streams that each
-// show one defect. They are written by hand from the protocol documentation,
+// file holds as well, since every input's format is told by its bytes;
+// Amazon Bedrock's ConverseStream and InvokeModel as binary AWS event
+// streams), plus broken streams that each show one defect. They are
+// written by hand from the protocol documentation,
 // not recorded, so that every byte is known and safe to ship. The UI opens
 // them as demos; tests and fuzzers use them as fixtures and seeds.
 //
@@ -22,9 +23,11 @@ import (
 // Default is the sample opened when streamtap runs with no input.
 const Default = "responses-parallel-calls"
 
-const ext = ".sse"
+// exts are the samples' file extensions: SSE streams, and the binary AWS
+// event streams of the Bedrock dialects.
+var exts = []string{".sse", ".eventstream"}
 
-//go:embed *.sse
+//go:embed *.sse *.eventstream
 var files embed.FS
 
 // readme lists every sample with its summary and lesson; List reads them
@@ -39,7 +42,7 @@ const MaxLesson = 72
 
 // Sample names one embedded stream.
 type Sample struct {
-	Name    string // file name without ".sse", e.g. "chat-single-call"
+	Name    string // file name without its extension, e.g. "chat-single-call"
 	Summary string // what the sample shows, from README.md
 	// Lesson is what it teaches in one line of at most MaxLesson runes,
 	// from the "Lesson:" line under its entry in README.md.
@@ -55,7 +58,7 @@ func List() []Sample {
 	described := parseReadme(readme)
 	var out []Sample
 	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ext)
+		name, ok := cutExt(e.Name())
 		if !ok || e.IsDir() {
 			continue
 		}
@@ -66,25 +69,38 @@ func List() []Sample {
 	return out
 }
 
-// Open returns the bytes of the named sample. The name may carry the ".sse"
-// extension or not. An unknown name gives an error wrapping fs.ErrNotExist.
-// The returned slice is a copy the caller may modify.
+// Open returns the bytes of the named sample. The name may carry its
+// extension (".sse", ".eventstream") or not. An unknown name gives an error
+// wrapping fs.ErrNotExist. The returned slice is a copy the caller may
+// modify.
 func Open(name string) ([]byte, error) {
-	base := strings.TrimSuffix(name, ext)
+	base, _ := cutExt(name)
 	if base == "" || strings.ContainsAny(base, `/\`) {
 		return nil, fmt.Errorf("sample %q: %w", name, fs.ErrNotExist)
 	}
-	b, err := fs.ReadFile(files, base+ext)
-	if err != nil {
-		return nil, fmt.Errorf("sample %q: %w", name, fs.ErrNotExist)
+	for _, ext := range exts {
+		if b, err := fs.ReadFile(files, base+ext); err == nil {
+			return b, nil
+		}
 	}
-	return b, nil
+	return nil, fmt.Errorf("sample %q: %w", name, fs.ErrNotExist)
 }
 
-// Lesson returns the lesson of the named sample (with or without ".sse"),
-// or "" for a name that is no sample.
+// Lesson returns the lesson of the named sample (with or without its
+// extension), or "" for a name that is no sample.
 func Lesson(name string) string {
-	return parseReadme(readme)[strings.TrimSuffix(name, ext)].lesson
+	base, _ := cutExt(name)
+	return parseReadme(readme)[base].lesson
+}
+
+// cutExt returns name without a sample extension, and whether it had one.
+func cutExt(name string) (string, bool) {
+	for _, ext := range exts {
+		if base, ok := strings.CutSuffix(name, ext); ok {
+			return base, true
+		}
+	}
+	return name, false
 }
 
 // description is what README.md says of one sample.

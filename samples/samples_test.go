@@ -90,6 +90,43 @@ var cases = []struct {
 		},
 	},
 	{
+		name:    "bedrock-converse-text-then-tool",
+		dialect: "bedrock-converse",
+		calls:   []call{{"tooluse_kZ3qT8vWmRa2Xc9LpN4bEw", "get_weather", `{"location": "Lisbon, Portugal", "unit": "celsius"}`}},
+		text:    "I'll check the weather in Lisbon for you.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			for i, ev := range s.Events.All() {
+				if ev.Frame&capture.EventStream == 0 {
+					t.Errorf("event %d is not an event stream message", i)
+				}
+				if s.TypeName(ev.Type) == "contentBlockStart" && s.Items[ev.Item].Role != model.RoleCall {
+					t.Errorf("event %d starts a block that is no tool call", i)
+				}
+			}
+			if it := s.Calls()[0]; it.Args.Frags[0].End != 0 {
+				t.Errorf("first input fragment ends at %d; want an empty one", it.Args.Frags[0].End)
+			}
+		},
+	},
+	{
+		name:    "bedrock-invoke-claude-tool",
+		dialect: "bedrock-invoke",
+		calls:   []call{{"toolu_bdrk_01FkR4nW8qLs2VxJt6Yc9PdA", "get_local_time", `{"timezone": "Asia/Tokyo"}`}},
+		text:    "Let me look up the time in Osaka.",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			for i, ev := range s.Events.All() {
+				if s.TypeName(ev.Name) != "chunk" || !strings.HasPrefix(s.TypeName(ev.Type), "message_") && !strings.HasPrefix(s.TypeName(ev.Type), "content_block_") {
+					t.Errorf("event %d: %s/%s; want a chunk typed by the Anthropic event it wraps", i, s.TypeName(ev.Name), s.TypeName(ev.Type))
+				}
+			}
+			if it := s.Calls()[0]; it.Dialect != model.DialectAnthropic {
+				t.Errorf("the call was assembled as %s; want by the Anthropic assembly", it.Dialect)
+			}
+		},
+	},
+	{
 		name:    "broken-chat-all-index-0",
 		dialect: "openai-chat",
 		calls: []call{

@@ -6,16 +6,22 @@
 # usage: scripts/bench.sh
 #
 # It generates, one at a time, 100 MB Responses, Chat and Anthropic captures
-# (scripts/gencapture) and a Responses capture with one 50 MB event, then for
-# each times cat|wc and calls (best of RUNS, interleaved so a burst of load
-# hits both), checks that calls assembled every generated call, and prints a
-# table with PASS/FAIL against the targets (cat|wc is sampled five times a
-# round, since it is short and noisy, and the ratio is taken against the
-# fastest cat|wc of the whole run):
+# (scripts/gencapture), Bedrock ConverseStream and InvokeModel captures
+# carrying the same calls and text as the Anthropic one (its turns, from the
+# same seed, as AWS event streams: about 150 and 200 MB), and a Responses
+# capture with one 50 MB event, then for each times cat|wc and calls (best
+# of RUNS, interleaved so a burst of load hits both), checks that calls
+# assembled every generated call, and prints a table with PASS/FAIL against
+# the targets (cat|wc is sampled five times a round, since it is short and
+# noisy, and the ratio is taken against the fastest cat|wc of the whole
+# run):
 #
 #   speed   calls within 8x of cat|wc, and at least 250 MB/s (100 MB captures)
 #   memory  peak RSS of calls at most 64 MiB + 3 x the largest event
 #   check   `streamtap check` at most 1.2x the time of calls (when it exists)
+#   bedrock calls on the Bedrock ConverseStream capture at most 1.5x its
+#           time on the Anthropic capture of the same calls and text (the
+#           InvokeModel capture's ratio is printed too, ungraded)
 #
 # Elapsed times come from bash's `time` (millisecond resolution; %e of GNU
 # time has only 10 ms, too coarse for cat on 100 MB); peak RSS of streamtap
@@ -91,16 +97,18 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
 
 rows=()
-run_capture() { # run_capture NAME DIALECT SIZE
+run_capture() { # run_capture NAME DIALECT SIZE [GENCAPTURE FLAGS…]
 	local name=$1 dialect=$2 size=$3 f=$dir/$1.sse
+	[[ $dialect == bedrock* ]] && f=$dir/$1.eventstream
 	generated+=("$f")
-	echo "generating $name ($dialect, $size)..." >&2
-	"$TMP/gencapture" -dialect "$dialect" -size "$size" -out "$f" 2>"$TMP/gen.out"
+	echo "generating $name ($dialect, $size ${*:4})..." >&2
+	"$TMP/gencapture" -dialect "$dialect" -size "$size" "${@:4}" -out "$f" 2>"$TMP/gen.out"
 	cat "$TMP/gen.out" >&2
 	local bytes largest ncalls
 	bytes=$(stat -c %s "$f")
 	largest=$(sed -n 's/.*largest_event=\([0-9]*\).*/\1/p' "$TMP/gen.out")
 	ncalls=$(sed -n 's/.* calls=\([0-9]*\).*/\1/p' "$TMP/gen.out")
+	turns=$(sed -n 's/.* responses=\([0-9]*\).*/\1/p' "$TMP/gen.out")
 	cat -- "$f" >/dev/null # start from the page cache, as cat|wc will
 
 	local cat_t= calls_t= check_t= rss=n/a calls_rc=0 i
@@ -177,6 +185,9 @@ names=() dialects=() sizes=() cat_ts=() calls_ts=() check_ts=() rsss=() largests
 run_capture responses responses "$SIZE"
 run_capture chat chat "$SIZE"
 run_capture anthropic anthropic "$SIZE"
+anthropic_turns=$turns
+run_capture bedrock bedrock "$SIZE" -turns "$anthropic_turns"
+run_capture bedrock-invoke bedrock-invoke "$SIZE" -turns "$anthropic_turns"
 run_capture big-event big-event "$BIG"
 
 best_cat=0
@@ -194,6 +205,24 @@ printf '%s\n' "${rows[@]}"
 echo
 echo "ratio = fastest cat|wc of the run ($best_cat MB/s) / calls MB/s, best of each; RSS = peak of calls over the runs;"
 echo "budget = 64 MiB + 3 x largest event; check = check time / calls time."
+bedrock_fail=0
+if [[ -n $bin ]]; then
+	# The Bedrock captures carry the Anthropic one's calls and text: their
+	# calls times compare directly.
+	# The target holds the ConverseStream capture; the InvokeModel one
+	# carries twice the bytes (base64 inside JSON inside binary frames)
+	# and is shown for the record.
+	anth_t=${calls_ts[2]}
+	for i in 3 4; do
+		r=$(calc %.2f "${calls_ts[$i]} / ($anth_t > 0 ? $anth_t : 0.001)")
+		v=info
+		if ((i == 3)); then
+			v=$(verdict "$r <= 1.5")
+			[[ $v == PASS ]] || bedrock_fail=1
+		fi
+		echo "${names[$i]}: calls ${calls_ts[$i]} s on $(calc %.0f "${sizes[$i]} / 1e6") MB vs anthropic ${anth_t} s on $(calc %.0f "${sizes[2]} / 1e6") MB, same calls and text: ${r}x (<=1.5) $v"
+	done
+fi
 [[ -n $bin ]] || echo "streamtap did not build: calls columns are empty."
 ((has_check)) || echo "no 'streamtap check' subcommand: check columns are empty."
 if [[ -s $TMP/cmd.err ]]; then
@@ -201,4 +230,4 @@ if [[ -s $TMP/cmd.err ]]; then
 	tail -n 5 "$TMP/cmd.err" | sed 's/^/  /'
 fi
 [[ -n $bin ]] || exit 2
-if printf '%s\n' "${rows[@]}" | grep -q FAIL; then exit 1; fi
+if printf '%s\n' "${rows[@]}" | grep -q FAIL || ((bedrock_fail)); then exit 1; fi

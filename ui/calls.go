@@ -213,18 +213,18 @@ func (c *callsPane) prepare(ord int) {
 		}
 	}
 	c.start = clamp(c.start, 0, max(len(items)-1, 0))
-	c.list.add(c.st.Muted.Render(fmt.Sprintf("as of event #%d: %d call(s), %d item(s)", ord, ncalls, len(items))))
+	c.list.add(c.st.Muted.Render(fmt.Sprintf("as of event #%d: %s, %s", ord, countOf(ncalls, "call"), countOf(len(items), "item"))))
 	if len(items) == 0 {
 		c.list.add("", c.st.Muted.Render("nothing assembled yet"))
 	}
 	if c.start > 0 {
-		c.list.add(c.st.Muted.Render(fmt.Sprintf("↑ %d earlier item(s)", c.start)))
+		c.list.add(c.st.Muted.Render("↑ " + countOf(c.start, "earlier item")))
 	}
 	budget := c.scroll + 3*c.h
 	for i := c.start; i < len(items); i++ {
 		if c.list.len() > budget {
 			c.more = len(items) - i
-			c.list.add("", c.st.Muted.Render(fmt.Sprintf("↓ %d more item(s)", c.more)))
+			c.list.add("", c.st.Muted.Render("↓ "+countOf(c.more, "more item")))
 			break
 		}
 		it := items[i]
@@ -407,7 +407,7 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 	if !frags && len(stmts) > 0 && stmts[0].Name != model.SourceDeltas.String() {
 		from = fmt.Sprintf(" (%s #%d)", stmts[0].Name, stmts[0].Ordinal)
 	}
-	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %d fragment(s) · json ", len(args), from, fragmentsAsOf(&it.Args, ord)))
+	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %s · json ", len(args), from, countOf(fragmentsAsOf(&it.Args, ord), "fragment")))
 	if len(args) == 0 {
 		c.list.add(info+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()), st.Muted.Render("  (no arguments yet)"))
 	} else {

@@ -88,7 +88,7 @@ func writeDiffSide(b *bufio.Writer, label string, s streamdiff.Summary) {
 	if s.Outcome.Detail != "" {
 		outcome += " (" + Safe(s.Outcome.Detail) + ")"
 	}
-	fmt.Fprintf(b, "%s  %s: %s · %s · %d events · %d call(s)\n", label, Safe(s.Name), s.Dialect, outcome, s.Events, s.Calls)
+	fmt.Fprintf(b, "%s  %s: %s · %s · %s · %s\n", label, Safe(s.Name), s.Dialect, outcome, countOf(s.Events, "event"), countOf(s.Calls, "call"))
 }
 
 // splitDiffs separates the event-level differences from those about
@@ -192,7 +192,7 @@ func verdict(r *streamdiff.Result) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
 	}
-	s := fmt.Sprintf("%d difference(s): %s", total, strings.Join(parts, ", "))
+	s := fmt.Sprintf("%s: %s", countOf(total, "difference"), strings.Join(parts, ", "))
 	if r.Omitted > 0 {
 		s += fmt.Sprintf(" (the first %d listed)", len(r.Differences))
 	}

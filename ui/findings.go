@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -135,18 +134,12 @@ func (f *findingsPane) jumpCited() tea.Cmd {
 // wheel moves through the findings without moving the selection.
 func (f *findingsPane) wheel(delta int) { f.move(delta) }
 
-// set replaces the findings, sorted by first event.
+// set replaces the findings, in the order the report gives them (as
+// `streamtap check` prints them): by severity, then by the event that
+// tells each apart.
 func (f *findingsPane) set(list []checks.Finding) {
-	sort.SliceStable(list, func(i, j int) bool { return firstEvent(list[i]) < firstEvent(list[j]) })
 	f.list = list
 	f.cursor = clamp(f.cursor, 0, max(len(list)-1, 0))
-}
-
-func firstEvent(x checks.Finding) int {
-	if len(x.Events) == 0 {
-		return 1 << 62
-	}
-	return x.Events[0]
 }
 
 // counts returns the number of findings per severity.
@@ -168,12 +161,16 @@ func (f *findingsPane) counts() (errs, warns, infos int) {
 func (f *findingsPane) move(n int) {
 	f.cursor = clamp(f.cursor+n, 0, max(len(f.list)-1, 0))
 	f.cycle, f.landed = 0, -1
+	if f.cursor < len(f.list) {
+		f.cycle = max(slices.Index(f.list[f.cursor].Events, f.list[f.cursor].Key()), 0)
+	}
 }
 
-// selectedEvent is the first event of the selected finding, or -1.
+// selectedEvent is the event that tells the selected finding apart
+// (checks.Finding.Key), or -1.
 func (f *findingsPane) selectedEvent() int {
-	if f.cursor < len(f.list) && len(f.list[f.cursor].Events) > 0 {
-		return f.list[f.cursor].Events[0]
+	if f.cursor < len(f.list) {
+		return f.list[f.cursor].Key()
 	}
 	return -1
 }
@@ -190,7 +187,7 @@ func (f *findingsPane) nextCited(selected int) int {
 	if f.landed >= 0 && selected == f.landed {
 		f.cycle = (f.cycle + 1) % len(evs)
 	} else {
-		f.cycle = 0
+		f.cycle = max(slices.Index(evs, f.list[f.cursor].Key()), 0)
 	}
 	return evs[f.cycle]
 }

@@ -177,7 +177,7 @@ func TestCallsJumpsToFragmentInBigArguments(t *testing.T) {
 		t.Fatalf("the view should show the event's fragment, marked:\n%s", ansi.Strip(view))
 	}
 	pressAll(m, "g")
-	if got := sideText(m); !strings.Contains(got, `"rows":[{"v":"BEGIN-"}`) || !strings.Contains(got, "fragment(s)·jsonincomplete") {
+	if got := sideText(m); !strings.Contains(got, `"rows":[{"v":"BEGIN-"}`) || !strings.Contains(got, "fragments·jsonincomplete") {
 		t.Fatalf("g should reach the arguments' start, judged incomplete off the event loop:\n%s", ansi.Strip(viewOf(m)))
 	}
 	// The next delta added everything after it: the view goes to its start.

@@ -50,6 +50,9 @@ type Options struct {
 	// all known at once; without it the list follows the newest, as a
 	// proxy's does.
 	FirstSession bool
+	// Keep, when above 0, bounds a sessions list to its newest Keep
+	// sessions: older ended ones are let go, with their stored copies.
+	Keep int
 }
 
 // env is what the root shares with its pages and their panes: the
@@ -119,6 +122,12 @@ type Model struct {
 	insp *inspector
 	list *sessionsPage // the proxy's sessions list, or nil
 	dv   *diffPage     // the page of --diff, or nil
+
+	// behind says the last message was a batch another follows at once
+	// (MoreFrames): View shows drawn, the screen drawn before it, and the
+	// page's work waits for the next message.
+	behind bool
+	drawn  tea.View
 }
 
 // New returns the inspector over s. A live session keeps receiving frames
@@ -151,6 +160,7 @@ func (m *Model) page() page {
 type framesMsg struct {
 	batch *model.Batch
 	done  func()
+	more  bool // another batch follows at once (MoreFrames)
 }
 
 // sourceDoneMsg says the source ended: err is nil at a clean EOF.
@@ -162,7 +172,23 @@ type sourceDoneMsg struct{ err error }
 // reuse it after that. A batch that keeps its frames' Raw bytes
 // (model.Batch.KeepRaw) lets the checks see them as `streamtap check`
 // does.
-func Frames(b *model.Batch, done func()) tea.Msg { return framesMsg{b, done} }
+func Frames(b *model.Batch, done func()) tea.Msg { return framesMsg{b, done, false} }
+
+// MoreFrames is Frames for a batch the sender found waiting, as when a
+// file is read faster than the screen is drawn: the inspector adds it,
+// but draws nothing and starts no pane work until a message that is not
+// MoreFrames. Drawing cost as much as adding a batch, so a big file was
+// indexed three times slower than `calls` reads it, for screens no one
+// could see. The sender must follow it with Frames or Redraw before it
+// waits for more, and decides how long the screen may wait; any other
+// message (a key) draws at once.
+func MoreFrames(b *model.Batch, done func()) tea.Msg { return framesMsg{b, done, true} }
+
+// redrawMsg asks for the screen to be drawn, after MoreFrames.
+type redrawMsg struct{}
+
+// Redraw draws the screen the MoreFrames before it did not.
+func Redraw() tea.Msg { return redrawMsg{} }
 
 // SourceDone tells the inspector the source ended; err is nil at a clean
 // end of input.
@@ -198,6 +224,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.list != nil {
 			cmd = m.list.handleSessions(typed.batch)
 		}
+	case sessionLoadedMsg:
+		if m.list != nil {
+			var keys []tea.KeyPressMsg
+			cmd, keys = m.list.handleLoaded(typed)
+			for _, k := range keys { // typed while it loaded: they were for it
+				cmd = tea.Batch(cmd, m.handleKey(k, k))
+			}
+		}
 	case framesMsg, sourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
 		cmd = m.insp.update(msg)
 	case diffPageMsg:
@@ -209,6 +243,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.note.text = ""
 		}
 	}
+	if fm, ok := msg.(framesMsg); ok && fm.more && m.drawn.Content != "" {
+		m.behind = true
+		return m, cmd
+	}
+	m.behind = false
 	if !m.help {
 		cmd = tea.Batch(cmd, m.page().work())
 	}
@@ -286,10 +325,14 @@ func (m *Model) View() tea.View {
 		m.list.holdOpen()
 		defer m.list.hold(nil)
 	}
+	if m.behind {
+		return m.drawn
+	}
 	v := tea.NewView(m.render())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "streamtap"
+	m.drawn = v
 	return v
 }
 

@@ -313,7 +313,9 @@ func FlagNames(ev *model.Event) []string {
 		{capture.IDHasNUL, "id-has-nul"}, {capture.BadRetry, "bad-retry"}, {capture.NULByte, "nul-byte"},
 		{capture.NoData, "no-data"}, {capture.TooLarge, "too-large"}, {capture.BOM, "bom"},
 		{capture.Implied, "implied"}, {capture.BlankLines, "blank-lines"},
-		{capture.NoNewline, "no-newline"},
+		{capture.NoNewline, "no-newline"}, {capture.PreludeCRC, "prelude-crc-mismatch"},
+		{capture.MessageCRC, "message-crc-mismatch"}, {capture.BadLength, "bad-length"},
+		{capture.Exception, "exception"},
 	}
 	for _, c := range cf {
 		if ev.Frame&c.f != 0 {
@@ -336,7 +338,10 @@ func FlagNames(ev *model.Event) []string {
 	return out
 }
 
-// EventLine is one line of `streamtap events`: a stable JSON shape.
+// EventLine is one line of `streamtap events`: a stable JSON shape. Its
+// strings and data hold stream text as it came; whoever prints it passes
+// the encoding through jsonscan.AppendSafe, so that no raw C1 control,
+// DEL, bidi rune or byte that is not UTF-8 reaches the output.
 type EventLine struct {
 	Ordinal  int             `json:"ordinal"`
 	Offset   int64           `json:"offset"`
@@ -358,6 +363,10 @@ type EventLine struct {
 	Headers  [][2]string     `json:"headers,omitempty"`
 	Flags    []string        `json:"flags,omitempty"`
 	Truncate bool            `json:"truncated,omitempty"`
+	// RawBase64 is the event's bytes (offset and length in the input),
+	// base64, when they are not UTF-8: the JSON strings above then hold
+	// U+FFFD where a byte was, and this is how to get the bytes back.
+	RawBase64 string `json:"raw_base64,omitempty"`
 	// Explain is set by `events --explain` (see NewExplainJSON).
 	Explain *ExplainJSON `json:"explain,omitempty"`
 }
@@ -392,6 +401,15 @@ func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, 
 	if f.HasID {
 		id := string(f.ID)
 		l.ID = &id
+	}
+	if !utf8.Valid(f.Raw) {
+		l.RawBase64 = base64.StdEncoding.EncodeToString(f.Raw)
+	}
+	if f.Flags&capture.EventStream != 0 {
+		// An event stream message's headers: :event-type, :message-type …
+		for _, h := range f.Header {
+			l.Headers = append(l.Headers, [2]string{string(h.Name), string(h.Value)})
+		}
 	}
 	switch f.Kind {
 	case capture.FrameComment:
@@ -429,12 +447,14 @@ func NewEventLine(s *model.Session, ev *model.Event, ord int, f *capture.Frame, 
 	return l
 }
 
-// RedactHeader hides the value of a header that carries credentials.
+// RedactHeader hides the value of a header that carries credentials, and
+// the credentials in the query of one that carries a URL
+// (capture.RedactHeaderValue), unless keep.
 func RedactHeader(name, value string, keep bool) string {
-	if keep || !capture.SecretHeader(name) {
+	if keep {
 		return value
 	}
-	return capture.Redacted
+	return capture.RedactHeaderValue(name, value)
 }
 
 // WriteCalls prints the calls report for people.
@@ -444,7 +464,7 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	if rep.Outcome.Detail != "" {
 		fmt.Fprintf(&b, " (%s)", Safe(rep.Outcome.Detail))
 	}
-	fmt.Fprintf(&b, " · %d call(s)\n", len(rep.Calls))
+	fmt.Fprintf(&b, " · %s\n", countOf(len(rep.Calls), "call"))
 	for i, c := range rep.Calls {
 		id := "(no id)"
 		if c.ID != nil {

@@ -123,8 +123,8 @@ func (p *requestPane) layout() []string {
 		field("answers turn of", fmt.Sprintf("#%d", in.TurnOf))
 	}
 	if len(in.Unanswered) > 0 {
-		add(st.Warn.Render, Safe(fmt.Sprintf("%s no tool output for %d call(s) of #%d: %s",
-			glyphFailed, len(in.Unanswered), in.TurnOf, strings.Join(in.Unanswered, ", "))))
+		add(st.Warn.Render, Safe(fmt.Sprintf("%s no tool output for %s of #%d: %s",
+			glyphFailed, countOf(len(in.Unanswered), "call"), in.TurnOf, strings.Join(in.Unanswered, ", "))))
 	}
 	out = append(out, "", st.Calls.Header.Render(fmt.Sprintf("tools declared (%d)", len(r.Tools))))
 	for _, t := range r.Tools {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // Safe makes untrusted stream text printable: control characters, escape
@@ -49,18 +51,10 @@ func hex2(c byte) string {
 }
 
 // unsafeRune reports runes that are invisible or reorder text: C1
-// controls, bidi embeddings and overrides, line and paragraph separators.
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
-		return true
-	case r == 0x2028, r == 0x2029, r == 0xfeff:
-		return true
-	}
-	return false
-}
+// controls, bidi marks, embeddings, overrides and isolates, line and
+// paragraph separators, the byte order mark. They are the runes the JSON
+// outputs escape too (jsonscan.HiddenRune): one list for both.
+func unsafeRune(r rune) bool { return jsonscan.HiddenRune(r) }
 
 // safeAlready is the fast path: printable ASCII needs no work.
 func safeAlready(s string) bool {

@@ -27,6 +27,11 @@ type SessionUpdate struct {
 	Live   *model.Live
 	Ended  bool
 	EndErr error
+	// Stored, set on an ended exchange's update, is where its bytes are
+	// kept off the heap: the list then keeps only the session's row and
+	// loads the session again when it is opened (see Stored). Without it
+	// the list keeps the session.
+	Stored Stored
 }
 
 // sessionsMsg is a batch of session updates from the proxy's feed.
@@ -42,8 +47,9 @@ func Sessions(batch []SessionUpdate) tea.Msg { return sessionsMsg{batch} }
 // list needs no lock.
 type proxied struct {
 	info      model.Exchange
-	live      *model.Live
+	live      *model.Live    // nil while the session is evicted (see stored)
 	s         *model.Session // live's session: use it only under its lock
+	stored    Stored         // the ended session's copy on disk, or nil
 	seen      int            // events the panes have been told about
 	dialect   model.Dialect
 	calls     int
@@ -103,6 +109,13 @@ type sessionsPage struct {
 	cur     *proxied // the session open in the inspector, or nil
 	held    *model.Live
 	sl      sessionsPane
+
+	// Sessions kept off the heap (sessions_stored.go).
+	blank     *model.Session // what the inspector shows while no session is open
+	loadGen   int            // the latest load asked for (see openCmd)
+	loading   bool           // a session is loading: keys wait for it (typeAhead)
+	typeahead []tea.KeyPressMsg
+	dropped   int // sessions let go past Options.Keep
 }
 
 // NewSessions returns the inspector of a proxy or an archive: a sessions
@@ -111,9 +124,10 @@ type sessionsPage struct {
 // out whenever its size comes, before or after the sessions.
 func NewSessions(o Options) *Model {
 	o.Live = true
-	m := New(model.NewSession(model.Options{KeepEvents: true}), o)
+	blank := model.NewSession(model.Options{KeepEvents: true})
+	m := New(blank, o)
 	m.insp.live = false
-	sp := &sessionsPage{env: &m.env, insp: m.insp, byID: map[int]*proxied{}}
+	sp := &sessionsPage{env: &m.env, insp: m.insp, byID: map[int]*proxied{}, blank: blank}
 	sp.sl = sessionsPane{st: &m.st, follow: !o.FirstSession}
 	sp.req = register(m.insp, newRequestPane(&m.st, &m.keys, o.KeepSecrets))
 	m.insp.back = sp.closeSession
@@ -130,6 +144,9 @@ func (sp *sessionsPage) handleSessions(batch []SessionUpdate) tea.Cmd {
 		u := &batch[i]
 		ps := sp.byID[u.Info.ID]
 		if ps == nil {
+			if u.Live == nil {
+				continue // news of a session already let go
+			}
 			ps = &proxied{live: u.Live, s: u.Live.Session()}
 			sp.byID[u.Info.ID] = ps
 			sp.insert(ps, u.Info.ID)
@@ -139,14 +156,21 @@ func (sp *sessionsPage) handleSessions(batch []SessionUpdate) tea.Cmd {
 		sp.pxCount[ps.class()]++
 		ended := u.Ended && !ps.ended
 		ps.ended = ps.ended || u.Ended
+		if u.Stored != nil {
+			ps.stored = u.Stored
+		}
 		if ps == sp.cur {
 			cmds = append(cmds, sp.openGrew(ps, ended, u.EndErr)) // its lock is held
 			continue
 		}
-		ps.live.Lock()
-		ps.refresh(sp.o.Checks)
-		ps.live.Unlock()
+		if ps.live != nil {
+			ps.live.Lock()
+			ps.refresh(sp.o.Checks)
+			ps.live.Unlock()
+		}
+		sp.evict(ps)
 	}
+	cmds = append(cmds, sp.prune())
 	sp.sl.clampTo(len(sp.px))
 	return tea.Batch(cmds...)
 }
@@ -221,7 +245,7 @@ func (sp *sessionsPage) insert(ps *proxied, id int) {
 }
 
 // openSession shows one proxied session in the inspector: the root shows
-// the inspector from now on.
+// the inspector from now on. The session is in memory (see openCmd).
 func (sp *sessionsPage) openSession(ps *proxied) {
 	sp.hold(ps.live)
 	sp.cur = ps
@@ -241,11 +265,15 @@ func (sp *sessionsPage) closeSession() {
 	if sp.cur != nil && sp.o.Checks != nil {
 		sp.cur.findings = len(sp.insp.find.list)
 	}
-	if sp.cur != nil {
-		sp.cur.refresh(nil) // its lock is held
-	}
+	closed := sp.cur
 	sp.cur = nil
+	if closed != nil {
+		closed.refresh(nil) // its lock is held
+		sp.evict(closed)
+	}
 	sp.insp.close()
+	// The inspector lets go of the session too: an evicted one is freed.
+	sp.insp.attach(sp.blank)
 }
 
 // sessionsPane is the list of proxied sessions, one row each.
@@ -471,6 +499,9 @@ func (sp *sessionsPage) status() string {
 	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
 	sep := st.Subtle.Render(" · ")
 	left := st.Accent.Render(Safe(sp.o.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
+	if sp.dropped > 0 {
+		left += sep + st.Muted.Render(fmt.Sprintf("%d older dropped", sp.dropped))
+	}
 	if live > 0 {
 		left += sep + st.Status.Live.Render(fmt.Sprintf("%d live", live))
 	}
@@ -558,13 +589,17 @@ func joinLR(left, right string, w int) string {
 
 // handleKey handles a key on the sessions list.
 func (sp *sessionsPage) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if sp.loading {
+		sp.typeAhead(msg)
+		return nil
+	}
 	k := &sp.keys
 	n := len(sp.px)
 	page := sp.sl.rows()
 	switch {
 	case key.Matches(msg, k.Sessions.Open):
 		if ps := sp.selectedSession(); ps != nil {
-			sp.openSession(ps)
+			return sp.openCmd(ps)
 		}
 	case key.Matches(msg, k.Sessions.Follow):
 		sp.sl.follow = !sp.sl.follow
@@ -651,4 +686,6 @@ func (sp *sessionsPage) updateKeys(shown bool) {
 	} {
 		b.SetEnabled(false)
 	}
+	// While a session loads, esc gives the load up (see typeAhead).
+	k.Sessions.Back.SetEnabled(sp.loading)
 }

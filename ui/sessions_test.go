@@ -172,7 +172,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.insp.live, m.insp.s.Len(), len(fs))
 	}
 	press(m, "7")
-	if v := plainView(m); !strings.Contains(v, "call_a") || !strings.Contains(v, "resp_123") || !strings.Contains(v, "no tool output for 1 call(s) of #1: call_b") {
+	if v := plainView(m); !strings.Contains(v, "call_a") || !strings.Contains(v, "resp_123") || !strings.Contains(v, "no tool output for 1 call of #1: call_b") {
 		t.Errorf("request pane:\n%s", v)
 	}
 	press(m, "esc")

@@ -157,7 +157,7 @@ func (b *statusBar) state(in statusInfo) string {
 	}
 	style := st.Status.Ended
 	switch o.State {
-	case "failed", "error", "truncated":
+	case "failed", "error", "truncated", "blocked":
 		style = st.Status.Error
 	case "incomplete":
 		style = st.Status.Warn

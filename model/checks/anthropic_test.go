@@ -133,6 +133,12 @@ func anthropicCases() []ruleCase {
 
 func geminiCases() []ruleCase {
 	return []ruleCase{
+		hit(gFinishOdd, "finishReason outside the enum", dataSSE([]string{gemBase()[0],
+			gemChunk(`{"text":"Done."}`, `"finishReason":"FAKE_ENUM"`)}), 1),
+		miss(gFinishOdd, "MODEL_ARMOR, Vertex's own", dataSSE([]string{gemBase()[0],
+			gemChunk(`{"text":""}`, `"finishReason":"MODEL_ARMOR"`)})),
+		miss(gFinishOdd, "a prompt's blockReason", dataSSE([]string{`{"promptFeedback":{"blockReason":"JAILBREAK"},"modelVersion":"gemini-3","responseId":"r1"}`})),
+
 		hit(gArgsNotObject, "args as a string", dataSSE([]string{gemBase()[0],
 			gemChunk(`{"functionCall":{"name":"get_weather","args":"{\"city\":\"Paris\"}"}}`, `"finishReason":"STOP"`)}), 1),
 		miss(gArgsNotObject, "args object", dataSSE(gemBase())),

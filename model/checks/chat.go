@@ -20,7 +20,23 @@ type chatChecks struct {
 	events int                // Chat JSON chunks
 	last   int                // ordinal of the latest
 	whole  map[int]bool       // responses that are non-streaming chat.completion bodies
+	// nulls holds the null members of each call's fragments, by item
+	// index (model.Session.Notes).
+	nulls map[int]*chatNulls
+	// message lists the chunks whose choices carry a message next to
+	// their delta (at most MaxEvents), messageN counts them all.
+	message  []int
+	messageN int
 	noChecks
+}
+
+// chatNulls is what a call's fragments sent as null: "arguments" on any
+// fragment, "id", "type" or "name" on the fragments after the first.
+type chatNulls struct {
+	args, ident   []int // events, at most MaxEvents each
+	nArgs, nIdent int
+	fields        []string // the identity members seen null, in the order met
+	lastIdent     int      // 1 + the latest fragment counted in nIdent
 }
 
 // chatOpen is what the fragment that opened a call carried.
@@ -76,12 +92,16 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 	if r == nil {
 		return
 	}
+	cc.notes(s, ord)
 	if jsonscan.Equal(s.Field("object"), "chat.completion") {
 		if cc.whole == nil {
 			cc.whole = map[int]bool{}
 		}
 		cc.whole[r.Index] = true
 		return
+	}
+	if azureFilterChunk(s) {
+		return // Azure's prompt-filter chunk names no completion
 	}
 	if cc.ident == nil {
 		cc.ident = map[int]*chatIdent{}
@@ -109,6 +129,69 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 			f.prev = string(v)
 		}
 	}
+}
+
+// notes records what the assembly noted of a chunk (model.Session.Notes):
+// a message sent next to the delta, and null members of tool-call
+// fragments.
+func (cc *chatChecks) notes(s *model.Session, ord int) {
+	for _, n := range s.Notes() {
+		if n.What == model.NoteMessageInChunk {
+			if n := len(cc.message); n > 0 && cc.message[n-1] == ord {
+				continue // another choice of the same chunk
+			}
+			cc.messageN++
+			if len(cc.message) < MaxEvents {
+				cc.message = append(cc.message, ord)
+			}
+			continue
+		}
+		if n.Item < 0 {
+			continue
+		}
+		if cc.nulls == nil {
+			cc.nulls = map[int]*chatNulls{}
+		}
+		nl := cc.nulls[n.Item]
+		if nl == nil {
+			nl = &chatNulls{}
+			cc.nulls[n.Item] = nl
+		}
+		if n.What == model.NoteNullArguments {
+			nl.nArgs++
+			if len(nl.args) < MaxEvents {
+				nl.args = append(nl.args, ord)
+			}
+			continue
+		}
+		if nl.lastIdent != ord+1 { // one fragment may send several
+			nl.lastIdent = ord + 1
+			nl.nIdent++
+			if len(nl.ident) < MaxEvents {
+				nl.ident = append(nl.ident, ord)
+			}
+		}
+		if !slices.Contains(nl.fields, n.What) {
+			nl.fields = append(nl.fields, n.What)
+		}
+	}
+}
+
+// azureFilterChunk reports whether a chunk is Azure OpenAI's prompt-filter
+// chunk, which carries no choice, the results of the filters run on the
+// prompt (prompt_filter_results), and an empty id, model and created
+// (https://learn.microsoft.com/azure/ai-foundry/openai/concepts/content-filter):
+// it names no completion, so its empty identity is not a change. Looking
+// up prompt_filter_results walks the chunk's top level: only a chunk
+// without a choice is asked.
+func azureFilterChunk(s *model.Session) bool {
+	choices := s.Field("choices")
+	if jsonscan.Kind(choices) != '[' {
+		return false
+	}
+	none := true
+	s.JSON().Elements(choices, func(int, []byte) bool { none = false; return false })
+	return none && s.Field("prompt_filter_results") != nil
 }
 
 // standard finish reasons (openai-python ChatCompletionChunk choice).
@@ -153,6 +236,10 @@ func (cc *chatChecks) finish(out *Checker, s *model.Session, sse bool) {
 	}
 	if ended && !done && streamed && sse && !errored(s) {
 		out.add(cDoneMissing, []int{cc.last}, "the stream ends after event %d without data: [DONE]", cc.last)
+	}
+	if cc.messageN > 0 {
+		out.add(cMessageInChunk, cc.message, "%s carry choices[].message next to delta (first: event %d); a client that reads the message as well as the delta doubles the text and the calls",
+			plural(cc.messageN, "chunk"), cc.message[0])
 	}
 }
 
@@ -362,6 +449,26 @@ func (cc *chatChecks) checkCall(out *Checker, s *model.Session, it *model.Item, 
 			`call %s: continuation fragments carry "id":"" (%d) or "name":"" (%d); clients that treat a present id as a new call split it`,
 			label, nIDEmpty, nNameEmpty)
 	}
+	if nl := cc.nulls[it.Index]; nl != nil {
+		var parts, built []string
+		var evs []int
+		if nl.nArgs > 0 {
+			parts = append(parts, fmt.Sprintf(`"arguments": null on %s`, plural(nl.nArgs, "fragment")))
+			built = append(built, `"null{…}"`)
+			evs = append(evs, nl.args...)
+		}
+		if nl.nIdent > 0 {
+			quoted := make([]string, len(nl.fields))
+			for i, f := range nl.fields {
+				quoted[i] = strconv.Quote(f)
+			}
+			parts = append(parts, fmt.Sprintf(`%s: null on %s`, strings.Join(quoted, ", "), plural(nl.nIdent, "continuation fragment")))
+			built = append(built, quote(it.CallID+"null"))
+			evs = append(evs, nl.ident...)
+		}
+		out.add(cToolNull, evs, "call %s: %s; clients that concatenate fragments with += build %s", label,
+			strings.Join(parts, " and "), strings.Join(built, " and "))
+	}
 	if nNotString > 0 {
 		out.add(cArgsNotString, notString, "call %s: function.arguments is sent as JSON, not a string, at %s; clients concatenate \"[object Object]\"",
 			label, plural(nNotString, "event"))
@@ -477,10 +584,10 @@ func (cc *chatChecks) checkFinish(out *Checker, s *model.Session, r *model.Respo
 	}
 	lastReason := reasons[len(reasons)-1]
 	hasCalls := len(calls) > 0
-	if hasCalls && lastReason.Value == "stop" {
+	if hasCalls && lastReason.Value == "stop" && !out.req.named() {
 		sev := ruleByID[cStopWithCalls].Severity
 		if out.req.forced() {
-			sev = Info // legal when the request forced a call
+			sev = Info // tolerated when the request required a call
 		}
 		out.addAt(cStopWithCalls, sev, []int{calls[0].Opened, lastReason.Ordinal}, `choice %d: %s sent but finish_reason is "stop" (event %d); strict agent loops skip them`,
 			ci, plural(len(calls), "tool call"), lastReason.Ordinal)

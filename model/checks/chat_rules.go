@@ -14,6 +14,7 @@ const (
 	cNameChanged    = "chat/tool-name-changed"
 	cRepeated       = "chat/tool-id-repeated"
 	cEmptyID        = "chat/tool-id-empty"
+	cToolNull       = "chat/tool-field-null"
 	cArgsNotString  = "chat/args-not-string"
 	cArgsResent     = "chat/args-resent"
 	cArgsInvalid    = "chat/args-invalid-json"
@@ -27,6 +28,7 @@ const (
 	cAfterFinish    = "chat/delta-after-finish"
 	cDoneMissing    = "chat/done-missing"
 	cAfterDone      = "chat/data-after-done"
+	cMessageInChunk = "chat/message-in-chunk"
 )
 
 // chatDialect registers the OpenAI Chat Completions rules (see dialects).
@@ -37,6 +39,7 @@ var chatDialect = dialectRules{
 	rules: []Rule{
 		rule(cIdentity, Warning, Info, "id or model changes between chunks (including an empty id or model on some chunks)"),
 		rule(cCreated, Info, Info, "created changes between chunks (a per-chunk timestamp); clients keep the first"),
+		rule(cMessageInChunk, Info, Info, "a chunk's choice carries a whole message next to its delta; a client that reads both doubles the text and the calls"),
 		rule(cIndexMissing, Error, Error, "a tool_calls[] entry without index", "cc-tool-index-missing"),
 		rule(cIndexDense, Error, Info, "tool-call indices of a choice do not start at 0 or have gaps; the official helper splits or drops calls"),
 		rule(cCollision, Error, Error, "two calls (different ids) share one tool-call index", "cc-tool-index-collision",
@@ -47,6 +50,7 @@ var chatDialect = dialectRules{
 		rule(cRepeated, Warning, Warning, "id or name repeated on continuation fragments; clients concatenate them (call_1call_1, fnfn)",
 			"cc-tool-id-or-name-repeated"),
 		rule(cEmptyID, Warning, Warning, `continuation fragments carry "id":"" or "name":""`, "cc-tool-id-empty-string-continuation"),
+		rule(cToolNull, Warning, Warning, `a tool-call fragment carries "arguments": null, or a continuation "id", "type" or "name": null; clients that concatenate build "null{…}"`),
 		rule(cArgsNotString, Error, Error, "function.arguments is JSON (an object) instead of a string", "cc-args-not-string"),
 		rule(cArgsResent, Error, Error, "arguments re-sent whole after the deltas, or every fragment repeats the arguments so far",
 			"cc-args-duplicated-tail", "cc-args-cumulative"),

@@ -28,9 +28,18 @@ func chatCases() []ruleCase {
 			p[2] = strings.Replace(p[2], "chatcmpl-1", "chatcmpl-2", 1)
 			return p
 		}), 0, 2, 3),
-		hit(cIdentity, "model empty on a filter chunk", chat(func(p []string) []string {
-			return append([]string{`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"","choices":[],"prompt_filter_results":[]}`}, p...)
+		hit(cIdentity, "model empty on the first chunk", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"model":"gpt-4o"`, `"model":""`, 1)
+			return p
 		}), 0, 1),
+		// Azure's prompt-filter chunk: no choice, prompt_filter_results,
+		// and an empty id, model and created.
+		miss(cIdentity, "Azure's prompt-filter chunk", chat(func(p []string) []string {
+			return append([]string{`{"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`}, p...)
+		})),
+		miss(cCreated, "Azure's prompt-filter chunk", chat(func(p []string) []string {
+			return append([]string{`{"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`}, p...)
+		})),
 		miss(cIdentity, "only created changes", chat(func(p []string) []string {
 			p[2] = strings.Replace(p[2], `"created":1`, `"created":2`, 1)
 			return p
@@ -119,6 +128,20 @@ func chatCases() []ruleCase {
 			return p
 		})),
 
+		hit(cToolNull, `"arguments": null on the opening fragment`, chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"arguments":""`, `"arguments":null`, 1)
+			return p
+		}), 0),
+		hit(cToolNull, "id, type and name null on a continuation", chat(func(p []string) []string {
+			p[1] = cont(`{"index":0,"id":null,"type":null,"function":{"name":null,"arguments":` + argsDelta1 + `}}`)
+			return p
+		}), 1),
+		miss(cToolNull, "members left out on continuations", dataSSE(chatBase())),
+		miss(cToolNull, "id and name null on the opening fragment", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"id":"call_1"`, `"id":null`, 1)
+			return p
+		})),
+
 		hit(cArgsNotString, "arguments object", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"function":{"arguments":{"city":"Paris"}}}`)
 			return p[:2]
@@ -171,6 +194,17 @@ func chatCases() []ruleCase {
 			p[4] = strings.Replace(usageChunk, `"choices":[]`, `"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]`, 1)
 			return p
 		})),
+
+		hit(cMessageInChunk, "message next to delta", chat(func(p []string) []string {
+			p[1] = strings.Replace(p[1], `"delta":`, `"message":{"role":"assistant","content":null},"delta":`, 1)
+			return p
+		}), 1),
+		miss(cMessageInChunk, "message null next to delta", chat(func(p []string) []string {
+			p[1] = strings.Replace(p[1], `"delta":`, `"message":null,"delta":`, 1)
+			return p
+		})),
+		miss(cMessageInChunk, "a whole completion's message", dataSSE([]string{
+			`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}`})),
 
 		hit(cDoneMissing, "no [DONE]", chat(func(p []string) []string { return p[:5] }), 4),
 		miss(cDoneMissing, "error chunk ends the stream", chat(func(p []string) []string {

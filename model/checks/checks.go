@@ -15,13 +15,13 @@ package checks
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // Severity ranks findings. The order matters: a finding fails a run when
@@ -107,6 +107,22 @@ type Finding struct {
 	// at most MaxEvents of them; the message counts any left out.
 	Events  []int  `json:"events"`
 	Message string `json:"message"`
+	// At is the event that tells the finding apart from the rule's others
+	// (see Key), set by Report; reports are ordered by it.
+	At int `json:"-"`
+}
+
+// Key is the event that tells the finding apart from the other findings of
+// its rule, which reports are ordered by: At when it is one of the
+// finding's events, else its first event, or -1 when it cites none.
+func (f Finding) Key() int {
+	if slices.Contains(f.Events, f.At) {
+		return f.At
+	}
+	if len(f.Events) > 0 {
+		return f.Events[0]
+	}
+	return -1
 }
 
 // Report is the result of checking a stream.
@@ -117,7 +133,8 @@ type Report struct {
 
 // MarshalJSON writes the report as
 // {"outcome": {"state", "detail"}, "findings": [{"rule", "severity",
-// "events", "message"}]}. Scripts rely on this shape.
+// "events", "message"}]}. Scripts rely on this shape. The text is safe
+// to print (jsonscan.AppendSafe).
 func (r Report) MarshalJSON() ([]byte, error) {
 	type outcome struct {
 		State  string `json:"state"`
@@ -139,7 +156,9 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		Outcome  outcome   `json:"outcome"`
 		Findings []Finding `json:"findings"`
 	}{outcome{r.Outcome.State, r.Outcome.Detail}, findings})
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+	// Messages and details quote stream bytes: escape what a terminal
+	// would obey (C1, DEL) or what reorders text (bidi).
+	return jsonscan.AppendSafe(nil, bytes.TrimSuffix(b.Bytes(), []byte("\n"))), err
 }
 
 // Max returns the highest severity found, and false when there are no
@@ -188,9 +207,8 @@ const (
 // session and, like the session, is not safe for concurrent use.
 type Checker struct {
 	found    []Finding
-	perRule  map[string]int
-	overflow map[string]*overflow
-	items    int // s.Items observed so far
+	byRule   map[string]*ruleTally // see order.go
+	items    int                   // s.Items observed so far
 	lastDial model.Dialect
 	sse      bool // some event was framed as SSE (not JSON lines or a JSON body)
 
@@ -202,14 +220,9 @@ type Checker struct {
 	req *requestChecks
 }
 
-type overflow struct {
-	n      int
-	events []int
-}
-
 // New returns a Checker with nothing observed.
 func New() *Checker {
-	return &Checker{perRule: map[string]int{}, overflow: map[string]*overflow{}}
+	return &Checker{byRule: map[string]*ruleTally{}}
 }
 
 // Attach returns opts with a new Checker as the session's observer, and
@@ -301,6 +314,9 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 // a field or a comment, not a JSON value. Rules about SSE fields (event:
 // names, [DONE]) apply only to SSE.
 func isSSE(f *capture.Frame) bool {
+	if f.Flags&capture.EventStream != 0 {
+		return false
+	}
 	for _, b := range f.Raw {
 		switch b {
 		case ' ', '\t', '\r', '\n':
@@ -325,21 +341,7 @@ func (c *Checker) add(id string, events []int, format string, args ...any) {
 // addAt records a finding at a given severity: a rule may grade one case
 // lower than its default, as documented in its summary.
 func (c *Checker) addAt(id string, sev Severity, events []int, format string, args ...any) {
-	if c.perRule[id] >= MaxPerRule {
-		o := c.overflow[id]
-		if o == nil {
-			o = &overflow{}
-			c.overflow[id] = o
-		}
-		o.n++
-		if len(events) > 0 && len(o.events) < MaxEvents {
-			o.events = append(o.events, events[0])
-		}
-		return
-	}
-	c.perRule[id]++
-	c.found = append(c.found, Finding{Rule: id, Severity: sev, Events: capEvents(events),
-		Message: fmt.Sprintf(format, args...)})
+	c.record(id, sev, events, format, args...)
 }
 
 func capEvents(events []int) []int {
@@ -357,14 +359,9 @@ func capEvents(events []int) []int {
 // for Session.End. It does not change the Checker, so it may be called
 // again as more events arrive.
 func (c *Checker) Report(s *model.Session, p Profile) Report {
-	end := &Checker{perRule: map[string]int{}, overflow: map[string]*overflow{}, req: c.req}
-	for id, n := range c.perRule {
-		end.perRule[id] = n
-	}
-	for id, o := range c.overflow {
-		cp := *o
-		cp.events = slices.Clone(o.events)
-		end.overflow[id] = &cp
+	end := &Checker{byRule: make(map[string]*ruleTally, len(c.byRule)), req: c.req}
+	for id, t := range c.byRule {
+		end.byRule[id] = t.clone()
 	}
 	c.finishFraming(end, s)
 	for _, r := range dialects {
@@ -375,28 +372,7 @@ func (c *Checker) Report(s *model.Session, p Profile) Report {
 	c.finishRequest(end, s)
 
 	findings := append(slices.Clone(c.found), end.found...)
-	for id, o := range end.overflow {
-		sev := Error
-		if r := ruleByID[id]; r != nil {
-			sev = r.Severity
-		}
-		findings = append(findings, Finding{Rule: id, Severity: sev, Events: capEvents(o.events),
-			Message: fmt.Sprintf("%d more findings of this rule (first event of each listed)", o.n)})
-	}
-	for i := range findings {
-		findings[i].Severity = grade(findings[i], p)
-	}
-	order := map[string]int{}
-	for i, r := range table {
-		order[r.ID] = i
-	}
-	slices.SortStableFunc(findings, func(a, b Finding) int {
-		return cmp.Or(
-			cmp.Compare(first(a.Events), first(b.Events)),
-			cmp.Compare(order[a.Rule], order[b.Rule]),
-			cmp.Compare(a.Message, b.Message),
-		)
-	})
+	findings = end.arrange(findings, p)
 	return Report{Outcome: s.Outcome(), Findings: findings}
 }
 
@@ -408,13 +384,6 @@ func grade(f Finding, p Profile) Severity {
 		return min(f.Severity, r.Tolerant)
 	}
 	return f.Severity
-}
-
-func first(events []int) int {
-	if len(events) == 0 {
-		return int(^uint(0) >> 1)
-	}
-	return events[0]
 }
 
 // errored reports whether the stream ended in an error payload or an HTTP

@@ -38,7 +38,8 @@ func miss(rule, name, stream string) ruleCase {
 
 func allCases() []ruleCase {
 	var all []ruleCase
-	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, requestCases} {
+	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, bedrockCases,
+		requestCases} {
 		all = append(all, f()...)
 	}
 	return all

@@ -14,6 +14,8 @@ var dialects = []*dialectRules{
 	&anthropicDialect,
 	&geminiDialect,
 	&ollamaDialect,
+	&converseDialect,
+	&invokeDialect,
 }
 
 // dialectRules is one dialect's rules: their table, and how they observe a

@@ -22,9 +22,9 @@ var fixtureFindings = map[string][]string{
 	"gemini-partial-args-nested__vercel-ai.chunks.txt":                   {"framing/unterminated-event [75]"},
 	"anthropic-message-start-prepopulated-content__vercel-ai.chunks.txt": nil,
 	"responses-copilot-id-rotation__vercel-ai.chunks.txt": {
-		"responses/response-id-changed [0 1 68]",
 		"responses/item-id-changed [2 3 4 5 6 7 68]",
 		"responses/item-id-changed [8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27]",
+		"responses/response-id-changed [0 1 68]", // a warning, after the errors
 	},
 }
 

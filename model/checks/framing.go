@@ -32,24 +32,28 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 	if f.Kind != capture.FrameEvent {
 		return
 	}
+	if f.Flags&capture.EventStream != 0 {
+		c.observeEventStream(s, ord, ev, f)
+		return
+	}
 	name := s.TypeName(ev.Type)
 	truncated := f.Flags&capture.Truncated != 0
 	switch {
 	case f.Flags&capture.NoNewline != 0 && ev.Flags&model.DecodeError == 0:
 		// A JSON line whose newline never came is whole: line readers
 		// (httpx, ollama-js) still yield it, `while read` drops it.
-		c.addAt(fUnterminated, Info, []int{ord}, "line %d (%s) is not ended by a newline before EOF; readers that wait for the newline drop it",
-			ord, name)
+		c.addAt(fUnterminated, Info, []int{ord}, "%s is not ended by a newline before EOF; readers that wait for the newline drop it",
+			frameNamed("line", ord, name))
 	case f.Flags&capture.NoNewline != 0:
 		truncated = true // cut mid-line: the unterminated line says so, not invalid-json
-		c.add(fUnterminated, []int{ord}, "line %d (%s) is not ended by a newline before EOF, and stops mid-JSON", ord, name)
+		c.add(fUnterminated, []int{ord}, "%s is not ended by a newline before EOF, and stops mid-JSON", frameNamed("line", ord, name))
 	case truncated:
 		cut := ""
 		if ev.Flags&model.DecodeError != 0 {
 			cut = "; its data stops mid-JSON"
 		}
-		c.add(fUnterminated, []int{ord}, "event %d (%s) is not ended by a blank line before EOF: spec parsers discard it%s",
-			ord, name, cut)
+		c.add(fUnterminated, []int{ord}, "%s is not ended by a blank line before EOF: spec parsers discard it%s",
+			frameNamed("event", ord, name), cut)
 	}
 	leading := f.Flags&capture.LeadingSpaceField != 0
 	if leading {
@@ -92,7 +96,7 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 		c.add(fNotObject, []int{ord}, "event %d: data %s is JSON but not an object", ord, quoteBytes(f.Data))
 	}
 	if f.Flags&capture.InvalidUTF8 != 0 {
-		c.add(fInvalidUTF8, []int{ord}, "event %d (%s) contains bytes that are not valid UTF-8", ord, name)
+		c.add(fInvalidUTF8, []int{ord}, "%s contains bytes that are not valid UTF-8", frameNamed("event", ord, name))
 	}
 	if ev.Kind == model.KindError {
 		// One event may carry several error payloads (a Gemini array body
@@ -112,7 +116,7 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 			if strings.HasPrefix(name, "(") {
 				c.add(fErrorPayload, []int{ord}, "event %d is an error payload %s", ord, what)
 			} else {
-				c.add(fErrorPayload, []int{ord}, "event %d (%s) is an error payload %s", ord, name, what)
+				c.add(fErrorPayload, []int{ord}, "%s is an error payload %s", frameNamed("event", ord, name), what)
 			}
 		}
 	}
@@ -188,4 +192,17 @@ func (c *Checker) finishFraming(out *Checker, s *model.Session) {
 			out.add(fNoData, []int{0}, "none of the %s carries data", plural(s.Len(), "frame"))
 		}
 	}
+}
+
+// frameNamed names event (or JSON line) ord with its type, "event 11
+// (response.created)"; a pseudo type is in parentheses already, "event 11
+// (invalid json)", and no type leaves the ordinal alone.
+func frameNamed(what string, ord int, typ string) string {
+	switch {
+	case typ == "":
+		return fmt.Sprintf("%s %d", what, ord)
+	case strings.HasPrefix(typ, "(") && strings.HasSuffix(typ, ")"):
+		return fmt.Sprintf("%s %d %s", what, ord, typ)
+	}
+	return fmt.Sprintf("%s %d (%s)", what, ord, typ)
 }

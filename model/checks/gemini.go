@@ -2,6 +2,7 @@ package checks
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -93,7 +94,50 @@ func (gc *gemChecks) end(c *Checker, ci, ord int, why string) {
 		quote(call.name), call.start, call.ord, why, ord)
 }
 
+// geminiFinishReasons are the documented values of a candidate's finishReason:
+// the Gemini API's FinishReason
+// (https://ai.google.dev/api/generate-content#FinishReason) and Vertex AI's,
+// which adds MODEL_ARMOR
+// (https://cloud.google.com/vertex-ai/generative-ai/docs/reference/rest/v1/GenerateContentResponse#FinishReason).
+var geminiFinishReasons = map[string]bool{
+	"FINISH_REASON_UNSPECIFIED": true, "STOP": true, "MAX_TOKENS": true, "SAFETY": true, "RECITATION": true,
+	"LANGUAGE": true, "OTHER": true, "BLOCKLIST": true, "PROHIBITED_CONTENT": true, "SPII": true,
+	"MALFORMED_FUNCTION_CALL": true, "MODEL_ARMOR": true, "IMAGE_SAFETY": true, "IMAGE_PROHIBITED_CONTENT": true,
+	"IMAGE_RECITATION": true, "IMAGE_OTHER": true, "UNEXPECTED_TOOL_CALL": true, "NO_IMAGE": true,
+	"TOO_MANY_TOOL_CALLS": true, "MISSING_THOUGHT_SIGNATURE": true, "MALFORMED_RESPONSE": true,
+}
+
+// checkFinish reports the geminiFinishReasons of a response's candidates that
+// are not documented values: SDKs that read it as an enum fail on it or
+// take it for a normal end, and no outcome can be read from it.
+func checkFinish(out *Checker, r *model.Response) {
+	for _, cf := range r.Finish {
+		if cf.Choice == model.PromptChoice {
+			continue // a blockReason, not a candidate's finishReason
+		}
+		var evs []int
+		var vals []string
+		for _, ch := range cf.Reasons {
+			if !geminiFinishReasons[ch.Value] {
+				evs = append(evs, ch.Ordinal)
+				if v := quote(ch.Value); !slices.Contains(vals, v) {
+					vals = append(vals, v)
+				}
+			}
+		}
+		if len(evs) > 0 {
+			out.add(gFinishOdd, evs, "candidate %d: finishReason %s on %s; not a documented FinishReason value", cf.Choice,
+				strings.Join(vals, ", "), plural(len(evs), "chunk"))
+		}
+	}
+}
+
 func (gc *gemChecks) finish(out *Checker, s *model.Session, _ bool) {
+	for _, r := range s.Responses {
+		if r.Dialect == model.DialectGemini {
+			checkFinish(out, r)
+		}
+	}
 	if ended, _ := s.Ended(); !ended {
 		return
 	}

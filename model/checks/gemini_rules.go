@@ -7,6 +7,7 @@ const (
 	gArgsNotObject = "gemini/args-not-object"
 	gUnterminated  = "gemini/partial-args-unterminated"
 	gNoEndMarker   = "gemini/partial-args-no-end-marker"
+	gFinishOdd     = "gemini/finish-reason-nonstandard"
 )
 
 // geminiDialect registers the Gemini rules (see dialects).
@@ -17,5 +18,6 @@ var geminiDialect = dialectRules{
 		rule(gArgsNotObject, Error, Error, "functionCall.args is not a JSON object"),
 		rule(gUnterminated, Warning, Warning, "a partialArgs call still continuing (willContinue) when its candidate finishes or the stream ends"),
 		rule(gNoEndMarker, Info, Info, "a partialArgs call ends without the empty functionCall {} end marker"),
+		rule(gFinishOdd, Warning, Warning, "a candidate's finishReason is not a documented FinishReason value"),
 	},
 }

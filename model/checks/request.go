@@ -58,6 +58,14 @@ func (rc *requestChecks) forced() bool {
 	return rc != nil && rc.req.Choice.Mode == model.ChoiceRequired
 }
 
+// named reports whether the request forced a call of one tool it names
+// (Chat's {"type": "function", "function": {"name": …}}), which OpenAI
+// answers with finish_reason "stop", not "tool_calls"
+// (vllm-project/vllm#25054 tabulates it).
+func (rc *requestChecks) named() bool {
+	return rc.forced() && len(rc.req.Choice.Names) == 1
+}
+
 // learnRecording reads the request a timed recording's header carries
 // (its first frame), unless SetRequest gave one.
 func (c *Checker) learnRecording(ord int, f *capture.Frame) {

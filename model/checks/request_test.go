@@ -235,10 +235,13 @@ func requestCases() []ruleCase {
 		withRequest(miss(qChoice, "gemini ANY with a call", gemStream),
 			gemReq(gemDecl("get_weather", cityOnly), `,"toolConfig":{"functionCallingConfig":{"mode":"ANY"}}`)),
 
-		// chat/stop-with-tool-calls is legal when the request forced a
-		// call: info, not warning.
-		sev(withRequest(hit(cStopWithCalls, "stop after a forced call", chatStop, 0, 3),
-			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":{"type":"function","function":{"name":"get_weather"}}`)), sevp(Info)),
+		// chat/stop-with-tool-calls: "stop" is what OpenAI answers a
+		// named tool_choice with, so it is silent then; under "required"
+		// it is tolerated: info, not warning.
+		withRequest(miss(cStopWithCalls, "stop after a named forced call", chatStop),
+			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":{"type":"function","function":{"name":"get_weather"}}`)),
+		sev(withRequest(hit(cStopWithCalls, "stop after a required call", chatStop, 0, 3),
+			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":"required"`)), sevp(Info)),
 		sev(withRequest(hit(cStopWithCalls, "stop after a call under auto", chatStop, 0, 3),
 			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":"auto"`)), warn),
 

@@ -6,8 +6,8 @@ import "slices"
 // name them, so a rule may be reworded but never renamed.
 type Rule struct {
 	ID string
-	// Dialect is the id's prefix: framing (the SSE transport, every
-	// dialect's), request (the calls against the request, every
+	// Dialect is the id's prefix: framing (the transport, SSE or an AWS
+	// event stream, every dialect's), request (the calls against the request, every
 	// dialect's), or the short name of the dialect whose rule it is
 	// (model.DialectInfo.Short: responses, chat, anthropic, gemini).
 	Dialect string
@@ -35,6 +35,11 @@ const (
 	fErrorPayload = "framing/error-payload"
 	fMixedEndings = "framing/mixed-line-endings"
 	fInvalidUTF8  = "framing/invalid-utf8"
+	// The AWS event stream's (eventstream.go).
+	fESPreludeCRC = "framing/eventstream-prelude-crc"
+	fESMessageCRC = "framing/eventstream-message-crc"
+	fESLength     = "framing/eventstream-length"
+	fESException  = "framing/eventstream-exception"
 )
 
 func rule(id string, sev, tolerant Severity, summary string, refs ...string) Rule {
@@ -48,7 +53,8 @@ func rule(id string, sev, tolerant Severity, summary string, refs ...string) Rul
 	return Rule{ID: id, Dialect: d, Severity: sev, Tolerant: tolerant, Summary: summary, Refs: refs}
 }
 
-// framingRules are the rules of the SSE transport, every dialect's.
+// framingRules are the rules of the transport (SSE, and the AWS event
+// stream's), every dialect's.
 var framingRules = []Rule{
 	rule(fNoData, Error, Error, "the stream carries no data event: it is empty, or only comments and pings"),
 	rule(fUnterminated, Warning, Warning, "the last event is not ended by a blank line (SSE) or a newline (JSON lines); spec parsers discard it at EOF (info for a whole JSON line)",
@@ -67,6 +73,10 @@ var framingRules = []Rule{
 	rule(fMixedEndings, Info, Info, "the stream mixes line endings (LF, CRLF, CR); legal, but LF-only splitters mis-frame it",
 		"sse-crlf"),
 	rule(fInvalidUTF8, Warning, Warning, "an event's bytes are not valid UTF-8; decoders replace or reject them"),
+	rule(fESPreludeCRC, Error, Error, "an event stream message's prelude CRC fails: its lengths cannot be trusted; the AWS SDKs raise and stop"),
+	rule(fESMessageCRC, Error, Error, "an event stream message's CRC fails: its headers or payload were damaged; the AWS SDKs raise and stop"),
+	rule(fESLength, Error, Error, "an event stream prelude with lengths no message can have (under 16 bytes, headers past the message, over 16 MiB), or headers that overrun them"),
+	rule(fESException, Info, Info, "an event stream exception (:message-type exception): the service failed mid-stream; the outcome reports it"),
 }
 
 // table lists every rule, in the order reports and docs use: the

@@ -6,10 +6,15 @@ import (
 )
 
 // AppendQuote appends s as a JSON string, byte for byte as encoding/json
-// writes it with HTML escaping off, so that a hand-written encoder can
-// stand in for it where reflection costs too much: quote, backslash and
-// control bytes escaped (\b \f \n \r \t by name, the rest as \u00XX), each
-// invalid UTF-8 byte as \ufffd, and U+2028 and U+2029 escaped.
+// writes it with HTML escaping off, plus the escapes of HiddenRune: quote,
+// backslash and control bytes escaped (\b \f \n \r \t by name, the rest as
+// \u00XX), each invalid UTF-8 byte as \ufffd, U+2028 and U+2029 escaped,
+// and DEL, the C1 controls and the bidi and invisible formatting runes
+// escaped as \uXXXX. The extra escapes keep every JSON document streamtap
+// writes free of a raw character a terminal obeys (an 8-bit CSI is 0x9B)
+// or that reorders the text around it, while a JSON reader still decodes
+// the same string. It stands in for encoding/json where reflection costs
+// too much.
 func AppendQuote[T string | []byte](dst []byte, s T) []byte {
 	dst = append(dst, '"')
 	dst = AppendEscaped(dst, s)
@@ -24,11 +29,11 @@ func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
 	for i := 0; i < len(s); {
 		// Jump to the first byte that needs escaping or decoding: a word
 		// at a time, then straight to the byte inside the word (the
-		// lowest bit attention sets is exact).
+		// lowest bit attention and delOrHigh set is exact).
 		for i+8 <= len(s) {
 			w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if m := attention(w) | w&msb; m != 0 {
+			if m := attention(w) | delOrHigh(w); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -39,7 +44,7 @@ func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
 		}
 		b := s[i]
 		if b < utf8.RuneSelf {
-			if strSafe[b] {
+			if quoteSafe[b] {
 				i++
 				continue
 			}
@@ -58,7 +63,7 @@ func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
 			case '\t':
 				dst = append(dst, '\\', 't')
 			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+				dst = appendRuneEscape(dst, rune(b))
 			}
 			i++
 			start = i
@@ -69,9 +74,12 @@ func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
 		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
+		case r < 0xa0 || r >= 0x200e && (r <= 0x2069 || r == 0xfeff) && HiddenRune(r):
+			// (The first tests pass over most text at once: every
+			// hidden rune beyond ASCII lies below U+00A0, from U+200E
+			// to U+2069, or is U+FEFF.)
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			dst = appendRuneEscape(dst, r)
 		default:
 			i += size
 			continue
@@ -80,6 +88,88 @@ func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
 		start = i
 	}
 	return append(dst, s[start:]...)
+}
+
+// HiddenRune reports the runes beyond ASCII that a JSON document may hold
+// raw but that streamtap escapes everywhere it shows or writes text: the
+// C1 controls (U+0080–U+009F, which an 8-bit terminal obeys), the bidi
+// marks, embeddings, overrides and isolates (U+200E, U+200F,
+// U+202A–U+202E, U+2066–U+2069, which reorder the text around them), the
+// line and paragraph separators (U+2028, U+2029) and the byte order mark
+// (U+FEFF). DEL and the C0 controls are ASCII and escaped as well.
+func HiddenRune(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+		return true
+	case r == 0x2028, r == 0x2029, r == 0xfeff:
+		return true
+	}
+	return false
+}
+
+// appendRuneEscape appends r (below U+10000) as \uXXXX.
+func appendRuneEscape(dst []byte, r rune) []byte {
+	return append(dst, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+}
+
+// quoteSafe marks the ASCII bytes AppendEscaped copies as they are:
+// those a string needs no attention for, except DEL.
+var quoteSafe = func() (t [256]bool) {
+	t = strSafe
+	t[0x7f] = false
+	return t
+}()
+
+// delOrHigh sets the high bit of each of 8 bytes that is DEL or above
+// ASCII. Adding 1 turns DEL into 0x80; a carry out of 0xFF reaches only
+// bytes above it, and 0xFF is flagged itself, so the lowest set bit is
+// exact.
+func delOrHigh(x uint64) uint64 { return (x | (x + lsb)) & msb }
+
+// AppendSafe appends the JSON text j, as encoding/json writes it, with the
+// escapes AppendQuote adds: each DEL and HiddenRune as \uXXXX and each
+// byte that is not UTF-8 as \ufffd. In such a text those bytes can only
+// stand inside strings (a raw message included: encoding/json checks its
+// syntax, not its UTF-8), so the document keeps its meaning and becomes
+// safe to print. Writers built on encoding/json pass their output through
+// it; a string AppendQuote wrote is left as it is.
+func AppendSafe(dst, j []byte) []byte {
+	start := 0
+	for i := 0; i < len(j); {
+		for i+8 <= len(j) {
+			w := uint64(j[i]) | uint64(j[i+1])<<8 | uint64(j[i+2])<<16 | uint64(j[i+3])<<24 |
+				uint64(j[i+4])<<32 | uint64(j[i+5])<<40 | uint64(j[i+6])<<48 | uint64(j[i+7])<<56
+			if m := delOrHigh(w); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(j) {
+			break
+		}
+		if j[i] < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(j[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, j[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == 0x7f || HiddenRune(r):
+			dst = append(dst, j[start:i]...)
+			dst = appendRuneEscape(dst, r)
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	return append(dst, j[start:]...)
 }
 
 const hexDigits = "0123456789abcdef"

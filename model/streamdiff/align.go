@@ -1,5 +1,7 @@
 package streamdiff
 
+import "slices"
+
 // pair is two matched positions, in sequence a and sequence b.
 type pair struct{ a, b int32 }
 
@@ -14,12 +16,15 @@ type pair struct{ a, b int32 }
 // See E. W. Myers, "An O(ND) Difference Algorithm and Its Variations",
 // Algorithmica 1 (1986).
 func lcs(n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
-	return lcsInto(nil, n, m, eq, maxD)
+	return lcsInto(nil, nil, n, m, eq, maxD)
 }
 
-// lcsInto is lcs appending to out[:0], so that a caller aligning tens of
-// thousands of items reuses one buffer.
-func lcsInto(out []pair, n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
+// lcsInto is lcs appending to out[:0], with the trace of the search kept
+// in *scratch (grown as needed), so that a caller aligning tens of
+// thousands of items reuses one buffer of each: on two shuffled streams,
+// where most items need the search to its bound, allocating them anew
+// was a third of what the comparison allocated.
+func lcsInto(out []pair, scratch *[]int, n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
 	pre := 0
 	for pre < n && pre < m && eq(pre, pre) {
 		pre++
@@ -28,16 +33,16 @@ func lcsInto(out []pair, n, m int, eq func(i, j int) bool, maxD int) ([]pair, bo
 	for suf < n-pre && suf < m-pre && eq(n-1-suf, m-1-suf) {
 		suf++
 	}
-	mid, ok := myers(n-pre-suf, m-pre-suf, func(i, j int) bool { return eq(pre+i, pre+j) }, maxD)
-	if !ok {
-		return nil, false
+	if scratch == nil {
+		scratch = new([]int)
 	}
 	out = out[:0]
 	for i := range pre {
 		out = append(out, pair{int32(i), int32(i)})
 	}
-	for _, p := range mid {
-		out = append(out, pair{p.a + int32(pre), p.b + int32(pre)})
+	out, ok := myers(out, scratch, n-pre-suf, m-pre-suf, func(i, j int) bool { return eq(pre+i, pre+j) }, maxD, int32(pre))
+	if !ok {
+		return nil, false
 	}
 	for i := range suf {
 		out = append(out, pair{int32(n - suf + i), int32(m - suf + i)})
@@ -46,15 +51,21 @@ func lcsInto(out []pair, n, m int, eq func(i, j int) bool, maxD int) ([]pair, bo
 }
 
 // myers is the greedy forward pass of Myers' algorithm with its trace kept
-// for the way back. Pairs come out in order.
-func myers(n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
+// for the way back, appending the pairs to out in order, each position
+// shifted by at. The trace lives in *scratch: row d (the furthest x on
+// diagonals -d..d after d edits) at [d², d²+2d+1).
+func myers(out []pair, scratch *[]int, n, m int, eq func(i, j int) bool, maxD int, at int32) ([]pair, bool) {
 	if n == 0 || m == 0 {
-		return nil, n+m <= maxD
+		return out, n+m <= maxD
 	}
 	limit := min(maxD, n+m)
 	off := limit + 1
-	v := make([]int, 2*limit+3)
-	var trace [][]int // trace[d][k+d]: the furthest x on diagonal k after d edits
+	if need := 2*limit + 3 + (limit+1)*(limit+1); cap(*scratch) < need {
+		*scratch = make([]int, need)
+	}
+	buf := (*scratch)[:cap(*scratch)]
+	v, trace := buf[:2*limit+3], buf[2*limit+3:]
+	clear(v)
 	for d := 0; d <= limit; d++ {
 		for k := -d; k <= d; k += 2 {
 			var x int
@@ -70,47 +81,46 @@ func myers(n, m int, eq func(i, j int) bool, maxD int) ([]pair, bool) {
 			}
 			v[off+k] = x
 			if x >= n && y >= m {
-				trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
-				return backtrack(trace, n, m), true
+				copy(trace[d*d:], v[off-d:off+d+1])
+				return backtrack(out, trace, d, n, m, at), true
 			}
 		}
-		trace = append(trace, append([]int(nil), v[off-d:off+d+1]...))
+		copy(trace[d*d:], v[off-d:off+d+1])
 	}
-	return nil, false
+	return out, false
 }
 
-// backtrack walks the trace from (n, m) back to (0, 0), collecting the
-// diagonal moves, which are the matches.
-func backtrack(trace [][]int, n, m int) []pair {
-	var out []pair
+// backtrack walks the trace of rows 0..last from (n, m) back to (0, 0),
+// collecting the diagonal moves, which are the matches, and appends them
+// to out in order.
+func backtrack(out []pair, trace []int, last, n, m int, at int32) []pair {
+	start := len(out)
 	x, y := n, m
-	for d := len(trace) - 1; d > 0; d-- {
-		prev := trace[d-1] // indexed k+(d-1)
-		at := func(k int) int { return prev[k+d-1] }
+	for d := last; d > 0; d-- {
+		prev := trace[(d-1)*(d-1):] // row d-1, indexed k+(d-1)
+		row := func(k int) int { return prev[k+d-1] }
 		k := x - y
 		var pk int
-		if k == -d || (k != d && at(k-1) < at(k+1)) {
+		if k == -d || (k != d && row(k-1) < row(k+1)) {
 			pk = k + 1
 		} else {
 			pk = k - 1
 		}
-		px := at(pk)
+		px := row(pk)
 		py := px - pk
 		for x > px && y > py {
 			x--
 			y--
-			out = append(out, pair{int32(x), int32(y)})
+			out = append(out, pair{int32(x) + at, int32(y) + at})
 		}
 		x, y = px, py
 	}
 	for x > 0 && y > 0 {
 		x--
 		y--
-		out = append(out, pair{int32(x), int32(y)})
+		out = append(out, pair{int32(x) + at, int32(y) + at})
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out[start:])
 	return out
 }
 

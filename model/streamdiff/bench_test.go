@@ -2,6 +2,7 @@ package streamdiff
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
@@ -79,4 +80,31 @@ func BenchmarkCompareRechunked(b *testing.B) {
 	for b.Loop() {
 		Compare(sa, sb, o)
 	}
+}
+
+// shuffledPair is a stream of many responses and a copy with its events
+// in a seeded random order: nearly every event differs in place, the
+// worst case for the alignment and the report.
+func shuffledPair(b testing.TB, copies int) (a, shuffled []byte) {
+	a = bytes.Repeat(sampleBytes(b, "anthropic-thinking-then-tool"), copies)
+	events := bytes.SplitAfter(a, []byte("\n\n"))
+	r := rand.New(rand.NewPCG(1, 2))
+	r.Shuffle(len(events), func(i, j int) { events[i], events[j] = events[j], events[i] })
+	return a, bytes.Join(events, nil)
+}
+
+// BenchmarkCompareShuffled is the alignment and report of two sides of
+// about 20,000 events each, one the other shuffled: its cost per event
+// must stay near an identical pair's, not grow with what it finds.
+func BenchmarkCompareShuffled(b *testing.B) {
+	a, shuffled := shuffledPair(b, 500)
+	o := DefaultOptions()
+	sa, sb := Build("A", a, capture.FormatSSE, o.Ignore), Build("B", shuffled, capture.FormatSSE, o.Ignore)
+	b.SetBytes(int64(len(a) + len(shuffled)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		Compare(sa, sb, o)
+	}
+	b.ReportMetric(float64(sa.S.Len()+sb.S.Len()), "events/op")
 }

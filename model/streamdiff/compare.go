@@ -18,6 +18,7 @@ func Compare(a, b *Side, o Options) *Result {
 		o: o, side: [2]*Side{a, b},
 		res:     &Result{Ignored: o.Ignore.Names(), Counts: map[string]int{}},
 		typeIDs: map[string]uint32{},
+		gaps:    gapGroups{of: map[uint32]int{}},
 		links:   newLinks(a.Len(), b.Len()),
 	}
 	c.res.A, c.res.B = summarize(a), summarize(b)
@@ -39,17 +40,21 @@ func Compare(a, b *Side, o Options) *Result {
 
 // comparer holds the work of one comparison.
 type comparer struct {
-	o       Options
-	side    [2]*Side
-	res     *Result
-	diffs   []Difference
-	links   Links
-	typeIDs map[string]uint32 // event type names of both sides, interned together
-	typeOf  [2][]uint32       // a session's interned type id → typeIDs, 0 when not yet looked up
-	movedA  map[int32]bool    // events of A found elsewhere in their item (reported as moved)
-	pairBuf []pair            // reused by each lane's alignment
-	lanes   []*lane
-	calls   []callPair // calls paired by the item alignment
+	o        Options
+	side     [2]*Side
+	res      *Result
+	found    [][]Difference // the differences as they are found, in blocks (see add)
+	nDiffs   int
+	diffs    []Difference // all of them, joined at the end
+	links    Links
+	typeIDs  map[string]uint32 // event type names of both sides, interned together
+	typeOf   [2][]uint32       // a session's interned type id → typeIDs, 0 when not yet looked up
+	movedA   map[int32]bool    // events of A found elsewhere in their item (reported as moved)
+	gaps     gapGroups         // reused by each gap between aligned events
+	pairBuf  []pair            // reused by each lane's alignment
+	traceBuf []int             // the trace of each lane's search, reused
+	lanes    []*lane
+	calls    []callPair // calls paired by the item alignment
 }
 
 func summarize(sd *Side) Summary {
@@ -97,25 +102,32 @@ func (c *comparer) typeName(w Which, ord int32) string {
 // before its first response. A lane of one side only has no item or
 // response on the other.
 type lane struct {
-	c    *comparer
-	resp int    // response index, or -1
-	item [2]int // item index on each side, or -1
-	ev   [2][]int32
+	c     *comparer
+	resp  int    // response index, or -1
+	item  [2]int // item index on each side, or -1
+	ev    [2][]int32
+	named string // name, once made
 }
 
 // name names the lane for reports: "stream", "response 0", or its item
-// as itemName does. It is made when a report needs it: most lanes have
-// nothing to report.
+// as itemName does. It is made when a report needs it (most lanes have
+// nothing to report), once: a lane of two shuffled streams reports
+// several differences.
 func (l *lane) name() string {
+	if l.named != "" {
+		return l.named
+	}
+	l.named = "stream"
 	for w, i := range l.item {
 		if i >= 0 {
-			return itemName(l.c.side[w].S.Items[i])
+			l.named = itemName(l.c.side[w].S.Items[i])
+			return l.named
 		}
 	}
-	if l.resp < 0 {
-		return "stream"
+	if l.resp >= 0 {
+		l.named = fmt.Sprintf("response %d", l.resp)
 	}
-	return fmt.Sprintf("response %d", l.resp)
+	return l.named
 }
 
 // alignEvents pairs responses, then items, then the events of each lane.
@@ -372,17 +384,34 @@ func itemName(it *model.Item) string {
 	return what + " (" + where + ")"
 }
 
-// add records a difference unless its kind is ignored.
+// diffChunk is how many differences one block of comparer.found holds.
+const diffChunk = 512
+
+// add records a difference unless its kind is ignored. Differences are
+// kept in fixed blocks, joined once at the end: two shuffled streams
+// differ about once every three events, and a slice grown by append
+// copied all of them again and again.
 func (c *comparer) add(d Difference) {
 	if c.o.Ignore.Has(d.Kind.String()) {
 		return
 	}
-	c.diffs = append(c.diffs, d)
+	if n := len(c.found); n == 0 || len(c.found[n-1]) == diffChunk {
+		c.found = append(c.found, make([]Difference, 0, diffChunk))
+	}
+	last := &c.found[len(c.found)-1]
+	*last = append(*last, d)
+	c.nDiffs++
 }
 
 // finish orders the differences, merges runs of the same difference,
 // caps the list and builds the links.
 func (c *comparer) finish() {
+	c.diffs = make([]Difference, 0, c.nDiffs)
+	for i, block := range c.found {
+		c.diffs = append(c.diffs, block...)
+		c.found[i] = nil
+	}
+	c.found = nil
 	c.links.fillNearest()
 	for i := range c.diffs {
 		d := &c.diffs[i]
@@ -402,7 +431,14 @@ func (c *comparer) finish() {
 	}
 	if len(c.diffs) > MaxListed {
 		c.res.Omitted = len(c.diffs) - MaxListed
-		c.diffs = c.diffs[:MaxListed:MaxListed]
+		// A copy, so that the Result holds the listed differences and not
+		// the array of every one.
+		listed := make([]Difference, MaxListed)
+		copy(listed, c.diffs)
+		c.diffs = listed
+	}
+	for i := range c.diffs {
+		c.diffs[i].describe()
 	}
 	c.res.Differences = c.diffs
 	c.links.index(c.diffs)
@@ -415,6 +451,6 @@ const semanticPos = int64(1) << 62
 // addSemantic records a difference about calls, text, outcome or timing,
 // after the events' and in the order they are added.
 func (c *comparer) addSemantic(d Difference) {
-	d.pos = semanticPos + int64(len(c.diffs))
+	d.pos = semanticPos + int64(c.nDiffs)
 	c.add(d)
 }

@@ -27,7 +27,7 @@ func (c *comparer) alignLane(l *lane) {
 	eq := func(i, j int) bool {
 		return c.key(SideA, ea[i]) == c.key(SideB, eb[j]) && c.fp(SideA, ea[i]) == c.fp(SideB, eb[j])
 	}
-	ps, ok := lcsInto(c.pairBuf, len(ea), len(eb), eq, c.o.maxEdits())
+	ps, ok := lcsInto(c.pairBuf, &c.traceBuf, len(ea), len(eb), eq, c.o.maxEdits())
 	if ok {
 		c.pairBuf = ps
 		ia, ib := 0, 0
@@ -74,24 +74,38 @@ func (c *comparer) gap(l *lane, a0, a1, b0, b1 int, only *[2][]int32) {
 	if a0 >= a1 && b0 >= b1 {
 		return
 	}
-	var order []uint32
-	byKey := map[uint32]*[2][]int32{}
+	// The groups by key, in the order their keys first come, reuse the
+	// comparer's map and lists: two shuffled streams leave a gap between
+	// nearly every pair of aligned events.
+	g := &c.gaps
+	clear(g.of)
+	g.groups = g.groups[:0]
 	for w, r := range [2][2]int{{a0, a1}, {b0, b1}} {
 		for pos := r[0]; pos < r[1]; pos++ {
 			k := c.key(Which(w), l.ev[w][pos])
-			g := byKey[k]
-			if g == nil {
-				g = new([2][]int32)
-				byKey[k] = g
-				order = append(order, k)
+			i, ok := g.of[k]
+			if !ok {
+				i = len(g.groups)
+				g.of[k] = i
+				if i < cap(g.groups) {
+					g.groups = g.groups[:i+1]
+					g.groups[i][SideA], g.groups[i][SideB] = g.groups[i][SideA][:0], g.groups[i][SideB][:0]
+				} else {
+					g.groups = append(g.groups, [2][]int32{})
+				}
 			}
-			g[w] = append(g[w], int32(pos))
+			g.groups[i][w] = append(g.groups[i][w], int32(pos))
 		}
 	}
-	for _, k := range order {
-		g := byKey[k]
-		c.pairRuns(l, g[SideA], g[SideB], only)
+	for _, grp := range g.groups {
+		c.pairRuns(l, grp[SideA], grp[SideB], only)
 	}
+}
+
+// gapGroups is gap's grouping of events by key, kept between calls.
+type gapGroups struct {
+	of     map[uint32]int // key → index in groups
+	groups [][2][]int32   // lane positions of each side, by key
 }
 
 // pairRuns pairs events of one key, lane positions pa of A and pb of B.
@@ -143,8 +157,7 @@ func (c *comparer) chunking(l *lane, pa, pb []int32) {
 	c.add(Difference{
 		Kind: Chunking, Item: l.name(), Type: typ,
 		EventA: int(first), LastA: int(last), CountA: len(pa),
-		EventB: int(eb[pb[0]]), LastB: int(eb[pb[len(pb)-1]]), CountB: len(pb),
-		Message: fmt.Sprintf("%s: A sends %d %s events, B %d", l.name(), len(pa), typ, len(pb)),
+		EventB: int(eb[pb[0]]), LastB: int(eb[pb[len(pb)-1]]), CountB: len(pb), says: saysChunking,
 	})
 }
 
@@ -199,40 +212,30 @@ func (c *comparer) moved(l *lane, a, b int32) {
 	typ := c.typeName(SideA, a)
 	c.add(Difference{
 		Kind: Reordered, Item: l.name(), Type: typ, EventA: int(a), EventB: int(b), LastA: -1, LastB: -1,
-		CountA: 1, CountB: 1,
-		Message: fmt.Sprintf("%s: %s at A#%d comes elsewhere in B (B#%d)", l.name(), typ, a, b),
+		CountA: 1, CountB: 1, says: saysMoved,
 	})
 }
 
 // onlyIn reports count consecutive events of a lane, first to last, that
 // only side w has.
 func (c *comparer) onlyIn(l *lane, w Which, first, last int32, count int) {
-	name := l.name()
-	d := Difference{Kind: OnlyInA, Item: name, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
-	typ := c.typeName(w, first)
-	what := fmt.Sprintf("%d events, the first a %s", count, typ)
-	if count == 1 {
-		what = typ
-	}
+	d := Difference{Kind: OnlyInA, Item: l.name(), EventA: -1, EventB: -1, LastA: -1, LastB: -1, says: saysOnlyIn}
+	d.Type = c.typeName(w, first)
 	if l.item[w^1] < 0 && (l.item[w] >= 0 || l.resp >= 0) && c.wholeLane(l, w, count) {
-		what = "the whole " + name + fmt.Sprintf(" (%d events)", count)
+		d.says = saysOnlyInWhole
 	}
-	d.Type = typ
 	if w == SideA {
 		d.EventA, d.CountA = int(first), count
 		if last > first {
 			d.LastA = int(last)
 		}
-		d.Message = fmt.Sprintf("only in A: %s", what)
 	} else {
 		d.Kind = OnlyInB
 		d.EventB, d.CountB = int(first), count
 		if last > first {
 			d.LastB = int(last)
 		}
-		d.Message = fmt.Sprintf("only in B: %s", what)
 	}
-	d.Message += " — " + name
 	c.add(d)
 }
 
@@ -270,7 +273,11 @@ func (c *comparer) checkOrder() {
 		if len(run) > 1 {
 			d.LastA, d.LastB = int(last.a), int(last.b)
 		}
-		d.Message = fmt.Sprintf("%d event(s) from A#%d come in another order in B (from B#%d)", len(run), first.a, first.b)
+		what := fmt.Sprintf("%d events from A#%d come", len(run), first.a)
+		if len(run) == 1 {
+			what = fmt.Sprintf("1 event from A#%d comes", first.a)
+		}
+		d.Message = fmt.Sprintf("%s in another order in B (from B#%d)", what, first.b)
 		c.add(d)
 		run = run[:0]
 	}
@@ -474,7 +481,7 @@ func firstSeen(it *model.Item) model.IDSeen {
 // consecutive events (the same member added to every event, say) into one
 // that covers them all.
 func mergeRuns(diffs []Difference) []Difference {
-	var out []Difference
+	out := diffs[:0] // merging only shrinks: in place
 	for _, d := range diffs {
 		if n := len(out); n > 0 && sameRun(&out[n-1], &d) {
 			p := &out[n-1]
@@ -496,11 +503,7 @@ func mergeRuns(diffs []Difference) []Difference {
 	}
 	for i := range out {
 		if d := &out[i]; d.Kind == Field && d.CountA > 1 {
-			what := d.Path
-			if d.Type != "" {
-				what = d.Type + " " + d.Path
-			}
-			d.Message = fmt.Sprintf("%s: %s ≠ %s on %d events (A#%d–#%d)", what, shown(d.A), shown(d.B), d.CountA, d.EventA, d.LastA)
+			d.says = saysFieldRun // its message, once listed, covers the run
 		}
 	}
 	return out

@@ -64,11 +64,7 @@ func (c *comparer) compareFields(l *lane, a, b int32) {
 			break
 		}
 		d := base
-		d.Path, d.A, d.B, d.Truncated, d.Offset = f.path, f.a, f.b, f.truncated, f.offset
-		d.Message = fmt.Sprintf("%s %s: %s ≠ %s", typ, f.path, shown(d.A), shown(d.B))
-		if f.offset != nil && *f.offset > 0 {
-			d.Message = fmt.Sprintf("%s %s differs from byte %d: %s ≠ %s", typ, f.path, *f.offset, shown(d.A), shown(d.B))
-		}
+		d.Path, d.A, d.B, d.Truncated, d.Offset, d.says = f.path, f.a, f.b, f.truncated, f.offset, saysField
 		c.add(d)
 	}
 }

@@ -4,11 +4,24 @@
 //	go run ./scripts/gencapture -dialect responses -size 100MB -out big.sse
 //
 // The responses, chat and anthropic dialects write many responses (or
-// completions, or messages) one after another until the file reaches -size.
+// completions, or messages) one after another until the file reaches -size
+// (or, with -turns, until they have written that many).
 // Each holds an optional text part and one to four parallel function calls
 // whose arguments are realistic JSON split into 3–10 byte deltas, the way
 // models stream them. The big-event dialect writes one Responses response
 // whose single function_call_arguments.delta event is about -size bytes.
+//
+// The bedrock and bedrock-invoke dialects write Amazon Bedrock streams as
+// AWS event streams (binary messages with CRCs): bedrock the ConverseStream,
+// bedrock-invoke InvokeModelWithResponseStream chunks wrapping Anthropic
+// events in base64. They write exactly the messages the anthropic dialect
+// writes, with the same seed, converted: the same calls and text, turn for
+// turn, so that
+//
+//	gencapture -dialect anthropic -size 100MB -out a.sse        # prints responses=N
+//	gencapture -dialect bedrock -turns N -out b.eventstream
+//
+// give two captures of the same content whose reading times compare.
 //
 // Every payload is built with encoding/json, so escaping is what a real
 // server would send. The output depends only on the flags: the random
@@ -36,8 +49,9 @@ import (
 )
 
 func main() {
-	dialect := flag.String("dialect", "responses", "responses, chat, anthropic or big-event")
+	dialect := flag.String("dialect", "responses", "responses, chat, anthropic, bedrock, bedrock-invoke or big-event")
 	sizeArg := flag.String("size", "100MB", "target file size (B, KB, MB, GB, KiB, MiB, GiB); for big-event, the size of the big event")
+	turns := flag.Int("turns", 0, "write exactly this many responses instead of filling -size")
 	out := flag.String("out", "-", "output file, - for stdout")
 	seed := flag.Uint64("seed", 1, "seed of the random source")
 	flag.Parse()
@@ -55,6 +69,7 @@ func main() {
 		w = f
 	}
 	g := newGen(w, *seed)
+	g.turnsWanted = *turns
 	switch *dialect {
 	case "responses":
 		g.fill(size, g.responsesTurn)
@@ -62,10 +77,13 @@ func main() {
 		g.fill(size, g.chatTurn)
 	case "anthropic":
 		g.fill(size, g.anthropicTurn)
+	case "bedrock", "bedrock-invoke":
+		g.bedrock = &bedrockOut{invoke: *dialect == "bedrock-invoke", blocks: map[int]string{}}
+		g.fill(size, g.anthropicTurn)
 	case "big-event":
 		g.bigEvent(size)
 	default:
-		fatal(fmt.Errorf("unknown dialect %q (want responses, chat, anthropic or big-event)", *dialect))
+		fatal(fmt.Errorf("unknown dialect %q (want responses, chat, anthropic, bedrock, bedrock-invoke or big-event)", *dialect))
 	}
 	err = g.w.Flush()
 	if f != nil {
@@ -120,6 +138,11 @@ type gen struct {
 	bytes, events, largest int64
 	turns, calls           int
 	clock                  int64 // created_at of the current response
+	turnsWanted            int   // -turns: write this many turns, whatever the size
+
+	// bedrock, when set, turns the Anthropic events into Bedrock event
+	// stream messages (bedrock.go).
+	bedrock *bedrockOut
 }
 
 func newGen(w io.Writer, seed uint64) *gen {
@@ -129,9 +152,10 @@ func newGen(w io.Writer, seed uint64) *gen {
 	return g
 }
 
-// fill writes turns until the output reaches size bytes.
+// fill writes turns until the output reaches size bytes, or -turns of
+// them.
 func (g *gen) fill(size int64, turn func()) {
-	for g.bytes < size {
+	for g.turnsWanted > 0 && g.turns < g.turnsWanted || g.turnsWanted == 0 && g.bytes < size {
 		turn()
 		g.turns++
 		g.clock += 1 + int64(g.rng.IntN(20))
@@ -141,6 +165,10 @@ func (g *gen) fill(size int64, turn func()) {
 // event writes one SSE frame: an optional event: line, then v as one data:
 // line.
 func (g *gen) event(name string, v any) {
+	if g.bedrock != nil {
+		g.bedrockEvent(name, v)
+		return
+	}
 	g.buf.Reset()
 	if name != "" {
 		g.buf.WriteString("event: ")
@@ -157,6 +185,9 @@ func (g *gen) event(name string, v any) {
 
 // raw writes a frame given as text, such as a [DONE] or a ping.
 func (g *gen) raw(frame string) {
+	if g.bedrock != nil {
+		return // a ping: Bedrock forwards none
+	}
 	g.buf.Reset()
 	g.buf.WriteString(frame)
 	g.flush()

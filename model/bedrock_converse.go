@@ -1,0 +1,246 @@
+package model
+
+import (
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// converseDialect is Amazon Bedrock's ConverseStream: AWS event stream
+// messages (capture's EventStream frames) typed by their :event-type
+// header, each payload the bare event body: messageStart, content blocks
+// by contentBlockIndex (contentBlockStart only for tool use and tool
+// results: a text or reasoning block begins with its first delta),
+// contentBlockDelta, contentBlockStop, messageStop with the stopReason,
+// then metadata with usage and latency. Every payload carries a "p"
+// member of random length (padding against length analysis), which
+// nothing reads.
+type converseDialect struct{ noHooks }
+
+func (*converseDialect) info() DialectInfo {
+	return DialectInfo{Name: "bedrock-converse", Short: "bedrock", Abbrev: []string{"contentBlock", "block"}}
+}
+
+// claimShape takes an event stream message of a Converse type, an
+// exception unless the stream is an InvokeModel one, and any other event
+// of a stream already Converse (flagged non-standard). Its types are
+// claimed only on event stream frames: an SSE event named "metadata" is
+// no Converse event.
+func (*converseDialect) claimShape(s *Session, typ string) bool {
+	if s.last.Frame&capture.EventStream == 0 {
+		return false
+	}
+	return converseType(typ) || s.last.Frame&capture.Exception != 0 && s.lastDial != DialectBedrockInvoke ||
+		s.lastDial == DialectBedrockConverse
+}
+
+func (*converseDialect) newState() dialectState { return new(converseState) }
+
+// converseType reports the ConverseStream event types.
+func converseType(typ string) bool {
+	switch typ {
+	case "messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop", "metadata":
+		return true
+	}
+	return false
+}
+
+// converseState tracks a ConverseStream: content blocks by index. It also
+// assembles the Converse-shaped events of Amazon Nova inside InvokeModel
+// chunks (see invokeState).
+type converseState struct {
+	noHooks
+	resp   *Response
+	blocks map[int]*Item
+}
+
+func (st *converseState) response(s *Session, ord int, fresh bool) *Response {
+	if st.resp == nil || fresh {
+		st.resp = s.newResponse(DialectBedrockConverse, ord)
+		st.resp.Status.set(ord, "in_progress")
+		st.blocks = map[int]*Item{}
+	}
+	return st.resp
+}
+
+// converseMembers are the members of a Converse event body the assembly
+// reads: collected with the event's top members (Session.top), for a Nova
+// event by focusValue.
+type converseMembers struct {
+	index              int
+	start, delta, stop []byte
+}
+
+func readConverse(s *Session) converseMembers {
+	t := &s.top
+	return converseMembers{index: intOr(t.blockIndex, -1), start: t.start, delta: t.delta, stop: t.converseStop}
+}
+
+// event applies a Converse event whose body is data (for Nova, the value
+// of the chunk's one member), its members at hand in s.top.
+func (st *converseState) event(s *Session, ev *Event, typ string, _ []byte, ord int) {
+	if ev.Frame&capture.Exception != 0 {
+		s.exceptionEvent(ev, typ, ord)
+		if st.resp != nil {
+			st.resp.Status.set(ord, "error")
+		}
+		return
+	}
+	m := readConverse(s)
+	switch typ {
+	case "messageStart":
+		ev.Kind = KindLifecycle
+		st.response(s, ord, true)
+	case "contentBlockStart":
+		ev.Kind = KindItemOpen
+		r := st.response(s, ord, false)
+		typ, role := "", RoleOther
+		var block []byte
+		s.idx.Members(m.start, func(k, v []byte) bool {
+			switch string(k) {
+			case "toolUse":
+				typ, role, block = "tool_use", RoleCall, v
+				if t, ok := jsonscan.String(s.idx.Get(v, "type")); ok && t != "" {
+					typ = t // tool_use, or server_tool_use for a tool Bedrock runs
+				}
+			case "toolResult":
+				typ, block = "tool_result", v
+			default:
+				typ = string(k) // image and the start unions to come
+			}
+			return false
+		})
+		if typ == "" {
+			return // an empty start union: the block is known by its deltas
+		}
+		it := st.newBlock(s, r, m.index, typ, role, ord)
+		it.Opened = ord
+		if block != nil {
+			it.CallID = str(s.idx.Get(block, "toolUseId"))
+			if role == RoleCall {
+				it.Name = str(s.idx.Get(block, "name"))
+			}
+		}
+		ev.Item = int32(it.Index)
+	case "contentBlockDelta":
+		st.delta(s, ev, m, ord)
+	case "contentBlockStop":
+		ev.Kind = KindItemDone
+		st.response(s, ord, false)
+		it := st.blocks[m.index]
+		if it == nil {
+			ev.Flags |= Orphan
+			return
+		}
+		it.touch(ord)
+		ev.Item = int32(it.Index)
+		if it.Closed >= 0 {
+			it.seen(ord, "contentBlockStop", "", "again")
+			return
+		}
+		it.close(ord)
+		it.Status.set(ord, "completed")
+	case "messageStop":
+		ev.Kind = KindTerminal
+		r := st.response(s, ord, false)
+		reason := str(m.stop)
+		if reason != "" {
+			r.finish(0, ord, reason)
+		}
+		r.Terminal, r.Final = ord, ord
+		r.Status.set(ord, stopStatus(reason))
+	case "metadata":
+		ev.Kind = KindLifecycle
+	default:
+		ev.Kind = KindUnknown
+		ev.Flags |= NonStandard
+	}
+}
+
+// delta applies a contentBlockDelta: to the block its index names, which a
+// text or reasoning delta opens when none did.
+func (st *converseState) delta(s *Session, ev *Event, m converseMembers, ord int) {
+	r := st.response(s, ord, false)
+	ev.Kind = KindTextDelta
+	var key, v []byte
+	s.idx.Members(m.delta, func(k, val []byte) bool {
+		key, v = k, val
+		return false
+	})
+	it := st.blocks[m.index]
+	open := func(typ string, role ItemRole) *Item {
+		if it == nil {
+			it = st.newBlock(s, r, m.index, typ, role, ord)
+			it.Opened = ord // a text or reasoning block starts with its first delta
+		}
+		return it
+	}
+	switch string(key) {
+	case "text":
+		open("text", RoleMessage).Text.addString(ord, v)
+	case "toolUse":
+		ev.Kind = KindArgsDelta
+		if it == nil {
+			ev.Flags |= Orphan // a call's block starts with contentBlockStart
+			it = st.newBlock(s, r, m.index, "tool_use", RoleCall, ord)
+		}
+		in := s.idx.Get(v, "input")
+		if jsonscan.Kind(in) == '"' {
+			it.Args.addString(ord, in)
+		} else if in != nil {
+			it.Args.add(ord, []byte(compactJSON(in)))
+		}
+		it.Deltas++
+	case "reasoningContent":
+		var rk, rv []byte
+		s.idx.Members(v, func(k, val []byte) bool {
+			rk, rv = k, val
+			return false
+		})
+		switch string(rk) {
+		case "signature":
+			open("reasoning", RoleReasoning).sign().addString(ord, rv)
+		case "redactedContent":
+			open("redacted_reasoning", RoleReasoning)
+		default:
+			open("reasoning", RoleReasoning).Text.addString(ord, rv)
+		}
+	case "toolResult":
+		open("tool_result", RoleOther).Text.add(ord, []byte(compactJSON(v)))
+	default: // citation, image and the deltas to come
+		open("text", RoleMessage)
+	}
+	if it != nil {
+		it.touch(ord)
+		ev.Item = int32(it.Index)
+	}
+}
+
+// newBlock starts the item of block index.
+func (st *converseState) newBlock(s *Session, r *Response, index int, typ string, role ItemRole, ord int) *Item {
+	it := s.newItem(DialectBedrockConverse, role, typ, ord)
+	it.Response, it.Position = r.Index, index
+	it.Status.set(ord, "in_progress")
+	st.blocks[index] = it
+	return it
+}
+
+// stopStatus is the status a stop reason leaves a Bedrock response in: a
+// length limit is incomplete, a guardrail or content filter blocked, any
+// other reason (end_turn, tool_use, stop_sequence) completed.
+func stopStatus(reason string) string {
+	switch reason {
+	case "max_tokens", "model_context_window_exceeded", "length", "LENGTH", "MAX_TOKENS":
+		return "incomplete"
+	case "guardrail_intervened", "content_filtered", "CONTENT_FILTERED", "ERROR_TOXIC":
+		return "blocked"
+	}
+	return "completed"
+}
+
+// exceptionEvent records an event stream exception (:message-type
+// exception, named by its :exception-type) as the stream's error: its
+// payload's message says what went wrong.
+func (s *Session) exceptionEvent(ev *Event, typ string, ord int) {
+	ev.Kind = KindError
+	s.Errors = append(s.Errors, ErrorInfo{Ordinal: ord, Status: s.status, Code: typ, Message: str(s.top.message)})
+}

@@ -1,0 +1,209 @@
+package checks
+
+import (
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// converseChecks holds what the ConverseStream rules need across events.
+type converseChecks struct {
+	msgs    []*converseMsg
+	unknown evGroups
+	noChecks
+}
+
+// converseMsg is one message's block bookkeeping: from messageStart (or
+// the first event) to the next messageStart.
+type converseMsg struct {
+	start, last int
+	blocks      map[int]*converseBlock
+	stop        int // ordinal + 1 of messageStop
+	stopReason  string
+	metadata    int // ordinal + 1 of metadata
+	invalid     []converseInvalid
+}
+
+// converseBlock is a block as the rules saw it open: by contentBlockStart
+// (a tool's call or result) or by its first delta (text, reasoning).
+type converseBlock struct {
+	index   int
+	kind    string // the start's or first delta's member: toolUse, toolResult, text, reasoningContent …
+	start   int
+	stopped int // ordinal + 1 of its contentBlockStop
+}
+
+// converseInvalid is tool input that did not parse at its block's stop;
+// its grade waits for the stopReason.
+type converseInvalid struct {
+	block *converseBlock
+	stop  int
+	id    string
+	args  string
+	state model.JSONState
+}
+
+// converseFits says which delta members each block kind takes; kinds and
+// deltas not listed are not judged: new ones may come.
+var converseFits = map[string]map[string]bool{
+	"text":             {"text": true, "citation": true},
+	"toolUse":          {"toolUse": true},
+	"toolResult":       {"toolResult": true},
+	"reasoningContent": {"reasoningContent": true},
+}
+
+func (cc *converseChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
+	if ev.Kind == model.KindError {
+		return // an exception: the framing rule and the outcome report it
+	}
+	typ := s.TypeName(ev.Type)
+	if ev.Flags&model.NonStandard != 0 {
+		cc.unknown.add(typ, ord)
+		return
+	}
+	if typ == "messageStart" || len(cc.msgs) == 0 {
+		cc.msgs = append(cc.msgs, &converseMsg{start: ord, blocks: map[int]*converseBlock{}})
+	}
+	m := cc.msgs[len(cc.msgs)-1]
+	m.last = ord
+	idx := -1
+	if n, ok := jsonscan.Int(s.Field("contentBlockIndex")); ok {
+		idx = int(n)
+	}
+	switch typ {
+	case "contentBlockStart":
+		kind := firstKey(s, s.Field("start"))
+		if len(kind) == 0 {
+			c.add(bEmptyStart, []int{ord}, "contentBlockStart at event %d (block %d) has an empty start union; boto3 fails on it, and text and reasoning blocks take no start",
+				ord, idx)
+			return
+		}
+		m.blocks[idx] = &converseBlock{index: idx, kind: string(kind), start: ord}
+	case "contentBlockDelta":
+		kind := firstKey(s, s.Field("delta")) // bytes: this runs for every delta
+		b := m.blocks[idx]
+		switch {
+		case b == nil && string(kind) == "toolUse":
+			c.add(bUnknownBlock, []int{ord}, "a toolUse delta at event %d is for block %d, which no contentBlockStart opened", ord, idx)
+		case b == nil:
+			m.blocks[idx] = &converseBlock{index: idx, kind: string(kind), start: ord} // text and reasoning open with their first delta
+		case b.stopped > 0:
+			c.add(bUnknownBlock, []int{b.stopped - 1, ord}, "a %s delta at event %d is for block %d, already stopped at event %d",
+				kind, ord, idx, b.stopped-1)
+		case string(kind) == b.kind:
+			// A block's deltas are almost always of its own kind.
+		default:
+			if fits, known := converseFits[b.kind]; known && converseFits[string(kind)] != nil && !fits[string(kind)] {
+				c.add(bWrongBlock, []int{b.start, ord}, "a %s delta at event %d is routed to block %d, a %s block (event %d)",
+					kind, ord, idx, b.kind, b.start)
+			}
+		}
+	case "contentBlockStop":
+		b := m.blocks[idx]
+		switch {
+		case b == nil:
+			c.add(bUnknownBlock, []int{ord}, "contentBlockStop at event %d is for block %d, never started", ord, idx)
+			return
+		case b.stopped > 0:
+			c.add(bUnknownBlock, []int{b.stopped - 1, ord}, "contentBlockStop at event %d is for block %d, already stopped at event %d",
+				ord, idx, b.stopped-1)
+			return
+		}
+		b.stopped = ord + 1
+		if b.kind != "toolUse" || ev.Item < 0 || int(ev.Item) >= len(s.Items) {
+			return
+		}
+		it := s.Items[ev.Item]
+		if st := model.ArgsState(it.Args.Bytes(), true); !st.Complete && !st.Empty {
+			m.invalid = append(m.invalid, converseInvalid{block: b, stop: ord, id: it.CallID, args: it.Args.String(), state: st})
+		}
+	case "messageStop":
+		if m.stop == 0 {
+			m.stop, m.stopReason = ord+1, str(s.Field("stopReason"))
+		}
+	case "metadata":
+		if m.metadata == 0 {
+			m.metadata = ord + 1
+		}
+	}
+}
+
+// firstKey is the name of the first member of an object (a Converse
+// union: start, delta), or nil; it points into the event.
+func firstKey(s *model.Session, obj []byte) []byte {
+	var key []byte
+	s.JSON().Members(obj, func(k, _ []byte) bool {
+		key = k
+		return false
+	})
+	return key
+}
+
+func (cc *converseChecks) finish(out *Checker, s *model.Session, _ bool) {
+	ended, _ := s.Ended()
+	for _, k := range cc.unknown.keys {
+		l := cc.unknown.by[k]
+		out.add(bUnknownEvent, l.events, "%s: %s of a type outside the documented ConverseStream", quote(k), plural(l.n, "event"))
+	}
+	for _, m := range cc.msgs {
+		for _, inv := range m.invalid {
+			sev, why := Error, ""
+			if m.stopReason == "max_tokens" {
+				sev, why = Warning, ` (stopReason "max_tokens": the input was cut off)`
+			}
+			out.addAt(bInputInvalid, sev, []int{inv.block.start, inv.stop}, "toolUse %s (block %d): input %s does not parse at contentBlockStop (event %d, %s)%s",
+				quote(inv.id), inv.block.index, quote(inv.args), inv.stop, inv.state, why)
+		}
+		if !ended || errored(s) {
+			continue
+		}
+		switch {
+		case m.stop == 0:
+			out.add(bNoStop, []int{m.last}, "the message (events %d–%d) ends without messageStop: no stopReason", m.start, m.last)
+		case m.metadata == 0:
+			out.add(bNoMetadata, []int{m.stop - 1}, "messageStop (event %d) is not followed by metadata: the usage and latency are lost", m.stop-1)
+		}
+	}
+}
+
+// invokeChecks judges an InvokeModel stream: each chunk's bytes, then
+// what they wrap, by the rules of the dialect that owns it.
+type invokeChecks struct {
+	last    model.Dialect // the dialect of the latest chunk's inner event
+	unknown evGroups
+	noChecks
+}
+
+func (ic *invokeChecks) observe(c *Checker, s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
+	chunk := model.ChunkOf(s)
+	var inner model.Dialect
+	switch {
+	case chunk.Problem != "":
+		c.add(iChunkInvalid, []int{ord}, "chunk at event %d: %s", ord, chunk.Problem)
+		return
+	case chunk.Family == model.FamilyAnthropic:
+		inner = model.DialectAnthropic
+	case chunk.Family == model.FamilyNova:
+		inner = model.DialectBedrockConverse
+	case chunk.Family == model.FamilyUnknown:
+		ic.unknown.add(chunk.Members, ord)
+		return
+	case ev.Kind == model.KindError:
+		inner = ic.last // an exception: the inner stream it ends learns of it
+	}
+	if inner == model.DialectUnknown {
+		return // a text family: the outcome says all
+	}
+	ic.last = inner
+	if dc := c.of(inner); dc != nil {
+		dc.observe(c, s, ord, ev, f)
+	}
+}
+
+func (ic *invokeChecks) finish(out *Checker, _ *model.Session, _ bool) {
+	for _, k := range ic.unknown.keys {
+		l := ic.unknown.by[k]
+		out.add(iUnknownModel, l.events, "%s of a model family streamtap does not read (members %s); its text is not assembled",
+			plural(l.n, "chunk"), k)
+	}
+}

@@ -1,0 +1,114 @@
+package model
+
+// This file holds the outcome vocabulary: the words Session.Outcome tells
+// how a stream ended with, the same for every dialect, and how each
+// dialect's finish or stop reasons map onto them.
+
+// The outcomes of a stream (Outcome.State). A dialect's terminal event
+// sets its response's status to one of the first four (Response.Status);
+// a dialect whose terminal event carries a finish or stop reason instead
+// maps the reason with an outcome hook (finishOutcome); the other words
+// are decided by the session: an error, no terminal event, nothing at all.
+const (
+	// OutcomeCompleted: the model finished its answer (a natural stop, a
+	// stop sequence, a tool call).
+	OutcomeCompleted = "completed"
+	// OutcomeIncomplete: the model stopped at a limit (max_tokens, the
+	// context window) with its output so far delivered.
+	OutcomeIncomplete = "incomplete"
+	// OutcomeBlocked: a refusal or a safety or content filter withheld the
+	// answer or the prompt; the reason is the detail.
+	OutcomeBlocked = "blocked"
+	// OutcomeFailed: the response says it failed (Responses'
+	// response.failed).
+	OutcomeFailed = "failed"
+	// OutcomeError: an error payload or an HTTP error status.
+	OutcomeError = "error"
+	// OutcomeTruncated: the stream ended before the model finished:
+	// without its terminal event, or cut mid-event.
+	OutcomeTruncated = "truncated"
+	// OutcomeEmpty: the stream ended without an event.
+	OutcomeEmpty = "empty"
+	// OutcomeClosed: a connection that switched protocols (a WebSocket)
+	// and carried no response.
+	OutcomeClosed = "closed"
+	// OutcomeStreaming: the stream has not ended yet.
+	OutcomeStreaming = "streaming"
+)
+
+// Outcomes lists the outcomes a finished stream can have, in the order
+// reports and help list them (OutcomeStreaming is not one: it is the
+// state of a stream still being read).
+func Outcomes() []string {
+	return []string{OutcomeCompleted, OutcomeIncomplete, OutcomeBlocked, OutcomeFailed, OutcomeError,
+		OutcomeTruncated, OutcomeEmpty, OutcomeClosed}
+}
+
+// PromptChoice is the choice under which a response's Finish holds a
+// reason the prompt itself was refused for (Gemini's
+// promptFeedback.blockReason), which no candidate answers: a response
+// blocked so has no candidate at all.
+const PromptChoice = -1
+
+// finishOutcomer is the hook of a dialect whose terminal event carries a
+// finish or stop reason (Chat's finish_reason, Anthropic's stop_reason,
+// Gemini's finishReason, the reason of Responses' incomplete_details):
+// finishOutcome returns OutcomeIncomplete for a reason that is a limit,
+// OutcomeBlocked for a refusal or a filter, and "" for a normal end. A
+// dialect without it keeps the status its terminal event set.
+type finishOutcomer interface {
+	finishOutcome(reason string) string
+}
+
+// unterminatedEnder is the hook of a dialect whose responses may end
+// complete without their terminal event (a Chat stream without data:
+// [DONE] once every choice has its finish_reason): finishedWithout
+// reports, for a response of an ended stream without a terminal event,
+// whether it was complete anyway, and the event that completed it.
+type unterminatedEnder interface {
+	finishedWithout(s *Session, r *Response) (ord int, ok bool)
+}
+
+// outcomeRank orders the outcomes a finish reason can lead to: the worst
+// choice of a response tells its outcome.
+func outcomeRank(state string) int {
+	switch state {
+	case OutcomeBlocked:
+		return 2
+	case OutcomeIncomplete:
+		return 1
+	}
+	return 0
+}
+
+// finished returns the outcome of response r, ended by its terminal
+// event (or complete without it) with status state, and its detail: its
+// finish reasons, mapped by the dialect's hook, may tell a worse end than
+// the status (a Chat completion "completed" at [DONE] whose finish_reason
+// was "length" is incomplete). The detail is the reason that decided it,
+// else choice 0's last reason.
+func (r *Response) finished(state string) (string, string) {
+	detail := r.FinishOf(0).Last()
+	fo, _ := byDialect[r.Dialect].(finishOutcomer)
+	worst, why := "", ""
+	for _, cf := range r.Finish {
+		reason := cf.Reasons.Last()
+		o := ""
+		switch {
+		case cf.Choice == PromptChoice:
+			o, reason = OutcomeBlocked, "prompt: "+reason
+		case fo != nil:
+			o = fo.finishOutcome(reason)
+		}
+		if outcomeRank(o) > outcomeRank(worst) {
+			worst, why = o, reason
+		}
+	}
+	if (state == OutcomeCompleted || state == OutcomeIncomplete) && outcomeRank(worst) > outcomeRank(state) {
+		return worst, why
+	}
+	if state == OutcomeIncomplete && worst == OutcomeIncomplete {
+		return state, why
+	}
+	return state, detail
+}

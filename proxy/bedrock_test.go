@@ -1,0 +1,85 @@
+package proxy
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/samples"
+)
+
+// TestProxyBedrock: the proxy as README tells to put it in front of an AWS
+// SDK (the endpoint override at the real host over http, HTTP_PROXY at the
+// proxy): the SDK's request reaches the upstream with the Host and path it
+// signed (SigV4 signs the Host; a proxy that sent another would void the
+// signature), and the binary event stream comes back unchanged, messages
+// cut across writes, modelled as Bedrock, recorded byte for byte.
+func TestProxyBedrock(t *testing.T) {
+	t.Parallel()
+	want, err := samples.Open("bedrock-converse-text-then-tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotHost, gotPath string
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		gotHost, gotPath = r.Host, r.URL.Path
+		w.Header().Set("Content-Type", capture.EventStreamContentType)
+		rc := http.NewResponseController(w)
+		for off := 0; off < len(want); off += 97 { // messages cut across writes
+			if _, err := w.Write(want[off:min(off+97, len(want))]); err != nil {
+				return
+			}
+			_ = rc.Flush()
+		}
+	}))
+	t.Cleanup(up.Close)
+	dir := t.TempDir()
+	proxyURL, done, logs := startProxy(t, up.URL, func(o *Options) { o.Record = dir })
+	// The SDK addresses the upstream itself and sends through the proxy
+	// (absolute-form request line), as HTTP_PROXY makes it.
+	pu, _ := url.Parse(proxyURL)
+	sdk := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu), DisableCompression: true}}
+	path := "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"
+	body := `{"messages":[{"role":"user","content":[{"text":"Weather in Lisbon?"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather"}}]}}`
+	resp, err := sdk.Post(up.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !bytes.Equal(got, want) || resp.Header.Get("Content-Type") != capture.EventStreamContentType {
+		t.Fatalf("client got %d bytes of %q; want the %d bytes the server sent, unchanged", len(got), resp.Header.Get("Content-Type"), len(want))
+	}
+	if u, _ := url.Parse(up.URL); gotHost != u.Host || gotPath != "/model/us.anthropic.claude-sonnet-4-5-20250929-v1:0/converse-stream" {
+		t.Errorf("upstream got Host %q, path %q; want the host and path the client addressed", gotHost, gotPath)
+	}
+	s := waitSession(t, done)
+	if s.state != "completed" || len(s.live.Session().Calls()) != 1 {
+		t.Errorf("session: state %q, %d calls; want completed, 1", s.state, len(s.live.Session().Calls()))
+	}
+	for _, w := range []string{"dialect=bedrock-converse", "calls=1", "outcome=completed"} {
+		if !strings.Contains(logs.String(), w) {
+			t.Errorf("log line lacks %q:\n%s", w, logs)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	if len(files) != 1 {
+		t.Fatalf("recordings = %v; want 1", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := capture.ParseRecording(data)
+	if err != nil || !bytes.Equal(rec.Bytes(), want) {
+		t.Errorf("the recording's body is %d bytes (%v); want the %d bytes streamed", len(rec.Bytes()), err, len(want))
+	}
+}

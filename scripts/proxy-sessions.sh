@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# proxy-sessions.sh measures what a long-running `streamtap proxy` holds:
+# it sends many sessions of one generated stream through the proxy on
+# loopback, once with the sessions list on a terminal (tmux) and once with
+# --no-tui (the baseline, in the same run), and reports resident memory
+# after N and 2N sessions and how long the proxy takes to quit at 2N.
+#
+# usage: scripts/proxy-sessions.sh
+#
+# The upstream (scripts/proxyload) answers every request with a SIZE
+# Responses stream (scripts/gencapture) in 4 KiB flushed writes; the
+# client sends the sessions C at a time and checks each came back whole.
+# With the sessions list, the script waits until the list counts every
+# session, opens the first and the last one (g/G, enter) and checks the
+# inspector shows their events, then quits with q; the baseline quits on
+# SIGINT. Quit time is from the key (or signal) to the process's exit.
+#
+# Targets (issue 16 item 4), printed as PASS/FAIL:
+#   memory  the sessions list at N sessions holds at most 300 MB RSS
+#   quit    q at 2N sessions takes at most 200 ms
+#
+# Environment:
+#   N      sessions in the first round (default 2000; the second doubles it)
+#   SIZE   size of each session's stream (default 151KB)
+#   C      sessions at a time (default 4)
+#   KEEP_N when set, the proxy runs with --keep KEEP_N (at most N): the
+#          list then holds the newest KEEP_N sessions
+#
+# Exit status: 0 when both targets pass, 1 when one fails, 2 on error.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+N=${N:-2000}
+SIZE=${SIZE:-151KB}
+C=${C:-4}
+
+command -v tmux >/dev/null || { echo "proxy-sessions.sh needs tmux" >&2; exit 2; }
+source "$root/scripts/bench-lib.sh"
+bench_setup proxy-sessions
+bin=$TMP/streamtap
+load=$TMP/proxyload
+go build -o "$bin" .
+go build -o "$load" ./scripts/proxyload
+"$TMP/gencapture" -dialect responses -size "$SIZE" -out "$TMP/body.sse" 2>/dev/null
+sock=$TMP/tmux.sock
+pids=()
+stop_all() {
+	tmux -S "$sock" kill-server 2>/dev/null || true
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	bench_cleanup
+}
+trap stop_all EXIT
+
+"$load" upstream -body "$TMP/body.sse" >"$TMP/up.addr" &
+pids+=($!)
+for _ in $(seq 100); do [[ -s $TMP/up.addr ]] && break; sleep 0.05; done
+up=http://$(cat "$TMP/up.addr")
+keep=()
+[[ -n ${KEEP_N:-} ]] && keep=(--keep "$KEEP_N")
+# listed N: the status line's count once n sessions went through
+listed() {
+	if [[ -n ${KEEP_N:-} ]] && (($1 > KEEP_N)); then
+		echo " $KEEP_N sessions · $(($1 - KEEP_N)) older dropped"
+	else
+		echo " $1 sessions"
+	fi
+}
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
+wait_port() {
+	for _ in $(seq 200); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "the proxy did not listen on $1" >&2
+	exit 2
+}
+screen() { tmux -S "$sock" capture-pane -p -t load; }
+wait_screen() { # wait_screen REGEX: until the screen matches
+	for _ in $(seq 600); do
+		screen | grep -Eq "$1" && return 0
+		sleep 0.1
+	done
+	echo "the screen never showed /$1/:" >&2
+	screen >&2
+	exit 2
+}
+wait_exit() { # wait_exit PID: until the process is gone
+	while [[ -e /proc/$1 ]] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; do sleep 0.002; done
+}
+
+# run MODE: sets rss0, rss1, rss2 (MB) and quit (ms).
+run() {
+	local mode=$1 port pid
+	port=$("$load" port)
+	if [[ $mode == tui ]]; then
+		tmux -S "$sock" new-session -d -s load -x 160 -y 40 \
+			"exec $bin proxy --listen 127.0.0.1:$port --upstream $up ${keep[*]:-}"
+		pid=$(tmux -S "$sock" list-panes -t load -F '#{pane_pid}')
+	else
+		"$bin" proxy --no-tui --listen "127.0.0.1:$port" --upstream "$up" "${keep[@]}" 2>"$TMP/notui.log" &
+		pid=$!
+		pids+=("$pid")
+	fi
+	wait_port "$port"
+	rss0=$(rss_mb "$pid")
+	"$load" drive -proxy "http://127.0.0.1:$port" -n "$N" -c "$C" >/dev/null
+	[[ $mode == tui ]] && wait_screen "$(listed "$N")"
+	sleep 1
+	rss1=$(rss_mb "$pid")
+	if [[ $mode == tui ]]; then
+		local first=1
+		[[ -n ${KEEP_N:-} ]] && ((N > KEEP_N)) && first=$((N - KEEP_N + 1))
+		tmux -S "$sock" send-keys -t load g Enter
+		wait_screen "#$first POST /v1/responses"
+		wait_screen "[0-9]+ events .* ended: completed"
+		tmux -S "$sock" send-keys -t load Escape
+		wait_screen "$(listed "$N")" # the list again (esc and G sent together would read as alt+G)
+		tmux -S "$sock" send-keys -t load G Enter
+		wait_screen "#$N POST /v1/responses"
+		wait_screen "[0-9]+ events .* ended: completed"
+		tmux -S "$sock" send-keys -t load Escape
+		wait_screen "$(listed "$N")"
+	fi
+	"$load" drive -proxy "http://127.0.0.1:$port" -n "$N" -c "$C" >/dev/null
+	[[ $mode == tui ]] && wait_screen "$(listed $((2 * N)))"
+	sleep 1
+	rss2=$(rss_mb "$pid")
+	local t0
+	t0=$(now_ms)
+	if [[ $mode == tui ]]; then
+		tmux -S "$sock" send-keys -t load q
+	else
+		kill -INT "$pid"
+	fi
+	wait_exit "$pid"
+	quit=$(($(now_ms) - t0))
+	[[ $mode == tui ]] && tmux -S "$sock" kill-session -t load 2>/dev/null || true
+	return 0
+}
+
+printf '%-10s %10s %14s %14s %10s\n' mode "start MB" "$N sess MB" "$((2 * N)) sess MB" "quit ms"
+run notui
+b0=$rss0 b1=$rss1 b2=$rss2 bq=$quit
+printf '%-10s %10s %14s %14s %10s\n' --no-tui "$b0" "$b1" "$b2" "$bq"
+run tui
+printf '%-10s %10s %14s %14s %10s\n' sessions "$rss0" "$rss1" "$rss2" "$quit"
+echo "sessions list vs --no-tui: RSS x$(awk -v a="$rss1" -v b="$b1" 'BEGIN{printf "%.2f", a/b}') at $N, x$(awk -v a="$rss2" -v b="$b2" 'BEGIN{printf "%.2f", a/b}') at $((2 * N)); quit $quit ms vs $bq ms"
+status=0
+if ((rss1 <= 300)); then echo "PASS memory: $rss1 MB at $N sessions (target <= 300 MB)"; else echo "FAIL memory: $rss1 MB at $N sessions (target <= 300 MB)"; status=1; fi
+if ((quit <= 200)); then echo "PASS quit: $quit ms at $((2 * N)) sessions (target <= 200 ms)"; else echo "FAIL quit: $quit ms at $((2 * N)) sessions (target <= 200 ms)"; status=1; fi
+exit $status
