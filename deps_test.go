@@ -14,27 +14,43 @@ import (
 
 // layers says which of the project's top-level packages each one may
 // import, so that imports flow one way only:
-// capture ← model ← ingest ← ui ← proxy ← main. ingest is where frames
+// capture ← model ← ingest ← ui ← proxy ← cli ← main. ingest is where frames
 // cross from a reading goroutine to a modelling one (model must not start
 // goroutines or read); ui does not use it, it takes model.Batch values.
-// proxy serves HTTP and feeds the sessions list; ui never imports it.
-// internal/ holds helpers for tests only (a WebSocket peer).
+// termtext (terminal-safe text) stands beside them, after model: ui, the
+// proxy and the commands escape text alike through it. proxy serves HTTP
+// and feeds the sessions list with model.SessionUpdate values; it imports
+// no ui, and ui never imports it.
+// cli holds the commands and may import every package but the root. The
+// root is main.go alone, and it imports cli only (rootFile, rootImports).
+// internal/ holds helpers for tests only (a WebSocket peer, SSE blocks,
+// the repository's fixtures); e2e/ holds tests only.
 // A package may always import inside its own tree (model → model/jsonscan).
-// The root package main may import anything; no one may import it.
 var layers = map[string][]string{
 	"capture":  nil,
 	"model":    {"capture"},
+	"termtext": {"model"},
 	"ingest":   {"capture", "model"},
 	"samples":  nil,
-	"ui":       {"capture", "model", "samples"},
-	"proxy":    {"capture", "model", "ingest", "ui"},
+	"ui":       {"capture", "model", "samples", "termtext"},
+	"proxy":    {"capture", "model", "ingest", "termtext"},
+	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy"},
 	"internal": {"capture", "model", "samples"},
 	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
 }
 
 // plainLayers must stay free of terminal and highlighting libraries, so
-// that they can be tested without a terminal.
-var plainLayers = []string{"capture", "model", "ingest"}
+// that they can be tested without a terminal, and so that the proxy does
+// not carry Bubble Tea, lipgloss and chroma.
+var plainLayers = []string{"capture", "model", "ingest", "termtext", "proxy"}
+
+// rootFile is the root's one Go file besides tests, and rootImports the
+// only package of the project it may import: the command line lives in
+// cli, which tests can drive without building the binary.
+const (
+	rootFile    = "main.go"
+	rootImports = "cli"
+)
 
 var uiLibraries = []string{"charm.land/", "github.com/charmbracelet/", "github.com/alecthomas/chroma"}
 
@@ -114,7 +130,13 @@ func TestImportDirection(t *testing.T) {
 	for _, f := range files {
 		seen[f.layer]++
 		allowed, known := layers[f.layer]
-		if f.layer != "" && !known {
+		if f.layer == "" {
+			if f.path != rootFile {
+				t.Errorf("%s: the root holds %s alone; commands and their helpers go in cli/", f.path, rootFile)
+			}
+			allowed, known = []string{rootImports}, true
+		}
+		if !known {
 			t.Errorf("%s: no dependency rule for %s/; add one to layers in deps_test.go", f.path, f.layer)
 			continue
 		}
@@ -124,8 +146,8 @@ func TestImportDirection(t *testing.T) {
 				continue
 			}
 			rest, ok := strings.CutPrefix(imp, mod+"/")
-			if !ok || f.layer == "" {
-				continue // outside the project, or the root, which may import anything
+			if !ok {
+				continue // outside the project
 			}
 			target, _, _ := strings.Cut(rest, "/")
 			if target != f.layer && !slices.Contains(allowed, target) {
@@ -133,7 +155,11 @@ func TestImportDirection(t *testing.T) {
 				if len(allowed) > 0 {
 					may = strings.Join(allowed, ", ")
 				}
-				t.Errorf("%s imports %s; %s/ may import %s", f.path, imp, f.layer, may)
+				who := f.layer + "/"
+				if f.layer == "" {
+					who = "the root"
+				}
+				t.Errorf("%s imports %s; %s may import %s", f.path, imp, who, may)
 			}
 		}
 		if slices.Contains(plainLayers, f.layer) {
@@ -147,9 +173,9 @@ func TestImportDirection(t *testing.T) {
 		}
 	}
 	// Guard against a walk that silently found nothing.
-	for _, layer := range []string{"capture", "model", "ingest", "proxy"} {
+	for _, layer := range []string{"", "capture", "model", "ingest", "proxy", "cli"} {
 		if seen[layer] == 0 {
-			t.Errorf("no Go files found under %s/", layer)
+			t.Errorf("no Go files found under %q", layer+"/")
 		}
 	}
 }

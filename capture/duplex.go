@@ -1,9 +1,7 @@
 package capture
 
 import (
-	"errors"
 	"io"
-	"sync"
 	"time"
 )
 
@@ -24,16 +22,12 @@ import (
 // ended it (ErrClosedEarly when the connection was closed first). Read,
 // Write and Close may be called from different goroutines.
 type DuplexTee struct {
-	rw    io.ReadWriteCloser
-	start time.Time
-	sink  func(from WSDir, p []byte, at time.Duration)
-	done  func(err error, at time.Duration)
+	teeEnd
+	rw   io.ReadWriteCloser
+	sink func(from WSDir, p []byte, at time.Duration)
 
-	mu      sync.Mutex
 	held    []heldChunk // server chunks read, not yet handed to the sink
 	writing bool        // a client chunk is on its way to the server
-	err     error       // what ended reading; io.EOF for a clean end
-	closed  bool
 }
 
 // heldChunk is a server chunk and when it arrived. Its buffer is reused.
@@ -46,7 +40,7 @@ type heldChunk struct {
 // are measured from start.
 func NewDuplexTee(rw io.ReadWriteCloser, start time.Time,
 	sink func(from WSDir, p []byte, at time.Duration), done func(err error, at time.Duration)) *DuplexTee {
-	return &DuplexTee{rw: rw, start: start, sink: sink, done: done}
+	return &DuplexTee{teeEnd: teeEnd{start: start, done: done}, rw: rw, sink: sink}
 }
 
 // Read reads what the server sent.
@@ -114,22 +108,4 @@ func (t *DuplexTee) deliver() {
 
 // Close closes the connection to the server, delivers what is pending and
 // calls done. Calls after the first only close again.
-func (t *DuplexTee) Close() error {
-	err := t.rw.Close()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
-		return err
-	}
-	t.deliver()
-	t.closed = true
-	end := t.err
-	switch {
-	case errors.Is(end, io.EOF):
-		end = nil
-	case end == nil:
-		end = ErrClosedEarly
-	}
-	t.done(end, time.Since(t.start))
-	return err
-}
+func (t *DuplexTee) Close() error { return t.close(t.rw, t.deliver) }

@@ -24,16 +24,12 @@ var ErrClosedEarly = errors.New("closed before the end of the stream")
 // of the stream or the error that ended it. Read and Close may be called
 // from different goroutines.
 type Tee struct {
-	r     io.ReadCloser
-	start time.Time
-	sink  func(p []byte, at time.Duration)
-	done  func(err error, at time.Duration)
+	teeEnd
+	r    io.ReadCloser
+	sink func(p []byte, at time.Duration)
 
-	mu      sync.Mutex
 	pending []byte
 	pendAt  time.Duration
-	err     error // the error that ended reading, io.EOF for a clean end
-	closed  bool
 
 	idle  time.Duration
 	timer *time.Timer
@@ -45,7 +41,7 @@ type Tee struct {
 // for that long.
 func NewTee(body io.ReadCloser, start time.Time, idle time.Duration,
 	sink func(p []byte, at time.Duration), done func(err error, at time.Duration)) *Tee {
-	t := &Tee{r: body, start: start, sink: sink, done: done, idle: idle}
+	t := &Tee{teeEnd: teeEnd{start: start, done: done}, r: body, sink: sink, idle: idle}
 	if idle > 0 {
 		t.timer = time.AfterFunc(idle, t.expire)
 	}
@@ -94,24 +90,46 @@ func (t *Tee) deliver() {
 
 // Close closes the body, delivers what is pending and calls done.
 func (t *Tee) Close() error {
-	err := t.r.Close()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.closed {
+	return t.close(t.r, func() {
+		if t.timer != nil {
+			t.timer.Stop()
+		}
+		t.deliver()
+	})
+}
+
+// teeEnd is how a Tee and a DuplexTee end: the lock their chunks are
+// handed over under, the error that ended reading, and the one call of
+// done.
+type teeEnd struct {
+	start time.Time
+	done  func(err error, at time.Duration)
+
+	mu     sync.Mutex
+	err    error // the error that ended reading, io.EOF for a clean end
+	closed bool
+}
+
+// close closes c and, the first time only, runs flush (which hands over
+// what is pending) under the lock, marks the tee closed and calls done
+// with nil after a clean end, ErrClosedEarly when nothing ended reading
+// before the close, or the error that ended it. It returns c's error.
+func (e *teeEnd) close(c io.Closer, flush func()) error {
+	err := c.Close()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
 		return err
 	}
-	t.closed = true
-	if t.timer != nil {
-		t.timer.Stop()
-	}
-	t.deliver()
-	end := t.err
+	flush()
+	e.closed = true
+	end := e.err
 	switch {
 	case errors.Is(end, io.EOF):
 		end = nil
 	case end == nil:
 		end = ErrClosedEarly
 	}
-	t.done(end, time.Since(t.start))
+	e.done(end, time.Since(e.start))
 	return err
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/ingest"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/model"
 )
 
 // bigEventStream is a Responses stream of one function call whose
@@ -77,7 +77,7 @@ func TestProxyPassesEventsOfAnySize(t *testing.T) {
 				dir := t.TempDir()
 				o := Options{Upstream: u, HeadTimeout: DefaultHeadTimeout, Record: dir}
 				if withFeed {
-					o.Feed = NewFeed(func([]ui.SessionUpdate) {})
+					o.Feed = NewFeed(func([]model.SessionUpdate) {})
 					defer o.Feed.Abort()
 				}
 				p := New(o, io.Discard)

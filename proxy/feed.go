@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/ui"
 )
 
 // Feed pacing. View runs after every message, so the sessions list gets
@@ -26,10 +25,10 @@ const (
 // UI is busy; the proxy never does: an exchange's news only piles up in
 // the feed, one entry per exchange, until the next batch.
 type Feed struct {
-	send func([]ui.SessionUpdate)
+	send func([]model.SessionUpdate)
 
 	mu      sync.Mutex
-	pending []ui.SessionUpdate
+	pending []model.SessionUpdate
 	idx     map[int]int // session id → index in pending
 	live    map[int]liveSession
 	aborted bool
@@ -49,7 +48,7 @@ type liveSession struct {
 
 // NewFeed returns a feed that hands its batches to send, and starts its
 // flusher.
-func NewFeed(send func([]ui.SessionUpdate)) *Feed {
+func NewFeed(send func([]model.SessionUpdate)) *Feed {
 	f := &Feed{send: send, idx: map[int]int{}, live: map[int]liveSession{},
 		done: make(chan struct{}), stop: make(chan struct{})}
 	go f.flusher()
@@ -58,13 +57,13 @@ func NewFeed(send func([]ui.SessionUpdate)) *Feed {
 
 // entry returns the pending update of session id, adding one from what
 // the feed knows of it. f.mu is held.
-func (f *Feed) entry(id int) *ui.SessionUpdate {
+func (f *Feed) entry(id int) *model.SessionUpdate {
 	i, ok := f.idx[id]
 	if !ok {
 		i = len(f.pending)
 		f.idx[id] = i
 		ls := f.live[id]
-		f.pending = append(f.pending, ui.SessionUpdate{Info: ls.info, Live: ls.live})
+		f.pending = append(f.pending, model.SessionUpdate{Info: ls.info, Live: ls.live})
 	}
 	return &f.pending[i]
 }
@@ -92,7 +91,7 @@ func (f *Feed) touch(id int) {
 
 // end publishes a session's final state, and its copy on disk when it
 // has one (nil otherwise).
-func (f *Feed) end(info model.Exchange, l *model.Live, err error, stored ui.Stored) {
+func (f *Feed) end(info model.Exchange, l *model.Live, err error, stored model.StoredSession) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.aborted {
@@ -128,7 +127,7 @@ func (f *Feed) flusher() {
 		clear(f.idx)
 		f.mu.Unlock()
 		if len(batch) > 0 {
-			slices.SortStableFunc(batch, func(a, b ui.SessionUpdate) int { return a.Info.ID - b.Info.ID })
+			slices.SortStableFunc(batch, func(a, b model.SessionUpdate) int { return a.Info.ID - b.Info.ID })
 			f.send(batch) // blocks while the UI is busy
 		}
 	}

@@ -31,7 +31,7 @@ func TestProxyFeedsSessionsList(t *testing.T) {
 	msgs := make(chan tea.Msg, 64)
 	var mu sync.Mutex
 	shown, modelled := map[int]*model.Live{}, map[int]*model.Live{}
-	p.feed = NewFeed(func(b []ui.SessionUpdate) {
+	p.feed = NewFeed(func(b []model.SessionUpdate) {
 		mu.Lock()
 		for _, u := range b {
 			shown[u.Info.ID] = u.Live
@@ -134,7 +134,7 @@ func TestFeedKeepsOrder(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[int]*got{}
 	unordered := false
-	f := NewFeed(func(b []ui.SessionUpdate) {
+	f := NewFeed(func(b []model.SessionUpdate) {
 		time.Sleep(time.Millisecond) // a busy UI
 		mu.Lock()
 		defer mu.Unlock()

@@ -70,7 +70,7 @@ func TestSessionsListFindingsMatchCheck(t *testing.T) {
 		ended int
 	}
 	msgs := make(chan news, 1024)
-	feed := NewFeed(func(b []ui.SessionUpdate) {
+	feed := NewFeed(func(b []model.SessionUpdate) {
 		n := 0
 		for _, u := range b {
 			if u.Ended {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/ssetest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 )
@@ -24,13 +25,6 @@ const (
 	eventGap     = 10 * time.Millisecond
 	rampGap      = 500 * time.Microsecond
 )
-
-func sum(ends []int) int {
-	if len(ends) == 0 {
-		return 0
-	}
-	return ends[len(ends)-1]
-}
 
 // eventUpstream serves ?sample= one SSE block per write, every eventGap,
 // and notes when it wrote each block of the stream ?id=.
@@ -51,7 +45,7 @@ func (u *eventUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Stream", id)
 	rc := http.NewResponseController(w)
 	var times []time.Time
-	for _, block := range splitBlocks(data) {
+	for _, block := range ssetest.Blocks(data) {
 		times = append(times, time.Now())
 		if _, err := w.Write(block); err != nil {
 			return
@@ -64,23 +58,6 @@ func (u *eventUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	u.mu.Lock()
 	u.sent[id] = times
 	u.mu.Unlock()
-}
-
-// splitBlocks cuts a stream into its SSE frames, the way a client's
-// framer will see them; trailing blank lines join the last one.
-func splitBlocks(data []byte) [][]byte {
-	var out [][]byte
-	fr := capture.NewFramer(capture.FormatSSE)
-	emit := func(f *capture.Frame) {
-		if f.Kind == capture.FrameRemainder && len(out) > 0 {
-			out[len(out)-1] = data[f.Start-int64(len(out[len(out)-1])) : f.End]
-			return
-		}
-		out = append(out, data[f.Start:f.End])
-	}
-	fr.Feed(data, 0, emit)
-	fr.Finish(0, emit)
-	return out
 }
 
 // loadRun runs loadSessions concurrent streams against base and returns
@@ -117,10 +94,7 @@ func loadRun(t *testing.T, base string, up *eventUpstream, names []string, tag s
 			// the read that completed it, independent of framing delays
 			// (a comment waits for the next line to be framed).
 			want, _ := samples.Open(name)
-			var ends []int
-			for _, b := range splitBlocks(want) {
-				ends = append(ends, len(b)+sum(ends))
-			}
+			ends := ssetest.Ends(want)
 			var got []byte
 			buf := make([]byte, 32<<10)
 			for {

@@ -74,7 +74,7 @@ type Options struct {
 	Grace time.Duration
 	// Spill, with Feed, is a directory where each ended session's bytes
 	// are kept (compressed), so that the sessions list can let the
-	// session go and load it again when it is opened (ui.Stored). The
+	// session go and load it again when it is opened (model.StoredSession). The
 	// caller makes it, and removes it when the proxy stopped. "": the list
 	// keeps every session in memory.
 	Spill string

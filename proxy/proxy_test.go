@@ -18,10 +18,11 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/ssetest"
 	"github.com/streamtap/streamtap/samples"
 )
 
-const sseType = "text/event-stream; charset=utf-8"
+const sseType = ssetest.ContentType
 
 // wholeResponse is a non-streaming Responses answer with one call.
 const wholeResponse = `{"id":"resp_1","object":"response","status":"completed","model":"m","output":[{"type":"function_call","id":"fc_1","call_id":"call_j","name":"f","arguments":"{}","status":"completed"}]}`
@@ -147,9 +148,8 @@ func waitSession(t *testing.T, done <-chan *session) *session {
 	return nil
 }
 
-// rawClient does not ask for compression, so the bytes compared are the
-// bytes sent.
-var rawClient = &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 256}}
+// rawClient is ssetest's client, which changes no byte (no compression).
+var rawClient = ssetest.RawClient
 
 // TestProxyStreamsThrough is the truth test: bytes identical to what the
 // upstream sent, headers kept, the first event before the upstream is done,
@@ -403,7 +403,7 @@ func TestProxyHTTPS(t *testing.T) {
 	up := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", sseType)
 		w.Header().Set("X-Proto", r.Proto)
-		for _, b := range splitBlocks(data) {
+		for _, b := range ssetest.Blocks(data) {
 			w.Write(b)
 			http.NewResponseController(w).Flush()
 		}

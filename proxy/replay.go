@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // replayHeaders are the recorded response headers not sent back: they
@@ -39,7 +39,7 @@ func Replay(rec *capture.Recording, speed float64, log *Log) http.Handler {
 		if refused != nil {
 			http.Error(w, "streamtap replay: "+refused.Error(), http.StatusBadGateway)
 			if log != nil {
-				log.Printf("replay #%d %s %s %d outcome=refused", id, r.Method, ui.Safe(capture.RedactURL(r.URL.RequestURI())), http.StatusBadGateway)
+				log.Printf("replay #%d %s %s %d outcome=refused", id, r.Method, termtext.Safe(capture.RedactURL(r.URL.RequestURI())), http.StatusBadGateway)
 			}
 			return
 		}
@@ -74,7 +74,7 @@ func Replay(rec *capture.Recording, speed float64, log *Log) http.Handler {
 			}
 		}
 		if log != nil {
-			log.Printf("replay #%d %s %s %d bytes=%d dur=%.3fs outcome=%s", id, r.Method, ui.Safe(capture.RedactURL(r.URL.RequestURI())),
+			log.Printf("replay #%d %s %s %d bytes=%d dur=%.3fs outcome=%s", id, r.Method, termtext.Safe(capture.RedactURL(r.URL.RequestURI())),
 				status, sent, time.Since(start).Seconds(), outcome)
 		}
 	})
@@ -111,7 +111,7 @@ func replayHead(rec *capture.Recording) (status int, h http.Header, warnings []s
 			continue
 		}
 		if !validHeaderName(k) {
-			warnings = append(warnings, fmt.Sprintf("response header %q is not a valid header name: not sent", ui.Safe(k)))
+			warnings = append(warnings, fmt.Sprintf("response header %q is not a valid header name: not sent", termtext.Safe(k)))
 			continue
 		}
 		cleaned := false
@@ -125,7 +125,7 @@ func replayHead(rec *capture.Recording) (status int, h http.Header, warnings []s
 			h.Add(k, v)
 		}
 		if cleaned {
-			warnings = append(warnings, fmt.Sprintf("response header %s: control characters replaced by spaces", ui.Safe(k)))
+			warnings = append(warnings, fmt.Sprintf("response header %s: control characters replaced by spaces", termtext.Safe(k)))
 		}
 	}
 	status = rec.Status

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -33,7 +34,7 @@ func TestSessionsListRequestChecks(t *testing.T) {
 	u, _ := url.Parse(up.URL)
 	msgs := make(chan tea.Msg, 64)
 	ended := make(chan struct{}, 1)
-	feed := NewFeed(func(b []ui.SessionUpdate) {
+	feed := NewFeed(func(b []model.SessionUpdate) {
 		msgs <- ui.Sessions(b)
 		for _, x := range b {
 			if x.Ended {

@@ -19,7 +19,7 @@ import (
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // session is one request/response pair, modelled once. Its fields are
@@ -420,7 +420,7 @@ func (ps *session) logLine(s *model.Session) string {
 	if !ps.p.o.KeepSecrets {
 		path = capture.RedactURL(path) // Gemini takes its key as ?key=
 	}
-	fmt.Fprintf(&b, "#%d %s %s %d", ps.id, ps.method, ui.Safe(path), ps.status)
+	fmt.Fprintf(&b, "#%d %s %s %d", ps.id, ps.method, termtext.Safe(path), ps.status)
 	kv := func(k, v string) {
 		if v == "" {
 			return
@@ -428,7 +428,7 @@ func (ps *session) logLine(s *model.Session) string {
 		if strings.ContainsAny(v, " \t\"=") {
 			v = strconv.Quote(v)
 		}
-		b.WriteString(" " + k + "=" + ui.Safe(v))
+		b.WriteString(" " + k + "=" + termtext.Safe(v))
 	}
 	ms := func(d time.Duration) string {
 		if d == capture.NoTime {

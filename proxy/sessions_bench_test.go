@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -45,8 +46,8 @@ func BenchmarkSessionsListRetained(b *testing.B) {
 	for _, spill := range []bool{true, false} {
 		name := map[bool]string{true: "spill", false: "in-memory"}[spill]
 		b.Run(name, func(b *testing.B) {
-			msgs := make(chan []ui.SessionUpdate, 1024)
-			feed := NewFeed(func(batch []ui.SessionUpdate) { msgs <- batch })
+			msgs := make(chan []model.SessionUpdate, 1024)
+			feed := NewFeed(func(batch []model.SessionUpdate) { msgs <- batch })
 			defer feed.Abort()
 			o := Options{Upstream: u, HeadTimeout: DefaultHeadTimeout, Feed: feed}
 			if spill {

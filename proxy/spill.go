@@ -2,7 +2,7 @@ package proxy
 
 // Spilling: the sessions list keeps only a row per ended session, so the
 // proxy keeps each session's bytes on disk, under Options.Spill, and
-// models the session again from them when the list opens it (ui.Stored).
+// models the session again from them when the list opens it (model.StoredSession).
 //
 // A session's copy is what it was modelled from, as it came: what the
 // request and the response head said, each read of the body with its
@@ -47,7 +47,6 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/ui"
 )
 
 // segmentSize is the size from which a segment takes no more sessions.
@@ -159,7 +158,7 @@ var flaters = sync.Pool{New: func() any {
 }}
 
 // spilled is one session's copy, the sessions list's way back to the
-// session (it implements ui.Stored).
+// session (it implements model.StoredSession).
 type spilled struct {
 	d           *spillDir
 	seg         *segment
@@ -178,37 +177,37 @@ func (sp *spilled) Remove() error {
 
 // Load models the session again from its copy, through the code that
 // modelled it live.
-func (sp *spilled) Load() (ui.Loaded, error) {
+func (sp *spilled) Load() (model.LoadedSession, error) {
 	if sp.removed.Load() {
-		return ui.Loaded{}, errors.New("its copy was removed")
+		return model.LoadedSession{}, errors.New("its copy was removed")
 	}
 	f, err := os.Open(sp.seg.path)
 	if err != nil {
-		return ui.Loaded{}, err
+		return model.LoadedSession{}, err
 	}
 	defer f.Close()
 	zr := flate.NewReader(io.NewSectionReader(f, sp.off, sp.n))
 	defer zr.Close()
 	l, err := loadSession(bufio.NewReaderSize(zr, 64<<10), sp.keepSecrets)
 	if err != nil {
-		return ui.Loaded{}, fmt.Errorf("%s at %d: %w", sp.seg.path, sp.off, err)
+		return model.LoadedSession{}, fmt.Errorf("%s at %d: %w", sp.seg.path, sp.off, err)
 	}
 	return l, nil
 }
 
 // loadSession reads a copy (decompressed) and models its session.
-func loadSession(r *bufio.Reader, keepSecrets bool) (ui.Loaded, error) {
+func loadSession(r *bufio.Reader, keepSecrets bool) (model.LoadedSession, error) {
 	js, err := readPart(r)
 	if err != nil {
-		return ui.Loaded{}, err
+		return model.LoadedSession{}, err
 	}
 	var meta spillMeta
 	if err := json.Unmarshal(js, &meta); err != nil {
-		return ui.Loaded{}, err
+		return model.LoadedSession{}, err
 	}
 	reads, err := readPart(r)
 	if err != nil {
-		return ui.Loaded{}, err
+		return model.LoadedSession{}, err
 	}
 	p := &Proxy{o: Options{KeepSecrets: keepSecrets}, log: NewLog(io.Discard), feed: inertFeed}
 	req := (&http.Request{Method: meta.Method, URL: &url.URL{Path: "/"}, Header: http.Header{}}).WithContext(context.Background())
@@ -224,17 +223,17 @@ func loadSession(r *bufio.Reader, keepSecrets bool) (ui.Loaded, error) {
 		for rd := bytes.NewReader(reads); rd.Len() > 0; {
 			n, err := binary.ReadUvarint(rd)
 			if err != nil {
-				return ui.Loaded{}, fmt.Errorf("bad reads: %w", err)
+				return model.LoadedSession{}, fmt.Errorf("bad reads: %w", err)
 			}
 			at, err := binary.ReadVarint(rd)
 			if err != nil || n > 1<<40 {
-				return ui.Loaded{}, fmt.Errorf("bad reads: %v", err)
+				return model.LoadedSession{}, fmt.Errorf("bad reads: %v", err)
 			}
 			// Grown as the bytes come, not made n long: a bad length
 			// runs out of input instead of allocating it.
 			buf.Reset()
 			if _, err := io.CopyN(&buf, r, int64(n)); err != nil {
-				return ui.Loaded{}, fmt.Errorf("body: %w", err)
+				return model.LoadedSession{}, fmt.Errorf("body: %w", err)
 			}
 			ps.body(buf.Bytes(), time.Duration(at))
 		}
@@ -254,7 +253,7 @@ func loadSession(r *bufio.Reader, keepSecrets bool) (ui.Loaded, error) {
 		ps.ws = &wsSession{request: meta.WSRequest}
 		ps.req = model.ParseRequest(meta.WSRequest, ps.path)
 	}
-	return ui.Loaded{Session: s, Request: ps.exchangeInfo().Request}, nil
+	return model.LoadedSession{Session: s, Request: ps.exchangeInfo().Request}, nil
 }
 
 // readPart reads a length and that many bytes, grown as they come.
@@ -290,7 +289,7 @@ func (ps *session) spillBody(p []byte, at time.Duration) {
 // closeSpill writes the session's copy and returns it for the sessions
 // list, or nil when there is none (the list then keeps the session in
 // memory). It runs in finish, once, after the body's last read.
-func (ps *session) closeSpill() ui.Stored {
+func (ps *session) closeSpill() model.StoredSession {
 	d := ps.p.spill
 	if d == nil {
 		return nil

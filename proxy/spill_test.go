@@ -130,8 +130,8 @@ func TestSpilledSessionsLoadAsLive(t *testing.T) {
 	wsUp, _ := wstest.Server(t, nil, wstest.Responses(t))
 
 	var mu sync.Mutex
-	ended := map[int]ui.SessionUpdate{}
-	feed := NewFeed(func(b []ui.SessionUpdate) {
+	ended := map[int]model.SessionUpdate{}
+	feed := NewFeed(func(b []model.SessionUpdate) {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, u := range b {
@@ -294,8 +294,8 @@ func TestSessionsListFreesEndedSessions(t *testing.T) {
 	const n = 12
 	for _, spill := range []bool{true, false} {
 		t.Run(fmt.Sprintf("spill=%v", spill), func(t *testing.T) {
-			msgs := make(chan ui.SessionUpdate, 4*n)
-			feed := NewFeed(func(b []ui.SessionUpdate) {
+			msgs := make(chan model.SessionUpdate, 4*n)
+			feed := NewFeed(func(b []model.SessionUpdate) {
 				for _, u := range b {
 					msgs <- u
 				}
@@ -329,7 +329,7 @@ func TestSessionsListFreesEndedSessions(t *testing.T) {
 			for ended := 0; ended < n; {
 				select {
 				case u := <-msgs:
-					m.Update(ui.Sessions([]ui.SessionUpdate{u}))
+					m.Update(ui.Sessions([]model.SessionUpdate{u}))
 					if u.Ended {
 						ended++
 					}

@@ -309,8 +309,8 @@ func TestProxyWebSocketSessionsList(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	u, _ := url.Parse(up.URL)
 	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, io.Discard)
-	p.feed = NewFeed(func(b []ui.SessionUpdate) {
-		ended := slices.ContainsFunc(b, func(u ui.SessionUpdate) bool { return u.Ended })
+	p.feed = NewFeed(func(b []model.SessionUpdate) {
+		ended := slices.ContainsFunc(b, func(u model.SessionUpdate) bool { return u.Ended })
 		msgs <- batch{ui.Sessions(b), ended}
 	})
 	t.Cleanup(p.feed.Abort)

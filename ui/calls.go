@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // sideBySideMax is the size up to which the values of sources that
@@ -569,11 +570,11 @@ const diffContext = 16
 func (c *callsPane) diffCol(name, v, other string, w int) []string {
 	p := commonPrefix(v, other)
 	s := commonSuffix(v[p:], other[p:])
-	out := []string{c.st.Calls.Header.Render(Safe(name))}
+	out := []string{c.st.Calls.Header.Render(termtext.Safe(name))}
 	if len(v) > sideBySideMax {
 		out = append(out, c.st.Muted.Render(fmt.Sprintf("(%d bytes)", len(v))))
 	} else {
-		for _, wl := range wrapSegs(segLine{{text: Safe(v)}}, w) {
+		for _, wl := range wrapSegs(segLine{{text: termtext.Safe(v)}}, w) {
 			out = append(out, renderSegs(wl, c.st))
 		}
 	}
@@ -590,7 +591,7 @@ func (c *callsPane) diffCol(name, v, other string, w int) []string {
 	if from > 0 {
 		line += glyphEllipsis
 	}
-	line += Safe(v[from:p]) + c.st.Calls.Diff.Render(Safe(v[p:len(v)-s])) + Safe(v[len(v)-s:to])
+	line += termtext.Safe(v[from:p]) + c.st.Calls.Diff.Render(termtext.Safe(v[p:len(v)-s])) + termtext.Safe(v[len(v)-s:to])
 	if to < len(v) {
 		line += glyphEllipsis
 	}

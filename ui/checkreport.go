@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // WriteCheckReport writes a check report for people: the outcome, one line
@@ -16,15 +17,15 @@ import (
 func WriteCheckReport(w io.Writer, r checks.Report) error {
 	var b strings.Builder
 	b.WriteString("outcome: ")
-	b.WriteString(Safe(r.Outcome.State))
+	b.WriteString(termtext.Safe(r.Outcome.State))
 	if r.Outcome.Detail != "" {
 		b.WriteString(" (")
-		b.WriteString(Safe(r.Outcome.Detail))
+		b.WriteString(termtext.Safe(r.Outcome.Detail))
 		b.WriteString(")")
 	}
 	b.WriteByte('\n')
 	for _, f := range r.Findings {
-		fmt.Fprintf(&b, "%-7s %s", f.Severity, Safe(f.Rule))
+		fmt.Fprintf(&b, "%-7s %s", f.Severity, termtext.Safe(f.Rule))
 		if len(f.Events) > 0 {
 			ev := make([]string, len(f.Events))
 			for i, e := range f.Events {
@@ -33,7 +34,7 @@ func WriteCheckReport(w io.Writer, r checks.Report) error {
 			fmt.Fprintf(&b, " [%s]", strings.Join(ev, ","))
 		}
 		b.WriteString(": ")
-		b.WriteString(Safe(f.Message))
+		b.WriteString(termtext.Safe(f.Message))
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%s, %s, %s\n", countOf(r.Count(checks.Error), "error"), countOf(r.Count(checks.Warning), "warning"), countOf(r.Count(checks.Info), "info"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // eventPrefixMax is the size up to which the detail pane reads an event
@@ -377,7 +378,7 @@ func (d *detailPane) wrapAll(ls []segLine) []segLine {
 // headerLines describe the event: what it is and where it sits.
 func (d *detailPane) headerLines(ev *model.Event, ord int, rerr error) []segLine {
 	s := d.s
-	first := fmt.Sprintf("#%d  %s  %s  %s", ord, Safe(s.TypeName(ev.Type)), ev.Kind, ev.Dialect)
+	first := fmt.Sprintf("#%d  %s  %s  %s", ord, termtext.Safe(s.TypeName(ev.Type)), ev.Kind, ev.Dialect)
 	second := fmt.Sprintf("bytes %d..%d (%d)  at %s", ev.Offset, ev.Offset+int64(ev.Len), ev.Len, FormatTime(ev.At))
 	if ev.Seq >= 0 {
 		second += "  seq " + strconv.FormatInt(ev.Seq, 10)
@@ -390,7 +391,7 @@ func (d *detailPane) headerLines(ev *model.Event, ord int, rerr error) []segLine
 		out = append(out, segLine{{text: "flags: " + strings.Join(fl, ", "), cls: tokError}})
 	}
 	if rerr != nil {
-		out = append(out, segLine{{text: "cannot read bytes back: " + Safe(rerr.Error()), cls: tokError}})
+		out = append(out, segLine{{text: "cannot read bytes back: " + termtext.Safe(rerr.Error()), cls: tokError}})
 	}
 	return append(out, segLine{})
 }
@@ -401,10 +402,10 @@ func (d *detailPane) headLines(ord int) []segLine {
 		if h.Ordinal != ord {
 			continue
 		}
-		out := []segLine{{{text: Safe(fmt.Sprintf("%s %d", h.Proto, h.Status)), cls: tokKey}}}
+		out := []segLine{{{text: termtext.Safe(fmt.Sprintf("%s %d", h.Proto, h.Status)), cls: tokKey}}}
 		for _, f := range h.Header {
 			v := RedactHeader(string(f.Name), string(f.Value), d.keepSecrets)
-			out = append(out, segLine{{text: Safe(string(f.Name)), cls: tokField}, {text: ": "}, {text: Safe(v), cls: tokString}})
+			out = append(out, segLine{{text: termtext.Safe(string(f.Name)), cls: tokField}, {text: ": "}, {text: termtext.Safe(v), cls: tokString}})
 		}
 		return out
 	}

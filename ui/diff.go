@@ -13,6 +13,7 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // diffPane shows what the selected event changed: status transitions, the
@@ -214,7 +215,7 @@ func (d *diffPane) transitions(ord int) []string {
 			if i > 0 {
 				from = h[i-1].Value
 			}
-			out = append(out, "  "+st.Diff.Del.Render(Safe(from))+" "+glyphArrow+" "+st.Diff.Add.Render(Safe(c.Value))+"  "+st.Muted.Render(Safe(what)))
+			out = append(out, "  "+st.Diff.Del.Render(termtext.Safe(from))+" "+glyphArrow+" "+st.Diff.Add.Render(termtext.Safe(c.Value))+"  "+st.Muted.Render(termtext.Safe(what)))
 		}
 	}
 	for _, r := range d.s.Responses {
@@ -257,7 +258,7 @@ func (d *diffPane) snapshots(ord int) []string {
 		if r.Created != ord && r.Final != ord || r.Created < 0 {
 			continue
 		}
-		out = append(out, "  created #"+strconv.Itoa(r.Created)+" "+glyphArrow+" terminal "+ordOrNone(r.Final)+d.st.Muted.Render("  response "+Safe(r.ID)))
+		out = append(out, "  created #"+strconv.Itoa(r.Created)+" "+glyphArrow+" terminal "+ordOrNone(r.Final)+d.st.Muted.Render("  response "+termtext.Safe(r.ID)))
 		if r.Final >= 0 && r.Final != r.Created {
 			out = append(out, d.diffMembers(r.Created, r.Final, "response")...)
 		} else {
@@ -314,11 +315,11 @@ func (d *diffPane) entryRuns(e diffEntry) []styledRun {
 	st := &d.st.Diff
 	switch e.op {
 	case '+':
-		return []styledRun{{"    + ", &st.Add}, {Safe(e.path), &st.Path}, {" ", nil}, {Safe(e.to), &st.Add}}
+		return []styledRun{{"    + ", &st.Add}, {termtext.Safe(e.path), &st.Path}, {" ", nil}, {termtext.Safe(e.to), &st.Add}}
 	case '-':
-		return []styledRun{{"    - ", &st.Del}, {Safe(e.path), &st.Path}, {" ", nil}, {Safe(e.from), &st.Del}}
+		return []styledRun{{"    - ", &st.Del}, {termtext.Safe(e.path), &st.Path}, {" ", nil}, {termtext.Safe(e.from), &st.Del}}
 	}
-	return []styledRun{{"    ~ ", &st.Change}, {Safe(e.path), &st.Path}, {" ", nil}, {Safe(e.from), &st.Del}, {" " + glyphArrow + " ", nil}, {Safe(e.to), &st.Add}}
+	return []styledRun{{"    ~ ", &st.Change}, {termtext.Safe(e.path), &st.Path}, {" ", nil}, {termtext.Safe(e.from), &st.Del}, {" " + glyphArrow + " ", nil}, {termtext.Safe(e.to), &st.Add}}
 }
 
 // compareSnapshots reads member name of events ea and eb back from the

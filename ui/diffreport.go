@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // DiffStyle says how WriteDiff decorates its text.
@@ -59,12 +60,12 @@ func WriteDiff(w io.Writer, r *streamdiff.Result, st DiffStyle) error {
 	writeDiffSide(b, "A", r.A)
 	writeDiffSide(b, "B", r.B)
 	if len(r.Ignored) > 0 {
-		fmt.Fprintf(b, "ignoring: %s\n", Safe(strings.Join(r.Ignored, ", ")))
+		fmt.Fprintf(b, "ignoring: %s\n", termtext.Safe(strings.Join(r.Ignored, ", ")))
 	} else {
 		fmt.Fprintln(b, "ignoring nothing (--strict)")
 	}
 	if r.Note != "" {
-		fmt.Fprintf(b, "note: %s\n", Safe(r.Note))
+		fmt.Fprintf(b, "note: %s\n", termtext.Safe(r.Note))
 	}
 	events, semantic := splitDiffs(r.Differences)
 	if len(events) > 0 {
@@ -84,11 +85,11 @@ func WriteDiff(w io.Writer, r *streamdiff.Result, st DiffStyle) error {
 }
 
 func writeDiffSide(b *bufio.Writer, label string, s streamdiff.Summary) {
-	outcome := Safe(s.Outcome.State)
+	outcome := termtext.Safe(s.Outcome.State)
 	if s.Outcome.Detail != "" {
-		outcome += " (" + Safe(s.Outcome.Detail) + ")"
+		outcome += " (" + termtext.Safe(s.Outcome.Detail) + ")"
 	}
-	fmt.Fprintf(b, "%s  %s: %s · %s · %s · %s\n", label, Safe(s.Name), s.Dialect, outcome, countOf(s.Events, "event"), countOf(s.Calls, "call"))
+	fmt.Fprintf(b, "%s  %s: %s · %s · %s · %s\n", label, termtext.Safe(s.Name), s.Dialect, outcome, countOf(s.Events, "event"), countOf(s.Calls, "call"))
 }
 
 // splitDiffs separates the event-level differences from those about
@@ -117,7 +118,7 @@ func writeDiffRows(b *bufio.Writer, diffs []streamdiff.Difference, st DiffStyle)
 	for _, d := range diffs {
 		kind := fmt.Sprintf("%-10s", d.Kind)
 		fmt.Fprintf(b, "  %s %-*s %-*s %s\n", st.paint(kindSGR(d.Kind), kind),
-			wa, eventRef("A", d.EventA, d.LastA), wb, eventRef("B", d.EventB, d.LastB), Safe(d.Message))
+			wa, eventRef("A", d.EventA, d.LastA), wb, eventRef("B", d.EventB, d.LastB), termtext.Safe(d.Message))
 		if d.Kind == streamdiff.Call && d.Path == "arguments" || d.Kind == streamdiff.Text {
 			writeValue(b, "A", string(d.A), d.Truncated)
 			writeValue(b, "B", string(d.B), d.Truncated)
@@ -144,7 +145,7 @@ func writeValue(b *bufio.Writer, side, v string, truncated bool) {
 	if v == "" {
 		v = "(absent)"
 	}
-	s := truncate(Safe(v), maxValueLine)
+	s := truncate(termtext.Safe(v), maxValueLine)
 	if truncated && !strings.HasSuffix(s, "…") {
 		s += " …(cut)"
 	}

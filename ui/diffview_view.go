@@ -10,6 +10,7 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // diffRects names the regions of the diff page above the help and
@@ -93,7 +94,7 @@ func (dp *diffPage) sideLines(w streamdiff.Which) []string {
 		}
 		lines = append(lines, strings.Split(sd.tl.view(sd.selected(), w == dp.active), "\n")...)
 	case sd.err != nil:
-		lines = append(lines, dp.st.Err.Render(Safe("cannot read "+sideLabel(w)+": "+sd.err.Error())))
+		lines = append(lines, dp.st.Err.Render(termtext.Safe("cannot read "+sideLabel(w)+": "+sd.err.Error())))
 	default:
 		lines = append(lines, dp.st.Muted.Render("  reading "+sideLabel(w)+"…"))
 	}
@@ -111,7 +112,7 @@ func (dp *diffPage) sideHeader(w streamdiff.Which) string {
 	if w == dp.active {
 		letter = st.Title.Focused.Render(sideLabel(w))
 	}
-	left := letter + " " + st.Accent.Render(Safe(sd.name))
+	left := letter + " " + st.Accent.Render(termtext.Safe(sd.name))
 	if sd.s != nil {
 		left += sep + dp.sideState(sd) + sep + st.Base.Render(countOf(sd.s.Len(), "event"))
 		if d := sd.s.Dialect(); d != model.DialectUnknown {
@@ -129,9 +130,9 @@ func (dp *diffPage) sideState(sd *diffSide) string {
 	}
 	o := sd.outcome.of(sd.s)
 	w := oneLineMax(dp.r.side[sd.which].w)
-	text := Safe(truncate(o.State, w))
+	text := termtext.Safe(truncate(o.State, w))
 	if o.Detail != "" {
-		text += " (" + Safe(truncate(o.Detail, w)) + ")"
+		text += " (" + termtext.Safe(truncate(o.Detail, w)) + ")"
 	}
 	switch o.State {
 	case "completed":
@@ -292,7 +293,7 @@ func (dp *diffPage) differencesHere(w, h int) []string {
 		if len(res.Ignored) > 0 {
 			ignored = "ignoring: " + strings.Join(res.Ignored, ", ")
 		}
-		return append(lines, wrapStyled(st.Muted, Safe(ignored), w)...)
+		return append(lines, wrapStyled(st.Muted, termtext.Safe(ignored), w)...)
 	}
 	here := dp.view.at(dp.side[0].selected(), dp.side[1].selected())
 	if len(here) == 0 {
@@ -320,7 +321,7 @@ func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
 	st := &dp.st
 	style := dp.kindStyle(d.Kind)
 	refs := eventRef("A", d.EventA, d.LastA) + " " + eventRef("B", d.EventB, d.LastB)
-	text := padRight(d.Kind.String(), 10) + " " + refs + " " + Safe(truncate(d.Message, diffMessageMax))
+	text := padRight(d.Kind.String(), 10) + " " + refs + " " + termtext.Safe(truncate(d.Message, diffMessageMax))
 	wrapped := wrapWords(text, max(w-2, 1))
 	out := make([]string, len(wrapped))
 	for i, l := range wrapped {
@@ -338,7 +339,7 @@ func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
 		}{{"A", d.A}, {"B", d.B}} {
 			val := "(absent)"
 			if len(v.val) > 0 {
-				val = Safe(truncate(string(v.val), oneLineMax(w)))
+				val = termtext.Safe(truncate(string(v.val), oneLineMax(w)))
 			}
 			out = append(out, "  "+st.Muted.Render(v.side)+" "+st.Base.Render(fit(val, max(w-4, 1))))
 		}
@@ -377,7 +378,7 @@ func (dp *diffPage) status() string {
 	}
 	st := &dp.st
 	sep := st.Subtle.Render(" · ")
-	left := st.Accent.Render("diff") + sep + st.Base.Render("A "+Safe(dp.side[0].name)) + sep + st.Base.Render("B "+Safe(dp.side[1].name))
+	left := st.Accent.Render("diff") + sep + st.Base.Render("A "+termtext.Safe(dp.side[0].name)) + sep + st.Base.Render("B "+termtext.Safe(dp.side[1].name))
 	right := ""
 	switch {
 	case dp.note.text != "":
@@ -385,7 +386,7 @@ func (dp *diffPage) status() string {
 		if dp.note.isErr {
 			style = st.Status.Error
 		}
-		right = style.Render(Safe(dp.note.text))
+		right = style.Render(termtext.Safe(dp.note.text))
 	case dp.view != nil:
 		right = st.Muted.Render(ignoredText(dp.view.res))
 	}

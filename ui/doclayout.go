@@ -2,7 +2,6 @@ package ui
 
 import (
 	"bytes"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -10,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // A document is bytes laid out as display lines: pretty-printed JSON that
@@ -587,9 +587,8 @@ func specials(s string) [256]bool {
 var asciiText, escapeText = func() (a, e [256]string) {
 	for i := range 256 {
 		a[i] = string(rune(i))
-		e[i] = `\x` + hex2(byte(i))
+		e[i] = termtext.EscapeByte(byte(i))
 	}
-	e['\n'], e['\r'], e['\t'] = `\n`, `\r`, `\t`
 	return a, e
 }()
 
@@ -644,8 +643,8 @@ func (sp *docSpec) cluster(pos, limit int) (unit, int) {
 	case r == utf8.RuneError && size <= 1:
 		e := escapeText[src[pos]]
 		return unit{text: e, width: len(e), at: pos}, 1
-	case unsafeRune(r):
-		e := `\u{` + strconv.FormatInt(int64(r), 16) + `}`
+	case termtext.Escaped(r):
+		e := termtext.EscapeRune(r)
 		return unit{text: e, width: len(e), at: pos}, size
 	}
 	end := pos + size
@@ -657,7 +656,7 @@ func (sp *docSpec) cluster(pos, limit int) (unit, int) {
 	// Keep only the valid, safe runes at the start of the cluster.
 	for k := size; k < n; {
 		r, s := utf8.DecodeRune(cl[k:])
-		if (r == utf8.RuneError && s <= 1) || unsafeRune(r) {
+		if (r == utf8.RuneError && s <= 1) || termtext.Escaped(r) {
 			n = k
 			w = ansi.StringWidth(string(cl[:n]))
 			break

@@ -3,6 +3,8 @@ package ui
 import (
 	"bytes"
 	"strings"
+
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // refPrettyPartial is the whole-text pretty-printer the panes used before
@@ -26,7 +28,7 @@ func refPrettyPartial(src []byte, markStart, markEnd int) []segLine {
 			case a < markEnd:
 				end, mark = min(b, markEnd), true
 			}
-			cur = append(cur, seg{text: Safe(string(src[a:end])), cls: cls, mark: mark})
+			cur = append(cur, seg{text: termtext.Safe(string(src[a:end])), cls: cls, mark: mark})
 			a = end
 		}
 	}
@@ -131,21 +133,21 @@ func refRawLines(raw []byte, head, keepSecrets bool) []segLine {
 		var l segLine
 		switch {
 		case len(line) > 0 && line[0] == ':':
-			l = segLine{{text: Safe(string(line)), cls: tokComment}}
+			l = segLine{{text: termtext.Safe(string(line)), cls: tokComment}}
 		case head:
 			name, value, ok := strings.Cut(string(line), ":")
 			if ok {
 				value = RedactHeader(name, strings.TrimSpace(value), keepSecrets)
-				l = segLine{{text: Safe(name), cls: tokField}, {text: ": "}, {text: Safe(value)}}
+				l = segLine{{text: termtext.Safe(name), cls: tokField}, {text: ": "}, {text: termtext.Safe(value)}}
 			} else {
-				l = segLine{{text: Safe(string(line)), cls: tokKey}}
+				l = segLine{{text: termtext.Safe(string(line)), cls: tokKey}}
 			}
 		default:
 			name, value, ok := strings.Cut(string(line), ":")
 			if ok && !strings.ContainsAny(name, " {\"") {
-				l = segLine{{text: Safe(name), cls: tokField}, {text: ":"}, {text: Safe(value)}}
+				l = segLine{{text: termtext.Safe(name), cls: tokField}, {text: ":"}, {text: termtext.Safe(value)}}
 			} else {
-				l = segLine{{text: Safe(string(line))}}
+				l = segLine{{text: termtext.Safe(string(line))}}
 			}
 		}
 		if end != "" {
@@ -180,7 +182,7 @@ func splitLines(pieces []seg) []segLine {
 				out = append(out, nil)
 			}
 			if part != "" {
-				out[len(out)-1] = append(out[len(out)-1], seg{text: Safe(part), mark: p.mark})
+				out[len(out)-1] = append(out[len(out)-1], seg{text: termtext.Safe(part), mark: p.mark})
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // explainPart is one labelled part of an explanation, in the order every
@@ -41,7 +42,7 @@ const explainLabelWidth = 10
 // wide: a rule naming the shape, then each part word-wrapped under its
 // label. Everything goes through Safe.
 func explainLines(sh model.Shape, w int) []segLine {
-	name := Safe(sh.String())
+	name := termtext.Safe(sh.String())
 	head := segLine{{text: "explain ", cls: tokComment}, {text: name, cls: tokKey}}
 	if rest := w - cellWidth("explain ") - cellWidth(name); rest >= 2 {
 		head = append(head, seg{text: " " + strings.Repeat("─", rest-1), cls: tokComment})
@@ -64,7 +65,7 @@ func explainLines(sh model.Shape, w int) []segLine {
 		if indent == 0 {
 			out = append(out, label)
 		}
-		for i, line := range wrapWords(Safe(p.text), max(w-indent, 1)) {
+		for i, line := range wrapWords(termtext.Safe(p.text), max(w-indent, 1)) {
 			l := segLine{{text: strings.Repeat(" ", indent)}, {text: line, cls: cls}}
 			if i == 0 && indent > 0 {
 				l[0] = label[0]
@@ -160,13 +161,13 @@ func (x *TimelineExplainer) Write(w io.Writer, s *model.Session, ev *model.Event
 	}
 	x.seen[sh] = true
 	var b strings.Builder
-	fmt.Fprintf(&b, "%sexplain %s\n", timelineExplainIndent, Safe(sh.String()))
+	fmt.Fprintf(&b, "%sexplain %s\n", timelineExplainIndent, termtext.Safe(sh.String()))
 	ex, ok := model.Explain(sh)
 	if !ok {
 		fmt.Fprintf(&b, "%s  no explanation for this kind of event\n", timelineExplainIndent)
 	}
 	for _, p := range explainParts(ex) {
-		fmt.Fprintf(&b, "%s  %-*s%s\n", timelineExplainIndent, explainLabelWidth, p.label, Safe(p.text))
+		fmt.Fprintf(&b, "%s  %-*s%s\n", timelineExplainIndent, explainLabelWidth, p.label, termtext.Safe(p.text))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

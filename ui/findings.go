@@ -12,6 +12,7 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // StrictChecks is the findings of s as `streamtap check` reports them by
@@ -249,13 +250,13 @@ func (f *findingsPane) entry(i, sel int) []string {
 		}
 		evs = append(evs, style.Render("#"+strconv.Itoa(e)))
 	}
-	head := fit(sev, 7) + " " + st.Calls.Header.Render(Safe(x.Rule))
+	head := fit(sev, 7) + " " + st.Calls.Header.Render(termtext.Safe(x.Rule))
 	if len(evs) > 0 {
 		head += "  " + strings.Join(evs, " ")
 	}
 	lines := []string{fit(head, w)}
 	const indent = "  "
-	msg := ansi.Wrap(Safe(truncate(x.Message, findingMessageMax)), max(w-len(indent), 1), "")
+	msg := ansi.Wrap(termtext.Safe(truncate(x.Message, findingMessageMax)), max(w-len(indent), 1), "")
 	for l := range strings.SplitSeq(msg, "\n") {
 		lines = append(lines, indent+l)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // seg is a run of text of one token class. Its text is already
@@ -80,7 +81,7 @@ func chromaLines(text string) []segLine {
 				out = append(out, nil)
 			}
 			if p != "" {
-				out[len(out)-1] = append(out[len(out)-1], seg{text: Safe(p), cls: cls})
+				out[len(out)-1] = append(out[len(out)-1], seg{text: termtext.Safe(p), cls: cls})
 			}
 		}
 	}
@@ -111,7 +112,7 @@ func chromaClass(t chroma.TokenType) tokClass {
 func plainLines(text string) []segLine {
 	var out []segLine
 	for l := range strings.SplitSeq(text, "\n") {
-		out = append(out, segLine{{text: Safe(l)}})
+		out = append(out, segLine{{text: termtext.Safe(l)}})
 	}
 	return out
 }

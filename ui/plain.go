@@ -18,6 +18,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // summaryMax bounds the quoted fragment in a one-line summary.
@@ -31,7 +32,7 @@ const summaryMax = 48
 const labelMax = 256
 
 // safeLabel is stream text s cut to labelMax bytes and made safe.
-func safeLabel(s string) string { return Safe(truncate(s, labelMax)) }
+func safeLabel(s string) string { return termtext.Safe(truncate(s, labelMax)) }
 
 // Summary describes what event ord did in a few words: the fragment a delta
 // added, the status a lifecycle event set, the item an open or done event
@@ -66,7 +67,7 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 				if e.Status > 0 {
 					msg = "HTTP " + strconv.Itoa(e.Status) + " " + msg
 				}
-				return Safe(truncate(msg, 2*summaryMax))
+				return termtext.Safe(truncate(msg, 2*summaryMax))
 			}
 		}
 		return "error"
@@ -209,7 +210,7 @@ func itemLabelAs(it *model.Item, mode labelMode) string {
 		}
 		parts = append(parts, label)
 	}
-	return Safe(strings.Join(parts, " "))
+	return termtext.Safe(strings.Join(parts, " "))
 }
 
 // shortID keeps the start and end of a long id: OpenAI item ids run to 53
@@ -263,7 +264,7 @@ func tail(s string, n int) string {
 // quoteShort quotes text as a JSON-ish string literal, shortened, safe.
 func quoteShort(s string) string {
 	b, _ := json.Marshal(truncate(s, summaryMax))
-	return Safe(string(b))
+	return termtext.Safe(string(b))
 }
 
 // FormatTime prints an arrival time, or "-" when the event has none.
@@ -287,7 +288,7 @@ func WriteTimelineLine(w io.Writer, s *model.Session, ev *model.Event, ord int, 
 		seq = strconv.FormatInt(ev.Seq, 10)
 	}
 	_, err := fmt.Fprintf(w, "%5d  %8s %9s  seq %-5s %-10s %-44s %s%s\n", ord, FormatTime(ev.At), gap, seq,
-		ev.Kind, Safe(s.TypeName(ev.Type)), Summary(s, ev, ord, raw), flagNote(ev))
+		ev.Kind, termtext.Safe(s.TypeName(ev.Type)), Summary(s, ev, ord, raw), flagNote(ev))
 	return err
 }
 
@@ -462,7 +463,7 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · %s", rep.Dialect, rep.Outcome.State)
 	if rep.Outcome.Detail != "" {
-		fmt.Fprintf(&b, " (%s)", Safe(rep.Outcome.Detail))
+		fmt.Fprintf(&b, " (%s)", termtext.Safe(rep.Outcome.Detail))
 	}
 	fmt.Fprintf(&b, " · %s\n", countOf(len(rep.Calls), "call"))
 	for i, c := range rep.Calls {
@@ -470,17 +471,17 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 		if c.ID != nil {
 			id = *c.ID
 		}
-		fmt.Fprintf(&b, "\n%2d. %s  id %s", i+1, Safe(c.Name), Safe(id))
+		fmt.Fprintf(&b, "\n%2d. %s  id %s", i+1, termtext.Safe(c.Name), termtext.Safe(id))
 		if c.ItemID != "" {
-			fmt.Fprintf(&b, "  item %s", Safe(c.ItemID))
+			fmt.Fprintf(&b, "  item %s", termtext.Safe(c.ItemID))
 		}
-		fmt.Fprintf(&b, "  %s  %s  json %s\n", Safe(c.Kind), Safe(c.Status), c.ArgumentsJSON)
-		fmt.Fprintf(&b, "    %s\n", Safe(c.Arguments))
+		fmt.Fprintf(&b, "  %s  %s  json %s\n", termtext.Safe(c.Kind), termtext.Safe(c.Status), c.ArgumentsJSON)
+		fmt.Fprintf(&b, "    %s\n", termtext.Safe(c.Arguments))
 		if c.Sources != nil {
 			b.WriteString("    sources disagree:\n")
 			for _, k := range []string{"deltas", "arguments_done", "item_done", "terminal"} {
 				if v, ok := c.Sources[k]; ok {
-					fmt.Fprintf(&b, "      %-15s %s\n", k, Safe(v))
+					fmt.Fprintf(&b, "      %-15s %s\n", k, termtext.Safe(v))
 				}
 			}
 		}
@@ -488,13 +489,13 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	switch t := rep.Text.(type) {
 	case string:
 		if t != "" {
-			fmt.Fprintf(&b, "\ntext: %s\n", Safe(t))
+			fmt.Fprintf(&b, "\ntext: %s\n", termtext.Safe(t))
 		} else if len(rep.TextSources) > 0 {
 			b.WriteString("\n")
 		}
 	case []string:
 		for i, s := range t {
-			fmt.Fprintf(&b, "\ntext[%d]: %s\n", i, Safe(s))
+			fmt.Fprintf(&b, "\ntext[%d]: %s\n", i, termtext.Safe(s))
 		}
 	}
 	writeTextSources(&b, rep.TextSources)
@@ -509,12 +510,12 @@ func writeTextSources(b *strings.Builder, sources []model.TextSourcesReport) {
 	for _, ts := range sources {
 		which := "message"
 		if ts.ItemID != "" {
-			which = "item " + Safe(ts.ItemID)
+			which = "item " + termtext.Safe(ts.ItemID)
 		}
 		fmt.Fprintf(b, "    text sources disagree (%s, index %d):\n", which, ts.Index)
 		for _, k := range []string{"deltas", "text_done", "part_done", "item_done", "terminal"} {
 			if v, ok := ts.Sources[k]; ok {
-				fmt.Fprintf(b, "      %-15s %s\n", k, Safe(v))
+				fmt.Fprintf(b, "      %-15s %s\n", k, termtext.Safe(v))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // promptMode says what the bottom line is typing.
@@ -63,14 +64,14 @@ func (p *prompt) update(msg tea.Msg) tea.Cmd {
 // are not control characters but would reorder or break the line.
 func (p *prompt) clean() {
 	v := p.in.Value()
-	if Safe(v) == v {
+	if termtext.Safe(v) == v {
 		return
 	}
 	pos := p.in.Position()
 	var b strings.Builder
 	kept := 0
 	for i, r := range []rune(v) {
-		if r < 0x20 || r == 0x7f || unsafeRune(r) {
+		if termtext.Escaped(r) {
 			continue
 		}
 		b.WriteRune(r)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // requestPane shows what a proxied session's request sent: the tools it
@@ -102,13 +103,13 @@ func (p *requestPane) layout() []string {
 		if value == "" {
 			return
 		}
-		out = append(out, st.Calls.Header.Render(fit(name, 22))+st.Base.Render(Safe(value)))
+		out = append(out, st.Calls.Header.Render(fit(name, 22))+st.Base.Render(termtext.Safe(value)))
 	}
 	path := in.Path
 	if !p.keepSecrets {
 		path = capture.RedactURL(path)
 	}
-	add(st.Accent.Render, Safe(in.Method+" "+path))
+	add(st.Accent.Render, termtext.Safe(in.Method+" "+path))
 	r := in.Request
 	if r == nil {
 		add(st.Muted.Render, "the request body is empty or not JSON")
@@ -123,17 +124,17 @@ func (p *requestPane) layout() []string {
 		field("answers turn of", fmt.Sprintf("#%d", in.TurnOf))
 	}
 	if len(in.Unanswered) > 0 {
-		add(st.Warn.Render, Safe(fmt.Sprintf("%s no tool output for %s of #%d: %s",
+		add(st.Warn.Render, termtext.Safe(fmt.Sprintf("%s no tool output for %s of #%d: %s",
 			glyphFailed, countOf(len(in.Unanswered), "call"), in.TurnOf, strings.Join(in.Unanswered, ", "))))
 	}
 	out = append(out, "", st.Calls.Header.Render(fmt.Sprintf("tools declared (%d)", len(r.Tools))))
 	for _, t := range r.Tools {
-		add(st.Calls.Name.Render, "  "+Safe(t))
+		add(st.Calls.Name.Render, "  "+termtext.Safe(t))
 	}
 	out = append(out, "", st.Calls.Header.Render(fmt.Sprintf("tool outputs sent back (%d)", len(r.Outputs))))
 	for _, o := range r.Outputs {
-		add(st.Calls.ID.Render, "  "+Safe(o.Kind+" "+o.CallID))
-		add(st.JSON[tokString].Render, "    "+Safe(o.Output))
+		add(st.Calls.ID.Render, "  "+termtext.Safe(o.Kind+" "+o.CallID))
+		add(st.JSON[tokString].Render, "    "+termtext.Safe(o.Output))
 	}
 	if len(r.Header) > 0 {
 		out = append(out, "", st.Calls.Header.Render("headers"))
@@ -148,7 +149,7 @@ func (p *requestPane) layout() []string {
 		slices.Sort(names)
 		for _, k := range names {
 			for _, v := range h[k] {
-				add(st.Muted.Render, "  "+Safe(k+": "+v))
+				add(st.Muted.Render, "  "+termtext.Safe(k+": "+v))
 			}
 		}
 	}

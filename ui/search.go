@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // searchResultMsg carries the ordinals matching a search; gen drops stale
@@ -246,7 +247,7 @@ func (in *inspector) gotoEvent(text string) tea.Cmd {
 	}
 	n, err := strconv.Atoi(text)
 	if err != nil || n < 0 {
-		return in.flash(fmt.Sprintf("not an event number: %q", Safe(text)), true)
+		return in.flash(fmt.Sprintf("not an event number: %q", termtext.Safe(text)), true)
 	}
 	if in.s.Len() == 0 {
 		return in.flash("no events yet", true)

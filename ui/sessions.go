@@ -15,31 +15,15 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
 )
 
-// SessionUpdate is one exchange's news in a batch: its latest
-// model.Exchange, and whether it ended. Its session is Live: the proxy
-// models it, and the UI reads it under its lock.
-type SessionUpdate struct {
-	Info model.Exchange
-	// Live is the exchange's session. Only the first update of an
-	// exchange is read for it.
-	Live   *model.Live
-	Ended  bool
-	EndErr error
-	// Stored, set on an ended exchange's update, is where its bytes are
-	// kept off the heap: the list then keeps only the session's row and
-	// loads the session again when it is opened (see Stored). Without it
-	// the list keeps the session.
-	Stored Stored
-}
-
 // sessionsMsg is a batch of session updates from the proxy's feed.
-type sessionsMsg struct{ batch []SessionUpdate }
+type sessionsMsg struct{ batch []model.SessionUpdate }
 
 // Sessions wraps a batch of session updates for Program.Send. The UI
 // owns the batch once sent.
-func Sessions(batch []SessionUpdate) tea.Msg { return sessionsMsg{batch} }
+func Sessions(batch []model.SessionUpdate) tea.Msg { return sessionsMsg{batch} }
 
 // proxied is the UI's view of one proxied exchange. Its session belongs
 // to the proxy: the UI reads it only while holding live's lock, and keeps
@@ -47,10 +31,10 @@ func Sessions(batch []SessionUpdate) tea.Msg { return sessionsMsg{batch} }
 // list needs no lock.
 type proxied struct {
 	info      model.Exchange
-	live      *model.Live    // nil while the session is evicted (see stored)
-	s         *model.Session // live's session: use it only under its lock
-	stored    Stored         // the ended session's copy on disk, or nil
-	seen      int            // events the panes have been told about
+	live      *model.Live         // nil while the session is evicted (see stored)
+	s         *model.Session      // live's session: use it only under its lock
+	stored    model.StoredSession // the ended session's copy on disk, or nil
+	seen      int                 // events the panes have been told about
 	dialect   model.Dialect
 	calls     int
 	findings  int
@@ -138,7 +122,7 @@ func NewSessions(o Options) *Model {
 
 // handleSessions applies a batch: new sessions join the list; the open
 // session's panes learn of the events the proxy added since.
-func (sp *sessionsPage) handleSessions(batch []SessionUpdate) tea.Cmd {
+func (sp *sessionsPage) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 	var cmds []tea.Cmd
 	for i := range batch {
 		u := &batch[i]
@@ -404,13 +388,13 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *styles) (strin
 	case "#":
 		return strconv.Itoa(in.ID), st.Timeline.Ord
 	case "method":
-		return Safe(in.Method), st.Base
+		return termtext.Safe(in.Method), st.Base
 	case "path":
 		path := in.Path
 		if !keepSecrets {
 			path = capture.RedactURL(path)
 		}
-		return Safe(path), st.Base
+		return termtext.Safe(path), st.Base
 	case "st":
 		switch {
 		case in.Status == 0:
@@ -420,7 +404,7 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *styles) (strin
 		}
 		return strconv.Itoa(in.Status), st.OK
 	case "model":
-		return Safe(in.Model), st.Accent
+		return termtext.Safe(in.Model), st.Accent
 	case "dialect":
 		if d := p.dialect; d != model.DialectUnknown {
 			return d.Info().Short, st.Base
@@ -473,9 +457,9 @@ func (p *proxied) outcome(st *styles) (string, lipgloss.Style) {
 	case "completed":
 		return glyphDone + " " + state, st.OK
 	case "incomplete", "client-canceled", "empty":
-		return "! " + Safe(state), st.Status.Warn
+		return "! " + termtext.Safe(state), st.Status.Warn
 	}
-	return glyphFailed + " " + Safe(state), st.Status.Error
+	return glyphFailed + " " + termtext.Safe(state), st.Status.Error
 }
 
 // cellDur prints a duration in at most five cells, "-" when unknown.
@@ -498,7 +482,7 @@ func (sp *sessionsPage) status() string {
 	st := &sp.st
 	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
 	sep := st.Subtle.Render(" · ")
-	left := st.Accent.Render(Safe(sp.o.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
+	left := st.Accent.Render(termtext.Safe(sp.o.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
 	if sp.dropped > 0 {
 		left += sep + st.Muted.Render(fmt.Sprintf("%d older dropped", sp.dropped))
 	}
@@ -514,7 +498,7 @@ func (sp *sessionsPage) status() string {
 		if sp.note.isErr {
 			style = st.Status.Error
 		}
-		right = style.Render(Safe(sp.note.text))
+		right = style.Render(termtext.Safe(sp.note.text))
 	}
 	if sp.sl.follow {
 		if right != "" {
@@ -551,13 +535,13 @@ func (sp *sessionsPage) selectedLine() string {
 		parts = append(parts, st.Base.Render(fmt.Sprintf("answers #%d", in.TurnOf)))
 	}
 	if len(in.Unanswered) > 0 {
-		parts = append(parts, st.Warn.Render("no tool output for "+Safe(strings.Join(in.Unanswered, ", "))))
+		parts = append(parts, st.Warn.Render("no tool output for "+termtext.Safe(strings.Join(in.Unanswered, ", "))))
 	}
 	if in.Err != "" {
-		parts = append(parts, st.Err.Render(Safe(in.Err)))
+		parts = append(parts, st.Err.Render(termtext.Safe(in.Err)))
 	}
 	if in.Record != "" {
-		parts = append(parts, st.Muted.Render("recorded to "+Safe(in.Record)))
+		parts = append(parts, st.Muted.Render("recorded to "+termtext.Safe(in.Record)))
 	}
 	if len(parts) == 1 {
 		parts = append(parts, st.Muted.Render("enter opens it"))

@@ -13,10 +13,10 @@ import (
 )
 
 // ended is a batch of n ended sessions, #1 to #n, with paths /p1 … /pn.
-func endedSessions(n int) []SessionUpdate {
-	var b []SessionUpdate
+func endedSessions(n int) []model.SessionUpdate {
+	var b []model.SessionUpdate
 	for id := 1; id <= n; id++ {
-		b = append(b, SessionUpdate{
+		b = append(b, model.SessionUpdate{
 			Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: id, Path: fmt.Sprintf("/p%d", id), Outcome: "completed"},
 			Live: liveSession(nil, nil, true), Ended: true,
 		})

@@ -3,10 +3,10 @@ package ui
 // This file keeps the sessions list bounded. A proxy left running all day
 // sees thousands of exchanges; keeping each one's model (its events, its
 // bytes, its checks' state) took 2,000 sessions of 151 KB to 2.2 GB. So an
-// ended session whose bytes the proxy keeps on disk (Stored) is evicted:
-// the list keeps its row (what the columns and the selected line show)
-// and lets the model go; opening it loads it again, in a command, off the
-// event loop. With Options.Keep the list also lets the oldest ended
+// ended session whose bytes the proxy keeps on disk (model.StoredSession)
+// is evicted: the list keeps its row (what the columns and the selected
+// line show) and lets the model go; opening it loads it again, in a
+// command, off the event loop. With Options.Keep the list also lets the oldest ended
 // sessions go altogether, and their copies with them.
 
 import (
@@ -19,29 +19,10 @@ import (
 	"github.com/streamtap/streamtap/model"
 )
 
-// Stored is an ended session's copy kept off the heap, such as the
-// proxy's spill file. ui never opens files: these methods do, and the
-// list calls them only in commands. They are safe for concurrent use.
-type Stored interface {
-	// Load models the session again from its copy: ended, with the same
-	// events and findings as when it was live.
-	Load() (Loaded, error)
-	// Remove deletes the copy: the list let the session go.
-	Remove() error
-}
-
-// Loaded is a session modelled again from its stored copy, and the
-// request its request pane shows (the row keeps none: a request can be
-// large, it repeats the whole conversation).
-type Loaded struct {
-	Session *model.Session
-	Request *model.Request
-}
-
 // sessionLoadedMsg brings a session loaded for opening.
 type sessionLoadedMsg struct {
 	gen, id int
-	loaded  Loaded
+	loaded  model.LoadedSession
 	err     error
 }
 
@@ -135,7 +116,7 @@ func (sp *sessionsPage) prune() tea.Cmd {
 	if sp.o.Keep <= 0 || excess <= 0 {
 		return nil
 	}
-	var gone []Stored
+	var gone []model.StoredSession
 	kept := sp.px[:0]
 	before := 0 // rows let go above the cursor
 	for i, ps := range sp.px {

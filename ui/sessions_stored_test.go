@@ -24,13 +24,13 @@ type fakeStored struct {
 	removed atomic.Int32
 }
 
-func (f *fakeStored) Load() (Loaded, error) {
+func (f *fakeStored) Load() (model.LoadedSession, error) {
 	f.loads.Add(1)
 	if f.err != nil {
-		return Loaded{}, f.err
+		return model.LoadedSession{}, f.err
 	}
 	s := liveSession(f.data, frames(f.data), true).Session()
-	return Loaded{Session: s, Request: f.req}, nil
+	return model.LoadedSession{Session: s, Request: f.req}, nil
 }
 
 func (f *fakeStored) Remove() error {
@@ -40,7 +40,7 @@ func (f *fakeStored) Remove() error {
 
 // storedBatch is proxyBatch with a stored copy for each ended session, as
 // the proxy's feed sends it with a spill directory.
-func storedBatch(t testing.TB) ([]SessionUpdate, map[int]*fakeStored) {
+func storedBatch(t testing.TB) ([]model.SessionUpdate, map[int]*fakeStored) {
 	batch := proxyBatch(t)
 	stored := map[int]*fakeStored{}
 	data := sampleBytes(t, goldenSample)
@@ -189,7 +189,7 @@ func TestSessionsKeep(t *testing.T) {
 	var stored []*fakeStored
 	var cmds []tea.Cmd
 	for id := 1; id <= 10; id++ {
-		u := SessionUpdate{
+		u := model.SessionUpdate{
 			Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: id, Path: fmt.Sprintf("/p%d", id), Outcome: "completed"},
 			Live: liveSession(nil, nil, id != 2), Ended: id != 2,
 		}
@@ -200,7 +200,7 @@ func TestSessionsKeep(t *testing.T) {
 			stored = append(stored, f)
 			u.Stored = f
 		}
-		_, cmd := m.Update(Sessions([]SessionUpdate{u}))
+		_, cmd := m.Update(Sessions([]model.SessionUpdate{u}))
 		cmds = append(cmds, cmd)
 	}
 	for _, c := range cmds {

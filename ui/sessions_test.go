@@ -51,7 +51,7 @@ func sessionsModel(t testing.TB, w, h int) *Model {
 // proxyBatch is what the proxy's feed would send for three exchanges: a
 // finished Responses stream with two calls, the next turn still streaming
 // and leaving a call unanswered, and a request the upstream never answered.
-func proxyBatch(t testing.TB) []SessionUpdate {
+func proxyBatch(t testing.TB) []model.SessionUpdate {
 	t.Helper()
 	data := sampleBytes(t, goldenSample)
 	next := sampleBytes(t, "responses-single-call")
@@ -70,7 +70,7 @@ func proxyBatch(t testing.TB) []SessionUpdate {
 		Previous: "resp_123",
 		Outputs:  []model.ToolOutput{{Kind: "function_call_output", CallID: "call_a", Output: `{"temp":21}`}},
 	}
-	return []SessionUpdate{
+	return []model.SessionUpdate{
 		{
 			Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: 1, Path: "/v1/responses", Model: "gpt-4.1",
 				Dur: 2315 * ms, TTFB: 412 * ms, TFE: 413 * ms, Outcome: "completed", Request: req},
@@ -167,7 +167,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	info := batch[1].Info
 	info.Outcome = "completed"
 	addLive(batch[1].Live, fs[len(fs)/2:], true)
-	m.Update(Sessions([]SessionUpdate{{Info: info, Ended: true}}))
+	m.Update(Sessions([]model.SessionUpdate{{Info: info, Ended: true}}))
 	if m.insp.live || m.insp.s.Len() != len(fs) {
 		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.insp.live, m.insp.s.Len(), len(fs))
 	}
@@ -187,9 +187,9 @@ func TestSessionsUpdatesAreBatched(t *testing.T) {
 	m := sessionsModel(t, 100, 30)
 	data := sampleBytes(t, "chat-parallel-calls")
 	fs := frames(data)
-	var batch []SessionUpdate
+	var batch []model.SessionUpdate
 	for id := 1; id <= 5; id++ {
-		batch = append(batch, SessionUpdate{Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: id, Path: "/v1/chat/completions"},
+		batch = append(batch, model.SessionUpdate{Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: id, Path: "/v1/chat/completions"},
 			Live: liveSession(data, fs[:3], false)})
 	}
 	m.Update(Sessions(batch))
@@ -247,7 +247,7 @@ func TestSessionsHostileRequest(t *testing.T) {
 	bad := []string{"\x1b]0;", "\x07", "\x1b[2J", "sk-secret-123", "\u202e"}
 	for _, keys := range [][]string{nil, {"enter"}, {"enter", "7"}, {"enter", "7", "?"}} {
 		m := sessionsModel(t, 140, 50)
-		m.Update(Sessions([]SessionUpdate{{Info: info, Live: liveSession(nil, nil, true), Ended: true}}))
+		m.Update(Sessions([]model.SessionUpdate{{Info: info, Live: liveSession(nil, nil, true), Ended: true}}))
 		press(m, keys...)
 		out := viewOf(m)
 		for _, b := range bad {
@@ -264,9 +264,9 @@ func TestSessionsHostileRequest(t *testing.T) {
 func TestSessionsKeepIDOrder(t *testing.T) {
 	m := sessionsModel(t, 100, 30)
 	up := func(ids ...int) {
-		var b []SessionUpdate
+		var b []model.SessionUpdate
 		for _, id := range ids {
-			b = append(b, SessionUpdate{Info: model.Exchange{Exchange: capture.Exchange{Method: "POST"}, ID: id, Path: fmt.Sprintf("/p%d", id)},
+			b = append(b, model.SessionUpdate{Info: model.Exchange{Exchange: capture.Exchange{Method: "POST"}, ID: id, Path: fmt.Sprintf("/p%d", id)},
 				Live: liveSession(nil, nil, false)})
 		}
 		m.Update(Sessions(b))

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // statusBar is the bottom line: source, dialect, size, how the stream
@@ -69,7 +70,7 @@ func (b *statusBar) view(in statusInfo) string {
 	st, s := b.st, b.s
 	sep := st.Subtle.Render(" · ")
 	var left []string
-	left = append(left, st.Accent.Render(Safe(in.source)))
+	left = append(left, st.Accent.Render(termtext.Safe(in.source)))
 	if d := s.Dialect(); d != model.DialectUnknown {
 		left = append(left, st.Base.Render(d.String()))
 	}
@@ -80,10 +81,10 @@ func (b *statusBar) view(in statusInfo) string {
 		if in.noticeErr {
 			style = st.Status.Error
 		}
-		right = append(right, style.Render(Safe(in.notice)))
+		right = append(right, style.Render(termtext.Safe(in.notice)))
 	}
 	if in.filter != "" {
-		right = append(right, st.Status.Info.Render("filter "+Safe(in.filter)))
+		right = append(right, st.Status.Info.Render("filter "+termtext.Safe(in.filter)))
 	}
 	if in.replay != "" {
 		right = append(right, st.Status.Live.Render(in.replay))
@@ -172,9 +173,9 @@ func (b *statusBar) state(in statusInfo) string {
 func (b *statusBar) lessonView(in statusInfo) string {
 	st := b.st
 	sep := st.Subtle.Render(" · ")
-	lesson := st.Status.Info.Render("lesson") + " " + st.Base.Render(Safe(b.lesson))
+	lesson := st.Status.Info.Render("lesson") + " " + st.Base.Render(termtext.Safe(b.lesson))
 	state := b.state(in)
-	for _, left := range []string{st.Accent.Render(Safe(in.source)) + sep + lesson, lesson} {
+	for _, left := range []string{st.Accent.Render(termtext.Safe(in.source)) + sep + lesson, lesson} {
 		if gap := b.w - ansi.StringWidth(left) - ansi.StringWidth(state); gap >= 1 {
 			return fit(left+strings.Repeat(" ", gap)+state, b.w)
 		}

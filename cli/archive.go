@@ -1,0 +1,360 @@
+package cli
+
+// Archives (HAR files, VCR cassettes) hold several exchanges: each is a
+// session of its own, read as a stream by the same commands. This file
+// wires them: loading and choosing sessions, a header or a "session"
+// member per session in the headless outputs, the sessions list in the
+// inspector, and --save-har.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// errOneStream refuses --session on an input that is not an archive.
+var errOneStream = errors.New("--session N chooses a session of a HAR file or a cassette; this input is one stream")
+
+// archiveInput is an archive read from the input, with the sessions it
+// holds.
+type archiveInput struct {
+	name    string
+	entries []capture.Entry
+}
+
+// loadArchive reads the input as an archive when --format says it is one,
+// or when it is a file that DetectArchive recognises; it returns nil for a
+// stream. Standard input is an archive only with --format: detecting it
+// would wait for bytes a live stream has not sent yet.
+func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
+	if o.sample != "" {
+		return nil, nil
+	}
+	format := o.format
+	if format == capture.FormatAuto {
+		if o.input == "" || o.input == "-" || !isRegular(o.input) {
+			return nil, nil
+		}
+		head, err := readHead(o.input)
+		if err != nil {
+			return nil, err
+		}
+		if format = capture.DetectArchive(head); format == capture.FormatAuto {
+			return nil, nil
+		}
+	}
+	if !format.IsArchive() {
+		return nil, nil
+	}
+	name := o.input
+	var data []byte
+	var err error
+	switch {
+	case o.input == "" || o.input == "-":
+		name = "stdin"
+		data, err = io.ReadAll(stdin)
+	default:
+		data, err = os.ReadFile(o.input)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ar, err := capture.ReadArchive(data, format, capture.ArchiveOptions{KeepSecrets: o.keepSecrets})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	in := &archiveInput{name: name, entries: model.LLMEntries(ar)}
+	if len(in.entries) == 0 {
+		return nil, fmt.Errorf("%s: no stream or LLM response in it", name)
+	}
+	return in, nil
+}
+
+func isRegular(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// readHead reads as much of a file as archive detection looks at.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// sessionMark is how the output of each of several sessions of an archive
+// says which session it is.
+type sessionMark uint8
+
+const (
+	// markHeader puts a header line before each session's output: "#
+	// session 2/3: POST https://… 200", and the earlier session its
+	// request continues.
+	markHeader sessionMark = iota
+	// markSession adds a "session" member to each JSON object.
+	markSession
+	// markExchange adds "session" and "exchange" (method, URL, status).
+	markExchange
+)
+
+// jsonMarks marks the sessions of a command whose --json prints one
+// object per stream (calls, check): by members with --json, by header
+// lines without.
+func jsonMarks(o options) sessionMark {
+	if o.json {
+		return markExchange
+	}
+	return markHeader
+}
+
+// runArchive runs the reading command r on the sessions of an archive:
+// the one --session names, or each in turn. One session reads exactly as
+// a stream does. With several, each session's output is marked as r says
+// (a header line, or members of each JSON object), or the sessions list
+// opens. Each session's error is said when it ends; the exit status is
+// the worst of the sessions'.
+func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, stdout, stderr io.Writer) error {
+	sel, first := ar.entries, 1
+	if o.session > 0 {
+		if o.session > len(ar.entries) {
+			return usageError(r.name, fmt.Errorf("--session %d: %s holds %s", o.session, ar.name, sessionsCount(len(ar.entries))))
+		}
+		sel, first = ar.entries[o.session-1:o.session], o.session
+	}
+	if len(sel) > 1 && (o.save != "" || o.saveTimed != "") {
+		return usageError(r.name, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", len(sel)))
+	}
+	o.format = capture.FormatAuto // an entry reads as `curl -i` output
+	var har *harFile
+	if o.saveHAR != "" {
+		h, err := createHAR(o.saveHAR, o.keepSecrets)
+		if err != nil {
+			return err
+		}
+		defer h.close()
+		har = h
+	}
+	source := func(i int) *capture.Source {
+		e := &sel[i]
+		src := e.Source(fmt.Sprintf("%s #%d", ar.name, first+i))
+		if har != nil {
+			src.Record(har.h.Entry(&e.Exchange))
+		}
+		return src
+	}
+	if len(sel) == 1 {
+		return r.read(ctx, source(0), o, stdout, stderr)
+	}
+	if r.sessionsList && isTerminal(stdout) {
+		return runSessionsView(ctx, ar.name, sel, source, o, stdout)
+	}
+	mark := markHeader
+	if r.marks != nil {
+		mark = r.marks(o)
+	}
+	worst := 0
+	var links []turnLink // the text outputs' headers say them
+	for i := range sel {
+		n := first + i
+		var w io.Writer = stdout
+		switch mark {
+		case markSession:
+			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,`, n), start: true}
+		case markExchange:
+			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,"exchange":%s,`, n, exchangeJSON(&sel[i])), start: true}
+		default:
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			if links == nil {
+				// The headers need the sessions a request continues once
+				// more: modelled plainly, as the output reads each anew.
+				links = linkTurns(sel, func(i int) *model.Session {
+					s, _ := readSession(ctx, sel[i].Source(""), capture.ReadOptions{}, model.Options{}, false, nil)
+					return s
+				})
+			}
+			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[i])
+		}
+		err := r.read(ctx, source(i), o, w, stderr)
+		var e *exitError
+		if errors.As(err, &e) && e.status == statusInterrupted {
+			return err
+		}
+		worst = max(worst, exit(err, stdout, stderr))
+	}
+	return exitStatus(worst)
+}
+
+// sessionsCount says "1 session" or "3 sessions".
+func sessionsCount(n int) string {
+	if n == 1 {
+		return "1 session"
+	}
+	return fmt.Sprintf("%d sessions", n)
+}
+
+// turnLink is the earlier session a session's request continues, as
+// model.Turns links them: 0 for none, and that session's calls the
+// request sends no output for.
+type turnLink struct {
+	of         int
+	unanswered []string
+}
+
+// String is what a session's header line adds: "" for no link, else
+// " · answers #1", and " · no tool output for …" naming the calls.
+func (l turnLink) String() string {
+	if l.of == 0 {
+		return ""
+	}
+	s := fmt.Sprintf(" · answers #%d", l.of)
+	if len(l.unanswered) > 0 {
+		s += " · no tool output for " + termtext.Safe(strings.Join(l.unanswered, ", "))
+	}
+	return s
+}
+
+// linkTurns links each of an archive's sessions (numbered from 1, all of
+// them in order) to the earlier one its request continues, as the proxy
+// links its exchanges (model.Turns). Linking needs the earlier sessions'
+// responses and calls: session(i) gives session i modelled, and is asked
+// only for the sessions before the last request that can continue one,
+// so an archive whose requests continue nothing costs no more than
+// reading their bodies.
+func linkTurns(entries []capture.Entry, session func(i int) *model.Session) []turnLink {
+	reqs := make([]model.Request, len(entries))
+	last := -1 // the last request that can continue an earlier session
+	for i := range entries {
+		reqs[i], _ = model.EntryRequest(&entries[i])
+		if reqs[i].Continues() {
+			last = i
+		}
+	}
+	links := make([]turnLink, len(entries))
+	var turns model.Turns
+	for i := range entries {
+		links[i].of, links[i].unanswered = turns.Link(reqs[i])
+		if i < last {
+			turns.Add(i+1, session(i))
+		}
+	}
+	return links
+}
+
+// exchangeJSON is the "exchange" member of a session's calls or check
+// object: method, URL (credentials redacted unless --keep-secrets) and
+// status, safe to print as the rest of the object is.
+func exchangeJSON(e *capture.Entry) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(struct {
+		Method string `json:"method"`
+		URL    string `json:"url"`
+		Status int    `json:"status"`
+	}{e.Method, e.URL, e.Status})
+	return string(jsonscan.AppendSafe(nil, bytes.TrimSpace(b.Bytes())))
+}
+
+// sessionLines writes JSON lines with prefix inserted after the opening
+// brace of each, so that every object of a session says which it is.
+type sessionLines struct {
+	w      io.Writer
+	prefix string
+	start  bool // at the start of a line
+}
+
+func (s *sessionLines) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if s.start && p[0] == '{' {
+			if _, err := io.WriteString(s.w, "{"+s.prefix); err != nil {
+				return 0, err
+			}
+			p = p[1:]
+		}
+		s.start = false
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			_, err := s.w.Write(p)
+			return n, err
+		}
+		if _, err := s.w.Write(p[:i+1]); err != nil {
+			return 0, err
+		}
+		p, s.start = p[i+1:], true
+	}
+	return n, nil
+}
+
+// runSessionsView opens the sessions list over the archive's sessions:
+// each is read into a session of its own first (an archive is a file,
+// read at once), checked and linked to the one its request continues,
+// then handed to the list as ended.
+func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout io.Writer) error {
+	sessions := make([]*model.Session, len(sel))
+	errs := make([]error, len(sel))
+	for i := range sel {
+		src := source(i)
+		sopts, _ := attachChecks(model.Options{KeepEvents: true}, src, o)
+		sessions[i], errs[i] = readSession(ctx, src, capture.ReadOptions{}, sopts, true, nil)
+	}
+	links := linkTurns(sel, func(i int) *model.Session { return sessions[i] })
+	batch := make([]model.SessionUpdate, len(sel))
+	for i, s := range sessions {
+		x := exchangeInfo(i+1, &sel[i], s)
+		x.TurnOf, x.Unanswered = links[i].of, links[i].unanswered
+		batch[i] = model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]}
+	}
+	m := ui.NewSessions(ui.Options{
+		Source:       name,
+		NoColor:      os.Getenv("NO_COLOR") != "",
+		KeepSecrets:  o.keepSecrets,
+		Checks:       ui.StrictChecks,
+		FirstSession: true,
+	})
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(stdout))
+	go p.Send(ui.Sessions(batch))
+	if _, err := p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// exchangeInfo is what the sessions list shows of an imported session,
+// but for its turn link.
+func exchangeInfo(id int, e *capture.Entry, s *model.Session) model.Exchange {
+	req, path := model.EntryRequest(e)
+	req.Header, req.Size = e.RequestHeader, len(e.RequestBody)
+	x := model.Exchange{
+		Exchange: e.Exchange, ID: id, Path: path, Model: req.Model,
+		Dur: e.Dur, TTFB: e.HeadAt, TFE: capture.NoTime,
+		Outcome: s.Outcome().State, Err: e.Note,
+	}
+	if len(e.RequestBody) > 0 && json.Valid(e.RequestBody) {
+		x.Request = &req
+	}
+	return x
+}

@@ -1,0 +1,242 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+)
+
+// nextCapture returns a file of ../shared/captures-next, or skips.
+func nextCapture(t *testing.T, name string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "shared", "captures-next", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("captures-next not found: %v", err)
+	}
+	return p
+}
+
+// TestBedrockHeadless: calls --json, events and check read a Bedrock
+// capture as they read an SSE one, from a file, from stdin and from
+// `curl -i` output.
+func TestBedrockHeadless(t *testing.T) {
+	t.Parallel()
+	path := nextCapture(t, "bedrock-converse__converse-cosine-tool-call__aigateway.eventstream")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := "HTTP/1.1 200 OK\r\nContent-Type: application/vnd.amazon.eventstream\r\nX-Amzn-Requestid: 5d1f\r\n\r\n"
+	inputs := map[string]func(args ...string) (int, string, string){
+		"file":  func(args ...string) (int, string, string) { return runCLI(t, nil, append(args, path)...) },
+		"stdin": func(args ...string) (int, string, string) { return runCLI(t, data, append(args, "-")...) },
+		"curl -i": func(args ...string) (int, string, string) {
+			return runCLI(t, append([]byte(head), data...), append(args, "-")...)
+		},
+	}
+	for name, run := range inputs {
+		code, out, errs := run("calls", "--json")
+		if code != 0 || !strings.Contains(out, `"dialect":"bedrock-converse"`) ||
+			!strings.Contains(out, `"name":"cosine","arguments":"{\"x\": 7}"`) || !strings.Contains(out, `"outcome":{"state":"completed","detail":"tool_use"}`) {
+			t.Errorf("%s: calls --json = %d, %s%s", name, code, out, errs)
+		}
+		code, out, errs = run("check")
+		if code != 0 || !strings.Contains(out, "0 errors, 0 warnings, 0 infos") {
+			t.Errorf("%s: check = %d, %s%s", name, code, out, errs)
+		}
+		code, out, errs = run("events")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 0 || len(lines) < 25 {
+			t.Fatalf("%s: events = %d, %d lines: %s", name, code, len(lines), errs)
+		}
+		var at, base int64
+		if name == "curl -i" {
+			base = int64(len(head))
+			lines = lines[1:] // the head
+			at = base
+		}
+		for i, l := range lines {
+			var ev struct {
+				Offset  int64           `json:"offset"`
+				Length  int64           `json:"length"`
+				Event   string          `json:"event"`
+				Type    string          `json:"type"`
+				Data    json.RawMessage `json:"data"`
+				Headers [][2]string     `json:"headers"`
+			}
+			if err := json.Unmarshal([]byte(l), &ev); err != nil {
+				t.Fatalf("%s: line %d: %v", name, i, err)
+			}
+			if ev.Offset != at || ev.Type != ev.Event || len(ev.Data) == 0 || len(ev.Headers) != 3 || ev.Headers[0] != [2]string{":event-type", ev.Event} {
+				t.Fatalf("%s: line %d = %s; want a message at offset %d with its headers and payload", name, i, l, at)
+			}
+			at += ev.Length
+		}
+		if at != base+int64(len(data)) {
+			t.Errorf("%s: events cover %d of %d bytes", name, at-base, len(data))
+		}
+	}
+}
+
+// TestBedrockDamageHeadless: events flags a damaged message with the check
+// it fails and goes on to the next one; check names the rule; calls ends in
+// error, as the SDKs do.
+func TestBedrockDamageHeadless(t *testing.T) {
+	t.Parallel()
+	ev := func(typ, payload string) []byte {
+		return capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":event-type"), Value: []byte(typ)},
+			{Name: []byte(":message-type"), Value: []byte("event")}}, []byte(payload))
+	}
+	bad := ev("contentBlockDelta", `{"contentBlockIndex":0,"delta":{"text":"Hello"}}`)
+	bad[len(bad)-8] ^= 0x20
+	in := bytes.Join([][]byte{ev("messageStart", `{"role":"assistant"}`), bad, ev("contentBlockStop", `{"contentBlockIndex":0}`)}, nil)
+	code, out, _ := runCLI(t, in, "events", "-")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[1], `"flags":["message-crc-mismatch"]`) ||
+		!strings.Contains(lines[1], `"type":"(bad frame)"`) || !strings.Contains(lines[2], `"type":"contentBlockStop"`) {
+		t.Fatalf("events = %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, in, "check", "-")
+	if code != 1 || !strings.Contains(out, "framing/eventstream-message-crc [1]") || !strings.Contains(out, "outcome: error") {
+		t.Errorf("check = %d\n%s", code, out)
+	}
+}
+
+// TestBedrockSaveKeepsBytes: --save and --save-timed keep an event
+// stream's binary bytes exactly (a timed recording holds a body that is
+// not SSE verbatim, after its header block), and both read back as the
+// same stream.
+func TestBedrockSaveKeepsBytes(t *testing.T) {
+	t.Parallel()
+	path := nextCapture(t, "bedrock-invoke__invoke-anthropic-chunks__aigateway.eventstream")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	saved, timed := filepath.Join(dir, "saved.eventstream"), filepath.Join(dir, "timed.rec")
+	for _, args := range [][]string{{"calls", "--json", "--save", saved, "-"}, {"calls", "--json", "--save-timed", timed, "-"}} {
+		if code, _, errs := runCLI(t, data, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	if got, _ := os.ReadFile(saved); !bytes.Equal(got, data) {
+		t.Errorf("--save wrote %d bytes; want the %d bytes read", len(got), len(data))
+	}
+	rec, err := os.ReadFile(timed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := capture.ParseRecording(rec)
+	if err != nil || !bytes.Equal(parsed.Bytes(), data) {
+		t.Errorf("--save-timed body = %d bytes, %v; want the %d bytes read", len(parsed.Bytes()), err, len(data))
+	}
+	for _, f := range []string{saved, timed} {
+		code, out, errs := runCLI(t, nil, "calls", "--json", f)
+		if code != 0 || !strings.Contains(out, `"dialect":"bedrock-invoke"`) || !strings.Contains(out, `"text":"Hi! 👋 How are you doing today?"`) {
+			t.Errorf("%s read back: %d %s%s", filepath.Base(f), code, out, errs)
+		}
+	}
+}
+
+// TestBedrockCassette: a VCR cassette keeps a Bedrock body as !!binary
+// base64; the session reads as the stream it holds.
+func TestBedrockCassette(t *testing.T) {
+	t.Parallel()
+	path := nextCapture(t, "bedrock-converse__model-iter-stream-i0__pydanticai.eventstream")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cassette := "interactions:\n- request:\n    method: POST\n    uri: https://bedrock-runtime.us-east-1.amazonaws.com/model/us.amazon.nova-pro-v1%3A0/converse-stream\n" +
+		"    body: '{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"What is the temperature of the capital of France?\"}]}]}'\n" +
+		"    headers:\n      Content-Type: [application/json]\n" +
+		"  response:\n    status: {code: 200, message: OK}\n    headers:\n      Content-Type: [application/vnd.amazon.eventstream]\n" +
+		"    body:\n      string: !!binary |\n        " + base64.StdEncoding.EncodeToString(data) + "\nversion: 1\n"
+	file := writeTemp(t, "bedrock.yaml", cassette)
+	code, out, errs := runCLI(t, nil, "calls", "--json", file)
+	if code != 0 || !strings.Contains(out, `"dialect":"bedrock-converse"`) ||
+		!strings.Contains(out, `"name":"get_temperature","arguments":"{\"city\":\"Paris\"}"`) {
+		t.Errorf("calls --json of a cassette = %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestBedrockHAR: a HAR entry holds a Bedrock body base64-encoded, under
+// its media type; the session reads as the stream it holds.
+func TestBedrockHAR(t *testing.T) {
+	t.Parallel()
+	path := nextCapture(t, "bedrock-invoke__anthropic-3-completion-streaming__openllmetry.eventstream")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	har := `{"log":{"version":"1.2","creator":{"name":"browser","version":"1"},"entries":[{"startedDateTime":"2026-11-21T20:00:00Z","time":740,` +
+		`"request":{"method":"POST","url":"https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-3-sonnet-20240229-v1%3A0/invoke-with-response-stream","headers":[],"postData":{"mimeType":"application/json","text":"{\"anthropic_version\":\"bedrock-2023-05-31\",\"max_tokens\":100,\"messages\":[]}"}},` +
+		`"response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1","headers":[{"name":"Content-Type","value":"application/vnd.amazon.eventstream"}],` +
+		`"content":{"mimeType":"application/vnd.amazon.eventstream","encoding":"base64","text":"` + base64.StdEncoding.EncodeToString(data) + `"}},"timings":{"wait":378}}]}}`
+	file := writeTemp(t, "bedrock.har", har)
+	code, out, errs := runCLI(t, nil, "calls", "--json", file)
+	if code != 0 || !strings.Contains(out, `"dialect":"bedrock-invoke"`) ||
+		!strings.Contains(out, `"text":"Why did the distributed tracing span cross the road? To get to the other service!"`) {
+		t.Errorf("calls --json of a HAR = %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestBedrockDiff: diff compares a Bedrock InvokeModel stream with the
+// Anthropic SSE stream of the same events by calls, text and outcome, and
+// finds a changed argument.
+func TestBedrockDiff(t *testing.T) {
+	t.Parallel()
+	code, raw, errs := runCLI(t, nil, "events", "--sample", "bedrock-invoke-claude-tool")
+	if code != 0 {
+		t.Fatalf("events: %d %s", code, errs)
+	}
+	var sse strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(raw), "\n") {
+		var ev struct {
+			Type string `json:"type"`
+			Data struct {
+				Bytes string `json:"bytes"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		inner, err := base64.StdEncoding.DecodeString(ev.Data.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sse.WriteString("event: " + ev.Type + "\ndata: " + string(inner) + "\n\n")
+	}
+	same := writeTemp(t, "same.sse", sse.String())
+	code, out, errs := runCLI(t, nil, "diff", "sample:bedrock-invoke-claude-tool", same)
+	if code != 0 || !strings.Contains(out, "equivalent") || !strings.Contains(out, "bedrock-invoke") {
+		t.Errorf("diff with the same events as SSE = %d\n%s%s", code, out, errs)
+	}
+	changed := writeTemp(t, "changed.sse", strings.Replace(sse.String(), `a/Tokyo`, `a/Seoul`, 1))
+	code, out, _ = runCLI(t, nil, "diff", "sample:bedrock-invoke-claude-tool", changed)
+	if code != 1 || !strings.Contains(out, "Seoul") {
+		t.Errorf("diff with a changed argument = %d\n%s", code, out)
+	}
+}
+
+// TestBedrockErrorMessage: an event stream error message carries its
+// message in a header, not a payload; calls (which keeps no raw bytes)
+// still reports it as the outcome's detail.
+func TestBedrockErrorMessage(t *testing.T) {
+	t.Parallel()
+	in := append(capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":event-type"), Value: []byte("messageStart")},
+		{Name: []byte(":message-type"), Value: []byte("event")}}, []byte(`{"role":"assistant"}`)),
+		capture.AppendEventStream(nil, []capture.Field{{Name: []byte(":error-code"), Value: []byte("InternalFailure")},
+			{Name: []byte(":error-message"), Value: []byte("the model runner crashed")}, {Name: []byte(":message-type"), Value: []byte("error")}}, nil)...)
+	code, out, errs := runCLI(t, in, "calls", "--json", "-")
+	if code != 0 || !strings.Contains(out, `"outcome":{"state":"error","detail":"InternalFailure: the model runner crashed"}`) {
+		t.Errorf("calls --json = %d\n%s%s", code, out, errs)
+	}
+}

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// The command's help: under its usage line, and after its flags.
+const (
+	checkAbout = `Checks a stream against the protocol rules (streamtap rules lists them) and
+prints the stream's outcome and the findings. Reads stdin when FILE is -, or
+when no FILE is given and stdin is a pipe.
+
+The check fails on a finding at or above --fail-on, and on an outcome of
+error (an HTTP error or an error event), failed, blocked (a refusal or a
+filter), truncated (cut before the model finished) or empty, even without
+findings: a 401 body or a cut stream fails a CI job; completed, incomplete
+(stopped at a limit) and closed pass. --allow-outcome lets named outcomes
+pass. The text output says which outcome failed the check; --json adds
+"pass": the verdict.
+
+With the request the stream answers (--request FILE, or the request body a
+timed recording, a HAR file or a cassette carries), the request/… rules also
+hold every call to it: arguments against the tool's JSON Schema, undeclared
+tools, tool_choice, parallel calls.
+`
+	checkExits = `exit codes: 0 pass, 1 fail (findings or outcome), 2 unreadable input or bad
+usage
+`
+)
+
+// checkCommand judges a stream by the protocol rules and its outcome. It
+// ends with exit status 0 when no finding is at or above --fail-on and
+// the outcome passes, 1 when either fails, 2 for bad usage or input that
+// cannot be read; its error lines name it ("streamtap check: …").
+func checkCommand() command {
+	c := readingCommand(&reader{
+		name: "check", heap: checkHeap, namesErrors: true, marks: jsonMarks,
+		flags:  checkFlags,
+		parsed: parseCheckFlags,
+		one:    checkStream,
+	}, "protocol findings and the outcome, for CI (exit 1 when it fails)", checkAbout)
+	c.exits = checkExits
+	return c
+}
+
+// checkFlags defines check's own flags.
+func checkFlags(fs *flag.FlagSet, o *options) {
+	requestFlag(fs, o)
+	fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
+	fs.StringVar(&o.failOnName, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
+	fs.StringVar(&o.profileName, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
+}
+
+// parseCheckFlags reads --fail-on and --profile.
+func parseCheckFlags(o *options) (err error) {
+	if o.failOn, err = checks.ParseSeverity(o.failOnName); err != nil {
+		return fmt.Errorf("--fail-on: %w", err)
+	}
+	if o.profile, err = checks.ParseProfile(o.profileName); err != nil {
+		return fmt.Errorf("--profile: %w", err)
+	}
+	return nil
+}
+
+// outcomeNames are the outcomes a finished stream can have (model.Outcome),
+// the names --allow-outcome takes.
+var outcomeNames = model.Outcomes()
+
+// outcomeFails reports whether a stream that ended with state fails check
+// and request: checks.OutcomeFails says which outcomes do, unless allow
+// names it.
+func outcomeFails(state string, allow outcomeSet) bool {
+	return checks.OutcomeFails(state) && !allow.has(state)
+}
+
+// checkStream checks one stream and writes its report; it ends as check
+// does.
+func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ io.Writer) error {
+	opts, c := attachChecks(model.Options{}, src, o)
+	s, err := readStream(ctx, src, o, opts, nil)
+	if err != nil {
+		return readError(err)
+	}
+	rep := c.Report(s, o.profile)
+	outcomeFailed := outcomeFails(rep.Outcome.State, o.allow)
+	pass := !rep.Fails(o.failOn) && !outcomeFailed
+	w := bufio.NewWriter(stdout)
+	if o.json {
+		err = writeCheckJSON(w, rep, pass)
+	} else {
+		err = ui.WriteCheckReport(w, rep)
+		if err == nil && outcomeFailed {
+			state := termtext.Safe(rep.Outcome.State)
+			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
+		}
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	if !pass {
+		return exitStatus(statusFailed)
+	}
+	return nil
+}
+
+// writeCheckJSON writes the report's JSON (checks.Report.MarshalJSON) with
+// the verdict added as a last member, "pass": true exactly when the exit
+// code is 0. The report's own members are kept as they are: scripts rely
+// on them.
+func writeCheckJSON(w io.Writer, rep checks.Report, pass bool) error {
+	b, err := rep.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	obj, ok := bytes.CutSuffix(b, []byte("}"))
+	if !ok {
+		return fmt.Errorf("check report is not a JSON object: %.40q", b)
+	}
+	_, err = fmt.Fprintf(w, "%s,\"pass\":%t}\n", obj, pass)
+	return err
+}

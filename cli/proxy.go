@@ -1,0 +1,222 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/proxy"
+	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui"
+)
+
+// proxyAbout is the command's help under its usage line; the flags are
+// listed from its flag set.
+const proxyAbout = `A recording reverse proxy: point a client's base URL at --listen. Streams
+pass to the client byte for byte; each request/response pair is a session,
+inspected on the side. On a terminal a live sessions list (enter opens a
+session in the inspector); with --no-tui, or when output is not a terminal,
+one line per session on stderr. Runs until interrupted.
+`
+
+type proxyOptions struct {
+	listen      string
+	upstream    *url.URL
+	record      string
+	saveHAR     string
+	har         *capture.HAR // the open --save-har file's, or nil
+	noTUI       bool
+	logFile     string // with the TUI: where the session lines go
+	keepSecrets bool
+	headTimeout time.Duration
+	idle        time.Duration
+	bodyTimeout time.Duration
+	clientIdle  time.Duration
+	keep        int // with the sessions list: how many sessions it keeps, 0 for all
+}
+
+// proxyFlags defines the proxy's flags into o; the upstream URL, parsed
+// after, goes to the returned string.
+func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
+	fs := newFlagSet("proxy")
+	fs.StringVar(&o.listen, "listen", "127.0.0.1:8787", "listen on `ADDR` (host:port); point the client's base URL here")
+	up := fs.String("upstream", "", "forward to the http(s) `URL` of the API, e.g. https://api.openai.com (required)")
+	fs.StringVar(&o.record, "record", "", "write a timed recording of every session into `DIR`")
+	fs.StringVar(&o.saveHAR, "save-har", "", "also write every HTTP session as an entry of one HAR 1.2 `FILE` (SSE events as _eventSourceMessages); the file is a whole HAR after each session")
+	fs.BoolVar(&o.noTUI, "no-tui", false, "log one line per session on stderr instead of the live sessions list")
+	fs.StringVar(&o.logFile, "log", "", "with the sessions list, write the one-line session log to `FILE` (without it the log goes nowhere)")
+	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
+	fs.DurationVar(&o.headTimeout, "timeout", proxy.DefaultHeadTimeout, "give up on an upstream that sends no response head within `DURATION` (504 to the client)")
+	fs.DurationVar(&o.idle, "idle-timeout", 0, "cut a stream that sends no bytes for `DURATION` (0: never)")
+	fs.DurationVar(&o.bodyTimeout, "client-body-timeout", proxy.DefaultBodyTimeout,
+		fmt.Sprintf("cut a client that sends its request body at under %d bytes a second on average over `DURATION` (408; 0: never)", proxy.MinBodyRate))
+	fs.DurationVar(&o.clientIdle, "client-idle-timeout", proxy.DefaultClientIdle, "close a client's keep-alive connection after `DURATION` without a request (0: never)")
+	fs.IntVar(&o.keep, "keep", 0, "with the sessions list, keep only the newest `N` sessions in it: older ended ones leave the list (0: keep all)")
+	return fs, up
+}
+
+// proxy is the proxy's part of the options, with the sessions list's
+// feed or nil.
+func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
+	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
+		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed}
+}
+
+func parseProxyArgs(args []string) (proxyOptions, error) {
+	var o proxyOptions
+	fs, up := proxyFlags(&o)
+	positional, err := parseInterspersed(fs, args)
+	if err != nil {
+		return o, err
+	}
+	if len(positional) > 0 {
+		return o, fmt.Errorf("proxy takes no arguments (got %s)", strings.Join(positional, " "))
+	}
+	if *up == "" {
+		return o, errors.New("proxy needs --upstream URL, e.g. --upstream https://api.openai.com")
+	}
+	u, err := url.Parse(*up)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return o, fmt.Errorf("--upstream %q: want an http:// or https:// URL", *up)
+	}
+	o.upstream = u
+	if o.keep < 0 {
+		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
+	}
+	return o, nil
+}
+
+// shownUpstream is the upstream URL as the log line and the sessions list
+// show it: its credentials redacted unless --keep-secrets.
+func (o proxyOptions) shownUpstream() string {
+	if o.keepSecrets {
+		return o.upstream.String()
+	}
+	return capture.RedactURL(o.upstream.String())
+}
+
+// proxyCommand runs the recording reverse proxy.
+func proxyCommand() command {
+	return command{name: "proxy", summary: "a recording reverse proxy, one session per request", about: proxyAbout,
+		flags: func() *flag.FlagSet { fs, _ := proxyFlags(new(proxyOptions)); return fs }, run: runProxy,
+		noSample: "proxy takes no --sample: it records live traffic (serve a sample with streamtap replay --sample NAME --listen ADDR)"}
+}
+
+// runProxy runs `streamtap proxy` until ctx is cancelled.
+func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.Writer) error {
+	o, err := parseProxyArgs(args)
+	if err != nil {
+		return usageError("proxy", err)
+	}
+	if o.record != "" {
+		if err := os.MkdirAll(o.record, 0o755); err != nil {
+			return fmt.Errorf("record: %w", err)
+		}
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return fmt.Errorf("%w — is another proxy already on %s?", err, o.listen)
+	}
+	warnExposed(stderr, ln, proxyExposes)
+	if o.saveHAR != "" {
+		h, err := createHAR(o.saveHAR, o.keepSecrets)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer h.close()
+		o.har = h.h
+	}
+	if !o.noTUI {
+		if tty := terminalOf(stdout, stderr); tty != nil {
+			return runProxyTUI(ctx, o, ln, tty)
+		}
+	}
+	p := proxy.New(o.proxy(nil), stderr)
+	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), termtext.Safe(o.shownUpstream()))
+	return p.Serve(ctx, ln)
+}
+
+// terminalOf returns the first of ws that is a terminal, or nil: the
+// sessions list is drawn on stdout, or on stderr when stdout is piped.
+func terminalOf(ws ...io.Writer) *os.File {
+	for _, w := range ws {
+		if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+			return f
+		}
+	}
+	return nil
+}
+
+// runProxyTUI runs the proxy with the interactive sessions list drawn on
+// out, a terminal. The log goes to o.logFile, or nowhere. Each ended
+// session's bytes wait in a private temporary directory, removed at exit,
+// so that the list holds only a row per session (see proxy.Options.Spill).
+func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	spill, err := os.MkdirTemp("", "streamtap-sessions-")
+	if err != nil {
+		return fmt.Errorf("sessions list: %w", err)
+	}
+	defer removeDetached(spill)
+	logw := io.Discard
+	if o.logFile != "" {
+		f, err := os.OpenFile(o.logFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("log: %w", err)
+		}
+		defer f.Close()
+		logw = f
+	}
+	where := ""
+	if e := exposure(ln.Addr()); e != "" {
+		where = " (open to " + e + ")" // the warning on stderr is behind the screen
+	}
+	m := ui.NewSessions(ui.Options{
+		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, o.shownUpstream()),
+		NoColor:     os.Getenv("NO_COLOR") != "",
+		KeepSecrets: o.keepSecrets,
+		Checks:      ui.StrictChecks,
+		Keep:        o.keep,
+	})
+	// Bubble Tea opens the TTY for keys itself; stdin is never its input.
+	prog := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out))
+	feed := proxy.NewFeed(func(b []model.SessionUpdate) { prog.Send(ui.Sessions(b)) })
+	po := o.proxy(feed)
+	po.Spill = spill
+	p := proxy.New(po, logw)
+
+	var serveErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		serveErr = p.Serve(ctx, ln)
+		if serveErr != nil {
+			prog.Quit()
+		}
+	})
+	_, err = prog.Run()
+	cancel()
+	feed.Abort() // the sessions list is gone
+	wg.Wait()
+	switch {
+	case serveErr != nil:
+		return serveErr
+	case err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) && !errors.Is(err, tea.ErrInterrupted):
+		return err
+	}
+	return nil
+}
