@@ -90,11 +90,8 @@ func Expand(args []string) []Input {
 			if d.IsDir() || !IsInputName(d.Name()) {
 				return nil
 			}
-			if d.Type()&fs.ModeSymlink != 0 { // a link to a regular file is read; to a directory, not followed
-				if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-					return nil
-				}
-			} else if !d.Type().IsRegular() {
+			// A link to a regular file is read; to a directory, not followed.
+			if d.Type()&fs.ModeSymlink != 0 && !isRegularFile(path) || d.Type()&fs.ModeSymlink == 0 && !d.Type().IsRegular() {
 				return nil
 			}
 			add(Input{Path: path, Found: true})
@@ -108,6 +105,12 @@ func Expand(args []string) []Input {
 		}
 	}
 	return out
+}
+
+// isRegularFile says whether path leads to a regular file (through links).
+func isRegularFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 var errNoInputs = errors.New("no recordings in it (files named *" + strings.Join(Extensions, ", *") + ")")
