@@ -18,6 +18,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
@@ -46,6 +47,9 @@ type proxyOptions struct {
 	bodyTimeout time.Duration
 	clientIdle  time.Duration
 	keep        int // with the sessions list: how many sessions it keeps, 0 for all
+	// rules is the config file's rule changes (.streamtap.yaml, found from
+	// the working directory up), for the findings of the log line.
+	rules checks.Config
 }
 
 // proxyFlags defines the proxy's flags into o; the upstream URL, parsed
@@ -72,7 +76,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 // feed or nil.
 func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
 	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
-		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed}
+		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed, Rules: o.rules}
 }
 
 func parseProxyArgs(args []string) (proxyOptions, error) {
@@ -120,6 +124,9 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	o, err := parseProxyArgs(args)
 	if err != nil {
 		return usageError("proxy", err)
+	}
+	if o.rules, err = new(ruleFlags).configFor(""); err != nil {
+		return err
 	}
 	if o.record != "" {
 		if err := os.MkdirAll(o.record, 0o755); err != nil {
