@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/streamdiff"
 )
 
@@ -17,17 +18,17 @@ import (
 // in the gutter, and a panel under both lists the differences at the
 // selected events and counts them all.
 //
-// Stream A is the inspector's own stream: it arrives as Frames messages,
-// live or from a file, into the root's inspector. Stream B is read by the
+// Stream A arrives as Frames messages, live or from a file, which the page
+// hands to A's inspector. Stream B is read by the
 // caller and handed over whole (SideRead). Once A has ended and B is read,
 // the comparison runs as a command, off the event loop; until then the
 // sides move on their own.
 //
 // enter opens the active side in the normal inspector, at the selected
 // event, with every pane (detail, calls, diffs, findings); esc comes back
-// with the selection that inspector left. A is shown in the root's
-// inspector, B in one of its own, whose background work comes back
-// wrapped in a sideMsg so that it reaches B's inspector, not A's.
+// with the selection that inspector left. Each side has its inspector;
+// B's background work comes back wrapped in a sideMsg so that it reaches
+// B's inspector, not A's.
 type diffPage struct {
 	*env
 	w, h int
@@ -120,16 +121,17 @@ type Diff struct {
 // when a was built (streamdiff.Attach); stream B comes later as a SideRead
 // message. enter opens a side in the inspector, o configuring both.
 func NewDiff(a *model.Session, rec *streamdiff.Recorder, o Options, d Diff) *Model {
-	m := New(a, o)
-	dp := &diffPage{env: &m.env, open: -1, opts: d.Compare}
-	dp.side[0] = &diffSide{dp: dp, which: streamdiff.SideA, name: o.Source, rec: rec}
+	e := newEnv(o)
+	in := newInspector(e, a)
+	dp := &diffPage{env: e, open: -1, opts: d.Compare}
+	dp.side[0] = &diffSide{dp: dp, which: streamdiff.SideA, name: e.o.Source, rec: rec}
 	dp.side[1] = &diffSide{dp: dp, which: streamdiff.SideB, name: d.B}
-	dp.side[0].attach(m.insp, a)
-	m.insp.back = dp.closeSide
-	m.insp.source = "A " + o.Source
-	m.keys.Sessions.Back.SetHelp("esc", "back to the diff")
-	m.dv = dp
-	m.updateKeybindings()
+	dp.side[0].attach(in, a)
+	in.back = dp.closeSide
+	in.source = "A " + e.o.Source
+	e.keys.Sessions.Back.SetHelp("esc", "back to the diff")
+	m := newModel(e, dp)
+	m.insp, m.dv = in, dp
 	return m
 }
 
@@ -321,6 +323,10 @@ func (dp *diffPage) jump(dir int, fromStart bool) {
 	dp.jumped = diffJump{ok: true, side: w, selA: dp.side[0].selected(), selB: dp.side[1].selected(), at: stop.at}
 }
 
+func (dp *diffPage) dropLesson() { dp.side[0].in.dropLesson() }
+
+func (dp *diffPage) findings() []checks.Finding { return dp.side[0].in.findings() }
+
 // opened is the inspector shown instead of the page, or nil.
 func (dp *diffPage) opened() *inspector {
 	if dp.open < 0 {
@@ -359,8 +365,8 @@ func (dp *diffPage) closeSide() {
 }
 
 // tag addresses the messages of cmd, work of the inspector shown, to
-// that inspector: B's are wrapped, A's go to the root's inspector as they
-// are.
+// that inspector: B's are wrapped, A's come back as they are, and update
+// hands them to A's inspector.
 func (dp *diffPage) tag(cmd tea.Cmd) tea.Cmd {
 	if dp.open == int(streamdiff.SideB) {
 		return tagSideB(cmd)
@@ -392,9 +398,16 @@ func tagSideB(cmd tea.Cmd) tea.Cmd {
 	}
 }
 
-// update takes a key, the mouse or a paste: the inspector's while one is
-// shown, else the page's.
+// update takes the page's messages, A's inspector's (A is read into it
+// as into any inspector), and a key, the mouse or a paste: the
+// inspector's while one is shown, else the page's.
 func (dp *diffPage) update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(diffPageMsg); ok {
+		return dp.handleMsg(m)
+	}
+	if handles(msg) {
+		return dp.side[0].in.update(msg)
+	}
 	if in := dp.opened(); in != nil {
 		return dp.tag(in.update(msg))
 	}
@@ -466,10 +479,11 @@ func (dp *diffPage) typing() bool {
 
 // setSize lays the page out, and sizes the inspectors enter opens.
 func (dp *diffPage) setSize(w, h int) {
+	dp.side[0].in.setSize(w, h)
 	dp.w, dp.h = w, h
 	dp.r = diffLayout(w, h)
 	if b := dp.side[1].in; b != nil {
-		b.setSize(w, h) // A's is the root's, which sizes it
+		b.setSize(w, h)
 	}
 	for i, sd := range dp.side {
 		if sd.tl != nil && !dp.r.tooSmall {
@@ -482,6 +496,7 @@ func (dp *diffPage) setSize(w, h int) {
 
 // restyle drops what was rendered with the styles before.
 func (dp *diffPage) restyle() {
+	dp.side[0].in.restyle()
 	for _, sd := range dp.side {
 		if sd.tl != nil {
 			sd.tl.invalidate()
@@ -497,9 +512,10 @@ func (dp *diffPage) restyle() {
 // that inspector's own keys.
 func (dp *diffPage) updateKeys() {
 	k := &dp.keys
+	dp.side[0].in.updateKeys()
 	in := dp.opened()
 	if in != nil && in != dp.side[0].in {
-		in.updateKeys() // the root brought A's up to date
+		in.updateKeys()
 	}
 	shown := in == nil
 	k.Diff.Side.SetEnabled(shown && dp.side[1].tl != nil)

@@ -314,4 +314,9 @@ func (f *findingsPane) view(sel int, focused bool) string {
 
 // Findings returns what the findings pane lists, in its order: what the
 // user sees, for tests that hold it against `streamtap check`.
-func (m *Model) Findings() []checks.Finding { return slices.Clone(m.insp.find.list) }
+func (m *Model) Findings() []checks.Finding {
+	if f, ok := m.pg.(findingsLister); ok {
+		return slices.Clone(f.findings())
+	}
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // inspector is the page that shows one stream: the timeline and the side
@@ -179,6 +180,24 @@ func (in *inspector) restyle() {
 	for _, p := range in.panes {
 		p.restyle()
 	}
+}
+
+// findings are the findings the findings pane lists.
+func (in *inspector) findings() []checks.Finding { return in.find.list }
+
+// dropLesson drops the sample's lesson from the status line: a key was
+// pressed.
+func (in *inspector) dropLesson() { in.bar.lesson = "" }
+
+// handles says msg is the inspector's: its data (frames, the source's
+// end) or the result of its work. A page that holds inspectors hands
+// these on.
+func handles(msg tea.Msg) bool {
+	switch msg.(type) {
+	case framesMsg, sourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
+		return true
+	}
+	return false
 }
 
 // update routes the messages the root gives the inspector to their

@@ -84,12 +84,16 @@ func (e *env) flash(text string, isErr bool) tea.Cmd {
 }
 
 // page is one screen of the program, shown above the help and status
-// lines: the inspector, or the proxy's sessions list. The root shows one
-// page at a time and routes input to it.
+// lines: the inspector, the proxy's sessions list or the diff page. The
+// root shows one page and gives it every message but the few it handles
+// itself (size, theme, the help, quit, a notice's fade); a page that holds
+// another (the sessions list, the diff page, each holding inspectors)
+// hands each message on to the one it is for.
 type page interface {
 	// setSize gives the page the whole terminal, w×h.
 	setSize(w, h int)
-	// update takes a key press, a mouse event or a paste.
+	// update takes a key press, a mouse event or a paste, and every
+	// message of the page's data and work (frames, results).
 	update(msg tea.Msg) tea.Cmd
 	// typing says a prompt takes every key, q and ? too.
 	typing() bool
@@ -104,7 +108,31 @@ type page interface {
 	work() tea.Cmd
 	// shortHelp lists the keys that work now, for the help line.
 	shortHelp() []key.Binding
+	// restyle drops what was rendered with the styles before a theme
+	// change.
+	restyle()
+	// updateKeys enables only the keys that work now.
+	updateKeys()
 }
+
+// A page may also implement these; the root asks for them.
+type (
+	// holder is a page that holds a lock while the root runs Update and
+	// View (the sessions list holds the open session's).
+	holder interface {
+		holdOpen()
+		release()
+	}
+	// typeAheader is a page that kept keys pressed while it could not
+	// take them (a session loading); the root handles them as if pressed
+	// now, after the message that ended the wait.
+	typeAheader interface{ typedAhead() []tea.KeyPressMsg }
+	// lessonDropper is a page that shows the lesson of a sample until the
+	// first key press, wherever it goes.
+	lessonDropper interface{ dropLesson() }
+	// findingsLister is a page that shows a session's findings.
+	findingsLister interface{ findings() []checks.Finding }
+)
 
 // Model is the one tea.Model of the program. It is a router: it owns the
 // shared env and the pages, and gives each message to the page it is for.
@@ -114,10 +142,11 @@ type page interface {
 // which one session opens in the inspector; made by NewDiff, two streams
 // side by side (the diff page), either of which opens in an inspector.
 type Model struct {
-	env
+	*env
 	w, h  int
 	small bool // below the minimum size: only a notice is drawn
 	help  bool // the full help covers the page
+	pg    page // the page shown
 
 	insp *inspector
 	list *sessionsPage // the proxy's sessions list, or nil
@@ -133,26 +162,28 @@ type Model struct {
 // New returns the inspector over s. A live session keeps receiving frames
 // through Frames messages; otherwise s must be complete.
 func New(s *model.Session, o Options) *Model {
-	if o.SlowGap <= 0 {
-		o.SlowGap = time.Second
-	}
-	m := &Model{env: env{o: o, keys: defaultKeyMap()}}
-	m.st = newStyles(true, o.NoColor)
-	m.insp = newInspector(&m.env, s)
-	m.updateKeybindings()
+	e := newEnv(o)
+	in := newInspector(e, s)
+	m := newModel(e, in)
+	m.insp = in
 	return m
 }
 
-// page is the page shown: the sessions list while no session is open in
-// it, else the inspector.
-func (m *Model) page() page {
-	if m.list != nil && m.list.cur == nil {
-		return m.list
+// newEnv makes the env of a program run with o.
+func newEnv(o Options) *env {
+	if o.SlowGap <= 0 {
+		o.SlowGap = time.Second
 	}
-	if m.dv != nil {
-		return m.dv // or the inspector it shows
-	}
-	return m.insp
+	e := &env{o: o, keys: defaultKeyMap()}
+	e.st = newStyles(true, o.NoColor)
+	return e
+}
+
+// newModel returns the root showing page p, made with e.
+func newModel(e *env, p page) *Model {
+	m := &Model{env: e, pg: p}
+	m.updateKeybindings()
+	return m
 }
 
 // framesMsg is a batch of frames from the reader (see ingest.Pump), and
@@ -202,9 +233,9 @@ func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 // the work the page shown waits for and brings the key bindings up to
 // date.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m.list != nil {
-		m.list.holdOpen()
-		defer m.list.hold(nil)
+	if h, ok := m.pg.(holder); ok {
+		h.holdOpen()
+		defer h.release()
 	}
 	var cmd tea.Cmd
 	switch typed := msg.(type) {
@@ -216,31 +247,18 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleKey(typed, msg)
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		if !m.small && !m.help {
-			cmd = m.page().update(msg)
-		}
-	case tea.PasteMsg:
-		cmd = m.page().update(msg)
-	case sessionsMsg:
-		if m.list != nil {
-			cmd = m.list.handleSessions(typed.batch)
-		}
-	case sessionLoadedMsg:
-		if m.list != nil {
-			var keys []tea.KeyPressMsg
-			cmd, keys = m.list.handleLoaded(typed)
-			for _, k := range keys { // typed while it loaded: they were for it
-				cmd = tea.Batch(cmd, m.handleKey(k, k))
-			}
-		}
-	case framesMsg, sourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
-		cmd = m.insp.update(msg)
-	case diffPageMsg:
-		if m.dv != nil {
-			cmd = m.dv.handleMsg(typed)
+			cmd = m.pg.update(msg)
 		}
 	case noticeDoneMsg:
 		if typed.gen == m.note.gen {
 			m.note.text = ""
+		}
+	default:
+		cmd = m.pg.update(msg)
+	}
+	if t, ok := m.pg.(typeAheader); ok {
+		for _, k := range t.typedAhead() { // typed while it waited: they were for it
+			cmd = tea.Batch(cmd, m.handleKey(k, k))
 		}
 	}
 	if fm, ok := msg.(framesMsg); ok && fm.more && m.drawn.Content != "" {
@@ -249,7 +267,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.behind = false
 	if !m.help {
-		cmd = tea.Batch(cmd, m.page().work())
+		cmd = tea.Batch(cmd, m.pg.work())
 	}
 	m.updateKeybindings()
 	return m, cmd
@@ -257,14 +275,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) handleSize(w, h int) {
 	m.w, m.h = w, h
-	m.small = layout(w, h).tooSmall
-	m.insp.setSize(w, h)
-	if m.list != nil {
-		m.list.setSize(w, h)
-	}
-	if m.dv != nil {
-		m.dv.setSize(w, h)
-	}
+	m.small = w < minWidth || h < minHeight
+	m.pg.setSize(w, h)
 }
 
 func (m *Model) handleTheme(dark bool) {
@@ -272,10 +284,7 @@ func (m *Model) handleTheme(dark bool) {
 		return
 	}
 	m.st = newStyles(dark, m.o.NoColor)
-	m.insp.restyle()
-	if m.dv != nil {
-		m.dv.restyle()
-	}
+	m.pg.restyle()
 }
 
 // handleKey routes a key: the full help takes it while shown, then a
@@ -284,7 +293,9 @@ func (m *Model) handleTheme(dark bool) {
 // rather than boxed again on every key.
 func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 	k := &m.keys
-	m.insp.bar.lesson = "" // the lesson stays until the first key
+	if l, ok := m.pg.(lessonDropper); ok {
+		l.dropLesson() // the lesson stays until the first key
+	}
 	if m.help {
 		if key.Matches(msg, k.App.Help, k.Prompt.Cancel) {
 			m.help = false
@@ -293,7 +304,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		}
 		return nil
 	}
-	p := m.page()
+	p := m.pg
 	if p.typing() {
 		return p.update(raw)
 	}
@@ -309,21 +320,13 @@ func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 
 // updateKeybindings enables only the keys that work now, so help never
 // offers a key that does nothing.
-func (m *Model) updateKeybindings() {
-	m.insp.updateKeys()
-	if m.list != nil {
-		m.list.updateKeys(m.page() == m.list)
-	}
-	if m.dv != nil {
-		m.dv.updateKeys()
-	}
-}
+func (m *Model) updateKeybindings() { m.pg.updateKeys() }
 
 // View draws the screen. It costs O(visible rows).
 func (m *Model) View() tea.View {
-	if m.list != nil {
-		m.list.holdOpen()
-		defer m.list.hold(nil)
+	if h, ok := m.pg.(holder); ok {
+		h.holdOpen()
+		defer h.release()
 	}
 	if m.behind {
 		return m.drawn
@@ -345,7 +348,7 @@ func (m *Model) render() string {
 	if m.small {
 		return fit(fmt.Sprintf("streamtap needs at least %d×%d (now %d×%d)", minWidth, minHeight, m.w, m.h), m.w)
 	}
-	p := m.page()
+	p := m.pg
 	var lines []string
 	if m.help {
 		lines = strings.Split(m.fullHelp(m.w, m.h-2), "\n")

@@ -99,7 +99,8 @@ type sessionsPage struct {
 	loadGen   int            // the latest load asked for (see openCmd)
 	loading   bool           // a session is loading: keys wait for it (typeAhead)
 	typeahead []tea.KeyPressMsg
-	dropped   int // sessions let go past Options.Keep
+	replay    []tea.KeyPressMsg // keys typed ahead of a load, for the root (typedAhead)
+	dropped   int               // sessions let go past Options.Keep
 }
 
 // NewSessions returns the inspector of a proxy or an archive: a sessions
@@ -108,15 +109,16 @@ type sessionsPage struct {
 // out whenever its size comes, before or after the sessions.
 func NewSessions(o Options) *Model {
 	o.Live = true
+	e := newEnv(o)
 	blank := model.NewSession(model.Options{KeepEvents: true})
-	m := New(blank, o)
-	m.insp.live = false
-	sp := &sessionsPage{env: &m.env, insp: m.insp, byID: map[int]*proxied{}, blank: blank}
-	sp.sl = sessionsPane{st: &m.st, follow: !o.FirstSession}
-	sp.req = register(m.insp, newRequestPane(&m.st, &m.keys, o.KeepSecrets))
-	m.insp.back = sp.closeSession
-	m.list = sp
-	m.updateKeybindings()
+	in := newInspector(e, blank)
+	in.live = false
+	sp := &sessionsPage{env: e, insp: in, byID: map[int]*proxied{}, blank: blank}
+	sp.sl = sessionsPane{st: &e.st, follow: !o.FirstSession}
+	sp.req = register(in, newRequestPane(&e.st, &e.keys, o.KeepSecrets))
+	in.back = sp.closeSession
+	m := newModel(e, sp)
+	m.insp, m.list = in, sp
 	return m
 }
 
@@ -186,6 +188,9 @@ func (sp *sessionsPage) syncFindings() {
 		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.find.list), sp.insp.lastCheck
 	}
 }
+
+// release lets go of the lock holdOpen took.
+func (sp *sessionsPage) release() { sp.hold(nil) }
 
 // holdOpen holds the lock of the session open in the inspector, if any
 // (see hold).
@@ -479,6 +484,9 @@ func cellDur(d time.Duration) string {
 
 // status is the status line under the list.
 func (sp *sessionsPage) status() string {
+	if sp.cur != nil {
+		return sp.insp.status()
+	}
 	st := &sp.st
 	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
 	sep := st.Subtle.Render(" · ")
@@ -511,6 +519,9 @@ func (sp *sessionsPage) status() string {
 
 // body draws the title, the list and the selected session's line.
 func (sp *sessionsPage) body() []string {
+	if sp.cur != nil {
+		return sp.insp.body()
+	}
 	title := sp.st.Title.Focused.Render("sessions")
 	if n := len(sp.px); n > 0 {
 		title += sp.st.Muted.Render(fmt.Sprintf("  %d/%d", sp.sl.cursor+1, n))
@@ -610,15 +621,22 @@ func (sp *sessionsPage) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// The sessions list is a page (see page).
+// The sessions list is a page (see page). While a session is open, the
+// page is its inspector: the list hands it every message and draws it.
 
-func (sp *sessionsPage) typing() bool { return false }
+func (sp *sessionsPage) typing() bool { return sp.cur != nil && sp.insp.typing() }
 
-func (sp *sessionsPage) work() tea.Cmd { return nil }
+func (sp *sessionsPage) work() tea.Cmd {
+	if sp.cur != nil {
+		return sp.insp.work()
+	}
+	return nil
+}
 
-// setSize sizes the list: the whole screen but its title, the selected
-// session's line and the help and status lines.
+// setSize sizes the inspector and the list: the whole screen but its
+// title, the selected session's line and the help and status lines.
 func (sp *sessionsPage) setSize(w, h int) {
+	sp.insp.setSize(w, h)
 	sp.w, sp.h = w, h
 	if layout(w, h).tooSmall {
 		return
@@ -627,8 +645,35 @@ func (sp *sessionsPage) setSize(w, h int) {
 	sp.sl.clampTo(len(sp.px))
 }
 
-// update handles a key or the mouse on the list.
+func (sp *sessionsPage) restyle() { sp.insp.restyle() }
+
+func (sp *sessionsPage) dropLesson() { sp.insp.dropLesson() }
+
+func (sp *sessionsPage) findings() []checks.Finding { return sp.insp.findings() }
+
+// typedAhead gives the root the keys typed while a session loaded, once
+// it has opened.
+func (sp *sessionsPage) typedAhead() []tea.KeyPressMsg {
+	keys := sp.replay
+	sp.replay = nil
+	return keys
+}
+
+// update takes the proxy's sessions, a loaded session, and the inspector's
+// messages; keys and the mouse go to the list, or to the inspector while
+// a session is open.
 func (sp *sessionsPage) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case sessionsMsg:
+		return sp.handleSessions(msg.batch)
+	case sessionLoadedMsg:
+		cmd, keys := sp.handleLoaded(msg)
+		sp.replay = keys
+		return cmd
+	}
+	if handles(msg) || sp.cur != nil {
+		return sp.insp.update(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return sp.handleKey(msg)
@@ -646,15 +691,29 @@ func (sp *sessionsPage) update(msg tea.Msg) tea.Cmd {
 }
 
 func (sp *sessionsPage) shortHelp() []key.Binding {
+	if sp.cur != nil {
+		return sp.insp.shortHelp()
+	}
 	k := &sp.keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
 }
 
-func (sp *sessionsPage) helpLine() string { return renderShortHelp(&sp.st, sp.shortHelp(), sp.w) }
+func (sp *sessionsPage) helpLine() string {
+	if sp.cur != nil {
+		return sp.insp.helpLine()
+	}
+	return renderShortHelp(&sp.st, sp.shortHelp(), sp.w)
+}
 
-// updateKeys enables the list's keys while it is shown, and turns off the
-// inspector's: the list has no events.
-func (sp *sessionsPage) updateKeys(shown bool) {
+// updateKeys brings the inspector's keys up to date, then the list's.
+func (sp *sessionsPage) updateKeys() {
+	sp.insp.updateKeys()
+	sp.updateListKeys(sp.cur == nil)
+}
+
+// updateListKeys enables the list's keys while it is shown, and turns off
+// the inspector's: the list has no events.
+func (sp *sessionsPage) updateListKeys(shown bool) {
 	k := &sp.keys
 	k.Sessions.Open.SetEnabled(shown && len(sp.px) > 0)
 	k.Sessions.Follow.SetEnabled(shown)
