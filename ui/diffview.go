@@ -101,13 +101,6 @@ func (sideReadMsg) forDiffPage() {}
 func (comparedMsg) forDiffPage() {}
 func (sideMsg) forDiffPage()     {}
 
-// SideRead hands stream B to the diff page (NewDiff) once it is read: a
-// session that has ended, with the recorder attached when it was built
-// (streamdiff.Attach, with KeepEvents for the timeline and, for the
-// findings, the checks beside it); or err when it could not be read. The
-// side is the page's from then on.
-func SideRead(sd *streamdiff.Side, err error) tea.Msg { return sideReadMsg{sd, err} }
-
 // Diff configures the diff page (NewDiff).
 type Diff struct {
 	// B names stream B until it is read: "b.sse", "sample x".
@@ -116,12 +109,10 @@ type Diff struct {
 	Compare streamdiff.Options
 }
 
-// NewDiff returns the diff page over stream A, session a (live or not,
-// as o.Live says, and fed like New's), whose recorder rec was attached
-// when a was built (streamdiff.Attach); stream B comes later as a SideRead
-// message. enter opens a side in the inspector, o configuring both.
-func NewDiff(a *model.Session, rec *streamdiff.Recorder, o Options, d Diff) *Model {
-	e := newEnv(o)
+// newDiffPage returns the diff page of a program made with e: stream A is
+// session a, its inspector fed as New's, whose recorder rec was attached
+// when a was built; B comes later as a SideRead message.
+func newDiffPage(e *env, a *model.Session, rec *streamdiff.Recorder, d Diff) *diffPage {
 	in := newInspector(e, a)
 	dp := &diffPage{env: e, open: -1, opts: d.Compare}
 	dp.side[0] = &diffSide{dp: dp, which: streamdiff.SideA, name: e.o.Source, rec: rec}
@@ -130,9 +121,7 @@ func NewDiff(a *model.Session, rec *streamdiff.Recorder, o Options, d Diff) *Mod
 	in.back = dp.closeSide
 	in.source = "A " + e.o.Source
 	e.keys.Sessions.Back.SetHelp("esc", "back to the diff")
-	m := newModel(e, dp)
-	m.insp, m.dv = in, dp
-	return m
+	return dp
 }
 
 // attach gives the side its inspector and session, and a timeline of its
@@ -203,7 +192,7 @@ func (dp *diffPage) handleSideRead(msg sideReadMsg) tea.Cmd {
 	b.name, b.sd, b.rec = msg.sd.Name, msg.sd, nil
 	in := newInspector(dp.env, msg.sd.S)
 	in.open(msg.sd.S, false, "B "+msg.sd.Name)
-	in.bar.lesson = ""
+	in.dropLesson()
 	in.back = dp.closeSide
 	b.attach(in, msg.sd.S)
 	return nil
@@ -343,8 +332,7 @@ func (dp *diffPage) openSide() {
 	}
 	sd.in.setSize(dp.w, dp.h)
 	if sel := sd.selected(); sel >= 0 {
-		sd.in.tl.selectOrd(sel)
-		sd.in.tl.follow = false
+		sd.in.show(sel)
 	}
 	dp.open = int(dp.active)
 }
@@ -390,9 +378,10 @@ func tagSideB(cmd tea.Cmd) tea.Cmd {
 				out[i] = tagSideB(c)
 			}
 			return out
-		case searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
-			return sideMsg{msg}
 		default:
+			if handles(msg) {
+				return sideMsg{msg}
+			}
 			return msg
 		}
 	}

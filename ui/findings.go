@@ -15,35 +15,6 @@ import (
 	"github.com/streamtap/streamtap/termtext"
 )
 
-// StrictChecks is the findings of s as `streamtap check` reports them by
-// default: by the Checker observing s (checks.Attach), or, for a session
-// built without one, by modelling its bytes again. It suits
-// Options.Checks.
-func StrictChecks(s *model.Session) []checks.Finding { return checks.Check(s, checks.Strict).Findings }
-
-// severity ranks findings, so that a row cited by several is marked by the
-// worst of them.
-type severity uint8
-
-const (
-	sevNone severity = iota
-	sevInfo
-	sevWarning
-	sevError
-	numSeverities
-)
-
-// severityOf ranks a finding's severity for the marks.
-func severityOf(s checks.Severity) severity {
-	switch s {
-	case checks.Error:
-		return sevError
-	case checks.Warning:
-		return sevWarning
-	}
-	return sevInfo
-}
-
 // findingsPane lists the findings with their messages wrapped to the pane
 // width. Moving onto one shows its first event; enter walks through the
 // events it cites.

@@ -3,35 +3,8 @@ package ui
 import (
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// renderShortHelp renders the one-line contextual help, w cells wide:
-// the enabled bindings of list, as many as fit.
-func renderShortHelp(st *styles, list []key.Binding, w int) string {
-	var parts []string
-	for _, b := range list {
-		if !b.Enabled() {
-			continue
-		}
-		h := b.Help()
-		parts = append(parts, st.Help.Key.Render(h.Key)+" "+st.Help.Desc.Render(h.Desc))
-	}
-	line := ""
-	sep := st.Subtle.Render(" · ")
-	for i, p := range parts {
-		next := p
-		if i > 0 {
-			next = sep + p
-		}
-		if ansi.StringWidth(line+next) > w {
-			break
-		}
-		line += next
-	}
-	return fit(line, w)
-}
 
 // fullHelp renders every binding in columns by category, in w×h.
 func (m *Model) fullHelp(w, h int) string {
@@ -95,11 +68,4 @@ func (m *Model) fullHelp(w, h int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(block(lines, w, h), "\n")
-}
-
-func padRight(s string, w int) string {
-	if n := w - ansi.StringWidth(s); n > 0 {
-		return s + strings.Repeat(" ", n)
-	}
-	return s
 }

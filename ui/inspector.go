@@ -182,6 +182,13 @@ func (in *inspector) restyle() {
 	}
 }
 
+// show selects event ord in the timeline, which stops following the
+// stream's tail.
+func (in *inspector) show(ord int) {
+	in.tl.selectOrd(ord)
+	in.tl.follow = false
+}
+
 // findings are the findings the findings pane lists.
 func (in *inspector) findings() []checks.Finding { return in.find.list }
 

@@ -83,6 +83,17 @@ func (e *env) flash(text string, isErr bool) tea.Cmd {
 	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return noticeDoneMsg{gen} })
 }
 
+// say shows text in the status bar until another notice replaces it or
+// quiet clears it: a notice that lasts as long as what it tells (a
+// session loading).
+func (e *env) say(text string) {
+	e.note.gen++
+	e.note.text, e.note.isErr = text, false
+}
+
+// quiet clears the status notice.
+func (e *env) quiet() { e.note.text = "" }
+
 // page is one screen of the program, shown above the help and status
 // lines: the inspector, the proxy's sessions list or the diff page. The
 // root shows one page and gives it every message but the few it handles
@@ -159,16 +170,6 @@ type Model struct {
 	drawn  tea.View
 }
 
-// New returns the inspector over s. A live session keeps receiving frames
-// through Frames messages; otherwise s must be complete.
-func New(s *model.Session, o Options) *Model {
-	e := newEnv(o)
-	in := newInspector(e, s)
-	m := newModel(e, in)
-	m.insp = in
-	return m
-}
-
 // newEnv makes the env of a program run with o.
 func newEnv(o Options) *env {
 	if o.SlowGap <= 0 {
@@ -197,33 +198,8 @@ type framesMsg struct {
 // sourceDoneMsg says the source ended: err is nil at a clean EOF.
 type sourceDoneMsg struct{ err error }
 
-// Frames wraps a batch of frames for Program.Send: the one way frames
-// reach the inspector. The batch is the inspector's until Update has
-// added it to the session and called done (when not nil); the sender may
-// reuse it after that. A batch that keeps its frames' Raw bytes
-// (model.Batch.KeepRaw) lets the checks see them as `streamtap check`
-// does.
-func Frames(b *model.Batch, done func()) tea.Msg { return framesMsg{b, done, false} }
-
-// MoreFrames is Frames for a batch the sender found waiting, as when a
-// file is read faster than the screen is drawn: the inspector adds it,
-// but draws nothing and starts no pane work until a message that is not
-// MoreFrames. Drawing cost as much as adding a batch, so a big file was
-// indexed three times slower than `calls` reads it, for screens no one
-// could see. The sender must follow it with Frames or Redraw before it
-// waits for more, and decides how long the screen may wait; any other
-// message (a key) draws at once.
-func MoreFrames(b *model.Batch, done func()) tea.Msg { return framesMsg{b, done, true} }
-
 // redrawMsg asks for the screen to be drawn, after MoreFrames.
 type redrawMsg struct{}
-
-// Redraw draws the screen the MoreFrames before it did not.
-func Redraw() tea.Msg { return redrawMsg{} }
-
-// SourceDone tells the inspector the source ended; err is nil at a clean
-// end of input.
-func SourceDone(err error) tea.Msg { return sourceDoneMsg{err} }
 
 // Init asks the terminal for its background colour, to pick the theme.
 func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
@@ -275,7 +251,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) handleSize(w, h int) {
 	m.w, m.h = w, h
-	m.small = w < minWidth || h < minHeight
+	m.small = tooSmall(w, h)
 	m.pg.setSize(w, h)
 }
 
@@ -358,3 +334,12 @@ func (m *Model) render() string {
 	lines = append(lines, p.helpLine(), p.status())
 	return strings.Join(lines, "\n")
 }
+
+// Minimum terminal size; below it the UI shows a one-line notice.
+const (
+	minWidth  = 60
+	minHeight = 15
+)
+
+// tooSmall says a w×h terminal is below the minimum size.
+func tooSmall(w, h int) bool { return w < minWidth || h < minHeight }

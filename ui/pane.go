@@ -87,33 +87,6 @@ type paneHost interface {
 	flash(text string, isErr bool) tea.Cmd
 }
 
-// navDelta is how far a navigation key moves in a pane page lines tall:
-// a line, half a page, a page, or to either end (±1<<30, which each pane
-// clamps). ok is false for any other key.
-func navDelta(k *keyMap, msg tea.KeyPressMsg, page int) (delta int, ok bool) {
-	n := &k.Nav
-	page = max(page, 1)
-	switch {
-	case key.Matches(msg, n.Up):
-		return -1, true
-	case key.Matches(msg, n.Down):
-		return 1, true
-	case key.Matches(msg, n.HalfUp):
-		return -page / 2, true
-	case key.Matches(msg, n.HalfDown):
-		return page / 2, true
-	case key.Matches(msg, n.PageUp):
-		return -page, true
-	case key.Matches(msg, n.PageDown):
-		return page, true
-	case key.Matches(msg, n.Top):
-		return -1 << 30, true
-	case key.Matches(msg, n.Bottom):
-		return 1 << 30, true
-	}
-	return 0, false
-}
-
 // paneMsg carries the result of a pane's work back to the pane that
 // started it: pane is its place in the inspector's list, gen the
 // inspector's attach generation when the work started. The inspector

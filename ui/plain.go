@@ -520,3 +520,48 @@ func writeTextSources(b *strings.Builder, sources []model.TextSourcesReport) {
 		}
 	}
 }
+
+func humanBytes(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	case n < 1<<30:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+}
+
+// typePrefixes are the prefixes each dialect's event types share
+// ("response."), and typeAbbrev shortens the long words of the dialects'
+// event types when they do not fit: both as the dialects describe
+// themselves (model.DialectInfo).
+var typePrefixes, typeAbbrev = dialectTypeNaming()
+
+func dialectTypeNaming() ([]string, *strings.Replacer) {
+	var prefixes, pairs []string
+	for _, d := range model.AllDialects() {
+		info := d.Info()
+		if info.TypePrefix != "" {
+			prefixes = append(prefixes, info.TypePrefix)
+		}
+		pairs = append(pairs, info.Abbrev...)
+	}
+	return prefixes, strings.NewReplacer(pairs...)
+}
+
+// shortType drops the prefix every event type of a dialect shares, and
+// abbreviates what still does not fit in w.
+func shortType(t string, w int) string {
+	for _, p := range typePrefixes {
+		if after, ok := strings.CutPrefix(t, p); ok && after != "" {
+			t = after
+			break
+		}
+	}
+	if len(t) > w {
+		t = typeAbbrev.Replace(t)
+	}
+	return t
+}

@@ -21,10 +21,6 @@ import (
 // sessionsMsg is a batch of session updates from the proxy's feed.
 type sessionsMsg struct{ batch []model.SessionUpdate }
 
-// Sessions wraps a batch of session updates for Program.Send. The UI
-// owns the batch once sent.
-func Sessions(batch []model.SessionUpdate) tea.Msg { return sessionsMsg{batch} }
-
 // proxied is the UI's view of one proxied exchange. Its session belongs
 // to the proxy: the UI reads it only while holding live's lock, and keeps
 // what a row shows of it (dialect, calls, findings) so that drawing the
@@ -103,23 +99,19 @@ type sessionsPage struct {
 	dropped   int               // sessions let go past Options.Keep
 }
 
-// NewSessions returns the inspector of a proxy or an archive: a sessions
-// list fed by Sessions messages, from which enter opens one session in the
-// panes. o.Checks judges each session; o.Live is implied. The list lays
-// out whenever its size comes, before or after the sessions.
-func NewSessions(o Options) *Model {
-	o.Live = true
-	e := newEnv(o)
+// newSessionsPage returns the sessions list of a program made with e, and
+// the inspector it opens sessions in. Its sessions are live: e's Live is
+// set.
+func newSessionsPage(e *env) *sessionsPage {
+	e.o.Live = true
 	blank := model.NewSession(model.Options{KeepEvents: true})
 	in := newInspector(e, blank)
 	in.live = false
 	sp := &sessionsPage{env: e, insp: in, byID: map[int]*proxied{}, blank: blank}
-	sp.sl = sessionsPane{st: &e.st, follow: !o.FirstSession}
-	sp.req = register(in, newRequestPane(&e.st, &e.keys, o.KeepSecrets))
+	sp.sl = sessionsPane{st: &e.st, follow: !e.o.FirstSession}
+	sp.req = register(in, newRequestPane(&e.st, &e.keys, e.o.KeepSecrets))
 	in.back = sp.closeSession
-	m := newModel(e, sp)
-	m.insp, m.list = in, sp
-	return m
+	return sp
 }
 
 // handleSessions applies a batch: new sessions join the list; the open
@@ -173,7 +165,7 @@ func (sp *sessionsPage) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 	if ended {
 		cmds = append(cmds, sp.insp.sourceEnded(err))
 		sp.syncFindings()
-		ps.findings = len(sp.insp.find.list)
+		ps.findings = len(sp.insp.findings())
 	}
 	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
 	sp.req.setExchange(ps.info)
@@ -185,7 +177,7 @@ func (sp *sessionsPage) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 // again within the second.
 func (sp *sessionsPage) syncFindings() {
 	if sp.cur != nil && sp.o.Checks != nil {
-		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.find.list), sp.insp.lastCheck
+		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.findings()), sp.insp.lastCheck
 	}
 }
 
@@ -252,7 +244,7 @@ func (sp *sessionsPage) openSession(ps *proxied) {
 // closeSession goes back to the sessions list: the inspector's Back key.
 func (sp *sessionsPage) closeSession() {
 	if sp.cur != nil && sp.o.Checks != nil {
-		sp.cur.findings = len(sp.insp.find.list)
+		sp.cur.findings = len(sp.insp.findings())
 	}
 	closed := sp.cur
 	sp.cur = nil
@@ -568,20 +560,6 @@ func (sp *sessionsPage) selectedSession() *proxied {
 	return nil
 }
 
-// joinLR puts left and right on one line of w cells; the right side wins
-// when both do not fit.
-func joinLR(left, right string, w int) string {
-	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
-	if gap < 1 {
-		room := w - ansi.StringWidth(right) - 1
-		if room < 10 {
-			return fit(left, w)
-		}
-		left, gap = fit(left, room), 1
-	}
-	return fit(left+strings.Repeat(" ", gap)+right, w)
-}
-
 // handleKey handles a key on the sessions list.
 func (sp *sessionsPage) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if sp.loading {
@@ -638,7 +616,7 @@ func (sp *sessionsPage) work() tea.Cmd {
 func (sp *sessionsPage) setSize(w, h int) {
 	sp.insp.setSize(w, h)
 	sp.w, sp.h = w, h
-	if layout(w, h).tooSmall {
+	if tooSmall(w, h) {
 		return
 	}
 	sp.sl.setSize(w, h-4)

@@ -58,9 +58,7 @@ func (sp *sessionsPage) openCmd(ps *proxied) tea.Cmd {
 	}
 	gen, id, stored := sp.loadGen, ps.info.ID, ps.stored
 	sp.loading, sp.typeahead = true, nil
-	// The notice stays until the load comes back (no fade).
-	sp.note.gen++
-	sp.note.text, sp.note.isErr = fmt.Sprintf("loading #%d…", id), false
+	sp.say(fmt.Sprintf("loading #%d…", id)) // until the load comes back: no fade
 	return func() tea.Msg {
 		l, err := stored.Load()
 		return sessionLoadedMsg{gen: gen, id: id, loaded: l, err: err}
@@ -76,7 +74,8 @@ const maxTypeahead = 64
 func (sp *sessionsPage) typeAhead(msg tea.KeyPressMsg) {
 	if key.Matches(msg, sp.keys.Sessions.Back) {
 		sp.loadGen++
-		sp.loading, sp.typeahead, sp.note.text = false, nil, ""
+		sp.loading, sp.typeahead = false, nil
+		sp.quiet()
 		return
 	}
 	if len(sp.typeahead) < maxTypeahead {
@@ -92,7 +91,8 @@ func (sp *sessionsPage) handleLoaded(msg sessionLoadedMsg) (tea.Cmd, []tea.KeyPr
 		return nil, nil // given up, or another load is on its way
 	}
 	keys := sp.typeahead
-	sp.loading, sp.typeahead, sp.note.text = false, nil, ""
+	sp.loading, sp.typeahead = false, nil
+	sp.quiet()
 	ps := sp.byID[msg.id]
 	if ps == nil || sp.cur != nil {
 		return nil, nil

@@ -129,18 +129,6 @@ func (b *statusBar) view(in statusInfo) string {
 	return fit(l+strings.Repeat(" ", gap)+r, b.w)
 }
 
-func humanBytes(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	case n < 1<<30:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	}
-	return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-}
-
 // state says how the stream stands: live, indexing, or how it ended.
 func (b *statusBar) state(in statusInfo) string {
 	st := b.st

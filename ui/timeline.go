@@ -539,39 +539,6 @@ func (t *timelinePane) summary(ev *model.Event, ord int, raw []byte, w int) stri
 	return text
 }
 
-// typePrefixes are the prefixes each dialect's event types share
-// ("response."), and typeAbbrev shortens the long words of the dialects'
-// event types when they do not fit: both as the dialects describe
-// themselves (model.DialectInfo).
-var typePrefixes, typeAbbrev = dialectTypeNaming()
-
-func dialectTypeNaming() ([]string, *strings.Replacer) {
-	var prefixes, pairs []string
-	for _, d := range model.AllDialects() {
-		info := d.Info()
-		if info.TypePrefix != "" {
-			prefixes = append(prefixes, info.TypePrefix)
-		}
-		pairs = append(pairs, info.Abbrev...)
-	}
-	return prefixes, strings.NewReplacer(pairs...)
-}
-
-// shortType drops the prefix every event type of a dialect shares, and
-// abbreviates what still does not fit in w.
-func shortType(t string, w int) string {
-	for _, p := range typePrefixes {
-		if after, ok := strings.CutPrefix(t, p); ok && after != "" {
-			t = after
-			break
-		}
-	}
-	if len(t) > w {
-		t = typeAbbrev.Replace(t)
-	}
-	return t
-}
-
 // shortDur prints a gap compactly: 12ms, 1.25s, 2m03s.
 func shortDur(d time.Duration) string {
 	switch {
@@ -594,13 +561,6 @@ func twoDigits(n int) string {
 		return "0" + strconv.Itoa(n)
 	}
 	return strconv.Itoa(n)
-}
-
-func padLeft(s string, w int) string {
-	if n := w - ansi.StringWidth(s); n > 0 {
-		return strings.Repeat(" ", n) + s
-	}
-	return s
 }
 
 // nextSlow returns the next (dir 1) or previous (dir -1) row after the
