@@ -58,25 +58,6 @@ func BenchmarkDetailFirstFrame(b *testing.B) { benchFirstFrame(b, "2") }
 // selecting an event whose arguments are 1 KiB to 50 MB.
 func BenchmarkCallsFirstFrame(b *testing.B) { benchFirstFrame(b, "3") }
 
-// BenchmarkIndexDoc measures laying out a whole document off the event
-// loop (what G waits for), as throughput.
-func BenchmarkIndexDoc(b *testing.B) {
-	for _, sz := range []int{1 << 20, size20M} {
-		src := []byte(`{"content":` + jsonString(payloadText(sz)) + `}`)
-		b.Run(fmt.Sprintf("bytes=%d", sz), func(b *testing.B) {
-			b.SetBytes(int64(len(src)))
-			for b.Loop() {
-				sp := &docSpec{src: src, mode: docJSON, w: 117, ms: -1, me: -1}
-				d := &doc{sp: sp, front: sp.start()}
-				d.marks = []layoutState{d.front}
-				for !d.done() {
-					d.apply(d.indexCmd()().(docIndexedMsg))
-				}
-			}
-		})
-	}
-}
-
 // BenchmarkDiffsFirstFrame is the first frame of the diffs pane after
 // selecting an output_item.done whose snapshot is 1 KiB or 20 MB, against
 // its output_item.added: what a user waits for after pressing j.

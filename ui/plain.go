@@ -565,3 +565,57 @@ func shortType(t string, w int) string {
 	}
 	return t
 }
+
+// eventData returns an event's data: the joined data: lines of an SSE
+// block, or the bytes themselves for JSON lines and whole bodies. The data
+// of a block with one data: line (nearly all) points into raw rather than
+// being a copy of a possibly 50 MB line.
+func eventData(raw []byte) ([]byte, bool) {
+	t := bytes.TrimSpace(raw)
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		return t, true
+	}
+	var first, out []byte
+	n := 0
+	for rest := raw; len(rest) > 0; {
+		var line []byte
+		line, rest = cutLine(rest)
+		v, ok := bytes.CutPrefix(line, []byte("data:"))
+		if !ok {
+			continue
+		}
+		v = bytes.TrimPrefix(v, []byte(" "))
+		switch n {
+		case 0:
+			first = v
+		case 1:
+			out = append(make([]byte, 0, len(raw)), first...)
+			fallthrough
+		default:
+			out = append(append(out, '\n'), v...)
+		}
+		n++
+	}
+	if n == 1 {
+		return first, true
+	}
+	return out, n > 0
+}
+
+// cutLine splits off one line (without its ending) at \n, \r\n or \r.
+func cutLine(b []byte) (line, rest []byte) {
+	nl := bytes.IndexByte(b, '\n')
+	if nl < 0 {
+		nl = len(b)
+	}
+	if cr := bytes.IndexByte(b[:nl], '\r'); cr >= 0 {
+		if cr+1 < len(b) && b[cr+1] == '\n' {
+			return b[:cr], b[cr+2:]
+		}
+		return b[:cr], b[cr+1:]
+	}
+	if nl < len(b) {
+		return b[:nl], b[nl+1:]
+	}
+	return b, nil
+}
