@@ -45,12 +45,6 @@ const liveHeadroom = 0.5
 // Calling it again sets another budget; the last one counts.
 func keepHeapNear(budget int64) {
 	heapBudget.Store(budget)
-	// The limit alone paces the collector: with GOGC's default beside it,
-	// a small live heap (check over a thousand small recordings, each
-	// dropped once judged) was collected every 4 MB allocated, 117 times
-	// where the limit asks for a few, and those collections were half
-	// the run's time.
-	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(max(budget, limitFor(liveHeap())))
 	watchOnce.Do(watchCollections)
 }
