@@ -100,6 +100,16 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	if o.keep < 0 {
 		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
 	}
+	if o.noTUI {
+		// Both shape the sessions list, which --no-tui does without: taken
+		// silently, they would promise what nothing does.
+		if o.keep > 0 {
+			return o, errors.New("--keep is for the sessions list; with --no-tui nothing is kept (the log goes to stderr)")
+		}
+		if o.logFile != "" {
+			return o, errors.New("--log is for the sessions list; with --no-tui the log goes to stderr (redirect it: 2>FILE)")
+		}
+	}
 	return o, nil
 }
 
@@ -151,6 +161,9 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		if tty := terminalOf(stdout, stderr); tty != nil {
 			return runProxyTUI(ctx, o, ln, tty)
 		}
+	}
+	if !o.noTUI && (o.keep > 0 || o.logFile != "") {
+		fmt.Fprintln(stderr, "streamtap: no terminal for the sessions list: the log goes to stderr, and --keep and --log do nothing")
 	}
 	p := proxy.New(o.proxy(nil), stderr)
 	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), termtext.Safe(o.shownUpstream()))

@@ -8,8 +8,9 @@
 #               each, seeds 1..N), each written as a timed recording by
 #               `streamtap calls --save-timed` (the shape the proxy's
 #               --record DIR writes: a header comment, then the events)
-#   one file    the same N streams concatenated: the same events, in one
-#               input
+#   one file    the same N streams concatenated, written as one timed
+#               recording the same way: the same events in the same
+#               format (timing lines included), in one input
 #
 # Each of `check DIR` and `check ONE` runs RUNS times per output format
 # (FORMATS), the least CPU time (user + system) kept; the ratio DIR/ONE
@@ -53,14 +54,15 @@ if [[ ${REUSE:-0} == 1 && -s $one && $(find "$recs" -name '*.sse' 2>/dev/null | 
 	echo "reusing $recs and $one" >&2
 else
 	rm -rf -- "$recs" && mkdir -p "$recs"
-	: >"$one"
+	: >"$TMP/concatenated.sse"
 	echo "generating $N $DIALECT recordings..." >&2
 	for ((i = 1; i <= N; i++)); do
 		gen=$TMP/gen.sse
 		"$TMP/gencapture" -dialect "$DIALECT" -turns 1 -seed "$i" -out "$gen" 2>>"$TMP/gen.out"
-		cat "$gen" >>"$one"
+		cat "$gen" >>"$TMP/concatenated.sse"
 		"$bin" calls --save-timed "$(printf '%s/%05d.sse' "$recs" "$i")" "$gen" >/dev/null
 	done
+	"$bin" calls --save-timed "$one" "$TMP/concatenated.sse" >/dev/null
 fi
 bytes=$(du -sb "$recs" | cut -f1)
 events_one=$("$bin" events "$one" | wc -l)
