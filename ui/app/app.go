@@ -1,7 +1,8 @@
-package ui
+package app
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,6 +11,9 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // Options configure the inspector.
@@ -55,94 +59,94 @@ type Options struct {
 	Keep int
 }
 
-// env is what the root shares with its pages and their panes: the
+// Env is what the root shares with its pages and their panes: the
 // options, the one key map, the styles and the status notice. The root
 // owns it; the pages embed a pointer to it.
-type env struct {
-	o    Options
-	keys keyMap
-	st   styles
-	note notice
+type Env struct {
+	Opts   Options
+	Keys   keys.Map
+	Styles theme.Styles
+	Note   Notice
 }
 
-// notice is the status line's passing message.
-type notice struct {
-	text  string
-	isErr bool
+// Notice is the status line's passing message.
+type Notice struct {
+	Text  string
+	IsErr bool
 	gen   int // drops the fade of an earlier notice
 }
 
 // noticeDoneMsg fades the status notice of generation gen.
 type noticeDoneMsg struct{ gen int }
 
-// flash shows a notice in the status bar for a few seconds.
-func (e *env) flash(text string, isErr bool) tea.Cmd {
-	e.note.gen++
-	e.note.text, e.note.isErr = text, isErr
-	gen := e.note.gen
+// Flash shows a notice in the status bar for a few seconds.
+func (e *Env) Flash(text string, isErr bool) tea.Cmd {
+	e.Note.gen++
+	e.Note.Text, e.Note.IsErr = text, isErr
+	gen := e.Note.gen
 	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return noticeDoneMsg{gen} })
 }
 
-// say shows text in the status bar until another notice replaces it or
+// Say shows text in the status bar until another notice replaces it or
 // quiet clears it: a notice that lasts as long as what it tells (a
 // session loading).
-func (e *env) say(text string) {
-	e.note.gen++
-	e.note.text, e.note.isErr = text, false
+func (e *Env) Say(text string) {
+	e.Note.gen++
+	e.Note.Text, e.Note.IsErr = text, false
 }
 
-// quiet clears the status notice.
-func (e *env) quiet() { e.note.text = "" }
+// Quiet clears the status notice.
+func (e *Env) Quiet() { e.Note.Text = "" }
 
-// page is one screen of the program, shown above the help and status
+// Page is one screen of the program, shown above the help and status
 // lines: the inspector, the proxy's sessions list or the diff page. The
 // root shows one page and gives it every message but the few it handles
 // itself (size, theme, the help, quit, a notice's fade); a page that holds
 // another (the sessions list, the diff page, each holding inspectors)
 // hands each message on to the one it is for.
-type page interface {
-	// setSize gives the page the whole terminal, w×h.
-	setSize(w, h int)
-	// update takes a key press, a mouse event or a paste, and every
+type Page interface {
+	// SetSize gives the page the whole terminal, w×h.
+	SetSize(w, h int)
+	// Update takes a key press, a mouse event or a paste, and every
 	// message of the page's data and work (frames, results).
-	update(msg tea.Msg) tea.Cmd
-	// typing says a prompt takes every key, q and ? too.
-	typing() bool
-	// body draws the lines above the help line.
-	body() []string
-	// helpLine draws the one-line help (or the prompt being typed).
-	helpLine() string
-	// status draws the status line.
-	status() string
-	// work starts the background work the page waits for; it runs after
+	Update(msg tea.Msg) tea.Cmd
+	// Typing says a prompt takes every key, q and ? too.
+	Typing() bool
+	// Body draws the lines above the help line.
+	Body() []string
+	// HelpLine draws the one-line help (or the prompt being typed).
+	HelpLine() string
+	// Status draws the status line.
+	Status() string
+	// Work starts the background work the page waits for; it runs after
 	// every message.
-	work() tea.Cmd
-	// shortHelp lists the keys that work now, for the help line.
-	shortHelp() []key.Binding
-	// restyle drops what was rendered with the styles before a theme
+	Work() tea.Cmd
+	// ShortHelp lists the keys that work now, for the help line.
+	ShortHelp() []key.Binding
+	// Restyle drops what was rendered with the styles before a theme
 	// change.
-	restyle()
-	// updateKeys enables only the keys that work now.
-	updateKeys()
+	Restyle()
+	// UpdateKeys enables only the keys that work now.
+	UpdateKeys()
 }
 
 // A page may also implement these; the root asks for them.
 type (
-	// holder is a page that holds a lock while the root runs Update and
+	// Holder is a page that holds a lock while the root runs Update and
 	// View (the sessions list holds the open session's).
-	holder interface {
-		holdOpen()
-		release()
+	Holder interface {
+		HoldOpen()
+		Release()
 	}
-	// typeAheader is a page that kept keys pressed while it could not
+	// TypeAheader is a page that kept keys pressed while it could not
 	// take them (a session loading); the root handles them as if pressed
 	// now, after the message that ended the wait.
-	typeAheader interface{ typedAhead() []tea.KeyPressMsg }
-	// lessonDropper is a page that shows the lesson of a sample until the
+	TypeAheader interface{ TypedAhead() []tea.KeyPressMsg }
+	// LessonDropper is a page that shows the lesson of a sample until the
 	// first key press, wherever it goes.
-	lessonDropper interface{ dropLesson() }
-	// findingsLister is a page that shows a session's findings.
-	findingsLister interface{ findings() []checks.Finding }
+	LessonDropper interface{ DropLesson() }
+	// FindingsLister is a page that shows a session's findings.
+	FindingsLister interface{ Findings() []checks.Finding }
 )
 
 // Model is the one tea.Model of the program. It is a router: it owns the
@@ -153,15 +157,11 @@ type (
 // which one session opens in the inspector; made by NewDiff, two streams
 // side by side (the diff page), either of which opens in an inspector.
 type Model struct {
-	*env
+	*Env
 	w, h  int
 	small bool // below the minimum size: only a notice is drawn
 	help  bool // the full help covers the page
-	pg    page // the page shown
-
-	insp *inspector
-	list *sessionsPage // the proxy's sessions list, or nil
-	dv   *diffPage     // the page of --diff, or nil
+	pg    Page // the page shown
 
 	// behind says the last message was a batch another follows at once
 	// (MoreFrames): View shows drawn, the screen drawn before it, and the
@@ -170,36 +170,36 @@ type Model struct {
 	drawn  tea.View
 }
 
-// newEnv makes the env of a program run with o.
-func newEnv(o Options) *env {
+// NewEnv makes the env of a program run with o.
+func NewEnv(o Options) *Env {
 	if o.SlowGap <= 0 {
 		o.SlowGap = time.Second
 	}
-	e := &env{o: o, keys: defaultKeyMap()}
-	e.st = newStyles(true, o.NoColor)
+	e := &Env{Opts: o, Keys: keys.Default()}
+	e.Styles = theme.New(true, o.NoColor)
 	return e
 }
 
-// newModel returns the root showing page p, made with e.
-func newModel(e *env, p page) *Model {
-	m := &Model{env: e, pg: p}
+// New returns the root showing page p, made with e.
+func New(e *Env, p Page) *Model {
+	m := &Model{Env: e, pg: p}
 	m.updateKeybindings()
 	return m
 }
 
-// framesMsg is a batch of frames from the reader (see ingest.Pump), and
+// FramesMsg is a batch of frames from the reader (see ingest.Pump), and
 // the function that gives the batch back once it is added.
-type framesMsg struct {
-	batch *model.Batch
-	done  func()
-	more  bool // another batch follows at once (MoreFrames)
+type FramesMsg struct {
+	Batch *model.Batch
+	Done  func()
+	More  bool // another batch follows at once (MoreFrames)
 }
 
-// sourceDoneMsg says the source ended: err is nil at a clean EOF.
-type sourceDoneMsg struct{ err error }
+// SourceDoneMsg says the source ended: err is nil at a clean EOF.
+type SourceDoneMsg struct{ Err error }
 
-// redrawMsg asks for the screen to be drawn, after MoreFrames.
-type redrawMsg struct{}
+// RedrawMsg asks for the screen to be drawn, after MoreFrames.
+type RedrawMsg struct{}
 
 // Init asks the terminal for its background colour, to pick the theme.
 func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
@@ -209,9 +209,9 @@ func (m *Model) Init() tea.Cmd { return tea.RequestBackgroundColor }
 // the work the page shown waits for and brings the key bindings up to
 // date.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if h, ok := m.pg.(holder); ok {
-		h.holdOpen()
-		defer h.release()
+	if h, ok := m.pg.(Holder); ok {
+		h.HoldOpen()
+		defer h.Release()
 	}
 	var cmd tea.Cmd
 	switch typed := msg.(type) {
@@ -223,27 +223,27 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.handleKey(typed, msg)
 	case tea.MouseClickMsg, tea.MouseWheelMsg:
 		if !m.small && !m.help {
-			cmd = m.pg.update(msg)
+			cmd = m.pg.Update(msg)
 		}
 	case noticeDoneMsg:
-		if typed.gen == m.note.gen {
-			m.note.text = ""
+		if typed.gen == m.Note.gen {
+			m.Note.Text = ""
 		}
 	default:
-		cmd = m.pg.update(msg)
+		cmd = m.pg.Update(msg)
 	}
-	if t, ok := m.pg.(typeAheader); ok {
-		for _, k := range t.typedAhead() { // typed while it waited: they were for it
+	if t, ok := m.pg.(TypeAheader); ok {
+		for _, k := range t.TypedAhead() { // typed while it waited: they were for it
 			cmd = tea.Batch(cmd, m.handleKey(k, k))
 		}
 	}
-	if fm, ok := msg.(framesMsg); ok && fm.more && m.drawn.Content != "" {
+	if fm, ok := msg.(FramesMsg); ok && fm.More && m.drawn.Content != "" {
 		m.behind = true
 		return m, cmd
 	}
 	m.behind = false
 	if !m.help {
-		cmd = tea.Batch(cmd, m.pg.work())
+		cmd = tea.Batch(cmd, m.pg.Work())
 	}
 	m.updateKeybindings()
 	return m, cmd
@@ -251,16 +251,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) handleSize(w, h int) {
 	m.w, m.h = w, h
-	m.small = tooSmall(w, h)
-	m.pg.setSize(w, h)
+	m.small = TooSmall(w, h)
+	m.pg.SetSize(w, h)
 }
 
 func (m *Model) handleTheme(dark bool) {
-	if dark == m.st.isDark {
+	if dark == m.Styles.IsDark {
 		return
 	}
-	m.st = newStyles(dark, m.o.NoColor)
-	m.pg.restyle()
+	m.Styles = theme.New(dark, m.Opts.NoColor)
+	m.pg.Restyle()
 }
 
 // handleKey routes a key: the full help takes it while shown, then a
@@ -268,9 +268,9 @@ func (m *Model) handleTheme(dark bool) {
 // then the page shown. raw is msg as Update got it, passed on as it is
 // rather than boxed again on every key.
 func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
-	k := &m.keys
-	if l, ok := m.pg.(lessonDropper); ok {
-		l.dropLesson() // the lesson stays until the first key
+	k := &m.Keys
+	if l, ok := m.pg.(LessonDropper); ok {
+		l.DropLesson() // the lesson stays until the first key
 	}
 	if m.help {
 		if key.Matches(msg, k.App.Help, k.Prompt.Cancel) {
@@ -281,8 +281,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		return nil
 	}
 	p := m.pg
-	if p.typing() {
-		return p.update(raw)
+	if p.Typing() {
+		return p.Update(raw)
 	}
 	switch {
 	case key.Matches(msg, k.App.Quit):
@@ -291,18 +291,18 @@ func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		m.help = true
 		return nil
 	}
-	return p.update(raw)
+	return p.Update(raw)
 }
 
 // updateKeybindings enables only the keys that work now, so help never
 // offers a key that does nothing.
-func (m *Model) updateKeybindings() { m.pg.updateKeys() }
+func (m *Model) updateKeybindings() { m.pg.UpdateKeys() }
 
 // View draws the screen. It costs O(visible rows).
 func (m *Model) View() tea.View {
-	if h, ok := m.pg.(holder); ok {
-		h.holdOpen()
-		defer h.release()
+	if h, ok := m.pg.(Holder); ok {
+		h.HoldOpen()
+		defer h.Release()
 	}
 	if m.behind {
 		return m.drawn
@@ -322,24 +322,33 @@ func (m *Model) render() string {
 		return ""
 	}
 	if m.small {
-		return fit(fmt.Sprintf("streamtap needs at least %d×%d (now %d×%d)", minWidth, minHeight, m.w, m.h), m.w)
+		return cell.Fit(fmt.Sprintf("streamtap needs at least %d×%d (now %d×%d)", MinWidth, MinHeight, m.w, m.h), m.w)
 	}
 	p := m.pg
 	var lines []string
 	if m.help {
 		lines = strings.Split(m.fullHelp(m.w, m.h-2), "\n")
 	} else {
-		lines = p.body()
+		lines = p.Body()
 	}
-	lines = append(lines, p.helpLine(), p.status())
+	lines = append(lines, p.HelpLine(), p.Status())
 	return strings.Join(lines, "\n")
 }
 
 // Minimum terminal size; below it the UI shows a one-line notice.
 const (
-	minWidth  = 60
-	minHeight = 15
+	MinWidth  = 60
+	MinHeight = 15
 )
 
-// tooSmall says a w×h terminal is below the minimum size.
-func tooSmall(w, h int) bool { return w < minWidth || h < minHeight }
+// TooSmall says a w×h terminal is below the minimum size.
+func TooSmall(w, h int) bool { return w < MinWidth || h < MinHeight }
+
+// Findings returns what the findings pane lists, in its order: what the
+// user sees, for tests that hold it against `streamtap check`.
+func (m *Model) Findings() []checks.Finding {
+	if f, ok := m.pg.(FindingsLister); ok {
+		return slices.Clone(f.Findings())
+	}
+	return nil
+}

@@ -1,23 +1,25 @@
-package ui
+package app
 
 import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/ui/cell"
 )
 
 // fullHelp renders every binding in columns by category, in w×h.
 func (m *Model) fullHelp(w, h int) string {
-	st := &m.st
-	groups := m.keys.fullHelp()
+	st := &m.Styles
+	groups := m.Keys.FullHelp()
 	var cols [][]string
 	for _, g := range groups {
-		col := []string{st.Help.Group.Render(g.name)}
-		for _, b := range g.bindings {
+		col := []string{st.Help.Group.Render(g.Name)}
+		for _, b := range g.Bindings {
 			hb := b.Help()
-			line := st.Help.Key.Render(padRight(hb.Key, 9)) + " " + st.Help.Desc.Render(hb.Desc)
+			line := st.Help.Key.Render(cell.PadRight(hb.Key, 9)) + " " + st.Help.Desc.Render(hb.Desc)
 			if !b.Enabled() {
-				line = st.Subtle.Render(padRight(hb.Key, 9) + " " + hb.Desc)
+				line = st.Subtle.Render(cell.PadRight(hb.Key, 9) + " " + hb.Desc)
 			}
 			col = append(col, line)
 		}
@@ -57,15 +59,15 @@ func (m *Model) fullHelp(w, h int) string {
 		for y := range height {
 			var b strings.Builder
 			for _, c := range row {
-				cell := ""
+				text := ""
 				if y < len(c) {
-					cell = c[y]
+					text = c[y]
 				}
-				b.WriteString(fit(cell, colW))
+				b.WriteString(cell.Fit(text, colW))
 			}
 			lines = append(lines, b.String())
 		}
 		lines = append(lines, "")
 	}
-	return strings.Join(block(lines, w, h), "\n")
+	return strings.Join(cell.Block(lines, w, h), "\n")
 }

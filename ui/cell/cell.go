@@ -1,9 +1,11 @@
-package ui
+package cell
 
 import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // fitBytesPerCell bounds the bytes a line may spend per cell before fit
@@ -12,11 +14,11 @@ import (
 // piece of stream text, which is shown only up to w cells anyway.
 const fitBytesPerCell = 64
 
-// fit cuts or pads s to exactly w cells. s may hold ANSI styling. A line
+// Fit cuts or pads s to exactly w cells. s may hold ANSI styling. A line
 // far longer than w cells can hold is cut to fitBytesPerCell bytes a cell
 // before it is measured, so that its cost does not grow with the text
 // it came from.
-func fit(s string, w int) string {
+func Fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -28,7 +30,7 @@ func fit(s string, w int) string {
 	}
 	sw := ansi.StringWidth(s)
 	if sw > w {
-		s = ansi.Truncate(s, w, glyphEllipsis)
+		s = ansi.Truncate(s, w, theme.GlyphEllipsis)
 		sw = ansi.StringWidth(s)
 	}
 	if sw < w {
@@ -37,12 +39,12 @@ func fit(s string, w int) string {
 	return s
 }
 
-// block turns lines into exactly h lines of exactly w cells.
-func block(lines []string, w, h int) []string {
+// Block turns lines into exactly h lines of exactly w cells.
+func Block(lines []string, w, h int) []string {
 	out := make([]string, h)
 	for i := range h {
 		if i < len(lines) {
-			out[i] = fit(lines[i], w)
+			out[i] = Fit(lines[i], w)
 		} else {
 			out[i] = strings.Repeat(" ", max(w, 0))
 		}
@@ -50,8 +52,8 @@ func block(lines []string, w, h int) []string {
 	return out
 }
 
-// clamp bounds v to [lo, hi]; hi < lo yields lo.
-func clamp(v, lo, hi int) int {
+// Clamp bounds v to [lo, hi]; hi < lo yields lo.
+func Clamp(v, lo, hi int) int {
 	if v > hi {
 		v = hi
 	}
@@ -61,41 +63,41 @@ func clamp(v, lo, hi int) int {
 	return v
 }
 
-// stripANSI removes styling, to restyle a line as a whole.
-func stripANSI(s string) string { return ansi.Strip(s) }
+// StripANSI removes styling, to restyle a line as a whole.
+func StripANSI(s string) string { return ansi.Strip(s) }
 
-func padRight(s string, w int) string {
+func PadRight(s string, w int) string {
 	if n := w - ansi.StringWidth(s); n > 0 {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
 }
 
-func padLeft(s string, w int) string {
+func PadLeft(s string, w int) string {
 	if n := w - ansi.StringWidth(s); n > 0 {
 		return strings.Repeat(" ", n) + s
 	}
 	return s
 }
 
-// joinLR puts left and right on one line of w cells; the right side wins
+// JoinLR puts left and right on one line of w cells; the right side wins
 // when both do not fit.
-func joinLR(left, right string, w int) string {
+func JoinLR(left, right string, w int) string {
 	gap := w - ansi.StringWidth(left) - ansi.StringWidth(right)
 	if gap < 1 {
 		room := w - ansi.StringWidth(right) - 1
 		if room < 10 {
-			return fit(left, w)
+			return Fit(left, w)
 		}
-		left, gap = fit(left, room), 1
+		left, gap = Fit(left, room), 1
 	}
-	return fit(left+strings.Repeat(" ", gap)+right, w)
+	return Fit(left+strings.Repeat(" ", gap)+right, w)
 }
 
-// rect is a screen rectangle.
-type rect struct{ x, y, w, h int }
+// Rect is a screen rectangle.
+type Rect struct{ X, Y, W, H int }
 
-// contains reports whether the cell (x, y) is inside r.
-func (r rect) contains(x, y int) bool {
-	return x >= r.x && x < r.x+r.w && y >= r.y && y < r.y+r.h
+// Contains reports whether the cell (x, y) is inside r.
+func (r Rect) Contains(x, y int) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
 }

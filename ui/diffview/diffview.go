@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"time"
@@ -9,9 +9,12 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/ui/app"
+	"github.com/streamtap/streamtap/ui/inspector"
+	"github.com/streamtap/streamtap/ui/keys"
 )
 
-// diffPage is the page of `streamtap A --diff B`: both streams side by side
+// Page is the page of `streamtap A --diff B`: both streams side by side
 // (stacked when the terminal is narrow), each a timeline under a header,
 // with the selection linked: moving on the active side moves the other to
 // the counterpart of the selected event. Rows that differ carry a glyph
@@ -29,8 +32,8 @@ import (
 // with the selection that inspector left. Each side has its inspector;
 // B's background work comes back wrapped in a sideMsg so that it reaches
 // B's inspector, not A's.
-type diffPage struct {
-	*env
+type Page struct {
+	*app.Env
 	w, h int
 	r    diffRects
 
@@ -58,13 +61,13 @@ type diffJump struct {
 
 // diffSide is one stream of the diff page.
 type diffSide struct {
-	dp    *diffPage
+	dp    *Page
 	which streamdiff.Which
 	name  string
 	// in is the side's inspector (enter); tl the side's timeline on the
 	// page, over the same session. Both are nil until the side is read.
-	in  *inspector
-	tl  *timelinePane
+	in  *inspector.Page
+	tl  *inspector.Timeline
 	s   *model.Session
 	rec *streamdiff.Recorder
 	sd  *streamdiff.Side // B as read; A once it has ended
@@ -72,7 +75,7 @@ type diffSide struct {
 	// seen is the number of events the timeline was told about (A grows
 	// while it is live).
 	seen    int
-	outcome outcomeCache // how the stream ended, read once
+	outcome inspector.OutcomeCache // how the stream ended, read once
 }
 
 // sideLabel is "A" or "B".
@@ -82,10 +85,10 @@ func sideLabel(w streamdiff.Which) string { return "AB"[w&1 : w&1+1] }
 // it.
 type diffPageMsg interface{ forDiffPage() }
 
-// sideReadMsg hands over stream B, read whole, or why it could not be.
-type sideReadMsg struct {
-	sd  *streamdiff.Side
-	err error
+// SideReadMsg hands over stream B, read whole, or why it could not be.
+type SideReadMsg struct {
+	Side *streamdiff.Side
+	Err  error
 }
 
 // comparedMsg is the comparison, laid out for the page.
@@ -97,85 +100,85 @@ type comparedMsg struct {
 // sideMsg carries the result of B's inspector's work back to it.
 type sideMsg struct{ msg tea.Msg }
 
-func (sideReadMsg) forDiffPage() {}
+func (SideReadMsg) forDiffPage() {}
 func (comparedMsg) forDiffPage() {}
 func (sideMsg) forDiffPage()     {}
 
-// Diff configures the diff page (NewDiff).
-type Diff struct {
+// Config configures the diff page (NewDiff).
+type Config struct {
 	// B names stream B until it is read: "b.sse", "sample x".
 	B string
 	// Compare says what the comparison ignores.
 	Compare streamdiff.Options
 }
 
-// newDiffPage returns the diff page of a program made with e: stream A is
+// New returns the diff page of a program made with e: stream A is
 // session a, its inspector fed as New's, whose recorder rec was attached
 // when a was built; B comes later as a SideRead message.
-func newDiffPage(e *env, a *model.Session, rec *streamdiff.Recorder, d Diff) *diffPage {
-	in := newInspector(e, a)
-	dp := &diffPage{env: e, open: -1, opts: d.Compare}
-	dp.side[0] = &diffSide{dp: dp, which: streamdiff.SideA, name: e.o.Source, rec: rec}
+func New(e *app.Env, a *model.Session, rec *streamdiff.Recorder, d Config) *Page {
+	in := inspector.New(e, a)
+	dp := &Page{Env: e, open: -1, opts: d.Compare}
+	dp.side[0] = &diffSide{dp: dp, which: streamdiff.SideA, name: e.Opts.Source, rec: rec}
 	dp.side[1] = &diffSide{dp: dp, which: streamdiff.SideB, name: d.B}
 	dp.side[0].attach(in, a)
-	in.back = dp.closeSide
-	in.source = "A " + e.o.Source
-	e.keys.Sessions.Back.SetHelp("esc", "back to the diff")
+	in.Back = dp.closeSide
+	in.Source = "A " + e.Opts.Source
+	e.Keys.Sessions.Back.SetHelp("esc", "back to the diff")
 	return dp
 }
 
 // attach gives the side its inspector and session, and a timeline of its
 // own on the page.
-func (sd *diffSide) attach(in *inspector, s *model.Session) {
+func (sd *diffSide) attach(in *inspector.Page, s *model.Session) {
 	sd.in, sd.s = in, s
-	sd.tl = newTimelinePane(&sd.dp.st, &sd.dp.keys, sd, sd.dp.o.SlowGap)
-	sd.tl.attach(s)
-	sd.tl.follow = in.live
-	sd.tl.gutter = sd.gutter
+	sd.tl = inspector.NewTimeline(&sd.dp.Styles, &sd.dp.Keys, sd, sd.dp.Opts.SlowGap)
+	sd.tl.Attach(s)
+	sd.tl.Follow = in.Live
+	sd.tl.Gutter = sd.gutter
 	sd.seen = s.Len()
 	if sd.dp.w > 0 {
-		sd.dp.setSize(sd.dp.w, sd.dp.h)
+		sd.dp.SetSize(sd.dp.w, sd.dp.h)
 	}
 }
 
-// The side is its timeline's host (paneHost).
+// The side is its timeline's host (pane.Host).
 
-func (sd *diffSide) selected() int {
+func (sd *diffSide) Selected() int {
 	if sd.tl == nil {
 		return -1
 	}
-	return sd.tl.selected()
+	return sd.tl.Selected()
 }
 
-func (sd *diffSide) selectEvent(ord int) { sd.tl.selectOrd(ord) }
+func (sd *diffSide) SelectEvent(ord int) { sd.tl.SelectOrd(ord) }
 
-func (sd *diffSide) stopReplay() {}
+func (sd *diffSide) StopReplay() {}
 
-func (sd *diffSide) isLive() bool { return sd.in != nil && sd.in.live }
+func (sd *diffSide) IsLive() bool { return sd.in != nil && sd.in.Live }
 
-func (sd *diffSide) flash(text string, isErr bool) tea.Cmd { return sd.dp.flash(text, isErr) }
+func (sd *diffSide) Flash(text string, isErr bool) tea.Cmd { return sd.dp.Flash(text, isErr) }
 
 // ended says the side's stream is whole: read, and (A) at its end.
-func (sd *diffSide) ended() bool { return sd.s != nil && !sd.in.live }
+func (sd *diffSide) ended() bool { return sd.s != nil && !sd.in.Live }
 
 // grew tells the timeline about the events A got since it last looked.
 func (sd *diffSide) grew() {
 	if sd.tl != nil && sd.s.Len() != sd.seen {
 		sd.seen = sd.s.Len()
-		sd.tl.appended()
+		sd.tl.Appended()
 	}
 }
 
 // handleMsg handles the messages meant for the page.
-func (dp *diffPage) handleMsg(msg diffPageMsg) tea.Cmd {
+func (dp *Page) handleMsg(msg diffPageMsg) tea.Cmd {
 	switch msg := msg.(type) {
-	case sideReadMsg:
+	case SideReadMsg:
 		return dp.handleSideRead(msg)
 	case comparedMsg:
 		return dp.handleCompared(msg)
 	case sideMsg:
 		if b := dp.side[1].in; b != nil {
-			return tagSideB(b.update(msg.msg))
+			return tagSideB(b.Update(msg.msg))
 		}
 	}
 	return nil
@@ -183,26 +186,26 @@ func (dp *diffPage) handleMsg(msg diffPageMsg) tea.Cmd {
 
 // handleSideRead takes stream B: its own inspector, opened on it, and its
 // timeline on the page.
-func (dp *diffPage) handleSideRead(msg sideReadMsg) tea.Cmd {
+func (dp *Page) handleSideRead(msg SideReadMsg) tea.Cmd {
 	b := dp.side[1]
-	if msg.err != nil {
-		b.err = msg.err
-		return dp.flash("B: "+msg.err.Error(), true)
+	if msg.Err != nil {
+		b.err = msg.Err
+		return dp.Flash("B: "+msg.Err.Error(), true)
 	}
-	b.name, b.sd, b.rec = msg.sd.Name, msg.sd, nil
-	in := newInspector(dp.env, msg.sd.S)
-	in.open(msg.sd.S, false, "B "+msg.sd.Name)
-	in.dropLesson()
-	in.back = dp.closeSide
-	b.attach(in, msg.sd.S)
+	b.name, b.sd, b.rec = msg.Side.Name, msg.Side, nil
+	in := inspector.New(dp.Env, msg.Side.S)
+	in.Open(msg.Side.S, false, "B "+msg.Side.Name)
+	in.DropLesson()
+	in.Back = dp.closeSide
+	b.attach(in, msg.Side.S)
 	return nil
 }
 
-// work starts the comparison once both streams are whole, or the work of
+// Work starts the comparison once both streams are whole, or the work of
 // the inspector shown.
-func (dp *diffPage) work() tea.Cmd {
+func (dp *Page) Work() tea.Cmd {
 	if in := dp.opened(); in != nil {
-		return dp.tag(in.work())
+		return dp.tag(in.Work())
 	}
 	for _, sd := range dp.side {
 		if sd.s != nil {
@@ -219,7 +222,7 @@ func (dp *diffPage) work() tea.Cmd {
 // have ended, so the command reads what nothing changes any more; the
 // sessions' lazily sorted item lists are put in order here first, on the
 // loop, so that the command's reads and the panes' never race on them.
-func (dp *diffPage) compareCmd() tea.Cmd {
+func (dp *Page) compareCmd() tea.Cmd {
 	a, b := dp.side[0], dp.side[1]
 	a.sd = streamdiff.NewSide(a.name, a.s, a.rec)
 	a.s.ItemsAsOf(-1)
@@ -234,10 +237,10 @@ func (dp *diffPage) compareCmd() tea.Cmd {
 }
 
 // handleCompared shows the comparison, at its first difference.
-func (dp *diffPage) handleCompared(msg comparedMsg) tea.Cmd {
+func (dp *Page) handleCompared(msg comparedMsg) tea.Cmd {
 	dp.view, dp.comparing, dp.compared = msg.view, false, msg.took
 	for _, sd := range dp.side {
-		sd.tl.invalidate() // the gutters have marks now
+		sd.tl.Invalidate() // the gutters have marks now
 	}
 	if !dp.view.res.Equal() {
 		dp.jump(1, true)
@@ -251,50 +254,50 @@ func (dp *diffPage) handleCompared(msg comparedMsg) tea.Cmd {
 
 // linked says whether the selections follow each other: events were
 // aligned (one dialect).
-func (dp *diffPage) linked() bool {
+func (dp *Page) linked() bool {
 	return dp.view != nil && dp.view.res.Mode != "semantic"
 }
 
 // link moves the side other than w to the counterpart of w's selection:
 // exact, or the nearest (see streamdiff.Links.Counterpart); to the first
 // event when there is none.
-func (dp *diffPage) link(w streamdiff.Which) {
+func (dp *Page) link(w streamdiff.Which) {
 	from, to := dp.side[w], dp.side[w^1]
 	if !dp.linked() || from.tl == nil || to.tl == nil {
 		return
 	}
-	ord, _ := dp.view.links.Counterpart(w, from.selected())
-	to.tl.selectOrd(max(ord, 0))
+	ord, _ := dp.view.links.Counterpart(w, from.Selected())
+	to.tl.SelectOrd(max(ord, 0))
 }
 
 // counterpart says how the passive side's selection stands to the active
 // side's: the exact counterpart (none false, near false), the nearest
 // (near), or there is none (none).
-func (dp *diffPage) counterpart() (near, none bool) {
+func (dp *Page) counterpart() (near, none bool) {
 	act, pas := dp.side[dp.active], dp.side[dp.active^1]
 	if !dp.linked() || act.tl == nil || pas.tl == nil {
 		return false, false
 	}
-	ord, exact := dp.view.links.Counterpart(dp.active, act.selected())
+	ord, exact := dp.view.links.Counterpart(dp.active, act.Selected())
 	if ord < 0 {
 		return false, true
 	}
-	return !exact || ord != pas.selected(), false
+	return !exact || ord != pas.Selected(), false
 }
 
 // jump goes to the next (dir 1) or previous (dir -1) difference on the
 // active side; from the start when fromStart.
-func (dp *diffPage) jump(dir int, fromStart bool) {
+func (dp *Page) jump(dir int, fromStart bool) {
 	if dp.view == nil {
 		return
 	}
 	w := dp.active
-	sel := dp.side[w].selected()
+	sel := dp.side[w].Selected()
 	at := 2 * sel
 	switch {
 	case fromStart:
 		at = -2
-	case dp.jumped.ok && dp.jumped.side == w && dp.jumped.selA == dp.side[0].selected() && dp.jumped.selB == dp.side[1].selected():
+	case dp.jumped.ok && dp.jumped.side == w && dp.jumped.selA == dp.side[0].Selected() && dp.jumped.selB == dp.side[1].Selected():
 		at = dp.jumped.at
 	}
 	stop, ok := dp.view.next(w, at, dir)
@@ -303,21 +306,21 @@ func (dp *diffPage) jump(dir int, fromStart bool) {
 	}
 	d := &dp.view.res.Differences[stop.diff]
 	if first, _ := eventsOn(d, w); first >= 0 {
-		dp.side[w].tl.selectOrd(first)
+		dp.side[w].tl.SelectOrd(first)
 		dp.link(w)
 	} else if other, _ := eventsOn(d, w^1); other >= 0 {
-		dp.side[w^1].tl.selectOrd(other)
+		dp.side[w^1].tl.SelectOrd(other)
 		dp.link(w ^ 1)
 	}
-	dp.jumped = diffJump{ok: true, side: w, selA: dp.side[0].selected(), selB: dp.side[1].selected(), at: stop.at}
+	dp.jumped = diffJump{ok: true, side: w, selA: dp.side[0].Selected(), selB: dp.side[1].Selected(), at: stop.at}
 }
 
-func (dp *diffPage) dropLesson() { dp.side[0].in.dropLesson() }
+func (dp *Page) DropLesson() { dp.side[0].in.DropLesson() }
 
-func (dp *diffPage) findings() []checks.Finding { return dp.side[0].in.findings() }
+func (dp *Page) Findings() []checks.Finding { return dp.side[0].in.Findings() }
 
 // opened is the inspector shown instead of the page, or nil.
-func (dp *diffPage) opened() *inspector {
+func (dp *Page) opened() *inspector.Page {
 	if dp.open < 0 {
 		return nil
 	}
@@ -325,28 +328,28 @@ func (dp *diffPage) opened() *inspector {
 }
 
 // openSide shows the active side in its inspector, at the selected event.
-func (dp *diffPage) openSide() {
+func (dp *Page) openSide() {
 	sd := dp.side[dp.active]
 	if sd.in == nil {
 		return
 	}
-	sd.in.setSize(dp.w, dp.h)
-	if sel := sd.selected(); sel >= 0 {
-		sd.in.show(sel)
+	sd.in.SetSize(dp.w, dp.h)
+	if sel := sd.Selected(); sel >= 0 {
+		sd.in.Show(sel)
 	}
 	dp.open = int(dp.active)
 }
 
 // closeSide comes back from a side's inspector (its Back key), with the
 // selection it left, linked.
-func (dp *diffPage) closeSide() {
+func (dp *Page) closeSide() {
 	if dp.open < 0 {
 		return
 	}
 	sd := dp.side[dp.open]
-	sd.in.close()
-	if sel := sd.in.selected(); sel >= 0 {
-		sd.tl.selectOrd(sel)
+	sd.in.Close()
+	if sel := sd.in.Selected(); sel >= 0 {
+		sd.tl.SelectOrd(sel)
 	}
 	dp.active, dp.open = sd.which, -1
 	dp.link(sd.which)
@@ -355,7 +358,7 @@ func (dp *diffPage) closeSide() {
 // tag addresses the messages of cmd, work of the inspector shown, to
 // that inspector: B's are wrapped, A's come back as they are, and update
 // hands them to A's inspector.
-func (dp *diffPage) tag(cmd tea.Cmd) tea.Cmd {
+func (dp *Page) tag(cmd tea.Cmd) tea.Cmd {
 	if dp.open == int(streamdiff.SideB) {
 		return tagSideB(cmd)
 	}
@@ -379,7 +382,7 @@ func tagSideB(cmd tea.Cmd) tea.Cmd {
 			}
 			return out
 		default:
-			if handles(msg) {
+			if inspector.Handles(msg) {
 				return sideMsg{msg}
 			}
 			return msg
@@ -387,18 +390,18 @@ func tagSideB(cmd tea.Cmd) tea.Cmd {
 	}
 }
 
-// update takes the page's messages, A's inspector's (A is read into it
+// Update takes the page's messages, A's inspector's (A is read into it
 // as into any inspector), and a key, the mouse or a paste: the
 // inspector's while one is shown, else the page's.
-func (dp *diffPage) update(msg tea.Msg) tea.Cmd {
+func (dp *Page) Update(msg tea.Msg) tea.Cmd {
 	if m, ok := msg.(diffPageMsg); ok {
 		return dp.handleMsg(m)
 	}
-	if handles(msg) {
-		return dp.side[0].in.update(msg)
+	if inspector.Handles(msg) {
+		return dp.side[0].in.Update(msg)
 	}
 	if in := dp.opened(); in != nil {
-		return dp.tag(in.update(msg))
+		return dp.tag(in.Update(msg))
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -413,8 +416,8 @@ func (dp *diffPage) update(msg tea.Msg) tea.Cmd {
 
 // handleKey: tab, n, N and enter are the page's; the navigation keys move
 // the active side's timeline, and the other follows.
-func (dp *diffPage) handleKey(msg tea.KeyPressMsg) {
-	k := &dp.keys
+func (dp *Page) handleKey(msg tea.KeyPressMsg) {
+	k := &dp.Keys
 	switch {
 	case key.Matches(msg, k.Diff.Side):
 		if dp.side[dp.active^1].tl != nil {
@@ -428,83 +431,83 @@ func (dp *diffPage) handleKey(msg tea.KeyPressMsg) {
 		dp.openSide()
 	default:
 		if sd := dp.side[dp.active]; sd.tl != nil {
-			sd.tl.update(msg)
+			sd.tl.Update(msg)
 			dp.link(dp.active)
 		}
 	}
 }
 
 // handleClick makes the side clicked active and selects the row clicked.
-func (dp *diffPage) handleClick(ms tea.Mouse) {
+func (dp *Page) handleClick(ms tea.Mouse) {
 	for w, sd := range dp.side {
 		// Each side's rectangle starts with its header line.
-		if r := dp.r.side[w]; sd.tl != nil && r.contains(ms.X, ms.Y) {
+		if r := dp.r.side[w]; sd.tl != nil && r.Contains(ms.X, ms.Y) {
 			dp.active = streamdiff.Which(w)
-			sd.tl.click(ms.X-r.x, ms.Y-r.y-1)
+			sd.tl.Click(ms.X-r.X, ms.Y-r.Y-1)
 			dp.link(dp.active)
 		}
 	}
 }
 
 // handleWheel scrolls the side under the pointer, which becomes active.
-func (dp *diffPage) handleWheel(ms tea.Mouse) {
-	delta := wheelDelta(ms)
+func (dp *Page) handleWheel(ms tea.Mouse) {
+	delta := inspector.WheelDelta(ms)
 	for w, sd := range dp.side {
-		if r := dp.r.side[w]; delta != 0 && sd.tl != nil && r.contains(ms.X, ms.Y) {
+		if r := dp.r.side[w]; delta != 0 && sd.tl != nil && r.Contains(ms.X, ms.Y) {
 			dp.active = streamdiff.Which(w)
-			sd.tl.wheel(delta)
+			sd.tl.Wheel(delta)
 			dp.link(dp.active)
 		}
 	}
 }
 
-// typing says a prompt of the inspector shown takes every key.
-func (dp *diffPage) typing() bool {
+// Typing says a prompt of the inspector shown takes every key.
+func (dp *Page) Typing() bool {
 	if in := dp.opened(); in != nil {
-		return in.typing()
+		return in.Typing()
 	}
 	return false
 }
 
-// setSize lays the page out, and sizes the inspectors enter opens.
-func (dp *diffPage) setSize(w, h int) {
-	dp.side[0].in.setSize(w, h)
+// SetSize lays the page out, and sizes the inspectors enter opens.
+func (dp *Page) SetSize(w, h int) {
+	dp.side[0].in.SetSize(w, h)
 	dp.w, dp.h = w, h
 	dp.r = diffLayout(w, h)
 	if b := dp.side[1].in; b != nil {
-		b.setSize(w, h)
+		b.SetSize(w, h)
 	}
 	for i, sd := range dp.side {
 		if sd.tl != nil && !dp.r.tooSmall {
 			// The side's header line, then the timeline with its column
 			// header.
-			sd.tl.setSize(dp.r.side[i].w, dp.r.side[i].h-1)
+			sd.tl.SetSize(dp.r.side[i].W, dp.r.side[i].H-1)
 		}
 	}
 }
 
-// restyle drops what was rendered with the styles before.
-func (dp *diffPage) restyle() {
-	dp.side[0].in.restyle()
+// Restyle drops what was rendered with the styles before.
+func (dp *Page) Restyle() {
+	dp.side[0].in.Restyle()
 	for _, sd := range dp.side {
 		if sd.tl != nil {
-			sd.tl.invalidate()
+			sd.tl.Invalidate()
 		}
 	}
 	if b := dp.side[1].in; b != nil {
-		b.restyle()
+		b.Restyle()
 	}
 }
 
-// updateKeys enables the page's keys while it is shown and turns off the
+// UpdateKeys enables the page's keys while it is shown and turns off the
 // inspector's that do nothing on it; while a side's inspector is shown,
 // that inspector's own keys.
-func (dp *diffPage) updateKeys() {
-	k := &dp.keys
-	dp.side[0].in.updateKeys()
+func (dp *Page) UpdateKeys() {
+	k := &dp.Keys
+	dp.side[0].in.UpdateKeys()
 	in := dp.opened()
 	if in != nil && in != dp.side[0].in {
-		in.updateKeys()
+		in.UpdateKeys()
 	}
 	shown := in == nil
 	k.Diff.Side.SetEnabled(shown && dp.side[1].tl != nil)
@@ -526,31 +529,31 @@ func (dp *diffPage) updateKeys() {
 	}
 }
 
-// shortHelp lists the keys that work now.
-func (dp *diffPage) shortHelp() []key.Binding {
+// ShortHelp lists the keys that work now.
+func (dp *Page) ShortHelp() []key.Binding {
 	if in := dp.opened(); in != nil {
-		return in.shortHelp()
+		return in.ShortHelp()
 	}
-	k := &dp.keys
+	k := &dp.Keys
 	return []key.Binding{k.Diff.NextDiff, k.Diff.PrevDiff, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.App.Help, k.App.Quit}
 }
 
-// helpLine is the short help. In a side's inspector the way back comes
+// HelpLine is the short help. In a side's inspector the way back comes
 // first, where a narrow help line cannot cut it off.
-func (dp *diffPage) helpLine() string {
+func (dp *Page) HelpLine() string {
 	in := dp.opened()
 	if in == nil {
-		return renderShortHelp(&dp.st, dp.shortHelp(), dp.w)
+		return keys.ShortHelp(&dp.Styles, dp.ShortHelp(), dp.w)
 	}
-	if in.typing() {
-		return in.helpLine()
+	if in.Typing() {
+		return in.HelpLine()
 	}
-	back := dp.keys.Sessions.Back
+	back := dp.Keys.Sessions.Back
 	list := []key.Binding{back}
-	for _, b := range in.shortHelp() {
+	for _, b := range in.ShortHelp() {
 		if b.Help() != back.Help() {
 			list = append(list, b)
 		}
 	}
-	return renderShortHelp(&dp.st, list, dp.w)
+	return keys.ShortHelp(&dp.Styles, list, dp.w)
 }

@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"bytes"
@@ -16,6 +16,9 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/ui/inspector"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // The pairs the diff page is drawn from: a gateway's re-stream of a call
@@ -58,7 +61,7 @@ func newDiffModelUnread(t testing.TB, a string, w, h int) *Model {
 	t.Helper()
 	sa, recA := diffSideOf(t, a)
 	m := NewDiff(sa, recA, Options{Source: "sample " + a, Checks: StrictChecks},
-		Diff{B: "sample b", Compare: streamdiff.DefaultOptions()})
+		Config{B: "sample b", Compare: streamdiff.DefaultOptions()})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -79,14 +82,16 @@ func drain(t testing.TB, m *Model, cmd tea.Cmd) {
 		}
 	case sideMsg:
 		_, next := m.Update(msg)
-		if _, ok := msg.msg.(paneMsg); ok {
+		if _, ok := msg.msg.(pane.Msg); ok {
 			drain(t, m, next)
 		}
-	case diffPageMsg, paneMsg:
+	case diffPageMsg, pane.Msg:
 		_, next := m.Update(msg)
 		drain(t, m, next)
-	case searchResultMsg, filterResultMsg:
-		m.Update(msg)
+	default:
+		if inspector.Handles(msg) { // a search's or a filter's results
+			m.Update(msg)
+		}
 	}
 }
 
@@ -131,7 +136,7 @@ func pressDrain(t testing.TB, m *Model, keys ...string) {
 }
 
 // sel is the selected event of side A and of side B on the page.
-func sel(m *Model) [2]int { return [2]int{m.dv.side[0].selected(), m.dv.side[1].selected()} }
+func sel(m *Model) [2]int { return [2]int{m.dv.side[0].Selected(), m.dv.side[1].Selected()} }
 
 // TestDiffGolden draws the diff page at 80×24 (stacked) and 160×48 (side
 // by side): a gateway's stream against the official one, opened at the
@@ -215,7 +220,7 @@ func TestDiffLinkedSelection(t *testing.T) {
 		t.Fatalf("A at #%d; want #5", got[0])
 	}
 	v := plainView(m)
-	if !strings.Contains(v, "≈ near A#5") || !strings.Contains(v, glyphNear+"÷") {
+	if !strings.Contains(v, "≈ near A#5") || !strings.Contains(v, theme.GlyphNear+"÷") {
 		t.Errorf("a near counterpart should be marked on B's cursor and header:\n%s", v)
 	}
 	pressDrain(t, m, "tab", "G") // B leads now: its last event, response.completed
@@ -280,8 +285,8 @@ func TestDiffEnterEsc(t *testing.T) {
 		t.Fatalf("enter on A should show A's inspector")
 	}
 	v := plainView(m)
-	if !strings.Contains(v, "1 timeline") || !strings.Contains(v, "2 detail") || m.insp.selected() != 3 {
-		t.Fatalf("A's inspector should show at A#3 (selected %d):\n%s", m.insp.selected(), v)
+	if !strings.Contains(v, "1 timeline") || !strings.Contains(v, "2 detail") || m.insp.Selected() != 3 {
+		t.Fatalf("A's inspector should show at A#3 (selected %d):\n%s", m.insp.Selected(), v)
 	}
 	if !strings.Contains(v, "esc back to the diff") {
 		t.Errorf("the help line should say how to come back:\n%s", v)
@@ -305,8 +310,8 @@ func TestDiffEnterEsc(t *testing.T) {
 	pressDrain(t, m, "/")
 	typeText(m, "output_item")
 	pressDrain(t, m, "enter")
-	if len(b.tl.matches) == 0 || len(m.insp.tl.matches) != 0 {
-		t.Errorf("search in B: B's matches %v, A's %v; want B's only", b.tl.matches, m.insp.tl.matches)
+	if b.Matches() == 0 || m.insp.Matches() != 0 {
+		t.Errorf("search in B: B's matches %v, A's %v; want B's only", b.Matches(), m.insp.Matches())
 	}
 	pressDrain(t, m, "esc") // clears the search first
 	if m.dv.opened() != b {
@@ -324,7 +329,7 @@ func TestDiffEnterEsc(t *testing.T) {
 func TestDiffWaitsForBothSides(t *testing.T) {
 	data := sampleBytes(t, diffOfficial)
 	opts, recA := streamdiff.Attach(model.Options{KeepEvents: true, Raw: bytes.NewReader(data)}, streamdiff.NewIgnore(streamdiff.DefaultIgnore()...))
-	m := NewDiff(model.NewSession(opts), recA, Options{Source: "stdin", Live: true}, Diff{B: "b.sse", Compare: streamdiff.DefaultOptions()})
+	m := NewDiff(model.NewSession(opts), recA, Options{Source: "stdin", Live: true}, Config{B: "b.sse", Compare: streamdiff.DefaultOptions()})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	if v := plainView(m); !strings.Contains(v, "reading B…") || !strings.Contains(v, "B b.sse") {
 		t.Fatalf("before B is read:\n%s", v)
@@ -336,8 +341,8 @@ func TestDiffWaitsForBothSides(t *testing.T) {
 	if v := plainView(m); !strings.Contains(v, "waiting for A to end…") || m.dv.view != nil {
 		t.Fatalf("B read, A live: the page should wait for A:\n%s", v)
 	}
-	if m.dv.side[0].tl.selected() != 4 {
-		t.Errorf("A's timeline follows the live tail: selected %d; want 4", m.dv.side[0].tl.selected())
+	if m.dv.side[0].tl.Selected() != 4 {
+		t.Errorf("A's timeline follows the live tail: selected %d; want 4", m.dv.side[0].tl.Selected())
 	}
 	m.Update(batch(fs[5:]))
 	_, cmd = m.Update(SourceDone(nil))
@@ -398,13 +403,13 @@ func TestDiffMarks(t *testing.T) {
 // and the inspector's that do nothing there are off.
 func TestDiffKeys(t *testing.T) {
 	m := newDiffModel(t, diffOfficial, diffGateway, 160, 48)
-	help := func() string { return ansi.Strip(m.dv.helpLine()) }
+	help := func() string { return ansi.Strip(m.dv.HelpLine()) }
 	for _, want := range []string{"n next diff", "N prev diff", "tab other side", "enter inspect side"} {
 		if !strings.Contains(help(), want) {
 			t.Errorf("the page's help line lacks %q: %s", want, help())
 		}
 	}
-	if k := &m.keys; k.Search.Search.Enabled() || k.Stream.Play.Enabled() || k.Sessions.Back.Enabled() {
+	if k := &m.Keys; k.Search.Search.Enabled() || k.Stream.Play.Enabled() || k.Sessions.Back.Enabled() {
 		t.Errorf("search, replay and back should be off on the page")
 	}
 	pressDrain(t, m, "?")
@@ -412,7 +417,7 @@ func TestDiffKeys(t *testing.T) {
 		t.Errorf("the full help should list the page's keys:\n%s", v)
 	}
 	pressDrain(t, m, "?", "enter")
-	if k := &m.keys; k.Diff.NextDiff.Enabled() || !k.Search.Search.Enabled() || !k.Sessions.Back.Enabled() {
+	if k := &m.Keys; k.Diff.NextDiff.Enabled() || !k.Search.Search.Enabled() || !k.Sessions.Back.Enabled() {
 		t.Errorf("in a side's inspector the page's keys are off and the inspector's on")
 	}
 }
@@ -451,7 +456,7 @@ func TestDiffMarksInterleaved(t *testing.T) {
 	sa, recA := diffSideOf(t, "responses-parallel-calls")
 	opts, recB := streamdiff.Attach(model.Options{KeepEvents: true, Raw: strings.NewReader(dropped)}, streamdiff.NewIgnore(streamdiff.DefaultIgnore()...))
 	sb := model.Assemble([]byte(dropped), capture.FormatAuto, opts)
-	m := NewDiff(sa, recA, Options{Source: "a"}, Diff{B: "b", Compare: streamdiff.DefaultOptions()})
+	m := NewDiff(sa, recA, Options{Source: "a"}, Config{B: "b", Compare: streamdiff.DefaultOptions()})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	_, cmd := m.Update(SideRead(streamdiff.NewSide("b", sb, recB), nil))
 	drain(t, m, cmd)

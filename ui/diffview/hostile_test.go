@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func diffSideOfBytes(data []byte) (*model.Session, *streamdiff.Recorder) {
 func newDiffModelOf(t testing.TB, a, b []byte, w, h int) *Model {
 	t.Helper()
 	sa, recA := diffSideOfBytes(a)
-	m := NewDiff(sa, recA, Options{Source: "a.sse", Checks: StrictChecks}, Diff{B: "b.sse", Compare: streamdiff.DefaultOptions()})
+	m := NewDiff(sa, recA, Options{Source: "a.sse", Checks: StrictChecks}, Config{B: "b.sse", Compare: streamdiff.DefaultOptions()})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	sb, recB := diffSideOfBytes(b)
 	_, cmd := m.Update(SideRead(streamdiff.NewSide("b.sse", sb, recB), nil))
@@ -96,7 +96,7 @@ func TestDiffPageHugeFieldsCheap(t *testing.T) {
 				})
 				if got > uint64(size/8) {
 					t.Errorf("at A#%d B#%d the headers and panel allocated %d bytes; want under %d",
-						dp.side[0].selected(), dp.side[1].selected(), got, size/8)
+						dp.side[0].Selected(), dp.side[1].Selected(), got, size/8)
 				}
 				pressDrain(t, m, "n")
 				if i == 0 {
@@ -114,7 +114,7 @@ func TestDiffPageHugeFieldsCheap(t *testing.T) {
 // event and reading "near" an event it is far from.
 func TestDiffEqualLinksOnCompare(t *testing.T) {
 	m := newDiffModelUnread(t, diffOfficial, 120, 40)
-	m.dv.side[0].tl.selectOrd(13)
+	m.dv.side[0].tl.SelectOrd(13)
 	_, cmd := m.Update(sideRead(t, diffOfficial))
 	drain(t, m, cmd)
 	if m.dv.view == nil || !m.dv.view.res.Equal() {
@@ -125,5 +125,16 @@ func TestDiffEqualLinksOnCompare(t *testing.T) {
 	}
 	if v := plainView(m); !strings.Contains(v, "= A#13") {
 		t.Errorf("B should read = A#13:\n%s", v)
+	}
+}
+
+// TestEmptySideSaysSo: a side of the diff page over a stream that ended
+// without an event says there are no events, not that it waits for some
+// (the inspector's TestEmptyStreamSaysSo, on this page).
+func TestEmptySideSaysSo(t *testing.T) {
+	m := newDiffModelOf(t, nil, []byte("data: [DONE]\n\n"), 120, 40)
+	v := plainView(m)
+	if got := strings.Count(v, "no events"); got != 1 || strings.Contains(v, "waiting for events") {
+		t.Errorf("%q shown %d times; want 1:\n%s", "no events", got, v)
 	}
 }

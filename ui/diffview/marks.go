@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"slices"

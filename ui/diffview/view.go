@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"fmt"
@@ -11,6 +11,11 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/app"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/inspector"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // diffRects names the regions of the diff page above the help and
@@ -19,43 +24,43 @@ import (
 type diffRects struct {
 	tooSmall bool
 	stacked  bool
-	side     [2]rect
-	panel    rect
+	side     [2]cell.Rect
+	panel    cell.Rect
 }
 
 // diffLayout lays the diff page out for a w×h terminal: the sides next
-// to each other from wideWidth columns, A above B below that, and the
+// to each other from inspector.WideWidth columns, A above B below that, and the
 // panel under both. It runs on resize only.
 func diffLayout(w, h int) diffRects {
 	var r diffRects
-	if w < minWidth || h < minHeight {
+	if w < app.MinWidth || h < app.MinHeight {
 		r.tooSmall = true
 		return r
 	}
 	body := h - 2
-	if w >= wideWidth {
+	if w >= inspector.WideWidth {
 		ph := max(6, body/4)
 		th := body - ph
 		lw := (w - 1) / 2 // one column of separator
-		r.side[0] = rect{0, 0, lw, th}
-		r.side[1] = rect{lw + 1, 0, w - lw - 1, th}
-		r.panel = rect{0, th, w, ph}
+		r.side[0] = cell.Rect{X: 0, Y: 0, W: lw, H: th}
+		r.side[1] = cell.Rect{X: lw + 1, Y: 0, W: w - lw - 1, H: th}
+		r.panel = cell.Rect{X: 0, Y: th, W: w, H: ph}
 		return r
 	}
 	r.stacked = true
 	ph := max(5, body*3/10)
 	th := body - ph
 	ha := (th + 1) / 2
-	r.side[0] = rect{0, 0, w, ha}
-	r.side[1] = rect{0, ha, w, th - ha}
-	r.panel = rect{0, th, w, ph}
+	r.side[0] = cell.Rect{X: 0, Y: 0, W: w, H: ha}
+	r.side[1] = cell.Rect{X: 0, Y: ha, W: w, H: th - ha}
+	r.panel = cell.Rect{X: 0, Y: th, W: w, H: ph}
 	return r
 }
 
-// body draws both sides and the panel, or the inspector shown.
-func (dp *diffPage) body() []string {
+// Body draws both sides and the panel, or the inspector shown.
+func (dp *Page) Body() []string {
 	if in := dp.opened(); in != nil {
-		return in.body()
+		return in.Body()
 	}
 	for _, sd := range dp.side {
 		if sd.s != nil {
@@ -67,7 +72,7 @@ func (dp *diffPage) body() []string {
 	if dp.r.stacked {
 		lines = append(a, b...)
 	} else {
-		sep := dp.st.Sep.Render(glyphSep)
+		sep := dp.Styles.Sep.Render(theme.GlyphSep)
 		lines = make([]string, len(a))
 		for i := range a {
 			lines[i] = a[i] + sep + b[i]
@@ -78,35 +83,35 @@ func (dp *diffPage) body() []string {
 
 // sideLines draws side w in exactly its rectangle: its header, then its
 // timeline, or why it has none yet.
-func (dp *diffPage) sideLines(w streamdiff.Which) []string {
+func (dp *Page) sideLines(w streamdiff.Which) []string {
 	sd, r := dp.side[w], dp.r.side[w]
 	lines := []string{dp.sideHeader(w)}
 	switch {
 	case sd.tl != nil:
-		sd.tl.cursorGlyph = ""
+		sd.tl.CursorGlyph = ""
 		if w != dp.active {
 			switch near, none := dp.counterpart(); {
 			case none:
-				sd.tl.cursorGlyph = glyphNoMatch
+				sd.tl.CursorGlyph = theme.GlyphNoMatch
 			case near:
-				sd.tl.cursorGlyph = glyphNear
+				sd.tl.CursorGlyph = theme.GlyphNear
 			}
 		}
-		lines = append(lines, strings.Split(sd.tl.view(sd.selected(), w == dp.active), "\n")...)
+		lines = append(lines, strings.Split(sd.tl.View(sd.Selected(), w == dp.active), "\n")...)
 	case sd.err != nil:
-		lines = append(lines, dp.st.Err.Render(termtext.Safe("cannot read "+sideLabel(w)+": "+sd.err.Error())))
+		lines = append(lines, dp.Styles.Err.Render(termtext.Safe("cannot read "+sideLabel(w)+": "+sd.err.Error())))
 	default:
-		lines = append(lines, dp.st.Muted.Render("  reading "+sideLabel(w)+"…"))
+		lines = append(lines, dp.Styles.Muted.Render("  reading "+sideLabel(w)+"…"))
 	}
-	return block(lines, r.w, r.h)
+	return cell.Block(lines, r.W, r.H)
 }
 
 // sideHeader is a side's first line: its letter (highlighted on the
 // active side), name, how it ended, its size and dialect, what matters
 // most first, as what does not fit is cut from the end; at the right, on
 // the passive side, how its selection stands to the active side's.
-func (dp *diffPage) sideHeader(w streamdiff.Which) string {
-	sd, st := dp.side[w], &dp.st
+func (dp *Page) sideHeader(w streamdiff.Which) string {
+	sd, st := dp.side[w], &dp.Styles
 	sep := st.Subtle.Render(" · ")
 	letter := st.Title.Blurred.Render(sideLabel(w))
 	if w == dp.active {
@@ -114,25 +119,25 @@ func (dp *diffPage) sideHeader(w streamdiff.Which) string {
 	}
 	left := letter + " " + st.Accent.Render(termtext.Safe(sd.name))
 	if sd.s != nil {
-		left += sep + dp.sideState(sd) + sep + st.Base.Render(countOf(sd.s.Len(), "event"))
+		left += sep + dp.sideState(sd) + sep + st.Base.Render(plain.CountOf(sd.s.Len(), "event"))
 		if d := sd.s.Dialect(); d != model.DialectUnknown {
 			left += sep + st.Muted.Render(d.String())
 		}
 	}
-	return joinLR(left, dp.linkText(w), dp.r.side[w].w)
+	return cell.JoinLR(left, dp.linkText(w), dp.r.side[w].W)
 }
 
 // sideState says how a side's stream stands: live, or how it ended.
-func (dp *diffPage) sideState(sd *diffSide) string {
-	st := &dp.st
-	if sd.isLive() {
+func (dp *Page) sideState(sd *diffSide) string {
+	st := &dp.Styles
+	if sd.IsLive() {
 		return st.Status.Live.Render("live")
 	}
-	o := sd.outcome.of(sd.s)
-	w := oneLineMax(dp.r.side[sd.which].w)
-	text := termtext.Safe(truncate(o.State, w))
+	o := sd.outcome.Of(sd.s)
+	w := oneLineMax(dp.r.side[sd.which].W)
+	text := termtext.Safe(plain.Truncate(o.State, w))
 	if o.Detail != "" {
-		text += " (" + termtext.Safe(truncate(o.Detail, w)) + ")"
+		text += " (" + termtext.Safe(plain.Truncate(o.Detail, w)) + ")"
 	}
 	switch o.State {
 	case "completed":
@@ -147,21 +152,21 @@ func (dp *diffPage) sideState(sd *diffSide) string {
 // active side's: its counterpart (= A#3), only near it (≈ near A#11: one
 // of them has no counterpart, or the deltas were cut differently), or
 // nothing matches it (∅).
-func (dp *diffPage) linkText(w streamdiff.Which) string {
+func (dp *Page) linkText(w streamdiff.Which) string {
 	if w == dp.active || !dp.linked() {
 		return ""
 	}
-	st := &dp.st
-	sel := dp.side[dp.active].selected()
+	st := &dp.Styles
+	sel := dp.side[dp.active].Selected()
 	if sel < 0 {
 		return st.Muted.Render("nothing selected on " + sideLabel(dp.active))
 	}
 	ref := sideEventRef(dp.active, sel)
 	switch near, none := dp.counterpart(); {
 	case none:
-		return st.Warn.Render(glyphNoMatch + " no match for " + ref)
+		return st.Warn.Render(theme.GlyphNoMatch + " no match for " + ref)
 	case near:
-		return st.Warn.Render(glyphNear + " near " + ref)
+		return st.Warn.Render(theme.GlyphNear + " near " + ref)
 	}
 	return st.Muted.Render("= " + ref)
 }
@@ -194,25 +199,25 @@ func (sd *diffSide) gutter(ord int) string {
 func kindGlyph(k streamdiff.Kind) string {
 	switch k {
 	case streamdiff.OnlyInA:
-		return glyphOnlyInA
+		return theme.GlyphOnlyInA
 	case streamdiff.OnlyInB:
-		return glyphOnlyInB
+		return theme.GlyphOnlyInB
 	case streamdiff.Reordered:
-		return glyphReordered
+		return theme.GlyphReordered
 	case streamdiff.Field:
-		return glyphField
+		return theme.GlyphField
 	case streamdiff.Chunking:
-		return glyphChunking
+		return theme.GlyphChunking
 	case streamdiff.Sequence:
-		return glyphSequence
+		return theme.GlyphSequence
 	}
-	return glyphSemantic
+	return theme.GlyphSemantic
 }
 
 // kindStyle colours a kind of difference as the plain report does: gone
 // red, added green, changed yellow, moved blue, timing muted.
-func (dp *diffPage) kindStyle(k streamdiff.Kind) lipgloss.Style {
-	st := &dp.st
+func (dp *Page) kindStyle(k streamdiff.Kind) lipgloss.Style {
+	st := &dp.Styles
 	switch k {
 	case streamdiff.OnlyInA:
 		return st.Diff.Del
@@ -228,29 +233,29 @@ func (dp *diffPage) kindStyle(k streamdiff.Kind) lipgloss.Style {
 
 // panelLines draws the panel: a title with the verdict, then the
 // differences at the selected events.
-func (dp *diffPage) panelLines() []string {
-	r, st := dp.r.panel, &dp.st
+func (dp *Page) panelLines() []string {
+	r, st := dp.r.panel, &dp.Styles
 	title := st.Title.Focused.Render("differences")
 	var body []string
 	verdict := ""
 	switch {
 	case dp.view != nil:
-		title += st.Muted.Render("  at " + sideEventRef(streamdiff.SideA, dp.side[0].selected()) + " · " + sideEventRef(streamdiff.SideB, dp.side[1].selected()))
+		title += st.Muted.Render("  at " + sideEventRef(streamdiff.SideA, dp.side[0].Selected()) + " · " + sideEventRef(streamdiff.SideB, dp.side[1].Selected()))
 		verdict = dp.verdict()
-		body = dp.differencesHere(r.w, r.h-1)
+		body = dp.differencesHere(r.W, r.H-1)
 	case dp.side[1].err != nil:
 		verdict = st.Status.Error.Render("B could not be read")
 		body = []string{st.Muted.Render("nothing to compare A with")}
 	default:
 		verdict = st.Status.Live.Render(dp.waiting())
-		body = wrapStyled(st.Muted, "the streams are compared once A has ended and B is read; until then each side moves on its own", r.w)
+		body = wrapStyled(st.Muted, "the streams are compared once A has ended and B is read; until then each side moves on its own", r.W)
 	}
-	lines := []string{joinLR(title, verdict, r.w)}
-	return block(append(lines, body...), r.w, r.h)
+	lines := []string{cell.JoinLR(title, verdict, r.W)}
+	return cell.Block(append(lines, body...), r.W, r.H)
 }
 
 // waiting says what the comparison waits for.
-func (dp *diffPage) waiting() string {
+func (dp *Page) waiting() string {
 	switch {
 	case dp.comparing:
 		return "comparing…"
@@ -262,8 +267,8 @@ func (dp *diffPage) waiting() string {
 
 // verdict counts the differences by kind, or says the streams are
 // equivalent.
-func (dp *diffPage) verdict() string {
-	res, st := dp.view.res, &dp.st
+func (dp *Page) verdict() string {
+	res, st := dp.view.res, &dp.Styles
 	if res.Equal() {
 		return st.OK.Render("equivalent")
 	}
@@ -281,8 +286,8 @@ func (dp *diffPage) verdict() string {
 // differencesHere lists the differences at the selected events in at
 // most h lines of w cells: each on its own lines, wrapped, and the values
 // of a call's arguments or a text that differ.
-func (dp *diffPage) differencesHere(w, h int) []string {
-	st, res := &dp.st, dp.view.res
+func (dp *Page) differencesHere(w, h int) []string {
+	st, res := &dp.Styles, dp.view.res
 	var lines []string
 	if res.Note != "" {
 		lines = append(lines, wrapStyled(st.Muted, res.Note, w)...)
@@ -295,7 +300,7 @@ func (dp *diffPage) differencesHere(w, h int) []string {
 		}
 		return append(lines, wrapStyled(st.Muted, termtext.Safe(ignored), w)...)
 	}
-	here := dp.view.at(dp.side[0].selected(), dp.side[1].selected())
+	here := dp.view.at(dp.side[0].Selected(), dp.side[1].Selected())
 	if len(here) == 0 {
 		return append(lines, st.Muted.Render("no difference at these events; n and N go to the next and previous"))
 	}
@@ -317,12 +322,12 @@ func (dp *diffPage) differencesHere(w, h int) []string {
 // differenceLines draws one difference: its glyph, kind, events on each
 // side and message, wrapped to w with a hanging indent; for a call's
 // arguments or a text, each side's value on a line of its own.
-func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
-	st := &dp.st
+func (dp *Page) differenceLines(d *streamdiff.Difference, w int) []string {
+	st := &dp.Styles
 	style := dp.kindStyle(d.Kind)
-	refs := eventRef("A", d.EventA, d.LastA) + " " + eventRef("B", d.EventB, d.LastB)
-	text := padRight(d.Kind.String(), 10) + " " + refs + " " + termtext.Safe(truncate(d.Message, diffMessageMax))
-	wrapped := wrapWords(text, max(w-2, 1))
+	refs := plain.EventRef("A", d.EventA, d.LastA) + " " + plain.EventRef("B", d.EventB, d.LastB)
+	text := cell.PadRight(d.Kind.String(), 10) + " " + refs + " " + termtext.Safe(plain.Truncate(d.Message, diffMessageMax))
+	wrapped := plain.WrapWords(text, max(w-2, 1))
 	out := make([]string, len(wrapped))
 	for i, l := range wrapped {
 		if i == 0 {
@@ -339,9 +344,9 @@ func (dp *diffPage) differenceLines(d *streamdiff.Difference, w int) []string {
 		}{{"A", d.A}, {"B", d.B}} {
 			val := "(absent)"
 			if len(v.val) > 0 {
-				val = termtext.Safe(truncate(string(v.val), oneLineMax(w)))
+				val = termtext.Safe(plain.Truncate(string(v.val), oneLineMax(w)))
 			}
-			out = append(out, "  "+st.Muted.Render(v.side)+" "+st.Base.Render(fit(val, max(w-4, 1))))
+			out = append(out, "  "+st.Muted.Render(v.side)+" "+st.Base.Render(cell.Fit(val, max(w-4, 1))))
 		}
 	}
 	return out
@@ -364,33 +369,33 @@ func cutCells(s string, n int) (string, string) {
 
 // wrapStyled wraps text to w cells, each line in style.
 func wrapStyled(style lipgloss.Style, text string, w int) []string {
-	lines := wrapWords(text, max(w, 1))
+	lines := plain.WrapWords(text, max(w, 1))
 	for i, l := range lines {
 		lines[i] = style.Render(l)
 	}
 	return lines
 }
 
-// status draws the status line: both streams, and the page's notice.
-func (dp *diffPage) status() string {
+// Status draws the status line: both streams, and the page's notice.
+func (dp *Page) Status() string {
 	if in := dp.opened(); in != nil {
-		return in.status()
+		return in.Status()
 	}
-	st := &dp.st
+	st := &dp.Styles
 	sep := st.Subtle.Render(" · ")
 	left := st.Accent.Render("diff") + sep + st.Base.Render("A "+termtext.Safe(dp.side[0].name)) + sep + st.Base.Render("B "+termtext.Safe(dp.side[1].name))
 	right := ""
 	switch {
-	case dp.note.text != "":
+	case dp.Note.Text != "":
 		style := st.Status.Info
-		if dp.note.isErr {
+		if dp.Note.IsErr {
 			style = st.Status.Error
 		}
-		right = style.Render(termtext.Safe(dp.note.text))
+		right = style.Render(termtext.Safe(dp.Note.Text))
 	case dp.view != nil:
 		right = st.Muted.Render(ignoredText(dp.view.res))
 	}
-	return joinLR(left, right, dp.w)
+	return cell.JoinLR(left, right, dp.w)
 }
 
 // ignoredText says in a few words what the comparison ignored.

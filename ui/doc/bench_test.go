@@ -1,4 +1,4 @@
-package ui
+package doc
 
 import (
 	"fmt"
@@ -13,11 +13,11 @@ func BenchmarkIndexDoc(b *testing.B) {
 		b.Run(fmt.Sprintf("bytes=%d", sz), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				sp := &docSpec{src: src, mode: docJSON, w: 117, ms: -1, me: -1}
-				d := &doc{sp: sp, front: sp.start()}
+				sp := &Spec{Src: src, Mode: JSON, W: 117, MarkStart: -1, MarkEnd: -1}
+				d := &Layout{Spec: sp, front: sp.start()}
 				d.marks = []layoutState{d.front}
-				for !d.done() {
-					d.apply(d.indexCmd()().(docIndexedMsg))
+				for !d.Done() {
+					d.Apply(d.IndexCmd()().(IndexedMsg))
 				}
 			}
 		})

@@ -1,4 +1,4 @@
-package ui
+package doc
 
 import (
 	"sort"
@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // Saved layout states: one at the first line start after every
@@ -17,22 +18,22 @@ const (
 )
 
 // Work bounds. A document up to syncIndexMax is indexed when it is made;
-// a larger one is indexed off the event loop, indexChunkBytes per command,
-// while the event loop lays out at most syncBudgetBytes past the indexed
+// a larger one is indexed off the event loop, IndexChunk per command,
+// while the event loop lays out at most SyncBudget past the indexed
 // part per key press (a page down beyond it) and waits for the rest.
 const (
-	syncIndexMax    = 256 << 10
-	indexChunkBytes = 4 << 20
-	syncBudgetBytes = 512 << 10
+	syncIndexMax = 256 << 10
+	IndexChunk   = 4 << 20
+	SyncBudget   = 512 << 10
 )
 
-// doc is one document laid out lazily: the index of saved layout states
+// Layout is one document laid out lazily: the index of saved layout states
 // grows from the start, on the event loop a screen at a time or off it a
 // chunk at a time, until it reaches the end and the line count is exact.
 // A doc belongs to the event loop; commands get only its immutable spec
 // and copies of states.
-type doc struct {
-	sp    *docSpec      // also names the doc in its commands' messages
+type Layout struct {
+	Spec  *Spec         // also names the doc in its commands' messages
 	marks []layoutState // saved line starts, in order
 	front layoutState   // the first line start not laid out yet
 	stuck bool          // a partial doc reached the end of what it has
@@ -42,51 +43,51 @@ type doc struct {
 	// final or may still grow: worked out at once for a small doc, by the
 	// first index command for a big one (it costs O(size)).
 	judge, final bool
-	judged       bool
-	state        model.JSONState
+	Judged       bool
+	State        model.JSONState
 }
 
-// newDoc makes the document of sp. A small one is indexed at once.
-func newDoc(sp *docSpec) *doc {
-	d := &doc{sp: sp}
+// New makes the document of sp. A small one is indexed at once.
+func New(sp *Spec) *Layout {
+	d := &Layout{Spec: sp}
 	d.front = sp.start()
 	d.marks = []layoutState{d.front}
-	if len(sp.src) <= syncIndexMax {
-		d.extend(1<<62, len(sp.src)+1)
+	if len(sp.Src) <= syncIndexMax {
+		d.Extend(1<<62, len(sp.Src)+1)
 	}
 	return d
 }
 
-// newJudgedDoc makes the document of JSON arguments whose state the pane
+// NewJudged makes the document of JSON arguments whose state the pane
 // shows (final: no more fragments can come).
-func newJudgedDoc(sp *docSpec, final bool) *doc {
-	d := newDoc(sp)
+func NewJudged(sp *Spec, final bool) *Layout {
+	d := New(sp)
 	d.judge, d.final = true, final
-	if len(sp.src) <= syncIndexMax {
-		d.state, d.judged = model.ArgsState(sp.src, final), true
+	if len(sp.Src) <= syncIndexMax {
+		d.State, d.Judged = model.ArgsState(sp.Src, final), true
 	}
 	return d
 }
 
-// done reports whether every line is laid out, so known is exact.
-func (d *doc) done() bool { return d.front.done }
+// Done reports whether every line is laid out, so known is exact.
+func (d *Layout) Done() bool { return d.front.done }
 
-// known is the number of lines laid out so far: all of them once done.
-func (d *doc) known() int { return d.front.line }
+// Known is the number of lines laid out so far: all of them once done.
+func (d *Layout) Known() int { return d.front.line }
 
-// progress is the share of the source laid out, for "indexing n%".
-func (d *doc) progress() float64 {
-	if len(d.sp.src) == 0 || d.done() {
+// Progress is the share of the source laid out, for "indexing n%".
+func (d *Layout) Progress() float64 {
+	if len(d.Spec.Src) == 0 || d.Done() {
 		return 1
 	}
-	return float64(d.front.pos) / float64(len(d.sp.src))
+	return float64(d.front.pos) / float64(len(d.Spec.Src))
 }
 
 // indexRun lays out lines from st until maxLine, until budget bytes of
 // source are consumed, or to the end, saving states as it goes (last is
 // the last state saved before st). It is a pure function of its
 // arguments, so it may run in a command.
-func (sp *docSpec) indexRun(st, last layoutState, maxLine, budget int) (marks []layoutState, front layoutState, stuck bool) {
+func (sp *Spec) indexRun(st, last layoutState, maxLine, budget int) (marks []layoutState, front layoutState, stuck bool) {
 	var out lineOut
 	limit := st.pos + budget
 	for !st.done && st.line < maxLine && st.pos < limit {
@@ -94,7 +95,7 @@ func (sp *docSpec) indexRun(st, last layoutState, maxLine, budget int) (marks []
 		if !sp.fill(&st, &out) {
 			break
 		}
-		if sp.partial && (st.done || st.pos > len(sp.src)-partialMargin) {
+		if sp.Partial && (st.done || st.pos > len(sp.Src)-partialMargin) {
 			return marks, prev, true
 		}
 		if !st.done && (st.pos-last.pos >= markEveryBytes || st.line-last.line >= markEveryLines) {
@@ -105,55 +106,55 @@ func (sp *docSpec) indexRun(st, last layoutState, maxLine, budget int) (marks []
 	return marks, st, false
 }
 
-// extend lays out lines on the event loop until at least line toLine is
+// Extend lays out lines on the event loop until at least line toLine is
 // known, within budget bytes of source.
-func (d *doc) extend(toLine, budget int) {
-	if d.done() || d.stuck || d.front.line >= toLine {
+func (d *Layout) Extend(toLine, budget int) {
+	if d.Done() || d.stuck || d.front.line >= toLine {
 		return
 	}
-	marks, front, stuck := d.sp.indexRun(d.front, d.marks[len(d.marks)-1], toLine, budget)
+	marks, front, stuck := d.Spec.indexRun(d.front, d.marks[len(d.marks)-1], toLine, budget)
 	d.marks = append(d.marks, marks...)
 	d.front, d.stuck = front, stuck
 }
 
-// lines lays out display lines [from, to), as far as they are known after
+// Lines lays out display lines [from, to), as far as they are known after
 // laying out up to a page more on the event loop.
-func (d *doc) lines(from, to int) []segLine {
-	d.extend(to, syncBudgetBytes)
-	to = min(to, d.known())
+func (d *Layout) Lines(from, to int) []theme.Line {
+	d.Extend(to, SyncBudget)
+	to = min(to, d.Known())
 	if from >= to {
 		return nil
 	}
 	st := d.markBefore(from)
 	out := lineOut{}
-	for st.line < from && d.sp.fill(&st, &out) {
+	for st.line < from && d.Spec.fill(&st, &out) {
 	}
-	res := make([]segLine, 0, to-from)
+	res := make([]theme.Line, 0, to-from)
 	out.keep = true
-	for st.line < to && d.sp.fill(&st, &out) {
+	for st.line < to && d.Spec.fill(&st, &out) {
 		res = append(res, out.segs)
 	}
 	return res
 }
 
 // markBefore is the last saved state at or before line.
-func (d *doc) markBefore(line int) layoutState {
+func (d *Layout) markBefore(line int) layoutState {
 	i := sort.Search(len(d.marks), func(i int) bool { return d.marks[i].line > line })
 	return d.marks[max(i-1, 0)]
 }
 
-// lineOf is the display line that shows source byte pos, or -1 when the
+// LineOf is the display line that shows source byte pos, or -1 when the
 // layout has not got there yet. With more, it first lays out up to
-// syncBudgetBytes further to get there.
-func (d *doc) lineOf(pos int, more bool) int {
+// SyncBudget further to get there.
+func (d *Layout) LineOf(pos int, more bool) int {
 	if pos < 0 {
 		return -1
 	}
-	if !d.done() && pos >= d.front.pos {
+	if !d.Done() && pos >= d.front.pos {
 		if more {
-			d.extend(1<<62, min(pos-d.front.pos+1, syncBudgetBytes))
+			d.Extend(1<<62, min(pos-d.front.pos+1, SyncBudget))
 		}
-		if !d.done() && pos >= d.front.pos {
+		if !d.Done() && pos >= d.front.pos {
 			return -1
 		}
 	}
@@ -162,52 +163,52 @@ func (d *doc) lineOf(pos int, more bool) int {
 	var out lineOut
 	for {
 		prev := st
-		if !d.sp.fill(&st, &out) || st.pos > pos || st.done {
+		if !d.Spec.fill(&st, &out) || st.pos > pos || st.done {
 			return prev.line
 		}
 	}
 }
 
-// docIndexedMsg carries the states an index command laid out for the doc
+// IndexedMsg carries the states an index command laid out for the doc
 // of spec sp. The spec is unique to its doc (a new doc, for a new
 // event, width or mode, has a new one), so it serves as the generation: a
 // message whose doc is no longer shown is dropped.
-type docIndexedMsg struct {
-	sp    *docSpec
+type IndexedMsg struct {
+	Spec  *Spec
 	marks []layoutState
 	front layoutState
-	state *model.JSONState // the source's JSON state, when asked for
+	State *model.JSONState // the source's JSON state, when asked for
 }
 
-// indexCmd lays out the next chunk of the doc off the event loop, or is
+// IndexCmd lays out the next chunk of the doc off the event loop, or is
 // nil when there is nothing to do or a command is already under way.
-func (d *doc) indexCmd() tea.Cmd {
-	judge := d.judge && !d.judged
-	if (d.done() && !judge) || d.stuck || d.busy || d.sp.partial {
+func (d *Layout) IndexCmd() tea.Cmd {
+	judge := d.judge && !d.Judged
+	if (d.Done() && !judge) || d.stuck || d.busy || d.Spec.Partial {
 		return nil
 	}
 	d.busy = true
-	sp, st, last, final := d.sp, d.front, d.marks[len(d.marks)-1], d.final
+	sp, st, last, final := d.Spec, d.front, d.marks[len(d.marks)-1], d.final
 	return func() tea.Msg {
-		msg := docIndexedMsg{sp: sp, front: st}
+		msg := IndexedMsg{Spec: sp, front: st}
 		if judge {
-			state := model.ArgsState(sp.src, final)
-			msg.state = &state
+			state := model.ArgsState(sp.Src, final)
+			msg.State = &state
 		}
 		if !st.done {
-			msg.marks, msg.front, _ = sp.indexRun(st, last, 1<<62, indexChunkBytes)
+			msg.marks, msg.front, _ = sp.indexRun(st, last, 1<<62, IndexChunk)
 		}
 		return msg
 	}
 }
 
-// apply takes the states of an index command. The layout is deterministic,
+// Apply takes the states of an index command. The layout is deterministic,
 // so when the event loop laid out some of the same lines meanwhile, the
 // states agree and only the ones past its own are new.
-func (d *doc) apply(msg docIndexedMsg) {
+func (d *Layout) Apply(msg IndexedMsg) {
 	d.busy = false
-	if msg.state != nil {
-		d.state, d.judged = *msg.state, true
+	if msg.State != nil {
+		d.State, d.Judged = *msg.State, true
 	}
 	if msg.front.line <= d.front.line {
 		return

@@ -1,4 +1,4 @@
-package ui
+package doc
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // A document is bytes laid out as display lines: pretty-printed JSON that
@@ -20,33 +22,33 @@ import (
 // O(screen). The machine is deterministic, so lines laid out from a saved
 // state are exactly the lines a layout from the start would make there.
 
-// docMode says how a document's bytes are laid out.
-type docMode uint8
+// Mode says how a document's bytes are laid out.
+type Mode uint8
 
 const (
-	docJSON docMode = iota // pretty-printed JSON, cut short or invalid allowed
-	docRaw                 // bytes as received: line endings shown, SSE fields set apart
-	docHead                // an HTTP head as received, secret header values redacted
-	docText                // text broken at \n only (message text, reasoning)
+	JSON Mode = iota // pretty-printed JSON, cut short or invalid allowed
+	Raw              // bytes as received: line endings shown, SSE fields set apart
+	Head             // an HTTP head as received, secret header values redacted
+	Text             // text broken at \n only (message text, reasoning)
 )
 
-// docSpec is what one document is laid out from. It is never modified once
+// Spec is what one document is laid out from. It is never modified once
 // made, so a layout may run on any goroutine.
-type docSpec struct {
-	src  []byte // never modified: lines point into it
-	mode docMode
-	// w is the display width in cells; 0 makes unwrapped logical lines.
-	w int
-	// prefix goes before every logical line ("  " in the calls pane) and
+type Spec struct {
+	Src  []byte // never modified: lines point into it
+	Mode Mode
+	// W is the display width in cells; 0 makes unwrapped logical lines.
+	W int
+	// Prefix goes before every logical line ("  " in the calls pane) and
 	// sets the indent of wrapped continuation lines.
-	prefix      string
-	keepSecrets bool
+	Prefix      string
+	KeepSecrets bool
 	// ms and me mark the bytes [ms, me): the fragment the selected event
 	// added, or where data stops being JSON.
-	ms, me int
-	// partial says src is only the start of the data: lines that end near
+	MarkStart, MarkEnd int
+	// Partial says src is only the start of the data: lines that end near
 	// its end may still change, so they are not laid out.
-	partial bool
+	Partial bool
 }
 
 // partialMargin is how far before the end of a partial document the last
@@ -90,13 +92,13 @@ type layoutState struct {
 	depth int       // nesting depth
 
 	ph        phase
-	cls       tokClass // class of the token or run in progress
-	lead      int32    // continuation indent of the current logical line
-	expectKey bool     // JSON: an object key may come next
-	esc       bool     // JSON: the byte at pos is escaped by a backslash
-	fresh     bool     // raw, text: the next unit starts a token
-	cont      bool     // this line continues a wrapped logical line
-	done      bool     // past the last line
+	cls       theme.TokClass // class of the token or run in progress
+	lead      int32          // continuation indent of the current logical line
+	expectKey bool           // JSON: an object key may come next
+	esc       bool           // JSON: the byte at pos is escaped by a backslash
+	fresh     bool           // raw, text: the next unit starts a token
+	cont      bool           // this line continues a wrapped logical line
+	done      bool           // past the last line
 }
 
 // push opens a container one level deeper.
@@ -150,7 +152,7 @@ type unit struct {
 	kind   unitKind
 	text   string // terminal-safe
 	width  int
-	cls    tokClass
+	cls    theme.TokClass
 	at     int  // first source byte, or -1 for text the layout adds
 	newTok bool // starts a token: never merged into the segment before
 }
@@ -158,18 +160,18 @@ type unit struct {
 // lineOut receives one display line.
 type lineOut struct {
 	keep    bool // build segments; false only counts
-	segs    segLine
+	segs    theme.Line
 	used    int
 	lastSrc bool // the last segment holds source text, so it may grow
 }
 
 // start is the state of the first line.
-func (sp *docSpec) start() layoutState { return layoutState{stop: -1} }
+func (sp *Spec) start() layoutState { return layoutState{stop: -1} }
 
 // fill lays out one display line from st into out and moves st to the
 // start of the next line. It returns false, and marks st done, when there
 // is no line left (a raw document ends after its last line ending).
-func (sp *docSpec) fill(st *layoutState, out *lineOut) bool {
+func (sp *Spec) fill(st *layoutState, out *lineOut) bool {
 	if st.done {
 		return false
 	}
@@ -177,7 +179,7 @@ func (sp *docSpec) fill(st *layoutState, out *lineOut) bool {
 	if st.cont {
 		out.place(unit{text: spaces(int(st.lead)), width: int(st.lead), at: -1, newTok: true}, sp)
 	} else {
-		if (sp.mode == docRaw || sp.mode == docHead) && st.pos >= len(sp.src) {
+		if (sp.Mode == Raw || sp.Mode == Head) && st.pos >= len(sp.Src) {
 			st.done = true
 			return false
 		}
@@ -186,8 +188,8 @@ func (sp *docSpec) fill(st *layoutState, out *lineOut) bool {
 	placed := false
 	for {
 		room := 1 << 30
-		if sp.w > 0 {
-			room = sp.w - out.used
+		if sp.W > 0 {
+			room = sp.W - out.used
 		}
 		u, next := sp.peek(st, max(room, 1))
 		switch u.kind {
@@ -205,7 +207,7 @@ func (sp *docSpec) fill(st *layoutState, out *lineOut) bool {
 			st.line++
 			return true
 		}
-		if sp.w > 0 && u.width > room && placed && (room <= 0 || out.used > int(st.lead)) {
+		if sp.W > 0 && u.width > room && placed && (room <= 0 || out.used > int(st.lead)) {
 			st.cont = true
 			st.line++
 			return true
@@ -218,15 +220,15 @@ func (sp *docSpec) fill(st *layoutState, out *lineOut) bool {
 
 // beginLine places what starts a logical line (the prefix, the JSON
 // indent) and sets the indent of its continuation lines.
-func (sp *docSpec) beginLine(st *layoutState, out *lineOut) {
+func (sp *Spec) beginLine(st *layoutState, out *lineOut) {
 	first := 0
-	if sp.prefix != "" {
-		first = len(sp.prefix)
-		out.place(unit{text: sp.prefix, width: len(sp.prefix), at: -1, newTok: true}, sp)
+	if sp.Prefix != "" {
+		first = len(sp.Prefix)
+		out.place(unit{text: sp.Prefix, width: len(sp.Prefix), at: -1, newTok: true}, sp)
 	}
-	if sp.mode == docJSON {
+	if sp.Mode == JSON {
 		ind := sp.indent(st.depth)
-		if sp.prefix == "" {
+		if sp.Prefix == "" {
 			first = ind
 		}
 		if ind > 0 {
@@ -234,41 +236,41 @@ func (sp *docSpec) beginLine(st *layoutState, out *lineOut) {
 		}
 	}
 	st.lead = int32(first)
-	if sp.w > 0 {
-		st.lead = int32(min(first, sp.w/4))
+	if sp.W > 0 {
+		st.lead = int32(min(first, sp.W/4))
 	}
 }
 
 // indent is the indent of a JSON line at depth, in cells: two per level,
 // but at most half the width, so deep nesting still leaves room to read.
-func (sp *docSpec) indent(depth int) int {
+func (sp *Spec) indent(depth int) int {
 	ind := 2 * depth
-	if sp.w > 0 {
-		ind = min(ind, max(sp.w/2-len(sp.prefix), 0)&^1)
+	if sp.W > 0 {
+		ind = min(ind, max(sp.W/2-len(sp.Prefix), 0)&^1)
 	}
 	return ind
 }
 
 // place adds u to the line, merging it into the last segment when it
 // continues the same token with the same marking.
-func (o *lineOut) place(u unit, sp *docSpec) {
+func (o *lineOut) place(u unit, sp *Spec) {
 	o.used += u.width
 	if !o.keep || u.text == "" {
 		return
 	}
-	mark := u.at >= 0 && u.at >= sp.ms && u.at < sp.me
-	if n := len(o.segs); n > 0 && o.lastSrc && !u.newTok && o.segs[n-1].cls == u.cls && o.segs[n-1].mark == mark {
-		o.segs[n-1].text += u.text
+	mark := u.at >= 0 && u.at >= sp.MarkStart && u.at < sp.MarkEnd
+	if n := len(o.segs); n > 0 && o.lastSrc && !u.newTok && o.segs[n-1].Class == u.cls && o.segs[n-1].Mark == mark {
+		o.segs[n-1].Text += u.text
 		return
 	}
-	o.segs = append(o.segs, seg{text: u.text, cls: u.cls, mark: mark})
+	o.segs = append(o.segs, theme.Seg{Text: u.text, Class: u.cls, Mark: mark})
 	o.lastSrc = u.at >= 0
 }
 
 // peek returns the next unit at st, with room cells left on the line, and
 // the state after it; st itself is not changed.
-func (sp *docSpec) peek(st *layoutState, room int) (unit, layoutState) {
-	if sp.mode == docJSON {
+func (sp *Spec) peek(st *layoutState, room int) (unit, layoutState) {
+	if sp.Mode == JSON {
 		return sp.peekJSON(st, room)
 	}
 	return sp.peekLines(st, room)
@@ -278,8 +280,8 @@ func (sp *docSpec) peek(st *layoutState, room int) (unit, layoutState) {
 // that arguments show as they stream in): one member or element per
 // line, two spaces per level, strings kept whole and marked as keys where
 // an object key may come.
-func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
-	src, n := sp.src, *st
+func (sp *Spec) peekJSON(st *layoutState, room int) (unit, layoutState) {
+	src, n := sp.Src, *st
 	switch st.ph {
 	case phBreak:
 		n.ph = phStart
@@ -290,7 +292,7 @@ func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
 	case phPunct:
 		n.pos++
 		n.ph, n.expectKey = phStart, false
-		return sp.char(st.pos, tokPunct, true), n
+		return sp.char(st.pos, theme.TokPunct, true), n
 	case phStr:
 		if st.pos >= len(src) {
 			return unit{kind: uEnd}, n
@@ -318,7 +320,7 @@ func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
 		n.pos += size
 		return u, n
 	case phBare:
-		if st.pos >= len(src) || isDelim(src[st.pos]) {
+		if st.pos >= len(src) || theme.IsDelim(src[st.pos]) {
 			n.ph = phStart
 			return unit{kind: uNothing}, n
 		}
@@ -341,7 +343,7 @@ func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
 		j := skipSpace(src, i+1)
 		if j < len(src) && src[j] == closer {
 			n.pos, n.ph = j, phPunct // an empty container stays on its line
-			return sp.char(i, tokPunct, true), n
+			return sp.char(i, theme.TokPunct, true), n
 		}
 		n.push(c == '{')
 		n.expectKey = c == '{'
@@ -349,7 +351,7 @@ func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
 		if j < len(src) {
 			n.ph = phBreak
 		}
-		return sp.char(i, tokPunct, true), n
+		return sp.char(i, theme.TokPunct, true), n
 	case '}', ']':
 		n.pop()
 		n.ph = phPunct // on the next line, one level out
@@ -360,14 +362,14 @@ func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
 		if skipSpace(src, i+1) < len(src) {
 			n.ph = phBreak
 		}
-		return sp.char(i, tokPunct, true), n
+		return sp.char(i, theme.TokPunct, true), n
 	case ':':
 		n.pos, n.ph, n.expectKey = i+1, phSpace, false
-		return sp.char(i, tokPunct, true), n
+		return sp.char(i, theme.TokPunct, true), n
 	case '"':
-		n.cls = tokString
+		n.cls = theme.TokString
 		if st.expectKey {
-			n.cls = tokKey
+			n.cls = theme.TokKey
 		}
 		n.pos, n.ph = i+1, phStr
 		return sp.char(i, n.cls, true), n
@@ -381,18 +383,18 @@ func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
 // bareClass classifies the number, literal or stray token at the start of
 // b as scalarClass does, looking at no more than its first six bytes: a
 // token longer than a literal is a number or an error by its first byte.
-func bareClass(b []byte) tokClass {
+func bareClass(b []byte) theme.TokClass {
 	k := 1
-	for k < len(b) && k < 6 && !isDelim(b[k]) {
+	for k < len(b) && k < 6 && !theme.IsDelim(b[k]) {
 		k++
 	}
-	if k == 6 && k < len(b) && !isDelim(b[k]) {
+	if k == 6 && k < len(b) && !theme.IsDelim(b[k]) {
 		if b[0] == '-' || (b[0] >= '0' && b[0] <= '9') {
-			return tokNumber
+			return theme.TokNumber
 		}
-		return tokError
+		return theme.TokError
 	}
-	return scalarClass(b[:k])
+	return theme.ScalarClass(b[:k])
 }
 
 func skipSpace(src []byte, i int) int {
@@ -404,8 +406,8 @@ func skipSpace(src []byte, i int) int {
 
 // peekLines lays out raw bytes, HTTP heads and text line by line, as
 // rawLines and the calls pane's text always have.
-func (sp *docSpec) peekLines(st *layoutState, room int) (unit, layoutState) {
-	src, n := sp.src, *st
+func (sp *Spec) peekLines(st *layoutState, room int) (unit, layoutState) {
+	src, n := sp.Src, *st
 	switch st.ph {
 	case phStart:
 		return sp.classifyLine(st)
@@ -413,11 +415,11 @@ func (sp *docSpec) peekLines(st *layoutState, room int) (unit, layoutState) {
 		n.ph = phStart
 		return unit{kind: uBreak}, n
 	case phColon:
-		if sp.mode == docHead {
+		if sp.Mode == Head {
 			return sp.headValue(st)
 		}
 		n.pos++
-		n.ph, n.cls, n.stop, n.fresh = phRun, tokPlain, -1, true
+		n.ph, n.cls, n.stop, n.fresh = phRun, theme.TokPlain, -1, true
 		return unit{text: ":", width: 1, at: st.pos, newTok: true}, n
 	case phRedact:
 		n.pos, n.ph, n.stop, n.fresh = st.stop, phEnding, -1, true
@@ -427,23 +429,23 @@ func (sp *docSpec) peekLines(st *layoutState, room int) (unit, layoutState) {
 	}
 	// phRun
 	if st.stop >= 0 && st.pos >= st.stop {
-		if st.cls == tokField {
+		if st.cls == theme.TokField {
 			n.ph = phColon
 			return unit{kind: uNothing}, n
 		}
-		n.pos = lineEnd(src, st.pos, sp.mode == docText) // a head value's trailing spaces
+		n.pos = lineEnd(src, st.pos, sp.Mode == Text) // a head value's trailing spaces
 		n.ph, n.stop, n.fresh = phEnding, -1, true
 		return unit{kind: uNothing}, n
 	}
 	if st.pos >= len(src) {
 		return unit{kind: uEnd}, n
 	}
-	if c := src[st.pos]; c == '\n' || (c == '\r' && sp.mode != docText) {
+	if c := src[st.pos]; c == '\n' || (c == '\r' && sp.Mode != Text) {
 		n.ph, n.fresh = phEnding, true
 		return unit{kind: uNothing}, n
 	}
 	special := &rawSpecial
-	if sp.mode == docText {
+	if sp.Mode == Text {
 		special = &textSpecial
 	}
 	limit := len(src)
@@ -462,29 +464,29 @@ func (sp *docSpec) peekLines(st *layoutState, room int) (unit, layoutState) {
 const fieldScanMax = 1 << 10
 
 // classifyLine starts a logical line of a raw, head or text document.
-func (sp *docSpec) classifyLine(st *layoutState) (unit, layoutState) {
-	src, n := sp.src, *st
-	n.ph, n.stop, n.cls, n.fresh = phRun, -1, tokPlain, true
-	if sp.mode == docText || st.pos >= len(src) {
+func (sp *Spec) classifyLine(st *layoutState) (unit, layoutState) {
+	src, n := sp.Src, *st
+	n.ph, n.stop, n.cls, n.fresh = phRun, -1, theme.TokPlain, true
+	if sp.Mode == Text || st.pos >= len(src) {
 		return unit{kind: uNothing}, n
 	}
 	if src[st.pos] == ':' {
-		n.cls = tokComment
+		n.cls = theme.TokComment
 		return unit{kind: uNothing}, n
 	}
-	if sp.mode == docHead {
+	if sp.Mode == Head {
 		end := lineEnd(src, st.pos, false)
 		if c := bytes.IndexByte(src[st.pos:end], ':'); c >= 0 {
-			n.cls, n.stop = tokField, st.pos+c
+			n.cls, n.stop = theme.TokField, st.pos+c
 		} else {
-			n.cls = tokKey
+			n.cls = theme.TokKey
 		}
 		return unit{kind: uNothing}, n
 	}
 	for k := st.pos; k < len(src) && k-st.pos < fieldScanMax; k++ {
 		switch src[k] {
 		case ':':
-			n.cls, n.stop = tokField, k
+			n.cls, n.stop = theme.TokField, k
 		case ' ', '{', '"', '\r', '\n':
 		default:
 			continue
@@ -496,8 +498,8 @@ func (sp *docSpec) classifyLine(st *layoutState) (unit, layoutState) {
 
 // headValue lays out ": " and the value of a head line at the colon at
 // st.pos, trimmed, and redacted when the header is secret.
-func (sp *docSpec) headValue(st *layoutState) (unit, layoutState) {
-	src, n := sp.src, *st
+func (sp *Spec) headValue(st *layoutState) (unit, layoutState) {
+	src, n := sp.Src, *st
 	start := st.pos
 	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
 		start--
@@ -510,8 +512,8 @@ func (sp *docSpec) headValue(st *layoutState) (unit, layoutState) {
 	for ve > vs && isSpaceByte(src[ve-1]) {
 		ve--
 	}
-	n.pos, n.ph, n.cls, n.stop, n.fresh = vs, phRun, tokPlain, ve, true
-	if name := string(src[start:st.pos]); RedactHeader(name, "x", sp.keepSecrets) != "x" {
+	n.pos, n.ph, n.cls, n.stop, n.fresh = vs, phRun, theme.TokPlain, ve, true
+	if name := string(src[start:st.pos]); plain.RedactHeader(name, "x", sp.KeepSecrets) != "x" {
 		n.ph, n.stop = phRedact, end
 	}
 	return unit{text: ": ", width: 2, at: -1, newTok: true}, n
@@ -536,21 +538,21 @@ func lineEnd(src []byte, i int, textMode bool) int {
 
 // ending lays out the line ending at st.pos: made visible in raw
 // documents, a plain break in text.
-func (sp *docSpec) ending(st *layoutState) (unit, layoutState) {
-	src, n := sp.src, *st
+func (sp *Spec) ending(st *layoutState) (unit, layoutState) {
+	src, n := sp.Src, *st
 	n.ph, n.stop = phBreak, -1
 	if st.pos >= len(src) {
 		return unit{kind: uEnd}, n
 	}
-	if sp.mode == docText {
+	if sp.Mode == Text {
 		n.pos++
 		n.ph = phStart
 		return unit{kind: uBreak}, n
 	}
-	u := unit{text: glyphLF, width: 1, cls: tokControl, at: st.pos, newTok: st.fresh}
+	u := unit{text: theme.GlyphLF, width: 1, cls: theme.TokControl, at: st.pos, newTok: st.fresh}
 	n.pos++
 	if src[st.pos] == '\r' {
-		u.text = glyphCR
+		u.text = theme.GlyphCR
 		if st.pos+1 < len(src) && src[st.pos+1] == '\n' {
 			// ␍ and ␊ are one segment, which a wrap may split.
 			n.ph, n.fresh = phEnding, false
@@ -560,8 +562,8 @@ func (sp *docSpec) ending(st *layoutState) (unit, layoutState) {
 }
 
 // char is the one-byte unit at i: JSON punctuation or a quote.
-func (sp *docSpec) char(i int, cls tokClass, newTok bool) unit {
-	return unit{text: asciiText[sp.src[i]], width: 1, cls: cls, at: i, newTok: newTok}
+func (sp *Spec) char(i int, cls theme.TokClass, newTok bool) unit {
+	return unit{text: asciiText[sp.Src[i]], width: 1, cls: cls, at: i, newTok: newTok}
 }
 
 // Bytes that end a run of plain ASCII in each context.
@@ -597,10 +599,10 @@ var asciiText, escapeText = func() (a, e [256]string) {
 // boundary and before a byte that may join it in a grapheme cluster; else
 // one grapheme cluster, or the escape Safe shows for one byte or rune. It
 // also returns how many source bytes the unit covers.
-func (sp *docSpec) textUnit(pos, limit, room int, special *[256]bool) (unit, int) {
-	src := sp.src
+func (sp *Spec) textUnit(pos, limit, room int, special *[256]bool) (unit, int) {
+	src := sp.Src
 	end := limit
-	for _, b := range [2]int{sp.ms, sp.me} {
+	for _, b := range [2]int{sp.MarkStart, sp.MarkEnd} {
 		if b > pos && b < end {
 			end = b
 		}
@@ -636,8 +638,8 @@ const clusterMax = 64
 // cluster is the unit at pos when it is not plain ASCII: a grapheme
 // cluster of printable runes, or the escape for an invalid byte or an
 // unsafe rune (which are never part of a cluster).
-func (sp *docSpec) cluster(pos, limit int) (unit, int) {
-	src := sp.src
+func (sp *Spec) cluster(pos, limit int) (unit, int) {
+	src := sp.Src
 	r, size := utf8.DecodeRune(src[pos:limit])
 	switch {
 	case r == utf8.RuneError && size <= 1:

@@ -1,4 +1,4 @@
-package ui
+package doc
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // docCorpus is JSON of every shape the layout must agree with the
@@ -26,7 +28,7 @@ func docCorpus(t testing.TB) [][]byte {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d, ok := eventData(raw); ok {
+			if d, ok := plain.EventData(raw); ok {
 				out = append(out, d)
 			}
 		}
@@ -53,12 +55,12 @@ func docCorpus(t testing.TB) [][]byte {
 
 // dropEmpty removes empty segments, which the reference made for an indent
 // of nothing and the layout does not.
-func dropEmpty(ls []segLine) []segLine {
-	out := make([]segLine, len(ls))
+func dropEmpty(ls []theme.Line) []theme.Line {
+	out := make([]theme.Line, len(ls))
 	for i, l := range ls {
-		out[i] = segLine{}
+		out[i] = theme.Line{}
 		for _, s := range l {
-			if s.text != "" {
+			if s.Text != "" {
 				out[i] = append(out[i], s)
 			}
 		}
@@ -66,13 +68,13 @@ func dropEmpty(ls []segLine) []segLine {
 	return out
 }
 
-func wrapRef(ls []segLine, prefix string, w int) []segLine {
-	var out []segLine
+func wrapRef(ls []theme.Line, prefix string, w int) []theme.Line {
+	var out []theme.Line
 	for _, l := range ls {
 		if prefix != "" {
-			l = append(segLine{{text: prefix}}, l...)
+			l = append(theme.Line{{Text: prefix}}, l...)
 		}
-		out = append(out, wrapSegs(l, w)...)
+		out = append(out, theme.WrapSegs(l, w)...)
 	}
 	return out
 }
@@ -101,11 +103,11 @@ func TestDocMatchesReference(t *testing.T) {
 	for i, src := range docCorpus(t) {
 		ms, me := len(src)/3, len(src)/3+max(len(src)/6, 1) // a non-empty mark: an empty one splits nothing visible
 		want := dropEmpty(refPrettyPartial(src, ms, me))
-		got := dropEmpty(layoutDoc(&docSpec{src: src, mode: docJSON, ms: ms, me: me}))
+		got := dropEmpty(layoutDoc(&Spec{Src: src, Mode: JSON, MarkStart: ms, MarkEnd: me}))
 		if !slices.EqualFunc(got, want, slices.Equal) {
 			t.Fatalf("#%d %q unwrapped:\n got %v\nwant %v", i, src, got, want)
 		}
-		if !isASCII(string(src)) || bytes.ContainsFunc(src, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' }) {
+		if !theme.IsASCII(string(src)) || bytes.ContainsFunc(src, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' }) {
 			continue
 		}
 		for _, w := range []int{9, 24, 80, 117} {
@@ -114,7 +116,7 @@ func TestDocMatchesReference(t *testing.T) {
 			}
 			for _, prefix := range []string{"", "  "} {
 				want := dropEmpty(wrapRef(refPrettyPartial(src, ms, me), prefix, w))
-				got := dropEmpty(layoutDoc(&docSpec{src: src, mode: docJSON, w: w, prefix: prefix, ms: ms, me: me}))
+				got := dropEmpty(layoutDoc(&Spec{Src: src, Mode: JSON, W: w, Prefix: prefix, MarkStart: ms, MarkEnd: me}))
 				if !slices.EqualFunc(got, want, slices.Equal) {
 					t.Fatalf("#%d %q at %d prefix %q:\n got %q\nwant %q", i, src, w, prefix, plainSegs(got), plainSegs(want))
 				}
@@ -140,22 +142,22 @@ func TestRawDocMatchesReference(t *testing.T) {
 	}
 	for i, src := range inputs {
 		for _, head := range []bool{false, true} {
-			mode := docRaw
+			mode := Raw
 			if head {
-				mode = docHead
+				mode = Head
 			}
 			want := dropEmpty(refRawLines(src, head, false))
-			got := dropEmpty(layoutDoc(&docSpec{src: src, mode: mode, ms: -1, me: -1}))
+			got := dropEmpty(layoutDoc(&Spec{Src: src, Mode: mode, MarkStart: -1, MarkEnd: -1}))
 			if !slices.EqualFunc(got, want, slices.Equal) {
 				t.Fatalf("#%d %q head=%v:\n got %v\nwant %v", i, src, head, got, want)
 			}
 		}
-		if !isASCII(string(src)) {
+		if !theme.IsASCII(string(src)) {
 			continue
 		}
 		for _, w := range []int{7, 40, 80} {
 			want := dropEmpty(wrapRef(refRawLines(src, false, false), "", w))
-			got := dropEmpty(layoutDoc(&docSpec{src: src, mode: docRaw, w: w, ms: -1, me: -1}))
+			got := dropEmpty(layoutDoc(&Spec{Src: src, Mode: Raw, W: w, MarkStart: -1, MarkEnd: -1}))
 			if !slices.EqualFunc(got, want, slices.Equal) {
 				t.Fatalf("#%d %q at %d:\n got %q\nwant %q", i, src, w, plainSegs(got), plainSegs(want))
 			}
@@ -167,11 +169,11 @@ func TestRawDocMatchesReference(t *testing.T) {
 // values redacted unless kept.
 func TestHeadDocRedacts(t *testing.T) {
 	src := []byte("HTTP/1.1 200 OK\r\nAuthorization:  Bearer sk-secret  \r\nContent-Type: text/event-stream\r\n\r\n")
-	got := plainSegs(layoutDoc(&docSpec{src: src, mode: docHead, ms: -1, me: -1}))
+	got := plainSegs(layoutDoc(&Spec{Src: src, Mode: Head, MarkStart: -1, MarkEnd: -1}))
 	if strings.Contains(got, "sk-secret") || !strings.Contains(got, "Content-Type: text/event-stream␍␊") {
 		t.Errorf("head layout = %q; want the token redacted and the other header shown", got)
 	}
-	kept := plainSegs(layoutDoc(&docSpec{src: src, mode: docHead, keepSecrets: true, ms: -1, me: -1}))
+	kept := plainSegs(layoutDoc(&Spec{Src: src, Mode: Head, KeepSecrets: true, MarkStart: -1, MarkEnd: -1}))
 	if !strings.Contains(kept, "Authorization: Bearer sk-secret␍␊") {
 		t.Errorf("head layout keeping secrets = %q; want the trimmed token", kept)
 	}
@@ -193,10 +195,10 @@ func TestDocResumes(t *testing.T) {
 		fmt.Fprintf(&big, `{"id":%d,"name":"item %d","tags":["a","b"],"text":"%s"},`, i, i, strings.Repeat("héllo wörld ", rng.IntN(40)))
 	}
 	big.WriteString(`null],"end":true}`)
-	srcs := map[docMode][]byte{
-		docJSON: big.Bytes(),
-		docRaw:  bytes.ReplaceAll(big.Bytes(), []byte(`},`), []byte("},\r\ndata: ")),
-		docText: bytes.ReplaceAll(big.Bytes(), []byte(`,`), []byte(",\n")),
+	srcs := map[Mode][]byte{
+		JSON: big.Bytes(),
+		Raw:  bytes.ReplaceAll(big.Bytes(), []byte(`},`), []byte("},\r\ndata: ")),
+		Text: bytes.ReplaceAll(big.Bytes(), []byte(`,`), []byte(",\n")),
 	}
 	ws := []int{13, 80}
 	if testing.Short() {
@@ -204,43 +206,43 @@ func TestDocResumes(t *testing.T) {
 	}
 	for mode, src := range srcs {
 		for _, w := range ws {
-			sp := &docSpec{src: src, mode: mode, w: w, prefix: "  ", ms: 1000, me: 5000}
+			sp := &Spec{Src: src, Mode: mode, W: w, Prefix: "  ", MarkStart: 1000, MarkEnd: 5000}
 			all := layoutDoc(sp)
-			check := func(name string, d *doc) {
+			check := func(name string, d *Layout) {
 				t.Helper()
 				for range 40 {
 					from := rng.IntN(len(all))
 					to := min(from+1+rng.IntN(50), len(all))
-					got := d.lines(from, to)
+					got := d.Lines(from, to)
 					if !slices.EqualFunc(got, all[from:to], slices.Equal) {
 						t.Fatalf("%s mode %d w %d: lines(%d, %d) differ from a layout from the start", name, mode, w, from, to)
 					}
 				}
-				if !d.done() || d.known() != len(all) {
-					t.Fatalf("%s mode %d w %d: known %d done %v; want %d lines", name, mode, w, d.known(), d.done(), len(all))
+				if !d.Done() || d.Known() != len(all) {
+					t.Fatalf("%s mode %d w %d: known %d done %v; want %d lines", name, mode, w, d.Known(), d.Done(), len(all))
 				}
 			}
 			// Off the event loop, chunk by chunk.
-			d := newDoc(sp)
-			for !d.done() {
-				msg := d.indexCmd()().(docIndexedMsg)
-				d.apply(msg)
+			d := New(sp)
+			for !d.Done() {
+				msg := d.IndexCmd()().(IndexedMsg)
+				d.Apply(msg)
 			}
 			check("commands", d)
 			// On the event loop only, a page at a time.
-			d = newDoc(sp)
-			for !d.done() {
-				d.extend(d.known()+40, syncBudgetBytes)
+			d = New(sp)
+			for !d.Done() {
+				d.Extend(d.Known()+40, SyncBudget)
 			}
 			check("event loop", d)
 			// Both at once: a command's result arrives after the event loop
 			// laid out part of the same chunk.
-			d = newDoc(sp)
-			for !d.done() {
-				cmd := d.indexCmd()
-				d.extend(d.known()+300, syncBudgetBytes)
+			d = New(sp)
+			for !d.Done() {
+				cmd := d.IndexCmd()
+				d.Extend(d.Known()+300, SyncBudget)
 				if cmd != nil {
-					d.apply(cmd().(docIndexedMsg))
+					d.Apply(cmd().(IndexedMsg))
 				}
 			}
 			check("mixed", d)
@@ -251,15 +253,15 @@ func TestDocResumes(t *testing.T) {
 // TestDocLineOf finds the line that shows a byte.
 func TestDocLineOf(t *testing.T) {
 	src := []byte(`{"a":"` + strings.Repeat("x", 500) + `","b":"MARK","c":1}`)
-	sp := &docSpec{src: src, mode: docJSON, w: 40, ms: -1, me: -1}
+	sp := &Spec{Src: src, Mode: JSON, W: 40, MarkStart: -1, MarkEnd: -1}
 	all := layoutDoc(sp)
-	d := newDoc(sp)
+	d := New(sp)
 	at := bytes.Index(src, []byte("MARK"))
-	line := d.lineOf(at, true)
+	line := d.LineOf(at, true)
 	if line < 0 || line >= len(all) || !strings.Contains(plainSegs(all[line:line+1]), "MARK") {
 		t.Fatalf("lineOf(%d) = %d; want the line showing MARK in:\n%s", at, line, plainSegs(all))
 	}
-	if got := d.lineOf(0, true); got != 0 {
+	if got := d.LineOf(0, true); got != 0 {
 		t.Errorf("lineOf(0) = %d; want 0", got)
 	}
 }
@@ -268,35 +270,35 @@ func TestDocLineOf(t *testing.T) {
 // stack's node size) and back out, with capped indents.
 func TestDocDeepNesting(t *testing.T) {
 	src := []byte(`{"x":` + strings.Repeat(`{"a":[`, 200) + `1` + strings.Repeat(`]}`, 200) + `,"after":{"k":"v"}}`)
-	all := layoutDoc(&docSpec{src: src, mode: docJSON, w: 60, ms: -1, me: -1})
+	all := layoutDoc(&Spec{Src: src, Mode: JSON, W: 60, MarkStart: -1, MarkEnd: -1})
 	for i, l := range all {
-		if w := cellWidth(plainSegs([]segLine{l})); w > 60 {
-			t.Fatalf("line %d is %d cells: %q", i, w, plainSegs([]segLine{l}))
+		if w := theme.CellWidth(plainSegs([]theme.Line{l})); w > 60 {
+			t.Fatalf("line %d is %d cells: %q", i, w, plainSegs([]theme.Line{l}))
 		}
 	}
-	// After closing the 400 levels the outer object's next member is a
+	// after closing the 400 levels the outer object's next member is a
 	// key again, one level in.
-	var after segLine
+	var after theme.Line
 	for _, l := range all {
-		if strings.Contains(plainSegs([]segLine{l}), "after") {
+		if strings.Contains(plainSegs([]theme.Line{l}), "after") {
 			after = l
 		}
 	}
-	if plainSegs([]segLine{after}) != `  "after": {` || after[1].cls != tokKey {
-		t.Errorf("line after the nest = %q (%v); want the key \"after\" one level in", plainSegs([]segLine{after}), after)
+	if plainSegs([]theme.Line{after}) != `  "after": {` || after[1].Class != theme.TokKey {
+		t.Errorf("line after the nest = %q (%v); want the key \"after\" one level in", plainSegs([]theme.Line{after}), after)
 	}
-	if ansiW := cellWidth(glyphCR + glyphLF); ansiW != 2 {
+	if ansiW := theme.CellWidth(theme.GlyphCR + theme.GlyphLF); ansiW != 2 {
 		t.Errorf("line-ending glyphs are %d cells; the layout counts 2", ansiW)
 	}
 }
 
 // refTextLines is how the calls pane laid out message text before it laid
 // it out lazily: split at \n, each piece made safe, the fragment marked.
-func refTextLines(txt []byte, ms, me, w int) []segLine {
-	pieces := []seg{{text: string(txt[:ms])}, {text: string(txt[ms:me]), mark: true}, {text: string(txt[me:])}}
-	var out []segLine
+func refTextLines(txt []byte, ms, me, w int) []theme.Line {
+	pieces := []theme.Seg{{Text: string(txt[:ms])}, {Text: string(txt[ms:me]), Mark: true}, {Text: string(txt[me:])}}
+	var out []theme.Line
 	for _, l := range splitLines(pieces) {
-		out = append(out, wrapSegs(append(segLine{{text: "  "}}, l...), w)...)
+		out = append(out, theme.WrapSegs(append(theme.Line{{Text: "  "}}, l...), w)...)
 	}
 	return out
 }
@@ -328,8 +330,8 @@ func TestTextDocMatchesReference(t *testing.T) {
 		ms, me = runeStartAtOrBefore(txt, ms), runeStartAtOrBefore(txt, me)
 		for _, w := range []int{10, 53, 80, 0} {
 			want := dropEmpty(refTextLines(txt, ms, me, w))
-			got := dropEmpty(layoutDoc(&docSpec{src: txt, mode: docText, w: w, prefix: "  ", ms: ms, me: me}))
-			if !isASCII(string(txt)) && w > 0 {
+			got := dropEmpty(layoutDoc(&Spec{Src: txt, Mode: Text, W: w, Prefix: "  ", MarkStart: ms, MarkEnd: me}))
+			if !theme.IsASCII(string(txt)) && w > 0 {
 				if len(got) == 0 || plainSegs(got) == "" && len(txt) > 0 {
 					t.Fatalf("#%d at %d: empty layout", i, w)
 				}
@@ -360,26 +362,26 @@ func FuzzDocLayout(f *testing.F) {
 		// The same lines with the same text; for ASCII the same segments
 		// too (elsewhere a grapheme cluster a mark boundary cuts is marked
 		// whole, where the reference split it).
-		got, want := dropEmpty(layoutDoc(&docSpec{src: src, mode: docJSON, ms: ms, me: me})), dropEmpty(refPrettyPartial(src, ms, me))
-		if plainSegs(got) != plainSegs(want) || (isASCII(string(src)) && !slices.EqualFunc(got, want, slices.Equal)) {
+		got, want := dropEmpty(layoutDoc(&Spec{Src: src, Mode: JSON, MarkStart: ms, MarkEnd: me})), dropEmpty(refPrettyPartial(src, ms, me))
+		if plainSegs(got) != plainSegs(want) || (theme.IsASCII(string(src)) && !slices.EqualFunc(got, want, slices.Equal)) {
 			t.Fatalf("%q unwrapped:\n got %v\nwant %v", src, got, want)
 		}
-		for _, mode := range []docMode{docJSON, docRaw, docHead, docText} {
-			sp := &docSpec{src: src, mode: mode, w: w, prefix: "  ", ms: ms, me: me}
+		for _, mode := range []Mode{JSON, Raw, Head, Text} {
+			sp := &Spec{Src: src, Mode: mode, W: w, Prefix: "  ", MarkStart: ms, MarkEnd: me}
 			all := layoutDoc(sp)
 			for i, l := range all {
-				if text := plainSegs([]segLine{l}); isASCII(text) && len(text) > max(w, 10) {
+				if text := plainSegs([]theme.Line{l}); theme.IsASCII(text) && len(text) > max(w, 10) {
 					t.Fatalf("mode %d w %d: line %d is %d cells: %q", mode, w, i, len(text), text)
 				}
 			}
-			d := &doc{sp: sp, front: sp.start()}
+			d := &Layout{Spec: sp, front: sp.start()}
 			d.marks = []layoutState{d.front}
-			d.extend(1<<62, len(src)+1)
-			if d.known() != len(all) {
-				t.Fatalf("mode %d: index counts %d lines; layout makes %d", mode, d.known(), len(all))
+			d.Extend(1<<62, len(src)+1)
+			if d.Known() != len(all) {
+				t.Fatalf("mode %d: index counts %d lines; layout makes %d", mode, d.Known(), len(all))
 			}
 			for from := 0; from < len(all); from += 1 + len(all)/7 {
-				if got := d.lines(from, from+3); !slices.EqualFunc(got, all[from:min(from+3, len(all))], slices.Equal) {
+				if got := d.Lines(from, from+3); !slices.EqualFunc(got, all[from:min(from+3, len(all))], slices.Equal) {
 					t.Fatalf("mode %d w %d: lines(%d) differ from a layout from the start", mode, w, from)
 				}
 			}

@@ -1,18 +1,20 @@
-package ui
+package doc
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
-func plainSegs(ls []segLine) string {
+func plainSegs(ls []theme.Line) string {
 	var b strings.Builder
 	for i, l := range ls {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		for _, s := range l {
-			b.WriteString(s.text)
+			b.WriteString(s.Text)
 		}
 	}
 	return b.String()
@@ -45,8 +47,8 @@ func TestPrettyPartialMarksFragment(t *testing.T) {
 	var marked string
 	for _, l := range prettyPartial([]byte(in), start, len(in)) {
 		for _, s := range l {
-			if s.mark {
-				marked += s.text
+			if s.Mark {
+				marked += s.Text
 			}
 		}
 	}

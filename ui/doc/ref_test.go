@@ -1,25 +1,27 @@
-package ui
+package doc
 
 import (
 	"bytes"
 	"strings"
 
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // refPrettyPartial is the whole-text pretty-printer the panes used before
 // they laid documents out lazily, kept as the oracle the lazy layout must
 // agree with.
-func refPrettyPartial(src []byte, markStart, markEnd int) []segLine {
-	var out []segLine
-	var cur segLine
+func refPrettyPartial(src []byte, markStart, markEnd int) []theme.Line {
+	var out []theme.Line
+	var cur theme.Line
 	indent := 0
 	newline := func() {
 		out = append(out, cur)
-		cur = segLine{{text: strings.Repeat("  ", indent)}}
+		cur = theme.Line{{Text: strings.Repeat("  ", indent)}}
 	}
-	cur = segLine{}
-	emit := func(a, b int, cls tokClass) {
+	cur = theme.Line{}
+	emit := func(a, b int, cls theme.TokClass) {
 		for a < b {
 			end, mark := b, false
 			switch {
@@ -28,7 +30,7 @@ func refPrettyPartial(src []byte, markStart, markEnd int) []segLine {
 			case a < markEnd:
 				end, mark = min(b, markEnd), true
 			}
-			cur = append(cur, seg{text: termtext.Safe(string(src[a:end])), cls: cls, mark: mark})
+			cur = append(cur, theme.Seg{Text: termtext.Safe(string(src[a:end])), Class: cls, Mark: mark})
 			a = end
 		}
 	}
@@ -47,14 +49,14 @@ func refPrettyPartial(src []byte, markStart, markEnd int) []segLine {
 		c := src[i]
 		switch c {
 		case '{', '[':
-			emit(i, i+1, tokPunct)
+			emit(i, i+1, theme.TokPunct)
 			close := byte('}')
 			if c == '[' {
 				close = ']'
 			}
 			j := skipWS(i + 1)
 			if j < len(src) && src[j] == close {
-				emit(j, j+1, tokPunct)
+				emit(j, j+1, theme.TokPunct)
 				i = j + 1
 				expectKey = false
 				break
@@ -72,35 +74,35 @@ func refPrettyPartial(src []byte, markStart, markEnd int) []segLine {
 			}
 			indent = max(indent-1, 0)
 			newline()
-			emit(i, i+1, tokPunct)
+			emit(i, i+1, theme.TokPunct)
 			expectKey = false
 			i++
 		case ',':
-			emit(i, i+1, tokPunct)
+			emit(i, i+1, theme.TokPunct)
 			expectKey = len(stack) > 0 && stack[len(stack)-1] == '{'
 			if skipWS(i+1) < len(src) {
 				newline()
 			}
 			i++
 		case ':':
-			emit(i, i+1, tokPunct)
-			cur = append(cur, seg{text: " "})
+			emit(i, i+1, theme.TokPunct)
+			cur = append(cur, theme.Seg{Text: " "})
 			expectKey = false
 			i++
 		case '"':
 			j := stringEnd(src, i)
-			cls := tokString
+			cls := theme.TokString
 			if expectKey {
-				cls = tokKey
+				cls = theme.TokKey
 			}
 			emit(i, j, cls)
 			i = j
 		default:
 			j := i + 1
-			for j < len(src) && !isDelim(src[j]) {
+			for j < len(src) && !theme.IsDelim(src[j]) {
 				j++
 			}
-			emit(i, j, scalarClass(src[i:j]))
+			emit(i, j, theme.ScalarClass(src[i:j]))
 			expectKey = false
 			i = j
 		}
@@ -112,8 +114,8 @@ func refPrettyPartial(src []byte, markStart, markEnd int) []segLine {
 
 // refRawLines is the whole-text raw layout the detail pane used before it
 // laid documents out lazily (without its 1 MiB cut), kept as the oracle.
-func refRawLines(raw []byte, head, keepSecrets bool) []segLine {
-	var out []segLine
+func refRawLines(raw []byte, head, keepSecrets bool) []theme.Line {
+	var out []theme.Line
 	for len(raw) > 0 {
 		i := bytes.IndexAny(raw, "\r\n")
 		line, end := raw, ""
@@ -121,37 +123,37 @@ func refRawLines(raw []byte, head, keepSecrets bool) []segLine {
 			line = raw[:i]
 			switch {
 			case raw[i] == '\r' && i+1 < len(raw) && raw[i+1] == '\n':
-				end, raw = glyphCR+glyphLF, raw[i+2:]
+				end, raw = theme.GlyphCR+theme.GlyphLF, raw[i+2:]
 			case raw[i] == '\r':
-				end, raw = glyphCR, raw[i+1:]
+				end, raw = theme.GlyphCR, raw[i+1:]
 			default:
-				end, raw = glyphLF, raw[i+1:]
+				end, raw = theme.GlyphLF, raw[i+1:]
 			}
 		} else {
 			raw = nil
 		}
-		var l segLine
+		var l theme.Line
 		switch {
 		case len(line) > 0 && line[0] == ':':
-			l = segLine{{text: termtext.Safe(string(line)), cls: tokComment}}
+			l = theme.Line{{Text: termtext.Safe(string(line)), Class: theme.TokComment}}
 		case head:
 			name, value, ok := strings.Cut(string(line), ":")
 			if ok {
-				value = RedactHeader(name, strings.TrimSpace(value), keepSecrets)
-				l = segLine{{text: termtext.Safe(name), cls: tokField}, {text: ": "}, {text: termtext.Safe(value)}}
+				value = plain.RedactHeader(name, strings.TrimSpace(value), keepSecrets)
+				l = theme.Line{{Text: termtext.Safe(name), Class: theme.TokField}, {Text: ": "}, {Text: termtext.Safe(value)}}
 			} else {
-				l = segLine{{text: termtext.Safe(string(line)), cls: tokKey}}
+				l = theme.Line{{Text: termtext.Safe(string(line)), Class: theme.TokKey}}
 			}
 		default:
 			name, value, ok := strings.Cut(string(line), ":")
 			if ok && !strings.ContainsAny(name, " {\"") {
-				l = segLine{{text: termtext.Safe(name), cls: tokField}, {text: ":"}, {text: termtext.Safe(value)}}
+				l = theme.Line{{Text: termtext.Safe(name), Class: theme.TokField}, {Text: ":"}, {Text: termtext.Safe(value)}}
 			} else {
-				l = segLine{{text: termtext.Safe(string(line))}}
+				l = theme.Line{{Text: termtext.Safe(string(line))}}
 			}
 		}
 		if end != "" {
-			l = append(l, seg{text: end, cls: tokControl})
+			l = append(l, theme.Seg{Text: end, Class: theme.TokControl})
 		}
 		out = append(out, l)
 	}
@@ -174,15 +176,15 @@ func stringEnd[T string | []byte](s T, i int) int {
 
 // splitLines cuts raw text segments at line breaks into lines of safe
 // segments.
-func splitLines(pieces []seg) []segLine {
-	out := []segLine{nil}
+func splitLines(pieces []theme.Seg) []theme.Line {
+	out := []theme.Line{nil}
 	for _, p := range pieces {
-		for i, part := range strings.Split(p.text, "\n") {
+		for i, part := range strings.Split(p.Text, "\n") {
 			if i > 0 {
 				out = append(out, nil)
 			}
 			if part != "" {
-				out[len(out)-1] = append(out[len(out)-1], seg{text: termtext.Safe(part), mark: p.mark})
+				out[len(out)-1] = append(out[len(out)-1], theme.Seg{Text: termtext.Safe(part), Mark: p.Mark})
 			}
 		}
 	}

@@ -1,7 +1,6 @@
-package ui
+package inspector
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"testing"
@@ -12,34 +11,10 @@ import (
 	"github.com/streamtap/streamtap/model"
 )
 
-// synthStream writes a Responses stream of about n events: calls of 48
-// argument deltas each, one after another.
-func synthStream(n int) []byte {
-	var b bytes.Buffer
-	seq := 0
-	ev := func(typ, body string) {
-		fmt.Fprintf(&b, "event: %s\ndata: {\"type\":%q,\"sequence_number\":%d,%s}\n\n", typ, typ, seq, body)
-		seq++
-	}
-	ev("response.created", `"response":{"id":"resp_1","object":"response","status":"in_progress","output":[]}`)
-	for call := 0; seq < n-2; call++ {
-		id := fmt.Sprintf("fc_%06d", call)
-		ev("response.output_item.added", fmt.Sprintf(`"output_index":%d,"item":{"id":%q,"type":"function_call","status":"in_progress","arguments":"","call_id":"call_%06d","name":"get_weather"}`, call, id, call))
-		ev("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":%q,"output_index":%d,"delta":"{\"location\": \""`, id, call))
-		for i := 0; i < 46 && seq < n-3; i++ {
-			ev("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":%q,"output_index":%d,"delta":"abc%d "`, id, call, i))
-		}
-		ev("response.function_call_arguments.delta", fmt.Sprintf(`"item_id":%q,"output_index":%d,"delta":"\"}"`, id, call))
-		ev("response.output_item.done", fmt.Sprintf(`"output_index":%d,"item":{"id":%q,"type":"function_call","status":"completed","call_id":"call_%06d","name":"get_weather"}`, call, id, call))
-	}
-	ev("response.completed", `"response":{"id":"resp_1","object":"response","status":"completed","output":[]}`)
-	return b.Bytes()
-}
-
 func benchModel(b *testing.B, n int) *Model {
 	b.Helper()
 	data := synthStream(n)
-	m := New(newSession(data), Options{Source: "bench"})
+	m := newProgram(newSession(data), Options{Source: "bench"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return m
 }
@@ -50,7 +25,7 @@ func BenchmarkViewTimeline(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			m := benchModel(b, n)
-			m.insp.tl.selectOrd(n / 2)
+			m.insp.tl.SelectOrd(n / 2)
 			down := keyMsg("j")
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -67,7 +42,7 @@ func BenchmarkViewIdle(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			m := benchModel(b, n)
-			m.insp.tl.selectOrd(n / 2)
+			m.insp.tl.SelectOrd(n / 2)
 			_ = m.View()
 			b.ReportAllocs()
 			b.ResetTimer()

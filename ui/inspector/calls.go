@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -12,6 +12,12 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/doc"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // sideBySideMax is the size up to which the values of sources that
@@ -25,10 +31,10 @@ const sideBySideMax = 64 << 10
 // Arguments and text are laid out lazily (see doc), so a 50 MB argument
 // shows at once from its first byte and scrolls to its last.
 type callsPane struct {
-	paneBase
+	pane.Base
 	s    *model.Session
-	st   *styles
-	keys *keyMap
+	st   *theme.Styles
+	keys *keys.Map
 	w, h int
 
 	scroll int
@@ -48,11 +54,11 @@ type callsPane struct {
 	// fragment, whose line waits for the fragment's document to be indexed
 	// as far as pend (at byte pendAt, the doc starting at line pendBase).
 	jump     bool
-	pend     *doc
+	pend     *doc.Layout
 	pendAt   int
 	pendBase int
-	bottom   bool                // G waits for the document being indexed
-	docs     map[callDocKey]*doc // the documents laid out, kept while they stay in the window
+	bottom   bool                       // G waits for the document being indexed
+	docs     map[callDocKey]*doc.Layout // the documents laid out, kept while they stay in the window
 }
 
 type callsKey struct{ ord, w, n int }
@@ -67,35 +73,35 @@ type callDocKey struct {
 }
 
 // newCallsPane returns the calls pane, pointed at no session yet.
-func newCallsPane(st *styles, keys *keyMap) *callsPane { return &callsPane{st: st, keys: keys} }
+func newCallsPane(st *theme.Styles, keys *keys.Map) *callsPane { return &callsPane{st: st, keys: keys} }
 
-func (c *callsPane) title() string { return "calls" }
+func (c *callsPane) Title() string { return "calls" }
 
-func (c *callsPane) attach(s *model.Session) { *c = callsPane{s: s, st: c.st, keys: c.keys} }
+func (c *callsPane) Attach(s *model.Session) { *c = callsPane{s: s, st: c.st, keys: c.keys} }
 
-func (c *callsPane) setSize(w, h int) { c.w, c.h = w, max(h, 1) }
+func (c *callsPane) SetSize(w, h int) { c.w, c.h = w, max(h, 1) }
 
-func (c *callsPane) restyle() { c.key = callsKey{ord: -2} }
+func (c *callsPane) Restyle() { c.key = callsKey{ord: -2} }
 
-func (c *callsPane) shortHelp() []key.Binding {
+func (c *callsPane) ShortHelp() []key.Binding {
 	k := c.keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd}
 }
 
-// update scrolls on a navigation key, and takes the results of work.
-func (c *callsPane) update(msg tea.Msg) tea.Cmd {
+// Update scrolls on a navigation key, and takes the results of work.
+func (c *callsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if delta, ok := navDelta(c.keys, msg, c.h); ok {
+		if delta, ok := keys.NavDelta(c.keys, msg, c.h); ok {
 			c.scrollBy(delta)
 		}
-	case docIndexedMsg:
+	case doc.IndexedMsg:
 		c.applyIndex(msg)
 	}
 	return nil
 }
 
-func (c *callsPane) wheel(delta int) { c.scrollBy(delta) }
+func (c *callsPane) Wheel(delta int) { c.scrollBy(delta) }
 
 // scrollBy scrolls by lines. Only a window of items is laid out (a frame
 // must not cost O(items)), so scrolling past either end of the window moves
@@ -105,11 +111,11 @@ func (c *callsPane) scrollBy(n int) {
 	c.jump, c.pend, c.bottom = false, nil, false
 	next := c.scroll + n
 	if d, at := c.list.incomplete(); d != nil && next+c.h > c.list.len() {
-		d.extend(next+c.h-at, syncBudgetBytes)
-		if n >= 1<<29 && !d.done() {
+		d.Extend(next+c.h-at, doc.SyncBudget)
+		if n >= 1<<29 && !d.Done() {
 			c.bottom = true
 		}
-		c.scroll = clamp(next, 0, max(c.list.len()-c.h, 0))
+		c.scroll = cell.Clamp(next, 0, max(c.list.len()-c.h, 0))
 		return
 	}
 	switch {
@@ -122,56 +128,56 @@ func (c *callsPane) scrollBy(n int) {
 		c.scroll = 0
 		c.laid = false
 	default:
-		c.scroll = clamp(next, 0, max(c.list.len()-c.h, 0))
+		c.scroll = cell.Clamp(next, 0, max(c.list.len()-c.h, 0))
 	}
 }
 
-func (c *callsPane) view(ord int, _ bool) string {
+func (c *callsPane) View(ord int, _ bool) string {
 	c.prepare(ord)
 	if c.jump && c.pend != nil {
-		if l := c.pend.lineOf(c.pendAt, false); l >= 0 {
+		if l := c.pend.LineOf(c.pendAt, false); l >= 0 {
 			c.mark, c.markEnd, c.pend = c.pendBase+l, c.pendBase+l, nil
 			c.reveal()
 		}
 	}
 	if d, at := c.list.incomplete(); d != nil {
 		// Lay out as much of the document as the screen shows, at once.
-		d.extend(c.scroll+c.h-at, syncBudgetBytes)
+		d.Extend(c.scroll+c.h-at, doc.SyncBudget)
 	}
-	c.scroll = clamp(c.scroll, 0, max(c.list.len()-c.h, 0))
-	return strings.Join(block(c.list.slice(c.scroll, c.scroll+c.h, c.st), c.w, c.h), "\n")
+	c.scroll = cell.Clamp(c.scroll, 0, max(c.list.len()-c.h, 0))
+	return strings.Join(cell.Block(c.list.slice(c.scroll, c.scroll+c.h, c.st), c.w, c.h), "\n")
 }
 
-// work starts indexing the document that ends the window, and judging
+// Work starts indexing the document that ends the window, and judging
 // the JSON state of big arguments, whatever is still to do, as of event
 // ord.
-func (c *callsPane) work(ord int) tea.Cmd {
+func (c *callsPane) Work(ord int) tea.Cmd {
 	c.prepare(ord)
 	var cmds []tea.Cmd
 	for _, d := range c.docs {
-		cmds = append(cmds, d.indexCmd())
+		cmds = append(cmds, d.IndexCmd())
 	}
 	return tea.Batch(cmds...)
 }
 
 // applyIndex takes an index command's result; once the document is done,
 // the window is laid out again to go on past it.
-func (c *callsPane) applyIndex(msg docIndexedMsg) {
+func (c *callsPane) applyIndex(msg doc.IndexedMsg) {
 	for _, d := range c.docs {
-		if d.sp != msg.sp {
+		if d.Spec != msg.Spec {
 			continue
 		}
-		d.apply(msg)
-		if d.done() || msg.state != nil {
+		d.Apply(msg)
+		if d.Done() || msg.State != nil {
 			c.dirty = true // go on past it, or show its JSON state
 		}
 	}
 }
 
-// status says what the pane is still working on, for its title.
-func (c *callsPane) status() string {
+// Status says what the pane is still working on, for its title.
+func (c *callsPane) Status() string {
 	if d, _ := c.list.incomplete(); d != nil {
-		return fmt.Sprintf("indexing %d%%", int(100*d.progress()))
+		return fmt.Sprintf("indexing %d%%", int(100*d.Progress()))
 	}
 	return ""
 }
@@ -186,7 +192,7 @@ func (c *callsPane) prepare(ord int) {
 	c.key, c.laid, c.dirty = k, true, false
 	c.list, c.focus, c.mark, c.markEnd, c.more, c.pend = lineList{}, -1, -1, -1, 0, nil
 	old := c.docs
-	c.docs = map[callDocKey]*doc{}
+	c.docs = map[callDocKey]*doc.Layout{}
 	defer func() {
 		// G waited for the document that ended the window: go on now.
 		if d, _ := c.list.incomplete(); c.bottom && d == nil {
@@ -213,19 +219,19 @@ func (c *callsPane) prepare(ord int) {
 			}
 		}
 	}
-	c.start = clamp(c.start, 0, max(len(items)-1, 0))
-	c.list.add(c.st.Muted.Render(fmt.Sprintf("as of event #%d: %s, %s", ord, countOf(ncalls, "call"), countOf(len(items), "item"))))
+	c.start = cell.Clamp(c.start, 0, max(len(items)-1, 0))
+	c.list.add(c.st.Muted.Render(fmt.Sprintf("as of event #%d: %s, %s", ord, plain.CountOf(ncalls, "call"), plain.CountOf(len(items), "item"))))
 	if len(items) == 0 {
 		c.list.add("", c.st.Muted.Render("nothing assembled yet"))
 	}
 	if c.start > 0 {
-		c.list.add(c.st.Muted.Render("↑ " + countOf(c.start, "earlier item")))
+		c.list.add(c.st.Muted.Render("↑ " + plain.CountOf(c.start, "earlier item")))
 	}
 	budget := c.scroll + 3*c.h
 	for i := c.start; i < len(items); i++ {
 		if c.list.len() > budget {
 			c.more = len(items) - i
-			c.list.add("", c.st.Muted.Render("↓ "+countOf(c.more, "more item")))
+			c.list.add("", c.st.Muted.Render("↓ "+plain.CountOf(c.more, "more item")))
 			break
 		}
 		it := items[i]
@@ -275,14 +281,14 @@ func (c *callsPane) reveal() {
 // docFor returns the laid-out document of an item's text as of an event,
 // from the previous layout when it is still the same, with the fragment
 // [ms, me) marked.
-func (c *callsPane) docFor(k callDocKey, old map[callDocKey]*doc, src []byte, mode docMode, ms, me int) *doc {
+func (c *callsPane) docFor(k callDocKey, old map[callDocKey]*doc.Layout, src []byte, mode doc.Mode, ms, me int) *doc.Layout {
 	d := old[k]
 	if d == nil {
-		sp := &docSpec{src: src, mode: mode, w: c.w, prefix: "  ", ms: ms, me: me}
-		if mode == docJSON {
-			d = newJudgedDoc(sp, k.closed)
+		sp := &doc.Spec{Src: src, Mode: mode, W: c.w, Prefix: "  ", MarkStart: ms, MarkEnd: me}
+		if mode == doc.JSON {
+			d = doc.NewJudged(sp, k.closed)
 		} else {
-			d = newDoc(sp)
+			d = doc.New(sp)
 		}
 	}
 	c.docs[k] = d
@@ -292,13 +298,13 @@ func (c *callsPane) docFor(k callDocKey, old map[callDocKey]*doc, src []byte, mo
 // addDoc appends d to the pane; for the selected item it notes the line
 // that shows the fragment starting at byte ms, or waits for the layout to
 // get there.
-func (c *callsPane) addDoc(d *doc, ms int, selected bool) {
+func (c *callsPane) addDoc(d *doc.Layout, ms int, selected bool) {
 	base := c.list.len()
 	c.list.addDoc(d)
 	if !selected || ms < 0 || c.mark >= 0 || c.pend != nil {
 		return
 	}
-	if l := d.lineOf(ms, true); l >= 0 {
+	if l := d.LineOf(ms, true); l >= 0 {
 		c.mark, c.markEnd = base+l, base+l
 	} else {
 		c.pend, c.pendAt, c.pendBase = d, ms, base
@@ -334,7 +340,7 @@ func shownItems(s *model.Session, ord int) ([]*model.Item, int) {
 }
 
 // item lays out one item as of ord.
-func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDocKey]*doc) {
+func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDocKey]*doc.Layout) {
 	st := c.st
 	closed := it.Closed >= 0 && it.Closed <= ord
 	status := it.Status.AsOf(ord)
@@ -344,12 +350,12 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 			status = "done"
 		}
 	}
-	glyph, gs := glyphPending, st.Calls.StateWarn
+	glyph, gs := theme.GlyphPending, st.Calls.StateWarn
 	switch {
 	case status == "completed" || status == "done":
-		glyph, gs = glyphDone, st.Calls.StateOK
+		glyph, gs = theme.GlyphDone, st.Calls.StateOK
 	case status == "failed" || status == "incomplete" || status == "error":
-		glyph, gs = glyphFailed, st.Calls.StateErr
+		glyph, gs = theme.GlyphFailed, st.Calls.StateErr
 	}
 	var h strings.Builder
 	h.WriteString(gs.Render(glyph) + " ")
@@ -359,22 +365,22 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 		if name == "" {
 			name = "(no name)"
 		}
-		h.WriteString(st.Calls.Name.Render(safeLabel(name)))
+		h.WriteString(st.Calls.Name.Render(plain.SafeLabel(name)))
 	case model.RoleReasoning:
 		h.WriteString(st.Calls.Header.Render("reasoning"))
 	default:
 		h.WriteString(st.Calls.Header.Render("text"))
 	}
-	h.WriteString("  " + gs.Render(safeLabel(status)))
+	h.WriteString("  " + gs.Render(plain.SafeLabel(status)))
 	if selected {
 		h.WriteString(st.Accent.Render("  ◀ this event"))
 	}
-	ids := "  " + safeLabel(it.Type)
+	ids := "  " + plain.SafeLabel(it.Type)
 	if it.CallID != "" {
-		ids += "  id " + safeLabel(it.CallID)
+		ids += "  id " + plain.SafeLabel(it.CallID)
 	}
 	if it.ItemID != "" {
-		ids += "  item " + safeLabel(it.ItemID)
+		ids += "  item " + plain.SafeLabel(it.ItemID)
 	}
 	if it.Position >= 0 {
 		ids += fmt.Sprintf("  #%d", it.Position)
@@ -394,7 +400,7 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 // would report had the stream ended there (a .done's once it has come),
 // with the event's fragment marked when they are the fragments, their JSON
 // state, and the sources that disagree by then, side by side.
-func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map[callDocKey]*doc) {
+func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map[callDocKey]*doc.Layout) {
 	st := c.st
 	args, frags := finalArgs(it, ord)
 	// The statements are strings (the deltas copied): made only when they
@@ -408,7 +414,7 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 	if !frags && len(stmts) > 0 && stmts[0].Name != model.SourceDeltas.String() {
 		from = fmt.Sprintf(" (%s #%d)", stmts[0].Name, stmts[0].Ordinal)
 	}
-	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %s · json ", len(args), from, countOf(fragmentsAsOf(&it.Args, ord), "fragment")))
+	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %s · json ", len(args), from, plain.CountOf(fragmentsAsOf(&it.Args, ord), "fragment")))
 	if len(args) == 0 {
 		c.list.add(info+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()), st.Muted.Render("  (no arguments yet)"))
 	} else {
@@ -420,13 +426,13 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 				ms, me = s, e
 			}
 		}
-		d := c.docFor(callDocKey{it: it, ord: ord, w: c.w, n: len(args), closed: closed}, old, args, docJSON, ms, me)
+		d := c.docFor(callDocKey{it: it, ord: ord, w: c.w, n: len(args), closed: closed}, old, args, doc.JSON, ms, me)
 		state := st.Muted.Render("checking…") // judged off the event loop, shown when known
-		if d.judged {
-			state = c.stateStyle(d.state).Render(d.state.String())
+		if d.Judged {
+			state = c.stateStyle(d.State).Render(d.State.String())
 		}
 		c.list.add(info + state)
-		if c.addDoc(d, ms, selected); !d.done() {
+		if c.addDoc(d, ms, selected); !d.Done() {
 			return // the rest comes when the arguments are indexed
 		}
 	}
@@ -483,7 +489,7 @@ func (c *callsPane) stateStyle(s model.JSONState) lipgloss.Style {
 // text lays out message text or reasoning as of ord, the event's fragment
 // marked, then the sources of the text that disagree by then, and the
 // refusal.
-func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDocKey]*doc) {
+func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDocKey]*doc.Layout) {
 	txt := it.FinalTextAsOf(ord)
 	if !c.textDoc(it, 1, &it.Text, txt, ord, selected, old) {
 		return
@@ -502,7 +508,7 @@ func (c *callsPane) text(it *model.Item, ord int, selected bool, old map[callDoc
 // textDoc lays out txt, buffer buf of the item as of ord (1 text, 2
 // refusal), with the fragment event ord added marked. It reports whether
 // the document is laid out to its end, so what follows it can be.
-func (c *callsPane) textDoc(it *model.Item, buf int, b *model.Buffer, txt []byte, ord int, selected bool, old map[callDocKey]*doc) bool {
+func (c *callsPane) textDoc(it *model.Item, buf int, b *model.Buffer, txt []byte, ord int, selected bool, old map[callDocKey]*doc.Layout) bool {
 	if len(txt) == 0 {
 		return true
 	}
@@ -510,9 +516,9 @@ func (c *callsPane) textDoc(it *model.Item, buf int, b *model.Buffer, txt []byte
 	if s, e, ok := b.FragmentAt(ord); ok && e <= len(txt) {
 		ms, me = s, e
 	}
-	d := c.docFor(callDocKey{it: it, buf: buf, ord: ord, w: c.w, n: len(txt)}, old, txt, docText, ms, me)
+	d := c.docFor(callDocKey{it: it, buf: buf, ord: ord, w: c.w, n: len(txt)}, old, txt, doc.Text, ms, me)
 	c.addDoc(d, ms, selected)
-	return d.done()
+	return d.Done()
 }
 
 // fragmentsAsOf counts the fragments added by the end of ord.
@@ -556,7 +562,7 @@ func (c *callsPane) sideBySide(stmts []model.Statement, shown string) {
 			if i < len(right) {
 				r = right[i]
 			}
-			c.list.add("  " + fit(l, colW) + c.st.Sep.Render(" "+glyphSep+" ") + r)
+			c.list.add("  " + cell.Fit(l, colW) + c.st.Sep.Render(" "+theme.GlyphSep+" ") + r)
 		}
 	}
 }
@@ -574,8 +580,8 @@ func (c *callsPane) diffCol(name, v, other string, w int) []string {
 	if len(v) > sideBySideMax {
 		out = append(out, c.st.Muted.Render(fmt.Sprintf("(%d bytes)", len(v))))
 	} else {
-		for _, wl := range wrapSegs(segLine{{text: termtext.Safe(v)}}, w) {
-			out = append(out, renderSegs(wl, c.st))
+		for _, wl := range theme.WrapSegs(theme.Line{{Text: termtext.Safe(v)}}, w) {
+			out = append(out, theme.RenderSegs(wl, c.st))
 		}
 	}
 	from := p - diffContext
@@ -589,11 +595,11 @@ func (c *callsPane) diffCol(name, v, other string, w int) []string {
 	from, to = max(from, 0), min(to, len(v))
 	line := c.st.Muted.Render("≠ ")
 	if from > 0 {
-		line += glyphEllipsis
+		line += theme.GlyphEllipsis
 	}
 	line += termtext.Safe(v[from:p]) + c.st.Calls.Diff.Render(termtext.Safe(v[p:len(v)-s])) + termtext.Safe(v[len(v)-s:to])
 	if to < len(v) {
-		line += glyphEllipsis
+		line += theme.GlyphEllipsis
 	}
 	return append(out, line)
 }
@@ -629,7 +635,7 @@ type lineList struct{ parts []linePart }
 
 type linePart struct {
 	lines []string
-	doc   *doc
+	doc   *doc.Layout
 }
 
 // add appends lines laid out whole.
@@ -642,11 +648,11 @@ func (l *lineList) add(lines ...string) {
 }
 
 // addDoc appends a document.
-func (l *lineList) addDoc(d *doc) { l.parts = append(l.parts, linePart{doc: d}) }
+func (l *lineList) addDoc(d *doc.Layout) { l.parts = append(l.parts, linePart{doc: d}) }
 
 func (p *linePart) height() int {
 	if p.doc != nil {
-		return p.doc.known()
+		return p.doc.Known()
 	}
 	return len(p.lines)
 }
@@ -662,10 +668,10 @@ func (l *lineList) len() int {
 
 // incomplete returns the document still being indexed, if any, and the
 // line it starts at.
-func (l *lineList) incomplete() (*doc, int) {
+func (l *lineList) incomplete() (*doc.Layout, int) {
 	at := 0
 	for i := range l.parts {
-		if d := l.parts[i].doc; d != nil && !d.done() {
+		if d := l.parts[i].doc; d != nil && !d.Done() {
 			return d, at
 		}
 		at += l.parts[i].height()
@@ -674,7 +680,7 @@ func (l *lineList) incomplete() (*doc, int) {
 }
 
 // slice renders lines [from, to).
-func (l *lineList) slice(from, to int, st *styles) []string {
+func (l *lineList) slice(from, to int, st *theme.Styles) []string {
 	var out []string
 	at := 0
 	for i := range l.parts {
@@ -685,8 +691,8 @@ func (l *lineList) slice(from, to int, st *styles) []string {
 			if p.doc == nil {
 				out = append(out, p.lines[a:b]...)
 			} else {
-				for _, sl := range p.doc.lines(a, b) {
-					out = append(out, renderSegs(sl, st))
+				for _, sl := range p.doc.Lines(a, b) {
+					out = append(out, theme.RenderSegs(sl, st))
 				}
 			}
 		}

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui/doc"
 )
 
 // firstOfType is the ordinal of the first event of type typ, or -1.
@@ -23,7 +24,7 @@ func firstOfType(s *model.Session, typ string) int {
 
 // shownDoc is the document the calls pane lays out for item it's buffer
 // buf (0 arguments, 1 text), or nil when it shows none.
-func shownDoc(c *callsPane, it *model.Item, buf int) *doc {
+func shownDoc(c *callsPane, it *model.Item, buf int) *doc.Layout {
 	for k, d := range c.docs {
 		if k.it == it && k.buf == buf {
 			return d
@@ -48,12 +49,12 @@ func TestCallsAsOfDoneArgsDiffer(t *testing.T) {
 		t.Fatal("the sample should hold one call and its arguments' .done")
 	}
 	for ord := range m.insp.s.Len() {
-		m.insp.tl.selectOrd(ord)
+		m.insp.tl.SelectOrd(ord)
 		view := plainView(m)
 		want := call.FinalArgsAsOf(ord)
 		got := ""
 		if d := shownDoc(m.insp.calls, call, 0); d != nil {
-			got = string(d.sp.src)
+			got = string(d.Spec.Src)
 		}
 		if got != want {
 			t.Errorf("as of #%d the main arguments are %q; FinalArgsAsOf = %q", ord, got, want)
@@ -76,7 +77,7 @@ func TestCallsAsOfDoneArgsGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := newTestModel(t, sampleBytes(t, "broken-done-args-differ"), size[0], size[1])
-			m.insp.tl.selectOrd(firstOfType(m.insp.s, "response.function_call_arguments.done"))
+			m.insp.tl.SelectOrd(firstOfType(m.insp.s, "response.function_call_arguments.done"))
 			press(m, "3")
 			out := viewOf(m)
 			checkFits(t, out, size[0], size[1])
@@ -109,10 +110,10 @@ func TestCallsAsOfTextDiffer(t *testing.T) {
 		t.Fatal("the sample should hold a message and its output_text.done")
 	}
 	for ord := range m.insp.s.Len() {
-		m.insp.tl.selectOrd(ord)
+		m.insp.tl.SelectOrd(ord)
 		view := plainView(m)
-		if d := shownDoc(m.insp.calls, msg, 1); d != nil && string(d.sp.src) != string(msg.FinalTextAsOf(ord)) {
-			t.Errorf("as of #%d the main text is %q; FinalTextAsOf = %q", ord, d.sp.src, msg.FinalTextAsOf(ord))
+		if d := shownDoc(m.insp.calls, msg, 1); d != nil && string(d.Spec.Src) != string(msg.FinalTextAsOf(ord)) {
+			t.Errorf("as of #%d the main text is %q; FinalTextAsOf = %q", ord, d.Spec.Src, msg.FinalTextAsOf(ord))
 		}
 		if shown := strings.Contains(view, textDisagree); shown != (ord >= done) {
 			t.Errorf("as of #%d the text disagreement shown = %v; want %v (output_text.done is #%d):\n%s", ord, shown, ord >= done, done, view)
@@ -136,7 +137,7 @@ func TestCallsAsOfTextGolden(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), size[0], size[1])
-			m.insp.tl.selectOrd(firstOfType(m.insp.s, "response.output_text.done"))
+			m.insp.tl.SelectOrd(firstOfType(m.insp.s, "response.output_text.done"))
 			press(m, "3")
 			out := viewOf(m)
 			checkFits(t, out, size[0], size[1])

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"bytes"
@@ -13,6 +13,12 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/doc"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // eventPrefixMax is the size up to which the detail pane reads an event
@@ -27,10 +33,10 @@ const eventPrefixMax = 256 << 10
 // event is laid out a screen at a time (see doc), so any size shows at once
 // from its first byte and scrolls to its last.
 type detailPane struct {
-	paneBase
+	pane.Base
 	s           *model.Session
-	st          *styles
-	keys        *keyMap
+	st          *theme.Styles
+	keys        *keys.Map
 	keepSecrets bool
 	w, h        int
 	raw         bool
@@ -41,10 +47,10 @@ type detailPane struct {
 
 	key     detailKey // what the body is laid out for
 	n       int       // session length the header was made at
-	header  []segLine
-	notes   []segLine // between header and body: "data is not JSON: …"
-	lines   []segLine // a body laid out whole (chroma, an HTTP head)
-	doc     *doc      // a body laid out lazily
+	header  []theme.Line
+	notes   []theme.Line // between header and body: "data is not JSON: …"
+	lines   []theme.Line // a body laid out whole (chroma, an HTTP head)
+	doc     *doc.Layout  // a body laid out lazily
 	readErr error
 	loading bool // the whole event is still to be read
 	// reading says a read command is under way, for event readOrd. A
@@ -58,14 +64,14 @@ type detailPane struct {
 	// explain shows the selected event's explanation under the body (x).
 	// It stays on while the selection moves.
 	explain bool
-	shape   model.Shape // the shape of the event laid out (key.ord)
-	ex      []segLine   // the explanation laid out, when explain is on
-	exKey   detailKey   // what ex was laid out for
+	shape   model.Shape  // the shape of the event laid out (key.ord)
+	ex      []theme.Line // the explanation laid out, when explain is on
+	exKey   detailKey    // what ex was laid out for
 	// The explanation sits at the bottom of the pane, in exH lines, when
 	// it fits there; else it goes under the header as exInline, and
 	// scrolls with the body, so that none of it is out of reach.
 	exH      int
-	exInline []segLine
+	exInline []theme.Line
 }
 
 type detailKey struct {
@@ -88,7 +94,7 @@ type loadedEvent struct {
 // so for a big event it runs in a command.
 func readEvent(ord int, raw []byte, err error) *loadedEvent {
 	le := &loadedEvent{ord: ord, raw: raw, err: err}
-	if le.data, le.isData = eventData(raw); le.isData {
+	if le.data, le.isData = plain.EventData(raw); le.isData {
 		le.state = model.ArgsState(le.data, true)
 	}
 	return le
@@ -104,48 +110,48 @@ type eventLoadedMsg struct {
 }
 
 // newDetailPane returns the detail pane, pointed at no session yet.
-func newDetailPane(st *styles, keys *keyMap, keepSecrets bool) *detailPane {
+func newDetailPane(st *theme.Styles, keys *keys.Map, keepSecrets bool) *detailPane {
 	return &detailPane{st: st, keys: keys, keepSecrets: keepSecrets}
 }
 
-func (d *detailPane) title() string {
+func (d *detailPane) Title() string {
 	if d.raw {
 		return "detail (raw)"
 	}
 	return "detail"
 }
 
-// attach shows session s from scratch, pretty; the explanation stays on
+// Attach shows session s from scratch, pretty; the explanation stays on
 // or off.
-func (d *detailPane) attach(s *model.Session) {
+func (d *detailPane) Attach(s *model.Session) {
 	*d = detailPane{s: s, st: d.st, keys: d.keys, keepSecrets: d.keepSecrets, explain: d.explain}
 }
 
-func (d *detailPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
+func (d *detailPane) SetSize(w, h int) { d.w, d.h = w, max(h, 1) }
 
-func (d *detailPane) restyle() { d.key = detailKey{ord: -2} }
+func (d *detailPane) Restyle() { d.key = detailKey{ord: -2} }
 
-func (d *detailPane) shortHelp() []key.Binding {
+func (d *detailPane) ShortHelp() []key.Binding {
 	k := d.keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Raw, k.Inspect.Explain, k.Inspect.Copy, k.Stream.StepBack, k.Stream.StepFwd}
 }
 
-// update scrolls on a navigation key, and takes the results of work.
-func (d *detailPane) update(msg tea.Msg) tea.Cmd {
+// Update scrolls on a navigation key, and takes the results of work.
+func (d *detailPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if delta, ok := navDelta(d.keys, msg, d.h); ok {
+		if delta, ok := keys.NavDelta(d.keys, msg, d.h); ok {
 			d.scrollBy(delta)
 		}
 	case eventLoadedMsg:
 		d.applyLoad(msg)
-	case docIndexedMsg:
+	case doc.IndexedMsg:
 		d.applyIndex(msg)
 	}
 	return nil
 }
 
-func (d *detailPane) wheel(delta int) { d.scrollBy(delta) }
+func (d *detailPane) Wheel(delta int) { d.scrollBy(delta) }
 
 // fixed is the number of lines above the body.
 func (d *detailPane) fixed() int { return len(d.header) + len(d.exInline) + len(d.notes) }
@@ -154,7 +160,7 @@ func (d *detailPane) fixed() int { return len(d.header) + len(d.exInline) + len(
 func (d *detailPane) total() int {
 	n := d.fixed() + len(d.lines)
 	if d.doc != nil {
-		n += d.doc.known()
+		n += d.doc.Known()
 	}
 	return n
 }
@@ -169,14 +175,14 @@ func (d *detailPane) scrollBy(n int) {
 	next := d.scroll + n
 	d.bottom = false
 	h := d.bodyH()
-	if d.doc != nil && !d.doc.done() && next+h > d.total() {
-		d.doc.extend(next+h-d.fixed(), syncBudgetBytes)
-		d.bottom = n >= 1<<29 && !d.doc.done()
+	if d.doc != nil && !d.doc.Done() && next+h > d.total() {
+		d.doc.Extend(next+h-d.fixed(), doc.SyncBudget)
+		d.bottom = n >= 1<<29 && !d.doc.Done()
 	}
 	if d.loading && n >= 1<<29 {
 		d.bottom = true
 	}
-	d.scroll = clamp(next, 0, max(d.total()-h, 0))
+	d.scroll = cell.Clamp(next, 0, max(d.total()-h, 0))
 }
 
 func (d *detailPane) prepare(ord int) {
@@ -219,7 +225,7 @@ func (d *detailPane) prepareExplain(k detailKey) {
 	}
 	d.exH, d.exInline = len(d.ex), nil
 	if d.exH > d.h-d.explainBodyMin() {
-		d.exH, d.exInline = 0, append(d.ex[:len(d.ex):len(d.ex)], segLine{})
+		d.exH, d.exInline = 0, append(d.ex[:len(d.ex):len(d.ex)], theme.Line{})
 	}
 }
 
@@ -250,12 +256,12 @@ func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 		data = le.data
 	}
 	d.shape = d.s.Shape(ev, le.ord, data)
-	mk := func(mode docMode, src []byte, ms, me int) {
-		d.doc = newDoc(&docSpec{src: src, mode: mode, w: d.w, keepSecrets: d.keepSecrets, ms: ms, me: me, partial: partial})
+	mk := func(mode doc.Mode, src []byte, ms, me int) {
+		d.doc = doc.New(&doc.Spec{Src: src, Mode: mode, W: d.w, KeepSecrets: d.keepSecrets, MarkStart: ms, MarkEnd: me, Partial: partial})
 	}
-	rawMode := docRaw
+	rawMode := doc.Raw
 	if ev.Source == capture.FrameHead {
-		rawMode = docHead
+		rawMode = doc.Head
 	}
 	if d.raw {
 		mk(rawMode, le.raw, -1, -1)
@@ -266,25 +272,25 @@ func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 		d.lines = d.wrapAll(d.headLines(le.ord))
 		return
 	case capture.FrameComment, capture.FrameRemainder:
-		mk(docRaw, le.raw, -1, -1)
+		mk(doc.Raw, le.raw, -1, -1)
 		return
 	}
 	data, ok := le.data, le.isData
 	if partial {
-		data, ok = eventData(le.raw)
+		data, ok = plain.EventData(le.raw)
 	}
 	switch {
 	case !ok:
-		mk(docRaw, le.raw, -1, -1)
+		mk(doc.Raw, le.raw, -1, -1)
 		return
 	case partial:
-		mk(docJSON, data, -1, -1) // JSON or not is known once all is read
+		mk(doc.JSON, data, -1, -1) // JSON or not is known once all is read
 		return
 	}
-	if le.state.Complete && len(data) <= chromaLimit {
+	if le.state.Complete && len(data) <= theme.ChromaLimit {
 		var ind bytes.Buffer
 		if json.Indent(&ind, data, "", "  ") == nil {
-			d.lines = d.wrapAll(chromaLines(ind.String()))
+			d.lines = d.wrapAll(theme.ChromaLines(ind.String()))
 			return
 		}
 	}
@@ -293,15 +299,15 @@ func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 	mark := len(data)
 	if st := le.state; !st.Complete && !st.Empty {
 		mark = st.Offset
-		d.notes = d.wrapAll([]segLine{{{text: "data is not JSON: " + st.String(), cls: tokError}}})
+		d.notes = d.wrapAll([]theme.Line{{{Text: "data is not JSON: " + st.String(), Class: theme.TokError}}})
 	}
-	mk(docJSON, data, mark, mark+1)
+	mk(doc.JSON, data, mark, mark+1)
 }
 
-// work starts what the pane waits for to show event ord: reading a big
+// Work starts what the pane waits for to show event ord: reading a big
 // event whole, then indexing its layout. It returns nil when nothing is
 // left or under way.
-func (d *detailPane) work(ord int) tea.Cmd {
+func (d *detailPane) Work(ord int) tea.Cmd {
 	d.prepare(ord)
 	if d.loading {
 		if (d.reading && d.readOrd == d.key.ord) || d.key.ord < 0 {
@@ -315,7 +321,7 @@ func (d *detailPane) work(ord int) tea.Cmd {
 		}
 	}
 	if d.doc != nil {
-		return d.doc.indexCmd()
+		return d.doc.IndexCmd()
 	}
 	return nil
 }
@@ -336,15 +342,15 @@ func (d *detailPane) applyLoad(msg eventLoadedMsg) {
 }
 
 // applyIndex takes the result of the doc's index command.
-func (d *detailPane) applyIndex(msg docIndexedMsg) {
-	if d.doc != nil && d.doc.sp == msg.sp {
-		d.doc.apply(msg)
+func (d *detailPane) applyIndex(msg doc.IndexedMsg) {
+	if d.doc != nil && d.doc.Spec == msg.Spec {
+		d.doc.Apply(msg)
 	}
 }
 
-// status says what the pane is still working on, or else where it stands
+// Status says what the pane is still working on, or else where it stands
 // in a body longer than the pane, for its title.
-func (d *detailPane) status() string {
+func (d *detailPane) Status() string {
 	if st := d.busy(); st != "" {
 		return st
 	}
@@ -360,73 +366,73 @@ func (d *detailPane) busy() string {
 	case d.key.ord < 0:
 		return ""
 	case d.loading:
-		return "reading " + humanBytes(int64(d.s.Events.At(d.key.ord).Len))
-	case d.doc != nil && !d.doc.done():
-		return fmt.Sprintf("indexing %d%%", int(100*d.doc.progress()))
+		return "reading " + plain.Bytes(int64(d.s.Events.At(d.key.ord).Len))
+	case d.doc != nil && !d.doc.Done():
+		return fmt.Sprintf("indexing %d%%", int(100*d.doc.Progress()))
 	}
 	return ""
 }
 
-func (d *detailPane) wrapAll(ls []segLine) []segLine {
-	var out []segLine
+func (d *detailPane) wrapAll(ls []theme.Line) []theme.Line {
+	var out []theme.Line
 	for _, l := range ls {
-		out = append(out, wrapSegs(l, d.w)...)
+		out = append(out, theme.WrapSegs(l, d.w)...)
 	}
 	return out
 }
 
 // headerLines describe the event: what it is and where it sits.
-func (d *detailPane) headerLines(ev *model.Event, ord int, rerr error) []segLine {
+func (d *detailPane) headerLines(ev *model.Event, ord int, rerr error) []theme.Line {
 	s := d.s
 	first := fmt.Sprintf("#%d  %s  %s  %s", ord, termtext.Safe(s.TypeName(ev.Type)), ev.Kind, ev.Dialect)
-	second := fmt.Sprintf("bytes %d..%d (%d)  at %s", ev.Offset, ev.Offset+int64(ev.Len), ev.Len, FormatTime(ev.At))
+	second := fmt.Sprintf("bytes %d..%d (%d)  at %s", ev.Offset, ev.Offset+int64(ev.Len), ev.Len, plain.FormatTime(ev.At))
 	if ev.Seq >= 0 {
 		second += "  seq " + strconv.FormatInt(ev.Seq, 10)
 	}
 	if ev.Item >= 0 && int(ev.Item) < len(s.Items) {
-		second += "  item " + itemLabel(s.Items[ev.Item])
+		second += "  item " + plain.ItemLabel(s.Items[ev.Item])
 	}
-	out := []segLine{{{text: first, cls: tokKey}}, {{text: second, cls: tokComment}}}
-	if fl := FlagNames(ev); len(fl) > 0 {
-		out = append(out, segLine{{text: "flags: " + strings.Join(fl, ", "), cls: tokError}})
+	out := []theme.Line{{{Text: first, Class: theme.TokKey}}, {{Text: second, Class: theme.TokComment}}}
+	if fl := plain.FlagNames(ev); len(fl) > 0 {
+		out = append(out, theme.Line{{Text: "flags: " + strings.Join(fl, ", "), Class: theme.TokError}})
 	}
 	if rerr != nil {
-		out = append(out, segLine{{text: "cannot read bytes back: " + termtext.Safe(rerr.Error()), cls: tokError}})
+		out = append(out, theme.Line{{Text: "cannot read bytes back: " + termtext.Safe(rerr.Error()), Class: theme.TokError}})
 	}
-	return append(out, segLine{})
+	return append(out, theme.Line{})
 }
 
 // headLines show an HTTP head with credentials redacted.
-func (d *detailPane) headLines(ord int) []segLine {
+func (d *detailPane) headLines(ord int) []theme.Line {
 	for _, h := range d.s.Heads {
 		if h.Ordinal != ord {
 			continue
 		}
-		out := []segLine{{{text: termtext.Safe(fmt.Sprintf("%s %d", h.Proto, h.Status)), cls: tokKey}}}
+		out := []theme.Line{{{Text: termtext.Safe(fmt.Sprintf("%s %d", h.Proto, h.Status)), Class: theme.TokKey}}}
 		for _, f := range h.Header {
-			v := RedactHeader(string(f.Name), string(f.Value), d.keepSecrets)
-			out = append(out, segLine{{text: termtext.Safe(string(f.Name)), cls: tokField}, {text: ": "}, {text: termtext.Safe(v), cls: tokString}})
+			v := plain.RedactHeader(string(f.Name), string(f.Value), d.keepSecrets)
+			out = append(out, theme.Line{{Text: termtext.Safe(string(f.Name)), Class: theme.TokField}, {Text: ": "}, {Text: termtext.Safe(v), Class: theme.TokString}})
 		}
 		return out
 	}
 	return nil
 }
 
-// view renders the visible lines of event ord.
-func (d *detailPane) view(ord int, _ bool) string {
+// View renders the visible lines of event ord.
+func (d *detailPane) View(ord int, _ bool) string {
 	d.prepare(ord)
 	if ord < 0 {
-		return strings.Join(block([]string{d.st.Muted.Render("no event selected")}, d.w, d.h), "\n")
+		return strings.Join(cell.Block([]string{d.st.Muted.Render("no event selected")}, d.w, d.h), "\n")
 	}
-	if d.bottom && d.doc != nil && d.doc.done() {
+	if d.bottom && d.doc != nil && d.doc.Done() {
 		d.scroll, d.bottom = 1<<30, false
 	}
 	h := d.bodyH()
-	d.scroll = clamp(d.scroll, 0, max(d.total()-h, 0))
+	d.scroll = cell.Clamp(d.scroll, 0, max(d.total()-h, 0))
 	lines := make([]string, 0, d.h)
-	add := func(ls []segLine, from int) {
+	add := func(ls []theme.Line, from int) {
 		for i := max(d.scroll-from, 0); i < len(ls) && len(lines) < h; i++ {
-			lines = append(lines, renderSegs(ls[i], d.st))
+			lines = append(lines, theme.RenderSegs(ls[i], d.st))
 		}
 	}
 	add(d.header, 0)
@@ -435,15 +441,15 @@ func (d *detailPane) view(ord int, _ bool) string {
 	add(d.lines, d.fixed())
 	if d.doc != nil && len(lines) < h {
 		from := max(d.scroll-d.fixed()-len(d.lines), 0)
-		for _, l := range d.doc.lines(from, from+h-len(lines)) {
-			lines = append(lines, renderSegs(l, d.st))
+		for _, l := range d.doc.Lines(from, from+h-len(lines)) {
+			lines = append(lines, theme.RenderSegs(l, d.st))
 		}
 	}
 	if d.exH > 0 {
-		lines = block(lines, d.w, h)
+		lines = cell.Block(lines, d.w, h)
 		for _, l := range d.ex {
-			lines = append(lines, renderSegs(l, d.st))
+			lines = append(lines, theme.RenderSegs(l, d.st))
 		}
 	}
-	return strings.Join(block(lines, d.w, d.h), "\n")
+	return strings.Join(cell.Block(lines, d.w, d.h), "\n")
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"cmp"
@@ -14,16 +14,21 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // diffPane shows what the selected event changed: status transitions, the
 // structural difference between an item's or a response's first and final
 // snapshots, and the sequence numbers around it.
 type diffPane struct {
-	paneBase
+	pane.Base
 	s    *model.Session
-	st   *styles
-	keys *keyMap
+	st   *theme.Styles
+	keys *keys.Map
 	w, h int
 
 	scroll int
@@ -74,28 +79,28 @@ type snapDiffMsg struct {
 }
 
 // newDiffPane returns the diffs pane, pointed at no session yet.
-func newDiffPane(st *styles, keys *keyMap) *diffPane { return &diffPane{st: st, keys: keys} }
+func newDiffPane(st *theme.Styles, keys *keys.Map) *diffPane { return &diffPane{st: st, keys: keys} }
 
-func (d *diffPane) title() string { return "diffs" }
+func (d *diffPane) Title() string { return "diffs" }
 
-// attach shows session s, dropping the comparisons of the session before.
-func (d *diffPane) attach(s *model.Session) { *d = diffPane{s: s, st: d.st, keys: d.keys} }
+// Attach shows session s, dropping the comparisons of the session before.
+func (d *diffPane) Attach(s *model.Session) { *d = diffPane{s: s, st: d.st, keys: d.keys} }
 
-func (d *diffPane) setSize(w, h int) { d.w, d.h = w, max(h, 1) }
+func (d *diffPane) SetSize(w, h int) { d.w, d.h = w, max(h, 1) }
 
-func (d *diffPane) restyle() { d.key = callsKey{ord: -2} }
+func (d *diffPane) Restyle() { d.key = callsKey{ord: -2} }
 
-func (d *diffPane) shortHelp() []key.Binding {
+func (d *diffPane) ShortHelp() []key.Binding {
 	k := d.keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Stream.StepBack, k.Stream.StepFwd}
 }
 
-// update scrolls on a navigation key, and takes the comparisons work
+// Update scrolls on a navigation key, and takes the comparisons work
 // started.
-func (d *diffPane) update(msg tea.Msg) tea.Cmd {
+func (d *diffPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if delta, ok := navDelta(d.keys, msg, d.h); ok {
+		if delta, ok := keys.NavDelta(d.keys, msg, d.h); ok {
 			d.scrollBy(delta)
 		}
 	case snapDiffMsg:
@@ -104,17 +109,17 @@ func (d *diffPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (d *diffPane) wheel(delta int) { d.scrollBy(delta) }
+func (d *diffPane) Wheel(delta int) { d.scrollBy(delta) }
 
 func (d *diffPane) scrollBy(n int) {
-	d.scroll = clamp(d.scroll+n, 0, max(len(d.lines)-d.h, 0))
+	d.scroll = cell.Clamp(d.scroll+n, 0, max(len(d.lines)-d.h, 0))
 }
 
-func (d *diffPane) view(ord int, _ bool) string {
+func (d *diffPane) View(ord int, _ bool) string {
 	d.prepare(ord)
-	d.scroll = clamp(d.scroll, 0, max(len(d.lines)-d.h, 0))
+	d.scroll = cell.Clamp(d.scroll, 0, max(len(d.lines)-d.h, 0))
 	end := min(d.scroll+d.h, len(d.lines))
-	return strings.Join(block(d.lines[d.scroll:end], d.w, d.h), "\n")
+	return strings.Join(cell.Block(d.lines[d.scroll:end], d.w, d.h), "\n")
 }
 
 // prepare lays out the pane for ord, once per (ord, width, events) and
@@ -131,9 +136,9 @@ func (d *diffPane) prepare(ord int) {
 	d.lines = d.build(ord)
 }
 
-// work starts comparing the big snapshots event ord shows, each pair
+// Work starts comparing the big snapshots event ord shows, each pair
 // once, or returns nil when nothing is left to start.
-func (d *diffPane) work(ord int) tea.Cmd {
+func (d *diffPane) Work(ord int) tea.Cmd {
 	d.prepare(ord)
 	var cmds []tea.Cmd
 	for _, p := range d.wanted {
@@ -197,7 +202,7 @@ func (d *diffPane) build(ord int) []string {
 	out = append(out, d.sequence(ord)...)
 	var wrapped []string
 	for _, l := range out {
-		wrapped = append(wrapped, fit(l, d.w))
+		wrapped = append(wrapped, cell.Fit(l, d.w))
 	}
 	return wrapped
 }
@@ -215,7 +220,7 @@ func (d *diffPane) transitions(ord int) []string {
 			if i > 0 {
 				from = h[i-1].Value
 			}
-			out = append(out, "  "+st.Diff.Del.Render(termtext.Safe(from))+" "+glyphArrow+" "+st.Diff.Add.Render(termtext.Safe(c.Value))+"  "+st.Muted.Render(termtext.Safe(what)))
+			out = append(out, "  "+st.Diff.Del.Render(termtext.Safe(from))+" "+theme.GlyphArrow+" "+st.Diff.Add.Render(termtext.Safe(c.Value))+"  "+st.Muted.Render(termtext.Safe(what)))
 		}
 	}
 	for _, r := range d.s.Responses {
@@ -233,7 +238,7 @@ func (d *diffPane) transitions(ord int) []string {
 	}
 	if ev := d.s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(d.s.Items) {
 		it := d.s.Items[ev.Item]
-		line("item "+itemLabel(it), it.Status)
+		line("item "+plain.ItemLabel(it), it.Status)
 	}
 	return out
 }
@@ -246,7 +251,7 @@ func (d *diffPane) snapshots(ord int) []string {
 	if ev.Item >= 0 && int(ev.Item) < len(d.s.Items) {
 		it := d.s.Items[ev.Item]
 		if (it.Opened == ord || it.Closed == ord) && it.Opened >= 0 {
-			out = append(out, "  added #"+strconv.Itoa(it.Opened)+" "+glyphArrow+" done "+ordOrNone(it.Closed)+d.st.Muted.Render("  item "+itemLabel(it)))
+			out = append(out, "  added #"+strconv.Itoa(it.Opened)+" "+theme.GlyphArrow+" done "+ordOrNone(it.Closed)+d.st.Muted.Render("  item "+plain.ItemLabel(it)))
 			if it.Closed >= 0 {
 				out = append(out, d.diffMembers(it.Opened, it.Closed, "item")...)
 			} else {
@@ -258,7 +263,7 @@ func (d *diffPane) snapshots(ord int) []string {
 		if r.Created != ord && r.Final != ord || r.Created < 0 {
 			continue
 		}
-		out = append(out, "  created #"+strconv.Itoa(r.Created)+" "+glyphArrow+" terminal "+ordOrNone(r.Final)+d.st.Muted.Render("  response "+termtext.Safe(r.ID)))
+		out = append(out, "  created #"+strconv.Itoa(r.Created)+" "+theme.GlyphArrow+" terminal "+ordOrNone(r.Final)+d.st.Muted.Render("  response "+termtext.Safe(r.ID)))
 		if r.Final >= 0 && r.Final != r.Created {
 			out = append(out, d.diffMembers(r.Created, r.Final, "response")...)
 		} else {
@@ -287,8 +292,8 @@ func (d *diffPane) diffMembers(a, b int, name string) []string {
 		res = compareSnapshots(d.s, ea, eb, name)
 	default:
 		d.wanted = append(d.wanted, p)
-		size := humanBytes(int64(ea.Len) + int64(eb.Len))
-		return []string{d.st.Muted.Render("    comparing " + size + " of snapshots" + glyphEllipsis)}
+		size := plain.Bytes(int64(ea.Len) + int64(eb.Len))
+		return []string{d.st.Muted.Render("    comparing " + size + " of snapshots" + theme.GlyphEllipsis)}
 	}
 	if res.err != nil {
 		return []string{d.st.Err.Render("    cannot read the snapshots back")}
@@ -319,7 +324,7 @@ func (d *diffPane) entryRuns(e diffEntry) []styledRun {
 	case '-':
 		return []styledRun{{"    - ", &st.Del}, {termtext.Safe(e.path), &st.Path}, {" ", nil}, {termtext.Safe(e.from), &st.Del}}
 	}
-	return []styledRun{{"    ~ ", &st.Change}, {termtext.Safe(e.path), &st.Path}, {" ", nil}, {termtext.Safe(e.from), &st.Del}, {" " + glyphArrow + " ", nil}, {termtext.Safe(e.to), &st.Add}}
+	return []styledRun{{"    ~ ", &st.Change}, {termtext.Safe(e.path), &st.Path}, {" ", nil}, {termtext.Safe(e.from), &st.Del}, {" " + theme.GlyphArrow + " ", nil}, {termtext.Safe(e.to), &st.Add}}
 }
 
 // compareSnapshots reads member name of events ea and eb back from the
@@ -354,7 +359,7 @@ func snapshotMember(s *model.Session, ev *model.Event, name string) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	data, _ := eventData(raw)
+	data, _ := plain.EventData(raw)
 	v := jsonscan.Get(data, name)
 	if name == "response" && v == nil {
 		v = data // a non-streaming body is the response itself

@@ -1,24 +1,13 @@
-package ui
+package inspector
 
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// allocatedBy is the number of bytes allocated while f runs.
-func allocatedBy(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // TestDiffsBigSnapshotsOffTheEventLoop selects an output_item.done whose
 // snapshot is 4 MiB: the first frame reads and compares nothing (it says
@@ -74,7 +63,7 @@ func twoSnapshotPairs(n int) []byte {
 func TestDiffsComparisonLandsWhereItBelongs(t *testing.T) {
 	t.Parallel()
 	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
-	m.insp.tl.selectOrd(2)
+	m.insp.tl.SelectOrd(2)
 	_, first := m.Update(keyMsg("4"))
 	m.Update(keyMsg("1"))
 	_, second := m.Update(keyMsg("j")) // output_item.added #3: the second pair
@@ -98,38 +87,18 @@ func TestDiffsComparisonLandsWhereItBelongs(t *testing.T) {
 	}
 }
 
-// messagesOf runs a command and the commands it batches, without feeding
-// their messages back.
-func messagesOf(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	switch msg := cmd().(type) {
-	case nil:
-		return nil
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, messagesOf(c)...)
-		}
-		return out
-	default:
-		return []tea.Msg{msg}
-	}
-}
-
 // TestDiffsResultOfAnotherSessionDropped switches the inspector to another
 // session while a comparison runs (as the proxy's inspector does): the
 // result, for the session before, is not kept.
 func TestDiffsResultOfAnotherSessionDropped(t *testing.T) {
 	t.Parallel()
 	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
-	m.insp.tl.selectOrd(2)
+	m.insp.tl.SelectOrd(2)
 	_, cmd := m.Update(keyMsg("4"))
 	msgs := messagesOf(cmd)
-	m.insp.attach(newSession(twoSnapshotPairs(16))) // small: compared at once
+	m.insp.Attach(newSession(twoSnapshotPairs(16))) // small: compared at once
 	m.insp.side = m.insp.indexOf(m.insp.diff)
-	m.insp.tl.selectOrd(2)
+	m.insp.tl.SelectOrd(2)
 	for _, msg := range msgs {
 		m.Update(msg)
 	}
@@ -199,7 +168,7 @@ func TestDiffsEntriesBounded(t *testing.T) {
 	sseEvent(&buf, "response.output_item.added", `{"type":"response.output_item.added","output_index":0,"item":{"id":"m_1","type":"message","status":"in_progress","v":[`+a.String()+`]}}`)
 	sseEvent(&buf, "response.output_item.done", `{"type":"response.output_item.done","output_index":0,"item":{"id":"m_1","type":"message","status":"completed","v":[`+b.String()+`]}}`)
 	m := hugeModel(t, buf.Bytes(), 120, 40)
-	m.insp.tl.selectOrd(1)
+	m.insp.tl.SelectOrd(1)
 	pressAll(m, "4")
 	lines := m.insp.diff.lines
 	n := 0

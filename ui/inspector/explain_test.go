@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // geminiPartialArgs is a call streamed as Vertex partialArgs, written from
@@ -48,7 +50,7 @@ func explainModel(t *testing.T, sample, stream string, w, h int) *Model {
 	if sample == "" {
 		source = "stream.sse"
 	}
-	m := New(newSession(data), Options{Source: source})
+	m := newProgram(newSession(data), Options{Source: source})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -60,7 +62,7 @@ func TestExplainGolden(t *testing.T) {
 		for _, tc := range explainCases {
 			t.Run(fmt.Sprintf("%s_%dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
 				m := explainModel(t, tc.sample, tc.stream, size[0], size[1])
-				m.insp.tl.selectOrd(tc.ord)
+				m.insp.tl.SelectOrd(tc.ord)
 				press(m, "x")
 				out := viewOf(m)
 				if !strings.Contains(ansi.Strip(out), "explain "+tc.shape) {
@@ -80,7 +82,7 @@ func TestExplainGolden(t *testing.T) {
 // any pane), it follows the selection, and x again hides it.
 func TestExplainToggle(t *testing.T) {
 	m := explainModel(t, "responses-parallel-calls", "", 120, 40)
-	m.insp.tl.selectOrd(3)
+	m.insp.tl.SelectOrd(3)
 	press(m, "3") // the calls pane
 	if strings.Contains(ansi.Strip(viewOf(m)), "explain response.") {
 		t.Fatal("an explanation shows before x")
@@ -119,7 +121,7 @@ func TestExplainHelp(t *testing.T) {
 // the detail pane reaches all of it and the event after it.
 func TestExplainSmallPane(t *testing.T) {
 	m := explainModel(t, "anthropic-text-then-tool", "", 60, 15)
-	m.insp.tl.selectOrd(9)
+	m.insp.tl.SelectOrd(9)
 	press(m, "x")
 	out := ansi.Strip(viewOf(m))
 	checkFits(t, viewOf(m), 60, 15)
@@ -144,7 +146,7 @@ func TestExplainWidthSweep(t *testing.T) {
 	for _, h := range []int{15, 24, 40} {
 		for w := 60; w <= 160; w += 7 {
 			m := explainModel(t, "chat-parallel-calls", "", w, h)
-			m.insp.tl.selectOrd(2)
+			m.insp.tl.SelectOrd(2)
 			press(m, "x")
 			checkFits(t, viewOf(m), w, h)
 		}
@@ -157,7 +159,7 @@ func TestExplainSafe(t *testing.T) {
 	lines := explainLines(model.Shape{Type: "evil\x1b]0;title\x07"}, 60)
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString(renderSegs(l, &styles{}))
+		b.WriteString(theme.RenderSegs(l, &theme.Styles{}))
 	}
 	if strings.ContainsAny(b.String(), "\x1b\x07") {
 		t.Errorf("explanation lines carry raw control bytes: %q", b.String())
@@ -179,8 +181,8 @@ func assembleEach(data []byte, each func(s *model.Session, ev *model.Event, ord 
 func TestEventLineExplain(t *testing.T) {
 	var lines []map[string]any
 	assembleEach(sampleBytes(t, "anthropic-text-then-tool"), func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) {
-		l := NewEventLine(s, ev, ord, f, false)
-		l.Explain = NewExplainJSON(s, ev, ord, f.Data)
+		l := plain.NewEventLine(s, ev, ord, f, false)
+		l.Explain = plain.NewExplainJSON(s, ev, ord, f.Data)
 		b, err := json.Marshal(l)
 		if err != nil {
 			t.Fatal(err)
@@ -208,7 +210,7 @@ func TestEventLineExplain(t *testing.T) {
 	}
 	// Without --explain the member is absent.
 	assembleEach([]byte("data: {\"type\":\"ping\"}\n\n"), func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) {
-		b, _ := json.Marshal(NewEventLine(s, ev, ord, f, false))
+		b, _ := json.Marshal(plain.NewEventLine(s, ev, ord, f, false))
 		if bytes.Contains(b, []byte(`"explain"`)) {
 			t.Errorf("a line without explain carries it: %s", b)
 		}
@@ -219,10 +221,10 @@ func TestEventLineExplain(t *testing.T) {
 // first event only.
 func TestTimelineExplainer(t *testing.T) {
 	var out bytes.Buffer
-	x := NewTimelineExplainer()
+	x := plain.NewTimelineExplainer()
 	shapes := map[string]bool{}
 	assembleEach(sampleBytes(t, "chat-parallel-calls"), func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) {
-		if err := WriteTimelineLine(&out, s, ev, ord, capture.NoTime, f.Raw); err != nil {
+		if err := plain.WriteTimelineLine(&out, s, ev, ord, capture.NoTime, f.Raw); err != nil {
 			t.Fatal(err)
 		}
 		if err := x.Write(&out, s, ev, ord, f.Data); err != nil {
@@ -245,7 +247,7 @@ func TestTimelineExplainer(t *testing.T) {
 			}
 		}
 	}
-	var nilX *TimelineExplainer
+	var nilX *plain.TimelineExplainer
 	if err := nilX.Write(&out, nil, nil, 0, nil); err != nil {
 		t.Error(err)
 	}
@@ -258,7 +260,7 @@ func TestLessonStatusGolden(t *testing.T) {
 	const lesson = "Arguments arrive as string fragments; join them, then parse once"
 	for _, w := range []int{80, 120} {
 		t.Run(fmt.Sprintf("%dx%d", w, map[int]int{80: 24, 120: 40}[w]), func(t *testing.T) {
-			m := New(newSession(sampleBytes(t, "chat-single-call")), Options{Source: "sample chat-single-call", Lesson: lesson, Checks: fakeChecks})
+			m := newProgram(newSession(sampleBytes(t, "chat-single-call")), Options{Source: "sample chat-single-call", Lesson: lesson, Checks: fakeChecks})
 			m.Update(tea.WindowSizeMsg{Width: w, Height: map[int]int{80: 24, 120: 40}[w]})
 			status := lastLine(viewOf(m))
 			if !strings.Contains(ansi.Strip(status), lesson) {
@@ -280,9 +282,9 @@ func TestLessonStatusGolden(t *testing.T) {
 // TestLessonGivesWayToError: an error notice takes the status line from
 // the lesson.
 func TestLessonGivesWayToError(t *testing.T) {
-	m := New(newSession(sampleBytes(t, "chat-single-call")), Options{Source: "sample x", Lesson: "a lesson"})
+	m := newProgram(newSession(sampleBytes(t, "chat-single-call")), Options{Source: "sample x", Lesson: "a lesson"})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.flash("read error: boom", true)
+	m.Flash("read error: boom", true)
 	if got := ansi.Strip(lastLine(viewOf(m))); strings.Contains(got, "a lesson") || !strings.Contains(got, "boom") {
 		t.Errorf("status = %q; want the error notice", got)
 	}
@@ -301,7 +303,7 @@ func TestWrapWords(t *testing.T) {
 		{"", 5, []string{""}},
 	}
 	for _, tt := range tests {
-		if got := wrapWords(tt.text, tt.w); !slices.Equal(got, tt.want) {
+		if got := plain.WrapWords(tt.text, tt.w); !slices.Equal(got, tt.want) {
 			t.Errorf("wrapWords(%q, %d) = %q; want %q", tt.text, tt.w, got, tt.want)
 		}
 	}
@@ -310,7 +312,7 @@ func TestWrapWords(t *testing.T) {
 // TestExplainOption: Options.Explain opens the inspector on the detail
 // pane with the explanation shown.
 func TestExplainOption(t *testing.T) {
-	m := New(newSession(sampleBytes(t, "gemini-call")), Options{Source: "sample gemini-call", Explain: true})
+	m := newProgram(newSession(sampleBytes(t, "gemini-call")), Options{Source: "sample gemini-call", Explain: true})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	if out := ansi.Strip(viewOf(m)); sideName(m) != "detail" || !strings.Contains(out, "explain (gemini chunk)/") {
 		t.Errorf("with Explain: side %s; want the detail pane explaining:\n%s", sideName(m), out)

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -13,16 +13,21 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // findingsPane lists the findings with their messages wrapped to the pane
 // width. Moving onto one shows its first event; enter walks through the
 // events it cites.
 type findingsPane struct {
-	paneBase
-	st      *styles
-	keys    *keyMap
-	host    paneHost
+	pane.Base
+	st      *theme.Styles
+	keys    *keys.Map
+	host    pane.Host
 	w, h    int
 	list    []checks.Finding
 	enabled bool // Options.Checks was given
@@ -38,36 +43,36 @@ type findingsPane struct {
 
 // newFindingsPane returns the findings pane; enabled says the inspector
 // runs checks (Options.Checks).
-func newFindingsPane(st *styles, keys *keyMap, host paneHost, enabled bool) *findingsPane {
+func newFindingsPane(st *theme.Styles, keys *keys.Map, host pane.Host, enabled bool) *findingsPane {
 	return &findingsPane{st: st, keys: keys, host: host, enabled: enabled, landed: -1}
 }
 
-func (f *findingsPane) title() string {
+func (f *findingsPane) Title() string {
 	if f.enabled {
 		return fmt.Sprintf("findings (%d)", len(f.list))
 	}
 	return "findings"
 }
 
-// attach drops the findings: the inspector runs the checks on s.
-func (f *findingsPane) attach(*model.Session) {
+// Attach drops the findings: the inspector runs the checks on s.
+func (f *findingsPane) Attach(*model.Session) {
 	*f = findingsPane{st: f.st, keys: f.keys, host: f.host, enabled: f.enabled, landed: -1}
 }
 
-func (f *findingsPane) setSize(w, h int) { f.w, f.h = w, max(h, 1) }
+func (f *findingsPane) SetSize(w, h int) { f.w, f.h = w, max(h, 1) }
 
-func (f *findingsPane) shortHelp() []key.Binding {
+func (f *findingsPane) ShortHelp() []key.Binding {
 	k := f.keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Cited, k.Inspect.NextFinding, k.Inspect.PrevFinding}
 }
 
-func (f *findingsPane) updateKeys(focused bool) {
+func (f *findingsPane) UpdateKeys(focused bool) {
 	f.keys.Inspect.Cited.SetEnabled(focused && len(f.list) > 0)
 }
 
-// update moves through the findings, showing each one's first event, and
+// Update moves through the findings, showing each one's first event, and
 // on enter walks through the events the selected one cites.
-func (f *findingsPane) update(msg tea.Msg) tea.Cmd {
+func (f *findingsPane) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
@@ -75,14 +80,14 @@ func (f *findingsPane) update(msg tea.Msg) tea.Cmd {
 	if key.Matches(k, f.keys.Inspect.Cited) {
 		return f.jumpCited()
 	}
-	delta, ok := navDelta(f.keys, k, f.h)
+	delta, ok := keys.NavDelta(f.keys, k, f.h)
 	if !ok {
 		return nil
 	}
-	f.move(clamp(delta, -len(f.list), len(f.list)))
+	f.move(cell.Clamp(delta, -len(f.list), len(f.list)))
 	if e := f.selectedEvent(); e >= 0 {
-		f.host.selectEvent(e)
-		f.landedOn(f.host.selected())
+		f.host.SelectEvent(e)
+		f.landedOn(f.host.Selected())
 	}
 	return nil
 }
@@ -91,36 +96,36 @@ func (f *findingsPane) update(msg tea.Msg) tea.Cmd {
 // then on each enter the one after, around again at the end.
 func (f *findingsPane) jumpCited() tea.Cmd {
 	h := f.host
-	e := f.nextCited(h.selected())
+	e := f.nextCited(h.Selected())
 	if e < 0 {
-		return h.flash("this finding cites no event", false)
+		return h.Flash("this finding cites no event", false)
 	}
-	h.selectEvent(e)
-	f.landedOn(h.selected())
-	if h.selected() != e {
-		return h.flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", e, h.selected()), true)
+	h.SelectEvent(e)
+	f.landedOn(h.Selected())
+	if h.Selected() != e {
+		return h.Flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", e, h.Selected()), true)
 	}
 	return nil
 }
 
-// wheel moves through the findings without moving the selection.
-func (f *findingsPane) wheel(delta int) { f.move(delta) }
+// Wheel moves through the findings without moving the selection.
+func (f *findingsPane) Wheel(delta int) { f.move(delta) }
 
 // set replaces the findings, in the order the report gives them (as
 // `streamtap check` prints them): by severity, then by the event that
 // tells each apart.
 func (f *findingsPane) set(list []checks.Finding) {
 	f.list = list
-	f.cursor = clamp(f.cursor, 0, max(len(list)-1, 0))
+	f.cursor = cell.Clamp(f.cursor, 0, max(len(list)-1, 0))
 }
 
 // counts returns the number of findings per severity.
 func (f *findingsPane) counts() (errs, warns, infos int) {
 	for _, x := range f.list {
-		switch severityOf(x.Severity) {
-		case sevError:
+		switch theme.SeverityOf(x.Severity) {
+		case theme.SevError:
 			errs++
-		case sevWarning:
+		case theme.SevWarning:
 			warns++
 		default:
 			infos++
@@ -131,7 +136,7 @@ func (f *findingsPane) counts() (errs, warns, infos int) {
 
 // move selects the finding n below (or above) the selected one.
 func (f *findingsPane) move(n int) {
-	f.cursor = clamp(f.cursor+n, 0, max(len(f.list)-1, 0))
+	f.cursor = cell.Clamp(f.cursor+n, 0, max(len(f.list)-1, 0))
 	f.cycle, f.landed = 0, -1
 	if f.cursor < len(f.list) {
 		f.cycle = max(slices.Index(f.list[f.cursor].Events, f.list[f.cursor].Key()), 0)
@@ -201,13 +206,13 @@ func (f *findingsPane) entry(i, sel int) []string {
 	st, x := f.st, f.list[i]
 	w := max(f.w-1, 1) // one column for the cursor
 	var sev string
-	switch severityOf(x.Severity) {
-	case sevError:
-		sev = st.Status.Error.Render(glyphFindingErr + " err")
-	case sevWarning:
-		sev = st.Status.Warn.Render(glyphFindingWarn + " warn")
+	switch theme.SeverityOf(x.Severity) {
+	case theme.SevError:
+		sev = st.Status.Error.Render(theme.GlyphFindingErr + " err")
+	case theme.SevWarning:
+		sev = st.Status.Warn.Render(theme.GlyphFindingWarn + " warn")
 	default:
-		sev = st.Status.Info.Render(glyphFindingInfo + " info")
+		sev = st.Status.Info.Render(theme.GlyphFindingInfo + " info")
 	}
 	var evs []string
 	for j, e := range x.Events {
@@ -221,13 +226,13 @@ func (f *findingsPane) entry(i, sel int) []string {
 		}
 		evs = append(evs, style.Render("#"+strconv.Itoa(e)))
 	}
-	head := fit(sev, 7) + " " + st.Calls.Header.Render(termtext.Safe(x.Rule))
+	head := cell.Fit(sev, 7) + " " + st.Calls.Header.Render(termtext.Safe(x.Rule))
 	if len(evs) > 0 {
 		head += "  " + strings.Join(evs, " ")
 	}
-	lines := []string{fit(head, w)}
+	lines := []string{cell.Fit(head, w)}
 	const indent = "  "
-	msg := ansi.Wrap(termtext.Safe(truncate(x.Message, findingMessageMax)), max(w-len(indent), 1), "")
+	msg := ansi.Wrap(termtext.Safe(plain.Truncate(x.Message, findingMessageMax)), max(w-len(indent), 1), "")
 	for l := range strings.SplitSeq(msg, "\n") {
 		lines = append(lines, indent+l)
 	}
@@ -256,13 +261,13 @@ func (f *findingsPane) scrollToCursor() {
 	f.offset = lo
 }
 
-func (f *findingsPane) view(sel int, focused bool) string {
+func (f *findingsPane) View(sel int, focused bool) string {
 	st := f.st
 	if !f.enabled {
-		return strings.Join(block([]string{st.Muted.Render("protocol checks are not available in this build")}, f.w, f.h), "\n")
+		return strings.Join(cell.Block([]string{st.Muted.Render("protocol checks are not available in this build")}, f.w, f.h), "\n")
 	}
 	if len(f.list) == 0 {
-		return strings.Join(block([]string{st.OK.Render(glyphDone + " no findings")}, f.w, f.h), "\n")
+		return strings.Join(cell.Block([]string{st.OK.Render(theme.GlyphDone + " no findings")}, f.w, f.h), "\n")
 	}
 	f.scrollToCursor()
 	var lines []string
@@ -273,21 +278,12 @@ func (f *findingsPane) view(sel int, focused bool) string {
 				if focused {
 					style = st.Timeline.Selected
 				}
-				l = style.Render(fit(glyphCursor+stripANSI(l), f.w))
+				l = style.Render(cell.Fit(theme.GlyphCursor+cell.StripANSI(l), f.w))
 			} else {
 				l = " " + l
 			}
 			lines = append(lines, l)
 		}
 	}
-	return strings.Join(block(lines, f.w, f.h), "\n")
-}
-
-// Findings returns what the findings pane lists, in its order: what the
-// user sees, for tests that hold it against `streamtap check`.
-func (m *Model) Findings() []checks.Finding {
-	if f, ok := m.pg.(findingsLister); ok {
-		return slices.Clone(f.findings())
-	}
-	return nil
+	return strings.Join(cell.Block(lines, f.w, f.h), "\n")
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"strings"
@@ -27,7 +27,7 @@ func longChecks(s *model.Session) []checks.Finding {
 
 func findingsModel(t *testing.T, w, h int, check func(*model.Session) []checks.Finding) *Model {
 	t.Helper()
-	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: check})
+	m := newProgram(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: check})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	press(m, "5")
 	return m
@@ -36,15 +36,15 @@ func findingsModel(t *testing.T, w, h int, check func(*model.Session) []checks.F
 // sidePane is the side pane's text, its lines joined.
 func sidePane(m *Model) []string {
 	var out []string
-	for _, l := range strings.Split(plainView(m), "\n")[:m.insp.r.side.y+m.insp.r.side.h] {
+	for _, l := range strings.Split(plainView(m), "\n")[:m.insp.r.side.Y+m.insp.r.side.H] {
 		if m.insp.r.stacked {
 			out = append(out, l)
 			continue
 		}
-		out = append(out, ansi.Cut(l, m.insp.r.side.x, m.insp.r.side.x+m.insp.r.side.w))
+		out = append(out, ansi.Cut(l, m.insp.r.side.X, m.insp.r.side.X+m.insp.r.side.W))
 	}
 	if m.insp.r.stacked {
-		return out[m.insp.r.side.y:]
+		return out[m.insp.r.side.Y:]
 	}
 	return out
 }
@@ -91,7 +91,7 @@ func TestFindingsEnterCyclesCitedEvents(t *testing.T) {
 	}
 	for i, st := range steps {
 		press(m, st.keys...)
-		if got := m.insp.selected(); got != st.want {
+		if got := m.insp.Selected(); got != st.want {
 			t.Fatalf("step %d %v: selected %d; want %d", i, st.keys, got, st.want)
 		}
 		if focusName(m) != "findings" {
@@ -99,7 +99,7 @@ func TestFindingsEnterCyclesCitedEvents(t *testing.T) {
 		}
 	}
 	press(m, "j", "j", "enter") // a finding that cites no event
-	if got := m.insp.selected(); got != 30 {
+	if got := m.insp.Selected(); got != 30 {
 		t.Errorf("enter on a finding without events moved the selection to %d", got)
 	}
 	if !strings.Contains(lastLine(plainView(m)), "cites no event") {

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -9,25 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/app"
 )
-
-// goldenSample is the stream every pane golden is drawn from: two calls
-// whose argument deltas interleave.
-const goldenSample = "responses-parallel-calls"
-
-// fakeChecks stands in for model/checks so the findings pane has content.
-func fakeChecks(s *model.Session) []checks.Finding {
-	if s.Len() < 30 {
-		return nil
-	}
-	return []checks.Finding{
-		{Severity: checks.Warning, Rule: "demo-warning", Events: []int{21, 24}, Message: "an example warning whose message is " +
-			"longer than the pane is wide, so it wraps onto the lines below instead of being cut at the edge"},
-		{Severity: checks.Error, Rule: "demo-error", Message: "an example error \x1b[2J", Events: []int{29}},
-	}
-}
 
 // paneCase puts the model into the state that shows one pane.
 type paneCase struct {
@@ -38,20 +21,20 @@ type paneCase struct {
 var paneCases = []paneCase{
 	// Event 27 is a delta of get_weather while get_local_time is half
 	// streamed: both calls partial, the fragment marked.
-	{"timeline", func(m *Model) { m.insp.tl.selectOrd(27) }},
-	{"detail", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "2") }},
-	{"detail-raw", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "2", "r") }},
-	{"calls", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "3") }},
-	{"diffs", func(m *Model) { m.insp.tl.selectOrd(36); press(m, "4") }},
-	{"findings", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "5") }},
-	{"lanes", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "6") }},
-	{"lanes-zoomed", func(m *Model) { m.insp.tl.selectOrd(27); press(m, "6", "z") }},
+	{"timeline", func(m *Model) { m.insp.tl.SelectOrd(27) }},
+	{"detail", func(m *Model) { m.insp.tl.SelectOrd(27); press(m, "2") }},
+	{"detail-raw", func(m *Model) { m.insp.tl.SelectOrd(27); press(m, "2", "r") }},
+	{"calls", func(m *Model) { m.insp.tl.SelectOrd(27); press(m, "3") }},
+	{"diffs", func(m *Model) { m.insp.tl.SelectOrd(36); press(m, "4") }},
+	{"findings", func(m *Model) { m.insp.tl.SelectOrd(27); press(m, "5") }},
+	{"lanes", func(m *Model) { m.insp.tl.SelectOrd(27); press(m, "6") }},
+	{"lanes-zoomed", func(m *Model) { m.insp.tl.SelectOrd(27); press(m, "6", "z") }},
 	{"help", func(m *Model) { press(m, "?") }},
 }
 
 func goldenModel(t testing.TB, w, h int) *Model {
 	t.Helper()
-	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "sample " + goldenSample, Checks: fakeChecks})
+	m := newProgram(newSession(sampleBytes(t, goldenSample)), Options{Source: "sample " + goldenSample, Checks: fakeChecks})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -82,9 +65,9 @@ func TestGoldenTimed(t *testing.T) {
 	rec := stdinRecording(t, sampleBytes(t, goldenSample))
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			m := New(newSession(rec), Options{Source: "rec.sse", Checks: fakeChecks})
+			m := newProgram(newSession(rec), Options{Source: "rec.sse", Checks: fakeChecks})
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
-			m.insp.tl.selectOrd(28)
+			m.insp.tl.SelectOrd(28)
 			out := viewOf(m)
 			checkFits(t, out, size[0], size[1])
 			if size[0] != 120 {
@@ -92,21 +75,6 @@ func TestGoldenTimed(t *testing.T) {
 			}
 			golden.RequireEqual(t, out)
 		})
-	}
-}
-
-// checkFits fails when the view has more lines than h or a line wider
-// than w.
-func checkFits(t *testing.T, out string, w, h int) {
-	t.Helper()
-	lines := strings.Split(out, "\n")
-	if len(lines) > h {
-		t.Errorf("view has %d lines; want at most %d", len(lines), h)
-	}
-	for i, l := range lines {
-		if lw := ansi.StringWidth(l); lw > w {
-			t.Errorf("line %d is %d cells wide; want at most %d: %q", i, lw, w, ansi.Strip(l))
-		}
 	}
 }
 
@@ -129,7 +97,7 @@ func TestWidthSweep(t *testing.T) {
 				if len(lines) > h {
 					t.Fatalf("%s at %dx%d: %d lines", pc.name, w, h, len(lines))
 				}
-				if (w < minWidth || h < minHeight) && len(lines) != 1 {
+				if (w < app.MinWidth || h < app.MinHeight) && len(lines) != 1 {
 					t.Fatalf("%s at %dx%d: want the one-line notice, got %d lines", pc.name, w, h, len(lines))
 				}
 			}

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ func benchFirstFrame(b *testing.B, pane string) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				m := New(s, Options{Source: "bench"})
+				m := newProgram(s, Options{Source: "bench"})
 				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 				press(m, pane, "1") // show the pane, focus the timeline
 				_ = m.View()
@@ -73,9 +73,9 @@ func BenchmarkDiffsFirstFrame(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				m := New(s, Options{Source: "bench"})
+				m := newProgram(s, Options{Source: "bench"})
 				m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-				m.insp.tl.selectOrd(1)
+				m.insp.tl.SelectOrd(1)
 				press(m, "4", "1") // show the pane, focus the timeline
 				_ = m.View()
 				b.StartTimer()
@@ -118,9 +118,9 @@ func BenchmarkHugeShapesEnd(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					b.StopTimer()
-					m := New(s, Options{Source: "bench"})
+					m := newProgram(s, Options{Source: "bench"})
 					resize(m, 120, 40)
-					m.insp.tl.selectOrd(sh.ev)
+					m.insp.tl.SelectOrd(sh.ev)
 					b.StartTimer()
 					_, read := m.Update(keyMsg("2")) // reads the event off the event loop
 					_, more := m.Update(keyMsg("G")) // lays it out to its end, off the event loop too

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ func TestPanesHugeFieldsCheap(t *testing.T) {
 	const size = 4 << 20
 	for _, field := range []string{"name", "id", "model", "status", "code", "message", "type"} {
 		t.Run(field, func(t *testing.T) {
-			m := New(newSession(hugeFieldStream(field, size)), Options{Source: "huge " + field, Checks: StrictChecks})
+			m := newProgram(newSession(hugeFieldStream(field, size)), Options{Source: "huge " + field, Checks: StrictChecks})
 			resize(m, 160, 48)
 			for _, pane := range []string{"1", "2", "3", "4", "5", lanesKey} {
 				pressAll(m, pane, "g") // the pane's first frame may index in the background

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -31,13 +31,13 @@ var hugeGoldenCases = []struct {
 	// A delta that added a small fragment amid 4 MB of arguments.
 	{"calls-fragment", func() []byte { return bigDeltaStream(bigSize / 2) }, func(m *Model, w, h int) {
 		resize(m, w, h)
-		m.insp.tl.selectOrd(2)
+		m.insp.tl.SelectOrd(2)
 		pressAll(m, "3")
 	}},
 	// The diffs pane over a 20 MB output_item.done: before the comparison
 	// has run, and after.
-	{"diffs-comparing", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.insp.tl.selectOrd(2); m.Update(keyMsg("4")) }},
-	{"diffs", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.insp.tl.selectOrd(2); pressAll(m, "4") }},
+	{"diffs-comparing", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.insp.tl.SelectOrd(2); m.Update(keyMsg("4")) }},
+	{"diffs", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.insp.tl.SelectOrd(2); pressAll(m, "4") }},
 }
 
 // snapshots20M and doneArgs20M are made once per test process and
@@ -59,7 +59,7 @@ func TestHugeGolden(t *testing.T) {
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", gc.name, size[0], size[1]), func(t *testing.T) {
 				t.Parallel()
-				m := New(newSession(gc.data()), Options{Source: "huge"})
+				m := newProgram(newSession(gc.data()), Options{Source: "huge"})
 				gc.setup(m, size[0], size[1])
 				out := viewOf(m)
 				checkFits(t, out, size[0], size[1])

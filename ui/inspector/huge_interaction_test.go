@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/ui/doc"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // bigSize is comfortably past everything the panes do at once: the 256 KiB
@@ -18,7 +21,7 @@ const bigSize = 4 << 20
 // hugeModel opens a stream at w×h.
 func hugeModel(t *testing.T, data []byte, w, h int) *Model {
 	t.Helper()
-	m := New(newSession(data), Options{Source: "huge"})
+	m := newProgram(newSession(data), Options{Source: "huge"})
 	resize(m, w, h)
 	return m
 }
@@ -33,11 +36,11 @@ func resize(m *Model, w, h int) {
 // sideTitle is the side pane's title line on screen.
 func sideTitleText(m *Model) string {
 	lines := strings.Split(ansi.Strip(viewOf(m)), "\n")
-	row := m.insp.r.side.y
+	row := m.insp.r.side.Y
 	if row >= len(lines) {
 		return ""
 	}
-	return ansi.Cut(lines[row], m.insp.r.side.x, m.w)
+	return ansi.Cut(lines[row], m.insp.r.side.X, m.insp.w)
 }
 
 // TestBigEventFirstScreenBeforeRead shows a big event's first screen from
@@ -114,7 +117,7 @@ func twoBigEvents(n int) []byte {
 func TestStaleLayoutResultsAreDropped(t *testing.T) {
 	t.Parallel()
 	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
-	m.insp.tl.selectOrd(0)
+	m.insp.tl.SelectOrd(0)
 	_, readFirst := m.Update(keyMsg("2"))
 	m.Update(keyMsg("1")) // focus the timeline, to move the selection
 	_, readSecond := m.Update(keyMsg("j"))
@@ -133,7 +136,7 @@ func TestStaleLayoutResultsAreDropped(t *testing.T) {
 		t.Fatal("the read should be followed by an index command")
 	}
 	staleIndex := index()
-	if _, ok := workResult(staleIndex).(docIndexedMsg); !ok {
+	if _, ok := workResult(staleIndex).(doc.IndexedMsg); !ok {
 		t.Fatalf("the command returned %T; want docIndexedMsg", workResult(staleIndex))
 	}
 	m.Update(keyMsg("k")) // the first event again: its read starts anew
@@ -169,11 +172,11 @@ func bigDeltaStream(n int) []byte {
 func TestCallsJumpsToFragmentInBigArguments(t *testing.T) {
 	t.Parallel()
 	m := hugeModel(t, bigDeltaStream(bigSize/2), 120, 40)
-	m.insp.tl.selectOrd(2)
+	m.insp.tl.SelectOrd(2)
 	_, cmd := m.Update(keyMsg("3"))
 	settle(m, cmd)
 	view := viewOf(m)
-	if !strings.Contains(view, m.st.JSONMark[tokString].Render(`"FRAGMENT-HERE"`)) {
+	if !strings.Contains(view, m.Styles.JSONMark[theme.TokString].Render(`"FRAGMENT-HERE"`)) {
 		t.Fatalf("the view should show the event's fragment, marked:\n%s", ansi.Strip(view))
 	}
 	pressAll(m, "g")
@@ -183,7 +186,7 @@ func TestCallsJumpsToFragmentInBigArguments(t *testing.T) {
 	// The next delta added everything after it: the view goes to its start.
 	pressAll(m, "1", "j")
 	view = viewOf(m)
-	if !strings.Contains(view, m.st.JSONMark[tokNumber].Render("1000000")) {
+	if !strings.Contains(view, m.Styles.JSONMark[theme.TokNumber].Render("1000000")) {
 		t.Errorf("at the last delta the view should show the start of its fragment, marked:\n%s", ansi.Strip(view))
 	}
 	// Scrolling before the layout gets there cancels the jump: the view
@@ -281,8 +284,8 @@ func TestResultsForAnotherSessionAreDropped(t *testing.T) {
 	t.Parallel()
 	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
 	_, readFirst := m.Update(keyMsg("2"))
-	m.insp.attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does
-	m.insp.setSize(m.w, m.h)
+	m.insp.Attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does
+	m.insp.SetSize(m.insp.w, m.insp.h)
 	m.insp.setFocus(m.insp.indexOf(m.insp.det))
 	_, readSecond := m.Update(keyMsg("g"))
 	m.Update(readFirst())

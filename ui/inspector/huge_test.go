@@ -1,11 +1,9 @@
-package ui
+package inspector
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -14,6 +12,7 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/doc"
 )
 
 // Payload sizes the huge-payload tests sweep. size64K1 is past what the
@@ -26,31 +25,10 @@ import (
 const (
 	size64K1   = 64<<10 + 1
 	size1M1    = 1<<20 + 1
-	sizeChunks = indexChunkBytes + 1
+	sizeChunks = doc.IndexChunk + 1
 	size20M    = 20_000_000
 	size50M    = 50_000_000
 )
-
-// payloadText is n bytes of JSON-safe text that starts with "BEGIN-" and
-// ends with "-END" when there is room for both, with numbered words in
-// between so that every part of it looks different.
-func payloadText(n int) string {
-	if n < 16 {
-		return strings.Repeat("x", n)
-	}
-	b := make([]byte, 0, n+16)
-	b = append(b, "BEGIN-"...)
-	for i := 0; len(b) < n-4; i++ {
-		// "w%07d ", without fmt: fmt cost most of making a 50 MB payload.
-		b = append(b, 'w')
-		for d := 1_000_000; d > 1 && i < d; d /= 10 {
-			b = append(b, '0')
-		}
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, ' ')
-	}
-	return string(append(b[:n-4], "-END"...))
-}
 
 // markers are what the first and the last screen of a pane show for a
 // payload of n bytes ("" when it is too small to carry them).
@@ -66,42 +44,6 @@ func markers(n int) (begin, end string) {
 // needlessly).
 func sseEvent(b *bytes.Buffer, typ, data string) {
 	fmt.Fprintf(b, "event: %s\ndata: %s\n\n", typ, data)
-}
-
-// jsonString is s as a JSON string, byte for byte what json.Marshal
-// makes. Printable ASCII (with line breaks and tabs), what the payloads
-// are made of, is quoted by hand: json.Marshal cost a good part of making
-// a 50 MB payload.
-func jsonString(s string) string {
-	n := 2
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
-			n += 2
-		case c < 0x20 || c > 0x7e || c == '<' || c == '>' || c == '&':
-			q, _ := json.Marshal(s) // \u00XX escapes, UTF-8 checks
-			return string(q)
-		default:
-			n++
-		}
-	}
-	b := make([]byte, 0, n)
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, c)
-		}
-	}
-	return string(append(b, '"'))
 }
 
 // hugeShape is one kind of big event: build makes a stream whose event at
@@ -244,8 +186,8 @@ func pressAll(m *Model, keys ...string) {
 func sideText(m *Model) string {
 	var b strings.Builder
 	for _, l := range strings.Split(ansi.Strip(viewOf(m)), "\n") {
-		if m.insp.r.side.x < ansi.StringWidth(l) {
-			b.WriteString(ansi.Cut(l, m.insp.r.side.x, m.w))
+		if m.insp.r.side.X < ansi.StringWidth(l) {
+			b.WriteString(ansi.Cut(l, m.insp.r.side.X, m.insp.w))
 		}
 	}
 	return strings.Join(strings.Fields(b.String()), "")
@@ -293,7 +235,7 @@ func TestHugePayloads(t *testing.T) {
 			t.Parallel()
 			data := hc.shape.build(hc.n)
 			s := newSession(data)
-			m := New(s, Options{Source: "huge", Checks: hugeChecks(hc.shape.ev)})
+			m := newProgram(s, Options{Source: "huge", Checks: hugeChecks(hc.shape.ev)})
 			w, h := 120, 40
 			if hc.n%2 == 1 {
 				w, h = 80, 24
@@ -302,7 +244,7 @@ func TestHugePayloads(t *testing.T) {
 			// indexing at once: hold that work back until its first screen
 			// has been checked.
 			_, held := m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-			m.insp.tl.selectOrd(hc.shape.ev)
+			m.insp.tl.SelectOrd(hc.shape.ev)
 			begin, end := markers(hc.n)
 			screen := func(what string) string {
 				t.Helper()

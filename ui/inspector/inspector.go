@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"time"
@@ -7,14 +7,18 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/app"
+	"github.com/streamtap/streamtap/ui/lanes"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
-// inspector is the page that shows one stream: the timeline and the side
+// Page is the page that shows one stream: the timeline and the side
 // panes, the search, the filter and the replay. It owns its session while
 // it shows it (the proxy's sessions list lends it one at a time, under the
 // session's lock).
-type inspector struct {
-	*env
+type Page struct {
+	*app.Env
 	s    *model.Session
 	w, h int
 	r    rects
@@ -22,20 +26,20 @@ type inspector struct {
 	// panes lists every pane in the order of their number keys (see
 	// registerPanes); focus is the index of the one that has the keys,
 	// side the index of the one shown beside the timeline (panes[0]).
-	panes []pane
+	panes []pane.Pane
 	focus int
 	side  int
 	// attachGen counts the sessions attached, to drop the results of
-	// work started for one before (see paneMsg).
+	// work started for one before (see pane.Msg).
 	attachGen int
 
 	// The panes the inspector itself acts on.
-	tl    *timelinePane
+	tl    *Timeline
 	det   *detailPane
 	calls *callsPane
 	diff  *diffPane
 	find  *findingsPane
-	lanes *lanesPane
+	lanes *lanes.Pane
 	bar   statusBar
 
 	// zoom shows the focused pane alone, over the whole body.
@@ -45,28 +49,28 @@ type inspector struct {
 	query  string
 	gen    int // search generation
 	filt   filter
-	live   bool
+	Live   bool
 	rep    replay
 
-	lastCheck time.Time
+	LastCheck time.Time
 
-	// source, when set, names the stream in the status bar instead of
+	// Source, when set, names the stream in the status bar instead of
 	// Options.Source: the proxy's session open.
-	source string
-	// back, when set, is what the Back key (esc, when no search or filter
+	Source string
+	// Back, when set, is what the Back key (esc, when no search or filter
 	// takes it) does: the proxy's sessions list returns to itself.
-	back func()
+	Back func()
 }
 
-// newInspector returns the inspector over s (see New).
-func newInspector(e *env, s *model.Session) *inspector {
-	in := &inspector{env: e, s: s, live: e.o.Live}
+// New returns the inspector over s (see New).
+func New(e *app.Env, s *model.Session) *Page {
+	in := &Page{Env: e, s: s, Live: e.Opts.Live}
 	in.registerPanes()
 	in.side = in.indexOf(in.calls)
-	in.attach(s)
-	in.startTeaching(e.o)
+	in.Attach(s)
+	in.startTeaching(e.Opts)
 	in.rep.speed = 1
-	if !e.o.Live {
+	if !e.Opts.Live {
 		in.runChecks()
 	}
 	return in
@@ -76,29 +80,29 @@ func newInspector(e *env, s *model.Session) *inspector {
 // keys: the timeline first (it sits on the left and owns the selection),
 // then the side panes, shown one at a time as tabs beside it. A new pane
 // is a file with its type, which implements pane, and one line here.
-func (in *inspector) registerPanes() {
-	k, st := &in.keys, &in.st
-	in.tl = register(in, newTimelinePane(st, k, in, in.o.SlowGap))
-	in.det = register(in, newDetailPane(st, k, in.o.KeepSecrets))
-	in.calls = register(in, newCallsPane(st, k))
-	in.diff = register(in, newDiffPane(st, k))
-	in.find = register(in, newFindingsPane(st, k, in, in.o.Checks != nil))
-	in.lanes = register(in, newLanesPane(st, k, in))
+func (in *Page) registerPanes() {
+	k, st := &in.Keys, &in.Styles
+	in.tl = Register(in, NewTimeline(st, k, in, in.Opts.SlowGap))
+	in.det = Register(in, newDetailPane(st, k, in.Opts.KeepSecrets))
+	in.calls = Register(in, newCallsPane(st, k))
+	in.diff = Register(in, newDiffPane(st, k))
+	in.find = Register(in, newFindingsPane(st, k, in, in.Opts.Checks != nil))
+	in.lanes = Register(in, lanes.New(st, k, in))
 }
 
-// register adds p to the end of in's panes, pointed at the session shown
+// Register adds p to the end of in's panes, pointed at the session shown
 // and sized, and returns it.
-func register[P pane](in *inspector, p P) P {
+func Register[P pane.Pane](in *Page, p P) P {
 	in.panes = append(in.panes, p)
-	p.attach(in.s)
+	p.Attach(in.s)
 	if in.w > 0 {
-		in.setSize(in.w, in.h)
+		in.SetSize(in.w, in.h)
 	}
 	return p
 }
 
 // indexOf is p's place in the panes, or -1.
-func (in *inspector) indexOf(p pane) int {
+func (in *Page) indexOf(p pane.Pane) int {
 	for i, q := range in.panes {
 		if q == p {
 			return i
@@ -107,55 +111,55 @@ func (in *inspector) indexOf(p pane) int {
 	return -1
 }
 
-// attach points every pane at s, dropping what they showed before; the
+// Attach points every pane at s, dropping what they showed before; the
 // caller sizes them again.
-func (in *inspector) attach(s *model.Session) {
+func (in *Page) Attach(s *model.Session) {
 	in.s = s
 	in.attachGen++
 	for _, p := range in.panes {
-		p.attach(s)
+		p.Attach(s)
 	}
-	in.tl.follow = in.live
-	in.bar = statusBar{s: s, st: &in.st}
+	in.tl.Follow = in.Live
+	in.bar = statusBar{s: s, st: &in.Styles}
 }
 
-// open shows session s from scratch, as the proxy's list opens one of its
+// Open shows session s from scratch, as the proxy's list opens one of its
 // sessions: no search, no filter, following its tail while it is live.
-func (in *inspector) open(s *model.Session, live bool, source string) {
-	in.live, in.source = live, source
+func (in *Page) Open(s *model.Session, live bool, source string) {
+	in.Live, in.Source = live, source
 	in.query, in.gen, in.filt, in.rep.playing = "", in.gen+1, filter{}, false
-	in.attach(s)
-	if in.live {
+	in.Attach(s)
+	if in.Live {
 		in.tl.moveTo(in.tl.len() - 1)
-		in.tl.follow = true
+		in.tl.Follow = true
 	}
 	in.focus, in.side = 0, in.indexOf(in.calls)
 	in.runChecks()
-	in.setSize(in.w, in.h)
+	in.SetSize(in.w, in.h)
 }
 
-// close stops what must not go on while the inspector is not shown: the
+// Close stops what must not go on while the inspector is not shown: the
 // replay, the prompt.
-func (in *inspector) close() {
+func (in *Page) Close() {
 	in.rep.playing = false
 	in.prompt = prompt{}
 }
 
-// The inspector is its panes' host (paneHost).
+// The inspector is its panes' host (pane.Host).
 
-func (in *inspector) selected() int { return in.tl.selected() }
+func (in *Page) Selected() int { return in.tl.Selected() }
 
-func (in *inspector) selectEvent(ord int) {
+func (in *Page) SelectEvent(ord int) {
 	in.rep.playing = false
-	in.tl.selectOrd(ord)
+	in.tl.SelectOrd(ord)
 }
 
-func (in *inspector) stopReplay() { in.rep.playing = false }
+func (in *Page) StopReplay() { in.rep.playing = false }
 
-func (in *inspector) isLive() bool { return in.live }
+func (in *Page) IsLive() bool { return in.Live }
 
-// setSize lays the panes out for a w×h terminal.
-func (in *inspector) setSize(w, h int) {
+// SetSize lays the panes out for a w×h terminal.
+func (in *Page) SetSize(w, h int) {
 	in.w, in.h = w, h
 	in.r = layout(w, h)
 	if in.r.tooSmall {
@@ -165,9 +169,9 @@ func (in *inspector) setSize(w, h int) {
 		in.r = zoomed(in.r)
 	}
 	// Each pane's content goes under its title line.
-	in.panes[0].setSize(in.r.timeline.w, in.r.timeline.h-1)
+	in.panes[0].SetSize(in.r.timeline.W, in.r.timeline.H-1)
 	for _, p := range in.panes[1:] {
-		p.setSize(in.r.side.w, in.r.side.h-1)
+		p.SetSize(in.r.side.W, in.r.side.H-1)
 	}
 	in.bar.setSize(w)
 	if in.prompt.active() {
@@ -175,41 +179,50 @@ func (in *inspector) setSize(w, h int) {
 	}
 }
 
-// restyle drops what the panes rendered with the styles before.
-func (in *inspector) restyle() {
+// Restyle drops what the panes rendered with the styles before.
+func (in *Page) Restyle() {
 	for _, p := range in.panes {
-		p.restyle()
+		p.Restyle()
 	}
 }
 
-// show selects event ord in the timeline, which stops following the
+// Show selects event ord in the timeline, which stops following the
 // stream's tail.
-func (in *inspector) show(ord int) {
-	in.tl.selectOrd(ord)
-	in.tl.follow = false
+func (in *Page) Show(ord int) {
+	in.tl.SelectOrd(ord)
+	in.tl.Follow = false
 }
 
-// findings are the findings the findings pane lists.
-func (in *inspector) findings() []checks.Finding { return in.find.list }
+// Session is the session shown.
+func (in *Page) Session() *model.Session { return in.s }
 
-// dropLesson drops the sample's lesson from the status line: a key was
+// SideTitle is the title of the side pane shown beside the timeline.
+func (in *Page) SideTitle() string { return in.panes[in.side].Title() }
+
+// Matches is the number of events the search found.
+func (in *Page) Matches() int { return len(in.tl.matches) }
+
+// Findings are the findings the findings pane lists.
+func (in *Page) Findings() []checks.Finding { return in.find.list }
+
+// DropLesson drops the sample's lesson from the status line: a key was
 // pressed.
-func (in *inspector) dropLesson() { in.bar.lesson = "" }
+func (in *Page) DropLesson() { in.bar.lesson = "" }
 
-// handles says msg is the inspector's: its data (frames, the source's
+// Handles says msg is the inspector's: its data (frames, the source's
 // end) or the result of its work. A page that holds inspectors hands
 // these on.
-func handles(msg tea.Msg) bool {
+func Handles(msg tea.Msg) bool {
 	switch msg.(type) {
-	case framesMsg, sourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, paneMsg, savedMsg:
+	case app.FramesMsg, app.SourceDoneMsg, searchResultMsg, filterResultMsg, replayTickMsg, pane.Msg, savedMsg:
 		return true
 	}
 	return false
 }
 
-// update routes the messages the root gives the inspector to their
+// Update routes the messages the root gives the inspector to their
 // handlers.
-func (in *inspector) update(msg tea.Msg) tea.Cmd {
+func (in *Page) Update(msg tea.Msg) tea.Cmd {
 	switch typed := msg.(type) {
 	case tea.KeyPressMsg:
 		return in.handleKey(typed, msg)
@@ -219,17 +232,17 @@ func (in *inspector) update(msg tea.Msg) tea.Cmd {
 		in.handleWheel(typed.Mouse())
 	case tea.PasteMsg:
 		return in.handlePaste(typed)
-	case framesMsg:
-		return in.handleFrames(typed.batch, typed.done)
-	case sourceDoneMsg:
-		return in.handleSourceDone(typed.err)
+	case app.FramesMsg:
+		return in.handleFrames(typed.Batch, typed.Done)
+	case app.SourceDoneMsg:
+		return in.handleSourceDone(typed.Err)
 	case searchResultMsg:
 		return in.handleSearchResult(typed)
 	case filterResultMsg:
 		in.handleFilterResult(typed)
 	case replayTickMsg:
 		return in.handleReplayTick(typed)
-	case paneMsg:
+	case pane.Msg:
 		return in.handlePaneMsg(typed)
 	case savedMsg:
 		return in.handleSaved(typed)
@@ -239,20 +252,20 @@ func (in *inspector) update(msg tea.Msg) tea.Cmd {
 
 // handleFrames adds a whole batch to the session in one step, and gives
 // the batch back.
-func (in *inspector) handleFrames(b *model.Batch, done func()) tea.Cmd {
+func (in *Page) handleFrames(b *model.Batch, done func()) tea.Cmd {
 	first := in.s.Len()
 	_ = in.s.AddBatch(b, nil) // without a callback it cannot fail
 	if done != nil {
 		done()
 	}
-	return in.grew(first)
+	return in.Grew(first)
 }
 
-// grew brings the panes up to date with the events the session got from
+// Grew brings the panes up to date with the events the session got from
 // first on.
-func (in *inspector) grew(first int) tea.Cmd {
-	in.tl.appended()
-	if in.o.Checks != nil && time.Since(in.lastCheck) > time.Second {
+func (in *Page) Grew(first int) tea.Cmd {
+	in.tl.Appended()
+	if in.Opts.Checks != nil && time.Since(in.LastCheck) > time.Second {
 		in.runChecks()
 	}
 	// Keep the filter and the search current: look through the new
@@ -267,29 +280,29 @@ func (in *inspector) grew(first int) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-func (in *inspector) handleSourceDone(err error) tea.Cmd {
+func (in *Page) handleSourceDone(err error) tea.Cmd {
 	in.s.End(err)
-	return in.sourceEnded(err)
+	return in.SourceEnded(err)
 }
 
-// sourceEnded updates the panes for a session that ended with err.
-func (in *inspector) sourceEnded(err error) tea.Cmd {
-	in.live = false
-	in.tl.invalidate()
+// SourceEnded updates the panes for a session that ended with err.
+func (in *Page) SourceEnded(err error) tea.Cmd {
+	in.Live = false
+	in.tl.Invalidate()
 	in.runChecks()
 	o := in.s.Outcome()
 	text := "stream ended: " + o.State
 	if o.Detail != "" {
-		text += " (" + truncate(o.Detail, labelMax) + ")"
+		text += " (" + plain.Truncate(o.Detail, plain.LabelMax) + ")"
 	}
 	if err != nil {
-		return in.flash("read error: "+err.Error(), true)
+		return in.Flash("read error: "+err.Error(), true)
 	}
-	flash := in.flash(text, o.State != "completed")
-	if in.o.Replay > 0 && !in.rep.playing {
-		in.rep.speed = in.o.Replay
+	flash := in.Flash(text, o.State != "completed")
+	if in.Opts.Replay > 0 && !in.rep.playing {
+		in.rep.speed = in.Opts.Replay
 		in.tl.moveTo(0)
-		in.o.Replay = 0 // once
+		in.Opts.Replay = 0 // once
 		return tea.Batch(flash, in.togglePlay())
 	}
 	return flash
@@ -297,34 +310,34 @@ func (in *inspector) sourceEnded(err error) tea.Cmd {
 
 // runChecks judges the session again, for the findings pane and the marks
 // in the timeline.
-func (in *inspector) runChecks() {
-	if in.o.Checks == nil {
+func (in *Page) runChecks() {
+	if in.Opts.Checks == nil {
 		return
 	}
-	in.lastCheck = time.Now()
-	in.find.set(in.o.Checks(in.s))
+	in.LastCheck = time.Now()
+	in.find.set(in.Opts.Checks(in.s))
 	in.tl.setMarks(in.find.list)
-	in.lanes.setMarks(in.find.list)
+	in.lanes.SetMarks(in.find.list)
 }
 
-// work starts the work the side pane on screen waits for: reading a big
+// Work starts the work the side pane on screen waits for: reading a big
 // event whole, indexing the layout of a big document, comparing big
 // snapshots. It runs after every message, so work starts as soon as a
-// pane needs it; each piece comes back to the pane as a paneMsg, and the
+// pane needs it; each piece comes back to the pane as a pane.Msg, and the
 // next piece starts then.
-func (in *inspector) work() tea.Cmd {
+func (in *Page) Work() tea.Cmd {
 	if in.w == 0 || in.r.tooSmall {
 		return nil
 	}
-	return routeTo(in.side, in.attachGen, in.panes[in.side].work(in.selected()))
+	return pane.Route(in.side, in.attachGen, in.panes[in.side].Work(in.Selected()))
 }
 
 // handlePaneMsg gives the result of a pane's work to that pane, unless
 // it was started for a session attached before: the pane shows another
 // now. Each pane drops a result for what it no longer shows itself.
-func (in *inspector) handlePaneMsg(msg paneMsg) tea.Cmd {
-	if msg.gen != in.attachGen || msg.pane >= len(in.panes) {
+func (in *Page) handlePaneMsg(msg pane.Msg) tea.Cmd {
+	if msg.Gen != in.attachGen || msg.Pane >= len(in.panes) {
 		return nil
 	}
-	return in.panes[msg.pane].update(msg.msg)
+	return in.panes[msg.Pane].Update(msg.Msg)
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"errors"
@@ -11,46 +11,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
-
-// frames frames data, each frame (its Raw bytes too) copied out of the
-// framer's buffer.
-func frames(data []byte) []capture.Frame {
-	var out []capture.Frame
-	fr := capture.NewFramer(capture.FormatAuto)
-	emit := func(f *capture.Frame) {
-		var g capture.Frame
-		f.DetachInto(&g, nil, true)
-		out = append(out, g)
-	}
-	fr.Feed(data, capture.NoTime, emit)
-	fr.Finish(capture.NoTime, emit)
-	return out
-}
-
-// batch puts frames in one batch, as the reader hands them to the
-// inspector (ingest.Pump), and wraps it in its message.
-func batch(fs []capture.Frame) tea.Msg {
-	b := &model.Batch{KeepRaw: true}
-	for i := range fs {
-		b.Add(&fs[i], false)
-	}
-	return Frames(b, nil)
-}
 
 // liveModel is an inspector over an empty live session whose bytes are
 // data, fed later by Frames messages.
 func liveModel(t *testing.T, data []byte, w, h int) *Model {
 	t.Helper()
 	s := model.NewSession(model.Options{KeepEvents: true, Raw: strings.NewReader(string(data))})
-	m := New(s, Options{Source: "stdin", Live: true})
+	m := newProgram(s, Options{Source: "stdin", Live: true})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
-
-func plainView(m *Model) string { return ansi.Strip(viewOf(m)) }
 
 func TestMovingUpShrinksArguments(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
@@ -59,7 +33,7 @@ func TestMovingUpShrinksArguments(t *testing.T) {
 		t.Fatalf("at the last event the calls pane should show the full arguments:\n%s", v)
 	}
 	// Walk up to the third argument delta: only its prefix had arrived.
-	for m.insp.selected() > 5 {
+	for m.insp.Selected() > 5 {
 		press(m, "k")
 	}
 	v := plainView(m)
@@ -78,7 +52,7 @@ func TestMovingUpShrinksArguments(t *testing.T) {
 	// The fragment is ` "Par`: the pretty printer drops the space, the
 	// string part is marked.
 	frag := strings.TrimSpace(string(it.Args.Bytes()[a:b]))
-	if want := m.st.JSONMark[tokString].Render(frag); !strings.Contains(viewOf(m), want) {
+	if want := m.Styles.JSONMark[theme.TokString].Render(frag); !strings.Contains(viewOf(m), want) {
 		t.Errorf("fragment %q not marked in the calls pane", frag)
 	}
 }
@@ -91,13 +65,13 @@ func TestLiveBatchesFollowWithoutYanking(t *testing.T) {
 		t.Fatalf("empty live view:\n%s", v)
 	}
 	m.Update(batch(fs[:20]))
-	if got := m.insp.selected(); got != 19 {
+	if got := m.insp.Selected(); got != 19 {
 		t.Fatalf("following: selected = %d; want 19", got)
 	}
 	// The reader scrolls up: new events must not move the selection.
 	press(m, "k", "k")
 	m.Update(batch(fs[20:30]))
-	if got := m.insp.selected(); got != 17 {
+	if got := m.insp.Selected(); got != 17 {
 		t.Fatalf("scrolled up: selected = %d; want 17 (no yank)", got)
 	}
 	if v := plainView(m); !strings.Contains(v, "follow off") || !strings.Contains(v, "30 events") {
@@ -105,7 +79,7 @@ func TestLiveBatchesFollowWithoutYanking(t *testing.T) {
 	}
 	press(m, "f") // follow again: jump to the tail
 	m.Update(batch(fs[30:]))
-	if got, want := m.insp.selected(), len(fs)-1; got != want {
+	if got, want := m.insp.Selected(), len(fs)-1; got != want {
 		t.Fatalf("following again: selected = %d; want %d", got, want)
 	}
 	m.Update(SourceDone(nil))
@@ -137,8 +111,6 @@ func TestSourceDoneShowsHowTheStreamEnded(t *testing.T) {
 		})
 	}
 }
-
-func lastLine(s string) string { return s[strings.LastIndexByte(s, '\n')+1:] }
 
 func TestFocusAndPanes(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
@@ -183,7 +155,7 @@ func TestNavigationKeys(t *testing.T) {
 	}
 	for _, tt := range tests {
 		press(m, tt.key)
-		if got := m.insp.selected(); got != tt.want {
+		if got := m.insp.Selected(); got != tt.want {
 			t.Fatalf("after %q selected = %d; want %d", tt.key, got, tt.want)
 		}
 	}
@@ -192,12 +164,12 @@ func TestNavigationKeys(t *testing.T) {
 func TestRawToggle(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "gemini-call"), 120, 40)
 	press(m, "2")
-	if v := plainView(m); strings.Contains(v, glyphCR) {
+	if v := plainView(m); strings.Contains(v, theme.GlyphCR) {
 		t.Fatalf("pretty view shows line endings:\n%s", v)
 	}
 	press(m, "r")
 	v := plainView(m)
-	if !strings.Contains(v, glyphCR+glyphLF) || !strings.Contains(v, "data:") {
+	if !strings.Contains(v, theme.GlyphCR+theme.GlyphLF) || !strings.Contains(v, "data:") {
 		t.Fatalf("raw view of a CRLF stream should show ␍␊ and the data: field:\n%s", v)
 	}
 }
@@ -214,17 +186,17 @@ func TestSearchAndMatches(t *testing.T) {
 	if len(m.insp.tl.matches) == 0 {
 		t.Fatal("no matches for Tokyo")
 	}
-	first := m.insp.selected()
+	first := m.insp.Selected()
 	if first != int(m.insp.tl.matches[0]) {
 		t.Fatalf("selected %d; want the first match %d", first, m.insp.tl.matches[0])
 	}
 	press(m, "n")
-	if len(m.insp.tl.matches) > 1 && m.insp.selected() != int(m.insp.tl.matches[1]) {
-		t.Errorf("n selected %d; want %d", m.insp.selected(), m.insp.tl.matches[1])
+	if len(m.insp.tl.matches) > 1 && m.insp.Selected() != int(m.insp.tl.matches[1]) {
+		t.Errorf("n selected %d; want %d", m.insp.Selected(), m.insp.tl.matches[1])
 	}
 	press(m, "N")
-	if m.insp.selected() != first {
-		t.Errorf("N selected %d; want %d", m.insp.selected(), first)
+	if m.insp.Selected() != first {
+		t.Errorf("N selected %d; want %d", m.insp.Selected(), first)
 	}
 	// Argument content is JSON-escaped in the stream; `"timezone` must
 	// still be found.
@@ -271,16 +243,16 @@ func TestReplay(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
 	press(m, "G")
 	_, cmd := m.Update(keyMsg("space"))
-	if cmd == nil || !m.insp.rep.playing || m.insp.selected() != 0 {
-		t.Fatalf("space at the end should replay from the start (playing %v, selected %d)", m.insp.rep.playing, m.insp.selected())
+	if cmd == nil || !m.insp.rep.playing || m.insp.Selected() != 0 {
+		t.Fatalf("space at the end should replay from the start (playing %v, selected %d)", m.insp.rep.playing, m.insp.Selected())
 	}
 	m.Update(replayTickMsg{gen: m.insp.rep.gen})
 	m.Update(replayTickMsg{gen: m.insp.rep.gen})
-	if m.insp.selected() != 2 {
-		t.Fatalf("after two ticks selected = %d; want 2", m.insp.selected())
+	if m.insp.Selected() != 2 {
+		t.Fatalf("after two ticks selected = %d; want 2", m.insp.Selected())
 	}
 	m.Update(replayTickMsg{gen: m.insp.rep.gen - 1}) // stale
-	if m.insp.selected() != 2 {
+	if m.insp.Selected() != 2 {
 		t.Fatalf("a stale tick moved the replay")
 	}
 	press(m, "+")
@@ -308,12 +280,12 @@ func TestSlowGaps(t *testing.T) {
 	m.Update(batch(fs))
 	m.Update(SourceDone(nil))
 	press(m, "g", "s")
-	if m.insp.selected() != 7 {
-		t.Fatalf("s selected %d; want the slow event 7", m.insp.selected())
+	if m.insp.Selected() != 7 {
+		t.Fatalf("s selected %d; want the slow event 7", m.insp.Selected())
 	}
 	press(m, "G", "S")
-	if m.insp.selected() != 7 {
-		t.Fatalf("S selected %d; want 7", m.insp.selected())
+	if m.insp.Selected() != 7 {
+		t.Fatalf("S selected %d; want 7", m.insp.Selected())
 	}
 	if v := plainView(m); !strings.Contains(v, "+3.10s") {
 		t.Errorf("the slow gap should be shown:\n%s", v)
@@ -321,19 +293,19 @@ func TestSlowGaps(t *testing.T) {
 }
 
 func TestFindingsJump(t *testing.T) {
-	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: fakeChecks})
+	m := newProgram(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: fakeChecks})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	press(m, "g", "e")
-	if m.insp.selected() != 21 {
-		t.Fatalf("e selected %d; want 21", m.insp.selected())
+	if m.insp.Selected() != 21 {
+		t.Fatalf("e selected %d; want 21", m.insp.Selected())
 	}
 	press(m, "e")
-	if m.insp.selected() != 24 {
-		t.Fatalf("e selected %d; want 24", m.insp.selected())
+	if m.insp.Selected() != 24 {
+		t.Fatalf("e selected %d; want 24", m.insp.Selected())
 	}
 	press(m, "E")
-	if m.insp.selected() != 21 {
-		t.Fatalf("E selected %d; want 21", m.insp.selected())
+	if m.insp.Selected() != 21 {
+		t.Fatalf("E selected %d; want 21", m.insp.Selected())
 	}
 	if v := plainView(m); !strings.Contains(v, "1 err") || !strings.Contains(v, "1 warn") {
 		t.Errorf("status bar should count findings:\n%s", lastLine(v))
@@ -342,12 +314,12 @@ func TestFindingsJump(t *testing.T) {
 
 func TestCopyAndSave(t *testing.T) {
 	saved := int64(-1)
-	m := New(newSession(sampleBytes(t, "responses-single-call")), Options{Source: "x", Save: func(n int64) (string, error) {
+	m := newProgram(newSession(sampleBytes(t, "responses-single-call")), Options{Source: "x", Save: func(n int64) (string, error) {
 		saved = n
 		return "out.sse", nil
 	}})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.insp.tl.selectOrd(6)
+	m.insp.tl.SelectOrd(6)
 	if _, cmd := m.Update(keyMsg("y")); cmd == nil {
 		t.Fatal("y should return a clipboard command")
 	}
@@ -368,12 +340,12 @@ func TestMouse(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 40)
 	// Line 0 is the title, line 1 the column header: line 5 shows event 3.
 	m.Update(tea.MouseClickMsg{X: 5, Y: 5, Button: tea.MouseLeft})
-	if m.insp.selected() != 3 {
-		t.Fatalf("click on line 5 selected %d; want 3", m.insp.selected())
+	if m.insp.Selected() != 3 {
+		t.Fatalf("click on line 5 selected %d; want 3", m.insp.Selected())
 	}
 	m.Update(tea.MouseWheelMsg{X: 5, Y: 4, Button: tea.MouseWheelDown})
-	if m.insp.selected() != 6 {
-		t.Fatalf("wheel down selected %d; want 6", m.insp.selected())
+	if m.insp.Selected() != 6 {
+		t.Fatalf("wheel down selected %d; want 6", m.insp.Selected())
 	}
 	m.Update(tea.MouseClickMsg{X: 100, Y: 10, Button: tea.MouseLeft})
 	if focusName(m) != "calls" {
@@ -385,13 +357,13 @@ func TestThemeAndNoColor(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-single-call"), 120, 40)
 	dark := viewOf(m)
 	m.Update(tea.BackgroundColorMsg{Color: color.White})
-	if m.st.isDark {
+	if m.Styles.IsDark {
 		t.Fatal("a white background should select the light theme")
 	}
 	if light := viewOf(m); light == dark || ansi.Strip(light) != ansi.Strip(dark) {
 		t.Errorf("the light theme should change colours only")
 	}
-	nc := New(newSession(sampleBytes(t, "responses-single-call")), Options{Source: "x", NoColor: true})
+	nc := newProgram(newSession(sampleBytes(t, "responses-single-call")), Options{Source: "x", NoColor: true})
 	nc.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	v := viewOf(nc)
 	if strings.Contains(v, "38;2;") || strings.Contains(v, "48;2;") {
@@ -423,7 +395,7 @@ func TestSourcesDisagreeSideBySide(t *testing.T) {
 	if !strings.Contains(v, "append") || !strings.Contains(v, "overwrite") {
 		t.Errorf("both values should be side by side:\n%s", v)
 	}
-	if !strings.Contains(viewOf(m), m.st.Calls.Diff.Render("append")) && !strings.Contains(viewOf(m), m.st.Calls.Diff.Render("overwrite")) {
+	if !strings.Contains(viewOf(m), m.Styles.Calls.Diff.Render("append")) && !strings.Contains(viewOf(m), m.Styles.Calls.Diff.Render("overwrite")) {
 		t.Errorf("the difference should be marked")
 	}
 }
@@ -432,7 +404,7 @@ func TestSequenceGap(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), 140, 40)
 	for ord := range m.insp.s.Len() {
 		if m.insp.s.Events.At(ord).Seq == 10 {
-			m.insp.tl.selectOrd(ord)
+			m.insp.tl.SelectOrd(ord)
 		}
 	}
 	press(m, "4")
@@ -453,7 +425,7 @@ func TestSnapshotDiffs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m.insp.tl.selectOrd(tt.ord(m))
+			m.insp.tl.SelectOrd(tt.ord(m))
 			press(m, "4")
 			v := plainView(m)
 			for _, w := range tt.want {
@@ -473,11 +445,11 @@ func TestHelpOverlay(t *testing.T) {
 			t.Fatalf("? should open the full help:\n%s", v)
 		}
 		press(m, "j") // keys other than close and quit are ignored
-		if m.insp.selected() != 0 || !m.help {
+		if m.insp.Selected() != 0 || !strings.Contains(plainView(m), "streamtap keys") {
 			t.Fatalf("keys leaked through the help overlay")
 		}
 		press(m, closeKey)
-		if m.help {
+		if strings.Contains(plainView(m), "streamtap keys") {
 			t.Fatalf("%q should close the help", closeKey)
 		}
 	}
@@ -514,7 +486,7 @@ func TestSearchFollowsNewEvents(t *testing.T) {
 func TestReplayOptionPlaysOnceRead(t *testing.T) {
 	data := sampleBytes(t, "responses-single-call")
 	s := model.NewSession(model.Options{KeepEvents: true, Raw: strings.NewReader(string(data))})
-	m := New(s, Options{Source: "test", Live: true, Replay: 4})
+	m := newProgram(s, Options{Source: "test", Live: true, Replay: 4})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.Update(batch(frames(data)))
 	if m.insp.rep.playing {
@@ -534,10 +506,10 @@ func TestReplayOptionPlaysOnceRead(t *testing.T) {
 // a .done event to the arguments the calls pane shows there: the .done's
 // value, not the fragments that came before it.
 func TestCopyAndSummaryAtDisagreeingDone(t *testing.T) {
-	m := New(newSession(sampleBytes(t, "broken-done-args-differ")), Options{Source: "x"})
+	m := newProgram(newSession(sampleBytes(t, "broken-done-args-differ")), Options{Source: "x"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	const done = 14 // response.function_call_arguments.done, "overwrite" where the deltas said "append"
-	m.insp.tl.selectOrd(done)
+	m.insp.tl.SelectOrd(done)
 	it := m.insp.s.Items[m.insp.s.Events.At(done).Item]
 	want := it.FinalArgsAsOf(done)
 	if !strings.Contains(want, "overwrite") || string(it.ArgsAsOf(done)) == want {
@@ -550,7 +522,7 @@ func TestCopyAndSummaryAtDisagreeingDone(t *testing.T) {
 		t.Errorf("y at the .done should copy the %d bytes the calls pane shows:\n%s", len(want), lastLine(v))
 	}
 	raw, _ := m.insp.s.Raw(m.insp.s.Events.At(done))
-	if got := Summary(m.insp.s, m.insp.s.Events.At(done), done, raw); !strings.Contains(got, fmt.Sprintf("args done (%d bytes)", len(want))) {
+	if got := plain.Summary(m.insp.s, m.insp.s.Events.At(done), done, raw); !strings.Contains(got, fmt.Sprintf("args done (%d bytes)", len(want))) {
 		t.Errorf("Summary at the .done = %q; want the %d bytes of its arguments", got, len(want))
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -6,16 +6,20 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
-// typing says the prompt is open: it takes every key.
-func (in *inspector) typing() bool { return in.prompt.active() }
+// Typing says the prompt is open: it takes every key.
+func (in *Page) Typing() bool { return in.prompt.active() }
 
 // handleKey routes a key: the prompt while it is open, then the
 // inspector's own keys (focus, search, stream, inspect), then the focused
 // pane, which gets raw, the key as the root got it.
-func (in *inspector) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
-	k := &in.keys
+func (in *Page) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
+	k := &in.Keys
 	if in.prompt.active() {
 		return in.handlePromptKey(msg)
 	}
@@ -39,18 +43,18 @@ func (in *inspector) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 	case key.Matches(msg, k.Search.Clear):
 		in.query, in.tl.matches = "", nil
 		in.gen++ // drop results still on their way
-		in.tl.invalidate()
+		in.tl.Invalidate()
 		return in.applyFilter("")
 	case key.Matches(msg, k.Sessions.Back):
-		if in.back != nil {
-			in.back()
+		if in.Back != nil {
+			in.Back()
 		}
 	case key.Matches(msg, k.Stream.Follow):
-		in.tl.follow = !in.tl.follow
-		if in.tl.follow {
+		in.tl.Follow = !in.tl.Follow
+		if in.tl.Follow {
 			in.rep.playing = false
 			in.tl.moveTo(in.tl.len() - 1)
-			in.tl.follow = true
+			in.tl.Follow = true
 		}
 	case key.Matches(msg, k.Stream.Play):
 		return in.togglePlay()
@@ -75,7 +79,7 @@ func (in *inspector) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		in.toggleExplain()
 	case key.Matches(msg, k.View.Zoom):
 		in.zoom = !in.zoom
-		in.setSize(in.w, in.h)
+		in.SetSize(in.w, in.h)
 	case key.Matches(msg, k.Inspect.Copy):
 		return in.copyCmd()
 	case key.Matches(msg, k.Inspect.NextFinding):
@@ -91,14 +95,14 @@ func (in *inspector) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 			in.tl.moveTo(i)
 		}
 	default:
-		return in.panes[in.focus].update(raw)
+		return in.panes[in.focus].Update(raw)
 	}
 	return nil
 }
 
 // setFocus gives the keys to pane f, and shows it beside the timeline
 // when it is a side pane.
-func (in *inspector) setFocus(f int) {
+func (in *Page) setFocus(f int) {
 	if f < 0 || f >= len(in.panes) {
 		return
 	}
@@ -108,41 +112,41 @@ func (in *inspector) setFocus(f int) {
 	}
 }
 
-func (in *inspector) jumpFinding(dir int) {
-	e, i := in.find.next(in.selected(), dir)
+func (in *Page) jumpFinding(dir int) {
+	e, i := in.find.next(in.Selected(), dir)
 	if e < 0 {
 		return
 	}
 	in.find.cursor = i
 	in.rep.playing = false
-	in.tl.selectOrd(e)
+	in.tl.SelectOrd(e)
 }
 
 // copyCmd copies the selected call's arguments as of the selected event (a
 // .done's once it has come, as the calls pane shows them), or
 // the event's data, to the clipboard with OSC 52.
-func (in *inspector) copyCmd() tea.Cmd {
-	ord := in.selected()
+func (in *Page) copyCmd() tea.Cmd {
+	ord := in.Selected()
 	if ord < 0 {
 		return nil
 	}
 	s := in.s
 	text := ""
-	if ev := s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(s.Items) && s.Items[ev.Item].IsCall() && in.panes[in.side] != pane(in.det) {
+	if ev := s.Events.At(ord); ev.Item >= 0 && int(ev.Item) < len(s.Items) && s.Items[ev.Item].IsCall() && in.panes[in.side] != pane.Pane(in.det) {
 		text = s.Items[ev.Item].FinalArgsAsOf(ord) // what the calls pane shows
 	}
 	if text == "" {
 		raw, err := s.Raw(s.Events.At(ord))
 		if err != nil {
-			return in.flash("cannot read the event back", true)
+			return in.Flash("cannot read the event back", true)
 		}
-		if data, ok := eventData(raw); ok && !in.det.raw {
+		if data, ok := plain.EventData(raw); ok && !in.det.raw {
 			text = string(data)
 		} else {
 			text = string(raw)
 		}
 	}
-	return tea.Batch(tea.SetClipboard(text), in.flash(fmt.Sprintf("copied %d bytes", len(text)), false))
+	return tea.Batch(tea.SetClipboard(text), in.Flash(fmt.Sprintf("copied %d bytes", len(text)), false))
 }
 
 // savedMsg reports a save.
@@ -151,27 +155,27 @@ type savedMsg struct {
 	err  error
 }
 
-func (in *inspector) saveCmd() tea.Cmd {
-	if in.o.Save == nil {
+func (in *Page) saveCmd() tea.Cmd {
+	if in.Opts.Save == nil {
 		return nil
 	}
-	save, n := in.o.Save, in.s.Bytes()
+	save, n := in.Opts.Save, in.s.Bytes()
 	return func() tea.Msg {
 		path, err := save(n)
 		return savedMsg{path, err}
 	}
 }
 
-func (in *inspector) handleSaved(msg savedMsg) tea.Cmd {
+func (in *Page) handleSaved(msg savedMsg) tea.Cmd {
 	if msg.err != nil {
-		return in.flash("save failed: "+msg.err.Error(), true)
+		return in.Flash("save failed: "+msg.err.Error(), true)
 	}
-	return in.flash("saved to "+msg.path, false)
+	return in.Flash("saved to "+msg.path, false)
 }
 
-// updateKeys enables the keys the inspector's state allows.
-func (in *inspector) updateKeys() {
-	k := &in.keys
+// UpdateKeys enables the keys the inspector's state allows.
+func (in *Page) UpdateKeys() {
+	k := &in.Keys
 	has := in.s.Len() > 0
 	// Always there while the inspector is shown (the sessions list turns
 	// them off while it is).
@@ -185,18 +189,18 @@ func (in *inspector) updateKeys() {
 	k.Search.NextMatch.SetEnabled(len(in.tl.matches) > 0)
 	k.Search.PrevMatch.SetEnabled(len(in.tl.matches) > 0)
 	k.Search.Clear.SetEnabled(in.query != "" || !in.filt.empty())
-	k.Stream.Save.SetEnabled(in.o.Save != nil && has)
-	k.Stream.Follow.SetEnabled(in.live)
+	k.Stream.Save.SetEnabled(in.Opts.Save != nil && has)
+	k.Stream.Follow.SetEnabled(in.Live)
 	k.Inspect.Copy.SetEnabled(has)
 	k.Inspect.NextFinding.SetEnabled(len(in.find.list) > 0)
 	k.Inspect.PrevFinding.SetEnabled(len(in.find.list) > 0)
 	k.Stream.Play.SetEnabled(has)
 	k.Stream.Faster.SetEnabled(in.rep.playing)
 	k.Stream.Slower.SetEnabled(in.rep.playing)
-	k.Sessions.Back.SetEnabled(in.back != nil)
+	k.Sessions.Back.SetEnabled(in.Back != nil)
 	in.updatePaneKeys()
 	for i, p := range in.panes {
-		p.updateKeys(i == in.focus)
+		p.UpdateKeys(i == in.focus)
 	}
 }
 
@@ -204,8 +208,8 @@ func (in *inspector) updateKeys() {
 var paneKeys = [...]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // updatePaneKeys binds a number key to each pane (the first nine).
-func (in *inspector) updatePaneKeys() {
-	k := &in.keys.Nav.Pane
+func (in *Page) updatePaneKeys() {
+	k := &in.Keys.Nav.Pane
 	n := min(len(in.panes), len(paneKeys))
 	if len(k.Keys()) == n {
 		return
@@ -214,17 +218,17 @@ func (in *inspector) updatePaneKeys() {
 	k.SetHelp(fmt.Sprintf("1-%d", n), k.Help().Desc)
 }
 
-// shortHelp is the focused pane's keys, then the inspector's.
-func (in *inspector) shortHelp() []key.Binding {
-	k := &in.keys
+// ShortHelp is the focused pane's keys, then the inspector's.
+func (in *Page) ShortHelp() []key.Binding {
+	k := &in.Keys
 	if in.prompt.active() {
 		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
 	}
-	out := slices.Clip(in.panes[in.focus].shortHelp()) // appended to, not changed
+	out := slices.Clip(in.panes[in.focus].ShortHelp()) // appended to, not changed
 	if in.zoom {
 		out = withUnzoom(out, k.View.Zoom)
 	}
-	if in.back != nil {
+	if in.Back != nil {
 		out = append(out, k.Sessions.Back)
 	}
 	return append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
@@ -244,10 +248,10 @@ func withUnzoom(keys []key.Binding, zoom key.Binding) []key.Binding {
 	return append(out, unzoom)
 }
 
-// helpLine is the prompt being typed, or the short help.
-func (in *inspector) helpLine() string {
+// HelpLine is the prompt being typed, or the short help.
+func (in *Page) HelpLine() string {
 	if in.prompt.active() {
-		return in.prompt.view(&in.st, in.w)
+		return in.prompt.view(&in.Styles, in.w)
 	}
-	return renderShortHelp(&in.st, in.shortHelp(), in.w)
+	return keys.ShortHelp(&in.Styles, in.ShortHelp(), in.w)
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ func BenchmarkViewLanes(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
 			m := benchModel(b, n)
-			m.insp.tl.selectOrd(n / 2)
+			m.insp.tl.SelectOrd(n / 2)
 			pressAll(m, lanesKey)
 			_ = m.View()
 			keys := [2]tea.Msg{keyMsg("j"), keyMsg("k")}

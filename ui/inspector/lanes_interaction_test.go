@@ -1,9 +1,8 @@
-package ui
+package inspector
 
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -11,13 +10,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // selectedLaneRow is the line of the lanes pane that the selection
 // highlights, without styling, or "".
 func selectedLaneRow(m *Model) string {
 	for l := range strings.SplitSeq(lanesText(m), "\n") {
-		if strings.HasPrefix(l, glyphCursor) {
+		if strings.HasPrefix(l, theme.GlyphCursor) {
 			return l
 		}
 	}
@@ -28,7 +29,7 @@ func selectedLaneRow(m *Model) string {
 func laneRowOrd(t *testing.T, row string) int {
 	t.Helper()
 	var ord int
-	if _, err := fmt.Sscan(strings.TrimPrefix(row, glyphCursor), &ord); err != nil {
+	if _, err := fmt.Sscan(strings.TrimPrefix(row, theme.GlyphCursor), &ord); err != nil {
 		t.Fatalf("row %q has no ordinal: %v", row, err)
 	}
 	return ord
@@ -73,23 +74,23 @@ func TestLanesMoveSelection(t *testing.T) {
 		{"j", 3}, {"j", 4}, {"j", 17}, {"k", 4}, {"k", 3}, {"G", 39}, {"g", 0},
 	} {
 		press(m, tt.key)
-		if got := m.insp.selected(); got != tt.want {
+		if got := m.insp.Selected(); got != tt.want {
 			t.Fatalf("after %s the selection is %d; want %d", tt.key, got, tt.want)
 		}
-		if !strings.Contains(plainView(m), fmt.Sprintf("%s %3d ", glyphCursor, tt.want)) {
+		if !strings.Contains(plainView(m), fmt.Sprintf("%s %3d ", theme.GlyphCursor, tt.want)) {
 			t.Fatalf("after %s the timeline should highlight %d:\n%s", tt.key, tt.want, plainView(m))
 		}
 	}
 	// From inside a run, j goes to the row after it and k to the one
 	// before.
-	m.insp.tl.selectOrd(9)
+	m.insp.tl.SelectOrd(9)
 	press(m, "j")
-	if got := m.insp.selected(); got != 17 {
+	if got := m.insp.Selected(); got != 17 {
 		t.Errorf("j from event 9 of the run 4-16 selected %d; want 17", got)
 	}
-	m.insp.tl.selectOrd(9)
+	m.insp.tl.SelectOrd(9)
 	press(m, "k")
-	if got := m.insp.selected(); got != 3 {
+	if got := m.insp.Selected(); got != 3 {
 		t.Errorf("k from event 9 of the run 4-16 selected %d; want 3", got)
 	}
 }
@@ -101,15 +102,15 @@ func TestLanesMoveUnderFilter(t *testing.T) {
 	press(m, "\\")
 	typeText(m, "kind:item-open")
 	pressAll(m, "enter", "6", "G")
-	if got := m.insp.selected(); got != 23 {
+	if got := m.insp.Selected(); got != 23 {
 		t.Fatalf("G under the filter selected %d; want 23, the last open", got)
 	}
 	press(m, "k")
-	if got := m.insp.selected(); got != 20 {
+	if got := m.insp.Selected(); got != 20 {
 		t.Errorf("k under the filter selected %d; want 20, the open before", got)
 	}
 	press(m, "k")
-	if got := m.insp.selected(); got != 2 {
+	if got := m.insp.Selected(); got != 2 {
 		t.Errorf("k under the filter selected %d; want 2", got)
 	}
 }
@@ -118,7 +119,7 @@ func TestLanesMoveUnderFilter(t *testing.T) {
 // after another: more lanes than fit.
 func manyLanes(t *testing.T, w, h int) *Model {
 	t.Helper()
-	m := New(newSession(synthStream(800)), Options{Source: "many"})
+	m := newProgram(newSession(synthStream(800)), Options{Source: "many"})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	pressAll(m, lanesKey)
 	return m
@@ -138,13 +139,13 @@ func TestLanesScrollSideways(t *testing.T) {
 		t.Fatalf("the stream has %d calls; want many", len(calls))
 	}
 	head := laneHeader(m)
-	if !strings.HasPrefix(strings.TrimSpace(head), "response") || !strings.Contains(head, fmt.Sprintf("+%d›", len(calls)+1-m.insp.lanes.geo.vis)) {
+	if !strings.HasPrefix(strings.TrimSpace(head), "response") || !strings.Contains(head, fmt.Sprintf("+%d›", len(calls)+1-lanesVisible(m))) {
 		t.Fatalf("first lanes: header %q; want the response first and the lanes hidden on the right counted", head)
 	}
 	// Select the open of call 9: its lane comes into view, the last one.
 	open := calls[9].Opened
-	m.insp.tl.selectOrd(open)
-	vis := m.insp.lanes.geo.vis
+	m.insp.tl.SelectOrd(open)
+	vis := lanesVisible(m)
 	view := lanesText(m)
 	if !strings.Contains(view, "…0009") || !strings.Contains(laneHeader(m), fmt.Sprintf("‹+%d", 10-vis+1)) {
 		t.Fatalf("after selecting call 9's open the lanes pane should show its lane (…0009) and count the lanes hidden on the left:\n%s", view)
@@ -152,13 +153,13 @@ func TestLanesScrollSideways(t *testing.T) {
 	if row := selectedLaneRow(m); laneRowOrd(t, row) != open || !strings.Contains(row, "● open") {
 		t.Fatalf("the selected row %q; want %d's open", row, open)
 	}
-	col0 := m.insp.lanes.col0
+	col0 := lanesCol0(m)
 	press(m, "h", "h")
-	if got, row := m.insp.lanes.col0, selectedLaneRow(m); got != col0-2 || strings.Contains(lanesText(m), "…0009") || !strings.HasSuffix(strings.TrimRight(row, " "), "›") {
+	if got, row := lanesCol0(m), selectedLaneRow(m); got != col0-2 || strings.Contains(lanesText(m), "…0009") || !strings.HasSuffix(strings.TrimRight(row, " "), "›") {
 		t.Fatalf("h h: first lane %d; want %d, the selected lane out of view and its row pointing right (%q):\n%s", got, col0-2, row, lanesText(m))
 	}
 	press(m, "l")
-	if got := m.insp.lanes.col0; got != col0-1 {
+	if got := lanesCol0(m); got != col0-1 {
 		t.Fatalf("l: first lane %d; want %d", got, col0-1)
 	}
 	// Moving the selection brings its lane back.
@@ -168,14 +169,14 @@ func TestLanesScrollSideways(t *testing.T) {
 	}
 	// l stops at the last lanes, h at the first.
 	press(m, strings.Split(strings.Repeat("l ", 40), " ")[:40]...)
-	if got, want := m.insp.lanes.col0, len(calls)+1-vis; got != want {
+	if got, want := lanesCol0(m), len(calls)+1-vis; got != want {
 		t.Errorf("l past the end: first lane %d; want %d", got, want)
 	}
 	if head := laneHeader(m); strings.Contains(head, "›") {
 		t.Errorf("at the last lanes the header %q counts lanes on the right", head)
 	}
 	press(m, strings.Split(strings.Repeat("h ", 40), " ")[:40]...)
-	if got := m.insp.lanes.col0; got != 0 {
+	if got := lanesCol0(m); got != 0 {
 		t.Errorf("h past the start: first lane %d; want 0", got)
 	}
 }
@@ -199,12 +200,12 @@ func TestLanesMouse(t *testing.T) {
 	r := m.insp.r.side
 	// The pane's content starts under the title; the rows under the two
 	// header lines: the fourth row is event 3.
-	m.Update(tea.MouseClickMsg{X: r.x + 10, Y: r.y + 1 + 2 + 3, Button: tea.MouseLeft})
-	if got := m.insp.selected(); got != 3 {
+	m.Update(tea.MouseClickMsg{X: r.X + 10, Y: r.Y + 1 + 2 + 3, Button: tea.MouseLeft})
+	if got := m.insp.Selected(); got != 3 {
 		t.Fatalf("a click on the fourth row selected %d; want 3", got)
 	}
-	m.Update(tea.MouseWheelMsg{X: r.x + 10, Y: r.y + 5, Button: tea.MouseWheelDown})
-	if got, top := m.insp.selected(), m.insp.lanes.top; got != 3 || top != 3 {
+	m.Update(tea.MouseWheelMsg{X: r.X + 10, Y: r.Y + 5, Button: tea.MouseWheelDown})
+	if got, top := m.insp.Selected(), lanesTop(m); got != 3 || top != 3 {
 		t.Errorf("after the wheel: selection %d, first row %d; want 3 and 3", got, top)
 	}
 	if first := strings.Split(lanesText(m), "\n")[2]; laneRowOrd(t, first) != 3 {
@@ -228,11 +229,11 @@ func TestLanesIncremental(t *testing.T) {
 	for name, data := range streams {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			whole := New(newSession(data), Options{Source: "whole"})
+			whole := newProgram(newSession(data), Options{Source: "whole"})
 			whole.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 			pressAll(whole, lanesKey)
 			_ = viewOf(whole)
-			want := &whole.insp.lanes.idx
+			want := whole.insp.lanes.Index()
 
 			rng := rand.New(rand.NewPCG(1, uint64(len(data))))
 			live := liveModel(t, data, 120, 40)
@@ -244,13 +245,10 @@ func TestLanesIncremental(t *testing.T) {
 				_ = viewOf(live) // the index grows as the pane is drawn
 				i += n
 			}
-			got := &live.insp.lanes.idx
-			if got.scanned != want.scanned || !slices.Equal(got.rows, want.rows) || !slices.Equal(got.extra, want.extra) {
-				t.Fatalf("indexed live: %d events, %d rows %v + %v;\nwhole: %d events, %d rows %v + %v",
-					got.scanned, len(got.rows), got.rows, got.extra, want.scanned, len(want.rows), want.rows, want.extra)
-			}
-			if !slices.Equal(got.columns(), want.columns()) {
-				t.Errorf("lanes live %v; whole %v", got.columns(), want.columns())
+			got := live.insp.lanes.Index()
+			if got != want {
+				t.Fatalf("indexed live: %d events, %d rows %s;\nwhole: %d events, %d rows %s",
+					got.Scanned, got.Rows, got.Layout, want.Scanned, want.Rows, want.Layout)
 			}
 		})
 	}
@@ -262,29 +260,29 @@ func TestLanesIncremental(t *testing.T) {
 func TestLanesHugeStream(t *testing.T) {
 	t.Parallel()
 	const n = 100_000
-	m := New(newSession(synthStream(n)), Options{Source: "huge"})
+	m := newProgram(newSession(synthStream(n)), Options{Source: "huge"})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	sel := n/2 + 10 // a delta of a call amid the stream
-	m.insp.tl.selectOrd(sel)
+	m.insp.tl.SelectOrd(sel)
 	_, work := m.Update(keyMsg(lanesKey))
 	p := m.insp.lanes
 	_ = viewOf(m)
-	if p.idx.scanned >= n || !strings.Contains(sideTitleText(m), "indexing") {
-		t.Fatalf("the first frames indexed %d events, title %q; want a part and the progress", p.idx.scanned, sideTitleText(m))
+	if p.Index().Scanned >= n || !strings.Contains(sideTitleText(m), "indexing") {
+		t.Fatalf("the first frames indexed %d events, title %q; want a part and the progress", p.Index().Scanned, sideTitleText(m))
 	}
 	settle(m, work)
-	if p.idx.behind() != 0 {
-		t.Fatalf("after the work the index is %d events behind", p.idx.behind())
+	if p.Index().Behind != 0 {
+		t.Fatalf("after the work the index is %d events behind", p.Index().Behind)
 	}
 	calls := len(m.insp.s.Calls())
 	// Each call: its open, one run of deltas, its done; and the response's
 	// first and last events.
-	if got, want := len(p.idx.rows), 3*calls+2; got != want {
+	if got, want := p.Index().Rows, 3*calls+2; got != want {
 		t.Errorf("%d rows for %d events of %d calls; want %d", got, n, calls, want)
 	}
 	row := selectedLaneRow(m)
 	it := m.insp.s.Items[m.insp.s.Events.At(sel).Item]
-	if !strings.Contains(row, fmt.Sprintf("/%d", it.Deltas)) || !strings.Contains(lanesText(m), idEnd(it.ItemID)) {
+	if !strings.Contains(row, fmt.Sprintf("/%d", it.Deltas)) || !strings.Contains(lanesText(m), plain.IDEnd(it.ItemID)) {
 		t.Errorf("the selected row %q should be a place in the run of %s's %d deltas, its lane in view:\n%s", row, it.ItemID, it.Deltas, lanesText(m))
 	}
 	checkFits(t, viewOf(m), 80, 24)
@@ -298,7 +296,7 @@ func TestLanesHugeStream(t *testing.T) {
 // HTTP head) get a lane of their own, first, named for what they are.
 func TestLanesStreamLane(t *testing.T) {
 	data := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"), sampleBytes(t, "chat-single-call")...)
-	m := New(newSession(data), Options{Source: "curl"})
+	m := newProgram(newSession(data), Options{Source: "curl"})
 	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
 	pressAll(m, lanesKey)
 	text := lanesText(m)
@@ -310,3 +308,9 @@ func TestLanesStreamLane(t *testing.T) {
 		t.Errorf("the head's row %q; want its status line\n%s", row, text)
 	}
 }
+
+// lanesCol0, lanesVisible and lanesTop say where the lanes pane's view
+// stands: its first lane column, how many fit, its first row.
+func lanesCol0(m *Model) int    { c, _, _ := m.insp.lanes.Scroll(); return c }
+func lanesVisible(m *Model) int { _, v, _ := m.insp.lanes.Scroll(); return v }
+func lanesTop(m *Model) int     { _, _, t := m.insp.lanes.Scroll(); return t }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -18,9 +18,9 @@ const lanesKey = "6"
 // and shows the lanes pane, focused.
 func lanesModel(t testing.TB, sample string, w, h, sel int) *Model {
 	t.Helper()
-	m := New(newSession(sampleBytes(t, sample)), Options{Source: "sample " + sample, Checks: StrictChecks})
+	m := newProgram(newSession(sampleBytes(t, sample)), Options{Source: "sample " + sample, Checks: StrictChecks})
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	m.insp.tl.selectOrd(sel)
+	m.insp.tl.SelectOrd(sel)
 	pressAll(m, lanesKey)
 	return m
 }
@@ -78,8 +78,8 @@ func lanesText(m *Model) string {
 	var b strings.Builder
 	r := m.insp.r.side
 	for i, l := range strings.Split(ansi.Strip(viewOf(m)), "\n") {
-		if i > r.y && i < r.y+r.h {
-			b.WriteString(ansi.Cut(l, r.x, r.x+r.w))
+		if i > r.Y && i < r.Y+r.H {
+			b.WriteString(ansi.Cut(l, r.X, r.X+r.W))
 			b.WriteString("\n")
 		}
 	}
@@ -107,9 +107,9 @@ func TestLanesHugeGolden(t *testing.T) {
 		for _, size := range [][2]int{{80, 24}, {200, 60}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", gc.name, size[0], size[1]), func(t *testing.T) {
 				t.Parallel()
-				m := New(newSession(gc.data()), Options{Source: "huge"})
+				m := newProgram(newSession(gc.data()), Options{Source: "huge"})
 				resize(m, size[0], size[1])
-				m.insp.tl.selectOrd(gc.sel)
+				m.insp.tl.SelectOrd(gc.sel)
 				pressAll(m, lanesKey)
 				out := viewOf(m)
 				checkFits(t, out, size[0], size[1])

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -10,15 +10,18 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
 )
 
 // echoPane is a pane that exists only in this file: it lists the keys it
 // was given and the results of its work, to show that a pane is one type
 // plus one registration line.
 type echoPane struct {
-	paneBase
+	pane.Base
 	name   string
-	keys   *keyMap
+	keys   *keys.Map
 	s      *model.Session
 	w, h   int
 	got    []string
@@ -29,21 +32,21 @@ type echoPane struct {
 // echoWorkMsg is the result of the echo pane's work.
 type echoWorkMsg struct{ n int }
 
-func (p *echoPane) title() string            { return p.name }
-func (p *echoPane) attach(s *model.Session)  { p.s = s }
-func (p *echoPane) setSize(w, h int)         { p.w, p.h = w, max(h, 1) }
-func (p *echoPane) shortHelp() []key.Binding { return []key.Binding{p.keys.Nav.Top, p.keys.Nav.Bottom} }
+func (p *echoPane) Title() string            { return p.name }
+func (p *echoPane) Attach(s *model.Session)  { p.s = s }
+func (p *echoPane) SetSize(w, h int)         { p.w, p.h = w, max(h, 1) }
+func (p *echoPane) ShortHelp() []key.Binding { return []key.Binding{p.keys.Nav.Top, p.keys.Nav.Bottom} }
 
-func (p *echoPane) view(sel int, focused bool) string {
+func (p *echoPane) View(sel int, focused bool) string {
 	lines := []string{
 		fmt.Sprintf("%s of event #%d of %d, focused %v", p.name, sel, p.s.Len(), focused),
 		"got " + strings.Join(p.got, " "),
 		fmt.Sprintf("worked %d", p.worked),
 	}
-	return strings.Join(block(lines, p.w, p.h), "\n")
+	return strings.Join(cell.Block(lines, p.w, p.h), "\n")
 }
 
-func (p *echoPane) update(msg tea.Msg) tea.Cmd {
+func (p *echoPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		p.got = append(p.got, msg.String())
@@ -53,8 +56,8 @@ func (p *echoPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// work asks for one piece of work, once.
-func (p *echoPane) work(int) tea.Cmd {
+// Work asks for one piece of work, once.
+func (p *echoPane) Work(int) tea.Cmd {
 	if p.asked > 0 {
 		return nil
 	}
@@ -68,10 +71,10 @@ func (p *echoPane) work(int) tea.Cmd {
 // gets the results of its work back.
 func TestRegisterPane(t *testing.T) {
 	t.Parallel()
-	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "test"})
-	echo := register(m.insp, &echoPane{name: "echo", keys: &m.keys}) // the registration line
+	m := newProgram(newSession(sampleBytes(t, goldenSample)), Options{Source: "test"})
+	echo := Register(m.insp, &echoPane{name: "echo", keys: &m.Keys}) // the registration line
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.insp.tl.selectOrd(7)
+	m.insp.tl.SelectOrd(7)
 
 	press(m, "?")
 	if v := plainView(m); !strings.Contains(v, "1-7") || !strings.Contains(v, "jump to pane") {
@@ -93,8 +96,8 @@ func TestRegisterPane(t *testing.T) {
 		t.Errorf("the focused pane got %q; want j k ctrl+d", got)
 	}
 	press(m, "1", "j")
-	if got := strings.Join(echo.got, " "); got != "j k ctrl+d" || m.insp.selected() != 8 {
-		t.Errorf("with the timeline focused the echo pane got %q and the selection is %d; want no new key and 8", got, m.insp.selected())
+	if got := strings.Join(echo.got, " "); got != "j k ctrl+d" || m.insp.Selected() != 8 {
+		t.Errorf("with the timeline focused the echo pane got %q and the selection is %d; want no new key and 8", got, m.insp.Selected())
 	}
 	if v := plainView(m); !strings.Contains(v, "echo of event #8 of 40, focused false") {
 		t.Errorf("the echo pane should stay beside the timeline, following the selection:\n%s", v)
@@ -123,9 +126,9 @@ func TestRegisterPane(t *testing.T) {
 // TestRegisterPaneEighth: an eighth pane gets the key 8, which no
 // binding had before it came.
 func TestRegisterPaneEighth(t *testing.T) {
-	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "test"})
-	register(m.insp, &echoPane{name: "echo", keys: &m.keys})
-	register(m.insp, &echoPane{name: "other", keys: &m.keys})
+	m := newProgram(newSession(sampleBytes(t, goldenSample)), Options{Source: "test"})
+	Register(m.insp, &echoPane{name: "echo", keys: &m.Keys})
+	Register(m.insp, &echoPane{name: "other", keys: &m.Keys})
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	press(m, "8")
 	if got := focusName(m); got != "other" {

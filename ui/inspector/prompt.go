@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"strings"
@@ -6,7 +6,10 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // promptMode says what the bottom line is typing.
@@ -28,7 +31,7 @@ type prompt struct {
 }
 
 // newPrompt opens a prompt holding value, the cursor at its end.
-func newPrompt(mode promptMode, value string, st *styles, w int) (prompt, tea.Cmd) {
+func newPrompt(mode promptMode, value string, st *theme.Styles, w int) (prompt, tea.Cmd) {
 	p := prompt{mode: mode, in: textinput.New()}
 	p.in.Prompt = p.label()
 	p.in.SetStyles(st.Prompt)
@@ -118,10 +121,10 @@ func (p *prompt) setWidth(w int) {
 }
 
 // view renders the prompt line, w cells wide.
-func (p *prompt) view(st *styles, w int) string {
+func (p *prompt) view(st *theme.Styles, w int) string {
 	line := p.in.View()
 	if room := w - ansi.StringWidth(line); room >= ansi.StringWidth(p.hint())+2 {
 		line += "  " + st.Help.Desc.Render(p.hint())
 	}
-	return fit(line, w)
+	return cell.Fit(line, w)
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"slices"
@@ -116,7 +116,7 @@ func TestPromptPaste(t *testing.T) {
 	if m.insp.query != "Tokyo" || len(m.insp.tl.matches) == 0 {
 		t.Fatalf("after pasting Tokyo: query %q, %d matches", m.insp.query, len(m.insp.tl.matches))
 	}
-	if got := m.insp.selected(); got != int(m.insp.tl.matches[0]) {
+	if got := m.insp.Selected(); got != int(m.insp.tl.matches[0]) {
 		t.Errorf("selected %d; want the first match %d", got, m.insp.tl.matches[0])
 	}
 	// Pasted into the filter prompt too.
@@ -198,7 +198,7 @@ func TestGotoEvent(t *testing.T) {
 			m.Update(tea.PasteMsg{Content: st.paste})
 			press(m, "enter")
 		}
-		if got := m.insp.selected(); got != st.want {
+		if got := m.insp.Selected(); got != st.want {
 			t.Fatalf("step %d %v: selected %d; want %d", i, st.keys, got, st.want)
 		}
 		if m.insp.prompt.active() {
@@ -212,7 +212,7 @@ func TestGotoEvent(t *testing.T) {
 	// the status says why.
 	filterBy(t, m, "kind:args-delta")
 	press(m, ":", "2", "enter")
-	if got := m.insp.selected(); got != 21 {
+	if got := m.insp.Selected(); got != 21 {
 		t.Errorf(":2 under a filter selected %d; want 21, the next row shown", got)
 	}
 	if !strings.Contains(lastLine(plainView(m)), "hidden by the filter") {
@@ -227,7 +227,7 @@ func TestHelpNamesNewKeys(t *testing.T) {
 		t.Errorf("full help lacks :N:\n%s", v)
 	}
 	press(m, "esc")
-	m2 := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: fakeChecks})
+	m2 := newProgram(newSession(sampleBytes(t, goldenSample)), Options{Source: "x", Checks: fakeChecks})
 	m2.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	press(m2, "5")
 	if v := lastLines(plainView(m2), 2); !strings.Contains(v, "enter") || !strings.Contains(v, "cited events") {
@@ -279,7 +279,7 @@ func TestFilterFollowsNewEvents(t *testing.T) {
 	if !slices.Contains(m.insp.tl.rows, 21) || slices.Contains(m.insp.tl.rows, 24) {
 		t.Errorf("rows %v; want the deltas of get_weather (21) and not those of get_local_time (24)", m.insp.tl.rows)
 	}
-	if got := m.insp.selected(); got != int(m.insp.tl.rows[len(m.insp.tl.rows)-1]) {
+	if got := m.insp.Selected(); got != int(m.insp.tl.rows[len(m.insp.tl.rows)-1]) {
 		t.Errorf("following: selected %d; want the last row shown", got)
 	}
 }

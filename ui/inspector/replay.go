@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"strconv"
@@ -35,7 +35,7 @@ func speedText(s float64) string {
 
 // togglePlay starts or pauses the replay. Starting at the last event
 // replays from the first.
-func (in *inspector) togglePlay() tea.Cmd {
+func (in *Page) togglePlay() tea.Cmd {
 	if in.rep.playing {
 		in.rep.playing = false
 		return nil
@@ -46,7 +46,7 @@ func (in *inspector) togglePlay() tea.Cmd {
 	if in.tl.cursor >= in.tl.len()-1 {
 		in.tl.moveTo(0)
 	}
-	in.tl.follow = false
+	in.tl.Follow = false
 	in.rep.playing = true
 	in.rep.gen++
 	return in.replayTick()
@@ -54,7 +54,7 @@ func (in *inspector) togglePlay() tea.Cmd {
 
 // replayTick schedules the step to the next row after the gap recorded
 // between the selected event and the next.
-func (in *inspector) replayTick() tea.Cmd {
+func (in *Page) replayTick() tea.Cmd {
 	next := in.tl.cursor + 1
 	if next >= in.tl.len() {
 		in.rep.playing = false
@@ -71,7 +71,7 @@ func (in *inspector) replayTick() tea.Cmd {
 	return tea.Tick(d, func(time.Time) tea.Msg { return replayTickMsg{gen} })
 }
 
-func (in *inspector) handleReplayTick(msg replayTickMsg) tea.Cmd {
+func (in *Page) handleReplayTick(msg replayTickMsg) tea.Cmd {
 	if !in.rep.playing || msg.gen != in.rep.gen {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"strings"
@@ -36,7 +36,7 @@ func TestHostileStreamNeverReachesTheTerminal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte(tc.data)
 			for _, size := range [][2]int{{80, 24}, {140, 50}} {
-				m := New(newSession(data), Options{Source: "evil \x1b]0;pwned\x07", Checks: func(s *model.Session) []checks.Finding {
+				m := newProgram(newSession(data), Options{Source: "evil \x1b]0;pwned\x07", Checks: func(s *model.Session) []checks.Finding {
 					return []checks.Finding{{Severity: checks.Error, Rule: "x\x1b[2J", Message: "m\x1b]0;pwned\x07", Events: []int{0}}}
 				}})
 				m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
@@ -53,7 +53,7 @@ func TestHostileStreamNeverReachesTheTerminal(t *testing.T) {
 					}
 				}
 				for ord := range m.insp.s.Len() {
-					m.insp.tl.selectOrd(ord)
+					m.insp.tl.SelectOrd(ord)
 					for _, pane := range []string{"1", "2", "3", "4", "5", "6"} {
 						press(m, pane)
 						check("pane " + pane)

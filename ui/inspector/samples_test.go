@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"os"
@@ -33,10 +33,10 @@ func TestEveryEventEveryPane(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			for _, size := range [][2]int{{60, 15}, {150, 45}} {
-				m := New(newSession(data), Options{Source: name})
+				m := newProgram(newSession(data), Options{Source: name})
 				m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 				for ord := range m.insp.s.Len() {
-					m.insp.tl.selectOrd(ord)
+					m.insp.tl.SelectOrd(ord)
 					for _, keys := range [][]string{{"3"}, {"2"}, {"r"}, {"r", "4"}, {"5"}} {
 						press(m, keys...)
 						out := viewOf(m)

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -50,7 +50,7 @@ func scanCmd(s *model.Session, events model.EventLog, from int, q *query, done f
 }
 
 // searchCmd looks for text, as one phrase, in the events from `from` on.
-func (in *inspector) searchCmd(from int) tea.Cmd {
+func (in *Page) searchCmd(from int) tea.Cmd {
 	events := in.s.Events.Snapshot()
 	q := compileQuery(in.s, &events, from, phraseTerm(in.query))
 	gen, text := in.gen, in.query
@@ -60,7 +60,7 @@ func (in *inspector) searchCmd(from int) tea.Cmd {
 }
 
 // filterCmd finds the events from `from` on that the filter keeps.
-func (in *inspector) filterCmd(from int) tea.Cmd {
+func (in *Page) filterCmd(from int) tea.Cmd {
 	events := in.s.Events.Snapshot()
 	q := compileQuery(in.s, &events, from, in.filt.terms)
 	s, gen := in.s, in.filt.gen
@@ -83,7 +83,7 @@ type filter struct {
 func (f *filter) empty() bool { return len(f.terms) == 0 }
 
 // openPrompt starts typing a search, filter or go-to.
-func (in *inspector) openPrompt(mode promptMode) tea.Cmd {
+func (in *Page) openPrompt(mode promptMode) tea.Cmd {
 	value := ""
 	switch mode {
 	case promptSearch:
@@ -92,13 +92,13 @@ func (in *inspector) openPrompt(mode promptMode) tea.Cmd {
 		value = in.filt.text
 	}
 	var cmd tea.Cmd
-	in.prompt, cmd = newPrompt(mode, value, &in.st, in.w)
+	in.prompt, cmd = newPrompt(mode, value, &in.Styles, in.w)
 	return cmd
 }
 
 // handlePromptKey edits the prompt; enter applies it, esc closes it.
-func (in *inspector) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
-	k := &in.keys.Prompt
+func (in *Page) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &in.Keys.Prompt
 	switch {
 	case key.Matches(msg, k.Cancel):
 		in.prompt = prompt{}
@@ -120,7 +120,7 @@ func (in *inspector) handlePromptKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // handlePaste gives pasted text to the open prompt. With no prompt open a
 // paste does nothing: it is not a stream of keys to run.
-func (in *inspector) handlePaste(msg tea.PasteMsg) tea.Cmd {
+func (in *Page) handlePaste(msg tea.PasteMsg) tea.Cmd {
 	if !in.prompt.active() {
 		return nil
 	}
@@ -128,43 +128,43 @@ func (in *inspector) handlePaste(msg tea.PasteMsg) tea.Cmd {
 }
 
 // applySearch starts a search for text; empty text clears it.
-func (in *inspector) applySearch(text string) tea.Cmd {
+func (in *Page) applySearch(text string) tea.Cmd {
 	in.query = text
 	in.gen++
 	in.tl.matches = nil
-	in.tl.invalidate()
+	in.tl.Invalidate()
 	if in.query == "" {
 		return nil
 	}
 	return in.searchCmd(0)
 }
 
-func (in *inspector) handleSearchResult(msg searchResultMsg) tea.Cmd {
+func (in *Page) handleSearchResult(msg searchResultMsg) tea.Cmd {
 	if msg.gen != in.gen {
 		return nil // a newer search superseded this one
 	}
 	// Results of one search arrive in pieces (the events present when it
 	// started, then each batch since) and in any order: merge them.
 	in.tl.matches = mergeSorted(in.tl.matches, msg.matches)
-	in.tl.invalidate()
+	in.tl.Invalidate()
 	if msg.from > 0 {
 		return nil
 	}
 	if len(msg.matches) == 0 {
-		return in.flash("no match for "+msg.query, true)
+		return in.Flash("no match for "+msg.query, true)
 	}
 	in.jumpMatch(0)
-	return in.flash(fmt.Sprintf("%d match(es) for %s", len(msg.matches), msg.query), false)
+	return in.Flash(fmt.Sprintf("%d match(es) for %s", len(msg.matches), msg.query), false)
 }
 
 // jumpMatch selects the next (1), previous (-1) or first at or after the
 // cursor (0) search match.
-func (in *inspector) jumpMatch(dir int) {
+func (in *Page) jumpMatch(dir int) {
 	ms := in.tl.matches
 	if len(ms) == 0 {
 		return
 	}
-	cur := in.selected()
+	cur := in.Selected()
 	pick := -1
 	switch dir {
 	case 0, 1:
@@ -189,20 +189,20 @@ func (in *inspector) jumpMatch(dir int) {
 		}
 	}
 	in.rep.playing = false
-	in.tl.selectOrd(pick)
+	in.tl.SelectOrd(pick)
 }
 
 // applyFilter starts filtering by text; the rows arrive as a
 // filterResultMsg. Empty text shows every event again.
-func (in *inspector) applyFilter(text string) tea.Cmd {
-	cur := in.selected()
+func (in *Page) applyFilter(text string) tea.Cmd {
+	cur := in.Selected()
 	if cur >= 0 {
 		in.filt.anchor = cur
 	}
 	in.filt.gen++
 	in.filt.text = strings.TrimSpace(text)
 	in.filt.terms = parseTerms(text)
-	in.tl.invalidate()
+	in.tl.Invalidate()
 	if in.filt.empty() {
 		in.tl.rows, in.tl.filtering = nil, false
 		if cur >= 0 {
@@ -218,19 +218,19 @@ func (in *inspector) applyFilter(text string) tea.Cmd {
 // handleFilterResult adds the rows a filter kept, keeping the selection on
 // the event it was on (or, for the first results, near the event selected
 // when the filter was applied).
-func (in *inspector) handleFilterResult(msg filterResultMsg) {
+func (in *Page) handleFilterResult(msg filterResultMsg) {
 	if msg.s != in.s || msg.gen != in.filt.gen || in.tl.rows == nil {
 		return
 	}
-	cur := in.selected()
+	cur := in.Selected()
 	if msg.from == 0 {
 		in.tl.filtering = false
 		cur = in.filt.anchor
 	}
 	in.tl.rows = mergeSorted(in.tl.rows, msg.rows)
-	in.tl.invalidate()
-	if in.tl.follow {
-		in.tl.appended() // to the new last row
+	in.tl.Invalidate()
+	if in.tl.Follow {
+		in.tl.Appended() // to the new last row
 		return
 	}
 	if cur >= 0 && in.tl.len() > 0 {
@@ -240,25 +240,25 @@ func (in *inspector) handleFilterResult(msg filterResultMsg) {
 }
 
 // gotoEvent selects the event numbered by text (the # column).
-func (in *inspector) gotoEvent(text string) tea.Cmd {
+func (in *Page) gotoEvent(text string) tea.Cmd {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil
 	}
 	n, err := strconv.Atoi(text)
 	if err != nil || n < 0 {
-		return in.flash(fmt.Sprintf("not an event number: %q", termtext.Safe(text)), true)
+		return in.Flash(fmt.Sprintf("not an event number: %q", termtext.Safe(text)), true)
 	}
 	if in.s.Len() == 0 {
-		return in.flash("no events yet", true)
+		return in.Flash("no events yet", true)
 	}
 	if n >= in.s.Len() {
-		return in.flash(fmt.Sprintf("no event %d: events are numbered 0 to %d", n, in.s.Len()-1), true)
+		return in.Flash(fmt.Sprintf("no event %d: events are numbered 0 to %d", n, in.s.Len()-1), true)
 	}
 	in.rep.playing = false
-	in.tl.selectOrd(n)
-	if in.selected() != n {
-		return in.flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", n, in.selected()), true)
+	in.tl.SelectOrd(n)
+	if in.Selected() != n {
+		return in.Flash(fmt.Sprintf("event %d is hidden by the filter: showing #%d", n, in.Selected()), true)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/streamtap/streamtap/model/jsonscan"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // The snapshot diff compares two JSON values as the stream's bytes hold
@@ -158,7 +160,7 @@ func shortJSON(v []byte, at int) string {
 	}
 	var out []byte
 	if from > 0 {
-		out = append(out, glyphEllipsis...)
+		out = append(out, theme.GlyphEllipsis...)
 	}
 	// A value cut short at a difference is a long string or number, so
 	// the window starts inside the string when the value is one.
@@ -183,9 +185,9 @@ func shortJSON(v []byte, at int) string {
 	}
 	if i < len(v) || from > 0 {
 		if i < len(v) {
-			out = append(out, glyphEllipsis...)
+			out = append(out, theme.GlyphEllipsis...)
 		}
-		out = append(out, " ("+humanBytes(int64(len(v)))+")"...)
+		out = append(out, " ("+plain.Bytes(int64(len(v)))+")"...)
 	}
 	return string(out)
 }

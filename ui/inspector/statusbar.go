@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"fmt"
@@ -8,13 +8,16 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // statusBar is the bottom line: source, dialect, size, how the stream
 // stands or ended, follow and replay state, and findings by severity.
 type statusBar struct {
 	s  *model.Session
-	st *styles
+	st *theme.Styles
 	w  int
 	// lesson is the opened sample's one-line lesson. It takes the line
 	// until the first key press rather than fading on a timer: a sample
@@ -23,21 +26,21 @@ type statusBar struct {
 	lesson string
 	// outcome is how the stream ended, read once: an error's outcome
 	// joins its code and message, which a hostile stream makes megabytes.
-	outcome outcomeCache
+	outcome OutcomeCache
 }
 
-// outcomeCache keeps a session's outcome until its events or its end
+// OutcomeCache keeps a session's outcome until its events or its end
 // change it.
-type outcomeCache struct {
+type OutcomeCache struct {
 	s     *model.Session
 	n     int
 	ended bool
 	o     model.Outcome
 }
 
-// of returns s's outcome, read again only when s is another session, has
+// Of returns s's outcome, read again only when s is another session, has
 // more events, or has ended since.
-func (c *outcomeCache) of(s *model.Session) model.Outcome {
+func (c *OutcomeCache) Of(s *model.Session) model.Outcome {
 	ended, _ := s.Ended()
 	if c.s != s || c.n != s.Len() || c.ended != ended {
 		c.s, c.n, c.ended, c.o = s, s.Len(), ended, s.Outcome()
@@ -74,7 +77,7 @@ func (b *statusBar) view(in statusInfo) string {
 	if d := s.Dialect(); d != model.DialectUnknown {
 		left = append(left, st.Base.Render(d.String()))
 	}
-	left = append(left, st.Base.Render(countOf(s.Len(), "event")), st.Base.Render(humanBytes(s.Bytes())), b.state(in))
+	left = append(left, st.Base.Render(plain.CountOf(s.Len(), "event")), st.Base.Render(plain.Bytes(s.Bytes())), b.state(in))
 	var right []string
 	if in.notice != "" {
 		style := st.Status.Info
@@ -121,12 +124,12 @@ func (b *statusBar) view(in statusInfo) string {
 		// over the tail of the left side.
 		room := b.w - ansi.StringWidth(r) - 1
 		if room < 10 {
-			return fit(l, b.w)
+			return cell.Fit(l, b.w)
 		}
-		l = fit(l, room)
+		l = cell.Fit(l, room)
 		gap = 1
 	}
-	return fit(l+strings.Repeat(" ", gap)+r, b.w)
+	return cell.Fit(l+strings.Repeat(" ", gap)+r, b.w)
 }
 
 // state says how the stream stands: live, indexing, or how it ended.
@@ -139,10 +142,10 @@ func (b *statusBar) state(in statusInfo) string {
 		}
 		return st.Status.Live.Render(state)
 	}
-	o := b.outcome.of(b.s)
+	o := b.outcome.Of(b.s)
 	text := "ended: " + o.State
 	if o.Detail != "" {
-		text += " (" + safeLabel(o.Detail) + ")"
+		text += " (" + plain.SafeLabel(o.Detail) + ")"
 	}
 	style := st.Status.Ended
 	switch o.State {
@@ -165,8 +168,8 @@ func (b *statusBar) lessonView(in statusInfo) string {
 	state := b.state(in)
 	for _, left := range []string{st.Accent.Render(termtext.Safe(in.source)) + sep + lesson, lesson} {
 		if gap := b.w - ansi.StringWidth(left) - ansi.StringWidth(state); gap >= 1 {
-			return fit(left+strings.Repeat(" ", gap)+state, b.w)
+			return cell.Fit(left+strings.Repeat(" ", gap)+state, b.w)
 		}
 	}
-	return fit(lesson, b.w)
+	return cell.Fit(lesson, b.w)
 }

@@ -1,9 +1,11 @@
-package ui
+package inspector
 
 import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // TestSummaryOfHugeDeltaCopiesLittle summarises 4 MiB deltas (the
@@ -17,7 +19,7 @@ func TestSummaryOfHugeDeltaCopiesLittle(t *testing.T) {
 		ev := s.Events.At(sh.ev)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		got := Summary(s, ev, sh.ev, nil)
+		got := plain.Summary(s, ev, sh.ev, nil)
 		runtime.ReadMemStats(&after)
 		if !strings.Contains(got, `+"`) || !strings.HasSuffix(got, `…"`) {
 			t.Errorf("%s: Summary = %q; want the fragment's start, cut short", sh.name, got)

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"cmp"
@@ -16,26 +16,31 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // rowCacheMax bounds the rendered-row cache. Only visible rows are ever
 // rendered, so a few screens' worth is plenty.
 const rowCacheMax = 2048
 
-// timelinePane is the virtualised event list: a header row naming the
+// Timeline is the virtualised event list: a header row naming the
 // columns, then only the rows in view, so a frame costs O(height),
 // whatever the number of events.
-type timelinePane struct {
-	paneBase
+type Timeline struct {
+	pane.Base
 	s    *model.Session
-	st   *styles
-	keys *keyMap
-	host paneHost
+	st   *theme.Styles
+	keys *keys.Map
+	host pane.Host
 	w, h int // content width, and the number of rows (without the header)
 
 	cursor int // selected row
 	offset int // first visible row
-	follow bool
+	Follow bool
 	slow   time.Duration
 
 	// rows lists the ordinals shown when a filter is active; nil shows all.
@@ -45,13 +50,13 @@ type timelinePane struct {
 	// matches are the ordinals the current search found, sorted.
 	matches []int32
 	// marks holds the worst severity of the findings citing each event.
-	marks map[int32]severity
-	// gutter, when set, draws each row's gutter cell instead of the
+	marks map[int32]theme.Severity
+	// Gutter, when set, draws each row's gutter cell instead of the
 	// findings' marks: the diff page marks the rows that differ there.
-	gutter func(ord int) string
-	// cursorGlyph, when set, replaces glyphCursor on the selected row: the
+	Gutter func(ord int) string
+	// CursorGlyph, when set, replaces theme.GlyphCursor on the selected row: the
 	// diff page marks a selection that is not an exact counterpart.
-	cursorGlyph string
+	CursorGlyph string
 
 	cache      map[int]string // rendered rows (unselected) by ordinal
 	cacheWidth int
@@ -72,23 +77,23 @@ type streamShape struct {
 	types      []uint64 // bitset of the type ids measured
 }
 
-func newTimeline(s *model.Session, st *styles, slow time.Duration) timelinePane {
-	return timelinePane{s: s, st: st, slow: slow, cache: map[int]string{}, seen: streamShape{maxSeq: -1}}
+func newTimeline(s *model.Session, st *theme.Styles, slow time.Duration) Timeline {
+	return Timeline{s: s, st: st, slow: slow, cache: map[int]string{}, seen: streamShape{maxSeq: -1}}
 }
 
-// newTimelinePane returns the timeline, pointed at no session yet; slow
+// NewTimeline returns the timeline, pointed at no session yet; slow
 // is the gap from which an event counts as slow.
-func newTimelinePane(st *styles, keys *keyMap, host paneHost, slow time.Duration) *timelinePane {
+func NewTimeline(st *theme.Styles, keys *keys.Map, host pane.Host, slow time.Duration) *Timeline {
 	t := newTimeline(nil, st, slow)
 	t.keys, t.host = keys, host
 	return &t
 }
 
-func (t *timelinePane) title() string { return "timeline" }
+func (t *Timeline) Title() string { return "timeline" }
 
-// status is where the selection stands: "28/40", and "of N" events when
+// Status is where the selection stands: "28/40", and "of N" events when
 // a filter shows fewer.
-func (t *timelinePane) status() string {
+func (t *Timeline) Status() string {
 	n := t.len()
 	if n == 0 {
 		return ""
@@ -100,65 +105,65 @@ func (t *timelinePane) status() string {
 	return extra
 }
 
-// attach shows session s from its first event.
-func (t *timelinePane) attach(s *model.Session) {
+// Attach shows session s from its first event.
+func (t *Timeline) Attach(s *model.Session) {
 	keys, host := t.keys, t.host
 	*t = newTimeline(s, t.st, t.slow)
 	t.keys, t.host = keys, host
 }
 
-func (t *timelinePane) restyle() { t.invalidate() }
+func (t *Timeline) Restyle() { t.Invalidate() }
 
-func (t *timelinePane) shortHelp() []key.Binding {
+func (t *Timeline) ShortHelp() []key.Binding {
 	k := t.keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Nav.Bottom, k.Stream.Follow, k.Search.Search, k.Search.NextMatch, k.Stream.Play}
 }
 
-// update moves the selection on a navigation key; G on a live stream
+// Update moves the selection on a navigation key; G on a live stream
 // follows its tail again.
-func (t *timelinePane) update(msg tea.Msg) tea.Cmd {
+func (t *Timeline) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
-	delta, ok := navDelta(t.keys, k, t.h)
+	delta, ok := keys.NavDelta(t.keys, k, t.h)
 	if !ok {
 		return nil
 	}
-	t.host.stopReplay()
-	t.moveTo(t.cursor + clamp(delta, -t.len(), t.len()))
-	if key.Matches(k, t.keys.Nav.Bottom) && t.host.isLive() {
-		t.follow = true
+	t.host.StopReplay()
+	t.moveTo(t.cursor + cell.Clamp(delta, -t.len(), t.len()))
+	if key.Matches(k, t.keys.Nav.Bottom) && t.host.IsLive() {
+		t.Follow = true
 	}
 	return nil
 }
 
-func (t *timelinePane) wheel(delta int) {
-	t.host.stopReplay()
+func (t *Timeline) Wheel(delta int) {
+	t.host.StopReplay()
 	t.moveTo(t.cursor + delta)
 }
 
-// click selects the row clicked; line 0 is the column header.
-func (t *timelinePane) click(_, y int) {
+// Click selects the row clicked; line 0 is the column header.
+func (t *Timeline) Click(_, y int) {
 	if row := y - 1; row >= 0 {
-		t.host.stopReplay()
+		t.host.StopReplay()
 		t.moveTo(t.offset + row)
 	}
 }
 
-// setSize sets the pane's content size; h includes the header row.
-func (t *timelinePane) setSize(w, h int) {
+// SetSize sets the pane's content size; h includes the header row.
+func (t *Timeline) SetSize(w, h int) {
 	t.w, t.h = w, max(h-1, 1)
-	t.invalidate()
+	t.Invalidate()
 	t.scrollToCursor()
 }
 
-// invalidate drops the rendered rows: after a resize, a theme change, a new
+// Invalidate drops the rendered rows: after a resize, a theme change, a new
 // search, or new events (which may rename the items older rows mention).
-func (t *timelinePane) invalidate() { clear(t.cache) }
+func (t *Timeline) Invalidate() { clear(t.cache) }
 
 // scan takes in the events added since the last call.
-func (t *timelinePane) scan() {
+func (t *Timeline) scan() {
 	sh := &t.seen
 	for ; sh.scanned < t.s.Events.Len(); sh.scanned++ {
 		ev := t.s.Events.At(sh.scanned)
@@ -172,8 +177,8 @@ func (t *timelinePane) scan() {
 		}
 		if sh.types[word]&bit == 0 {
 			sh.types[word] |= bit
-			name := safeLabel(t.s.TypeName(ev.Type))
-			tw := typeWidth{ansi.StringWidth(shortType(name, 1<<30)), ansi.StringWidth(shortType(name, 0))}
+			name := plain.SafeLabel(t.s.TypeName(ev.Type))
+			tw := typeWidth{ansi.StringWidth(plain.ShortType(name, 1<<30)), ansi.StringWidth(plain.ShortType(name, 0))}
 			if !slices.Contains(sh.typeWidths, tw) {
 				sh.typeWidths = append(sh.typeWidths, tw)
 			}
@@ -186,7 +191,7 @@ type typeWidth struct{ full, short int }
 
 // typeColumn is how wide the type column must be to show every type seen
 // in at most limit cells: a name longer than limit is abbreviated
-// (shortType), and cut if it is still too long.
+// (plain.ShortType), and cut if it is still too long.
 func (sh *streamShape) typeColumn(limit int) int {
 	w := 4 // "type"
 	for _, tw := range sh.typeWidths {
@@ -201,10 +206,10 @@ func (sh *streamShape) typeColumn(limit int) int {
 
 // setMarks marks the events the findings cite, each with the worst
 // severity among the findings citing it.
-func (t *timelinePane) setMarks(list []checks.Finding) {
-	marks := make(map[int32]severity, len(list))
+func (t *Timeline) setMarks(list []checks.Finding) {
+	marks := make(map[int32]theme.Severity, len(list))
 	for _, x := range list {
-		sev := severityOf(x.Severity)
+		sev := theme.SeverityOf(x.Severity)
 		for _, e := range x.Events {
 			if sev > marks[int32(e)] {
 				marks[int32(e)] = sev
@@ -212,11 +217,11 @@ func (t *timelinePane) setMarks(list []checks.Finding) {
 		}
 	}
 	t.marks = marks
-	t.invalidate()
+	t.Invalidate()
 }
 
 // len is the number of rows.
-func (t *timelinePane) len() int {
+func (t *Timeline) len() int {
 	if t.rows != nil {
 		return len(t.rows)
 	}
@@ -224,74 +229,74 @@ func (t *timelinePane) len() int {
 }
 
 // ordAt is the ordinal shown on row i.
-func (t *timelinePane) ordAt(i int) int {
+func (t *Timeline) ordAt(i int) int {
 	if t.rows != nil {
 		return int(t.rows[i])
 	}
 	return i
 }
 
-// selected is the ordinal of the selected event, or -1 when there is none.
-func (t *timelinePane) selected() int {
+// Selected is the ordinal of the selected event, or -1 when there is none.
+func (t *Timeline) Selected() int {
 	if t.len() == 0 {
 		return -1
 	}
-	t.cursor = clamp(t.cursor, 0, t.len()-1)
+	t.cursor = cell.Clamp(t.cursor, 0, t.len()-1)
 	return t.ordAt(t.cursor)
 }
 
 // rowOf returns the row showing ordinal ord, or the first row after it.
-func (t *timelinePane) rowOf(ord int) int {
+func (t *Timeline) rowOf(ord int) int {
 	if t.rows == nil {
-		return clamp(ord, 0, max(t.len()-1, 0))
+		return cell.Clamp(ord, 0, max(t.len()-1, 0))
 	}
 	i := sort.Search(len(t.rows), func(i int) bool { return int(t.rows[i]) >= ord })
-	return clamp(i, 0, max(len(t.rows)-1, 0))
+	return cell.Clamp(i, 0, max(len(t.rows)-1, 0))
 }
 
 // moveTo selects row i. Moving away from the tail stops following, so new
 // events never yank the view from under a reader.
-func (t *timelinePane) moveTo(i int) {
+func (t *Timeline) moveTo(i int) {
 	n := t.len()
 	if n == 0 {
 		return
 	}
-	t.cursor = clamp(i, 0, n-1)
+	t.cursor = cell.Clamp(i, 0, n-1)
 	if t.cursor < n-1 {
-		t.follow = false
+		t.Follow = false
 	}
 	t.scrollToCursor()
 }
 
-func (t *timelinePane) selectOrd(ord int) { t.moveTo(t.rowOf(ord)) }
+func (t *Timeline) SelectOrd(ord int) { t.moveTo(t.rowOf(ord)) }
 
-func (t *timelinePane) scrollToCursor() {
+func (t *Timeline) scrollToCursor() {
 	if t.cursor < t.offset {
 		t.offset = t.cursor
 	}
 	if t.cursor >= t.offset+t.h {
 		t.offset = t.cursor - t.h + 1
 	}
-	t.offset = clamp(t.offset, 0, max(t.len()-t.h, 0))
+	t.offset = cell.Clamp(t.offset, 0, max(t.len()-t.h, 0))
 }
 
-// appended is called after new events were added to the session.
-func (t *timelinePane) appended() {
-	t.invalidate()
-	if t.follow && t.len() > 0 {
+// Appended is called after new events were added to the session.
+func (t *Timeline) Appended() {
+	t.Invalidate()
+	if t.Follow && t.len() > 0 {
 		t.cursor = t.len() - 1
 		t.scrollToCursor()
 	}
 }
 
 // isMatch reports whether ord is a search match.
-func (t *timelinePane) isMatch(ord int) bool {
+func (t *Timeline) isMatch(ord int) bool {
 	i := sort.Search(len(t.matches), func(i int) bool { return int(t.matches[i]) >= ord })
 	return i < len(t.matches) && int(t.matches[i]) == ord
 }
 
 // gap is the time since the previous event, and whether both were timed.
-func (t *timelinePane) gap(ord int) (time.Duration, bool) {
+func (t *Timeline) gap(ord int) (time.Duration, bool) {
 	if ord <= 0 || ord >= t.s.Events.Len() {
 		return 0, false
 	}
@@ -303,20 +308,20 @@ func (t *timelinePane) gap(ord int) (time.Duration, bool) {
 }
 
 // isSlow reports whether the gap before ord is over the slow threshold.
-func (t *timelinePane) isSlow(ord int) bool {
+func (t *Timeline) isSlow(ord int) bool {
 	g, ok := t.gap(ord)
 	return ok && g >= t.slow
 }
 
-// view renders the header and the visible rows.
-func (t *timelinePane) view(_ int, focused bool) string {
+// View renders the header and the visible rows.
+func (t *Timeline) View(_ int, focused bool) string {
 	t.scan()
 	if t.cacheWidth != t.w {
-		t.invalidate()
+		t.Invalidate()
 		t.cacheWidth = t.w
 	}
 	if len(t.cache) > rowCacheMax {
-		t.invalidate()
+		t.Invalidate()
 	}
 	c := t.columns()
 	lines := make([]string, 0, t.h+1)
@@ -324,7 +329,7 @@ func (t *timelinePane) view(_ int, focused bool) string {
 	if t.len() == 0 {
 		text := "waiting for events…"
 		switch {
-		case t.rows == nil && !t.host.isLive():
+		case t.rows == nil && !t.host.IsLive():
 			text = "no events" // the stream ended without one
 		case t.rows != nil && t.filtering:
 			text = "filtering…"
@@ -332,18 +337,18 @@ func (t *timelinePane) view(_ int, focused bool) string {
 			text = "no event matches the filter"
 		}
 		lines = append(lines, t.st.Muted.Render("  "+text))
-		return strings.Join(block(lines, t.w, t.h+1), "\n")
+		return strings.Join(cell.Block(lines, t.w, t.h+1), "\n")
 	}
-	sel := t.selected()
+	sel := t.Selected()
 	for i := t.offset; i < t.len() && len(lines) <= t.h; i++ {
 		ord := t.ordAt(i)
 		if ord == sel {
-			plain := cmp.Or(t.cursorGlyph, glyphCursor) + ansi.Strip(t.row(ord, c, false))
+			plain := cmp.Or(t.CursorGlyph, theme.GlyphCursor) + ansi.Strip(t.row(ord, c, false))
 			style := t.st.Timeline.SelectedBlur
 			if focused {
 				style = t.st.Timeline.Selected
 			}
-			lines = append(lines, style.Render(fit(plain, t.w)))
+			lines = append(lines, style.Render(cell.Fit(plain, t.w)))
 			continue
 		}
 		r, ok := t.cache[ord]
@@ -353,7 +358,7 @@ func (t *timelinePane) view(_ int, focused bool) string {
 		}
 		lines = append(lines, r)
 	}
-	return strings.Join(block(lines, t.w, t.h+1), "\n")
+	return strings.Join(cell.Block(lines, t.w, t.h+1), "\n")
 }
 
 // minSummary is the room the summary column needs to show an item's name
@@ -395,7 +400,7 @@ func (c tlColumns) fixed() int {
 // cells, columns give way, least useful first: the type is abbreviated,
 // then the sequence number goes (the detail pane has it), then the arrival
 // time (the gap tells more), then the type narrows, then the gap goes.
-func (t *timelinePane) columns() tlColumns {
+func (t *Timeline) columns() tlColumns {
 	sh := &t.seen
 	c := tlColumns{
 		ordW: max(3, len(strconv.Itoa(max(t.s.Events.Len()-1, 0)))),
@@ -423,26 +428,26 @@ func (t *timelinePane) columns() tlColumns {
 }
 
 // header names the columns of c, aligned with the rows.
-func (t *timelinePane) header(c tlColumns) string {
+func (t *Timeline) header(c tlColumns) string {
 	var b strings.Builder
-	b.WriteString("  " + padLeft("#", c.ordW) + " ")
+	b.WriteString("  " + cell.PadLeft("#", c.ordW) + " ")
 	if c.time {
-		b.WriteString(padLeft("time", timeW) + " ")
+		b.WriteString(cell.PadLeft("time", timeW) + " ")
 	}
 	if c.gap {
-		b.WriteString(padLeft("gap", gapW) + " ")
+		b.WriteString(cell.PadLeft("gap", gapW) + " ")
 	}
 	if c.seq {
-		b.WriteString(padLeft("seq", c.seqW) + " ")
+		b.WriteString(cell.PadLeft("seq", c.seqW) + " ")
 	}
-	b.WriteString(padRight("type", c.typeW) + " summary")
-	return t.st.Timeline.Header.Render(fit(b.String(), t.w))
+	b.WriteString(cell.PadRight("type", c.typeW) + " summary")
+	return t.st.Timeline.Header.Render(cell.Fit(b.String(), t.w))
 }
 
 // row renders one event, without the cursor column: the finding marker,
 // ordinal, time since start, gap since the previous event, sequence number,
 // type coloured by kind, summary and flags.
-func (t *timelinePane) row(ord int, c tlColumns, color bool) string {
+func (t *Timeline) row(ord int, c tlColumns, color bool) string {
 	s, st := t.s, t.st
 	ev := s.Events.At(ord)
 	render := func(sty interface{ Render(...string) string }, text string) string {
@@ -458,13 +463,13 @@ func (t *timelinePane) row(ord int, c tlColumns, color bool) string {
 	if t.isMatch(ord) {
 		ordStyle, mark = st.Timeline.Match, "•"
 	}
-	b.WriteString(render(ordStyle, padLeft(strconv.Itoa(ord), c.ordW)+mark))
+	b.WriteString(render(ordStyle, cell.PadLeft(strconv.Itoa(ord), c.ordW)+mark))
 	if c.time {
 		at := ""
 		if ev.HasTime() {
-			at = FormatTime(ev.At)
+			at = plain.FormatTime(ev.At)
 		}
-		b.WriteString(render(st.Timeline.Time, padLeft(at, timeW)) + " ")
+		b.WriteString(render(st.Timeline.Time, cell.PadLeft(at, timeW)) + " ")
 	}
 	if c.gap {
 		gapText, slow := "", false
@@ -476,26 +481,26 @@ func (t *timelinePane) row(ord int, c tlColumns, color bool) string {
 		if slow {
 			gapStyle = st.Timeline.SlowGap
 		}
-		b.WriteString(render(gapStyle, padLeft(gapText, gapW)) + " ")
+		b.WriteString(render(gapStyle, cell.PadLeft(gapText, gapW)) + " ")
 	}
 	if c.seq {
 		seq := ""
 		if ev.Seq >= 0 {
 			seq = strconv.FormatInt(ev.Seq, 10)
 		}
-		b.WriteString(render(st.Timeline.Seq, padLeft(seq, c.seqW)) + " ")
+		b.WriteString(render(st.Timeline.Seq, cell.PadLeft(seq, c.seqW)) + " ")
 	}
-	typ := shortType(safeLabel(s.TypeName(ev.Type)), c.typeW)
+	typ := plain.ShortType(plain.SafeLabel(s.TypeName(ev.Type)), c.typeW)
 	if w := ansi.StringWidth(typ); w > c.typeW {
-		typ = glyphEllipsis + ansi.TruncateLeft(typ, w-c.typeW+1, "")
+		typ = theme.GlyphEllipsis + ansi.TruncateLeft(typ, w-c.typeW+1, "")
 	}
-	b.WriteString(render(st.kind(ev.Kind), fit(typ, c.typeW)) + " ")
+	b.WriteString(render(st.Kind(ev.Kind), cell.Fit(typ, c.typeW)) + " ")
 	var raw []byte
 	if ev.Kind == model.KindKeepalive && ev.Source == capture.FrameComment {
 		raw, _ = s.Raw(ev)
 	}
 	b.WriteString(render(st.Timeline.Summary, t.summary(ev, ord, raw, c.sumW)))
-	if fl := FlagNames(ev); len(fl) > 0 {
+	if fl := plain.FlagNames(ev); len(fl) > 0 {
 		b.WriteString(render(st.Timeline.Flag, " ["+strings.Join(fl, ",")+"]"))
 	}
 	return b.String()
@@ -503,19 +508,19 @@ func (t *timelinePane) row(ord int, c tlColumns, color bool) string {
 
 // marker is the gutter cell of ord: the glyph of the worst finding citing
 // it, or a space; or what gutter draws, when set.
-func (t *timelinePane) marker(ord int, render func(interface{ Render(...string) string }, string) string) string {
-	if t.gutter != nil {
-		return t.gutter(ord)
+func (t *Timeline) marker(ord int, render func(interface{ Render(...string) string }, string) string) string {
+	if t.Gutter != nil {
+		return t.Gutter(ord)
 	}
 	sev := t.marks[int32(ord)]
 	glyph := " "
 	switch sev {
-	case sevError:
-		glyph = glyphFindingErr
-	case sevWarning:
-		glyph = glyphFindingWarn
-	case sevInfo:
-		glyph = glyphFindingInfo
+	case theme.SevError:
+		glyph = theme.GlyphFindingErr
+	case theme.SevWarning:
+		glyph = theme.GlyphFindingWarn
+	case theme.SevInfo:
+		glyph = theme.GlyphFindingInfo
 	default:
 		return glyph
 	}
@@ -525,13 +530,13 @@ func (t *timelinePane) marker(ord int, render func(interface{ Render(...string) 
 // summary describes ord in w cells if it can: when the full item label
 // (shortened id and name) leaves no room for what the event did, the id
 // shrinks to its tail, then goes, so that the fragment stays in view.
-func (t *timelinePane) summary(ev *model.Event, ord int, raw []byte, w int) string {
-	text := summarize(t.s, ev, ord, raw, labelFull)
+func (t *Timeline) summary(ev *model.Event, ord int, raw []byte, w int) string {
+	text := plain.Summarize(t.s, ev, ord, raw, plain.LabelFull)
 	if ev.Item < 0 || ansi.StringWidth(text) <= w {
 		return text
 	}
-	for _, mode := range []labelMode{labelShort, labelName} {
-		text = summarize(t.s, ev, ord, raw, mode)
+	for _, mode := range []plain.LabelMode{plain.LabelShort, plain.LabelName} {
+		text = plain.Summarize(t.s, ev, ord, raw, mode)
 		if ansi.StringWidth(text) <= w {
 			break
 		}
@@ -565,7 +570,7 @@ func twoDigits(n int) string {
 
 // nextSlow returns the next (dir 1) or previous (dir -1) row after the
 // cursor whose gap is slow, or -1.
-func (t *timelinePane) nextSlow(dir int) int {
+func (t *Timeline) nextSlow(dir int) int {
 	for i := t.cursor + dir; i >= 0 && i < t.len(); i += dir {
 		if t.isSlow(t.ordAt(i)) {
 			return i

@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // stdinRecording is what `cat sample | streamtap --save-timed FILE -`
@@ -41,7 +43,7 @@ func timelineLines(m *Model) []string {
 	lines := strings.Split(plainView(m), "\n")
 	var out []string
 	for _, l := range lines[1 : m.insp.tl.h+2] {
-		out = append(out, ansi.Cut(l, 0, m.insp.r.timeline.w))
+		out = append(out, ansi.Cut(l, 0, m.insp.r.timeline.W))
 	}
 	return out
 }
@@ -54,7 +56,7 @@ func TestTimedRecordingFromStdinShowsTimes(t *testing.T) {
 	}
 	for _, w := range []int{80, 120, 200} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			m := New(s, Options{Source: "rec.sse"})
+			m := newProgram(s, Options{Source: "rec.sse"})
 			m.Update(tea.WindowSizeMsg{Width: w, Height: 30})
 			tl := strings.Join(timelineLines(m), "\n")
 			if !strings.Contains(tl, "gap") || !strings.Contains(tl, "+30ms") {
@@ -70,7 +72,7 @@ func TestTimedRecordingFromStdinShowsTimes(t *testing.T) {
 	prev := capture.NoTime
 	for ord := range s.Len() {
 		ev := s.Events.At(ord)
-		if err := WriteTimelineLine(&out, s, ev, ord, prev, nil); err != nil {
+		if err := plain.WriteTimelineLine(&out, s, ev, ord, prev, nil); err != nil {
 			t.Fatal(err)
 		}
 		prev = ev.At
@@ -175,7 +177,7 @@ func TestTimelineKeepsFragmentsVisible(t *testing.T) {
 		for _, w := range []int{80, 110, 115, 120, 125, 130, 135, 140, 200} {
 			t.Run(fmt.Sprintf("%s_%d", in.name, w), func(t *testing.T) {
 				m := newTestModel(t, in.data, w, 40)
-				m.insp.tl.selectOrd(30) // the deltas of both calls interleave around it
+				m.insp.tl.SelectOrd(30) // the deltas of both calls interleave around it
 				rows := timelineLines(m)[1:]
 				seen := 0
 				for i, row := range rows {
@@ -184,12 +186,12 @@ func TestTimelineKeepsFragmentsVisible(t *testing.T) {
 					if ev.Kind != model.KindArgsDelta {
 						continue
 					}
-					frag, ok := fragment(&m.insp.s.Items[ev.Item].Args, ord)
+					frag, ok := plain.Fragment(&m.insp.s.Items[ev.Item].Args, ord)
 					if !ok {
 						continue
 					}
 					seen++
-					if want := "+" + quoteShort(frag); !strings.Contains(row, want) {
+					if want := "+" + plain.QuoteShort(frag); !strings.Contains(row, want) {
 						t.Errorf("row of event %d lacks its fragment %s: %q", ord, want, row)
 					}
 				}
@@ -205,20 +207,20 @@ func TestTimelineKeepsFragmentsVisible(t *testing.T) {
 // the gutter, styled by the finding's severity.
 func TestTimelineMarksCitedEvents(t *testing.T) {
 	m := goldenModel(t, 120, 40)
-	m.insp.tl.selectOrd(0)
+	m.insp.tl.SelectOrd(0)
 	rowOf := func(ord int) (string, string) {
 		lines := strings.Split(viewOf(m), "\n")
 		l := lines[2+ord-m.insp.tl.offset]
-		return l, ansi.Cut(ansi.Strip(l), 0, m.insp.r.timeline.w)
+		return l, ansi.Cut(ansi.Strip(l), 0, m.insp.r.timeline.W)
 	}
 	tests := []struct {
 		ord   int
 		glyph string
 		style func() string
 	}{
-		{21, glyphFindingWarn, func() string { return m.st.Timeline.Finding[sevWarning].Render(glyphFindingWarn) }},
-		{24, glyphFindingWarn, func() string { return m.st.Timeline.Finding[sevWarning].Render(glyphFindingWarn) }},
-		{29, glyphFindingErr, func() string { return m.st.Timeline.Finding[sevError].Render(glyphFindingErr) }},
+		{21, theme.GlyphFindingWarn, func() string { return m.Styles.Timeline.Finding[theme.SevWarning].Render(theme.GlyphFindingWarn) }},
+		{24, theme.GlyphFindingWarn, func() string { return m.Styles.Timeline.Finding[theme.SevWarning].Render(theme.GlyphFindingWarn) }},
+		{29, theme.GlyphFindingErr, func() string { return m.Styles.Timeline.Finding[theme.SevError].Render(theme.GlyphFindingErr) }},
 	}
 	for _, tt := range tests {
 		styled, plain := rowOf(tt.ord)

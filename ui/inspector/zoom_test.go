@@ -1,4 +1,4 @@
-package ui
+package inspector
 
 import (
 	"strings"
@@ -13,7 +13,7 @@ import (
 // keeps the zoom; z again brings the timeline back beside the side pane.
 func TestZoom(t *testing.T) {
 	m := newTestModel(t, sampleBytes(t, "responses-parallel-calls"), 120, 30)
-	m.insp.tl.selectOrd(27)
+	m.insp.tl.SelectOrd(27)
 	firstLine := func() string { return strings.Split(plainView(m), "\n")[0] }
 	if !strings.Contains(firstLine(), "│2 detail") {
 		t.Fatalf("unzoomed, the first line should hold both titles: %q", firstLine())
@@ -60,7 +60,7 @@ func TestZoomClick(t *testing.T) {
 	// The title, two header lines, then the rows: the fifth row is the
 	// run of text deltas 4-16, whose first event the click selects.
 	m.Update(tea.MouseClickMsg{X: 100, Y: 1 + 2 + 4, Button: tea.MouseLeft})
-	if got := m.insp.selected(); got != 4 {
+	if got := m.insp.Selected(); got != 4 {
 		t.Errorf("a click on the run's row selected %d; want 4", got)
 	}
 }
@@ -70,7 +70,7 @@ func TestZoomClick(t *testing.T) {
 // numbers and the status stays.
 func TestSideTitleKeepsStatus(t *testing.T) {
 	t.Parallel()
-	m := New(newSession(synthStream(100_000)), Options{Source: "big"})
+	m := newProgram(newSession(synthStream(100_000)), Options{Source: "big"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	press(m, lanesKey)
 	title := sideTitleText(m)

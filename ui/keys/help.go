@@ -1,15 +1,18 @@
-package ui
+package keys
 
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
-// navDelta is how far a navigation key moves in a pane page lines tall:
+// NavDelta is how far a navigation key moves in a pane page lines tall:
 // a line, half a page, a page, or to either end (±1<<30, which each pane
 // clamps). ok is false for any other key.
-func navDelta(k *keyMap, msg tea.KeyPressMsg, page int) (delta int, ok bool) {
+func NavDelta(k *Map, msg tea.KeyPressMsg, page int) (delta int, ok bool) {
 	n := &k.Nav
 	page = max(page, 1)
 	switch {
@@ -33,9 +36,9 @@ func navDelta(k *keyMap, msg tea.KeyPressMsg, page int) (delta int, ok bool) {
 	return 0, false
 }
 
-// renderShortHelp renders the one-line contextual help, w cells wide:
+// ShortHelp renders the one-line contextual help, w cells wide:
 // the enabled bindings of list, as many as fit.
-func renderShortHelp(st *styles, list []key.Binding, w int) string {
+func ShortHelp(st *theme.Styles, list []key.Binding, w int) string {
 	var parts []string
 	for _, b := range list {
 		if !b.Enabled() {
@@ -56,5 +59,5 @@ func renderShortHelp(st *styles, list []key.Binding, w int) string {
 		}
 		line += next
 	}
-	return fit(line, w)
+	return cell.Fit(line, w)
 }

@@ -1,4 +1,4 @@
-package ui
+package keys
 
 import (
 	"slices"
@@ -6,8 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// keyMap holds every binding, grouped the way the full help shows them.
-type keyMap struct {
+// Map holds every binding, grouped the way the full help shows them.
+type Map struct {
 	Nav struct {
 		Up, Down, Top, Bottom, HalfUp, HalfDown, PageUp, PageDown, Goto, Next, Prev, Pane key.Binding
 	}
@@ -44,10 +44,10 @@ type keyMap struct {
 	}
 }
 
-// defaultKeyMap builds the key map. Keys are the ones users of less, vim,
+// Default builds the key map. Keys are the ones users of less, vim,
 // k9s and lazygit already know.
-func defaultKeyMap() keyMap {
-	var k keyMap
+func Default() Map {
+	var k Map
 	b := key.NewBinding
 	k.Nav.Up = b(key.WithKeys("k", "up"), key.WithHelp("↑/k", "up"))
 	k.Nav.Down = b(key.WithKeys("j", "down"), key.WithHelp("↓/j", "down"))
@@ -108,21 +108,21 @@ func defaultKeyMap() keyMap {
 	return k
 }
 
-// helpGroup is one category of bindings: a column of the full help, a
+// Group is one category of bindings: a column of the full help, a
 // part of README's key table.
-type helpGroup struct {
-	name     string
-	bindings []key.Binding
+type Group struct {
+	Name     string
+	Bindings []key.Binding
 }
 
-// groups lists every binding once, by category, in the order the full
+// Groups lists every binding once, by category, in the order the full
 // help and README's key table show them: the one list both are made from
 // (a test holds README to it).
-func (k *keyMap) groups() []helpGroup {
+func (k *Map) Groups() []Group {
 	n, i, s, st, ss, a, p := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.Sessions, &k.App, &k.Prompt
 	d := &k.Diff
 	v := &k.View
-	return []helpGroup{
+	return []Group{
 		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}},
 		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
@@ -135,23 +135,23 @@ func (k *keyMap) groups() []helpGroup {
 	}
 }
 
-// fullHelp is the full help's columns: the groups, with the proxy's
+// FullHelp is the full help's columns: the groups, with the proxy's
 // sessions keys under Navigate while its list is in use (and left out
 // otherwise), the diff page's only on that page, and without the
 // prompt's, which the help's own line names.
-func (k *keyMap) fullHelp() []helpGroup {
+func (k *Map) FullHelp() []Group {
 	proxy := k.Sessions.Open.Enabled() || k.Sessions.Back.Enabled()
-	var out []helpGroup
-	for _, g := range k.groups() {
-		switch g.name {
+	var out []Group
+	for _, g := range k.Groups() {
+		switch g.Name {
 		case "Prompt":
 		case "Diff":
 			if k.Diff.Open.Enabled() { // only on the diff page
 				out = append(out, g)
 			}
 		case "Sessions":
-			if nav := slices.IndexFunc(out, func(g helpGroup) bool { return g.name == "Navigate" }); proxy && nav >= 0 {
-				out[nav].bindings = append(out[nav].bindings, g.bindings...)
+			if nav := slices.IndexFunc(out, func(g Group) bool { return g.Name == "Navigate" }); proxy && nav >= 0 {
+				out[nav].Bindings = append(out[nav].Bindings, g.Bindings...)
 			}
 		default:
 			out = append(out, g)

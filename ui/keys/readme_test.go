@@ -1,4 +1,4 @@
-package ui
+package keys
 
 import (
 	"flag"
@@ -14,20 +14,20 @@ import (
 // The key table in README.md sits between these markers and is made from
 // the key map by keysTable, so that README and the help cannot drift.
 const (
-	keysBegin = "<!-- keys: made from ui/keys.go by TestREADMEKeys; `go test ./ui -run TestREADMEKeys -update` remakes it -->\n"
+	keysBegin = "<!-- keys: made from ui/keys/keys.go by TestREADMEKeys; `go test ./ui/keys -run TestREADMEKeys -update` remakes it -->\n"
 	keysEnd   = "<!-- end of keys -->\n"
 )
 
 // keysTable renders every binding of k, by group, as a Markdown table:
 // the keys bound and what the help says they do.
-func keysTable(k *keyMap) string {
+func keysTable(k *Map) string {
 	var b strings.Builder
 	b.WriteString("| | keys | does |\n|---|---|---|\n")
-	for _, g := range k.groups() {
-		for i, kb := range g.bindings {
+	for _, g := range k.Groups() {
+		for i, kb := range g.Bindings {
 			name := ""
 			if i == 0 {
-				name = g.name
+				name = g.Name
 			}
 			var keys []string
 			for _, s := range kb.Keys() {
@@ -42,7 +42,7 @@ func keysTable(k *keyMap) string {
 // TestREADMEKeys holds README's key table to the key map; with -update it
 // writes the table made from the key map into README.
 func TestREADMEKeys(t *testing.T) {
-	const path = "../README.md"
+	const path = "../../README.md"
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestREADMEKeys(t *testing.T) {
 	if !ok {
 		t.Fatalf("README.md lacks the line %q that closes the key table", keysEnd)
 	}
-	k := defaultKeyMap()
+	k := Default()
 	want := keysTable(&k)
 	if table == want {
 		return
@@ -67,16 +67,16 @@ func TestREADMEKeys(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's key table differs from ui/keys.go (go test ./ui -run TestREADMEKeys -update remakes it):\n--- README\n%s--- keys.go\n%s", table, want)
+	t.Errorf("README.md's key table differs from ui/keys/keys.go (go test ./ui/keys -run TestREADMEKeys -update remakes it):\n--- README\n%s--- keys.go\n%s", table, want)
 }
 
 // TestEveryBindingInHelp: each binding of the key map has help text and
 // is in exactly one group, so the full help and README list it.
 func TestEveryBindingInHelp(t *testing.T) {
-	k := defaultKeyMap()
+	k := Default()
 	listed := map[string]int{}
-	for _, g := range k.groups() {
-		for _, b := range g.bindings {
+	for _, g := range k.Groups() {
+		for _, b := range g.Bindings {
 			listed[fmt.Sprint(b.Keys(), b.Help())]++
 		}
 	}

@@ -1,4 +1,4 @@
-package ui
+package lanes
 
 import (
 	"fmt"
@@ -11,6 +11,10 @@ import (
 
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // How much of the stream the lanes pane indexes at a time: a frame
@@ -30,7 +34,7 @@ const (
 	laneMaxW = 36
 )
 
-// lanesPane draws the stream as swimlanes: a lane per response and per
+// Pane draws the stream as swimlanes: a lane per response and per
 // item (call, message, content block) in output order, left to right, and
 // a row per event, or per run of deltas in one lane, top to bottom. Each
 // lane shows its item's life (open ●, deltas │ ┆, .done ◇, done ◆, the
@@ -38,11 +42,11 @@ const (
 // they cite, and the row of the selected event is highlighted. Its rows
 // come from an index built as events arrive (laneIndex), so a frame costs
 // O(rows shown × lanes shown).
-type lanesPane struct {
-	paneBase
-	st   *styles
-	keys *keyMap
-	host paneHost
+type Pane struct {
+	pane.Base
+	st   *theme.Styles
+	keys *keys.Map
+	host pane.Host
 	s    *model.Session
 	w, h int
 
@@ -57,7 +61,7 @@ type lanesPane struct {
 
 	// marks holds the worst severity of the findings citing each event,
 	// and marked the same events sorted, to find a run's worst quickly.
-	marks  map[int32]severity
+	marks  map[int32]theme.Severity
 	marked []int32
 
 	geo laneGeometry // the layout of the last frame
@@ -66,16 +70,16 @@ type lanesPane struct {
 // lanesStepMsg asks the lanes pane to index the next piece of the stream.
 type lanesStepMsg struct{}
 
-// newLanesPane returns the lanes pane, pointed at no session yet.
-func newLanesPane(st *styles, keys *keyMap, host paneHost) *lanesPane {
-	return &lanesPane{st: st, keys: keys, host: host, followed: -2}
+// New returns the lanes pane, pointed at no session yet.
+func New(st *theme.Styles, keys *keys.Map, host pane.Host) *Pane {
+	return &Pane{st: st, keys: keys, host: host, followed: -2}
 }
 
-func (p *lanesPane) title() string { return "lanes" }
+func (p *Pane) Title() string { return "lanes" }
 
-// status says how far indexing has come, or which lanes are in view when
+// Status says how far indexing has come, or which lanes are in view when
 // not all fit.
-func (p *lanesPane) status() string {
+func (p *Pane) Status() string {
 	if p.idx.behind() > 0 && p.s.Len() > 0 {
 		return fmt.Sprintf("indexing %d%%", 100*p.idx.scanned/p.s.Events.Len())
 	}
@@ -86,22 +90,22 @@ func (p *lanesPane) status() string {
 	return ""
 }
 
-// attach starts the index over s.
-func (p *lanesPane) attach(s *model.Session) {
-	*p = lanesPane{st: p.st, keys: p.keys, host: p.host, s: s, idx: newLaneIndex(s), followed: -2}
+// Attach starts the index over s.
+func (p *Pane) Attach(s *model.Session) {
+	*p = Pane{st: p.st, keys: p.keys, host: p.host, s: s, idx: newLaneIndex(s), followed: -2}
 }
 
-func (p *lanesPane) setSize(w, h int) {
+func (p *Pane) SetSize(w, h int) {
 	p.w, p.h = max(w, 0), max(h, 1)
 	p.followed = -2 // bring the selection into view again
 }
 
-func (p *lanesPane) shortHelp() []key.Binding {
+func (p *Pane) ShortHelp() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.View.Left, k.View.Right, k.View.Zoom}
 }
 
-func (p *lanesPane) updateKeys(focused bool) {
+func (p *Pane) UpdateKeys(focused bool) {
 	if focused {
 		p.catchUp()
 	}
@@ -110,12 +114,12 @@ func (p *lanesPane) updateKeys(focused bool) {
 	p.keys.View.Right.SetEnabled(focused && more)
 }
 
-// setMarks marks the events the findings cite, each with the worst
+// SetMarks marks the events the findings cite, each with the worst
 // severity among the findings citing it.
-func (p *lanesPane) setMarks(list []checks.Finding) {
-	p.marks = make(map[int32]severity, len(list))
+func (p *Pane) SetMarks(list []checks.Finding) {
+	p.marks = make(map[int32]theme.Severity, len(list))
 	for _, x := range list {
-		sev := severityOf(x.Severity)
+		sev := theme.SeverityOf(x.Severity)
 		for _, e := range x.Events {
 			p.marks[int32(e)] = max(p.marks[int32(e)], sev)
 		}
@@ -128,11 +132,11 @@ func (p *lanesPane) setMarks(list []checks.Finding) {
 }
 
 // markOf is the worst severity of the findings citing an event of row r.
-func (p *lanesPane) markOf(r *laneRow) severity {
+func (p *Pane) markOf(r *laneRow) theme.Severity {
 	if r.n == 1 {
 		return p.marks[r.ord]
 	}
-	worst := sevNone
+	worst := theme.SevNone
 	i := sort.Search(len(p.marked), func(i int) bool { return p.marked[i] >= r.ord })
 	for ; i < len(p.marked) && int(p.marked[i]) <= r.last(); i++ {
 		worst = max(worst, p.marks[p.marked[i]])
@@ -140,9 +144,9 @@ func (p *lanesPane) markOf(r *laneRow) severity {
 	return worst
 }
 
-// update moves the selection a row at a time, scrolls the lanes with
+// Update moves the selection a row at a time, scrolls the lanes with
 // h/l, and indexes the next piece of the stream when its work asks.
-func (p *lanesPane) update(msg tea.Msg) tea.Cmd {
+func (p *Pane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case lanesStepMsg:
 		p.stepping = false
@@ -157,7 +161,7 @@ func (p *lanesPane) update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, p.keys.View.Right):
 			p.scrollLanes(1)
 		default:
-			if delta, ok := navDelta(p.keys, msg, p.rowsH()); ok {
+			if delta, ok := keys.NavDelta(p.keys, msg, p.rowsH()); ok {
 				p.moveRows(delta)
 			}
 		}
@@ -165,8 +169,8 @@ func (p *lanesPane) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// work indexes the stream a piece at a time while the pane is behind it.
-func (p *lanesPane) work(int) tea.Cmd {
+// Work indexes the stream a piece at a time while the pane is behind it.
+func (p *Pane) Work(int) tea.Cmd {
 	if p.stepping || p.idx.behind() <= laneFrameStep {
 		return nil
 	}
@@ -175,11 +179,11 @@ func (p *lanesPane) work(int) tea.Cmd {
 }
 
 // rowsH is the number of rows under the lane headers.
-func (p *lanesPane) rowsH() int { return max(p.h-p.headerH(), 1) }
+func (p *Pane) rowsH() int { return max(p.h-p.headerH(), 1) }
 
 // headerH is the lines the lane headers take: the name, then the type
 // and id, when there is room for rows under both.
-func (p *lanesPane) headerH() int {
+func (p *Pane) headerH() int {
 	if p.h >= 5 {
 		return 2
 	}
@@ -190,44 +194,44 @@ func (p *lanesPane) headerH() int {
 // one's (the first event of a run). A filter may hide that event: the
 // timeline then selects the next one it shows, which, going up, can be
 // back in the row left, so going up tries the rows above in turn.
-func (p *lanesPane) moveRows(delta int) {
+func (p *Pane) moveRows(delta int) {
 	n := len(p.idx.rows)
 	if n == 0 {
 		return
 	}
-	cur := p.idx.rowOf(p.host.selected())
+	cur := p.idx.rowOf(p.host.Selected())
 	if cur < 0 {
 		cur = n - 1
 	}
-	target := clamp(cur+clamp(delta, -n, n), 0, n-1)
-	p.host.selectEvent(int(p.idx.rows[target].ord))
+	target := cell.Clamp(cur+cell.Clamp(delta, -n, n), 0, n-1)
+	p.host.SelectEvent(int(p.idx.rows[target].ord))
 	for tries := 0; delta < 0 && target > 0 && tries < 1024; tries++ {
-		if r := p.idx.rowOf(p.host.selected()); r >= 0 && r < cur {
+		if r := p.idx.rowOf(p.host.Selected()); r >= 0 && r < cur {
 			break
 		}
 		target--
-		p.host.selectEvent(int(p.idx.rows[target].ord))
+		p.host.SelectEvent(int(p.idx.rows[target].ord))
 	}
 }
 
 // scrollLanes moves the lanes in view by n, until the selection moves.
-func (p *lanesPane) scrollLanes(n int) {
+func (p *Pane) scrollLanes(n int) {
 	g := &p.geo
-	p.col0 = clamp(p.col0+n, 0, max(len(g.cols)-g.vis, 0))
+	p.col0 = cell.Clamp(p.col0+n, 0, max(len(g.cols)-g.vis, 0))
 }
 
-// wheel scrolls the rows without moving the selection.
-func (p *lanesPane) wheel(delta int) {
+// Wheel scrolls the rows without moving the selection.
+func (p *Pane) Wheel(delta int) {
 	p.catchUp()
-	p.top = clamp(p.top+delta, 0, max(len(p.idx.rows)-p.rowsH(), 0))
+	p.top = cell.Clamp(p.top+delta, 0, max(len(p.idx.rows)-p.rowsH(), 0))
 }
 
-// click selects the row clicked (below the headers).
-func (p *lanesPane) click(_, y int) {
+// Click selects the row clicked (below the headers).
+func (p *Pane) Click(_, y int) {
 	p.catchUp()
 	row := p.top + y - p.headerH()
 	if y >= p.headerH() && row < len(p.idx.rows) {
-		p.host.selectEvent(int(p.idx.rows[row].ord))
+		p.host.SelectEvent(int(p.idx.rows[row].ord))
 	}
 }
 
@@ -235,7 +239,7 @@ func (p *lanesPane) click(_, y int) {
 // event sel, selRow, is in view, when the selection changed since the
 // last frame it followed. A selection not indexed yet (selRow -1) is
 // followed once it is.
-func (p *lanesPane) follow(sel, selRow int) {
+func (p *Pane) follow(sel, selRow int) {
 	if sel == p.followed || selRow < 0 {
 		return
 	}
@@ -258,18 +262,18 @@ func (p *lanesPane) follow(sel, selRow int) {
 	}
 }
 
-// view draws the lane headers and the rows in view for selected event
+// View draws the lane headers and the rows in view for selected event
 // sel.
-func (p *lanesPane) view(sel int, focused bool) string {
+func (p *Pane) View(sel int, focused bool) string {
 	if p.s == nil || p.w == 0 {
-		return strings.Join(block(nil, p.w, p.h), "\n")
+		return strings.Join(cell.Block(nil, p.w, p.h), "\n")
 	}
 	p.catchUp()
 	selRow := p.idx.rowOf(sel)
 	p.follow(sel, selRow)
 	g := &p.geo
-	p.top = clamp(p.top, 0, max(len(p.idx.rows)-p.rowsH(), 0))
-	p.col0 = clamp(p.col0, 0, max(len(g.cols)-g.vis, 0))
+	p.top = cell.Clamp(p.top, 0, max(len(p.idx.rows)-p.rowsH(), 0))
+	p.col0 = cell.Clamp(p.col0, 0, max(len(g.cols)-g.vis, 0))
 	g.col0 = p.col0
 
 	lines := p.header()
@@ -278,14 +282,14 @@ func (p *lanesPane) view(sel int, focused bool) string {
 		switch {
 		case p.idx.behind() > 0:
 			text = "indexing…"
-		case !p.host.isLive():
+		case !p.host.IsLive():
 			text = "no events" // the stream ended without one
 		}
 		lines = append(lines, p.st.Muted.Render("  "+text))
-		return strings.Join(block(lines, p.w, p.h), "\n")
+		return strings.Join(cell.Block(lines, p.w, p.h), "\n")
 	}
-	g.life = fit(" "+p.st.Subtle.Render(glyphLaneLife), g.laneW)
-	g.lifePlain = fit(" "+glyphLaneLife, g.laneW)
+	g.life = cell.Fit(" "+p.st.Subtle.Render(theme.GlyphLaneLife), g.laneW)
+	g.lifePlain = cell.Fit(" "+theme.GlyphLaneLife, g.laneW)
 	g.blank = strings.Repeat(" ", g.laneW)
 	g.spans = g.spans[:0]
 	for c := g.col0; c < g.col0+g.vis; c++ {
@@ -297,19 +301,19 @@ func (p *lanesPane) view(sel int, focused bool) string {
 			if focused {
 				style = p.st.Timeline.Selected
 			}
-			plain := glyphCursor + p.row(i, sel, false)[1:]
-			lines = append(lines, style.Render(fit(plain, p.w)))
+			plain := theme.GlyphCursor + p.row(i, sel, false)[1:]
+			lines = append(lines, style.Render(cell.Fit(plain, p.w)))
 			continue
 		}
 		lines = append(lines, p.row(i, sel, true))
 	}
-	return strings.Join(block(lines, p.w, p.h), "\n")
+	return strings.Join(cell.Block(lines, p.w, p.h), "\n")
 }
 
 // catchUp indexes the events that arrived since, up to laneFrameStep of
 // them, and lays the lanes out for them: before a frame, and before
 // a key, a click or the wheel acts on what the frame showed.
-func (p *lanesPane) catchUp() {
+func (p *Pane) catchUp() {
 	if p.s == nil {
 		return
 	}
@@ -338,7 +342,7 @@ type laneGeometry struct {
 // as fit beside the room for the " +N›" of the ones beyond. The gutter
 // holds the "‹+N" of the ones before: there are no more lanes than
 // events.
-func (p *lanesPane) layout() {
+func (p *Pane) layout() {
 	g := &p.geo
 	g.cols = p.idx.columns()
 	g.ordW = max(3, len(strconv.Itoa(max(p.s.Events.Len()-1, 0))))

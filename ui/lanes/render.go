@@ -1,4 +1,4 @@
-package ui
+package lanes
 
 import (
 	"strconv"
@@ -8,6 +8,9 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // laneSpan is the events between which a lane is alive, drawn as its
@@ -20,9 +23,9 @@ type laneSpan struct{ from, to int }
 const stillOpen = 1<<31 - 1
 
 // span is lane l's life.
-func (p *lanesPane) span(l laneID) laneSpan {
+func (p *Pane) span(l laneID) laneSpan {
 	s := p.s
-	live := p.host.isLive()
+	live := p.host.IsLive()
 	if i := l.item(); i >= 0 {
 		it := s.Items[i]
 		sp := laneSpan{it.First, it.Closed}
@@ -58,14 +61,14 @@ func (p *lanesPane) span(l laneID) laneSpan {
 // header draws the lane headers: each lane's name, then its type, place
 // and id; the gutter says how many lanes are hidden to the left, the
 // right edge how many to the right.
-func (p *lanesPane) header() []string {
+func (p *Pane) header() []string {
 	g, st := &p.geo, p.st
 	names := make([]string, 0, g.vis)
 	details := make([]string, 0, g.vis)
 	for c := g.col0; c < g.col0+g.vis; c++ {
 		name, detail := p.laneTitle(g.cols[c])
-		names = append(names, fit(" "+name, g.laneW))
-		details = append(details, fit(" "+detail, g.laneW))
+		names = append(names, cell.Fit(" "+name, g.laneW))
+		details = append(details, cell.Fit(" "+detail, g.laneW))
 	}
 	left, right := "", ""
 	if g.col0 > 0 {
@@ -74,17 +77,17 @@ func (p *lanesPane) header() []string {
 	if hidden := len(g.cols) - g.col0 - g.vis; hidden > 0 {
 		right = " +" + strconv.Itoa(hidden) + "›"
 	}
-	line1 := st.Muted.Render(fit(left, g.gutter))
+	line1 := st.Muted.Render(cell.Fit(left, g.gutter))
 	for _, n := range names {
 		line1 += st.Calls.Name.Render(n)
 	}
 	if right != "" {
 		rw := ansi.StringWidth(right)
-		line1 = fit(line1, p.w-rw) + st.Muted.Render(right)
+		line1 = cell.Fit(line1, p.w-rw) + st.Muted.Render(right)
 	}
-	out := []string{fit(line1, p.w)}
+	out := []string{cell.Fit(line1, p.w)}
 	if p.headerH() > 1 {
-		out = append(out, fit(strings.Repeat(" ", g.gutter)+st.Calls.ID.Render(strings.Join(details, "")), p.w))
+		out = append(out, cell.Fit(strings.Repeat(" ", g.gutter)+st.Calls.ID.Render(strings.Join(details, "")), p.w))
 	}
 	return out
 }
@@ -92,7 +95,7 @@ func (p *lanesPane) header() []string {
 // laneTitle names a lane: an item by its name (or type), then its type,
 // choice, position and the end of its id; a response by its place, then
 // the end of its id and its model.
-func (p *lanesPane) laneTitle(l laneID) (name, detail string) {
+func (p *Pane) laneTitle(l laneID) (name, detail string) {
 	s := p.s
 	if i := l.item(); i >= 0 {
 		it := s.Items[i]
@@ -112,12 +115,12 @@ func (p *lanesPane) laneTitle(l laneID) (name, detail string) {
 			id = it.CallID
 		}
 		if id != "" {
-			parts = append(parts, idEnd(id))
+			parts = append(parts, plain.IDEnd(id))
 		}
 		if it.Name != "" {
-			parts = append(parts, truncate(it.Type, labelMax))
+			parts = append(parts, plain.Truncate(it.Type, plain.LabelMax))
 		}
-		return safeLabel(name), safeLabel(strings.Join(parts, " "))
+		return plain.SafeLabel(name), plain.SafeLabel(strings.Join(parts, " "))
 	}
 	r := l.response()
 	if r < 0 || r >= len(s.Responses) {
@@ -130,19 +133,19 @@ func (p *lanesPane) laneTitle(l laneID) (name, detail string) {
 	}
 	var parts []string
 	if resp.ID != "" {
-		parts = append(parts, idEnd(resp.ID))
+		parts = append(parts, plain.IDEnd(resp.ID))
 	}
 	if resp.Model != "" {
-		parts = append(parts, truncate(resp.Model, labelMax))
+		parts = append(parts, plain.Truncate(resp.Model, plain.LabelMax))
 	}
-	return name, safeLabel(strings.Join(parts, " "))
+	return name, plain.SafeLabel(strings.Join(parts, " "))
 }
 
 // row draws row i: the ordinal, then each lane in view, with its mark, its
 // lifeline or nothing; "‹" and "›" say the row has marks in lanes out of
 // view. Without color it is plain text, for the selected row's
 // highlight.
-func (p *lanesPane) row(i, sel int, color bool) string {
+func (p *Pane) row(i, sel int, color bool) string {
 	g, st := &p.geo, p.st
 	r := &p.idx.rows[i]
 	var buf [4]laneCell
@@ -161,7 +164,7 @@ func (p *lanesPane) row(i, sel int, color bool) string {
 	}
 	var b strings.Builder
 	b.WriteString(" ")
-	b.WriteString(render(st.Timeline.Ord, padLeft(strconv.Itoa(int(r.ord)), g.ordW)))
+	b.WriteString(render(st.Timeline.Ord, cell.PadLeft(strconv.Itoa(int(r.ord)), g.ordW)))
 	if left {
 		b.WriteString(render(st.Muted, "‹"))
 	} else {
@@ -174,15 +177,15 @@ func (p *lanesPane) row(i, sel int, color bool) string {
 	}
 	line := b.String()
 	if right {
-		line = fit(line, p.w-1) + render(st.Muted, "›")
+		line = cell.Fit(line, p.w-1) + render(st.Muted, "›")
 	}
-	return fit(line, p.w)
+	return cell.Fit(line, p.w)
 }
 
 // cell draws lane's part of row r, exactly laneW cells: its mark if the
 // row has one in the lane, with the finding marker, glyph and label, else
 // its lifeline where it is alive, else blank; without color, plain.
-func (p *lanesPane) cell(r *laneRow, cells []laneCell, lane laneID, sp laneSpan, mark severity, sel int, color bool) string {
+func (p *Pane) cell(r *laneRow, cells []laneCell, lane laneID, sp laneSpan, mark theme.Severity, sel int, color bool) string {
 	g, st := &p.geo, p.st
 	render := func(sty interface{ Render(...string) string }, text string) string {
 		if !color {
@@ -195,12 +198,12 @@ func (p *lanesPane) cell(r *laneRow, cells []laneCell, lane laneID, sp laneSpan,
 			continue
 		}
 		marker := " "
-		if mark != sevNone {
+		if mark != theme.SevNone {
 			marker = render(st.Timeline.Finding[mark], markerGlyph(mark))
 		}
-		kindStyle := st.kind(cellEventKind(c.kind))
+		kindStyle := st.Kind(cellEventKind(c.kind))
 		label := p.label(r, c, sel, max(g.laneW-4, 1))
-		return fit(marker+render(kindStyle, cellGlyph(c.kind))+" "+render(st.Muted, label), g.laneW)
+		return cell.Fit(marker+render(kindStyle, cellGlyph(c.kind))+" "+render(st.Muted, label), g.laneW)
 	}
 	switch {
 	case int(r.ord) <= sp.from || int(r.ord) > sp.to:
@@ -212,37 +215,37 @@ func (p *lanesPane) cell(r *laneRow, cells []laneCell, lane laneID, sp laneSpan,
 }
 
 // markerGlyph is the timeline's gutter marker of a severity.
-func markerGlyph(sev severity) string {
+func markerGlyph(sev theme.Severity) string {
 	switch sev {
-	case sevError:
-		return glyphFindingErr
-	case sevWarning:
-		return glyphFindingWarn
+	case theme.SevError:
+		return theme.GlyphFindingErr
+	case theme.SevWarning:
+		return theme.GlyphFindingWarn
 	}
-	return glyphFindingInfo
+	return theme.GlyphFindingInfo
 }
 
 // cellGlyph draws a mark.
 func cellGlyph(k cellKind) string {
 	switch k {
 	case cellOpen, cellStart:
-		return glyphLaneOpen
+		return theme.GlyphLaneOpen
 	case cellArgs:
-		return glyphLaneArgs
+		return theme.GlyphLaneArgs
 	case cellText:
-		return glyphLaneText
+		return theme.GlyphLaneText
 	case cellFinal:
-		return glyphLaneFinal
+		return theme.GlyphLaneFinal
 	case cellDone, cellWhole:
-		return glyphLaneDone
+		return theme.GlyphLaneDone
 	case cellTerminal:
-		return glyphLaneTerminal
+		return theme.GlyphLaneTerminal
 	case cellError:
-		return glyphFailed
+		return theme.GlyphFailed
 	case cellSentinel:
-		return glyphLaneSentinel
+		return theme.GlyphLaneSentinel
 	}
-	return glyphLaneTouch
+	return theme.GlyphLaneTouch
 }
 
 // cellEventKind is the event kind whose timeline colour a mark takes.
@@ -274,7 +277,7 @@ func cellEventKind(k cellKind) model.Kind {
 // fragment a delta added, how many deltas a run holds and how much they
 // added (which of them is selected, and its fragment, when one is), a
 // status, a type.
-func (p *lanesPane) label(r *laneRow, c laneCell, sel, w int) string {
+func (p *Pane) label(r *laneRow, c laneCell, sel, w int) string {
 	s := p.s
 	ord := int(r.ord)
 	ev := s.Events.At(ord)
@@ -288,7 +291,7 @@ func (p *lanesPane) label(r *laneRow, c laneCell, sel, w int) string {
 		}
 		if (c.kind == cellDone || c.kind == cellWhole) && it.IsCall() {
 			b, v := it.FinalArgsViewAsOf(ord)
-			text += " " + humanBytes(int64(max(len(b), len(v))))
+			text += " " + plain.Bytes(int64(max(len(b), len(v))))
 		}
 		return truncateCells(text, w)
 	}
@@ -300,7 +303,7 @@ func (p *lanesPane) label(r *laneRow, c laneCell, sel, w int) string {
 }
 
 // itemLabel is label for an item's lane.
-func (p *lanesPane) itemLabel(it *model.Item, r *laneRow, k cellKind, sel int) string {
+func (p *Pane) itemLabel(it *model.Item, r *laneRow, k cellKind, sel int) string {
 	ord := int(r.ord)
 	switch k {
 	case cellArgs, cellText:
@@ -308,12 +311,12 @@ func (p *lanesPane) itemLabel(it *model.Item, r *laneRow, k cellKind, sel int) s
 			return p.runLabel(it, r, sel)
 		}
 		if frag, ok := itemFragment(it, ord); ok {
-			return "+" + quoteShort(frag)
+			return "+" + plain.QuoteShort(frag)
 		}
 		return "delta"
 	case cellOpen:
 		if frag, ok := itemFragment(it, ord); ok && frag != "" {
-			return "+" + quoteShort(frag)
+			return "+" + plain.QuoteShort(frag)
 		}
 		return "open"
 	case cellWhole, cellDone:
@@ -322,13 +325,13 @@ func (p *lanesPane) itemLabel(it *model.Item, r *laneRow, k cellKind, sel int) s
 			text = "open+done"
 		}
 		if st := it.Status.AsOf(ord); st != "" && st != "completed" {
-			text += " " + safeLabel(st)
+			text += " " + plain.SafeLabel(st)
 		}
 		return text
 	case cellFinal:
 		if ev := p.s.Events.At(ord); ev.Kind == model.KindArgsDone {
 			b, v := it.FinalArgsViewAsOf(ord)
-			return "args " + humanBytes(int64(max(len(b), len(v))))
+			return "args " + plain.Bytes(int64(max(len(b), len(v))))
 		}
 		return "text done"
 	case cellError:
@@ -339,12 +342,12 @@ func (p *lanesPane) itemLabel(it *model.Item, r *laneRow, k cellKind, sel int) s
 
 // runLabel describes a run of deltas: how many, and the bytes they added;
 // with the selection in the run, which delta it is and its fragment.
-func (p *lanesPane) runLabel(it *model.Item, r *laneRow, sel int) string {
+func (p *Pane) runLabel(it *model.Item, r *laneRow, sel int) string {
 	n := int(r.n)
 	if sel >= int(r.ord) && sel <= r.last() {
 		text := strconv.Itoa(sel-int(r.ord)+1) + "/" + strconv.Itoa(n)
 		if frag, ok := itemFragment(it, sel); ok {
-			text += " +" + quoteShort(frag)
+			text += " +" + plain.QuoteShort(frag)
 		}
 		return text
 	}
@@ -355,7 +358,7 @@ func (p *lanesPane) runLabel(it *model.Item, r *laneRow, sel int) string {
 			continue
 		}
 		if _, end, ok := b.FragmentAt(r.last()); ok {
-			text += " " + humanBytes(int64(end-start))
+			text += " " + plain.Bytes(int64(end-start))
 		}
 		break
 	}
@@ -377,7 +380,7 @@ func idChange(it *model.Item, ord int) string {
 			own = it.Name
 		}
 		if x.Value != own {
-			return safeLabel(x.Field + "→" + idEnd(x.Value))
+			return plain.SafeLabel(x.Field + "→" + plain.IDEnd(x.Value))
 		}
 	}
 	return ""
@@ -387,7 +390,7 @@ func idChange(it *model.Item, ord int) string {
 // its arguments, text, refusal or signature.
 func itemFragment(it *model.Item, ord int) (string, bool) {
 	for _, b := range []*model.Buffer{&it.Args, &it.Text, it.Refusal, it.Sign} {
-		if frag, ok := fragment(b, ord); ok {
+		if frag, ok := plain.Fragment(b, ord); ok {
 			return frag, true
 		}
 	}
@@ -395,7 +398,7 @@ func itemFragment(it *model.Item, ord int) (string, bool) {
 }
 
 // responseLabel is label for a response's lane (resp nil: the stream's).
-func (p *lanesPane) responseLabel(resp *model.Response, ev *model.Event, ord int, k cellKind) string {
+func (p *Pane) responseLabel(resp *model.Response, ev *model.Event, ord int, k cellKind) string {
 	switch k {
 	case cellError:
 		return p.errorText(ord)
@@ -403,7 +406,7 @@ func (p *lanesPane) responseLabel(resp *model.Response, ev *model.Event, ord int
 		return model.TypeDone
 	case cellTerminal:
 		if resp != nil && (chunkType(p.s.TypeName(ev.Type)) || ev.Kind == model.KindSentinel) {
-			return safeLabel(resp.Status.AsOf(ord))
+			return plain.SafeLabel(resp.Status.AsOf(ord))
 		}
 	}
 	return p.typeLabel(ev, ord, resp)
@@ -413,29 +416,29 @@ func (p *lanesPane) responseLabel(resp *model.Response, ev *model.Event, ord int
 // or, for the dialects whose every
 // event has one type (a Chat chunk, a Gemini chunk), by what it changed
 // in the response: a status, a finish reason.
-func (p *lanesPane) typeLabel(ev *model.Event, ord int, resp *model.Response) string {
+func (p *Pane) typeLabel(ev *model.Event, ord int, resp *model.Response) string {
 	if ev.Source == capture.FrameHead {
 		for _, h := range p.s.Heads {
 			if h.Ordinal == ord {
-				return safeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
+				return plain.SafeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
 			}
 		}
 	}
 	typ := p.s.TypeName(ev.Type)
 	if !chunkType(typ) {
-		return shortType(safeLabel(typ), 1<<30)
+		return plain.ShortType(plain.SafeLabel(typ), 1<<30)
 	}
 	if resp != nil {
 		for _, cf := range resp.Finish {
 			for _, c := range cf.Reasons {
 				if c.Ordinal == ord {
-					return "finish " + safeLabel(c.Value)
+					return "finish " + plain.SafeLabel(c.Value)
 				}
 			}
 		}
 		for i, c := range resp.Status {
 			if c.Ordinal == ord && (i == 0 || ord == resp.First) {
-				return safeLabel(c.Value)
+				return plain.SafeLabel(c.Value)
 			}
 		}
 	}
@@ -447,13 +450,13 @@ func (p *lanesPane) typeLabel(ev *model.Event, ord int, resp *model.Response) st
 func chunkType(typ string) bool { return typ == model.TypeChunk || typ == model.TypeGemini }
 
 // errorText is the message of the error event ord reported.
-func (p *lanesPane) errorText(ord int) string {
+func (p *Pane) errorText(ord int) string {
 	for _, e := range p.s.Errors {
 		if e.Ordinal == ord {
 			if e.Code != "" {
-				return safeLabel(e.Code) + ": " + safeLabel(e.Message)
+				return plain.SafeLabel(e.Code) + ": " + plain.SafeLabel(e.Message)
 			}
-			return safeLabel(e.Message)
+			return plain.SafeLabel(e.Message)
 		}
 	}
 	return "error"
@@ -464,5 +467,5 @@ func truncateCells(s string, w int) string {
 	if ansi.StringWidth(s) <= w {
 		return s
 	}
-	return ansi.Truncate(s, w, glyphEllipsis)
+	return ansi.Truncate(s, w, theme.GlyphEllipsis)
 }

@@ -1,4 +1,4 @@
-package ui
+package plain
 
 import (
 	"fmt"
@@ -37,13 +37,13 @@ func WriteCheckReport(w io.Writer, r checks.Report) error {
 		b.WriteString(termtext.Safe(f.Message))
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "%s, %s, %s\n", countOf(r.Count(checks.Error), "error"), countOf(r.Count(checks.Warning), "warning"), countOf(r.Count(checks.Info), "info"))
+	fmt.Fprintf(&b, "%s, %s, %s\n", CountOf(r.Count(checks.Error), "error"), CountOf(r.Count(checks.Warning), "warning"), CountOf(r.Count(checks.Info), "info"))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// countOf returns "1 error" or "3 errors".
-func countOf(n int, word string) string {
+// CountOf returns "1 error" or "3 errors".
+func CountOf(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}

@@ -1,4 +1,4 @@
-package ui
+package plain
 
 import (
 	"bufio"
@@ -89,7 +89,7 @@ func writeDiffSide(b *bufio.Writer, label string, s streamdiff.Summary) {
 	if s.Outcome.Detail != "" {
 		outcome += " (" + termtext.Safe(s.Outcome.Detail) + ")"
 	}
-	fmt.Fprintf(b, "%s  %s: %s · %s · %s · %s\n", label, termtext.Safe(s.Name), s.Dialect, outcome, countOf(s.Events, "event"), countOf(s.Calls, "call"))
+	fmt.Fprintf(b, "%s  %s: %s · %s · %s · %s\n", label, termtext.Safe(s.Name), s.Dialect, outcome, CountOf(s.Events, "event"), CountOf(s.Calls, "call"))
 }
 
 // splitDiffs separates the event-level differences from those about
@@ -112,13 +112,13 @@ func splitDiffs(diffs []streamdiff.Difference) (events, semantic []streamdiff.Di
 func writeDiffRows(b *bufio.Writer, diffs []streamdiff.Difference, st DiffStyle) {
 	wa, wb := 1, 1
 	for _, d := range diffs {
-		wa = max(wa, len(eventRef("A", d.EventA, d.LastA)))
-		wb = max(wb, len(eventRef("B", d.EventB, d.LastB)))
+		wa = max(wa, len(EventRef("A", d.EventA, d.LastA)))
+		wb = max(wb, len(EventRef("B", d.EventB, d.LastB)))
 	}
 	for _, d := range diffs {
 		kind := fmt.Sprintf("%-10s", d.Kind)
 		fmt.Fprintf(b, "  %s %-*s %-*s %s\n", st.paint(kindSGR(d.Kind), kind),
-			wa, eventRef("A", d.EventA, d.LastA), wb, eventRef("B", d.EventB, d.LastB), termtext.Safe(d.Message))
+			wa, EventRef("A", d.EventA, d.LastA), wb, EventRef("B", d.EventB, d.LastB), termtext.Safe(d.Message))
 		if d.Kind == streamdiff.Call && d.Path == "arguments" || d.Kind == streamdiff.Text {
 			writeValue(b, "A", string(d.A), d.Truncated)
 			writeValue(b, "B", string(d.B), d.Truncated)
@@ -126,8 +126,8 @@ func writeDiffRows(b *bufio.Writer, diffs []streamdiff.Difference, st DiffStyle)
 	}
 }
 
-// eventRef is "A#4", "A#4–#9", or "-" when the side has no event.
-func eventRef(side string, first, last int) string {
+// EventRef is "A#4", "A#4–#9", or "-" when the side has no event.
+func EventRef(side string, first, last int) string {
 	switch {
 	case first < 0:
 		return "-"
@@ -145,7 +145,7 @@ func writeValue(b *bufio.Writer, side, v string, truncated bool) {
 	if v == "" {
 		v = "(absent)"
 	}
-	s := truncate(termtext.Safe(v), maxValueLine)
+	s := Truncate(termtext.Safe(v), maxValueLine)
 	if truncated && !strings.HasSuffix(s, "…") {
 		s += " …(cut)"
 	}
@@ -168,7 +168,7 @@ func writeTiming(b *bufio.Writer, t *streamdiff.TimingPair) {
 		fmt.Fprintf(b, "  %-17s %10s %10s\n", r.name, durationCell(r.a), durationCell(r.b))
 	}
 	if t.A.GapEvent >= 0 || t.B.GapEvent >= 0 {
-		fmt.Fprintf(b, "  %-17s %10s %10s\n", "  ends at", eventRef("A", t.A.GapEvent, -1), eventRef("B", t.B.GapEvent, -1))
+		fmt.Fprintf(b, "  %-17s %10s %10s\n", "  ends at", EventRef("A", t.A.GapEvent, -1), EventRef("B", t.B.GapEvent, -1))
 	}
 }
 
@@ -193,7 +193,7 @@ func verdict(r *streamdiff.Result) string {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
 	}
-	s := fmt.Sprintf("%s: %s", countOf(total, "difference"), strings.Join(parts, ", "))
+	s := fmt.Sprintf("%s: %s", CountOf(total, "difference"), strings.Join(parts, ", "))
 	if r.Omitted > 0 {
 		s += fmt.Sprintf(" (the first %d listed)", len(r.Differences))
 	}

@@ -1,4 +1,4 @@
-package ui
+package plain
 
 import "testing"
 
@@ -14,9 +14,9 @@ func TestEventData(t *testing.T) {
 		{"comment", ": hi\n\n", "", false},
 	}
 	for _, tt := range tests {
-		got, ok := eventData([]byte(tt.raw))
+		got, ok := EventData([]byte(tt.raw))
 		if string(got) != tt.want || ok != tt.ok {
-			t.Errorf("eventData(%q) = %q, %v; want %q, %v", tt.raw, got, ok, tt.want, tt.ok)
+			t.Errorf("EventData(%q) = %q, %v; want %q, %v", tt.raw, got, ok, tt.want, tt.ok)
 		}
 	}
 }

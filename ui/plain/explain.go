@@ -1,4 +1,4 @@
-package ui
+package plain
 
 import (
 	"fmt"
@@ -7,40 +7,41 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
 )
 
-// explainPart is one labelled part of an explanation, in the order every
+// ExplainPart is one labelled part of an explanation, in the order every
 // view shows them.
-type explainPart struct {
-	label string
-	text  string
+type ExplainPart struct {
+	Label string
+	Text  string
 }
 
-// explainParts lists the parts of ex that have text; the rules the
+// ExplainParts lists the parts of ex that have text; the rules the
 // explanation cites come last.
-func explainParts(ex model.Explanation) []explainPart {
-	var out []explainPart
-	for _, p := range []explainPart{
+func ExplainParts(ex model.Explanation) []ExplainPart {
+	var out []ExplainPart
+	for _, p := range []ExplainPart{
 		{"does", ex.Does}, {"fields", ex.Fields}, {"client", ex.Client}, {"pitfalls", ex.Pitfalls},
 		{"rules", strings.Join(ex.Rules, ", ")},
 	} {
-		if p.text != "" {
+		if p.Text != "" {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// explainLabelWidth is the column explanation text starts at, after the
+// ExplainLabelWidth is the column explanation text starts at, after the
 // longest label ("pitfalls") and two spaces.
-const explainLabelWidth = 10
+const ExplainLabelWidth = 10
 
-// wrapWords breaks text into lines of at most w cells at spaces only:
+// WrapWords breaks text into lines of at most w cells at spaces only:
 // rule ids and words such as "fine-grained" stay whole (ansi.Wrap breaks
 // at hyphens). A word wider than w is cut.
-func wrapWords(text string, w int) []string {
+func WrapWords(text string, w int) []string {
 	var out []string
 	line := ""
 	for _, word := range strings.Fields(text) {
@@ -127,8 +128,8 @@ func (x *TimelineExplainer) Write(w io.Writer, s *model.Session, ev *model.Event
 	if !ok {
 		fmt.Fprintf(&b, "%s  no explanation for this kind of event\n", timelineExplainIndent)
 	}
-	for _, p := range explainParts(ex) {
-		fmt.Fprintf(&b, "%s  %-*s%s\n", timelineExplainIndent, explainLabelWidth, p.label, termtext.Safe(p.text))
+	for _, p := range ExplainParts(ex) {
+		fmt.Fprintf(&b, "%s  %-*s%s\n", timelineExplainIndent, ExplainLabelWidth, p.Label, termtext.Safe(p.Text))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

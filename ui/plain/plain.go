@@ -1,7 +1,7 @@
 // Package ui presents a model.Session: the interactive inspector (Bubble
 // Tea) and the plain-text and JSON views the headless commands print. It
 // never opens files or sockets; it reads the session it is given.
-package ui
+package plain
 
 import (
 	"bytes"
@@ -24,26 +24,26 @@ import (
 // summaryMax bounds the quoted fragment in a one-line summary.
 const summaryMax = 48
 
-// labelMax bounds, in bytes, each name, type, status or id a summary, a
+// LabelMax bounds, in bytes, each name, type, status or id a summary, a
 // header or a lane takes from the stream: a row shows a few words of it
 // (a lane at most laneMaxW cells), and a hostile
 // stream's 4 MB tool name must not be made safe and measured whole on
 // every frame.
-const labelMax = 256
+const LabelMax = 256
 
-// safeLabel is stream text s cut to labelMax bytes and made safe.
-func safeLabel(s string) string { return termtext.Safe(truncate(s, labelMax)) }
+// SafeLabel is stream text s cut to LabelMax bytes and made safe.
+func SafeLabel(s string) string { return termtext.Safe(Truncate(s, LabelMax)) }
 
 // Summary describes what event ord did in a few words: the fragment a delta
 // added, the status a lifecycle event set, the item an open or done event
 // names. raw, when not nil, is the event's bytes (used for comments and
 // errors). The result is terminal-safe.
 func Summary(s *model.Session, ev *model.Event, ord int, raw []byte) string {
-	return summarize(s, ev, ord, raw, labelFull)
+	return Summarize(s, ev, ord, raw, LabelFull)
 }
 
-// summarize is Summary with the item named as mode says.
-func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labelMode) string {
+// Summarize is Summary with the item named as mode says.
+func Summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode LabelMode) string {
 	itemLabel := func(it *model.Item) string { return itemLabelAs(it, mode) }
 	var it *model.Item
 	if ev.Item >= 0 && int(ev.Item) < len(s.Items) {
@@ -52,7 +52,7 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 	switch ev.Kind {
 	case model.KindKeepalive:
 		if ev.Source == capture.FrameComment && raw != nil {
-			return "comment " + quoteShort(strings.TrimSpace(strings.TrimPrefix(string(bytes.TrimSpace(raw)), ":")))
+			return "comment " + QuoteShort(strings.TrimSpace(strings.TrimPrefix(string(bytes.TrimSpace(raw)), ":")))
 		}
 		return "keep-alive"
 	case model.KindSentinel:
@@ -60,14 +60,14 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 	case model.KindError:
 		for _, e := range s.Errors {
 			if e.Ordinal == ord {
-				msg := truncate(e.Message, labelMax) // cut to what shows before joining
+				msg := Truncate(e.Message, LabelMax) // cut to what shows before joining
 				if e.Code != "" {
-					msg = truncate(e.Code, labelMax) + ": " + msg
+					msg = Truncate(e.Code, LabelMax) + ": " + msg
 				}
 				if e.Status > 0 {
 					msg = "HTTP " + strconv.Itoa(e.Status) + " " + msg
 				}
-				return termtext.Safe(truncate(msg, 2*summaryMax))
+				return termtext.Safe(Truncate(msg, 2*summaryMax))
 			}
 		}
 		return "error"
@@ -75,37 +75,37 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 	if it != nil {
 		switch ev.Kind {
 		case model.KindArgsDelta:
-			if frag, ok := fragment(&it.Args, ord); ok {
-				return itemLabel(it) + " +" + quoteShort(frag)
+			if frag, ok := Fragment(&it.Args, ord); ok {
+				return itemLabel(it) + " +" + QuoteShort(frag)
 			}
 			if it.ArgsAsOf(ord) != nil {
 				args := it.ArgsAsOf(ord)
-				return itemLabel(it) + " args " + quoteShort(tail(string(args[max(len(args)-summaryMax-utf8.UTFMax, 0):]), summaryMax))
+				return itemLabel(it) + " args " + QuoteShort(tail(string(args[max(len(args)-summaryMax-utf8.UTFMax, 0):]), summaryMax))
 			}
 		case model.KindTextDelta:
 			for _, b := range []struct {
 				name string
 				buf  *model.Buffer
 			}{{"text", &it.Text}, {"refusal", it.Refusal}, {"signature", it.Sign}} {
-				if frag, ok := fragment(b.buf, ord); ok {
+				if frag, ok := Fragment(b.buf, ord); ok {
 					name := b.name
 					if it.Role == model.RoleReasoning && name == "text" {
 						name = "reasoning"
 					}
-					return name + " +" + quoteShort(frag)
+					return name + " +" + QuoteShort(frag)
 				}
 			}
 		case model.KindArgsDone:
 			b, v := it.FinalArgsViewAsOf(ord)
 			return fmt.Sprintf("%s args done (%d bytes)", itemLabel(it), max(len(b), len(v)))
 		case model.KindItemOpen:
-			return strings.TrimSpace(safeLabel(it.Type) + " " + itemLabel(it))
+			return strings.TrimSpace(SafeLabel(it.Type) + " " + itemLabel(it))
 		case model.KindItemDone:
 			st := it.Status.AsOf(ord)
 			if st == "" {
 				return itemLabel(it) + " done"
 			}
-			return itemLabel(it) + " done, " + safeLabel(st)
+			return itemLabel(it) + " done, " + SafeLabel(st)
 		}
 	}
 	if change := statusChange(s, ord); change != "" {
@@ -119,7 +119,7 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 	case ev.Source == capture.FrameHead:
 		for _, h := range s.Heads {
 			if h.Ordinal == ord {
-				return safeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
+				return SafeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
 			}
 		}
 	}
@@ -129,8 +129,8 @@ func summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode labe
 	return ""
 }
 
-// fragment returns the text event ord added to buf.
-func fragment(buf *model.Buffer, ord int) (string, bool) {
+// Fragment returns the text event ord added to buf.
+func Fragment(buf *model.Buffer, ord int) (string, bool) {
 	start, end, ok := buf.FragmentAt(ord)
 	if !ok {
 		return "", false
@@ -150,9 +150,9 @@ func statusChange(s *model.Session, ord int) string {
 		for i, c := range r.Status {
 			if c.Ordinal == ord {
 				if i > 0 {
-					return "status " + safeLabel(r.Status[i-1].Value) + "→" + safeLabel(c.Value)
+					return "status " + SafeLabel(r.Status[i-1].Value) + "→" + SafeLabel(c.Value)
 				}
-				return "status " + safeLabel(c.Value)
+				return "status " + SafeLabel(c.Value)
 			}
 		}
 		for _, cf := range r.Finish {
@@ -160,9 +160,9 @@ func statusChange(s *model.Session, ord int) string {
 			for _, c := range cf.Reasons {
 				if c.Ordinal == ord {
 					if choice > 0 {
-						return fmt.Sprintf("choice %d finish %s", choice, safeLabel(c.Value))
+						return fmt.Sprintf("choice %d finish %s", choice, SafeLabel(c.Value))
 					}
-					return "finish " + safeLabel(c.Value)
+					return "finish " + SafeLabel(c.Value)
 				}
 			}
 		}
@@ -170,16 +170,16 @@ func statusChange(s *model.Session, ord int) string {
 	return ""
 }
 
-// itemLabel names an item by the ids a reader would search for.
-func itemLabel(it *model.Item) string { return itemLabelAs(it, labelFull) }
+// ItemLabel names an item by the ids a reader would search for.
+func ItemLabel(it *model.Item) string { return itemLabelAs(it, LabelFull) }
 
-// labelMode says how much of an item's id a label keeps.
-type labelMode uint8
+// LabelMode says how much of an item's id a label keeps.
+type LabelMode uint8
 
 const (
-	labelFull  labelMode = iota // the id's start and end, and the name
-	labelShort                  // the id's last characters, and the name
-	labelName                   // the name alone, or the id's last characters
+	LabelFull  LabelMode = iota // the id's start and end, and the name
+	LabelShort                  // the id's last characters, and the name
+	LabelName                   // the name alone, or the id's last characters
 )
 
 // idTail is how much of an id labelShort keeps: enough to tell apart the
@@ -187,7 +187,7 @@ const (
 const idTail = 4
 
 // itemLabelAs names an item, keeping as much of its id as mode says.
-func itemLabelAs(it *model.Item, mode labelMode) string {
+func itemLabelAs(it *model.Item, mode LabelMode) string {
 	var parts []string
 	id := it.ItemID
 	if id == "" {
@@ -195,16 +195,16 @@ func itemLabelAs(it *model.Item, mode labelMode) string {
 	}
 	switch {
 	case id == "":
-	case mode == labelFull:
+	case mode == LabelFull:
 		parts = append(parts, shortID(id))
-	case mode == labelShort || it.Name == "":
-		parts = append(parts, idEnd(id))
+	case mode == LabelShort || it.Name == "":
+		parts = append(parts, IDEnd(id))
 	}
 	if it.Name != "" {
-		parts = append(parts, truncate(it.Name, labelMax))
+		parts = append(parts, Truncate(it.Name, LabelMax))
 	}
 	if len(parts) == 0 {
-		label := truncate(it.Type, labelMax)
+		label := Truncate(it.Type, LabelMax)
 		if it.Position >= 0 {
 			label += "[" + strconv.Itoa(it.Position) + "]"
 		}
@@ -220,14 +220,14 @@ func itemLabelAs(it *model.Item, mode labelMode) string {
 func shortID(id string) string {
 	const head, tail = 11, 4
 	if len(id) <= head+tail+4 || !utf8.ValidString(id) {
-		return truncate(id, labelMax)
+		return Truncate(id, LabelMax)
 	}
 	return id[:head] + "…" + id[len(id)-tail:]
 }
 
-// idEnd keeps the last idTail runes of a long id. It walks back from the
+// IDEnd keeps the last idTail runes of a long id. It walks back from the
 // end, so that a huge id costs what a short one does.
-func idEnd(id string) string {
+func IDEnd(id string) string {
 	cut := len(id)
 	for range idTail {
 		_, size := utf8.DecodeLastRuneInString(id[:cut])
@@ -239,7 +239,7 @@ func idEnd(id string) string {
 	return "…" + id[cut:]
 }
 
-func truncate(s string, n int) string {
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -261,9 +261,9 @@ func tail(s string, n int) string {
 	return "…" + s[cut:]
 }
 
-// quoteShort quotes text as a JSON-ish string literal, shortened, safe.
-func quoteShort(s string) string {
-	b, _ := json.Marshal(truncate(s, summaryMax))
+// QuoteShort quotes text as a JSON-ish string literal, shortened, safe.
+func QuoteShort(s string) string {
+	b, _ := json.Marshal(Truncate(s, summaryMax))
 	return termtext.Safe(string(b))
 }
 
@@ -465,7 +465,7 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	if rep.Outcome.Detail != "" {
 		fmt.Fprintf(&b, " (%s)", termtext.Safe(rep.Outcome.Detail))
 	}
-	fmt.Fprintf(&b, " · %s\n", countOf(len(rep.Calls), "call"))
+	fmt.Fprintf(&b, " · %s\n", CountOf(len(rep.Calls), "call"))
 	for i, c := range rep.Calls {
 		id := "(no id)"
 		if c.ID != nil {
@@ -521,7 +521,7 @@ func writeTextSources(b *strings.Builder, sources []model.TextSourcesReport) {
 	}
 }
 
-func humanBytes(n int64) string {
+func Bytes(n int64) string {
 	switch {
 	case n < 1<<10:
 		return fmt.Sprintf("%d B", n)
@@ -551,9 +551,9 @@ func dialectTypeNaming() ([]string, *strings.Replacer) {
 	return prefixes, strings.NewReplacer(pairs...)
 }
 
-// shortType drops the prefix every event type of a dialect shares, and
+// ShortType drops the prefix every event type of a dialect shares, and
 // abbreviates what still does not fit in w.
-func shortType(t string, w int) string {
+func ShortType(t string, w int) string {
 	for _, p := range typePrefixes {
 		if after, ok := strings.CutPrefix(t, p); ok && after != "" {
 			t = after
@@ -566,11 +566,11 @@ func shortType(t string, w int) string {
 	return t
 }
 
-// eventData returns an event's data: the joined data: lines of an SSE
+// EventData returns an event's data: the joined data: lines of an SSE
 // block, or the bytes themselves for JSON lines and whole bodies. The data
 // of a block with one data: line (nearly all) points into raw rather than
 // being a copy of a possibly 50 MB line.
-func eventData(raw []byte) ([]byte, bool) {
+func EventData(raw []byte) ([]byte, bool) {
 	t := bytes.TrimSpace(raw)
 	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		return t, true

@@ -1,4 +1,4 @@
-package ui
+package plain
 
 import "testing"
 
@@ -25,7 +25,7 @@ func TestShortType(t *testing.T) {
 		{"function_call_arguments", 0, "fn_args"}, // outside a Responses type too, as before
 	}
 	for _, tt := range tests {
-		if got := shortType(tt.in, tt.w); got != tt.want {
+		if got := ShortType(tt.in, tt.w); got != tt.want {
 			t.Errorf("shortType(%q, %d) = %q; want %q", tt.in, tt.w, got, tt.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package ui
+package sessions
 
 import (
 	"fmt"
@@ -12,6 +12,11 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/pane"
+	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // requestPane shows what a proxied session's request sent: the tools it
@@ -19,9 +24,9 @@ import (
 // tool outputs it sent back, the turn it answers and its headers (secret
 // ones redacted). Every string from the request goes through Safe.
 type requestPane struct {
-	paneBase
-	st          *styles
-	keys        *keyMap
+	pane.Base
+	st          *theme.Styles
+	keys        *keys.Map
 	keepSecrets bool
 	w, h        int
 	info        model.Exchange
@@ -40,35 +45,35 @@ type requestKey struct {
 }
 
 // newRequestPane returns the request pane, showing no exchange yet.
-func newRequestPane(st *styles, keys *keyMap, keepSecrets bool) *requestPane {
+func newRequestPane(st *theme.Styles, keys *keys.Map, keepSecrets bool) *requestPane {
 	return &requestPane{st: st, keys: keys, keepSecrets: keepSecrets}
 }
 
-func (p *requestPane) title() string { return "request" }
+func (p *requestPane) Title() string { return "request" }
 
-// attach changes nothing: the pane shows the exchange setExchange gave,
+// Attach changes nothing: the pane shows the exchange setExchange gave,
 // not the session.
-func (p *requestPane) attach(*model.Session) {}
+func (p *requestPane) Attach(*model.Session) {}
 
-func (p *requestPane) setSize(w, h int) { p.w, p.h = w, max(h, 1) }
+func (p *requestPane) SetSize(w, h int) { p.w, p.h = w, max(h, 1) }
 
-func (p *requestPane) restyle() { p.key = requestKey{w: -1} }
+func (p *requestPane) Restyle() { p.key = requestKey{w: -1} }
 
-func (p *requestPane) shortHelp() []key.Binding {
+func (p *requestPane) ShortHelp() []key.Binding {
 	return []key.Binding{p.keys.Nav.Down, p.keys.Nav.Up}
 }
 
-// update scrolls on a navigation key.
-func (p *requestPane) update(msg tea.Msg) tea.Cmd {
+// Update scrolls on a navigation key.
+func (p *requestPane) Update(msg tea.Msg) tea.Cmd {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		if delta, ok := navDelta(p.keys, msg, p.h); ok {
+		if delta, ok := keys.NavDelta(p.keys, msg, p.h); ok {
 			p.scrollBy(delta)
 		}
 	}
 	return nil
 }
 
-func (p *requestPane) wheel(delta int) { p.scrollBy(delta) }
+func (p *requestPane) Wheel(delta int) { p.scrollBy(delta) }
 
 // setExchange shows an exchange's request and turn links.
 func (p *requestPane) setExchange(in model.Exchange) {
@@ -76,7 +81,7 @@ func (p *requestPane) setExchange(in model.Exchange) {
 }
 
 func (p *requestPane) scrollBy(n int) {
-	p.scroll = clamp(p.scroll+n, 0, max(len(p.lines)-p.h, 0))
+	p.scroll = cell.Clamp(p.scroll+n, 0, max(len(p.lines)-p.h, 0))
 }
 
 func (p *requestPane) prepare() {
@@ -86,7 +91,7 @@ func (p *requestPane) prepare() {
 	}
 	p.key = k
 	p.lines = p.layout()
-	p.scroll = clamp(p.scroll, 0, max(len(p.lines)-p.h, 0))
+	p.scroll = cell.Clamp(p.scroll, 0, max(len(p.lines)-p.h, 0))
 }
 
 // layout builds every line of the pane, wrapped to the pane's width.
@@ -103,7 +108,7 @@ func (p *requestPane) layout() []string {
 		if value == "" {
 			return
 		}
-		out = append(out, st.Calls.Header.Render(fit(name, 22))+st.Base.Render(termtext.Safe(value)))
+		out = append(out, st.Calls.Header.Render(cell.Fit(name, 22))+st.Base.Render(termtext.Safe(value)))
 	}
 	path := in.Path
 	if !p.keepSecrets {
@@ -115,7 +120,7 @@ func (p *requestPane) layout() []string {
 		add(st.Muted.Render, "the request body is empty or not JSON")
 		return out
 	}
-	out = append(out, st.Muted.Render(humanBytes(int64(r.Size))+" body"), "")
+	out = append(out, st.Muted.Render(plain.Bytes(int64(r.Size))+" body"), "")
 	field("model", in.Model)
 	field("previous_response_id", r.Previous)
 	field("tool_choice", r.ToolChoice)
@@ -125,7 +130,7 @@ func (p *requestPane) layout() []string {
 	}
 	if len(in.Unanswered) > 0 {
 		add(st.Warn.Render, termtext.Safe(fmt.Sprintf("%s no tool output for %s of #%d: %s",
-			glyphFailed, countOf(len(in.Unanswered), "call"), in.TurnOf, strings.Join(in.Unanswered, ", "))))
+			theme.GlyphFailed, plain.CountOf(len(in.Unanswered), "call"), in.TurnOf, strings.Join(in.Unanswered, ", "))))
 	}
 	out = append(out, "", st.Calls.Header.Render(fmt.Sprintf("tools declared (%d)", len(r.Tools))))
 	for _, t := range r.Tools {
@@ -134,7 +139,7 @@ func (p *requestPane) layout() []string {
 	out = append(out, "", st.Calls.Header.Render(fmt.Sprintf("tool outputs sent back (%d)", len(r.Outputs))))
 	for _, o := range r.Outputs {
 		add(st.Calls.ID.Render, "  "+termtext.Safe(o.Kind+" "+o.CallID))
-		add(st.JSON[tokString].Render, "    "+termtext.Safe(o.Output))
+		add(st.JSON[theme.TokString].Render, "    "+termtext.Safe(o.Output))
 	}
 	if len(r.Header) > 0 {
 		out = append(out, "", st.Calls.Header.Render("headers"))
@@ -156,11 +161,11 @@ func (p *requestPane) layout() []string {
 	return out
 }
 
-func (p *requestPane) view(int, bool) string {
+func (p *requestPane) View(int, bool) string {
 	if !p.has {
-		return strings.Join(block([]string{p.st.Muted.Render("no request: open a proxied session")}, p.w, p.h), "\n")
+		return strings.Join(cell.Block([]string{p.st.Muted.Render("no request: open a proxied session")}, p.w, p.h), "\n")
 	}
 	p.prepare()
 	end := min(p.scroll+p.h, len(p.lines))
-	return strings.Join(block(p.lines[p.scroll:end], p.w, p.h), "\n")
+	return strings.Join(cell.Block(p.lines[p.scroll:end], p.w, p.h), "\n")
 }

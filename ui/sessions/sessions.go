@@ -1,4 +1,4 @@
-package ui
+package sessions
 
 import (
 	"fmt"
@@ -16,10 +16,15 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/app"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/inspector"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
-// sessionsMsg is a batch of session updates from the proxy's feed.
-type sessionsMsg struct{ batch []model.SessionUpdate }
+// Msg is a batch of session updates from the proxy's feed.
+type Msg struct{ Batch []model.SessionUpdate }
 
 // proxied is the UI's view of one proxied exchange. Its session belongs
 // to the proxy: the UI reads it only while holding live's lock, and keeps
@@ -36,7 +41,7 @@ type proxied struct {
 	findings  int
 	lastCheck time.Time
 	ended     bool
-	counted   bool // in sessionsPage.pxCount
+	counted   bool // in Page.pxCount
 }
 
 // Session classes, counted for the status line so that drawing it never
@@ -72,15 +77,15 @@ func (p *proxied) refresh(check func(*model.Session) []checks.Finding) {
 	}
 }
 
-// sessionsPage is the proxy's sessions list: a page of its own, fed by
+// Page is the proxy's sessions list: a page of its own, fed by
 // Sessions messages, from which enter opens one session in the inspector
 // (the root shows the inspector while one is open) and esc comes back.
 // The sessions are the proxy's (model.Live): the page reads them under
 // their lock, and holds the open one's lock while the root runs Update
 // and View (see hold).
-type sessionsPage struct {
-	*env
-	insp    *inspector
+type Page struct {
+	*app.Env
+	insp    *inspector.Page
 	req     *requestPane // the inspector's pane for the open session's request
 	w, h    int
 	px      []*proxied
@@ -99,24 +104,24 @@ type sessionsPage struct {
 	dropped   int               // sessions let go past Options.Keep
 }
 
-// newSessionsPage returns the sessions list of a program made with e, and
+// New returns the sessions list of a program made with e, and
 // the inspector it opens sessions in. Its sessions are live: e's Live is
 // set.
-func newSessionsPage(e *env) *sessionsPage {
-	e.o.Live = true
+func New(e *app.Env) *Page {
+	e.Opts.Live = true
 	blank := model.NewSession(model.Options{KeepEvents: true})
-	in := newInspector(e, blank)
-	in.live = false
-	sp := &sessionsPage{env: e, insp: in, byID: map[int]*proxied{}, blank: blank}
-	sp.sl = sessionsPane{st: &e.st, follow: !e.o.FirstSession}
-	sp.req = register(in, newRequestPane(&e.st, &e.keys, e.o.KeepSecrets))
-	in.back = sp.closeSession
+	in := inspector.New(e, blank)
+	in.Live = false
+	sp := &Page{Env: e, insp: in, byID: map[int]*proxied{}, blank: blank}
+	sp.sl = sessionsPane{st: &e.Styles, follow: !e.Opts.FirstSession}
+	sp.req = inspector.Register(in, newRequestPane(&e.Styles, &e.Keys, e.Opts.KeepSecrets))
+	in.Back = sp.closeSession
 	return sp
 }
 
 // handleSessions applies a batch: new sessions join the list; the open
 // session's panes learn of the events the proxy added since.
-func (sp *sessionsPage) handleSessions(batch []model.SessionUpdate) tea.Cmd {
+func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 	var cmds []tea.Cmd
 	for i := range batch {
 		u := &batch[i]
@@ -143,7 +148,7 @@ func (sp *sessionsPage) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 		}
 		if ps.live != nil {
 			ps.live.Lock()
-			ps.refresh(sp.o.Checks)
+			ps.refresh(sp.Opts.Checks)
 			ps.live.Unlock()
 		}
 		sp.evict(ps)
@@ -155,17 +160,17 @@ func (sp *sessionsPage) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 
 // openGrew tells the inspector about the events the open session got
 // since it last heard, and about its end. The session's lock is held.
-func (sp *sessionsPage) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
+func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 	var cmds []tea.Cmd
 	if first := ps.seen; ps.s.Len() > first {
 		ps.seen = ps.s.Len()
-		cmds = append(cmds, sp.insp.grew(first))
+		cmds = append(cmds, sp.insp.Grew(first))
 		sp.syncFindings()
 	}
 	if ended {
-		cmds = append(cmds, sp.insp.sourceEnded(err))
+		cmds = append(cmds, sp.insp.SourceEnded(err))
 		sp.syncFindings()
-		ps.findings = len(sp.insp.findings())
+		ps.findings = len(sp.insp.Findings())
 	}
 	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
 	sp.req.setExchange(ps.info)
@@ -175,18 +180,18 @@ func (sp *sessionsPage) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 // syncFindings keeps what the open session's row shows of its findings
 // as the inspector last judged it, so that its row does not judge it
 // again within the second.
-func (sp *sessionsPage) syncFindings() {
-	if sp.cur != nil && sp.o.Checks != nil {
-		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.findings()), sp.insp.lastCheck
+func (sp *Page) syncFindings() {
+	if sp.cur != nil && sp.Opts.Checks != nil {
+		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.Findings()), sp.insp.LastCheck
 	}
 }
 
-// release lets go of the lock holdOpen took.
-func (sp *sessionsPage) release() { sp.hold(nil) }
+// Release lets go of the lock holdOpen took.
+func (sp *Page) Release() { sp.hold(nil) }
 
-// holdOpen holds the lock of the session open in the inspector, if any
+// HoldOpen holds the lock of the session open in the inspector, if any
 // (see hold).
-func (sp *sessionsPage) holdOpen() {
+func (sp *Page) HoldOpen() {
 	if sp.cur != nil {
 		sp.hold(sp.cur.live)
 	}
@@ -195,7 +200,7 @@ func (sp *sessionsPage) holdOpen() {
 // hold makes l the one proxied session's lock the UI holds, releasing
 // the one it held. Update and View hold the open session's lock from
 // start to end (the panes read its session), and nothing else.
-func (sp *sessionsPage) hold(l *model.Live) {
+func (sp *Page) hold(l *model.Live) {
 	if sp.held == l {
 		return
 	}
@@ -211,7 +216,7 @@ func (sp *sessionsPage) hold(l *model.Live) {
 // insert adds a session to the list in id order (a request whose body
 // came slowly is shown after the ones that started later), keeping the
 // cursor on the session it was on, or on the newest when following.
-func (sp *sessionsPage) insert(ps *proxied, id int) {
+func (sp *Page) insert(ps *proxied, id int) {
 	i := len(sp.px)
 	for i > 0 && sp.px[i-1].info.ID > id {
 		i--
@@ -227,24 +232,24 @@ func (sp *sessionsPage) insert(ps *proxied, id int) {
 
 // openSession shows one proxied session in the inspector: the root shows
 // the inspector from now on. The session is in memory (see openCmd).
-func (sp *sessionsPage) openSession(ps *proxied) {
+func (sp *Page) openSession(ps *proxied) {
 	sp.hold(ps.live)
 	sp.cur = ps
 	ps.seen = ps.s.Len()
 	sp.req.setExchange(ps.info)
 	sp.req.scroll = 0
 	path := ps.info.Path
-	if !sp.o.KeepSecrets {
+	if !sp.Opts.KeepSecrets {
 		path = capture.RedactURL(path)
 	}
-	sp.insp.open(ps.s, !ps.ended, fmt.Sprintf("#%d %s %s", ps.info.ID, ps.info.Method, path))
+	sp.insp.Open(ps.s, !ps.ended, fmt.Sprintf("#%d %s %s", ps.info.ID, ps.info.Method, path))
 	sp.syncFindings()
 }
 
 // closeSession goes back to the sessions list: the inspector's Back key.
-func (sp *sessionsPage) closeSession() {
-	if sp.cur != nil && sp.o.Checks != nil {
-		sp.cur.findings = len(sp.insp.findings())
+func (sp *Page) closeSession() {
+	if sp.cur != nil && sp.Opts.Checks != nil {
+		sp.cur.findings = len(sp.insp.Findings())
 	}
 	closed := sp.cur
 	sp.cur = nil
@@ -252,14 +257,14 @@ func (sp *sessionsPage) closeSession() {
 		closed.refresh(nil) // its lock is held
 		sp.evict(closed)
 	}
-	sp.insp.close()
+	sp.insp.Close()
 	// The inspector lets go of the session too: an evicted one is freed.
-	sp.insp.attach(sp.blank)
+	sp.insp.Attach(sp.blank)
 }
 
 // sessionsPane is the list of proxied sessions, one row each.
 type sessionsPane struct {
-	st             *styles
+	st             *theme.Styles
 	w, h           int
 	cursor, offset int
 	follow         bool // the newest session stays selected
@@ -278,8 +283,8 @@ func (p *sessionsPane) rows() int { return max(p.h-1, 1) }
 // grew.
 func (p *sessionsPane) clampTo(n int) {
 	rows := p.rows()
-	p.cursor = clamp(p.cursor, 0, max(n-1, 0))
-	p.offset = clamp(p.offset, 0, max(n-rows, 0))
+	p.cursor = cell.Clamp(p.cursor, 0, max(n-1, 0))
+	p.offset = cell.Clamp(p.offset, 0, max(n-rows, 0))
 	if p.cursor < p.offset {
 		p.offset = p.cursor
 	}
@@ -340,7 +345,7 @@ func visibleCols(w int) ([]sessionCol, int) {
 func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
 	st := p.st
 	cols, pathW := visibleCols(p.w)
-	cell := func(c sessionCol, s string) string {
+	fitCol := func(c sessionCol, s string) string {
 		w := c.w
 		if c.title == "path" {
 			w = pathW
@@ -350,13 +355,13 @@ func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
 				s = strings.Repeat(" ", n) + s
 			}
 		}
-		return fit(s, w)
+		return cell.Fit(s, w)
 	}
 	var hdr []string
 	for _, c := range cols {
-		hdr = append(hdr, cell(c, c.title))
+		hdr = append(hdr, fitCol(c, c.title))
 	}
-	lines := []string{st.Muted.Render(fit(strings.Join(hdr, " "), p.w))}
+	lines := []string{st.Muted.Render(cell.Fit(strings.Join(hdr, " "), p.w))}
 	rows := p.rows()
 	if len(list) == 0 {
 		lines = append(lines, st.Muted.Render("waiting for requests: point a client's base URL at the proxy"))
@@ -366,20 +371,20 @@ func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
 		var parts []string
 		for _, c := range cols {
 			text, style := ps.cell(c.title, keepSecrets, checked, st)
-			parts = append(parts, style.Render(cell(c, text)))
+			parts = append(parts, style.Render(fitCol(c, text)))
 		}
 		line := strings.Join(parts, " ")
 		if i == p.cursor {
-			line = st.Timeline.Selected.Render(fit(stripANSI(line), p.w))
+			line = st.Timeline.Selected.Render(cell.Fit(cell.StripANSI(line), p.w))
 		}
 		lines = append(lines, line)
 	}
-	return strings.Join(block(lines, p.w, p.h), "\n")
+	return strings.Join(cell.Block(lines, p.w, p.h), "\n")
 }
 
 // cell is the text and style of one column of a session's row. Every
 // string from the exchange goes through Safe.
-func (p *proxied) cell(col string, keepSecrets, checked bool, st *styles) (string, lipgloss.Style) {
+func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) (string, lipgloss.Style) {
 	in := &p.info
 	switch col {
 	case "#":
@@ -441,22 +446,22 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *styles) (strin
 }
 
 // outcome is how the exchange stands: its final state, or how far it got.
-func (p *proxied) outcome(st *styles) (string, lipgloss.Style) {
+func (p *proxied) outcome(st *theme.Styles) (string, lipgloss.Style) {
 	in := &p.info
 	state := in.Outcome
 	if state == "" {
 		if in.Status == 0 {
-			return glyphPending + " waiting", st.Status.Live
+			return theme.GlyphPending + " waiting", st.Status.Live
 		}
-		return glyphPending + " streaming", st.Status.Live
+		return theme.GlyphPending + " streaming", st.Status.Live
 	}
 	switch state {
 	case "completed":
-		return glyphDone + " " + state, st.OK
+		return theme.GlyphDone + " " + state, st.OK
 	case "incomplete", "client-canceled", "empty":
 		return "! " + termtext.Safe(state), st.Status.Warn
 	}
-	return glyphFailed + " " + termtext.Safe(state), st.Status.Error
+	return theme.GlyphFailed + " " + termtext.Safe(state), st.Status.Error
 }
 
 // cellDur prints a duration in at most five cells, "-" when unknown.
@@ -474,15 +479,15 @@ func cellDur(d time.Duration) string {
 	return strconv.Itoa(int(d/time.Hour)) + "h"
 }
 
-// status is the status line under the list.
-func (sp *sessionsPage) status() string {
+// Status is the status line under the list.
+func (sp *Page) Status() string {
 	if sp.cur != nil {
-		return sp.insp.status()
+		return sp.insp.Status()
 	}
-	st := &sp.st
+	st := &sp.Styles
 	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
 	sep := st.Subtle.Render(" · ")
-	left := st.Accent.Render(termtext.Safe(sp.o.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
+	left := st.Accent.Render(termtext.Safe(sp.Opts.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
 	if sp.dropped > 0 {
 		left += sep + st.Muted.Render(fmt.Sprintf("%d older dropped", sp.dropped))
 	}
@@ -493,12 +498,12 @@ func (sp *sessionsPage) status() string {
 		left += sep + st.Status.Warn.Render(fmt.Sprintf("%d not completed", failed))
 	}
 	right := ""
-	if sp.note.text != "" {
+	if sp.Note.Text != "" {
 		style := st.Status.Info
-		if sp.note.isErr {
+		if sp.Note.IsErr {
 			style = st.Status.Error
 		}
-		right = style.Render(termtext.Safe(sp.note.text))
+		right = style.Render(termtext.Safe(sp.Note.Text))
 	}
 	if sp.sl.follow {
 		if right != "" {
@@ -506,32 +511,32 @@ func (sp *sessionsPage) status() string {
 		}
 		right += st.Status.Live.Render("follow on")
 	}
-	return joinLR(left, right, sp.w)
+	return cell.JoinLR(left, right, sp.w)
 }
 
-// body draws the title, the list and the selected session's line.
-func (sp *sessionsPage) body() []string {
+// Body draws the title, the list and the selected session's line.
+func (sp *Page) Body() []string {
 	if sp.cur != nil {
-		return sp.insp.body()
+		return sp.insp.Body()
 	}
-	title := sp.st.Title.Focused.Render("sessions")
+	title := sp.Styles.Title.Focused.Render("sessions")
 	if n := len(sp.px); n > 0 {
-		title += sp.st.Muted.Render(fmt.Sprintf("  %d/%d", sp.sl.cursor+1, n))
+		title += sp.Styles.Muted.Render(fmt.Sprintf("  %d/%d", sp.sl.cursor+1, n))
 	}
-	lines := []string{fit(title, sp.w)}
-	lines = append(lines, strings.Split(sp.sl.view(sp.px, sp.o.KeepSecrets, sp.o.Checks != nil), "\n")...)
+	lines := []string{cell.Fit(title, sp.w)}
+	lines = append(lines, strings.Split(sp.sl.view(sp.px, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
 	return append(lines, sp.selectedLine())
 }
 
 // selectedLine tells what the row of the selected session cannot: the
 // turn it answers, the ids of the calls it leaves unanswered, the error,
 // the recording.
-func (sp *sessionsPage) selectedLine() string {
+func (sp *Page) selectedLine() string {
 	ps := sp.selectedSession()
 	if ps == nil {
-		return fit("", sp.w)
+		return cell.Fit("", sp.w)
 	}
-	st, in := &sp.st, &ps.info
+	st, in := &sp.Styles, &ps.info
 	sep := st.Subtle.Render(" · ")
 	parts := []string{st.Accent.Render(fmt.Sprintf("#%d", in.ID))}
 	if in.TurnOf > 0 {
@@ -549,11 +554,11 @@ func (sp *sessionsPage) selectedLine() string {
 	if len(parts) == 1 {
 		parts = append(parts, st.Muted.Render("enter opens it"))
 	}
-	return fit(strings.Join(parts, sep), sp.w)
+	return cell.Fit(strings.Join(parts, sep), sp.w)
 }
 
 // selectedSession is the session under the list cursor, or nil.
-func (sp *sessionsPage) selectedSession() *proxied {
+func (sp *Page) selectedSession() *proxied {
 	if sp.sl.cursor >= 0 && sp.sl.cursor < len(sp.px) {
 		return sp.px[sp.sl.cursor]
 	}
@@ -561,12 +566,12 @@ func (sp *sessionsPage) selectedSession() *proxied {
 }
 
 // handleKey handles a key on the sessions list.
-func (sp *sessionsPage) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if sp.loading {
 		sp.typeAhead(msg)
 		return nil
 	}
-	k := &sp.keys
+	k := &sp.Keys
 	n := len(sp.px)
 	page := sp.sl.rows()
 	switch {
@@ -602,55 +607,55 @@ func (sp *sessionsPage) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // The sessions list is a page (see page). While a session is open, the
 // page is its inspector: the list hands it every message and draws it.
 
-func (sp *sessionsPage) typing() bool { return sp.cur != nil && sp.insp.typing() }
+func (sp *Page) Typing() bool { return sp.cur != nil && sp.insp.Typing() }
 
-func (sp *sessionsPage) work() tea.Cmd {
+func (sp *Page) Work() tea.Cmd {
 	if sp.cur != nil {
-		return sp.insp.work()
+		return sp.insp.Work()
 	}
 	return nil
 }
 
-// setSize sizes the inspector and the list: the whole screen but its
+// SetSize sizes the inspector and the list: the whole screen but its
 // title, the selected session's line and the help and status lines.
-func (sp *sessionsPage) setSize(w, h int) {
-	sp.insp.setSize(w, h)
+func (sp *Page) SetSize(w, h int) {
+	sp.insp.SetSize(w, h)
 	sp.w, sp.h = w, h
-	if tooSmall(w, h) {
+	if app.TooSmall(w, h) {
 		return
 	}
 	sp.sl.setSize(w, h-4)
 	sp.sl.clampTo(len(sp.px))
 }
 
-func (sp *sessionsPage) restyle() { sp.insp.restyle() }
+func (sp *Page) Restyle() { sp.insp.Restyle() }
 
-func (sp *sessionsPage) dropLesson() { sp.insp.dropLesson() }
+func (sp *Page) DropLesson() { sp.insp.DropLesson() }
 
-func (sp *sessionsPage) findings() []checks.Finding { return sp.insp.findings() }
+func (sp *Page) Findings() []checks.Finding { return sp.insp.Findings() }
 
-// typedAhead gives the root the keys typed while a session loaded, once
+// TypedAhead gives the root the keys typed while a session loaded, once
 // it has opened.
-func (sp *sessionsPage) typedAhead() []tea.KeyPressMsg {
+func (sp *Page) TypedAhead() []tea.KeyPressMsg {
 	keys := sp.replay
 	sp.replay = nil
 	return keys
 }
 
-// update takes the proxy's sessions, a loaded session, and the inspector's
+// Update takes the proxy's sessions, a loaded session, and the inspector's
 // messages; keys and the mouse go to the list, or to the inspector while
 // a session is open.
-func (sp *sessionsPage) update(msg tea.Msg) tea.Cmd {
+func (sp *Page) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case sessionsMsg:
-		return sp.handleSessions(msg.batch)
+	case Msg:
+		return sp.handleSessions(msg.Batch)
 	case sessionLoadedMsg:
 		cmd, keys := sp.handleLoaded(msg)
 		sp.replay = keys
 		return cmd
 	}
-	if handles(msg) || sp.cur != nil {
-		return sp.insp.update(msg)
+	if inspector.Handles(msg) || sp.cur != nil {
+		return sp.insp.Update(msg)
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
@@ -661,38 +666,38 @@ func (sp *sessionsPage) update(msg tea.Msg) tea.Cmd {
 			sp.sl.move(sp.sl.offset+row-sp.sl.cursor, len(sp.px))
 		}
 	case tea.MouseWheelMsg:
-		if delta := wheelDelta(msg.Mouse()); delta != 0 {
+		if delta := inspector.WheelDelta(msg.Mouse()); delta != 0 {
 			sp.sl.move(delta, len(sp.px))
 		}
 	}
 	return nil
 }
 
-func (sp *sessionsPage) shortHelp() []key.Binding {
+func (sp *Page) ShortHelp() []key.Binding {
 	if sp.cur != nil {
-		return sp.insp.shortHelp()
+		return sp.insp.ShortHelp()
 	}
-	k := &sp.keys
+	k := &sp.Keys
 	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
 }
 
-func (sp *sessionsPage) helpLine() string {
+func (sp *Page) HelpLine() string {
 	if sp.cur != nil {
-		return sp.insp.helpLine()
+		return sp.insp.HelpLine()
 	}
-	return renderShortHelp(&sp.st, sp.shortHelp(), sp.w)
+	return keys.ShortHelp(&sp.Styles, sp.ShortHelp(), sp.w)
 }
 
-// updateKeys brings the inspector's keys up to date, then the list's.
-func (sp *sessionsPage) updateKeys() {
-	sp.insp.updateKeys()
+// UpdateKeys brings the inspector's keys up to date, then the list's.
+func (sp *Page) UpdateKeys() {
+	sp.insp.UpdateKeys()
 	sp.updateListKeys(sp.cur == nil)
 }
 
 // updateListKeys enables the list's keys while it is shown, and turns off
 // the inspector's: the list has no events.
-func (sp *sessionsPage) updateListKeys(shown bool) {
-	k := &sp.keys
+func (sp *Page) updateListKeys(shown bool) {
+	k := &sp.Keys
 	k.Sessions.Open.SetEnabled(shown && len(sp.px) > 0)
 	k.Sessions.Follow.SetEnabled(shown)
 	if !shown {

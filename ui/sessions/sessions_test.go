@@ -1,4 +1,4 @@
-package ui
+package sessions
 
 import (
 	"bytes"
@@ -138,7 +138,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 		t.Errorf("the selected session's line should name the unanswered call:\n%s", v)
 	}
 	press(m, "g", "enter")
-	if m.list.cur == nil || m.insp.s != m.list.px[0].s {
+	if m.list.cur == nil || m.insp.Session() != m.list.px[0].s {
 		t.Fatalf("enter should open session #1 in the inspector")
 	}
 	press(m, "G", "3")
@@ -159,7 +159,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	// Open the live session, then let the rest of its stream arrive: the
 	// open panes follow it and it ends.
 	press(m, "j", "enter")
-	if m.list.cur != m.list.px[1] || !m.insp.live {
+	if m.list.cur != m.list.px[1] || !m.insp.Live {
 		t.Fatalf("the second session should be open and live")
 	}
 	next := sampleBytes(t, "responses-single-call")
@@ -168,8 +168,8 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	info.Outcome = "completed"
 	addLive(batch[1].Live, fs[len(fs)/2:], true)
 	m.Update(Sessions([]model.SessionUpdate{{Info: info, Ended: true}}))
-	if m.insp.live || m.insp.s.Len() != len(fs) {
-		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.insp.live, m.insp.s.Len(), len(fs))
+	if m.insp.Live || m.insp.Session().Len() != len(fs) {
+		t.Fatalf("after the end: live=%v len=%d; want false, %d", m.insp.Live, m.insp.Session().Len(), len(fs))
 	}
 	press(m, "7")
 	if v := plainView(m); !strings.Contains(v, "call_a") || !strings.Contains(v, "resp_123") || !strings.Contains(v, "no tool output for 1 call of #1: call_b") {

@@ -1,4 +1,4 @@
-package ui
+package sessions
 
 // This file keeps the sessions list bounded. A proxy left running all day
 // sees thousands of exchanges; keeping each one's model (its events, its
@@ -28,7 +28,7 @@ type sessionLoadedMsg struct {
 
 // evict lets an ended session's model go when its bytes are stored and
 // it is not open: its row keeps what the list shows, no more.
-func (sp *sessionsPage) evict(ps *proxied) {
+func (sp *Page) evict(ps *proxied) {
 	if !ps.ended || ps.stored == nil || ps == sp.cur {
 		return
 	}
@@ -50,7 +50,7 @@ func rowInfo(x model.Exchange) model.Exchange {
 
 // openCmd opens a session: at once when its model is in memory, else
 // after loading it from its copy (sessionLoadedMsg).
-func (sp *sessionsPage) openCmd(ps *proxied) tea.Cmd {
+func (sp *Page) openCmd(ps *proxied) tea.Cmd {
 	sp.loadGen++ // an earlier load no longer opens anything
 	if ps.live != nil {
 		sp.openSession(ps)
@@ -58,7 +58,7 @@ func (sp *sessionsPage) openCmd(ps *proxied) tea.Cmd {
 	}
 	gen, id, stored := sp.loadGen, ps.info.ID, ps.stored
 	sp.loading, sp.typeahead = true, nil
-	sp.say(fmt.Sprintf("loading #%d…", id)) // until the load comes back: no fade
+	sp.Say(fmt.Sprintf("loading #%d…", id)) // until the load comes back: no fade
 	return func() tea.Msg {
 		l, err := stored.Load()
 		return sessionLoadedMsg{gen: gen, id: id, loaded: l, err: err}
@@ -71,11 +71,11 @@ const maxTypeahead = 64
 // typeAhead takes a key pressed while a session loads: esc gives up the
 // load; any other key waits for the session, as it would have reached it
 // had the session been in memory (enter then G selects its last event).
-func (sp *sessionsPage) typeAhead(msg tea.KeyPressMsg) {
-	if key.Matches(msg, sp.keys.Sessions.Back) {
+func (sp *Page) typeAhead(msg tea.KeyPressMsg) {
+	if key.Matches(msg, sp.Keys.Sessions.Back) {
 		sp.loadGen++
 		sp.loading, sp.typeahead = false, nil
-		sp.quiet()
+		sp.Quiet()
 		return
 	}
 	if len(sp.typeahead) < maxTypeahead {
@@ -86,19 +86,19 @@ func (sp *sessionsPage) typeAhead(msg tea.KeyPressMsg) {
 // handleLoaded opens a session just loaded, unless the user gave up the
 // load meanwhile or the list let the session go, and returns the keys
 // typed meanwhile, for the inspector.
-func (sp *sessionsPage) handleLoaded(msg sessionLoadedMsg) (tea.Cmd, []tea.KeyPressMsg) {
+func (sp *Page) handleLoaded(msg sessionLoadedMsg) (tea.Cmd, []tea.KeyPressMsg) {
 	if msg.gen != sp.loadGen {
 		return nil, nil // given up, or another load is on its way
 	}
 	keys := sp.typeahead
 	sp.loading, sp.typeahead = false, nil
-	sp.quiet()
+	sp.Quiet()
 	ps := sp.byID[msg.id]
 	if ps == nil || sp.cur != nil {
 		return nil, nil
 	}
 	if msg.err != nil {
-		return sp.flash(fmt.Sprintf("#%d could not be loaded: %v", msg.id, msg.err), true), nil
+		return sp.Flash(fmt.Sprintf("#%d could not be loaded: %v", msg.id, msg.err), true), nil
 	}
 	if ps.live == nil {
 		ps.live, ps.s = model.NewLive(msg.loaded.Session), msg.loaded.Session
@@ -111,9 +111,9 @@ func (sp *sessionsPage) handleLoaded(msg sessionLoadedMsg) (tea.Cmd, []tea.KeyPr
 // prune lets the oldest ended sessions go while the list holds more than
 // Options.Keep (none while it is 0), and deletes their copies in a
 // command. A session still streaming, or open, stays.
-func (sp *sessionsPage) prune() tea.Cmd {
-	excess := len(sp.px) - sp.o.Keep
-	if sp.o.Keep <= 0 || excess <= 0 {
+func (sp *Page) prune() tea.Cmd {
+	excess := len(sp.px) - sp.Opts.Keep
+	if sp.Opts.Keep <= 0 || excess <= 0 {
 		return nil
 	}
 	var gone []model.StoredSession

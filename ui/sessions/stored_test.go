@@ -1,4 +1,4 @@
-package ui
+package sessions
 
 import (
 	"errors"
@@ -127,7 +127,7 @@ func TestSessionsEvictStored(t *testing.T) {
 	}
 	msg := loadedOf(t, cmd)
 	m.Update(msg)
-	if m.list.cur != m.list.byID[1] || m.insp.s == nil || m.insp.s.Len() == 0 || stored[1].loads.Load() != 1 {
+	if m.list.cur != m.list.byID[1] || m.insp.Session() == nil || m.insp.Session().Len() == 0 || stored[1].loads.Load() != 1 {
 		t.Fatalf("the loaded session should be open: cur %v, %d loads", m.list.cur, stored[1].loads.Load())
 	}
 	press(m, "G", "3")
@@ -142,7 +142,7 @@ func TestSessionsEvictStored(t *testing.T) {
 		t.Errorf("the loaded #1's request pane should show its request:\n%s", v)
 	}
 	press(m, "esc")
-	if ps := m.list.byID[1]; ps.live != nil || ps.s != nil || ps.info.Request != nil || m.insp.s != m.list.blank {
+	if ps := m.list.byID[1]; ps.live != nil || ps.s != nil || ps.info.Request != nil || m.insp.Session() != m.list.blank {
 		t.Errorf("back on the list, #1 and the inspector should let the session go")
 	}
 	if got, want := plainView(m), plainView(kept); got != want {
@@ -155,9 +155,9 @@ func TestSessionsEvictStored(t *testing.T) {
 	_, cmd = m.Update(keyMsg("enter"))
 	press(m, "G", "3")
 	m.Update(loadedOf(t, cmd))
-	if m.list.cur != m.list.byID[1] || m.insp.tl.selected() != m.insp.s.Len()-1 || sideName(m) != "calls" {
+	if m.list.cur != m.list.byID[1] || m.insp.Selected() != m.insp.Session().Len()-1 || sideName(m) != "calls" {
 		t.Fatalf("keys typed while loading: open %v, event %d of %d, pane %s; want #1 at its last event, calls",
-			m.list.cur != nil, m.insp.tl.selected(), m.insp.s.Len(), sideName(m))
+			m.list.cur != nil, m.insp.Selected(), m.insp.Session().Len(), sideName(m))
 	}
 	press(m, "esc")
 

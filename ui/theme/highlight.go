@@ -1,4 +1,4 @@
-package ui
+package theme
 
 import (
 	"strings"
@@ -7,25 +7,26 @@ import (
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/charmbracelet/x/ansi"
+
 	"github.com/streamtap/streamtap/termtext"
 )
 
-// seg is a run of text of one token class. Its text is already
+// Seg is a run of text of one token class. Its text is already
 // terminal-safe (passed through Safe).
-type seg struct {
-	text string
-	cls  tokClass
-	mark bool
+type Seg struct {
+	Text  string
+	Class TokClass
+	Mark  bool
 }
 
-// segLine is one display line of segments.
-type segLine []seg
+// Line is one display line of segments.
+type Line []Seg
 
-// chromaLimit is the size up to which the detail pane highlights a value
+// ChromaLimit is the size up to which the detail pane highlights a value
 // with chroma (about 7 MB/s, so 32 KB costs ~5 ms once, then cached).
 // Larger values are coloured by the document layout's own token classes,
 // a screen at a time (doclayout.go).
-const chromaLimit = 32 << 10
+const ChromaLimit = 32 << 10
 
 // jsonLexer is a JSON lexer built from chroma's rule API, made once.
 // Importing chroma's lexers package instead would register its hundreds of
@@ -65,14 +66,14 @@ var jsonLexer = sync.OnceValue(func() chroma.Lexer {
 	return chroma.Coalesce(l)
 })
 
-// chromaLines highlights text (already indented, one JSON token per line
+// ChromaLines highlights text (already indented, one JSON token per line
 // at most for strings) with chroma and returns its lines as segments.
-func chromaLines(text string) []segLine {
+func ChromaLines(text string) []Line {
 	it, err := jsonLexer().Tokenise(nil, text)
 	if err != nil {
 		return plainLines(text)
 	}
-	out := []segLine{nil}
+	out := []Line{nil}
 	for tok := it(); tok != chroma.EOF; tok = it() {
 		cls := chromaClass(tok.Type)
 		parts := strings.Split(tok.Value, "\n")
@@ -81,7 +82,7 @@ func chromaLines(text string) []segLine {
 				out = append(out, nil)
 			}
 			if p != "" {
-				out[len(out)-1] = append(out[len(out)-1], seg{text: termtext.Safe(p), cls: cls})
+				out[len(out)-1] = append(out[len(out)-1], Seg{Text: termtext.Safe(p), Class: cls})
 			}
 		}
 	}
@@ -91,33 +92,33 @@ func chromaLines(text string) []segLine {
 	return out
 }
 
-func chromaClass(t chroma.TokenType) tokClass {
+func chromaClass(t chroma.TokenType) TokClass {
 	switch {
 	case t == chroma.NameTag:
-		return tokKey
+		return TokKey
 	case t.InSubCategory(chroma.LiteralString):
-		return tokString
+		return TokString
 	case t.InSubCategory(chroma.LiteralNumber):
-		return tokNumber
+		return TokNumber
 	case t.InCategory(chroma.Keyword):
-		return tokLiteral
+		return TokLiteral
 	case t == chroma.Punctuation:
-		return tokPunct
+		return TokPunct
 	case t == chroma.Error:
-		return tokError
+		return TokError
 	}
-	return tokPlain
+	return TokPlain
 }
 
-func plainLines(text string) []segLine {
-	var out []segLine
+func plainLines(text string) []Line {
+	var out []Line
 	for l := range strings.SplitSeq(text, "\n") {
-		out = append(out, segLine{{text: termtext.Safe(l)}})
+		out = append(out, Line{{Text: termtext.Safe(l)}})
 	}
 	return out
 }
 
-func isDelim(c byte) bool {
+func IsDelim(c byte) bool {
 	switch c {
 	case ' ', '\t', '\n', '\r', '{', '}', '[', ']', ',', ':', '"':
 		return true
@@ -125,71 +126,71 @@ func isDelim(c byte) bool {
 	return false
 }
 
-func scalarClass(b []byte) tokClass {
+func ScalarClass(b []byte) TokClass {
 	switch s := string(b); {
 	case s == "true", s == "false", s == "null":
-		return tokLiteral
+		return TokLiteral
 	case len(s) > 0 && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')):
-		return tokNumber
+		return TokNumber
 	case strings.HasPrefix("true", s), strings.HasPrefix("false", s), strings.HasPrefix("null", s):
-		return tokLiteral // a literal cut short by the end of what arrived
+		return TokLiteral // a literal cut short by the end of what arrived
 	}
-	return tokError
+	return TokError
 }
 
-// renderSegs styles one line of segments, without padding.
-func renderSegs(l segLine, st *styles) string {
+// RenderSegs styles one line of segments, without padding.
+func RenderSegs(l Line, st *Styles) string {
 	var b strings.Builder
 	for _, sg := range l {
 		switch {
-		case sg.mark:
-			b.WriteString(st.JSONMark[sg.cls].Render(sg.text))
-		case sg.cls == tokPlain && strings.TrimSpace(sg.text) == "":
-			b.WriteString(sg.text)
+		case sg.Mark:
+			b.WriteString(st.JSONMark[sg.Class].Render(sg.Text))
+		case sg.Class == TokPlain && strings.TrimSpace(sg.Text) == "":
+			b.WriteString(sg.Text)
 		default:
-			b.WriteString(st.JSON[sg.cls].Render(sg.text))
+			b.WriteString(st.JSON[sg.Class].Render(sg.Text))
 		}
 	}
 	return b.String()
 }
 
-// wrapSegs cuts a line of segments into lines at most w cells wide.
+// WrapSegs cuts a line of segments into lines at most w cells wide.
 // Continuation lines are indented by the original line's leading spaces
 // (up to a quarter of the width) so wrapped values stay readable.
-func wrapSegs(l segLine, w int) []segLine {
+func WrapSegs(l Line, w int) []Line {
 	if w <= 0 {
-		return []segLine{l}
+		return []Line{l}
 	}
 	total := 0
 	for _, sg := range l {
-		total += cellWidth(sg.text)
+		total += CellWidth(sg.Text)
 	}
 	if total <= w {
-		return []segLine{l}
+		return []Line{l}
 	}
 	lead := 0
-	if len(l) > 0 && strings.TrimSpace(l[0].text) == "" {
-		lead = min(len(l[0].text), w/4)
+	if len(l) > 0 && strings.TrimSpace(l[0].Text) == "" {
+		lead = min(len(l[0].Text), w/4)
 	}
-	var out []segLine
-	cur, used := segLine{}, 0
+	var out []Line
+	cur, used := Line{}, 0
 	for _, sg := range l {
-		text := sg.text
+		text := sg.Text
 		for text != "" {
 			room := w - used
 			if room <= 0 {
 				out = append(out, cur)
-				cur, used = segLine{{text: strings.Repeat(" ", lead)}}, lead
+				cur, used = Line{{Text: strings.Repeat(" ", lead)}}, lead
 				room = w - used
 			}
-			tw := cellWidth(text)
+			tw := CellWidth(text)
 			if tw <= room {
-				cur = append(cur, seg{text: text, cls: sg.cls, mark: sg.mark})
+				cur = append(cur, Seg{Text: text, Class: sg.Class, Mark: sg.Mark})
 				used += tw
 				break
 			}
 			var head string
-			if isASCII(text) {
+			if IsASCII(text) {
 				head = text[:room]
 			} else {
 				head = ansi.Cut(text, 0, room)
@@ -204,24 +205,24 @@ func wrapSegs(l segLine, w int) []segLine {
 				_, size := utf8.DecodeRuneInString(text)
 				head = text[:size]
 			}
-			cur = append(cur, seg{text: head, cls: sg.cls, mark: sg.mark})
-			used += cellWidth(head)
+			cur = append(cur, Seg{Text: head, Class: sg.Class, Mark: sg.Mark})
+			used += CellWidth(head)
 			text = text[len(head):]
 		}
 	}
 	return append(out, cur)
 }
 
-// cellWidth is the display width of plain (unstyled) text, with a fast path
+// CellWidth is the display width of plain (unstyled) text, with a fast path
 // for ASCII, which most of a JSON stream is.
-func cellWidth(s string) int {
-	if isASCII(s) {
+func CellWidth(s string) int {
+	if IsASCII(s) {
 		return len(s)
 	}
 	return ansi.StringWidth(s)
 }
 
-func isASCII(s string) bool {
+func IsASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
 			return false

@@ -1,4 +1,4 @@
-package ui
+package theme
 
 import (
 	"strings"
@@ -8,15 +8,15 @@ import (
 )
 
 func TestWrapSegs(t *testing.T) {
-	l := segLine{{text: "    "}, {text: `"abcdefghijklmnopqrstuvwxyz"`, cls: tokString}, {text: "日本語テキスト", cls: tokString}}
+	l := Line{{Text: "    "}, {Text: `"abcdefghijklmnopqrstuvwxyz"`, Class: TokString}, {Text: "日本語テキスト", Class: TokString}}
 	for w := 1; w < 40; w++ {
-		for _, wl := range wrapSegs(l, w) {
+		for _, wl := range WrapSegs(l, w) {
 			width := 0
 			for _, s := range wl {
-				width += ansi.StringWidth(s.text)
+				width += ansi.StringWidth(s.Text)
 			}
 			if width > w && w > 1 {
-				t.Fatalf("wrapSegs at %d made a line %d wide: %q", w, width, plainSegs([]segLine{wl}))
+				t.Fatalf("wrapSegs at %d made a line %d wide: %q", w, width, plainSegs([]Line{wl}))
 			}
 		}
 	}
@@ -26,12 +26,12 @@ func TestWrapSegs(t *testing.T) {
 // colour: keys, strings, numbers, literals, punctuation, and errors for
 // what is not JSON.
 func TestChromaLinesClasses(t *testing.T) {
-	lines := chromaLines("{\n  \"a\": \"x\\\"y\",\n  \"b\": [1, -2.5e3, true, null]\n} oops")
-	want := map[string]tokClass{`"a"`: tokKey, `"x\"y"`: tokString, `-2.5e3`: tokNumber, `true`: tokLiteral, `null`: tokLiteral, `[`: tokPunct, `oops`: tokError}
-	got := map[string]tokClass{}
+	lines := ChromaLines("{\n  \"a\": \"x\\\"y\",\n  \"b\": [1, -2.5e3, true, null]\n} oops")
+	want := map[string]TokClass{`"a"`: TokKey, `"x\"y"`: TokString, `-2.5e3`: TokNumber, `true`: TokLiteral, `null`: TokLiteral, `[`: TokPunct, `oops`: TokError}
+	got := map[string]TokClass{}
 	for _, l := range lines {
 		for _, sg := range l {
-			got[strings.TrimSpace(sg.text)] = sg.cls
+			got[strings.TrimSpace(sg.Text)] = sg.Class
 		}
 	}
 	for text, cls := range want {
@@ -39,4 +39,18 @@ func TestChromaLinesClasses(t *testing.T) {
 			t.Errorf("class of %s = %v; want %v (all: %v)", text, got[text], cls, got)
 		}
 	}
+}
+
+// plainSegs is the text of lines, without their classes, a line apiece.
+func plainSegs(ls []Line) string {
+	var b strings.Builder
+	for i, l := range ls {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for _, s := range l {
+			b.WriteString(s.Text)
+		}
+	}
+	return b.String()
 }

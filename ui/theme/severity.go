@@ -1,26 +1,26 @@
-package ui
+package theme
 
 import "github.com/streamtap/streamtap/model/checks"
 
-// severity ranks findings, so that a row cited by several is marked by the
+// Severity ranks findings, so that a row cited by several is marked by the
 // worst of them.
-type severity uint8
+type Severity uint8
 
 const (
-	sevNone severity = iota
-	sevInfo
-	sevWarning
-	sevError
-	numSeverities
+	SevNone Severity = iota
+	SevInfo
+	SevWarning
+	SevError
+	NumSeverities
 )
 
-// severityOf ranks a finding's severity for the marks.
-func severityOf(s checks.Severity) severity {
+// SeverityOf ranks a finding's severity for the marks.
+func SeverityOf(s checks.Severity) Severity {
 	switch s {
 	case checks.Error:
-		return sevError
+		return SevError
 	case checks.Warning:
-		return sevWarning
+		return SevWarning
 	}
-	return sevInfo
+	return SevInfo
 }

@@ -1,4 +1,4 @@
-package ui
+package theme
 
 import (
 	"image/color"
@@ -11,33 +11,33 @@ import (
 
 // Glyphs used across panes.
 const (
-	glyphPending  = "●"
-	glyphDone     = "✓"
-	glyphFailed   = "✗"
-	glyphCursor   = "▌"
-	glyphSep      = "│"
-	glyphEllipsis = "…"
-	glyphCR       = "␍"
-	glyphLF       = "␊"
-	glyphArrow    = "→"
+	GlyphPending  = "●"
+	GlyphDone     = "✓"
+	GlyphFailed   = "✗"
+	GlyphCursor   = "▌"
+	GlyphSep      = "│"
+	GlyphEllipsis = "…"
+	GlyphCR       = "␍"
+	GlyphLF       = "␊"
+	GlyphArrow    = "→"
 
 	// Timeline gutter markers of the rows a finding cites, one per
 	// severity, so they still differ without colour (NO_COLOR).
-	glyphFindingErr  = "✗"
-	glyphFindingWarn = "!"
-	glyphFindingInfo = "◇"
+	GlyphFindingErr  = "✗"
+	GlyphFindingWarn = "!"
+	GlyphFindingInfo = "◇"
 
 	// The lanes pane's marks: what an event did to an item's or a
 	// response's lane, and the lane's life between its marks.
-	glyphLaneOpen     = "●"
-	glyphLaneArgs     = "│"
-	glyphLaneText     = "┆"
-	glyphLaneFinal    = "◇"
-	glyphLaneDone     = "◆"
-	glyphLaneTerminal = "■"
-	glyphLaneSentinel = "□"
-	glyphLaneTouch    = "·"
-	glyphLaneLife     = "╎"
+	GlyphLaneOpen     = "●"
+	GlyphLaneArgs     = "│"
+	GlyphLaneText     = "┆"
+	GlyphLaneFinal    = "◇"
+	GlyphLaneDone     = "◆"
+	GlyphLaneTerminal = "■"
+	GlyphLaneSentinel = "□"
+	GlyphLaneTouch    = "·"
+	GlyphLaneLife     = "╎"
 )
 
 // palette holds the semantic colour tokens of one theme.
@@ -68,28 +68,28 @@ func newPalette(isDark bool) palette {
 	}
 }
 
-// tokClass is the class of a JSON token, the key of every JSON style.
-type tokClass uint8
+// TokClass is the class of a JSON token, the key of every JSON style.
+type TokClass uint8
 
 const (
-	tokPlain tokClass = iota
-	tokKey
-	tokString
-	tokNumber
-	tokLiteral
-	tokPunct
-	tokError
-	tokComment // raw view: SSE comment lines
-	tokControl // raw view: line endings and other made-visible bytes
-	tokField   // raw view: SSE field names
+	TokPlain TokClass = iota
+	TokKey
+	TokString
+	TokNumber
+	TokLiteral
+	TokPunct
+	TokError
+	TokComment // raw view: SSE comment lines
+	TokControl // raw view: line endings and other made-visible bytes
+	TokField   // raw view: SSE field names
 	numTokClasses
 )
 
-// styles is every style the UI uses, built once per theme by newStyles and
+// Styles is every style the UI uses, built once per theme by New and
 // passed down from the root.
-type styles struct {
+type Styles struct {
 	noColor bool
-	isDark  bool
+	IsDark  bool
 
 	Base, Muted, Subtle, Accent, OK, Warn, Err, Sep lipgloss.Style
 
@@ -100,10 +100,10 @@ type styles struct {
 		Kind                                                                               [maxKinds]lipgloss.Style
 		// Finding styles the gutter marker of a row a finding cites, by
 		// the finding's severity.
-		Finding [numSeverities]lipgloss.Style
+		Finding [NumSeverities]lipgloss.Style
 	}
 
-	// JSON and JSONMark are indexed by tokClass; JSONMark marks the fragment
+	// JSON and JSONMark are indexed by TokClass; JSONMark marks the fragment
 	// the selected event added.
 	JSON, JSONMark [numTokClasses]lipgloss.Style
 
@@ -130,24 +130,24 @@ var kindList = model.Kinds()
 // colour; and the cursor of the other side when its selection is only the
 // nearest counterpart, or has none.
 const (
-	glyphOnlyInA   = "-"
-	glyphOnlyInB   = "+"
-	glyphReordered = "↕"
-	glyphField     = "~"
-	glyphChunking  = "÷"
-	glyphSequence  = "#"
-	glyphSemantic  = "◆" // ids, call, text, outcome, timing
-	glyphNear      = "≈"
-	glyphNoMatch   = "∅"
+	GlyphOnlyInA   = "-"
+	GlyphOnlyInB   = "+"
+	GlyphReordered = "↕"
+	GlyphField     = "~"
+	GlyphChunking  = "÷"
+	GlyphSequence  = "#"
+	GlyphSemantic  = "◆" // ids, call, text, outcome, timing
+	GlyphNear      = "≈"
+	GlyphNoMatch   = "∅"
 )
 
-// newStyles is the only place that creates lipgloss styles. With noColor
+// New is the only place that creates lipgloss styles. With noColor
 // (NO_COLOR set, https://no-color.org) it uses attributes only: bold,
 // reverse, underline.
-func newStyles(isDark, noColor bool) styles {
+func New(isDark, noColor bool) Styles {
 	p := newPalette(isDark)
-	var s styles
-	s.noColor, s.isDark = noColor, isDark
+	var s Styles
+	s.noColor, s.IsDark = noColor, isDark
 	ns := lipgloss.NewStyle
 	fg := func(c color.Color) lipgloss.Style {
 		if noColor {
@@ -186,9 +186,9 @@ func newStyles(isDark, noColor bool) styles {
 	t.Match = fg(p.accent).Bold(true)
 	t.Flag = fg(p.warn)
 	t.Header = fg(p.fgMuted).Bold(true)
-	t.Finding[sevInfo] = fg(p.info)
-	t.Finding[sevWarning] = fg(p.warn).Bold(true)
-	t.Finding[sevError] = fg(p.err).Bold(true)
+	t.Finding[SevInfo] = fg(p.info)
+	t.Finding[SevWarning] = fg(p.warn).Bold(true)
+	t.Finding[SevError] = fg(p.err).Bold(true)
 	kindColor := map[model.Kind]color.Color{
 		model.KindUnknown: p.warn, model.KindLifecycle: p.info, model.KindItemOpen: p.accent,
 		model.KindArgsDelta: p.jsonString, model.KindArgsDone: p.ok, model.KindItemDone: p.ok,
@@ -203,9 +203,9 @@ func newStyles(isDark, noColor bool) styles {
 	}
 
 	classColor := [numTokClasses]color.Color{
-		tokPlain: p.fg, tokKey: p.jsonKey, tokString: p.jsonString, tokNumber: p.jsonNumber,
-		tokLiteral: p.jsonLiteral, tokPunct: p.jsonPunct, tokError: p.err,
-		tokComment: p.fgMuted, tokControl: p.warn, tokField: p.info,
+		TokPlain: p.fg, TokKey: p.jsonKey, TokString: p.jsonString, TokNumber: p.jsonNumber,
+		TokLiteral: p.jsonLiteral, TokPunct: p.jsonPunct, TokError: p.err,
+		TokComment: p.fgMuted, TokControl: p.warn, TokField: p.info,
 	}
 	for c := range numTokClasses {
 		s.JSON[c] = fg(classColor[c])
@@ -215,8 +215,8 @@ func newStyles(isDark, noColor bool) styles {
 			s.JSONMark[c] = fg(classColor[c]).Background(p.markBg).Underline(true)
 		}
 	}
-	s.JSON[tokError] = s.JSON[tokError].Underline(true)
-	s.JSON[tokComment] = s.JSON[tokComment].Italic(true)
+	s.JSON[TokError] = s.JSON[TokError].Underline(true)
+	s.JSON[TokComment] = s.JSON[TokComment].Italic(true)
 
 	s.Calls.Name = fg(p.accent).Bold(true)
 	s.Calls.ID = fg(p.fgMuted)
@@ -260,8 +260,8 @@ func newStyles(isDark, noColor bool) styles {
 	return s
 }
 
-// kind returns the timeline style of an event kind.
-func (s *styles) kind(k model.Kind) lipgloss.Style {
+// Kind returns the timeline style of an event kind.
+func (s *Styles) Kind(k model.Kind) lipgloss.Style {
 	if int(k) < len(s.Timeline.Kind) {
 		return s.Timeline.Kind[k]
 	}
