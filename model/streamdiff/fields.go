@@ -30,10 +30,9 @@ type fieldDiff struct {
 	a, b      json.RawMessage
 	truncated bool
 	offset    *int // strings: where they start to differ
-	// rawA and rawB are two strings that differ as the events hold them
-	// (quoted, escaped), for argsField; slices of the events' data, valid
-	// only while compareFields runs.
-	rawA, rawB []byte
+	// dec holds two strings under bigString that differ, decoded, for
+	// argsField; nil for anything else.
+	dec [2][]byte
 }
 
 // compareFields compares the data of aligned events a and b member by
@@ -70,8 +69,8 @@ func (c *comparer) compareFields(l *lane, a, b int32) {
 		}
 		d := base
 		d.Path, d.A, d.B, d.Truncated, d.Offset, d.says = f.path, f.a, f.b, f.truncated, f.offset, saysField
-		if f.rawA != nil {
-			c.argsField(l, &d, f.rawA, f.rawB)
+		if f.dec[0] != nil {
+			c.argsField(l, &d, f.dec)
 		}
 		c.add(d)
 	}
@@ -105,22 +104,23 @@ func (c *comparer) laneArgs(l *lane) *callArgs {
 }
 
 // argsField says what a string field d that differs holds when it is
-// arguments, given both values as the events hold them: a call's final
-// arguments on both sides (said once, by the call difference), or, in a
-// call's events, arguments of their own that differ as JSON (their JSON
-// difference) or only as bytes. Anything else, a fragment of arguments
-// among them, stays a plain field difference.
-func (c *comparer) argsField(l *lane, d *Difference, rawA, rawB []byte) {
+// arguments, given both strings decoded: a call's final arguments on both
+// sides (said once, by the call difference), or, in a call's events,
+// arguments of their own that differ as JSON (their JSON difference) or
+// only as bytes. Anything else, a fragment of arguments among them, stays
+// a plain field difference.
+//
+// Strings over bigString are left as they are (diffValues does not
+// decode them whole): telling would cost a pass of decoding over each (a
+// 50 MB call stated three times took a third longer to compare), and
+// they are shown from where they differ anyway, a KiB each, not whole.
+func (c *comparer) argsField(l *lane, d *Difference, dec [2][]byte) {
+	a, b := dec[0], dec[1]
 	ca := c.laneArgs(l)
-	if ca != nil && ca.refer && !bytes.Equal(ca.final[0], ca.final[1]) &&
-		jsonscan.EqualDecoded(rawA, ca.final[0]) && jsonscan.EqualDecoded(rawB, ca.final[1]) {
+	if ca != nil && ca.refer && !bytes.Equal(ca.final[0], ca.final[1]) && bytes.Equal(a, ca.final[0]) && bytes.Equal(b, ca.final[1]) {
 		d.says = saysArgsOfCall
 		return
 	}
-	if len(rawA)+len(rawB) > 2*bigString {
-		return // decoded whole only when small: a 50 MB string stays a string
-	}
-	a, b := jsonscan.Unquote(nil, rawA), jsonscan.Unquote(nil, rawB)
 	if !isContainer(a) || !isContainer(b) || jsonscan.Validate(a) != nil || jsonscan.Validate(b) != nil {
 		return
 	}
@@ -212,16 +212,14 @@ func (c *comparer) diffValues(path string, a, b []byte, out *[]fieldDiff, depth 
 		return
 	case ka == '"' && kb == '"' && len(a)+len(b) > 2*bigString:
 		if equal, at, from := compareStrings(a, b); !equal {
-			f := bigStringDiff(path, a, b, at, from)
-			f.rawA, f.rawB = a, b
-			*out = append(*out, f)
+			*out = append(*out, bigStringDiff(path, a, b, at, from))
 		}
 		return
 	case ka == '"' && kb == '"':
 		da, db := jsonscan.Unquote(nil, a), jsonscan.Unquote(nil, b)
 		if !bytes.Equal(da, db) {
 			f := stringDiff(path, da, db)
-			f.rawA, f.rawB = a, b
+			f.dec = [2][]byte{da, db}
 			*out = append(*out, f)
 		}
 		return
