@@ -66,7 +66,7 @@ func TestDiffExitCodes(t *testing.T) {
 		{"three operands", []string{"a", "b", "c"}, 2, "", "diff takes two streams, A and B (got 3)", false},
 		{"stdin twice", []string{"-", "-"}, 2, "", "only one of A and B can be - (stdin)", false},
 		{"missing file", []string{"sample:responses-single-call", "/nonexistent/b.sse"}, 2, "", "streamtap diff: B: open /nonexistent/b.sse: no such file or directory", false},
-		{"unknown sample", []string{"sample:nope", "sample:responses-single-call"}, 2, "", "streamtap diff: A: sample \"nope\"", false},
+		{"unknown sample", []string{"sample:nope", "sample:responses-single-call"}, 2, "", "streamtap diff: A: no sample \"nope\" ('streamtap samples' lists them)", false},
 		{"--sample", []string{"--sample", "x", "a", "b"}, 2, "", "diff takes no --sample: name a sample as sample:NAME", false},
 		{"bad format", []string{"--format", "xml", "a", "b"}, 2, "", "--format", false},
 	}
