@@ -111,7 +111,11 @@ func exit(err error, stdout, stderr io.Writer) int {
 	switch {
 	case e.line == lineHelp:
 		c, _ := lookupCommand(e.cmd)
-		writeHelp(stdout, c)
+		if werr := writeHelp(stdout, c); werr != nil {
+			// help > /dev/full printed nothing and exited 0.
+			writeErrorLine(stderr, "streamtap", werr)
+			return statusError
+		}
 	case e.err == nil:
 	case e.line == lineUsage:
 		writeUsageLine(stderr, e.cmd, e.err)

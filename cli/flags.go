@@ -92,6 +92,10 @@ type options struct {
 	json        bool
 	keepSecrets bool
 	input       string
+	// inputs are every input named on the command line, for a command
+	// that takes several (reader.many: check); input is the one when
+	// there is exactly one.
+	inputs      []string
 	failOnName  string // check: --fail-on
 	profileName string // check: --profile
 	failOn      checks.Severity
@@ -108,6 +112,10 @@ type options struct {
 	// what the comparison ignores.
 	diff    string
 	compare compareFlags
+
+	// check's output and rules (check_suite.go).
+	outputFormat string     // --output-format; --json is "json"
+	rules        *ruleFlags // --disable, --severity and --config
 }
 
 // readFlags defines the flags of the reading command r into o, the input
@@ -147,14 +155,17 @@ func parseFlags(r *reader, args []string) (options, error) {
 	if err != nil {
 		return o, err
 	}
-	if len(positional) > 1 {
+	if len(positional) > 1 && !r.many {
 		return o, fmt.Errorf("one input at a time (got %s)", strings.Join(positional, ", "))
+	}
+	if r.many {
+		o.inputs = positional
 	}
 	if len(positional) == 1 {
 		o.input = positional[0]
 	}
-	if o.input != "" && o.sample != "" {
-		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, o.input)
+	if len(positional) > 0 && o.sample != "" {
+		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, strings.Join(positional, ", "))
 	}
 	f, err := capture.ParseFormat(format)
 	if err != nil {
