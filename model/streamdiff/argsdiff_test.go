@@ -206,18 +206,18 @@ func FuzzArgsDiff(f *testing.F) {
 // times in messages, with the call's own A and B lines a fifth.
 func TestCallArgumentsSaidOnce(t *testing.T) {
 	a := sampleBytes(t, "responses-single-call")
-	b := bytes.ReplaceAll(a, []byte(`elsius\"}`), []byte(`elcius\"}`)) // the last delta and every statement
+	b := bytes.ReplaceAll(a, []byte(`elsius\"}`), []byte(`ubits\"}`)) // the last delta and every statement
 	r := compare(t, a, b, DefaultOptions())
 	calls := find(r, Call)
 	if len(calls) != 1 || calls[0].Path != "arguments" {
 		t.Fatalf("call differences = %+v; want one on arguments\n%s", calls, dump(r))
 	}
 	d := calls[0]
-	at := strings.Index(`{"location": "Paris, France", "unit": "celsius"}`, "celsius") + len("cel")
-	if got := fmt.Sprint(flatAll(d.ArgsChanges)); got != fmt.Sprint([]change{{"/unit", `"celsius"`, `"celcius"`, at, at}}) {
+	at := strings.Index(`{"location": "Paris, France", "unit": "celsius"}`, "celsius") + len("c")
+	if got := fmt.Sprint(flatAll(d.ArgsChanges)); got != fmt.Sprint([]change{{"/unit", `"celsius"`, `"cubits"`, at, at}}) {
 		t.Errorf("arguments changes = %s", got)
 	}
-	if want := fmt.Sprintf(`arguments differ as JSON at 1 path: /unit: "celsius" → "celcius" (byte %d)`, at); !strings.Contains(d.Message, want) {
+	if want := fmt.Sprintf(`arguments differ as JSON at 1 path: /unit: "celsius" → "cubits" (byte %d)`, at); !strings.Contains(d.Message, want) {
 		t.Errorf("message %q; want it to say %q", d.Message, want)
 	}
 	pair := `\"unit\": \"celsius\"}`
@@ -235,7 +235,7 @@ func TestCallArgumentsSaidOnce(t *testing.T) {
 	if got := strings.Join(restated, " "); got != "response.function_call_arguments.done response.output_item.done response.completed" {
 		t.Errorf("fields that restate the call's arguments = %q", got)
 	}
-	if b, _ := json.Marshal(&d); !bytes.Contains(b, fmt.Appendf(nil, `"arguments_changes":[{"path":"/unit","a":"celsius","b":"celcius","offset_a":%d,"offset_b":%d}]`, at, at)) {
+	if b, _ := json.Marshal(&d); !bytes.Contains(b, fmt.Appendf(nil, `"arguments_changes":[{"path":"/unit","a":"celsius","b":"cubits","offset_a":%d,"offset_b":%d}]`, at, at)) {
 		t.Errorf("JSON lacks arguments_changes: %s", b)
 	}
 }

@@ -41,7 +41,7 @@ func marksOf(t *testing.T, a, b []byte, o Options) (*Marks, *Result, [2]*Side) {
 // of the call, so a panel lists it at any of them.
 func TestMarksCallArguments(t *testing.T) {
 	a := sampleBytes(t, "responses-single-call")
-	b := bytes.ReplaceAll(a, []byte(`elsius\"}`), []byte(`elcius\"}`))
+	b := bytes.ReplaceAll(a, []byte(`elsius\"}`), []byte(`ubits\"}`))
 	for _, tt := range []struct {
 		name  string
 		b     []byte
