@@ -273,6 +273,11 @@ func describeChanges(changes []PathChange, more int) string {
 	return s
 }
 
+// String says the change in one line as reports say it:
+// `/unit: "celsius" → "fahrenheit" (A byte 28, B byte 10)`, values cut to
+// a line. It holds stream text: escape it before it reaches a terminal.
+func (c PathChange) String() string { return describeChange(c) }
+
 // describeChange says one change: path, both values, where each side
 // diverges.
 func describeChange(c PathChange) string {

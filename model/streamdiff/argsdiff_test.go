@@ -108,6 +108,9 @@ func TestArgsDiffOffsetsPointAtTheChange(t *testing.T) {
 	if got := a[*changes[0].OffsetA:]; !strings.HasPrefix(got, `celsius"`) {
 		t.Errorf("/unit offset in A points at %.10q; want the c of celsius", got)
 	}
+	if got, want := changes[0].String(), `/unit: "celsius" → "fahrenheit" (A byte 39, B byte 51)`; got != want {
+		t.Errorf("String() = %s; want %s", got, want)
+	}
 }
 
 // TestArgsDiffCapped: past MaxPathChanges the changes are counted, not
