@@ -18,7 +18,6 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
-	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui/plain"
 )
 
@@ -177,7 +176,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 	var raw io.ReaderAt
 	switch name, isSample := strings.CutPrefix(arg, samplePrefix); {
 	case isSample:
-		data, err := samples.Open(name)
+		data, err := openSample(name)
 		if err != nil {
 			return nil, nil, err
 		}

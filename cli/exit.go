@@ -135,8 +135,13 @@ func writeUsageLine(w io.Writer, name string, err error) {
 		prefix, help = "streamtap "+name, "streamtap "+name+" --help"
 	}
 	msg := flagError(err)
-	if c, ok := lookupCommand(name); ok && c.noSample != "" && msg == "unknown flag --sample" {
-		msg = c.noSample
+	c, ok := lookupCommand(name)
+	if flag, unknown := strings.CutPrefix(msg, "unknown flag "); ok && unknown {
+		if c.noSample != "" && flag == "--sample" {
+			msg = c.noSample
+		} else if hint := flagSuggestion(c, strings.TrimLeft(flag, "-")); hint != "" {
+			msg += " (" + hint + ")"
+		}
 	}
 	fmt.Fprintf(w, "%s: %s; run '%s'\n", prefix, termtext.Safe(msg), help)
 }

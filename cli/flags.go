@@ -272,18 +272,19 @@ type compareFlags struct {
 // define defines --strict and --ignore into fs; their help starts with
 // when, "" or "with --diff: ".
 func (c *compareFlags) define(fs *flag.FlagSet, when string) {
-	fs.BoolVar(&c.strict, "strict", false, when+"ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count")
+	fs.BoolVar(&c.strict, "strict", false, when+"ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count, and so do the bytes of arguments equal as JSON across dialects")
 	fs.Var(listFlag{&c.ignore}, "ignore", when+"also ignore `NAMES`, a comma-separated list of JSON member names or kinds of difference; may be repeated")
 }
 
 // options are the comparison's options: the default ignore list (none
-// with --strict) and the names --ignore adds.
+// with --strict) and the names --ignore adds; across dialects arguments
+// equal as JSON are the same unless --strict.
 func (c compareFlags) options() streamdiff.Options {
 	names := streamdiff.DefaultIgnore()
 	if c.strict {
 		names = nil
 	}
-	return streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, c.ignore...)...)}
+	return streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, c.ignore...)...), ArgsAsJSONAcrossDialects: !c.strict}
 }
 
 // listFlag is a repeatable flag whose value is a comma-separated list.

@@ -148,7 +148,11 @@ func runHelp(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) 
 		c, ok := lookupCommand(positional[0])
 		if !ok || positional[0] == "" {
 			// The inspector's help lists the commands there are.
-			return usageError("", fmt.Errorf("no command %q", positional[0]))
+			msg := fmt.Sprintf("no command %q", positional[0])
+			if near := nearest(positional[0], commandNames()); len(near) > 0 {
+				msg += " (did you mean " + orList(near) + "?)"
+			}
+			return usageError("", errors.New(msg))
 		}
 		return writeHelp(stdout, c)
 	}

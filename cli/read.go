@@ -159,7 +159,7 @@ func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer
 }
 
 func sampleSource(name string) (*capture.Source, error) {
-	data, err := samples.Open(name)
+	data, err := openSample(name)
 	if err != nil {
 		return nil, err
 	}
