@@ -10,7 +10,6 @@ import (
 	"github.com/streamtap/streamtap/ui/app"
 	"github.com/streamtap/streamtap/ui/lanes"
 	"github.com/streamtap/streamtap/ui/pane"
-	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // Page is the page that shows one stream: the timeline and the side
@@ -290,15 +289,13 @@ func (in *Page) SourceEnded(err error) tea.Cmd {
 	in.Live = false
 	in.tl.Invalidate()
 	in.runChecks()
-	o := in.s.Outcome()
-	text := "stream ended: " + o.State
-	if o.Detail != "" {
-		text += " (" + plain.Truncate(o.Detail, plain.LabelMax) + ")"
-	}
 	if err != nil {
 		return in.Flash("read error: "+err.Error(), true)
 	}
-	flash := in.Flash(text, o.State != "completed")
+	// The status bar's state segment now says how the stream ended
+	// ("ended: completed"): a notice saying it again took the room of
+	// the facts beside it.
+	var flash tea.Cmd
 	if in.Opts.Replay > 0 && !in.rep.playing {
 		in.rep.speed = in.Opts.Replay
 		in.tl.moveTo(0)

@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -66,25 +67,36 @@ type statusInfo struct {
 	noticeErr  bool
 }
 
+// minNotice is the least room a notice is cut to beside the status
+// line's facts; with less, the notice takes the line.
+const minNotice = 16
+
 func (b *statusBar) view(in statusInfo) string {
 	if b.lesson != "" && !(in.notice != "" && in.noticeErr) {
 		return b.lessonView(in)
 	}
 	st, s := b.st, b.s
 	sep := st.Subtle.Render(" · ")
-	var left []string
-	left = append(left, st.Accent.Render(termtext.Safe(in.source)))
+	// The left side's segments, and the order they go in when the line is
+	// short: the byte size first, then the source's name, then the event
+	// count; the dialect and how the stream stands stay.
+	source := st.Accent.Render(termtext.Safe(in.source))
+	dialect := ""
 	if d := s.Dialect(); d != model.DialectUnknown {
-		left = append(left, st.Base.Render(d.String()))
+		dialect = st.Base.Render(d.String())
 	}
-	left = append(left, st.Base.Render(plain.CountOf(s.Len(), "event")), st.Base.Render(plain.Bytes(s.Bytes())), b.state(in))
+	events, size, state := st.Base.Render(plain.CountOf(s.Len(), "event")), st.Base.Render(plain.Bytes(s.Bytes())), b.state(in)
+	lefts := [][]string{
+		{source, dialect, events, size, state},
+		{source, dialect, events, state},
+		{dialect, events, state},
+		{dialect, state},
+	}
 	var right []string
-	if in.notice != "" {
-		style := st.Status.Info
-		if in.noticeErr {
-			style = st.Status.Error
-		}
-		right = append(right, style.Render(termtext.Safe(in.notice)))
+	notice := termtext.Safe(in.notice)
+	noticeStyle := st.Status.Info
+	if in.noticeErr {
+		noticeStyle = st.Status.Error
 	}
 	if in.filter != "" {
 		right = append(right, st.Status.Info.Render("filter "+termtext.Safe(in.filter)))
@@ -116,8 +128,32 @@ func (b *statusBar) view(in statusInfo) string {
 			right = append(right, strings.Join(parts, " "))
 		}
 	}
-	l := strings.Join(left, sep)
-	r := strings.Join(right, sep)
+	rest := strings.Join(right, sep)
+	r := rest
+	if notice != "" {
+		r = strings.Join(slices.DeleteFunc([]string{noticeStyle.Render(notice), rest}, func(s string) bool { return s == "" }), sep)
+	}
+	var l string
+	for _, segs := range lefts {
+		l = strings.Join(slices.DeleteFunc(segs, func(s string) bool { return s == "" }), sep)
+		if ansi.StringWidth(l)+1+ansi.StringWidth(r) <= b.w {
+			break
+		}
+	}
+	if notice != "" && ansi.StringWidth(l)+1+ansi.StringWidth(r) > b.w {
+		// A notice too long for the line is cut to the room the facts
+		// leave it, rather than push them off.
+		room := b.w - ansi.StringWidth(l) - 1
+		if rest != "" {
+			room -= ansi.StringWidth(rest) + ansi.StringWidth(sep)
+		}
+		if room >= minNotice {
+			r = noticeStyle.Render(cell.Fit(notice, room))
+			if rest != "" {
+				r += sep + rest
+			}
+		}
+	}
 	gap := b.w - ansi.StringWidth(l) - ansi.StringWidth(r)
 	if gap < 1 {
 		// Not enough room: the right side (state the user changes) wins
