@@ -164,7 +164,7 @@ type Model struct {
 	// helpTop is the first line of the full help shown, when it is
 	// taller than the screen (fullHelp keeps it in range).
 	helpTop int
-	pg    Page // the page shown
+	pg      Page // the page shown
 
 	// behind says the last message was a batch another follows at once
 	// (MoreFrames): View shows drawn, the screen drawn before it, and the
