@@ -48,7 +48,7 @@ func TestProxyBedrock(t *testing.T) {
 	pu, _ := url.Parse(proxyURL)
 	sdk := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu), DisableCompression: true}}
 	path := "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"
-	body := `{"messages":[{"role":"user","content":[{"text":"Weather in Lisbon?"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather"}}]}}`
+	body := `{"messages":[{"role":"user","content":[{"text":"Weather in Lisbon?"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","inputSchema":{"json":{"type":"object","required":["location"]}}}}],"toolChoice":{"any":{}}}}`
 	resp, err := sdk.Post(up.URL+path, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -81,5 +81,11 @@ func TestProxyBedrock(t *testing.T) {
 	rec, err := capture.ParseRecording(data)
 	if err != nil || !bytes.Equal(rec.Bytes(), want) {
 		t.Errorf("the recording's body is %d bytes (%v); want the %d bytes streamed", len(rec.Bytes()), err, len(want))
+	}
+	// check judges the recording against the request its header keeps:
+	// get_weather is declared in toolConfig, its arguments fit the schema,
+	// and toolChoice "any" got its call.
+	if fs := checkFile(t, files[0]); len(fs) != 0 {
+		t.Errorf("check of the recording: %v; want no finding", fs)
 	}
 }
