@@ -146,7 +146,7 @@ func (invokeDialect) shape(s *Session, ev *Event, ord int, typ string, data []by
 	case ev.Kind == KindTerminal:
 		sh.Sub = chunkEnd
 		if inner != nil && jsonscan.Equal(jsonscan.Get(inner, "amazon-bedrock-guardrailAction"), "INTERVENED") ||
-			inner == nil && s.responseAt(ord, invoke) != nil && s.responseAt(ord, invoke).Status.AsOf(ord) == "blocked" {
+			inner == nil && s.responseAt(ord, invoke) != nil && s.responseAt(ord, invoke).Status.AsOf(ord) == OutcomeBlocked {
 			sh.Sub = chunkGuardrail
 		}
 	case ev.Kind == KindTextDelta:

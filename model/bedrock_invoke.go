@@ -72,7 +72,7 @@ func (st *invokeState) event(s *Session, ev *Event, typ string, data []byte, ord
 		s.exceptionEvent(ev, typ, ord)
 		for _, r := range []*Response{st.anth.resp, st.nova.resp, st.resp} {
 			if r != nil && r.Terminal < 0 {
-				r.Status.set(ord, "error")
+				r.Status.set(ord, OutcomeError)
 			}
 		}
 		return
@@ -248,7 +248,7 @@ func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int) {
 	r.Terminal, r.Final = ord, ord
 	status := stopStatus(reason)
 	if blocked {
-		status = "blocked"
+		status = OutcomeBlocked
 	}
 	r.Status.set(ord, status)
 	if st.text != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -62,7 +63,7 @@ func TestProxyBedrock(t *testing.T) {
 		t.Errorf("upstream got Host %q, path %q; want the host and path the client addressed", gotHost, gotPath)
 	}
 	s := waitSession(t, done)
-	if s.state != "completed" || len(s.live.Session().Calls()) != 1 {
+	if s.state != model.OutcomeCompleted || len(s.live.Session().Calls()) != 1 {
 		t.Errorf("session: state %q, %d calls; want completed, 1", s.state, len(s.live.Session().Calls()))
 	}
 	for _, w := range []string{"dialect=bedrock-converse", "calls=1", "outcome=completed"} {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -48,7 +49,7 @@ func TestProxyOllama(t *testing.T) {
 		t.Fatalf("client got %d bytes of %q; want the %d bytes the server sent, unchanged", len(got), resp.Header.Get("Content-Type"), len(want))
 	}
 	s := waitSession(t, done)
-	if s.state != "completed" || len(s.live.Session().Calls()) != 2 || s.req.Model != "qwen3:8b" {
+	if s.state != model.OutcomeCompleted || len(s.live.Session().Calls()) != 2 || s.req.Model != "qwen3:8b" {
 		t.Errorf("session: state %q, %d calls, model %q; want completed, 2, qwen3:8b", s.state, len(s.live.Session().Calls()), s.req.Model)
 	}
 	for _, w := range []string{"POST /api/chat 200", "dialect=ollama", "calls=2", "outcome=completed"} {
