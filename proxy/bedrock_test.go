@@ -72,8 +72,8 @@ func TestProxyBedrock(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	if len(files) != 1 {
-		t.Fatalf("recordings = %v; want 1", files)
+	if len(files) != 1 || filepath.Ext(files[0]) != ".eventstream" {
+		t.Fatalf("recordings = %v; want 1, a .eventstream", files)
 	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {

@@ -16,8 +16,8 @@ import (
 
 // TestProxyOllama: the proxy in front of an Ollama server (OLLAMA_HOST)
 // passes its NDJSON through unchanged, lines split across writes, and
-// models it as Ollama: the calls, the outcome, a recording that reads
-// back as the same stream.
+// models it as Ollama: the calls, the outcome, a recording (NAME.ndjson)
+// that reads back as the same stream, each line at its time.
 func TestProxyOllama(t *testing.T) {
 	t.Parallel()
 	want, err := samples.Open("ollama-chat-tool-calls")
@@ -57,7 +57,7 @@ func TestProxyOllama(t *testing.T) {
 			t.Errorf("log line lacks %q:\n%s", w, logs)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
 	if len(files) != 1 {
 		t.Fatalf("recordings = %v; want 1", files)
 	}
@@ -70,6 +70,9 @@ func TestProxyOllama(t *testing.T) {
 	err = src.Read(t.Context(), capture.ReadOptions{}, func(f *capture.Frame) error {
 		if f.Kind == capture.FrameEvent {
 			lines++
+			if f.At == capture.NoTime {
+				t.Errorf("line %d has no time", lines)
+			}
 		}
 		return nil
 	})
