@@ -182,3 +182,26 @@ func (fr *Framer) detectAll(b []byte) Format {
 	fr.Finish(0, func(*Frame) {})
 	return fr.Format()
 }
+
+// TestHARFromTimedBody: --save-har of a recording whose event stream or
+// JSON lines body is timed writes the body as received, its timing lines
+// left out.
+func TestHARFromTimedBody(t *testing.T) {
+	t.Parallel()
+	for name, tt := range bodyInputs(t) {
+		x := sseExchange()
+		x.ResponseHeader.Set("Content-Type", tt.ctype)
+		rec, _ := record(t, x, RecordOptions{Format: ContentFormat(tt.ctype)}, tt.in, 7)
+		var w bytes.Buffer
+		h := NewHAR(&w, HAROptions{})
+		src := FromReader("rec", SourceFile, bytes.NewReader(rec), false)
+		src.Record(h.Entry(nil))
+		if err := src.Read(t.Context(), ReadOptions{}, func(*Frame) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		h.Close()
+		if got := readHARBack(t, &w).Entries[0].Bytes(); !bytes.Equal(got, tt.in) {
+			t.Errorf("%s: HAR body %q; want %q", name, got, tt.in)
+		}
+	}
+}
