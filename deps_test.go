@@ -21,6 +21,9 @@ import (
 // proxy and the commands escape text alike through it. proxy serves HTTP
 // and feeds the sessions list with model.SessionUpdate values; it imports
 // no ui, and ui never imports it.
+// suite (check over a test suite: the inputs under directories, the
+// config file, the CI report formats) stands beside termtext too; the
+// commands use it.
 // cli holds the commands and may import every package but the root. The
 // root is main.go alone, and it imports cli only (rootFile, rootImports).
 // internal/ holds helpers for tests only (a WebSocket peer, SSE blocks,
@@ -34,7 +37,8 @@ var layers = map[string][]string{
 	"samples":  nil,
 	"ui":       {"capture", "model", "samples", "termtext"},
 	"proxy":    {"capture", "model", "ingest", "termtext"},
-	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy"},
+	"suite":    {"capture", "model", "termtext"}, // check over a suite: inputs, config, CI formats
+	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy", "suite"},
 	"internal": {"capture", "model", "samples"},
 	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
 }
@@ -42,7 +46,7 @@ var layers = map[string][]string{
 // plainLayers must stay free of terminal and highlighting libraries, so
 // that they can be tested without a terminal, and so that the proxy does
 // not carry Bubble Tea, lipgloss and chroma.
-var plainLayers = []string{"capture", "model", "ingest", "termtext", "proxy"}
+var plainLayers = []string{"capture", "model", "ingest", "termtext", "proxy", "suite"}
 
 // rootFile is the root's one Go file besides tests, and rootImports the
 // only package of the project it may import: the command line lives in

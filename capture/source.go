@@ -61,6 +61,7 @@ type Source struct {
 	lastAt  time.Duration
 	closer  io.Closer // r, when Close must close it
 	err     error     // why the entry cannot be read: Read returns it at once
+	size    int64     // the file's size when opened, -1 for a live one (see Size)
 }
 
 // Tap receives a copy of what a Source reads, with each read's arrival
@@ -112,7 +113,19 @@ func Open(arg string, stdin *os.File) (*Source, error) {
 	}
 	// A FIFO or character device given by path is live, like stdin.
 	live := !st.Mode().IsRegular()
-	return &Source{Name: arg, Kind: SourceFile, Timed: live, r: f, file: f}, nil
+	size := st.Size()
+	if live {
+		size = -1
+	}
+	return &Source{Name: arg, Kind: SourceFile, Timed: live, r: f, file: f, size: size}, nil
+}
+
+// Size is the size of a regular file the source opened, as it was when
+// opened, and false for any other source (stdin, a pipe, a sample, an
+// archive's entry). Readers size their work by it: a small file is read
+// with a small buffer, and a command need not pipeline its modelling.
+func (s *Source) Size() (int64, bool) {
+	return s.size, s.file != nil && s.size >= 0
 }
 
 // FromReader wraps any reader, such as an embedded sample.
@@ -202,7 +215,14 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		}
 		return time.Since(start)
 	}
-	buf := make([]byte, readChunk)
+	n := readChunk
+	if size, ok := s.Size(); ok && size < readChunk {
+		// A small file is read whole in one read (the byte past it finds
+		// the end): a check over a thousand recordings then clears no
+		// 256 KiB buffer for each.
+		n = int(size) + 1
+	}
+	buf := make([]byte, n)
 	var offset int64
 	var readErr error
 	for emitErr == nil {

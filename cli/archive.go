@@ -78,10 +78,14 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	}
 	in := &archiveInput{name: name, entries: model.LLMEntries(ar)}
 	if len(in.entries) == 0 {
-		return nil, fmt.Errorf("%s: no stream or LLM response in it", name)
+		return nil, fmt.Errorf("%s: %w", name, errNoLLMExchange)
 	}
 	return in, nil
 }
+
+// errNoLLMExchange is an archive in which no exchange is an LLM's: a
+// cassette of telemetry or of another API.
+var errNoLLMExchange = errors.New("no stream or LLM response in it")
 
 func isRegular(path string) bool {
 	st, err := os.Stat(path)
@@ -95,7 +99,11 @@ func readHead(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	buf := make([]byte, 64<<10)
+	size := int64(64 << 10)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = min(size, st.Size()) // a small file: no 64 KiB buffer for each of a suite's
+	}
+	buf := make([]byte, size)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err

@@ -7,10 +7,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -20,6 +23,19 @@ const (
 	checkAbout = `Checks a stream against the protocol rules (streamtap rules lists them) and
 prints the stream's outcome and the findings. Reads stdin when FILE is -, or
 when no FILE is given and stdin is a pipe.
+
+Several inputs, or a DIR (its recordings, recursively: files named *.sse,
+*.jsonl, *.ndjson, *.json, *.har, *.yaml, *.yml, *.chunks.txt, *.http,
+*.eventstream, hidden ones skipped), are checked one by one: a verdict for
+each (for each session of a HAR file or a cassette), then a summary; the
+exit code is the worst. --output-format junit, sarif or github writes the
+verdicts for CI: a JUnit test case per input, a SARIF 2.1.0 log whose
+results point at the line and bytes of the events they cite, or GitHub
+Actions annotations.
+
+--disable and --severity turn rules off or grade them otherwise; so does a
+.streamtap.yaml (keys disable and severity) found from each input's
+directory up, or the file --config names. The command line wins.
 
 The check fails on a finding at or above --fail-on, and on an outcome of
 error (an HTTP error or an error event), failed, blocked (a refusal or a
@@ -35,7 +51,7 @@ hold every call to it: arguments against the tool's JSON Schema, undeclared
 tools, tool_choice, parallel calls.
 `
 	checkExits = `exit codes: 0 pass, 1 fail (findings or outcome), 2 unreadable input or bad
-usage
+usage; with several inputs, the worst of theirs
 `
 )
 
@@ -45,11 +61,13 @@ usage
 // cannot be read; its error lines name it ("streamtap check: …").
 func checkCommand() command {
 	c := readingCommand(&reader{
-		name: "check", heap: checkHeap, namesErrors: true, marks: jsonMarks,
-		flags:  checkFlags,
-		parsed: parseCheckFlags,
-		one:    checkStream,
+		name: "check", heap: checkHeap, namesErrors: true, marks: jsonMarks, many: true,
+		flags:   checkFlags,
+		parsed:  parseCheckFlags,
+		instead: checkSuite,
+		one:     checkStream,
 	}, "protocol findings and the outcome, for CI (exit 1 when it fails)", checkAbout)
+	c.args = "[FILE|DIR|-]..."
 	c.exits = checkExits
 	return c
 }
@@ -57,7 +75,10 @@ func checkCommand() command {
 // checkFlags defines check's own flags.
 func checkFlags(fs *flag.FlagSet, o *options) {
 	requestFlag(fs, o)
-	fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text`)
+	fs.BoolVar(&o.json, "json", false, `print one JSON object {"outcome", "findings", "pass"} instead of text (--output-format json)`)
+	fs.StringVar(&o.outputFormat, "output-format", "text", "print the verdicts as `FORMAT`: text, json, junit (JUnit XML), sarif (SARIF 2.1.0) or github (GitHub Actions workflow commands)")
+	o.rules = new(ruleFlags)
+	defineRuleFlags(fs, o.rules, "from each input's directory up")
 	fs.StringVar(&o.failOnName, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
 	fs.StringVar(&o.profileName, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
 	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
@@ -70,6 +91,26 @@ func parseCheckFlags(o *options) (err error) {
 	}
 	if o.profile, err = checks.ParseProfile(o.profileName); err != nil {
 		return fmt.Errorf("--profile: %w", err)
+	}
+	if !slices.Contains(suite.Formats, o.outputFormat) {
+		return fmt.Errorf("--output-format %s: want one of %s", o.outputFormat, strings.Join(suite.Formats, ", "))
+	}
+	if o.json {
+		if o.outputFormat != "text" && o.outputFormat != "json" {
+			return fmt.Errorf("--json is --output-format json: give one of them")
+		}
+		o.outputFormat = "json"
+	}
+	o.json = o.outputFormat == "json"
+	if len(o.inputs) > 1 || suite.Many(o.inputs) {
+		for _, f := range []struct{ name, value string }{{"--save", o.save}, {"--save-timed", o.saveTimed}, {"--save-har", o.saveHAR}} {
+			if f.value != "" {
+				return fmt.Errorf("%s writes what one input holds: give one input", f.name)
+			}
+		}
+		if o.session > 0 {
+			return fmt.Errorf("--session %d chooses a session of one archive: give one input", o.session)
+		}
 	}
 	return nil
 }
@@ -88,7 +129,12 @@ func outcomeFails(state string, allow outcomeSet) bool {
 // checkStream checks one stream and writes its report; it ends as check
 // does.
 func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ io.Writer) error {
+	cfg, err := o.rules.configFor(inputDir(o))
+	if err != nil {
+		return err
+	}
 	opts, c := attachChecks(model.Options{}, src, o)
+	c.SetConfig(cfg)
 	s, err := readStream(ctx, src, o, opts, nil)
 	if err != nil {
 		return readError(err)

@@ -57,11 +57,9 @@ func TestCheckExitCodes(t *testing.T) {
 		{"error, tolerant", []string{"--profile", "tolerant", bad}, 1},
 		{"clean with --fail-on info", []string{"--fail-on", "info", clean}, 0},
 		{"missing file", []string{filepath.Join(t.TempDir(), "nope.sse")}, 2},
-		{"directory", []string{t.TempDir()}, 2},
 		{"bad --fail-on", []string{"--fail-on", "fatal", clean}, 2},
 		{"bad --profile", []string{"--profile", "lax", clean}, 2},
 		{"unknown flag", []string{"--frobnicate", clean}, 2},
-		{"two files", []string{clean, warn}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,6 +31,11 @@ func Main(args []string) int {
 // handed to it as if they followed it.
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	name, rest := splitCommand(args)
+	if name == "" {
+		if err := mistypedCommand(rest); err != nil {
+			return exit(err, stdout, stderr)
+		}
+	}
 	c, _ := lookupCommand(name)
 	return exit(c.run(ctx, rest, stdin, stdout, stderr), stdout, stderr)
 }

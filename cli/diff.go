@@ -18,7 +18,6 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
-	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -131,9 +130,9 @@ func diffStreams(ctx context.Context, args [2]string, format capture.Format, opt
 // one stream alone does not keep two cores busy. It returns the sides and
 // the functions that close their sources, even on error.
 func readDiffSides(ctx context.Context, args []string, format capture.Format, ig streamdiff.Ignore,
-	stdin *os.File, stderr io.Writer) ([2]*streamdiff.Side, []func() error, error) {
+	stdin *os.File, stderr io.Writer) ([2]*streamdiff.Side, []func(), error) {
 	var sides [2]*streamdiff.Side
-	var closers [2]func() error
+	var closers [2]func()
 	var errs [2]error
 	read := func(i int) {
 		sides[i], closers[i], errs[i] = readDiffSide(ctx, args[i], format, model.Options{}, ig, stdin, stderr)
@@ -152,7 +151,7 @@ func readDiffSides(ctx context.Context, args []string, format capture.Format, ig
 			read(1)
 		}
 	}
-	var out []func() error
+	var out []func()
 	for _, c := range closers {
 		if c != nil {
 			out = append(out, c)
@@ -169,14 +168,15 @@ const samplePrefix = "sample:"
 // attached. Its bytes must be readable again for the fields of events
 // that differ: a file is read back from the file, a sample from memory,
 // and stdin is kept in memory as it is read. The caller closes the source
-// with the function returned once it no longer reads the side.
+// with the function returned once it no longer reads the side (a source
+// only read has nothing to lose on close).
 func readDiffSide(ctx context.Context, arg string, format capture.Format, base model.Options, ig streamdiff.Ignore,
-	stdin *os.File, stderr io.Writer) (*streamdiff.Side, func() error, error) {
+	stdin *os.File, stderr io.Writer) (*streamdiff.Side, func(), error) {
 	var src *capture.Source
 	var raw io.ReaderAt
 	switch name, isSample := strings.CutPrefix(arg, samplePrefix); {
 	case isSample:
-		data, err := samples.Open(name)
+		data, err := openSample(name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -199,7 +199,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		src.Close()
 		return nil, nil, err
 	}
-	return streamdiff.NewSide(src.Name, s, rec), src.Close, nil
+	return streamdiff.NewSide(src.Name, s, rec), func() { src.Close() }, nil
 }
 
 // openDiffOperand opens a file or - as the other commands open their

@@ -40,6 +40,10 @@ func TestDiffExitCodes(t *testing.T) {
 	t.Parallel()
 	edited := diffTemp(t, "responses-single-call", `"delta":" \"Par"`, `"delta":" \"Lyo"`)
 	renamed := diffTemp(t, "responses-single-call", "call_GuEb29uVR4NNs9GyZiycMHSC", "call_gateway0000000000000001")
+	// The same call as Chat sends it, its arguments in another key order
+	// and without spaces: equal as JSON, not as bytes.
+	chat := checkTemp(t, `data: {"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"unit\":\"celsius\",\"location\":\"Paris, France\"}"}}]},"finish_reason":null}]}`+
+		"\n\n"+`data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`+"\n\ndata: [DONE]\n\n")
 	tests := []struct {
 		name    string
 		args    []string
@@ -55,11 +59,14 @@ func TestDiffExitCodes(t *testing.T) {
 		{"call id renamed", []string{"sample:responses-single-call", renamed}, 0, "equivalent", "", false},
 		{"call id renamed, strict", []string{"--strict", "sample:responses-single-call", renamed}, 1, "call get_weather (response 0, output 0): id \"call_GuEb29uVR4NNs9GyZiycMHSC\" ≠ \"call_gateway0000000000000001\"", "", false},
 		{"call id renamed, strict but ids ignored", []string{"--strict", "--ignore", "call_id,item_id", "--ignore", "id", "sample:responses-single-call", renamed}, 0, "ignoring: call_id, id, item_id", "", false},
+		{"the same call across dialects", []string{"sample:responses-single-call", chat}, 0, "equivalent", "", false},
+		{"the same call across dialects, strict", []string{"--strict", "--ignore", "id,call_id", "sample:responses-single-call", chat}, 1,
+			"call get_weather (response 0, output 0): arguments equal as JSON, bytes differ from byte 2", "", false},
 		{"one operand", []string{"sample:responses-single-call"}, 2, "", "streamtap diff: diff takes two streams, A and B (got 1); run 'streamtap diff --help'", false},
 		{"three operands", []string{"a", "b", "c"}, 2, "", "diff takes two streams, A and B (got 3)", false},
 		{"stdin twice", []string{"-", "-"}, 2, "", "only one of A and B can be - (stdin)", false},
 		{"missing file", []string{"sample:responses-single-call", "/nonexistent/b.sse"}, 2, "", "streamtap diff: B: open /nonexistent/b.sse: no such file or directory", false},
-		{"unknown sample", []string{"sample:nope", "sample:responses-single-call"}, 2, "", "streamtap diff: A: sample \"nope\"", false},
+		{"unknown sample", []string{"sample:nope", "sample:responses-single-call"}, 2, "", "streamtap diff: A: no sample \"nope\" ('streamtap samples' lists them)", false},
 		{"--sample", []string{"--sample", "x", "a", "b"}, 2, "", "diff takes no --sample: name a sample as sample:NAME", false},
 		{"bad format", []string{"--format", "xml", "a", "b"}, 2, "", "--format", false},
 	}

@@ -111,7 +111,11 @@ func exit(err error, stdout, stderr io.Writer) int {
 	switch {
 	case e.line == lineHelp:
 		c, _ := lookupCommand(e.cmd)
-		writeHelp(stdout, c)
+		if werr := writeHelp(stdout, c); werr != nil {
+			// help > /dev/full printed nothing and exited 0.
+			writeErrorLine(stderr, "streamtap", werr)
+			return statusError
+		}
 	case e.err == nil:
 	case e.line == lineUsage:
 		writeUsageLine(stderr, e.cmd, e.err)
@@ -131,8 +135,13 @@ func writeUsageLine(w io.Writer, name string, err error) {
 		prefix, help = "streamtap "+name, "streamtap "+name+" --help"
 	}
 	msg := flagError(err)
-	if c, ok := lookupCommand(name); ok && c.noSample != "" && msg == "unknown flag --sample" {
-		msg = c.noSample
+	c, ok := lookupCommand(name)
+	if flag, unknown := strings.CutPrefix(msg, "unknown flag "); ok && unknown {
+		if c.noSample != "" && flag == "--sample" {
+			msg = c.noSample
+		} else if hint := flagSuggestion(c, strings.TrimLeft(flag, "-")); hint != "" {
+			msg += " (" + hint + ")"
+		}
 	}
 	fmt.Fprintf(w, "%s: %s; run '%s'\n", prefix, termtext.Safe(msg), help)
 }

@@ -92,6 +92,10 @@ type options struct {
 	json        bool
 	keepSecrets bool
 	input       string
+	// inputs are every input named on the command line, for a command
+	// that takes several (reader.many: check); input is the one when
+	// there is exactly one.
+	inputs      []string
 	failOnName  string // check: --fail-on
 	profileName string // check: --profile
 	failOn      checks.Severity
@@ -108,6 +112,10 @@ type options struct {
 	// what the comparison ignores.
 	diff    string
 	compare compareFlags
+
+	// check's output and rules (check_suite.go).
+	outputFormat string     // --output-format; --json is "json"
+	rules        *ruleFlags // --disable, --severity and --config
 }
 
 // readFlags defines the flags of the reading command r into o, the input
@@ -147,14 +155,17 @@ func parseFlags(r *reader, args []string) (options, error) {
 	if err != nil {
 		return o, err
 	}
-	if len(positional) > 1 {
+	if len(positional) > 1 && !r.many {
 		return o, fmt.Errorf("one input at a time (got %s)", strings.Join(positional, ", "))
+	}
+	if r.many {
+		o.inputs = positional
 	}
 	if len(positional) == 1 {
 		o.input = positional[0]
 	}
-	if o.input != "" && o.sample != "" {
-		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, o.input)
+	if len(positional) > 0 && o.sample != "" {
+		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, strings.Join(positional, ", "))
 	}
 	f, err := capture.ParseFormat(format)
 	if err != nil {
@@ -261,18 +272,19 @@ type compareFlags struct {
 // define defines --strict and --ignore into fs; their help starts with
 // when, "" or "with --diff: ".
 func (c *compareFlags) define(fs *flag.FlagSet, when string) {
-	fs.BoolVar(&c.strict, "strict", false, when+"ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count")
+	fs.BoolVar(&c.strict, "strict", false, when+"ignore nothing by default: ids, timestamps, obfuscation, sequence-number offsets, keep-alives and timing all count, and so do the bytes of arguments equal as JSON across dialects")
 	fs.Var(listFlag{&c.ignore}, "ignore", when+"also ignore `NAMES`, a comma-separated list of JSON member names or kinds of difference; may be repeated")
 }
 
 // options are the comparison's options: the default ignore list (none
-// with --strict) and the names --ignore adds.
+// with --strict) and the names --ignore adds; across dialects arguments
+// equal as JSON are the same unless --strict.
 func (c compareFlags) options() streamdiff.Options {
 	names := streamdiff.DefaultIgnore()
 	if c.strict {
 		names = nil
 	}
-	return streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, c.ignore...)...)}
+	return streamdiff.Options{Ignore: streamdiff.NewIgnore(append(names, c.ignore...)...), ArgsAsJSONAcrossDialects: !c.strict}
 }
 
 // listFlag is a repeatable flag whose value is a comma-separated list.

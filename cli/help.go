@@ -22,10 +22,10 @@ const helpWidth = 80
 
 // writeHelp prints the usage of c: the usage line, what it does, and every
 // flag of its flag set with its argument, default and meaning. The bare
-// inspector's help also lists the commands.
-func writeHelp(w io.Writer, c command) {
+// inspector's help also lists the commands. It returns the first error
+// writing to w.
+func writeHelp(w io.Writer, c command) error {
 	b := bufio.NewWriter(w)
-	defer b.Flush()
 	fs := c.flags()
 	hasFlags := false
 	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
@@ -62,6 +62,7 @@ func writeHelp(w io.Writer, c command) {
 	if c.exits != "" {
 		fmt.Fprint(b, "\n"+c.exits)
 	}
+	return b.Flush() // a bufio.Writer keeps its first error: Flush returns it
 }
 
 // writeFlags lists the flags of fs, one entry each: the flag and its
@@ -142,16 +143,18 @@ func runHelp(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) 
 	switch len(positional) {
 	case 0:
 		c, _ := lookupCommand("")
-		writeHelp(stdout, c)
-		return nil
+		return writeHelp(stdout, c)
 	case 1:
 		c, ok := lookupCommand(positional[0])
 		if !ok || positional[0] == "" {
 			// The inspector's help lists the commands there are.
-			return usageError("", fmt.Errorf("no command %q", positional[0]))
+			msg := fmt.Sprintf("no command %q", positional[0])
+			if near := nearest(positional[0], commandNames()); len(near) > 0 {
+				msg += " (did you mean " + orList(near) + "?)"
+			}
+			return usageError("", errors.New(msg))
 		}
-		writeHelp(stdout, c)
-		return nil
+		return writeHelp(stdout, c)
 	}
 	return usageError("help", errors.New("help takes one COMMAND"))
 }

@@ -222,8 +222,7 @@ func forwardEvery(ctx context.Context, p *ingest.Pump, send func(tea.Msg), every
 		behind := ok
 		if !ok {
 			if owed {
-				send(ui.Redraw())
-				drawn, owed = time.Now(), false
+				send(ui.Redraw()) // the batch Next waits for is drawn below, which resets drawn and owed
 			}
 			if b, ok = p.Next(ctx); !ok {
 				return

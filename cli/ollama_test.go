@@ -115,7 +115,7 @@ func TestOllamaHeadless(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, _ = runCLI(t, nil, "diff", other, chat)
-	if code != 1 || !strings.Contains(out, "arguments differ (different JSON)") {
+	if code != 1 || !strings.Contains(out, `arguments differ as JSON at 1 path: /city: "Lyon" → "Paris" (byte 9)`) {
 		t.Errorf("diff of another argument: exit %d\n%s", code, out)
 	}
 }

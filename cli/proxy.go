@@ -18,6 +18,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
@@ -46,6 +47,9 @@ type proxyOptions struct {
 	bodyTimeout time.Duration
 	clientIdle  time.Duration
 	keep        int // with the sessions list: how many sessions it keeps, 0 for all
+	// rules is the config file's rule changes (.streamtap.yaml, found from
+	// the working directory up), for the findings of the log line.
+	rules checks.Config
 }
 
 // proxyFlags defines the proxy's flags into o; the upstream URL, parsed
@@ -72,7 +76,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 // feed or nil.
 func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
 	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
-		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed}
+		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed, Rules: o.rules}
 }
 
 func parseProxyArgs(args []string) (proxyOptions, error) {
@@ -95,6 +99,16 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	o.upstream = u
 	if o.keep < 0 {
 		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
+	}
+	if o.noTUI {
+		// Both shape the sessions list, which --no-tui does without: taken
+		// silently, they would promise what nothing does.
+		if o.keep > 0 {
+			return o, errors.New("--keep is for the sessions list; with --no-tui nothing is kept (the log goes to stderr)")
+		}
+		if o.logFile != "" {
+			return o, errors.New("--log is for the sessions list; with --no-tui the log goes to stderr (redirect it: 2>FILE)")
+		}
 	}
 	return o, nil
 }
@@ -121,6 +135,9 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	if err != nil {
 		return usageError("proxy", err)
 	}
+	if o.rules, err = new(ruleFlags).configFor(""); err != nil {
+		return err
+	}
 	if o.record != "" {
 		if err := os.MkdirAll(o.record, 0o755); err != nil {
 			return fmt.Errorf("record: %w", err)
@@ -144,6 +161,9 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		if tty := terminalOf(stdout, stderr); tty != nil {
 			return runProxyTUI(ctx, o, ln, tty)
 		}
+	}
+	if !o.noTUI && (o.keep > 0 || o.logFile != "") {
+		fmt.Fprintln(stderr, "streamtap: no terminal for the sessions list: the log goes to stderr, and --keep and --log do nothing")
 	}
 	p := proxy.New(o.proxy(nil), stderr)
 	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), termtext.Safe(o.shownUpstream()))

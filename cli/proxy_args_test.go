@@ -25,6 +25,11 @@ func TestParseProxyArgs(t *testing.T) {
 		{[]string{"--upstream", "ftp://x"}, false},
 		{[]string{}, false},
 		{[]string{"--upstream", "http://x", "extra"}, false},
+		{[]string{"--upstream", "http://x", "--keep", "50"}, true},
+		// --keep and --log shape the sessions list, which --no-tui has not.
+		{[]string{"--upstream", "http://x", "--no-tui", "--keep", "50"}, false},
+		{[]string{"--upstream", "http://x", "--no-tui", "--log", "p.log"}, false},
+		{[]string{"--upstream", "http://x", "--no-tui", "--keep", "0"}, true},
 	}
 	for _, tt := range tests {
 		_, err := parseProxyArgs(tt.args)

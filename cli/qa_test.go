@@ -6,6 +6,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,5 +238,23 @@ func TestSessionHeaderSaysWhyNoResponse(t *testing.T) {
 	want := "# session 3/3: POST https://api.openai.com/v1/chat/completions · no response: dial tcp: connection refused\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("check:\n%s\nwant a line %q", out, want)
+	}
+}
+
+// fullWriter fails every write, as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestHelpToAFullOutputFails: help that could not be written exits 2 and
+// says why on stderr, as every command's output does (help > /dev/full
+// printed nothing and exited 0).
+func TestHelpToAFullOutputFails(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"help"}, {"help", "calls"}, {"calls", "--help"}, {"--help"}} {
+		var stderr strings.Builder
+		if code := run(t.Context(), args, os.Stdin, fullWriter{}, &stderr); code != 2 || !strings.Contains(stderr.String(), "no space left") {
+			t.Errorf("%v to a full output: exit %d, stderr %q; want 2 and the write error", args, code, stderr.String())
+		}
 	}
 }

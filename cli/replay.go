@@ -14,7 +14,6 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/proxy"
-	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/termtext"
 )
 
@@ -140,7 +139,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
 	if o.sample != "" {
 		name = "sample " + o.sample
 		var data []byte
-		if data, err = samples.Open(o.sample); err == nil {
+		if data, err = openSample(o.sample); err == nil {
 			rec, err = replayRecording(data)
 		}
 	} else {

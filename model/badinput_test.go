@@ -63,6 +63,7 @@ func hasError(s *Session, status int, msg string) bool {
 // assemble without losing a byte (events tile the input and read back) and
 // carry a diagnosis on the event that is wrong.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   []byte

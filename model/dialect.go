@@ -82,9 +82,10 @@ type dialect interface {
 	newState() dialectState
 	// shape names the shape of event ev, of type typ, that the dialect
 	// claimed (see Session.Shape); data is the event's data, nil when not
-	// at hand. explanations are the dialect's rows of the explanations
-	// table, which keys them by shape. Without them (noHooks) a dialect's
-	// events are shaped by their type alone and explained by nothing.
+	// at hand; without a shape of its own (noHooks) a dialect's events are
+	// shaped by their type alone. explanations are the dialect's rows of
+	// the explanations table, which keys them by shape: every dialect has
+	// its own (the explain test lists the shapes that have no row).
 	shape(s *Session, ev *Event, ord int, typ string, data []byte) Shape
 	explanations() []Explanation
 }
@@ -108,7 +109,6 @@ func (noHooks) sentinel(*Session, int)                   {}
 func (noHooks) claimType(string) bool                    { return false }
 func (noHooks) claimShape(*Session, string) bool         { return false }
 func (noHooks) claimError(*Session, string) bool         { return false }
-func (noHooks) explanations() []Explanation              { return nil }
 
 func (noHooks) shape(_ *Session, ev *Event, _ int, typ string, _ []byte) Shape {
 	return Shape{Dialect: ev.Dialect, Type: typ}

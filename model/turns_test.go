@@ -56,6 +56,35 @@ func TestTurnsLink(t *testing.T) {
 	}
 }
 
+// TestTurnsForgetOldest: Turns remembers its newest exchanges only, so a
+// proxy that runs for days does not grow; an id a newer exchange took
+// over survives the older one's eviction.
+func TestTurnsForgetOldest(t *testing.T) {
+	tr := Turns{keep: 2}
+	responses := func(ids ...string) *Session {
+		var lines []string
+		for i, id := range ids {
+			lines = append(lines,
+				fmt.Sprintf(`{"type":"response.created","sequence_number":%d,"response":{"id":%q,"status":"in_progress"}}`, 2*i, id),
+				fmt.Sprintf(`{"type":"response.completed","sequence_number":%d,"response":{"id":%q,"status":"completed","output":[]}}`, 2*i+1, id))
+		}
+		return assemble(t, sse(lines...))
+	}
+	tr.Add(1, responses("resp_1", "resp_shared"))
+	tr.Add(2, responses("resp_2"))
+	tr.Add(3, responses("resp_3", "resp_shared")) // takes resp_shared over
+	tr.Add(3, responses("resp_3b"))               // the same exchange again: still one
+	tr.Add(4, responses("resp_4"))
+	for id, want := range map[string]int{"resp_1": 0, "resp_2": 0, "resp_shared": 3, "resp_3": 3, "resp_3b": 3, "resp_4": 4} {
+		if prev, _ := tr.Link(Request{Previous: id}); prev != want {
+			t.Errorf("Link(previous %s) = %d; want %d", id, prev, want)
+		}
+	}
+	if len(tr.order) != 2 || len(tr.responses) != 2 || len(tr.byResponse) != 4 {
+		t.Errorf("remembers %d exchanges, %d with responses, %d response ids; want 2, 2, 4", len(tr.order), len(tr.responses), len(tr.byResponse))
+	}
+}
+
 func TestRequestContinues(t *testing.T) {
 	for _, req := range []Request{{Previous: "r"}, {Answers: []string{"c"}}, {Assistants: []string{"c"}}} {
 		if !req.Continues() {

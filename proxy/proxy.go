@@ -25,6 +25,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
 )
 
 // Proxy bounds. MaxRequestBody is how much of a request body replay
@@ -72,6 +73,10 @@ type Options struct {
 	// Grace is how long Serve lets open exchanges finish when it stops
 	// before it cuts them (0: ShutdownGrace).
 	Grace time.Duration
+	// Rules is what the user changed of the protocol rules (a config
+	// file's disable and severity), applied to the findings of the log
+	// line and of the sessions list.
+	Rules checks.Config
 	// Spill, with Feed, is a directory where each ended session's bytes
 	// are kept (compressed), so that the sessions list can let the
 	// session go and load it again when it is opened (model.StoredSession). The

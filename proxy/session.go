@@ -49,7 +49,7 @@ type session struct {
 	unanswered []string
 	store      *capture.Store  // the body's bytes, for the sessions list; nil without it
 	shown      *model.Request  // built once, then shared read-only with the UI
-	checks     *checks.Checker // the sessions list's checks; nil without it
+	checks     *checks.Checker // the protocol checks: the log line's findings and the sessions list's
 
 	live       *model.Live
 	status     int
@@ -74,10 +74,11 @@ type session struct {
 	endAt time.Duration // when the body ended (endModel), or capture.NoTime
 }
 
-// newSession starts the session of a request. Its model keeps its events,
-// its bytes (in a Store) and the checks' observations only for the
-// sessions list: without it the log needs only the assembly, and a 1 MiB
-// store block per session would dominate memory under many streams.
+// newSession starts the session of a request. The checks observe every
+// session, for the findings of its log line. Its model keeps its events
+// and its bytes (in a Store) only for the sessions list: without it the
+// log needs no more, and a 1 MiB store block per session would dominate
+// memory under many streams.
 func (p *Proxy) newSession(r *http.Request) *session {
 	ps := &session{
 		p: p, id: int(p.next.Add(1)), start: time.Now(), in: r.Context(),
@@ -87,8 +88,10 @@ func (p *Proxy) newSession(r *http.Request) *session {
 	var opts model.Options
 	if p.feed != nil {
 		ps.store = new(capture.Store)
-		opts, ps.checks = checks.Attach(model.Options{KeepEvents: true, Raw: ps.store})
+		opts = model.Options{KeepEvents: true, Raw: ps.store}
 	}
+	opts, ps.checks = checks.Attach(opts)
+	ps.checks.SetConfig(p.o.Rules)
 	ps.endAt = capture.NoTime
 	ps.live = model.NewLive(model.NewSession(opts))
 	p.open.add(1)
@@ -103,7 +106,7 @@ func (p *Proxy) newSession(r *http.Request) *session {
 // The sessions list may be reading the session: the request is set under
 // its lock.
 func (ps *session) learnChecks() {
-	if ps.checks == nil || !ps.req.Parsed {
+	if !ps.req.Parsed {
 		return
 	}
 	r := ps.req
@@ -124,7 +127,7 @@ func (ps *session) respond(resp *http.Response) {
 		format = capture.FormatSSE // the messages are written as SSE blocks
 	}
 	ps.fr = capture.NewFramer(format)
-	ps.inline = ingest.NewInline(ps.live, ps.p.feed != nil) // the checks read Raw
+	ps.inline = ingest.NewInline(ps.live, true) // the checks read Raw
 	// The head goes in first, so that an HTTP error status is an error.
 	ps.add(headFrame(resp, ps.headAt))
 	ps.model()
@@ -459,6 +462,13 @@ func (ps *session) logLine(s *model.Session) string {
 			kv("detail", o.Detail)
 		}
 	}
+	if responded {
+		rep := ps.checks.Report(s, checks.Strict)
+		kv("findings", findingCounts(rep))
+		if len(rep.Findings) > 0 {
+			kv("worst", worstRule(rep))
+		}
+	}
 	if ps.prev > 0 {
 		kv("turn-of", "#"+strconv.Itoa(ps.prev))
 	}
@@ -468,6 +478,33 @@ func (ps *session) logLine(s *model.Session) string {
 	}
 	kv("record", ps.recPath)
 	return b.String()
+}
+
+// findingCounts is the log line's findings: "1err,2warn,3info", without
+// the severities that have none; "" when there are none.
+func findingCounts(rep checks.Report) string {
+	var parts []string
+	for _, c := range []struct {
+		sev  checks.Severity
+		name string
+	}{{checks.Error, "err"}, {checks.Warning, "warn"}, {checks.Info, "info"}} {
+		if n := rep.Count(c.sev); n > 0 {
+			parts = append(parts, strconv.Itoa(n)+c.name)
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// worstRule is the rule of the report's worst finding: the first of the
+// highest severity, in the report's order.
+func worstRule(rep checks.Report) string {
+	worst := rep.Findings[0]
+	for _, f := range rep.Findings[1:] {
+		if f.Severity > worst.Severity {
+			worst = f
+		}
+	}
+	return worst.Rule
 }
 
 // Log writes whole lines, one writer at a time; it is safe for concurrent

@@ -72,6 +72,7 @@ func twoSnapshotPairs(n int) []byte {
 // selected now, and shows at once, without comparing again, when the
 // selection comes back to it.
 func TestDiffsComparisonLandsWhereItBelongs(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
 	m.insp.tl.selectOrd(2)
 	_, first := m.Update(keyMsg("4"))
@@ -121,6 +122,7 @@ func messagesOf(cmd tea.Cmd) []tea.Msg {
 // session while a comparison runs (as the proxy's inspector does): the
 // result, for the session before, is not kept.
 func TestDiffsResultOfAnotherSessionDropped(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
 	m.insp.tl.selectOrd(2)
 	_, cmd := m.Update(keyMsg("4"))

@@ -96,8 +96,7 @@ func drain(t testing.TB, m *Model, cmd tea.Cmd) {
 func diffMsgOf(t testing.TB, cmd tea.Cmd) tea.Msg {
 	t.Helper()
 	results := make(chan tea.Msg, 16)
-	var run func(tea.Cmd)
-	run = func(c tea.Cmd) {
+	run := func(c tea.Cmd) {
 		if c != nil {
 			go func() { results <- c() }()
 		}
@@ -179,8 +178,9 @@ func TestDiffGolden(t *testing.T) {
 // TestDiffWidthSweep draws the page at widths from 60 to 172 and heights
 // 15 and 24 and checks that no line overflows.
 func TestDiffWidthSweep(t *testing.T) {
+	t.Parallel()
 	for _, h := range []int{15, 24} {
-		for w := 60; w <= 172; w += 4 {
+		for _, w := range widths(60, 172, 4) {
 			m := newDiffModel(t, diffGateway, diffOfficial, w, h)
 			checkFits(t, viewOf(m), w, h)
 			pressDrain(t, m, "n", "tab", "j")

@@ -220,15 +220,3 @@ func (d *doc) apply(msg docIndexedMsg) {
 	}
 	d.front = msg.front
 }
-
-// layoutDoc lays out a whole document at once: for small texts, and for
-// tests.
-func layoutDoc(sp *docSpec) []segLine {
-	st := sp.start()
-	out := lineOut{keep: true}
-	var res []segLine
-	for sp.fill(&st, &out) {
-		res = append(res, out.segs)
-	}
-	return res
-}

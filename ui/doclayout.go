@@ -274,9 +274,10 @@ func (sp *docSpec) peek(st *layoutState, room int) (unit, layoutState) {
 	return sp.peekLines(st, room)
 }
 
-// peekJSON lays out JSON as prettyPartial always has: one member or
-// element per line, two spaces per level, strings kept whole and marked
-// as keys where an object key may come.
+// peekJSON lays out JSON (cut short or invalid too, token by token, so
+// that arguments show as they stream in): one member or element per
+// line, two spaces per level, strings kept whole and marked as keys where
+// an object key may come.
 func (sp *docSpec) peekJSON(st *layoutState, room int) (unit, layoutState) {
 	src, n := sp.src, *st
 	switch st.ph {

@@ -97,6 +97,7 @@ func maxDepth(b []byte) int {
 // pane's prefix. (Escapes and wide runes may wrap a little differently: the
 // layout never splits one, so only ASCII is compared wrapped.)
 func TestDocMatchesReference(t *testing.T) {
+	t.Parallel()
 	for i, src := range docCorpus(t) {
 		ms, me := len(src)/3, len(src)/3+max(len(src)/6, 1) // a non-empty mark: an empty one splits nothing visible
 		want := dropEmpty(refPrettyPartial(src, ms, me))
@@ -180,10 +181,15 @@ func TestHeadDocRedacts(t *testing.T) {
 // built on the event loop, off it in chunks, or both, are exactly the lines
 // of a layout from the start, for every mode and many widths.
 func TestDocResumes(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var big bytes.Buffer
+	items := 3000 // about 1 MB
+	if testing.Short() {
+		items = 1000
+	}
 	big.WriteString(`{"items":[`)
-	for i := range 3000 {
+	for i := range items {
 		fmt.Fprintf(&big, `{"id":%d,"name":"item %d","tags":["a","b"],"text":"%s"},`, i, i, strings.Repeat("héllo wörld ", rng.IntN(40)))
 	}
 	big.WriteString(`null],"end":true}`)
@@ -192,8 +198,12 @@ func TestDocResumes(t *testing.T) {
 		docRaw:  bytes.ReplaceAll(big.Bytes(), []byte(`},`), []byte("},\r\ndata: ")),
 		docText: bytes.ReplaceAll(big.Bytes(), []byte(`,`), []byte(",\n")),
 	}
+	ws := []int{13, 80}
+	if testing.Short() {
+		ws = ws[:1] // the narrow one, which wraps most
+	}
 	for mode, src := range srcs {
-		for _, w := range []int{13, 80} {
+		for _, w := range ws {
 			sp := &docSpec{src: src, mode: mode, w: w, prefix: "  ", ms: 1000, me: 5000}
 			all := layoutDoc(sp)
 			check := func(name string, d *doc) {

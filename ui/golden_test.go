@@ -113,8 +113,9 @@ func checkFits(t *testing.T, out string, w, h int) {
 // TestWidthSweep draws every pane at widths from 20 to 160 and checks that
 // no line overflows, including the notice shown below the minimum size.
 func TestWidthSweep(t *testing.T) {
+	t.Parallel()
 	for _, h := range []int{10, 15, 24} {
-		for w := 20; w <= 160; w += 3 {
+		for _, w := range widths(20, 160, 3) {
 			for _, pc := range paneCases {
 				m := goldenModel(t, w, h)
 				pc.setup(m)

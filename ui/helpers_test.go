@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,4 +104,54 @@ func workResult(msg tea.Msg) tea.Msg {
 		return pm.msg
 	}
 	return msg
+}
+
+// layoutDoc lays out a whole document at once, the reference the lazy
+// layout's tests compare with: the panes lay out a screen at a time from
+// saved states (doc.go), never a whole document.
+func layoutDoc(sp *docSpec) []segLine {
+	st := sp.start()
+	out := lineOut{keep: true}
+	var res []segLine
+	for sp.fill(&st, &out) {
+		res = append(res, out.segs)
+	}
+	return res
+}
+
+// prettyPartial pretty-prints JSON that may be cut short or invalid, as
+// the panes do for arguments as they stream in, the whole text at once.
+// The bytes in [markStart, markEnd) are marked: the fragment the selected
+// event added.
+func prettyPartial(src []byte, markStart, markEnd int) []segLine {
+	return layoutDoc(&docSpec{src: src, mode: docJSON, ms: markStart, me: markEnd})
+}
+
+// widths are the widths a sweep draws at: every step-th from lo to hi, a
+// third of them under -short (the fast loop), and minWidth-1 and minWidth
+// always, where the view turns into the one-line notice.
+func widths(lo, hi, step int) []int {
+	if testing.Short() {
+		step *= 3
+	}
+	var out []int
+	for w := lo; w <= hi; w += step {
+		out = append(out, w)
+	}
+	for _, w := range []int{minWidth - 1, minWidth} {
+		if lo <= w && w <= hi && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// skipHugeFieldsUnderShort skips a sweep over streams whose fields are 4
+// MB strings under -short: it counts a frame's allocations against the
+// size, so it can neither shrink the size (a frame allocates about 340 KB
+// whatever it shows) nor run beside other tests. The full suite runs it.
+func skipHugeFieldsUnderShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4 MB fields skipped under -short; the full suite runs them")
+	}
 }

@@ -117,15 +117,6 @@ func plainLines(text string) []segLine {
 	return out
 }
 
-// prettyPartial pretty-prints JSON that may be cut short or invalid, token
-// by token, so it works on arguments as they stream in. The bytes in
-// [markStart, markEnd) are marked: the fragment the selected event added.
-// It lays out the whole text; the panes lay out big ones a screen at a
-// time with the same layout (doclayout.go).
-func prettyPartial(src []byte, markStart, markEnd int) []segLine {
-	return layoutDoc(&docSpec{src: src, mode: docJSON, ms: markStart, me: markEnd})
-}
-
 func isDelim(c byte) bool {
 	switch c {
 	case ' ', '\t', '\n', '\r', '{', '}', '[', ']', ',', ':', '"':

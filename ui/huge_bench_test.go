@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -114,6 +115,40 @@ func BenchmarkCompareSnapshots(b *testing.B) {
 	for b.Loop() {
 		if res := compareSnapshots(s, ea, eb, "item"); len(res.entries) != 2 {
 			b.Fatalf("entries = %v", res.entries)
+		}
+	}
+}
+
+// BenchmarkHugeShapesEnd is 2 then G over each big shape of
+// TestHugePayloads at 20 and 50 MB: from the keys to a detail pane showing
+// the payload's end, the event read and laid out off the event loop; what
+// a user waits for. TestHugePayloads checks the same steps at sizes that cross
+// every threshold of the panes; this carries the cost of the big ones.
+func BenchmarkHugeShapesEnd(b *testing.B) {
+	for _, sh := range hugeShapes {
+		if !sh.big {
+			continue
+		}
+		for _, n := range []int{size20M, size50M} {
+			b.Run(fmt.Sprintf("shape=%s/size=%d", sh.name, n), func(b *testing.B) {
+				s := newSession(sh.build(n))
+				_, end := markers(n)
+				b.SetBytes(int64(n))
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					m := New(s, Options{Source: "bench"})
+					resize(m, 120, 40)
+					m.insp.tl.selectOrd(sh.ev)
+					b.StartTimer()
+					_, read := m.Update(keyMsg("2")) // reads the event off the event loop
+					_, more := m.Update(keyMsg("G")) // lays it out to its end, off the event loop too
+					settle(m, tea.Batch(read, more))
+					if !strings.Contains(sideText(m), end) {
+						b.Fatalf("G does not show %q", end)
+					}
+				}
+			})
 		}
 	}
 }

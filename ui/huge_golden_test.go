@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,21 +40,26 @@ var hugeGoldenCases = []struct {
 	{"diffs", snapshots20M, func(m *Model, w, h int) { resize(m, w, h); m.insp.tl.selectOrd(2); pressAll(m, "4") }},
 }
 
-func snapshots20M() []byte { return snapshotPair(size20M) }
-
-func doneArgs20M() []byte { return hugeShapes[0].build(size20M) }
+// snapshots20M and doneArgs20M are made once per test process and
+// shared (read only) by the goldens that draw them: making one cost as
+// much as drawing it.
+var (
+	snapshots20M = sync.OnceValue(func() []byte { return snapshotPair(size20M) })
+	doneArgs20M  = sync.OnceValue(func() []byte { return hugeShapes[0].build(size20M) })
+)
 
 // TestHugeGolden renders the detail and calls panes over big events at
 // 80×24 and 120×40, the 120×40 views with their styling.
 func TestHugeGolden(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("20 MB goldens skipped under -short")
 	}
 	for _, gc := range hugeGoldenCases {
-		data := gc.data()
 		for _, size := range [][2]int{{80, 24}, {120, 40}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", gc.name, size[0], size[1]), func(t *testing.T) {
-				m := New(newSession(data), Options{Source: "huge"})
+				t.Parallel()
+				m := New(newSession(gc.data()), Options{Source: "huge"})
 				gc.setup(m, size[0], size[1])
 				out := viewOf(m)
 				checkFits(t, out, size[0], size[1])

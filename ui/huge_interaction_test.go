@@ -44,6 +44,7 @@ func sideTitleText(m *Model) string {
 // its start as soon as it is selected, before the command that reads it
 // whole has run, and says in the title what is still under way.
 func TestBigEventFirstScreenBeforeRead(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, hugeShapes[0].build(bigSize), 120, 40)
 	_, cmd := m.Update(keyMsg("2"))
 	if got := sideText(m); !strings.Contains(got, `"arguments":"{\"content\":\"BEGIN-w0000000`) {
@@ -75,6 +76,7 @@ func TestBigEventFirstScreenBeforeRead(t *testing.T) {
 // TestBigEventGWaitsForEnd presses G before the event is read: the view
 // goes to the end once the line count is known, and scrolls from there.
 func TestBigEventGWaitsForEnd(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, hugeShapes[0].build(bigSize), 80, 24)
 	_, read := m.Update(keyMsg("2"))
 	_, more := m.Update(keyMsg("G"))
@@ -110,6 +112,7 @@ func twoBigEvents(n int) []byte {
 // TestStaleLayoutResultsAreDropped moves the selection while a big event
 // is read and indexed: results for what is no longer shown change nothing.
 func TestStaleLayoutResultsAreDropped(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
 	m.insp.tl.selectOrd(0)
 	_, readFirst := m.Update(keyMsg("2"))
@@ -164,6 +167,7 @@ func bigDeltaStream(n int) []byte {
 // fragment, marked, once the layout reaches it, and g still reaches the
 // arguments' real start.
 func TestCallsJumpsToFragmentInBigArguments(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, bigDeltaStream(bigSize/2), 120, 40)
 	m.insp.tl.selectOrd(2)
 	_, cmd := m.Update(keyMsg("3"))
@@ -222,6 +226,7 @@ func TestCallsBigArgumentsKeepStringState(t *testing.T) {
 // their results in whatever order they finish (run it with -race): the
 // view ends up showing the selected event, all work done.
 func TestLayoutWorkBesideTheEventLoop(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, twoBigEvents(bigSize), 100, 30)
 	results := make(chan tea.Msg, 256)
 	pending := 0
@@ -273,6 +278,7 @@ func TestLayoutWorkBesideTheEventLoop(t *testing.T) {
 // the proxy's inspector does when another exchange is opened) while a big
 // event of the first one is read: its result must not land in the second.
 func TestResultsForAnotherSessionAreDropped(t *testing.T) {
+	t.Parallel()
 	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
 	_, readFirst := m.Update(keyMsg("2"))
 	m.insp.attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,12 +16,19 @@ import (
 	"github.com/streamtap/streamtap/model/checks"
 )
 
-// Payload sizes the huge-payload tests sweep.
+// Payload sizes the huge-payload tests sweep. size64K1 is past what the
+// calls pane shows side by side (sideBySideMax) and what chroma colours
+// (chromaLimit); size1M1 past what the panes index, diff or show on the
+// event loop (syncIndexMax, diffSyncMax, eventPrefixMax, syncBudgetBytes);
+// sizeChunks past one chunk of the background index (indexChunkBytes), so
+// that its layout is laid out in two; size50M is the big payload the
+// panes promise to show at once.
 const (
-	size64K1 = 64<<10 + 1
-	size1M1  = 1<<20 + 1
-	size20M  = 20_000_000
-	size50M  = 50_000_000
+	size64K1   = 64<<10 + 1
+	size1M1    = 1<<20 + 1
+	sizeChunks = indexChunkBytes + 1
+	size20M    = 20_000_000
+	size50M    = 50_000_000
 )
 
 // payloadText is n bytes of JSON-safe text that starts with "BEGIN-" and
@@ -30,14 +38,18 @@ func payloadText(n int) string {
 	if n < 16 {
 		return strings.Repeat("x", n)
 	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString("BEGIN-")
-	for i := 0; b.Len() < n-4; i++ {
-		fmt.Fprintf(&b, "w%07d ", i)
+	b := make([]byte, 0, n+16)
+	b = append(b, "BEGIN-"...)
+	for i := 0; len(b) < n-4; i++ {
+		// "w%07d ", without fmt: fmt cost most of making a 50 MB payload.
+		b = append(b, 'w')
+		for d := 1_000_000; d > 1 && i < d; d /= 10 {
+			b = append(b, '0')
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ' ')
 	}
-	s := b.String()[:n-4]
-	return s + "-END"
+	return string(append(b[:n-4], "-END"...))
 }
 
 // markers are what the first and the last screen of a pane show for a
@@ -56,9 +68,40 @@ func sseEvent(b *bytes.Buffer, typ, data string) {
 	fmt.Fprintf(b, "event: %s\ndata: %s\n\n", typ, data)
 }
 
+// jsonString is s as a JSON string, byte for byte what json.Marshal
+// makes. Printable ASCII (with line breaks and tabs), what the payloads
+// are made of, is quoted by hand: json.Marshal cost a good part of making
+// a 50 MB payload.
 func jsonString(s string) string {
-	q, _ := json.Marshal(s)
-	return string(q)
+	n := 2
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			n += 2
+		case c < 0x20 || c > 0x7e || c == '<' || c == '>' || c == '&':
+			q, _ := json.Marshal(s) // \u00XX escapes, UTF-8 checks
+			return string(q)
+		default:
+			n++
+		}
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(append(b, '"'))
 }
 
 // hugeShape is one kind of big event: build makes a stream whose event at
@@ -69,7 +112,7 @@ type hugeShape struct {
 	ev    int
 	calls bool // the calls pane shows the payload (as arguments or text)
 	diffs bool // the diffs pane compares a snapshot holding the payload with an earlier one
-	big   bool // run it at 20 MB (and doneArgs at 50 MB) too
+	big   bool // run it past one index chunk (sizeChunks) too, and doneArgs at 50 MB
 }
 
 var hugeShapes = []hugeShape{
@@ -213,14 +256,24 @@ type hugeCase struct {
 	n     int
 }
 
-func hugeCases(t *testing.T) []hugeCase {
+// hugeCases are the shapes and sizes TestHugePayloads draws: every shape
+// from 1 byte past the thresholds of what the panes do on the event loop
+// (size1M1), the big shapes past one index chunk (sizeChunks), and the
+// function call's arguments at 50 MB. Under -short, only 1 byte and
+// size1M1, the size past every threshold of the event loop. Each size crosses
+// a threshold the one before it does not; more sizes between them walk
+// the same code (more chunks of the same index: TestDocResumes checks a
+// layout resumed from any chunk), and what they cost is measured by
+// BenchmarkHugeShapesEnd, BenchmarkDetailFirstFrame, BenchmarkCallsFirstFrame
+// and BenchmarkDiffsFirstFrame at 20 and 50 MB.
+func hugeCases() []hugeCase {
 	var out []hugeCase
 	for _, sh := range hugeShapes {
-		for _, n := range []int{1, 1 << 10, size64K1, size1M1, size20M, size50M} {
+		for _, n := range []int{1, 1 << 10, size64K1, size1M1, sizeChunks, size50M} {
 			switch {
-			case n >= size20M && !sh.big,
-				n == size50M && sh.name != "doneArgs" && sh.name != "snapshots",
-				n >= size20M && testing.Short():
+			case n == sizeChunks && !sh.big,
+				n == size50M && sh.name != "doneArgs",
+				testing.Short() && n != 1 && n != size1M1:
 				continue
 			}
 			out = append(out, hugeCase{sh, n})
@@ -234,8 +287,10 @@ func hugeCases(t *testing.T) []hugeCase {
 // raw) and the calls pane show the payload from its real start, G reaches
 // its real end, and the diffs pane compares snapshots that hold it.
 func TestHugePayloads(t *testing.T) {
-	for _, hc := range hugeCases(t) {
+	t.Parallel()
+	for _, hc := range hugeCases() {
 		t.Run(fmt.Sprintf("%s/%d", hc.shape.name, hc.n), func(t *testing.T) {
+			t.Parallel()
 			data := hc.shape.build(hc.n)
 			s := newSession(data)
 			m := New(s, Options{Source: "huge", Checks: hugeChecks(hc.shape.ev)})

@@ -249,7 +249,7 @@ func TestFilter(t *testing.T) {
 	press(m, `\`)
 	typeText(m, "kind:args-delta")
 	submit(t, m)
-	if m.insp.tl.rows == nil || len(m.insp.tl.rows) == 0 {
+	if len(m.insp.tl.rows) == 0 {
 		t.Fatal("filter selected nothing")
 	}
 	for _, o := range m.insp.tl.rows {

@@ -198,7 +198,7 @@ func (x *laneIndex) add(ord int) {
 	ev := s.Events.At(ord)
 	var cells [2]laneCell
 	n := 0
-	r := -1
+	var r int // the response whose lane the event marks too
 	if ev.Item >= 0 && int(ev.Item) < len(s.Items) {
 		it := s.Items[ev.Item]
 		cells[0] = laneCell{laneID(it.Index), itemCell(it, ord, ev)}

@@ -216,12 +216,18 @@ func TestLanesMouse(t *testing.T) {
 // batches of any size, equals the index of the whole stream: every
 // sample, and a stream of many calls.
 func TestLanesIncremental(t *testing.T) {
-	streams := map[string][]byte{"synth": synthStream(3000)}
+	t.Parallel()
+	n := 3000 // events of the generated stream
+	if testing.Short() {
+		n = 600 // as many batches of 1 to 7 events, as fewer rows
+	}
+	streams := map[string][]byte{"synth": synthStream(n)}
 	for _, sm := range samples.List() {
 		streams[sm.Name] = sampleBytes(t, sm.Name)
 	}
 	for name, data := range streams {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			whole := New(newSession(data), Options{Source: "whole"})
 			whole.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 			pressAll(whole, lanesKey)
@@ -254,6 +260,7 @@ func TestLanesIncremental(t *testing.T) {
 // events: it indexes in pieces of background work, a run of deltas is one
 // row, and the selection far down the stream is drawn with its lane.
 func TestLanesHugeStream(t *testing.T) {
+	t.Parallel()
 	const n = 100_000
 	m := New(newSession(synthStream(n)), Options{Source: "huge"})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})

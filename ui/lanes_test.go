@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -89,6 +90,7 @@ func lanesText(m *Model) string {
 // 200×60: a 20 MB output_item.done, 20 MB of text in one delta, and a
 // small delta between two of 2 MB each, selected in their run.
 func TestLanesHugeGolden(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("20 MB goldens skipped under -short")
 	}
@@ -98,14 +100,14 @@ func TestLanesHugeGolden(t *testing.T) {
 		sel  int
 	}{
 		{"done-args-20M", doneArgs20M, 0},
-		{"text-delta-20M", func() []byte { return hugeShapes[2].build(size20M) }, 1},
-		{"delta-amid-big", func() []byte { return bigDeltaStream(bigSize / 2) }, 2},
+		{"text-delta-20M", sync.OnceValue(func() []byte { return hugeShapes[2].build(size20M) }), 1},
+		{"delta-amid-big", sync.OnceValue(func() []byte { return bigDeltaStream(bigSize / 2) }), 2},
 	}
 	for _, gc := range cases {
-		data := gc.data()
 		for _, size := range [][2]int{{80, 24}, {200, 60}} {
 			t.Run(fmt.Sprintf("%s_%dx%d", gc.name, size[0], size[1]), func(t *testing.T) {
-				m := New(newSession(data), Options{Source: "huge"})
+				t.Parallel()
+				m := New(newSession(gc.data()), Options{Source: "huge"})
 				resize(m, size[0], size[1])
 				m.insp.tl.selectOrd(gc.sel)
 				pressAll(m, lanesKey)

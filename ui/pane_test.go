@@ -67,6 +67,7 @@ func (p *echoPane) work(int) tea.Cmd {
 // keys while focused (and only then), renders beside the timeline, and
 // gets the results of its work back.
 func TestRegisterPane(t *testing.T) {
+	t.Parallel()
 	m := New(newSession(sampleBytes(t, goldenSample)), Options{Source: "test"})
 	echo := register(m.insp, &echoPane{name: "echo", keys: &m.keys}) // the registration line
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

@@ -30,6 +30,7 @@ var hostile = []struct{ name, data string }{
 }
 
 func TestHostileStreamNeverReachesTheTerminal(t *testing.T) {
+	t.Parallel()
 	bad := []string{"\x1b]0;", "\x07", "\x1b[2J", "sk-secret-123"}
 	for _, tc := range hostile {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 // real captures beside the project, when present) and draws every pane,
 // pretty and raw, checking that nothing panics or overflows.
 func TestEveryEventEveryPane(t *testing.T) {
+	t.Parallel()
 	streams := map[string][]byte{}
 	for _, s := range samples.List() {
 		streams[s.Name] = sampleBytes(t, s.Name)
@@ -30,6 +31,7 @@ func TestEveryEventEveryPane(t *testing.T) {
 	}
 	for name, data := range streams {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			for _, size := range [][2]int{{60, 15}, {150, 45}} {
 				m := New(newSession(data), Options{Source: name})
 				m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})

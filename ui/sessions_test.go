@@ -208,8 +208,9 @@ func TestSessionsUpdatesAreBatched(t *testing.T) {
 }
 
 func TestSessionsWidthSweep(t *testing.T) {
+	t.Parallel()
 	for _, h := range []int{10, 15, 24} {
-		for w := 20; w <= 160; w += 3 {
+		for _, w := range widths(20, 160, 3) {
 			for _, keys := range [][]string{nil, {"g", "enter", "7"}} {
 				m := sessionsModel(t, w, h)
 				m.Update(Sessions(proxyBatch(t)))

@@ -69,6 +69,7 @@ func TestZoomClick(t *testing.T) {
 // do not fit in the side pane's title, the tabs not shown shrink to their
 // numbers and the status stays.
 func TestSideTitleKeepsStatus(t *testing.T) {
+	t.Parallel()
 	m := New(newSession(synthStream(100_000)), Options{Source: "big"})
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	press(m, lanesKey)

@@ -92,7 +92,7 @@ func anthropicCases() []ruleCase {
 		miss(aNotStopped, "stopped first", anth(func(e [][2]string) [][2]string { return e })),
 
 		hit(aInputInvalid, "lost brace", anth(invalidJSON(`"tool_use"`)), 4, 8),
-		ruleCase{rule: aInputInvalid, name: "lost brace at max_tokens", hit: true, stream: anth(invalidJSON(`"max_tokens"`)),
+		{rule: aInputInvalid, name: "lost brace at max_tokens", hit: true, stream: anth(invalidJSON(`"max_tokens"`)),
 			events: []int{4, 8}, sev: sevp(Warning)},
 		miss(aInputInvalid, `empty input means {}`, anth(func(e [][2]string) [][2]string { return append(e[:6], e[8:]...) })),
 

@@ -113,7 +113,7 @@ func bedrockCases() []ruleCase {
 		hit(bEmptyStart, "start union empty", join(withEvent(base, 1, esEvent("contentBlockStart", `{"contentBlockIndex":0,"start":{}}`), base[1])), 1),
 		miss(bEmptyStart, "tool call start", join(base)),
 		hit(bInputInvalid, "input cut", join(withEvent(base, 6)), 3, 6),
-		ruleCase{rule: bInputInvalid, name: "input cut by max_tokens", stream: join(maxTokCut), hit: true, events: []int{3, 6}, sev: &warning},
+		{rule: bInputInvalid, name: "input cut by max_tokens", stream: join(maxTokCut), hit: true, events: []int{3, 6}, sev: &warning},
 		miss(bInputInvalid, "input complete", join(base)),
 		hit(bNoStop, "cut before messageStop", join(base[:8]), 7),
 		miss(bNoStop, "an exception ends it", join(append(slices.Clone(base[:6]), esException("modelStreamErrorException", "The model failed")))),

@@ -167,10 +167,10 @@ func chatCases() []ruleCase {
 		hit(cFinishMissing, "[DONE] without finish_reason", chat(func(p []string) []string { return append(p[:3], p[4:]...) }), 4),
 		miss(cFinishMissing, "finish_reason tool_calls", chat(func(p []string) []string { return p })),
 
-		ruleCase{rule: cFinishRepeated, name: "tool_calls then stop", hit: true, stream: chat(func(p []string) []string {
+		{rule: cFinishRepeated, name: "tool_calls then stop", hit: true, stream: chat(func(p []string) []string {
 			return append(p[:4], append([]string{chunk(choice(`{}`, `"stop"`))}, p[4:]...)...)
 		}), events: []int{3, 4}, sev: sevp(Error)},
-		ruleCase{rule: cFinishRepeated, name: "tool_calls twice (harmless)", hit: true, stream: chat(func(p []string) []string {
+		{rule: cFinishRepeated, name: "tool_calls twice (harmless)", hit: true, stream: chat(func(p []string) []string {
 			return append(p[:4], append([]string{chunk(choice(`{}`, `"tool_calls"`))}, p[4:]...)...)
 		}), events: []int{3, 4}, sev: sevp(Info)},
 		miss(cFinishRepeated, "once", chat(func(p []string) []string { return p })),

@@ -218,6 +218,8 @@ type Checker struct {
 	byDialect []dialectChecks
 	// req is the request the stream answers, when known (SetRequest).
 	req *requestChecks
+	// cfg is what the user changed of the rules (SetConfig).
+	cfg Config
 }
 
 // New returns a Checker with nothing observed.
@@ -359,7 +361,7 @@ func capEvents(events []int) []int {
 // for Session.End. It does not change the Checker, so it may be called
 // again as more events arrive.
 func (c *Checker) Report(s *model.Session, p Profile) Report {
-	end := &Checker{byRule: make(map[string]*ruleTally, len(c.byRule)), req: c.req}
+	end := &Checker{byRule: make(map[string]*ruleTally, len(c.byRule)), req: c.req, cfg: c.cfg}
 	for id, t := range c.byRule {
 		end.byRule[id] = t.clone()
 	}

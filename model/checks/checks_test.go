@@ -459,6 +459,30 @@ func framingCases() []ruleCase {
 	}
 }
 
+// TestEveryErrorOfAnEventReported: an event that carries several error
+// payloads (here a Gemini array body whose chunks each carry an error)
+// gets a finding for each, in stream order; only the last one was
+// reported, the loop over the event's errors ending after its first pass.
+func TestEveryErrorOfAnEventReported(t *testing.T) {
+	t.Parallel()
+	withError := func(text, err string) string {
+		return strings.TrimSuffix(gemChunk(`{"text":"`+text+`"}`, ""), "}") + `,"error":` + err + `}`
+	}
+	body := "[" + withError("Checking.", `{"code":500,"message":"first"}`) + "," + withError(".", `{"code":503,"message":"second"}`) + "]"
+	rep := CheckBytes([]byte(dataSSE([]string{body})), capture.FormatAuto, Strict)
+	var got []string
+	for _, f := range findings(rep, fErrorPayload) {
+		if !slices.Equal(f.Events, []int{0}) {
+			t.Errorf("%s cites events %v; want [0]", f.Message, f.Events)
+		}
+		got = append(got, f.Message)
+	}
+	want := []string{`event 0 is an error payload 500: "first"`, `event 0 is an error payload 503: "second"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s findings = %q; want %q", fErrorPayload, got, want)
+	}
+}
+
 // --- outputs ------------------------------------------------------------
 
 func TestReportJSON(t *testing.T) {

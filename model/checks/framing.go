@@ -99,8 +99,13 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 		c.add(fInvalidUTF8, []int{ord}, "%s contains bytes that are not valid UTF-8", frameNamed("event", ord, name))
 	}
 	if ev.Kind == model.KindError {
-		for i := len(s.Errors) - 1; i >= 0 && s.Errors[i].Ordinal == ord; i-- {
-			e := s.Errors[i]
+		// One event may carry several error payloads (a Gemini array body
+		// of chunks): each gets a finding, in the order they came.
+		first := len(s.Errors)
+		for first > 0 && s.Errors[first-1].Ordinal == ord {
+			first--
+		}
+		for _, e := range s.Errors[first:] {
 			what := quote(e.Message)
 			if e.Code != "" {
 				what = e.Code + ": " + what
@@ -113,7 +118,6 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 			} else {
 				c.add(fErrorPayload, []int{ord}, "%s is an error payload %s", frameNamed("event", ord, name), what)
 			}
-			break
 		}
 	}
 	if ev.Flags&model.NameMismatch != 0 && !judgesNames(ev.Dialect) {

@@ -122,8 +122,9 @@ func (c *Checker) record(id string, sev Severity, events []int, format string, a
 	c.found = append(c.found, Finding{Rule: id, Severity: sev, Events: evs, Message: fmt.Sprintf(format, args...), At: -1})
 }
 
-// arrange grades findings (the listed ones of every rule) under profile p,
-// adds each rule's overflow finding, and orders them: by severity, worst
+// arrange grades findings (the listed ones of every rule) under profile p
+// and then the user's Config (dropping the rules it turns off), adds each
+// rule's overflow finding, and orders them: by severity, worst
 // first; then by the event that tells each apart (Finding.At), in stream
 // order, a finding that cites no event after those that do; then by rule
 // (its place in the table) and by the order they were found. A rule's
@@ -142,7 +143,11 @@ func (c *Checker) arrange(findings []Finding, p Profile) []Finding {
 	list := make([]entry, 0, len(findings)+len(c.byRule))
 	last := map[string]int{} // by rule, the latest event a finding of its own cites
 	for i, f := range findings {
-		f.At, f.Severity = -1, grade(f, p)
+		var on bool
+		if f.Severity, on = c.cfg.Grade(f.Rule, grade(f, p)); !on {
+			continue
+		}
+		f.At = -1
 		own := false
 		if t := c.byRule[f.Rule]; t != nil {
 			f.At, own = t.key(f.Events)
@@ -175,7 +180,10 @@ func (c *Checker) arrange(findings []Finding, p Profile) []Finding {
 		if len(evs) > 0 {
 			f.At = evs[0]
 		}
-		f.Severity = grade(f, p)
+		var on bool
+		if f.Severity, on = c.cfg.Grade(f.Rule, grade(f, p)); !on {
+			continue
+		}
 		list = append(list, entry{f, overflowKey, order[id], 0, false})
 	}
 	slices.SortFunc(list, func(a, b entry) int {

@@ -139,8 +139,14 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 		out.add(rArgsInAdded, []int{a.Ordinal, lastDelta(it)}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
 			label, a.Ordinal, quote(a.Value), plural(it.Deltas, "delta"))
 	}
-	final2 := it.FinalArgs()
-	if it.Opened >= 0 && it.Deltas == 0 && final2 != "" {
+	// The final arguments as a view of the assembled bytes where they
+	// are: a 50 MB call is judged without two copies of it (this runs at
+	// the end of every session the proxy logs).
+	args, v := it.FinalArgsViewAsOf(-1)
+	if args == nil {
+		args = []byte(v)
+	}
+	if it.Opened >= 0 && it.Deltas == 0 && len(args) > 0 {
 		done, ok := it.Statement(model.SourceArgsDone)
 		if !ok {
 			done, ok = it.Statement(model.SourceItemDone)
@@ -152,13 +158,13 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 	if it.Type == "custom_tool_call" || incomplete {
 		return // free-form input, or arguments cut off on purpose
 	}
-	st := model.ArgsState([]byte(final2), it.Closed >= 0 || (r != nil && r.Terminal >= 0))
+	st := model.ArgsState(args, it.Closed >= 0 || (r != nil && r.Terminal >= 0))
 	switch {
 	case st.Empty && it.Closed >= 0:
 		out.add(rArgsEmpty, []int{it.Closed}, `call %s: final arguments are "" (JSON.parse("") fails; "{}" is the empty object)`, label)
 	case !st.Complete && !st.Empty && !st.Incomplete:
 		out.add(rArgsInvalid, []int{origin, max(it.Closed, it.Last)}, "call %s: final arguments %s are not valid JSON (%s)",
-			label, quote(final2), st)
+			label, quote(string(args)), st)
 	}
 }
 

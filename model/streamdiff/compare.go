@@ -55,6 +55,9 @@ type comparer struct {
 	traceBuf []int             // the trace of each lane's search, reused
 	lanes    []*lane
 	calls    []callPair // calls paired by the item alignment
+	// argsPairs names the paired calls whose final arguments differ, by
+	// the hashes of both sides' arguments (finalArgsOf); nil until needed.
+	argsPairs map[[2]uint64]string
 }
 
 func summarize(sd *Side) Summary {
@@ -106,7 +109,8 @@ type lane struct {
 	resp  int    // response index, or -1
 	item  [2]int // item index on each side, or -1
 	ev    [2][]int32
-	named string // name, once made
+	named string    // name, once made
+	args  *callArgs // a call's final arguments, once a field needs them
 }
 
 // name names the lane for reports: "stream", "response 0", or its item

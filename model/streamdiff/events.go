@@ -49,6 +49,7 @@ func (c *comparer) alignLane(l *lane) {
 		c.gap(l, ia, len(ea), ib, len(eb), &only)
 	}
 	c.leftovers(l, only)
+	l.args = nil // the lane's fields are compared: no copy of arguments outlives them
 }
 
 func span32(start, n int32) []int32 {
@@ -449,7 +450,8 @@ func (c *comparer) checkIDs() {
 		if ca == cb {
 			continue
 		}
-		d := Difference{Kind: IDs, Item: l.name(), EventA: ia.First, EventB: ib.First, LastA: -1, LastB: -1}
+		d := Difference{Kind: IDs, Item: l.name(), EventA: ia.First, EventB: ib.First, LastA: -1, LastB: -1,
+			items: [2]int32{int32(ia.Index) + 1, int32(ib.Index) + 1}}
 		changed, w, it := "B", SideB, ib
 		if ca {
 			changed, w, it = "A", SideA, ia
@@ -502,7 +504,7 @@ func mergeRuns(diffs []Difference) []Difference {
 		out = append(out, d)
 	}
 	for i := range out {
-		if d := &out[i]; d.Kind == Field && d.CountA > 1 {
+		if d := &out[i]; d.Kind == Field && d.CountA > 1 && !d.says.saysArgs() {
 			d.says = saysFieldRun // its message, once listed, covers the run
 		}
 	}
@@ -510,6 +512,6 @@ func mergeRuns(diffs []Difference) []Difference {
 }
 
 func sameRun(p, d *Difference) bool {
-	return p.Kind == Field && d.Kind == Field && p.Path == d.Path &&
+	return p.Kind == Field && d.Kind == Field && p.Path == d.Path && p.says.saysArgs() == d.says.saysArgs() &&
 		bytes.Equal(p.A, d.A) && bytes.Equal(p.B, d.B) && p.pos < semanticPos
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -29,6 +30,9 @@ type fieldDiff struct {
 	a, b      json.RawMessage
 	truncated bool
 	offset    *int // strings: where they start to differ
+	// dec holds two strings under bigString that differ, decoded, for
+	// argsField; nil for anything else.
+	dec [2][]byte
 }
 
 // compareFields compares the data of aligned events a and b member by
@@ -65,8 +69,106 @@ func (c *comparer) compareFields(l *lane, a, b int32) {
 		}
 		d := base
 		d.Path, d.A, d.B, d.Truncated, d.Offset, d.says = f.path, f.a, f.b, f.truncated, f.offset, saysField
+		if f.dec[0] != nil {
+			c.argsField(l, &d, f.dec)
+		}
 		c.add(d)
 	}
+}
+
+// callArgs is what compareFields needs to tell, of a string field of a
+// call's events that differs, whether it holds the call's arguments: the
+// final arguments of both sides, made once per lane.
+type callArgs struct {
+	final [2][]byte
+	// refer: a field whose two values are the final arguments says so
+	// rather than repeat them, since the call difference shows them (not
+	// when call differences are ignored: then nothing else would).
+	refer bool
+}
+
+// laneArgs returns the final arguments of the lane's calls when it is a
+// call on both sides, or nil. They are made once per lane, when a string
+// field first differs: a call whose statements disagree has its final
+// arguments copied, and a 50 MB one must not be copied per event.
+func (c *comparer) laneArgs(l *lane) *callArgs {
+	if l.args != nil || l.item[0] < 0 || l.item[1] < 0 {
+		return l.args
+	}
+	ia, ib := c.side[SideA].S.Items[l.item[0]], c.side[SideB].S.Items[l.item[1]]
+	if !ia.IsCall() || !ib.IsCall() {
+		return nil
+	}
+	l.args = &callArgs{final: [2][]byte{finalArgs(ia), finalArgs(ib)}, refer: !c.ignores(Call)}
+	return l.args
+}
+
+// argsField says what a string field d that differs holds when it is
+// arguments, given both strings decoded: a call's final arguments on both
+// sides (said once, by the call difference), or, in a call's events,
+// arguments of their own that differ as JSON (their JSON difference) or
+// only as bytes. Anything else, a fragment of arguments among them, stays
+// a plain field difference.
+//
+// Strings over bigString are left as they are (diffValues does not
+// decode them whole): telling would cost a pass of decoding over each (a
+// 50 MB call stated three times took a third longer to compare), and
+// they are shown from where they differ anyway, a KiB each, not whole.
+func (c *comparer) argsField(l *lane, d *Difference, dec [2][]byte) {
+	a, b := dec[0], dec[1]
+	ca := c.laneArgs(l)
+	if ca != nil && ca.refer && !bytes.Equal(ca.final[0], ca.final[1]) && bytes.Equal(a, ca.final[0]) && bytes.Equal(b, ca.final[1]) {
+		d.says = saysArgsOfCall
+		return
+	}
+	if !isContainer(a) || !isContainer(b) || jsonscan.Validate(a) != nil || jsonscan.Validate(b) != nil {
+		return
+	}
+	if ca == nil {
+		// A response's own events state its calls' arguments too (the
+		// terminal snapshot's output[]).
+		if name, ok := c.finalArgsOf(a, b); ok {
+			d.says = saysArgsOfNamedCall
+			d.Message = fmt.Sprintf("%s %s: the final arguments of %s, which differ (its call difference says how)", d.Type, d.Path, name)
+		}
+		return
+	}
+	d.ArgsChanges, d.ArgsChangesMore = jsonChanges(a, b)
+	d.says = saysArgsJSON
+}
+
+// finalArgsOf finds the call whose final arguments are a on side A and b
+// on side B, among the calls the alignment paired whose arguments differ,
+// and returns its name. The pairs are hashed once, when a response's
+// event first needs them, and not kept: only their hashes are.
+func (c *comparer) finalArgsOf(a, b []byte) (string, bool) {
+	if c.ignores(Call) {
+		return "", false
+	}
+	if c.argsPairs == nil {
+		c.argsPairs = map[[2]uint64]string{}
+		for _, p := range c.calls {
+			if p[0] == nil || p[1] == nil {
+				continue
+			}
+			fa, fb := finalArgs(p[0]), finalArgs(p[1])
+			if !bytes.Equal(fa, fb) {
+				c.argsPairs[[2]uint64{maphash.Bytes(seed, fa), maphash.Bytes(seed, fb)}] = itemName(p[0])
+			}
+		}
+	}
+	name, ok := c.argsPairs[[2]uint64{maphash.Bytes(seed, a), maphash.Bytes(seed, b)}]
+	return name, ok
+}
+
+// ignores reports whether differences of kind k are ignored.
+func (c *comparer) ignores(k Kind) bool { return c.o.Ignore.Has(k.String()) }
+
+// isContainer reports whether a JSON text is an object or an array, as
+// arguments are (a string holding "1" is not a call's arguments).
+func isContainer(v []byte) bool {
+	k := jsonscan.Kind(v)
+	return k == '{' || k == '['
 }
 
 // isJSON reports whether the data of event ord of side w is a JSON object
@@ -116,7 +218,9 @@ func (c *comparer) diffValues(path string, a, b []byte, out *[]fieldDiff, depth 
 	case ka == '"' && kb == '"':
 		da, db := jsonscan.Unquote(nil, a), jsonscan.Unquote(nil, b)
 		if !bytes.Equal(da, db) {
-			*out = append(*out, stringDiff(path, da, db))
+			f := stringDiff(path, da, db)
+			f.dec = [2][]byte{da, db}
+			*out = append(*out, f)
 		}
 		return
 	case isNumber(ka) && isNumber(kb) && sameNumber(a, b):
@@ -168,11 +272,86 @@ func (c *comparer) diffObjects(path string, a, b []byte, out *[]fieldDiff, depth
 
 func isNumber(k byte) bool { return k == '-' || k >= '0' && k <= '9' }
 
-// sameNumber compares two JSON numbers by value: 1.0 is 1.
+// sameNumber compares two JSON numbers by value: 1.0 is 1 and 1e2 is 100,
+// and, unlike two float64s, 12345678901234567890 is not
+// 12345678901234567891: a tool's arguments carry ids as long integers.
 func sameNumber(a, b []byte) bool {
-	fa, errA := strconv.ParseFloat(string(a), 64)
-	fb, errB := strconv.ParseFloat(string(b), 64)
-	return errA == nil && errB == nil && fa == fb
+	if bytes.Equal(a, b) {
+		return true
+	}
+	da, okA := parseDecimal(a)
+	db, okB := parseDecimal(b)
+	return okA && okB && da == db
+}
+
+// decimal is a JSON number as sign, significant digits (no leading or
+// trailing zeros) and a power of ten: one value, one decimal.
+type decimal struct {
+	neg    bool
+	digits string
+	exp    int64
+}
+
+// maxExp saturates exponents: two numbers past 10^(10^15) compare equal,
+// as both are +Inf to a float64, and a hostile exponent cannot overflow.
+const maxExp = 1e15
+
+// parseDecimal reads a JSON number (-?int(.frac)?([eE][+-]?digits)?).
+func parseDecimal(v []byte) (decimal, bool) {
+	var d decimal
+	i := 0
+	if i < len(v) && v[i] == '-' {
+		d.neg, i = true, i+1
+	}
+	start := i
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	digits := append([]byte(nil), v[start:i]...)
+	if i == start {
+		return d, false
+	}
+	if i < len(v) && v[i] == '.' {
+		i++
+		f := i
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			i++
+		}
+		digits = append(digits, v[f:i]...)
+		d.exp = -int64(i - f)
+	}
+	if i < len(v) && (v[i] == 'e' || v[i] == 'E') {
+		i++
+		neg := false
+		if i < len(v) && (v[i] == '+' || v[i] == '-') {
+			neg, i = v[i] == '-', i+1
+		}
+		e := int64(0)
+		for ; i < len(v) && v[i] >= '0' && v[i] <= '9'; i++ {
+			e = min(e*10+int64(v[i]-'0'), maxExp)
+		}
+		if neg {
+			e = -e
+		}
+		d.exp = max(min(d.exp+e, maxExp), -maxExp)
+	}
+	if i != len(v) {
+		return d, false
+	}
+	lead := 0
+	for lead < len(digits) && digits[lead] == '0' {
+		lead++
+	}
+	digits = digits[lead:]
+	for len(digits) > 0 && digits[len(digits)-1] == '0' {
+		digits = digits[:len(digits)-1]
+		d.exp = min(d.exp+1, maxExp)
+	}
+	if len(digits) == 0 {
+		return decimal{}, true // zero, whatever its sign and exponent
+	}
+	d.digits = string(digits)
+	return d, true
 }
 
 // stringDiff reports two decoded strings that differ. A long one is shown

@@ -131,12 +131,22 @@ type Difference struct {
 	// ArgsJSONEqual and ArgsBytesEqual compare a call's final arguments
 	// as JSON values and as bytes (Call differences on arguments only).
 	ArgsJSONEqual, ArgsBytesEqual *bool
+	// ArgsChanges is how a call's final arguments (or a string field of
+	// a call's events that holds whole arguments) differ as JSON: each
+	// path with both values and where each side diverges (ArgsDiff), the
+	// first MaxPathChanges of them; ArgsChangesMore counts the rest. nil
+	// when they are equal as JSON or not both JSON.
+	ArgsChanges     []PathChange
+	ArgsChangesMore int
 	// Message says it in one line. It holds stream text: escape it
 	// before it reaches a terminal.
 	Message string
 
 	pos  int64 // where it sorts
 	says says  // how to write Message from the other fields, for the kinds made lazily
+	// items are the items a call, text or ids difference is about, on
+	// each side: Session.Items index + 1, 0 for none (Marks reads them).
+	items [2]int32
 }
 
 // says is how a Difference's Message is written from its other fields.
@@ -147,19 +157,28 @@ type Difference struct {
 type says uint8
 
 const (
-	saysMessage     says = iota // Message is set when the difference is made
-	saysOnlyIn                  // only in A (or B): N events, the first a TYPE — ITEM
-	saysOnlyInWhole             // only in A (or B): the whole ITEM (N events) — ITEM
-	saysMoved                   // ITEM: TYPE at A#a comes elsewhere in B (B#b)
-	saysChunking                // ITEM: A sends N TYPE events, B M
-	saysField                   // TYPE PATH: A ≠ B (differs from byte N)
-	saysFieldRun                // TYPE PATH: A ≠ B on N events (A#a–#b)
+	saysMessage         says = iota // Message is set when the difference is made
+	saysOnlyIn                      // only in A (or B): N events, the first a TYPE — ITEM
+	saysOnlyInWhole                 // only in A (or B): the whole ITEM (N events) — ITEM
+	saysMoved                       // ITEM: TYPE at A#a comes elsewhere in B (B#b)
+	saysChunking                    // ITEM: A sends N TYPE events, B M
+	saysField                       // TYPE PATH: A ≠ B (differs from byte N)
+	saysFieldRun                    // TYPE PATH: A ≠ B on N events (A#a–#b)
+	saysArgsOfCall                  // TYPE PATH: the final arguments of ITEM, which differ (its call difference says how)
+	saysArgsJSON                    // TYPE PATH differs as JSON at N paths: /p: a → b …, or is equal as JSON
+	saysArgsOfNamedCall             // TYPE PATH: the final arguments of CALL (Message made with the difference)
 )
+
+// saysArgs reports whether a field difference is said as arguments (see
+// argsField): such a difference is not merged into a run.
+func (s says) saysArgs() bool {
+	return s == saysArgsOfCall || s == saysArgsJSON || s == saysArgsOfNamedCall
+}
 
 // describe writes d's Message when it is made lazily.
 func (d *Difference) describe() {
 	switch d.says {
-	case saysMessage:
+	case saysMessage, saysArgsOfNamedCall:
 		return
 	case saysOnlyIn, saysOnlyInWhole:
 		side, count := "A", d.CountA
@@ -189,6 +208,22 @@ func (d *Difference) describe() {
 			what = d.Type + " " + d.Path
 		}
 		d.Message = fmt.Sprintf("%s: %s ≠ %s on %d events (A#%d–#%d)", what, shown(d.A), shown(d.B), d.CountA, d.EventA, d.LastA)
+	case saysArgsOfCall:
+		from := ""
+		if d.Offset != nil && *d.Offset > 0 {
+			from = fmt.Sprintf(" from byte %d", *d.Offset)
+		}
+		whose := "the call"
+		if d.Item != "" {
+			whose = d.Item
+		}
+		d.Message = fmt.Sprintf("%s %s: the final arguments of %s, which differ%s (its call difference says how)", d.Type, d.Path, whose, from)
+	case saysArgsJSON:
+		if len(d.ArgsChanges) == 0 {
+			d.Message = fmt.Sprintf("%s %s: equal as JSON, bytes differ: %s ≠ %s", d.Type, d.Path, shown(d.A), shown(d.B))
+			break
+		}
+		d.Message = fmt.Sprintf("%s %s differs as JSON at %s: %s", d.Type, d.Path, countPaths(len(d.ArgsChanges)+d.ArgsChangesMore), describeChanges(d.ArgsChanges, d.ArgsChangesMore))
 	}
 	d.says = saysMessage
 }
@@ -212,11 +247,13 @@ func (d Difference) MarshalJSON() ([]byte, error) {
 		Offset         *int            `json:"offset,omitempty"`
 		ArgsJSONEqual  *bool           `json:"arguments_json_equal,omitempty"`
 		ArgsBytesEqual *bool           `json:"arguments_bytes_equal,omitempty"`
+		ArgsChanges    []PathChange    `json:"arguments_changes,omitempty"`
+		ArgsMore       int             `json:"arguments_changes_more,omitempty"`
 		Message        string          `json:"message"`
 	}
 	return marshal(out{d.Kind, d.Item, d.Type, d.Path, ordOrNil(d.EventA), ordOrNil(d.EventB),
 		ordOrNil(d.LastA), ordOrNil(d.LastB), d.CountA, d.CountB, d.A, d.B, d.Truncated, d.Offset,
-		d.ArgsJSONEqual, d.ArgsBytesEqual, d.Message})
+		d.ArgsJSONEqual, d.ArgsBytesEqual, d.ArgsChanges, d.ArgsChangesMore, d.Message})
 }
 
 func ordOrNil(o int) *int {

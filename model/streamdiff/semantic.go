@@ -52,12 +52,14 @@ func (c *comparer) compareCalls(pairs []callPair, sameDialect bool) {
 		base := Difference{Kind: Call, EventA: -1, EventB: -1, LastA: -1, LastB: -1}
 		if ia != nil {
 			base.Item, base.EventA, base.LastA = itemName(ia), ia.First, lastOf(ia)
+			base.items[SideA] = int32(ia.Index) + 1
 		}
 		if ib != nil {
 			if base.Item == "" {
 				base.Item = itemName(ib)
 			}
 			base.EventB, base.LastB = ib.First, lastOf(ib)
+			base.items[SideB] = int32(ib.Index) + 1
 		}
 		switch {
 		case ib == nil:
@@ -74,7 +76,7 @@ func (c *comparer) compareCalls(pairs []callPair, sameDialect bool) {
 			continue
 		}
 		c.compareCallField(base, "name", ia.Name, ib.Name)
-		c.compareArgs(base, finalArgs(ia), finalArgs(ib))
+		c.compareArgs(base, finalArgs(ia), finalArgs(ib), sameDialect)
 		if sameDialect {
 			sa, sb := c.side[SideA].S, c.side[SideB].S
 			c.compareCallField(base, "status", sa.CallStatus(ia), sb.CallStatus(ib))
@@ -183,9 +185,13 @@ func (c *comparer) compareCallField(base Difference, path, a, b string) {
 // compareArgs compares a call's final arguments as bytes and as JSON:
 // `{"a": 1}` and `{"a":1}` are the same call to a client that parses,
 // not to one that hashes or caches the string; both verdicts are given.
-// Long arguments are shown from a little before the first byte that
-// differs.
-func (c *comparer) compareArgs(base Difference, a, b []byte) {
+// Arguments that differ as JSON are reported as their JSON difference
+// (ArgsDiff: each path with both values), once; arguments that are not
+// both JSON, or equal as JSON, as their bytes from a little before the
+// first that differs. Across dialects, arguments equal as JSON are no
+// difference with Options.ArgsAsJSONAcrossDialects (not under --strict):
+// each dialect writes them its own way (Gemini and Ollama send objects).
+func (c *comparer) compareArgs(base Difference, a, b []byte, sameDialect bool) {
 	if bytes.Equal(a, b) {
 		return
 	}
@@ -193,19 +199,36 @@ func (c *comparer) compareArgs(base Difference, a, b []byte) {
 	d.Path = "arguments"
 	bytesEq := false
 	d.ArgsBytesEqual = &bytesEq
-	verdict := "not both valid JSON"
-	if jsonscan.Validate(a) == nil && jsonscan.Validate(b) == nil {
-		eq := rawEqual(a, b, 0)
-		d.ArgsJSONEqual = &eq
-		verdict = "different JSON"
-		if eq {
-			verdict = "the same JSON, different bytes"
-		}
-	}
 	f := stringDiff("arguments", a, b)
 	d.A, d.B, d.Truncated, d.Offset = f.a, f.b, f.truncated, f.offset
-	d.Message = fmt.Sprintf("%s: arguments differ (%s): %s ≠ %s", base.Item, verdict, shown(d.A), shown(d.B))
+	at := commonPrefix(a, b)
+	if jsonscan.Validate(a) != nil || jsonscan.Validate(b) != nil {
+		d.Message = fmt.Sprintf("%s: arguments differ from byte %d (not both JSON): %s ≠ %s", base.Item, at, shown(d.A), shown(d.B))
+		c.addSemantic(d)
+		return
+	}
+	changes, more := jsonChanges(a, b)
+	eq := len(changes) == 0
+	d.ArgsJSONEqual = &eq
+	if eq {
+		if !sameDialect && c.o.ArgsAsJSONAcrossDialects {
+			return
+		}
+		d.Message = fmt.Sprintf("%s: arguments equal as JSON, bytes differ from byte %d: %s ≠ %s", base.Item, at, shown(d.A), shown(d.B))
+		c.addSemantic(d)
+		return
+	}
+	d.ArgsChanges, d.ArgsChangesMore = changes, more
+	d.Message = fmt.Sprintf("%s: arguments differ as JSON at %s: %s", base.Item, countPaths(len(changes)+more), describeChanges(changes, more))
 	c.addSemantic(d)
+}
+
+// countPaths is "1 path", "3 paths".
+func countPaths(n int) string {
+	if n == 1 {
+		return "1 path"
+	}
+	return fmt.Sprintf("%d paths", n)
 }
 
 // finalArgs is a call's final arguments (Item.FinalArgs), without a copy
@@ -231,58 +254,6 @@ func callJSON(it *model.Item) json.RawMessage {
 	return json.RawMessage(`{"name":` + string(name) + `,"arguments":` + string(args) + `}`)
 }
 
-// rawEqual compares two valid JSON values as values: objects whatever
-// their key order, numbers by value, strings decoded. Nothing is ignored:
-// an "id" inside a tool's arguments is the tool's. It walks the bytes, so
-// 50 MB arguments are not decoded into a tree to be compared.
-func rawEqual(a, b []byte, depth int) bool {
-	a, b = bytes.TrimSpace(a), bytes.TrimSpace(b)
-	if bytes.Equal(a, b) {
-		return true
-	}
-	ka, kb := jsonscan.Kind(a), jsonscan.Kind(b)
-	if ka != kb && !(isNumber(ka) && isNumber(kb)) || depth >= maxHashDepth {
-		return false
-	}
-	switch {
-	case ka == '{':
-		members := func(obj []byte) map[string][]byte {
-			m := map[string][]byte{}
-			jsonscan.Members(obj, func(k, v []byte) bool { m[string(k)] = v; return true })
-			return m
-		}
-		ma, mb := members(a), members(b)
-		if len(ma) != len(mb) {
-			return false
-		}
-		for k, va := range ma {
-			if vb, ok := mb[k]; !ok || !rawEqual(va, vb, depth+1) {
-				return false
-			}
-		}
-		return true
-	case ka == '[':
-		var ea, eb [][]byte
-		jsonscan.Elements(a, func(_ int, v []byte) bool { ea = append(ea, v); return true })
-		jsonscan.Elements(b, func(_ int, v []byte) bool { eb = append(eb, v); return true })
-		if len(ea) != len(eb) {
-			return false
-		}
-		for i := range ea {
-			if !rawEqual(ea[i], eb[i], depth+1) {
-				return false
-			}
-		}
-		return true
-	case ka == '"':
-		equal, _ := sameString(a, b)
-		return equal
-	case isNumber(ka):
-		return sameNumber(a, b)
-	}
-	return false
-}
-
 // compareText compares the assembled assistant text. Within one dialect
 // each message compares with its counterpart (events mode, from the item
 // alignment); across dialects the text of each choice, all messages
@@ -303,7 +274,7 @@ func (c *comparer) compareText() {
 			}
 			if !bytes.Equal(text[0], text[1]) {
 				at := commonPrefix(text[0], text[1])
-				c.textDiff(l.name(), "text", text, [2]bool{it[0] != nil, it[1] != nil}, at, [2]int{fragmentAt(it[0], at), fragmentAt(it[1], at)})
+				c.textDiff(l.name(), "text", text, [2]bool{it[0] != nil, it[1] != nil}, at, [2]int{fragmentAt(it[0], at), fragmentAt(it[1], at)}, l.item)
 			}
 		}
 		return
@@ -325,7 +296,7 @@ func (c *comparer) compareText() {
 			path = fmt.Sprintf("text[%d]", ch)
 		}
 		at := commonPrefix(text[0], text[1])
-		c.textDiff("", path, text, [2]bool{ch < len(ta), ch < len(tb)}, at, [2]int{textEventAt(c.side[SideA].S, ch, at), textEventAt(c.side[SideB].S, ch, at)})
+		c.textDiff("", path, text, [2]bool{ch < len(ta), ch < len(tb)}, at, [2]int{textEventAt(c.side[SideA].S, ch, at), textEventAt(c.side[SideB].S, ch, at)}, [2]int{-1, -1})
 	}
 }
 
@@ -335,9 +306,11 @@ const textContext = 40
 
 // textDiff reports two texts that differ from byte at on, each shown from
 // a little before it; a text not present (a message one side lacks) is
-// absent rather than empty.
-func (c *comparer) textDiff(item, path string, text [2][]byte, present [2]bool, at int, events [2]int) {
+// absent rather than empty. items are the messages' indexes in
+// Session.Items (-1 for none, or texts of several messages).
+func (c *comparer) textDiff(item, path string, text [2][]byte, present [2]bool, at int, events, items [2]int) {
 	d := Difference{Kind: Text, Item: item, Path: path, EventA: events[0], EventB: events[1], LastA: -1, LastB: -1, Offset: &at}
+	d.items = [2]int32{int32(items[0]) + 1, int32(items[1]) + 1}
 	from := max(at-textContext, 0)
 	for from > 0 && !(utf8.RuneStart(text[0][from]) && utf8.RuneStart(text[1][from])) {
 		from--

@@ -137,6 +137,15 @@ func (ig Ignore) Names() []string {
 // Options tune a comparison. The zero Options ignores nothing.
 type Options struct {
 	Ignore Ignore
+	// ArgsAsJSONAcrossDialects makes a call's arguments that are equal as
+	// JSON the same arguments when the streams speak different dialects,
+	// whatever their bytes: each dialect writes them its own way (Gemini
+	// and Ollama send objects; the others the model's own string, spaces
+	// and key order included). Within one dialect the bytes are what a
+	// client receives, and a difference in them alone is always one
+	// ("equal as JSON, bytes differ"). DefaultOptions sets it; --strict
+	// does not, and then it is one across dialects too.
+	ArgsAsJSONAcrossDialects bool
 	// MaxEdits bounds the edits the exact alignment of one item's events
 	// looks for; past it the item is aligned run by run (see align). 0
 	// means DefaultMaxEdits.
@@ -147,8 +156,11 @@ type Options struct {
 // costs O((n+m)·MaxEdits) at worst for an item of n and m events.
 const DefaultMaxEdits = 64
 
-// DefaultOptions ignores DefaultIgnore.
-func DefaultOptions() Options { return Options{Ignore: NewIgnore(DefaultIgnore()...)} }
+// DefaultOptions ignores DefaultIgnore and compares arguments across
+// dialects as JSON.
+func DefaultOptions() Options {
+	return Options{Ignore: NewIgnore(DefaultIgnore()...), ArgsAsJSONAcrossDialects: true}
+}
 
 func (o Options) maxEdits() int {
 	if o.MaxEdits > 0 {

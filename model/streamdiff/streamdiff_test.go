@@ -515,12 +515,14 @@ func TestLongStringField(t *testing.T) {
 	if string(f[0].A) != wantA || string(f[0].B) != wantB {
 		t.Errorf("values = %.60s…, %.60s…; want them from byte 2460, %d bytes", f[0].A, f[0].B, maxValue)
 	}
-	if !strings.Contains(f[0].Message, "differs from byte 2500") {
+	if !strings.Contains(f[0].Message, "from byte 2500") {
 		t.Errorf("message %q does not say where", f[0].Message)
 	}
 }
 
-func TestRawEqual(t *testing.T) {
+// TestArgsEqualAsJSON: ArgsDiff finds no change between arguments equal
+// as JSON values, and some between those that are not.
+func TestArgsEqualAsJSON(t *testing.T) {
 	for _, tt := range []struct {
 		a, b string
 		want bool
@@ -533,9 +535,15 @@ func TestRawEqual(t *testing.T) {
 		{`"x"`, `"y"`, false},
 		{`null`, `false`, false},
 		{`1e2`, `100`, true},
+		{`{"n":12345678901234567890}`, `{"n":12345678901234567891}`, false}, // equal as float64s
+		{`{"n":-0.0}`, `{"n":0}`, true},
+		{`{"n":1.50e1}`, `{"n":15}`, true},
+		{`{"a":1,"a":2}`, `{"a":2}`, true}, // the last of duplicate keys counts
+		{`{"un\u0069t":"c"}`, `{"unit":"c"}`, true},
 	} {
-		if got := rawEqual([]byte(tt.a), []byte(tt.b), 0); got != tt.want {
-			t.Errorf("rawEqual(%s, %s) = %t; want %t", tt.a, tt.b, got, tt.want)
+		changes, more := ArgsDiff([]byte(tt.a), []byte(tt.b))
+		if got := len(changes) == 0 && more == 0; got != tt.want {
+			t.Errorf("ArgsDiff(%s, %s) = %+v; want equal %t", tt.a, tt.b, changes, tt.want)
 		}
 	}
 }

@@ -1,0 +1,477 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/suite"
+)
+
+// suiteDir lays out a suite of recordings the way a test suite keeps
+// them: files (relative path → content) under a new directory.
+func suiteDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func sample(t *testing.T, name string) string {
+	t.Helper()
+	b, err := samples.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func cassette(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../capture/testdata/import/gemini-iter-stream__pydantic-ai.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestCheckSuiteExitCodes: several inputs and directories get one
+// verdict each and exit with the worst: 0 when all pass, 1 when one
+// fails, 2 when one cannot be read (its line on stderr, the others still
+// checked).
+func TestCheckSuiteExitCodes(t *testing.T) {
+	t.Parallel()
+	clean, warn, bad := checkTemp(t, checkClean), checkTemp(t, checkWarning), checkTemp(t, checkError)
+	missing := filepath.Join(t.TempDir(), "nope.sse")
+	tree := suiteDir(t, map[string]string{"a/clean.sse": checkClean, "a/b/warn.jsonl": checkWarning, "notes.txt": "not a recording"})
+	badTree := suiteDir(t, map[string]string{"clean.sse": checkClean, "deep/er/bad.sse": checkError})
+	empty := t.TempDir()
+	tests := []struct {
+		name       string
+		args       []string
+		want       int
+		unreadable int
+		checked    int
+	}{
+		{"two that pass", []string{clean, warn}, 0, 0, 2},
+		{"one fails", []string{clean, bad}, 1, 0, 2},
+		{"fail-on warning", []string{"--fail-on", "warning", clean, warn}, 1, 0, 2},
+		{"a directory", []string{tree}, 0, 0, 2},
+		{"a directory that fails deep down", []string{badTree}, 1, 0, 2},
+		{"a missing file among them", []string{clean, missing, bad}, 2, 1, 3},
+		{"an empty directory", []string{empty}, 2, 1, 1},
+		{"a cassette's sessions", []string{suiteDir(t, map[string]string{"c.yaml": cassette(t)})}, 0, 0, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCheckArgs(t, nil, tt.args...)
+			if code != tt.want {
+				t.Fatalf("check %q = %d; want %d\nstdout: %s\nstderr: %s", tt.args, code, tt.want, stdout, stderr)
+			}
+			if n := strings.Count(stderr, "\n"); n != tt.unreadable || (n > 0 && !strings.HasPrefix(stderr, "streamtap check: ")) {
+				t.Errorf("stderr %q; want %d lines naming check", stderr, tt.unreadable)
+			}
+			if !strings.Contains(stdout, "\nchecked "+strconv.Itoa(tt.checked)+": ") {
+				t.Errorf("no summary of %d verdicts:\n%s", tt.checked, stdout)
+			}
+			if got := strings.Count(stdout, "\n# "); got+1 != tt.checked || !strings.HasPrefix(stdout, "# ") {
+				t.Errorf("%d headers; want %d:\n%s", got+1, tt.checked, stdout)
+			}
+		})
+	}
+}
+
+// TestCheckSuiteUsage: what a suite cannot take is bad usage, said before
+// anything is read.
+func TestCheckSuiteUsage(t *testing.T) {
+	t.Parallel()
+	clean, warn := checkTemp(t, checkClean), checkTemp(t, checkWarning)
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"--save", filepath.Join(dir, "x"), clean, warn},
+		{"--save-timed", filepath.Join(dir, "y"), dir},
+		{"--save-har", filepath.Join(dir, "z"), clean, warn},
+		{"--session", "2", clean, warn},
+		{"--json", "--output-format", "sarif", clean},
+		{"--output-format", "xml", clean},
+		{"--disable", "chat/no-such-rule", clean},
+		{"--severity", "chat/identity-changed=loud", clean},
+		{"--severity", "chat/identity-changed", clean},
+		{"--sample", "chat-single-call", clean, warn},
+	} {
+		code, stdout, stderr := runCheckArgs(t, nil, args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, "run 'streamtap check --help'") {
+			t.Errorf("check %q = %d, %q, %q; want bad usage", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestCheckSuiteFormats runs check over a directory of real recordings
+// (samples, a cassette) in each CI format and reads each back the way its
+// consumer does: SARIF against the published schema, with each result on
+// the line of the event it cites; JUnit with encoding/xml; workflow
+// commands with the runner's syntax; JSON one line a verdict. The exit
+// status is the same in every format.
+func TestCheckSuiteFormats(t *testing.T) {
+	t.Parallel()
+	dir := suiteDir(t, map[string]string{
+		"rec/cut.sse":        sample(t, "broken-cut-before-terminal.sse"),
+		"rec/gap.sse":        sample(t, "broken-sequence-gap.sse"),
+		"rec/ok.sse":         sample(t, "chat-single-call.sse"),
+		"rec/more/cass.yaml": cassette(t),
+	})
+	rec := filepath.Join(dir, "rec")
+	for _, format := range suite.Formats {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCheckArgs(t, nil, "--output-format", format, rec)
+			if code != 1 || stderr != "" {
+				t.Fatalf("check --output-format %s = %d; want 1 (two fail)\nstderr: %s", format, code, stderr)
+			}
+			switch format {
+			case "sarif":
+				checkSARIFOutput(t, []byte(stdout))
+			case "junit":
+				var doc struct {
+					Suites []struct {
+						Tests    int `xml:"tests,attr"`
+						Failures int `xml:"failures,attr"`
+						Cases    []struct {
+							Name    string `xml:"name,attr"`
+							Failure *struct {
+								Type string `xml:"type,attr"`
+							} `xml:"failure"`
+						} `xml:"testcase"`
+					} `xml:"testsuite"`
+				}
+				if err := xml.Unmarshal([]byte(stdout), &doc); err != nil {
+					t.Fatal(err)
+				}
+				s := doc.Suites[0]
+				if s.Tests != 6 || s.Failures != 2 || len(s.Cases) != 6 {
+					t.Errorf("junit: %d tests, %d failures, %d cases; want 6, 2, 6", s.Tests, s.Failures, len(s.Cases))
+				}
+				if c := s.Cases[0]; !strings.HasSuffix(c.Name, "cut.sse") || c.Failure == nil || c.Failure.Type != "responses/no-terminal" {
+					t.Errorf("junit: first case %+v", c)
+				}
+			case "github":
+				lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+				if last := lines[len(lines)-1]; last != "streamtap check: checked 6: 4 passed, 2 failed" {
+					t.Errorf("github: last line %q", last)
+				}
+				want := "::error file=" + filepath.Join(rec, "cut.sse") + ",line=37,title=outcome truncated::"
+				if !strings.Contains(stdout, want) {
+					t.Errorf("github: no %q in\n%s", want, stdout)
+				}
+			case "json":
+				sc := bufio.NewScanner(strings.NewReader(stdout))
+				n := 0
+				for sc.Scan() {
+					var v struct {
+						Input   string `json:"input"`
+						Session int    `json:"session"`
+						Pass    *bool  `json:"pass"`
+					}
+					if err := json.Unmarshal(sc.Bytes(), &v); err != nil || v.Input == "" || v.Pass == nil {
+						t.Errorf("json line %q: %v", sc.Text(), err)
+					}
+					n++
+				}
+				if n != 6 {
+					t.Errorf("%d JSON lines; want 6", n)
+				}
+			}
+		})
+	}
+}
+
+// checkSARIFOutput validates a SARIF log against the published schema and
+// checks that each result located at an event names the line that event
+// starts on in its file (the line that `streamtap events` gives as its
+// offset).
+func checkSARIFOutput(t *testing.T, out []byte) {
+	t.Helper()
+	f, err := os.Open("../suite/testdata/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(suite.SARIFSchema, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(suite.SARIFSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("not SARIF 2.1.0: %v", err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					Physical struct {
+						Artifact struct{ URI string } `json:"artifactLocation"`
+						Region   struct {
+							StartLine  int    `json:"startLine"`
+							ByteOffset *int64 `json:"byteOffset"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Properties struct {
+					Input  string `json:"input"`
+					Events []int  `json:"events"`
+				} `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out, &log); err != nil {
+		t.Fatal(err)
+	}
+	located := 0
+	for _, r := range log.Runs[0].Results {
+		reg := r.Locations[0].Physical.Region
+		if reg.ByteOffset == nil {
+			continue
+		}
+		data, err := os.ReadFile(r.Properties.Input)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if line := 1 + bytes.Count(data[:*reg.ByteOffset], []byte("\n")); line != reg.StartLine {
+			t.Errorf("%s at byte %d: line %d; the file has it on line %d", r.RuleID, *reg.ByteOffset, reg.StartLine, line)
+		}
+		if off := eventOffset(t, r.Properties.Input, r.Properties.Events[0]); off != *reg.ByteOffset {
+			t.Errorf("%s cites event %d at byte %d; events says %d", r.RuleID, r.Properties.Events[0], *reg.ByteOffset, off)
+		}
+		located++
+	}
+	if located < 3 {
+		t.Errorf("%d results located at an event; want 3 or more", located)
+	}
+}
+
+// eventOffset is the offset `streamtap events` gives event ord of path.
+func eventOffset(t *testing.T, path string, ord int) int64 {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(t.Context(), []string{"events", path}, nil, &out, &errb); code != 0 {
+		t.Fatalf("events %s = %d: %s", path, code, errb.String())
+	}
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var ev struct {
+			Ordinal int   `json:"ordinal"`
+			Offset  int64 `json:"offset"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Ordinal == ord {
+			return ev.Offset
+		}
+	}
+	t.Fatalf("events %s has no event %d", path, ord)
+	return -1
+}
+
+// TestCheckRulesConfig: --disable and --severity change what check
+// reports and its verdict; a .streamtap.yaml is found from each input's
+// directory up, the nearest one governing; --config names one for all;
+// the command line wins over the file; a broken file is an unreadable
+// input naming it.
+func TestCheckRulesConfig(t *testing.T) {
+	t.Parallel()
+	gap := sample(t, "broken-sequence-gap.sse") // an error (text-done-mismatch) and an info (seq-gap)
+	dir := suiteDir(t, map[string]string{
+		"repo/.streamtap.yaml":        "disable: [responses/text-done-mismatch]\n",
+		"repo/plain/gap.sse":          gap,
+		"repo/strict/.streamtap.yml":  "severity: {responses/seq-gap: error}\n",
+		"repo/strict/gap.sse":         gap,
+		"repo/broken/.streamtap.yaml": "disable: [responses/nope]\n",
+		"repo/broken/gap.sse":         gap,
+		"other/explicit.yaml":         "severity: {responses/text-done-mismatch: warning}\n",
+		"elsewhere/gap.sse":           gap,
+	})
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	tests := []struct {
+		name  string
+		args  []string
+		want  int
+		finds string // the rules=severities of the findings, in order
+	}{
+		{"no config", []string{p("elsewhere/gap.sse")}, 1, "responses/text-done-mismatch=error responses/seq-gap=info"},
+		{"--disable", []string{"--disable", "responses/text-done-mismatch", p("elsewhere/gap.sse")}, 0, "responses/seq-gap=info"},
+		{"--disable a prefix", []string{"--disable", "responses/*", p("elsewhere/gap.sse")}, 0, ""},
+		{"--severity", []string{"--severity", "responses/text-done-mismatch=warning,responses/seq-gap=off", p("elsewhere/gap.sse")}, 0, "responses/text-done-mismatch=warning"},
+		{"the file above", []string{p("repo/plain/gap.sse")}, 0, "responses/seq-gap=info"},
+		{"the nearest file", []string{p("repo/strict/gap.sse")}, 1, "responses/seq-gap=error responses/text-done-mismatch=error"},
+		{"the command line wins", []string{"--severity", "responses/text-done-mismatch=info", p("repo/plain/gap.sse")}, 0, "responses/seq-gap=info responses/text-done-mismatch=info"},
+		{"--config", []string{"--config", p("other/explicit.yaml"), p("repo/plain/gap.sse")}, 0, "responses/text-done-mismatch=warning responses/seq-gap=info"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCheckArgs(t, nil, append([]string{"--json"}, tt.args...)...)
+			if code != tt.want {
+				t.Fatalf("check %q = %d; want %d\n%s%s", tt.args, code, tt.want, stdout, stderr)
+			}
+			var rep struct {
+				Findings []struct{ Rule, Severity string }
+			}
+			if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				got = append(got, f.Rule+"="+f.Severity)
+			}
+			if strings.Join(got, " ") != tt.finds {
+				t.Errorf("findings %v; want %s", got, tt.finds)
+			}
+		})
+	}
+	// A directory whose inputs have different configs, and a broken one.
+	code, stdout, stderr := runCheckArgs(t, nil, p("repo"))
+	if code != 2 || !strings.Contains(stderr, p("repo/broken/.streamtap.yaml")) || !strings.Contains(stderr, "responses/nope") {
+		t.Errorf("a broken config: exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{"/plain/gap.sse: pass\n", "/strict/gap.sse: fail\n", "/broken/gap.sse: unreadable\n"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+}
+
+// TestRulesEffective: `streamtap rules` shows the severity check gives,
+// with the config and the flags applied.
+func TestRulesEffective(t *testing.T) {
+	t.Parallel()
+	cfg := filepath.Join(suiteDir(t, map[string]string{"c.yaml": "disable: [chat/*]\nseverity: {responses/seq-gap: error}\n"}), "c.yaml")
+	var out, errb bytes.Buffer
+	if code := run(t.Context(), []string{"rules", "--config", cfg, "--severity", "framing/no-data=warning"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("rules = %d: %s", code, errb.String())
+	}
+	lines := map[string]string{}
+	for l := range strings.Lines(out.String()) {
+		if f := strings.Fields(l); len(f) > 2 && strings.Contains(f[0], "/") {
+			lines[f[0]] = f[1]
+		}
+	}
+	for rule, want := range map[string]string{
+		"responses/seq-gap": "error*", "framing/no-data": "warning*", "chat/identity-changed": "off*",
+		"responses/seq-missing": "warning", "framing/unterminated-event": "warning",
+	} {
+		if lines[rule] != want {
+			t.Errorf("rules shows %s as %q; want %q", rule, lines[rule], want)
+		}
+	}
+	if !strings.Contains(out.String(), "with "+cfg+" and the command line") {
+		t.Errorf("the footnote does not say where the changes come from:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run(t.Context(), []string{"rules", "--json", "--profile", "tolerant", "--config", cfg}, nil, &out, &errb); code != 0 {
+		t.Fatalf("rules --json = %d", code)
+	}
+	var rules []struct{ ID, Severity, Tolerant, Effective string }
+	if err := json.Unmarshal(out.Bytes(), &rules); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules {
+		want := r.Tolerant
+		switch {
+		case strings.HasPrefix(r.ID, "chat/"):
+			want = "off"
+		case r.ID == "responses/seq-gap":
+			want = "error"
+		}
+		if r.Effective != want {
+			t.Errorf("%s: effective %q; want %q", r.ID, r.Effective, want)
+		}
+	}
+}
+
+// tracesOnlyCassette is the real Agents SDK cassette cut to its first
+// exchange: a POST of trace spans, no LLM exchange in it.
+func tracesOnlyCassette(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../model/checks/testdata/verdicts/agents-traces-ingest__openllmetry.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	first := strings.Index(s, "\n- request:") + 1
+	second := strings.Index(s[first:], "\n- request:")
+	if first == 0 || second < 0 || !strings.Contains(s[:first+second], "/v1/traces/ingest") {
+		t.Fatal("the cassette no longer starts with its traces exchange")
+	}
+	return s[:first+second+1]
+}
+
+// TestCheckSuiteSkipsWhatHoldsNoStream: a directory's .json and .yaml
+// files that hold no LLM stream (a request body, a tool's config, a
+// cassette of telemetry) are skipped with a note, not failed; named on
+// the command line they are judged, and a .sse without a stream still
+// fails.
+func TestCheckSuiteSkipsWhatHoldsNoStream(t *testing.T) {
+	t.Parallel()
+	tree := suiteDir(t, map[string]string{
+		"clean.sse":            checkClean,
+		"bodies/request.json":  `{"model":"gpt-4.1","input":"hi","stream":true}`,
+		"tool.yaml":            "name: x\nretries: 2\n",
+		"agent/traces.yaml":    tracesOnlyCassette(t),
+		"agent/responses.json": checkClean,
+	})
+	code, stdout, stderr := runCheckArgs(t, nil, tree)
+	if code != 0 {
+		t.Fatalf("exit %d; want 0\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "\nchecked 2: 2 passed, 0 failed; 3 skipped (no stream in them)\n") {
+		t.Errorf("summary:\n%s", stdout)
+	}
+	for _, f := range []string{"bodies/request.json: no stream in it", "tool.yaml: no stream in it", "traces.yaml: no LLM exchange in it"} {
+		if !strings.Contains(stderr, f) {
+			t.Errorf("stderr lacks %q:\n%s", f, stderr)
+		}
+	}
+	if code, _, _ := runCheckArgs(t, nil, "--json", tree); code != 0 {
+		t.Errorf("--json: exit %d; want 0", code)
+	}
+	named := filepath.Join(tree, "tool.yaml")
+	if code, _, _ := runCheckArgs(t, nil, named, filepath.Join(tree, "clean.sse")); code == 0 {
+		t.Errorf("check %s named on the command line passed; want it judged", named)
+	}
+	noStream := suiteDir(t, map[string]string{"clean.sse": checkClean, "empty.sse": "name: x\n"})
+	if code, stdout, _ := runCheckArgs(t, nil, noStream); code != 1 || strings.Contains(stdout, "skipped") {
+		t.Errorf("a .sse holding no stream: exit %d; want 1, judged:\n%s", code, stdout)
+	}
+}

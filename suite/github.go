@@ -1,0 +1,129 @@
+package suite
+
+import (
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/streamtap/streamtap/model/checks"
+)
+
+// WriteGitHub writes v as GitHub Actions workflow commands, which the
+// runner turns into annotations on the file and line: one per finding
+// (::error, ::warning or ::notice by its severity, titled with its rule),
+// one for an outcome that fails the check, one for an input that could
+// not be read. A verdict with nothing to say writes nothing.
+//
+// The syntax is "::command key=value,key=value::data"
+// (https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions).
+// Text goes through the terminal escaper first, then through the
+// runner's escaping: % CR LF in the data, and also : and , in a value
+// (actions/runner's ActionCommand unescapes exactly these). Every line
+// starts with "::" and holds one command, so nothing from a stream can
+// start a command of its own.
+func WriteGitHub(w io.Writer, v *Verdict) error {
+	var b strings.Builder
+	prefix := sessionPrefix(v)
+	if v.File == "" && v.Input != "" {
+		prefix = v.Label() + ": " // no file to annotate: name the input in the text
+	}
+	switch {
+	case v.Err != nil:
+		ghCommand(&b, "error", v.File, 0, "unreadable input", errorText(v))
+	default:
+		for _, f := range v.Report.Findings {
+			line := 0
+			if len(f.Events) > 0 {
+				line = v.Places[f.Events[0]].Line
+			}
+			ghCommand(&b, ghLevel(f.Severity), v.File, line, f.Rule, prefix+f.Message+eventsNote(f.Events))
+		}
+		if v.OutcomeFails {
+			ghCommand(&b, "error", v.File, v.Places[v.outcomeEvent()].Line, "outcome "+v.Report.Outcome.State, prefix+v.outcomeMessage())
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// eventsNote is " (events 3, 4)": the ordinals `streamtap events` prints.
+func eventsNote(events []int) string {
+	if len(events) == 0 {
+		return ""
+	}
+	word := " (event "
+	if len(events) > 1 {
+		word = " (events "
+	}
+	parts := make([]string, len(events))
+	for i, e := range events {
+		parts[i] = strconv.Itoa(e)
+	}
+	return word + strings.Join(parts, ", ") + ")"
+}
+
+// ghLevel is the command of a finding's severity.
+func ghLevel(s checks.Severity) string {
+	switch s {
+	case checks.Error:
+		return "error"
+	case checks.Warning:
+		return "warning"
+	}
+	return "notice"
+}
+
+// ghCommand writes one command line: file and line only when known
+// (line 0 is none).
+func ghCommand(b *strings.Builder, cmd, file string, line int, title, message string) {
+	b.WriteString("::")
+	b.WriteString(cmd)
+	sep := " "
+	prop := func(k, v string) {
+		b.WriteString(sep + k + "=" + ghProperty(v))
+		sep = ","
+	}
+	if file != "" {
+		prop("file", file)
+		if line > 0 {
+			prop("line", strconv.Itoa(line))
+		}
+	}
+	prop("title", title)
+	b.WriteString("::")
+	b.WriteString(ghData(message))
+	b.WriteByte('\n')
+}
+
+// ghData escapes a command's data as actions/toolkit's escapeData does,
+// after the terminal escaper.
+func ghData(s string) string {
+	return ghEscape(safe(s), false)
+}
+
+// ghProperty escapes a property value as actions/toolkit's
+// escapeProperty does, after the terminal escaper.
+func ghProperty(s string) string {
+	return ghEscape(safe(s), true)
+}
+
+func ghEscape(s string, property bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%':
+			b.WriteString("%25")
+		case c == '\r':
+			b.WriteString("%0D")
+		case c == '\n':
+			b.WriteString("%0A")
+		case property && c == ':':
+			b.WriteString("%3A")
+		case property && c == ',':
+			b.WriteString("%2C")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,148 @@
+package suite
+
+import (
+	"encoding/xml"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/streamtap/streamtap/model/checks"
+)
+
+// The JUnit XML shape that CI systems read (Jenkins, GitLab, Azure
+// Pipelines, the GitHub test-report actions): <testsuites> holding one
+// <testsuite> of <testcase>s, each with at most one <failure> or <error>
+// and its <system-out>. There is no one published schema; these are the
+// elements and attributes all of them read (Ant's junit task wrote them
+// first), plus the testcase's "file" that GitHub's reporters use to
+// annotate.
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Errors   int          `xml:"errors,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Errors   int         `xml:"errors,attr"`
+		Skipped  int         `xml:"skipped,attr"`
+		Cases    []junitCase `xml:"testcase"`
+	}
+	junitCase struct {
+		Name      string        `xml:"name,attr"`
+		Classname string        `xml:"classname,attr"`
+		File      string        `xml:"file,attr,omitempty"`
+		Failure   *junitProblem `xml:"failure"`
+		Error     *junitProblem `xml:"error"`
+		SystemOut *junitText    `xml:"system-out"`
+	}
+	// junitText is an element's text as CDATA: the lines of a report read
+	// as they are in the file, without an entity for each quote and
+	// newline.
+	junitText struct {
+		Text string `xml:",cdata"`
+	}
+	junitProblem struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",cdata"`
+	}
+)
+
+// junitClass is every testcase's classname: the check, as a test suite
+// would name the class of its tests.
+const junitClass = "streamtap.check"
+
+// WriteJUnit writes the run as JUnit XML: a testcase per verdict (an
+// input, or a session of an archive) named by its label. A failing one
+// has a <failure> whose type is the first failing rule ("outcome" when
+// only the outcome fails), whose message counts what fails, and whose
+// text lists each failing finding (severity, rule, events, message) and
+// the outcome; an unreadable input has an <error>. Every testcase with
+// anything to say carries the whole report, findings under the
+// threshold included, in <system-out>. Text is escaped for a terminal
+// first (a report viewer may print it), then for XML.
+func WriteJUnit(w io.Writer, run Run) error {
+	suite := junitSuite{Name: "streamtap check"}
+	for i := range run.Verdicts {
+		v := &run.Verdicts[i]
+		tc := junitCase{Name: safe(v.Label()), Classname: junitClass, File: safe(v.File)}
+		switch {
+		case v.Err != nil:
+			suite.Errors++
+			tc.Error = &junitProblem{Type: "unreadable", Message: safe(errorText(v))}
+		case !v.Pass:
+			suite.Failures++
+			tc.Failure = junitFailure(v, run.FailOn)
+		}
+		if v.Err == nil && (len(v.Report.Findings) > 0 || v.Report.Outcome.State != "completed") {
+			tc.SystemOut = &junitText{reportText(v)}
+		}
+		suite.Cases = append(suite.Cases, tc)
+	}
+	suite.Tests = len(suite.Cases)
+	doc := junitSuites{Name: suite.Name, Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors, Suites: []junitSuite{suite}}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// junitFailure says why a verdict fails.
+func junitFailure(v *Verdict, failOn checks.Severity) *junitProblem {
+	failing := v.Failing(failOn)
+	var lines, reasons []string
+	typ := "outcome"
+	if len(failing) > 0 {
+		typ = failing[0].Rule
+		var n [3]int
+		for _, f := range failing {
+			n[f.Severity]++
+			lines = append(lines, findingLine(f))
+		}
+		for _, sev := range []checks.Severity{checks.Error, checks.Warning, checks.Info} {
+			if n[sev] > 0 {
+				reasons = append(reasons, countWord(n[sev], sev.String()))
+			}
+		}
+	}
+	if v.OutcomeFails {
+		reasons = append(reasons, "outcome "+v.Report.Outcome.State)
+		lines = append(lines, safe(v.outcomeMessage()))
+	}
+	return &junitProblem{Type: safe(typ), Message: strings.Join(reasons, ", "), Text: strings.Join(lines, "\n")}
+}
+
+// reportText is the verdict's report as the text output writes it: the
+// outcome, then a line per finding.
+func reportText(v *Verdict) string {
+	var b strings.Builder
+	b.WriteString("outcome: " + safe(v.Report.Outcome.State))
+	if d := v.Report.Outcome.Detail; d != "" {
+		b.WriteString(" (" + safe(d) + ")")
+	}
+	for _, f := range v.Report.Findings {
+		b.WriteString("\n" + findingLine(f))
+	}
+	return b.String()
+}
+
+// countWord is "1 error" or "3 errors"; "info" has no plural.
+func countWord(n int, word string) string {
+	s := strconv.Itoa(n) + " " + word
+	if n != 1 && word != "info" {
+		s += "s"
+	}
+	return s
+}

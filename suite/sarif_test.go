@@ -1,0 +1,269 @@
+package suite
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+)
+
+// sarifSchema compiles the published SARIF 2.1.0 schema kept in testdata.
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open("testdata/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource(SARIFSchema, doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile(SARIFSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sch
+}
+
+// validateSARIF fails the test when out is not a SARIF 2.1.0 log.
+func validateSARIF(t *testing.T, sch *jsonschema.Schema, out []byte) {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+	if err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("not valid SARIF 2.1.0: %v\n%s", err, out)
+	}
+}
+
+// sampleRun is a run over real streams of every kind a run holds: a
+// stream cut short (findings and a failing outcome), findings of two
+// severities, a clean stream, an unreadable input, an archive's session,
+// standard input, and a file whose name and message are hostile.
+func sampleRun(t *testing.T) (Run, map[string][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string][]byte{}
+	var run Run
+	run.FailOn = checks.Error
+	run.Version = "v0.0.0-test"
+	for _, name := range []string{"broken-cut-before-terminal.sse", "broken-sequence-gap.sse", "chat-openrouter-keepalive.sse"} {
+		path, data := sampleFile(t, dir, name)
+		files[path] = data
+		run.Verdicts = append(run.Verdicts, verdictOf(t, path, data, run.FailOn))
+	}
+	missing := filepath.Join(dir, "missing.sse")
+	run.Verdicts = append(run.Verdicts, Verdict{Input: missing, File: missing, Err: &os.PathError{Op: "open", Path: missing, Err: os.ErrNotExist}, Last: -1})
+
+	archive := filepath.Join(dir, "suite.har")
+	v := verdictOf(t, archive, files[filepath.Join(dir, "broken-sequence-gap.sse")], run.FailOn)
+	v.Session, v.Sessions, v.Places = 2, 3, nil
+	v.Exchange = Exchange{"POST", "https://api.example/v1/responses", 200}
+	run.Verdicts = append(run.Verdicts, v)
+
+	v = verdictOf(t, "stdin", files[filepath.Join(dir, "broken-cut-before-terminal.sse")], run.FailOn)
+	v.File = ""
+	run.Verdicts = append(run.Verdicts, v)
+
+	odd := filepath.Join(dir, "odd name, with: commas %20.sse")
+	data := files[filepath.Join(dir, "broken-sequence-gap.sse")]
+	if err := os.WriteFile(odd, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v = verdictOf(t, odd, data, run.FailOn)
+	v.Report.Findings[0].Message = hostile
+	run.Verdicts = append(run.Verdicts, v)
+	files[odd] = data
+	return run, files
+}
+
+// TestSARIFValidates writes a run over real streams as SARIF and
+// validates it against the published schema; each located result must
+// point at the bytes and line of the event it cites, as a session that
+// keeps its events places them.
+func TestSARIFValidates(t *testing.T) {
+	t.Parallel()
+	sch := sarifSchema(t)
+	run, files := sampleRun(t)
+	var out bytes.Buffer
+	if err := WriteSARIF(&out, run); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, sch, out.Bytes())
+
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID string } `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Invocations []struct {
+				ExecutionSuccessful bool `json:"executionSuccessful"`
+				Notifications       []struct {
+					Message struct{ Text string } `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct{ Text string }
+				Locations []struct {
+					Physical struct {
+						Artifact struct{ URI string } `json:"artifactLocation"`
+						Region   *struct {
+							StartLine  int    `json:"startLine"`
+							ByteOffset *int64 `json:"byteOffset"`
+							ByteLength *int64 `json:"byteLength"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Properties struct {
+					Input   string `json:"input"`
+					Session int    `json:"session"`
+					Events  []int  `json:"events"`
+				} `json:"properties"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	r := log.Runs[0]
+	if inv := r.Invocations[0]; inv.ExecutionSuccessful || len(inv.Notifications) != 1 || !strings.Contains(inv.Notifications[0].Message.Text, "missing.sse") {
+		t.Errorf("the unreadable input: invocation %+v; want one notification naming it, not successful", inv)
+	}
+	want := 0
+	for _, v := range run.Verdicts {
+		if v.Err == nil {
+			want += len(v.Report.Findings)
+			if v.OutcomeFails {
+				want++
+			}
+		}
+	}
+	if len(r.Results) != want || want == 0 {
+		t.Fatalf("%d results; want %d", len(r.Results), want)
+	}
+	located := 0
+	for _, res := range r.Results {
+		if r.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result %s: ruleIndex %d is rule %s", res.RuleID, res.RuleIndex, r.Tool.Driver.Rules[res.RuleIndex].ID)
+		}
+		if strings.ContainsAny(res.Message.Text, "\x1b\u009b\u202e\r\n") {
+			t.Errorf("result %s: the message holds raw control text: %q", res.RuleID, res.Message.Text)
+		}
+		if res.Properties.Input == "stdin" {
+			if len(res.Locations) != 0 {
+				t.Errorf("a result on stdin has locations %+v", res.Locations)
+			}
+			continue
+		}
+		if len(res.Locations) != 1 || res.Locations[0].Physical.Region == nil {
+			t.Errorf("result %s on %s: locations %+v; want one with a region", res.RuleID, res.Properties.Input, res.Locations)
+			continue
+		}
+		loc := res.Locations[0].Physical
+		if res.Properties.Session > 0 || len(res.Properties.Events) == 0 {
+			if loc.Region.StartLine != 1 || loc.Region.ByteOffset != nil {
+				t.Errorf("result %s on %s: region %+v; want the first line, no bytes", res.RuleID, res.Properties.Input, *loc.Region)
+			}
+			continue
+		}
+		data := files[res.Properties.Input]
+		if data == nil {
+			t.Fatalf("result on an unknown input %q", res.Properties.Input)
+		}
+		if want := fileURI(res.Properties.Input); loc.Artifact.URI != want {
+			t.Errorf("uri = %q; want %q", loc.Artifact.URI, want)
+		}
+		ev := eventAt(t, data, res.Properties.Events[0])
+		if loc.Region.ByteOffset == nil || *loc.Region.ByteOffset != ev.Offset || *loc.Region.ByteLength < int64(ev.Len) {
+			t.Errorf("result %s cites event %d at bytes %d+%d; the region says %v+%v", res.RuleID, res.Properties.Events[0], ev.Offset, ev.Len, loc.Region.ByteOffset, loc.Region.ByteLength)
+		}
+		if line := 1 + bytes.Count(data[:ev.Offset], []byte("\n")); loc.Region.StartLine != line {
+			t.Errorf("result %s cites event %d on line %d; the region says %d", res.RuleID, res.Properties.Events[0], line, loc.Region.StartLine)
+		}
+		located++
+	}
+	if located < 3 {
+		t.Errorf("only %d results located at an event", located)
+	}
+	if !strings.Contains(out.String(), `"uri": "`+fileURI(filepath.Join(filepath.Dir(run.Verdicts[0].File), "odd name, with: commas %20.sse"))+`"`) ||
+		!strings.Contains(out.String(), "odd%20name,%20with:%20commas%20%2520.sse") {
+		t.Errorf("the odd file name is not percent-encoded in its uri")
+	}
+}
+
+// eventAt returns event ord of data as a session that keeps its events
+// places it.
+func eventAt(t *testing.T, data []byte, ord int) model.Event {
+	t.Helper()
+	s := model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true})
+	if ord >= s.Events.Len() {
+		t.Fatalf("event %d of %d", ord, s.Events.Len())
+	}
+	return *s.Events.At(ord)
+}
+
+// TestSARIFEmptyRun: a run with nothing to report is still a valid log.
+func TestSARIFEmptyRun(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if err := WriteSARIF(&out, Run{}); err != nil {
+		t.Fatal(err)
+	}
+	validateSARIF(t, sarifSchema(t), out.Bytes())
+	if !strings.Contains(out.String(), `"results": []`) {
+		t.Errorf("no results array:\n%s", out.String())
+	}
+}
+
+// TestSARIFSchemaRefusesBadLogs holds the validation itself to account:
+// logs that break the schema are refused, so the test above proves
+// something.
+func TestSARIFSchemaRefusesBadLogs(t *testing.T) {
+	t.Parallel()
+	sch := sarifSchema(t)
+	run, _ := sampleRun(t)
+	var out bytes.Buffer
+	if err := WriteSARIF(&out, run); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct{ from, to string }{
+		{`"version": "2.1.0"`, `"version": "2.0.0"`},
+		{`"level": "note"`, `"level": "info"`},
+		{`"startLine": 1`, `"startLine": 0`},
+		{`"ruleId"`, `"rule_id"`},
+	} {
+		b := strings.Replace(out.String(), bad.from, bad.to, 1)
+		if b == out.String() {
+			t.Fatalf("%s is not in the log", bad.from)
+		}
+		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ve *jsonschema.ValidationError
+		if err := sch.Validate(inst); !errors.As(err, &ve) {
+			t.Errorf("with %s → %s the log still validates (%v)", bad.from, bad.to, err)
+		}
+	}
+}
