@@ -86,6 +86,9 @@ func TestRecordBinaryBodies(t *testing.T) {
 			if code, out, errs := runCLI(t, nil, "check", files[0]); code != 0 || !strings.Contains(out, "0 errors, 0 warnings") {
 				t.Errorf("check %s = %d\n%s%s", filepath.Base(files[0]), code, out, errs)
 			}
+			if code, out, errs := runCLI(t, nil, "check", dir); code != 0 || !strings.Contains(out, filepath.Base(files[0])) {
+				t.Errorf("check DIR = %d; want the recording's verdict\n%s%s", code, out, errs)
+			}
 			if code, out, errs := runCLI(t, nil, "calls", "--json", files[0]); code != 0 || !strings.Contains(out, tt.call) {
 				t.Errorf("calls --json %s = %d\n%s%s", filepath.Base(files[0]), code, out, errs)
 			}
