@@ -183,3 +183,90 @@ func TestImportDirection(t *testing.T) {
 		}
 	}
 }
+
+// uiLayers says which packages of ui's tree each one may import (keyed by
+// the path under ui/, "" for ui itself), so that they stack in layers
+// with no cycle by construction:
+//
+//	theme, plain, pane   leaves: styles and glyphs, the commands' writers,
+//	                     the pane interface
+//	cell, keys           fitting text into cells; the key map and help
+//	doc, lanes           the document layout; the lanes pane
+//	app                  the router and what every page shares (Env, Page)
+//	inspector            the inspector page and its panes
+//	sessions, diffview   the pages built on inspectors
+//	ui                   the programs cli runs (New, NewSessions, NewDiff)
+//
+// internal/uitest (helpers for tests) drives programs through app.
+var uiLayers = map[string][]string{
+	"theme":     nil,
+	"plain":     nil,
+	"pane":      nil,
+	"cell":      {"theme"},
+	"keys":      {"theme", "cell"},
+	"doc":       {"theme", "plain"},
+	"lanes":     {"theme", "cell", "keys", "pane", "plain"},
+	"app":       {"theme", "cell", "keys"},
+	"inspector": {"theme", "cell", "keys", "pane", "plain", "doc", "lanes", "app"},
+	"sessions":  {"theme", "cell", "keys", "pane", "plain", "inspector", "app"},
+	"diffview":  {"theme", "cell", "keys", "pane", "plain", "inspector", "app"},
+	"":          {"app", "inspector", "sessions", "diffview"},
+	"internal":  {"app"},
+}
+
+// headlessUI are the packages of ui's tree that the commands print with:
+// they import no Bubble Tea, bubbles, lipgloss or chroma, so a command
+// that prints text carries no terminal program.
+var headlessUI = []string{"plain"}
+
+// TestUIImportDirection fails on any import between ui's packages that
+// uiLayers does not allow, and on a terminal library in a headless one.
+func TestUIImportDirection(t *testing.T) {
+	mod := modulePath(t)
+	seen := map[string]int{}
+	for _, f := range sourceFiles(t) {
+		if f.layer != "ui" {
+			continue
+		}
+		sub, _, _ := strings.Cut(strings.TrimPrefix(f.path, "ui/"), "/")
+		if !strings.Contains(strings.TrimPrefix(f.path, "ui/"), "/") {
+			sub = "" // a file of ui itself
+		}
+		seen[sub]++
+		allowed, known := uiLayers[sub]
+		if !known {
+			t.Errorf("%s: no dependency rule for ui/%s/; add one to uiLayers in deps_test.go", f.path, sub)
+			continue
+		}
+		for _, imp := range f.imports {
+			if imp == mod+"/ui" {
+				t.Errorf("%s imports ui itself; only cli may", f.path)
+				continue
+			}
+			rest, ok := strings.CutPrefix(imp, mod+"/ui/")
+			if !ok {
+				continue
+			}
+			target, _, _ := strings.Cut(rest, "/")
+			if target != sub && !slices.Contains(allowed, target) {
+				may := "nothing else of ui"
+				if len(allowed) > 0 {
+					may = strings.Join(allowed, ", ")
+				}
+				t.Errorf("%s imports ui/%s; ui/%s may import %s", f.path, target, sub, may)
+			}
+		}
+		if slices.Contains(headlessUI, sub) {
+			for _, imp := range f.imports {
+				if strings.HasPrefix(imp, "charm.land/") || strings.HasPrefix(imp, "github.com/alecthomas/chroma") {
+					t.Errorf("%s imports %s; ui/%s writes what commands print and must not depend on a terminal program", f.path, imp, sub)
+				}
+			}
+		}
+	}
+	for sub := range uiLayers {
+		if seen[sub] == 0 {
+			t.Errorf("no Go files found under ui/%s; drop its rule from uiLayers", sub)
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // callsAbout is the command's help under its usage line; the flags are
@@ -38,7 +38,7 @@ func runCalls(ctx context.Context, src *capture.Source, o options, stdout, stder
 	if o.json {
 		_ = s.WriteReportJSON(w)
 	} else {
-		_ = ui.WriteCalls(w, s.Report())
+		_ = plain.WriteCalls(w, s.Report())
 	}
 	if werr := w.Flush(); werr != nil {
 		return readError(werr)

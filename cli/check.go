@@ -15,7 +15,7 @@ import (
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // The command's help: under its usage line, and after its flags.
@@ -146,7 +146,7 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ 
 	if o.json {
 		err = writeCheckJSON(w, rep, pass)
 	} else {
-		err = ui.WriteCheckReport(w, rep)
+		err = plain.WriteCheckReport(w, rep)
 		if err == nil && outcomeFailed {
 			state := termtext.Safe(rep.Outcome.State)
 			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)

@@ -22,7 +22,7 @@ import (
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // ruleFlags are the rule changes of the command line (--disable,
@@ -120,7 +120,7 @@ func runSuite(ctx context.Context, o options, stdin *os.File, stdout, stderr io.
 		return usageError("check", errors.New("no input: give FILEs or DIRs, '-' for stdin, or pipe a stream in"))
 	}
 	w := bufio.NewWriter(stdout)
-	out, err := suite.NewOutput(o.outputFormat, w, o.failOn, moduleVersion(), ui.WriteCheckReport)
+	out, err := suite.NewOutput(o.outputFormat, w, o.failOn, moduleVersion(), plain.WriteCheckReport)
 	if err != nil {
 		return usageError("check", err)
 	}

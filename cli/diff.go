@@ -18,7 +18,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 const (
@@ -111,7 +111,7 @@ func diffStreams(ctx context.Context, args [2]string, format capture.Format, opt
 		enc.SetEscapeHTML(false)
 		err = enc.Encode(res)
 	} else {
-		err = ui.WriteDiff(w, res, ui.DiffStyle{Color: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""})
+		err = plain.WriteDiff(w, res, plain.DiffStyle{Color: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""})
 	}
 	if err == nil {
 		err = w.Flush()

@@ -11,7 +11,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // eventsAbout is the command's help under its usage line; the flags are
@@ -40,9 +40,9 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 	enc := json.NewEncoder(&safeJSONWriter{w: w})
 	enc.SetEscapeHTML(false)
 	_, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
-		line := ui.NewEventLine(s, ev, ord, f, o.keepSecrets)
+		line := plain.NewEventLine(s, ev, ord, f, o.keepSecrets)
 		if o.explain {
-			line.Explain = ui.NewExplainJSON(s, ev, ord, f.Data)
+			line.Explain = plain.NewExplainJSON(s, ev, ord, f.Data)
 		}
 		if err := enc.Encode(line); err != nil {
 			return err

@@ -40,7 +40,7 @@ func TestForwardDrawsOnceCaughtUp(t *testing.T) {
 		}
 		v := reflect.ValueOf(msg)
 		kind := "frames"
-		if v.FieldByName("more").Bool() {
+		if v.FieldByName("More").Bool() {
 			kind = "more"
 		}
 		got = append(got, kind) // no batch given back: the reader is done

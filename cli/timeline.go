@@ -11,7 +11,7 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/termtext"
-	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // timelineAbout is the command's help under its usage line; the flags are
@@ -44,9 +44,9 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 	w := bufio.NewWriter(stdout)
 	prev := capture.NoTime
 	start := time.Now()
-	var explainer *ui.TimelineExplainer // nil writes nothing
+	var explainer *plain.TimelineExplainer // nil writes nothing
 	if o.explain {
-		explainer = ui.NewTimelineExplainer()
+		explainer = plain.NewTimelineExplainer()
 	}
 	s, err := readStream(ctx, src, o, model.Options{}, func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error {
 		if speed <= 0 {
@@ -61,7 +61,7 @@ func timelineSession(ctx context.Context, src *capture.Source, o options, speed 
 				return err
 			}
 		}
-		if err := ui.WriteTimelineLine(w, s, ev, ord, prev, f.Raw); err != nil {
+		if err := plain.WriteTimelineLine(w, s, ev, ord, prev, f.Raw); err != nil {
 			return err
 		}
 		if err := explainer.Write(w, s, ev, ord, f.Data); err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/streamtap/streamtap/internal/wstest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/ui"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // TestProxyWebSocketPassesThrough: an upgrade reaches the upstream with the
@@ -245,7 +246,7 @@ func TestProxyWebSocketRecording(t *testing.T) {
 // readRecording reads a recording file the way `streamtap calls --json`,
 // `streamtap events` and the plain timeline do, through the same library
 // calls, and returns what each gives.
-func readRecording(t *testing.T, path string) (model.CallsReport, []ui.EventLine, string) {
+func readRecording(t *testing.T, path string) (model.CallsReport, []plain.EventLine, string) {
 	t.Helper()
 	src, err := capture.Open(path, nil)
 	if err != nil {
@@ -253,21 +254,21 @@ func readRecording(t *testing.T, path string) (model.CallsReport, []ui.EventLine
 	}
 	defer src.Close()
 	s := model.NewSession(model.Options{Raw: src.ReaderAt()})
-	var lines []ui.EventLine
+	var lines []plain.EventLine
 	var timeline bytes.Buffer
 	prev := capture.NoTime
 	err = ingest.Session(t.Context(), src, capture.ReadOptions{}, s, nil, func(ev *model.Event, ord int, f *capture.Frame) error {
-		l := ui.NewEventLine(s, ev, ord, f, false)
+		l := plain.NewEventLine(s, ev, ord, f, false)
 		b, err := json.Marshal(l) // as events prints it, and back
 		if err != nil {
 			return err
 		}
-		var back ui.EventLine
+		var back plain.EventLine
 		if err := json.Unmarshal(b, &back); err != nil {
 			return err
 		}
 		lines = append(lines, back)
-		err = ui.WriteTimelineLine(&timeline, s, ev, ord, prev, f.Raw)
+		err = plain.WriteTimelineLine(&timeline, s, ev, ord, prev, f.Raw)
 		prev = ev.At
 		return err
 	}, true, false)

@@ -1,0 +1,559 @@
+package diffview
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/ui/app"
+	"github.com/streamtap/streamtap/ui/inspector"
+	"github.com/streamtap/streamtap/ui/keys"
+)
+
+// Page is the page of `streamtap A --diff B`: both streams side by side
+// (stacked when the terminal is narrow), each a timeline under a header,
+// with the selection linked: moving on the active side moves the other to
+// the counterpart of the selected event. Rows that differ carry a glyph
+// in the gutter, and a panel under both lists the differences at the
+// selected events and counts them all.
+//
+// Stream A arrives as Frames messages, live or from a file, which the page
+// hands to A's inspector. Stream B is read by the
+// caller and handed over whole (SideRead). Once A has ended and B is read,
+// the comparison runs as a command, off the event loop; until then the
+// sides move on their own.
+//
+// enter opens the active side in the normal inspector, at the selected
+// event, with every pane (detail, calls, diffs, findings); esc comes back
+// with the selection that inspector left. Each side has its inspector;
+// B's background work comes back wrapped in a sideMsg so that it reaches
+// B's inspector, not A's.
+type Page struct {
+	*app.Env
+	w, h int
+	r    diffRects
+
+	side   [2]*diffSide
+	active streamdiff.Which
+	// open is the side shown in its inspector (enter), or -1: the page.
+	open int
+	opts streamdiff.Options
+
+	view      *diffView // the comparison, once made
+	comparing bool
+	compared  time.Duration
+	// jumped is where the last n or N stopped, to go on from there while
+	// the selections stay where it left them.
+	jumped diffJump
+}
+
+// diffJump is where n or N last stopped, and the selections it left.
+type diffJump struct {
+	ok         bool
+	side       streamdiff.Which
+	selA, selB int
+	at         int
+}
+
+// diffSide is one stream of the diff page.
+type diffSide struct {
+	dp    *Page
+	which streamdiff.Which
+	name  string
+	// in is the side's inspector (enter); tl the side's timeline on the
+	// page, over the same session. Both are nil until the side is read.
+	in  *inspector.Page
+	tl  *inspector.Timeline
+	s   *model.Session
+	rec *streamdiff.Recorder
+	sd  *streamdiff.Side // B as read; A once it has ended
+	err error            // why the side could not be read
+	// seen is the number of events the timeline was told about (A grows
+	// while it is live).
+	seen    int
+	outcome inspector.OutcomeCache // how the stream ended, read once
+}
+
+// sideLabel is "A" or "B".
+func sideLabel(w streamdiff.Which) string { return "AB"[w&1 : w&1+1] }
+
+// diffPageMsg is a message for the diff page: the root gives every one to
+// it.
+type diffPageMsg interface{ forDiffPage() }
+
+// SideReadMsg hands over stream B, read whole, or why it could not be.
+type SideReadMsg struct {
+	Side *streamdiff.Side
+	Err  error
+}
+
+// comparedMsg is the comparison, laid out for the page.
+type comparedMsg struct {
+	view *diffView
+	took time.Duration
+}
+
+// sideMsg carries the result of B's inspector's work back to it.
+type sideMsg struct{ msg tea.Msg }
+
+func (SideReadMsg) forDiffPage() {}
+func (comparedMsg) forDiffPage() {}
+func (sideMsg) forDiffPage()     {}
+
+// Config configures the diff page (NewDiff).
+type Config struct {
+	// B names stream B until it is read: "b.sse", "sample x".
+	B string
+	// Compare says what the comparison ignores.
+	Compare streamdiff.Options
+}
+
+// New returns the diff page of a program made with e: stream A is
+// session a, its inspector fed as New's, whose recorder rec was attached
+// when a was built; B comes later as a SideRead message.
+func New(e *app.Env, a *model.Session, rec *streamdiff.Recorder, d Config) *Page {
+	in := inspector.New(e, a)
+	dp := &Page{Env: e, open: -1, opts: d.Compare}
+	dp.side[0] = &diffSide{dp: dp, which: streamdiff.SideA, name: e.Opts.Source, rec: rec}
+	dp.side[1] = &diffSide{dp: dp, which: streamdiff.SideB, name: d.B}
+	dp.side[0].attach(in, a)
+	in.Back = dp.closeSide
+	in.Source = "A " + e.Opts.Source
+	e.Keys.Sessions.Back.SetHelp("esc", "back to the diff")
+	return dp
+}
+
+// attach gives the side its inspector and session, and a timeline of its
+// own on the page.
+func (sd *diffSide) attach(in *inspector.Page, s *model.Session) {
+	sd.in, sd.s = in, s
+	sd.tl = inspector.NewTimeline(&sd.dp.Styles, &sd.dp.Keys, sd, sd.dp.Opts.SlowGap)
+	sd.tl.Attach(s)
+	sd.tl.Follow = in.Live
+	sd.tl.Gutter = sd.gutter
+	sd.seen = s.Len()
+	if sd.dp.w > 0 {
+		sd.dp.SetSize(sd.dp.w, sd.dp.h)
+	}
+}
+
+// The side is its timeline's host (pane.Host).
+
+func (sd *diffSide) Selected() int {
+	if sd.tl == nil {
+		return -1
+	}
+	return sd.tl.Selected()
+}
+
+func (sd *diffSide) SelectEvent(ord int) { sd.tl.SelectOrd(ord) }
+
+func (sd *diffSide) StopReplay() {}
+
+func (sd *diffSide) IsLive() bool { return sd.in != nil && sd.in.Live }
+
+func (sd *diffSide) Flash(text string, isErr bool) tea.Cmd { return sd.dp.Flash(text, isErr) }
+
+// ended says the side's stream is whole: read, and (A) at its end.
+func (sd *diffSide) ended() bool { return sd.s != nil && !sd.in.Live }
+
+// grew tells the timeline about the events A got since it last looked.
+func (sd *diffSide) grew() {
+	if sd.tl != nil && sd.s.Len() != sd.seen {
+		sd.seen = sd.s.Len()
+		sd.tl.Appended()
+	}
+}
+
+// handleMsg handles the messages meant for the page.
+func (dp *Page) handleMsg(msg diffPageMsg) tea.Cmd {
+	switch msg := msg.(type) {
+	case SideReadMsg:
+		return dp.handleSideRead(msg)
+	case comparedMsg:
+		return dp.handleCompared(msg)
+	case sideMsg:
+		if b := dp.side[1].in; b != nil {
+			return tagSideB(b.Update(msg.msg))
+		}
+	}
+	return nil
+}
+
+// handleSideRead takes stream B: its own inspector, opened on it, and its
+// timeline on the page.
+func (dp *Page) handleSideRead(msg SideReadMsg) tea.Cmd {
+	b := dp.side[1]
+	if msg.Err != nil {
+		b.err = msg.Err
+		return dp.Flash("B: "+msg.Err.Error(), true)
+	}
+	b.name, b.sd, b.rec = msg.Side.Name, msg.Side, nil
+	in := inspector.New(dp.Env, msg.Side.S)
+	in.Open(msg.Side.S, false, "B "+msg.Side.Name)
+	in.DropLesson()
+	in.Back = dp.closeSide
+	b.attach(in, msg.Side.S)
+	return nil
+}
+
+// Work starts the comparison once both streams are whole, or the work of
+// the inspector shown.
+func (dp *Page) Work() tea.Cmd {
+	if in := dp.opened(); in != nil {
+		return dp.tag(in.Work())
+	}
+	for _, sd := range dp.side {
+		if sd.s != nil {
+			sd.grew()
+		}
+	}
+	if dp.view != nil || dp.comparing || !dp.side[0].ended() || dp.side[1].sd == nil {
+		return nil
+	}
+	return dp.compareCmd()
+}
+
+// compareCmd compares the two streams off the event loop. Both sessions
+// have ended, so the command reads what nothing changes any more; the
+// sessions' lazily sorted item lists are put in order here first, on the
+// loop, so that the command's reads and the panes' never race on them.
+func (dp *Page) compareCmd() tea.Cmd {
+	a, b := dp.side[0], dp.side[1]
+	a.sd = streamdiff.NewSide(a.name, a.s, a.rec)
+	a.s.ItemsAsOf(-1)
+	b.s.ItemsAsOf(-1)
+	dp.comparing = true
+	sa, sb, opts := a.sd, b.sd, dp.opts
+	return func() tea.Msg {
+		start := time.Now()
+		res := streamdiff.Compare(sa, sb, opts)
+		return comparedMsg{newDiffView(res, sa, sb), time.Since(start)}
+	}
+}
+
+// handleCompared shows the comparison, at its first difference.
+func (dp *Page) handleCompared(msg comparedMsg) tea.Cmd {
+	dp.view, dp.comparing, dp.compared = msg.view, false, msg.took
+	for _, sd := range dp.side {
+		sd.tl.Invalidate() // the gutters have marks now
+	}
+	if !dp.view.res.Equal() {
+		dp.jump(1, true)
+		return nil
+	}
+	// Nothing to jump to: the other side joins the event the active one
+	// shows (a live A followed its tail while B stood at its start).
+	dp.link(dp.active)
+	return nil
+}
+
+// linked says whether the selections follow each other: events were
+// aligned (one dialect).
+func (dp *Page) linked() bool {
+	return dp.view != nil && dp.view.res.Mode != "semantic"
+}
+
+// link moves the side other than w to the counterpart of w's selection:
+// exact, or the nearest (see streamdiff.Links.Counterpart); to the first
+// event when there is none.
+func (dp *Page) link(w streamdiff.Which) {
+	from, to := dp.side[w], dp.side[w^1]
+	if !dp.linked() || from.tl == nil || to.tl == nil {
+		return
+	}
+	ord, _ := dp.view.links.Counterpart(w, from.Selected())
+	to.tl.SelectOrd(max(ord, 0))
+}
+
+// counterpart says how the passive side's selection stands to the active
+// side's: the exact counterpart (none false, near false), the nearest
+// (near), or there is none (none).
+func (dp *Page) counterpart() (near, none bool) {
+	act, pas := dp.side[dp.active], dp.side[dp.active^1]
+	if !dp.linked() || act.tl == nil || pas.tl == nil {
+		return false, false
+	}
+	ord, exact := dp.view.links.Counterpart(dp.active, act.Selected())
+	if ord < 0 {
+		return false, true
+	}
+	return !exact || ord != pas.Selected(), false
+}
+
+// jump goes to the next (dir 1) or previous (dir -1) difference on the
+// active side; from the start when fromStart.
+func (dp *Page) jump(dir int, fromStart bool) {
+	if dp.view == nil {
+		return
+	}
+	w := dp.active
+	sel := dp.side[w].Selected()
+	at := 2 * sel
+	switch {
+	case fromStart:
+		at = -2
+	case dp.jumped.ok && dp.jumped.side == w && dp.jumped.selA == dp.side[0].Selected() && dp.jumped.selB == dp.side[1].Selected():
+		at = dp.jumped.at
+	}
+	stop, ok := dp.view.next(w, at, dir)
+	if !ok {
+		return
+	}
+	d := &dp.view.res.Differences[stop.diff]
+	if first, _ := eventsOn(d, w); first >= 0 {
+		dp.side[w].tl.SelectOrd(first)
+		dp.link(w)
+	} else if other, _ := eventsOn(d, w^1); other >= 0 {
+		dp.side[w^1].tl.SelectOrd(other)
+		dp.link(w ^ 1)
+	}
+	dp.jumped = diffJump{ok: true, side: w, selA: dp.side[0].Selected(), selB: dp.side[1].Selected(), at: stop.at}
+}
+
+func (dp *Page) DropLesson() { dp.side[0].in.DropLesson() }
+
+func (dp *Page) Findings() []checks.Finding { return dp.side[0].in.Findings() }
+
+// opened is the inspector shown instead of the page, or nil.
+func (dp *Page) opened() *inspector.Page {
+	if dp.open < 0 {
+		return nil
+	}
+	return dp.side[dp.open].in
+}
+
+// openSide shows the active side in its inspector, at the selected event.
+func (dp *Page) openSide() {
+	sd := dp.side[dp.active]
+	if sd.in == nil {
+		return
+	}
+	sd.in.SetSize(dp.w, dp.h)
+	if sel := sd.Selected(); sel >= 0 {
+		sd.in.Show(sel)
+	}
+	dp.open = int(dp.active)
+}
+
+// closeSide comes back from a side's inspector (its Back key), with the
+// selection it left, linked.
+func (dp *Page) closeSide() {
+	if dp.open < 0 {
+		return
+	}
+	sd := dp.side[dp.open]
+	sd.in.Close()
+	if sel := sd.in.Selected(); sel >= 0 {
+		sd.tl.SelectOrd(sel)
+	}
+	dp.active, dp.open = sd.which, -1
+	dp.link(sd.which)
+}
+
+// tag addresses the messages of cmd, work of the inspector shown, to
+// that inspector: B's are wrapped, A's come back as they are, and update
+// hands them to A's inspector.
+func (dp *Page) tag(cmd tea.Cmd) tea.Cmd {
+	if dp.open == int(streamdiff.SideB) {
+		return tagSideB(cmd)
+	}
+	return cmd
+}
+
+// tagSideB wraps the messages of cmd that the inspector handles (the
+// results of its work) in a sideMsg, so that they reach B's inspector;
+// other messages (the clipboard, a notice's fade) pass as they are. A
+// tea.Batch is wrapped command by command.
+func tagSideB(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = tagSideB(c)
+			}
+			return out
+		default:
+			if inspector.Handles(msg) {
+				return sideMsg{msg}
+			}
+			return msg
+		}
+	}
+}
+
+// Update takes the page's messages, A's inspector's (A is read into it
+// as into any inspector), and a key, the mouse or a paste: the
+// inspector's while one is shown, else the page's.
+func (dp *Page) Update(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(diffPageMsg); ok {
+		return dp.handleMsg(m)
+	}
+	if inspector.Handles(msg) {
+		return dp.side[0].in.Update(msg)
+	}
+	if in := dp.opened(); in != nil {
+		return dp.tag(in.Update(msg))
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		dp.handleKey(msg)
+	case tea.MouseClickMsg:
+		dp.handleClick(msg.Mouse())
+	case tea.MouseWheelMsg:
+		dp.handleWheel(msg.Mouse())
+	}
+	return nil
+}
+
+// handleKey: tab, n, N and enter are the page's; the navigation keys move
+// the active side's timeline, and the other follows.
+func (dp *Page) handleKey(msg tea.KeyPressMsg) {
+	k := &dp.Keys
+	switch {
+	case key.Matches(msg, k.Diff.Side):
+		if dp.side[dp.active^1].tl != nil {
+			dp.active ^= 1
+		}
+	case key.Matches(msg, k.Diff.NextDiff):
+		dp.jump(1, false)
+	case key.Matches(msg, k.Diff.PrevDiff):
+		dp.jump(-1, false)
+	case key.Matches(msg, k.Diff.Open):
+		dp.openSide()
+	default:
+		if sd := dp.side[dp.active]; sd.tl != nil {
+			sd.tl.Update(msg)
+			dp.link(dp.active)
+		}
+	}
+}
+
+// handleClick makes the side clicked active and selects the row clicked.
+func (dp *Page) handleClick(ms tea.Mouse) {
+	for w, sd := range dp.side {
+		// Each side's rectangle starts with its header line.
+		if r := dp.r.side[w]; sd.tl != nil && r.Contains(ms.X, ms.Y) {
+			dp.active = streamdiff.Which(w)
+			sd.tl.Click(ms.X-r.X, ms.Y-r.Y-1)
+			dp.link(dp.active)
+		}
+	}
+}
+
+// handleWheel scrolls the side under the pointer, which becomes active.
+func (dp *Page) handleWheel(ms tea.Mouse) {
+	delta := inspector.WheelDelta(ms)
+	for w, sd := range dp.side {
+		if r := dp.r.side[w]; delta != 0 && sd.tl != nil && r.Contains(ms.X, ms.Y) {
+			dp.active = streamdiff.Which(w)
+			sd.tl.Wheel(delta)
+			dp.link(dp.active)
+		}
+	}
+}
+
+// Typing says a prompt of the inspector shown takes every key.
+func (dp *Page) Typing() bool {
+	if in := dp.opened(); in != nil {
+		return in.Typing()
+	}
+	return false
+}
+
+// SetSize lays the page out, and sizes the inspectors enter opens.
+func (dp *Page) SetSize(w, h int) {
+	dp.side[0].in.SetSize(w, h)
+	dp.w, dp.h = w, h
+	dp.r = diffLayout(w, h)
+	if b := dp.side[1].in; b != nil {
+		b.SetSize(w, h)
+	}
+	for i, sd := range dp.side {
+		if sd.tl != nil && !dp.r.tooSmall {
+			// The side's header line, then the timeline with its column
+			// header.
+			sd.tl.SetSize(dp.r.side[i].W, dp.r.side[i].H-1)
+		}
+	}
+}
+
+// Restyle drops what was rendered with the styles before.
+func (dp *Page) Restyle() {
+	dp.side[0].in.Restyle()
+	for _, sd := range dp.side {
+		if sd.tl != nil {
+			sd.tl.Invalidate()
+		}
+	}
+	if b := dp.side[1].in; b != nil {
+		b.Restyle()
+	}
+}
+
+// UpdateKeys enables the page's keys while it is shown and turns off the
+// inspector's that do nothing on it; while a side's inspector is shown,
+// that inspector's own keys.
+func (dp *Page) UpdateKeys() {
+	k := &dp.Keys
+	dp.side[0].in.UpdateKeys()
+	in := dp.opened()
+	if in != nil && in != dp.side[0].in {
+		in.UpdateKeys()
+	}
+	shown := in == nil
+	k.Diff.Side.SetEnabled(shown && dp.side[1].tl != nil)
+	k.Diff.NextDiff.SetEnabled(shown && dp.view != nil && !dp.view.res.Equal())
+	k.Diff.PrevDiff.SetEnabled(shown && dp.view != nil && !dp.view.res.Equal())
+	k.Diff.Open.SetEnabled(shown)
+	if !shown {
+		return
+	}
+	for _, b := range []*key.Binding{
+		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
+		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Search.NextMatch, &k.Search.PrevMatch,
+		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
+		&k.Stream.Faster, &k.Stream.Slower,
+		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
+		&k.Inspect.Cited, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
+	} {
+		b.SetEnabled(false)
+	}
+}
+
+// ShortHelp lists the keys that work now.
+func (dp *Page) ShortHelp() []key.Binding {
+	if in := dp.opened(); in != nil {
+		return in.ShortHelp()
+	}
+	k := &dp.Keys
+	return []key.Binding{k.Diff.NextDiff, k.Diff.PrevDiff, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.App.Help, k.App.Quit}
+}
+
+// HelpLine is the short help. In a side's inspector the way back comes
+// first, where a narrow help line cannot cut it off.
+func (dp *Page) HelpLine() string {
+	in := dp.opened()
+	if in == nil {
+		return keys.ShortHelp(&dp.Styles, dp.ShortHelp(), dp.w)
+	}
+	if in.Typing() {
+		return in.HelpLine()
+	}
+	back := dp.Keys.Sessions.Back
+	list := []key.Binding{back}
+	for _, b := range in.ShortHelp() {
+		if b.Help() != back.Help() {
+			list = append(list, b)
+		}
+	}
+	return keys.ShortHelp(&dp.Styles, list, dp.w)
+}

@@ -1,0 +1,110 @@
+package inspector
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/theme"
+)
+
+// Body draws the timeline (panes[0]) with its title and, beside or under
+// it, the side pane shown with its tabs.
+func (in *Page) Body() []string {
+	if in.zoom {
+		return in.zoomedBody()
+	}
+	ord := in.Selected()
+	tl := append([]string{in.title()}, strings.Split(in.panes[0].View(ord, in.focus == 0), "\n")...)
+	body := in.panes[in.side].View(ord, in.focus == in.side)
+	side := append([]string{in.sideTitle()}, strings.Split(body, "\n")...)
+	if in.r.stacked {
+		return append(tl, side...)
+	}
+	out := make([]string, len(tl))
+	sep := in.Styles.Sep.Render(theme.GlyphSep)
+	for i := range tl {
+		s := ""
+		if i < len(side) {
+			s = side[i]
+		}
+		out[i] = tl[i] + sep + s
+	}
+	return out
+}
+
+// title renders the timeline's title line.
+func (in *Page) title() string {
+	style := in.Styles.Title.Blurred
+	if in.focus == 0 {
+		style = in.Styles.Title.Focused
+	}
+	t := style.Render("1 " + in.panes[0].Title())
+	if extra := in.panes[0].Status(); extra != "" {
+		t += in.Styles.Muted.Render("  " + extra)
+	}
+	return cell.Fit(t, in.r.timeline.W)
+}
+
+// sideTitle renders the tabs of the side panes, numbered by their keys,
+// and what the one shown is working on. When they do not all fit with
+// it, the tabs not shown keep only their numbers, so that the status
+// stays in view.
+func (in *Page) sideTitle() string {
+	status := ""
+	if st := in.panes[in.side].Status(); st != "" {
+		status = in.Styles.Muted.Render("  " + st)
+	}
+	title := in.tabs(false)
+	if ansi.StringWidth(title+status) > in.r.side.W {
+		title = in.tabs(true)
+	}
+	return cell.Fit(title+status, in.r.side.W)
+}
+
+// tabs renders the side panes' tabs; short leaves the names out of the
+// ones not shown.
+func (in *Page) tabs(short bool) string {
+	var parts []string
+	for i := 1; i < len(in.panes); i++ {
+		label := strconv.Itoa(i+1) + " " + in.panes[i].Title()
+		switch {
+		case i == in.side && in.focus == i:
+			parts = append(parts, in.Styles.Title.Focused.Render(label))
+		case i == in.side:
+			parts = append(parts, in.Styles.Title.TabActive.Render(label))
+		case short:
+			parts = append(parts, in.Styles.Title.Tab.Render(strconv.Itoa(i+1)))
+		default:
+			parts = append(parts, in.Styles.Title.Tab.Render(label))
+		}
+	}
+	sep := "  "
+	if short {
+		sep = " "
+	}
+	return strings.Join(parts, sep)
+}
+
+// Status draws the status bar.
+func (in *Page) Status() string { return in.bar.view(in.statusInfo()) }
+
+func (in *Page) statusInfo() statusInfo {
+	e, w, i := in.find.counts()
+	info := statusInfo{
+		source: in.Opts.Source, live: in.Live, follow: in.tl.Follow, filter: in.filt.text,
+		errs: e, warns: w, infos: i, checks: in.Opts.Checks != nil, notice: in.Note.Text, noticeErr: in.Note.IsErr,
+	}
+	if in.Opts.TotalBytes > 0 {
+		info.totalBytes = in.Opts.TotalBytes
+	}
+	if in.Source != "" {
+		info.source = in.Source
+	}
+	if in.rep.playing {
+		info.replay = "▶ replay " + speedText(in.rep.speed)
+	}
+	return info
+}

@@ -1,0 +1,57 @@
+package plain
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// TestWriteCalls: the plain calls report of samples whose sources
+// disagree: a call's arguments (broken-done-args-differ), a message's text
+// (broken-sequence-gap: the deltas lost five fragments that the .done
+// events and snapshots still have).
+func TestWriteCalls(t *testing.T) {
+	for _, name := range []string{"broken-done-args-differ", "broken-sequence-gap", "responses-parallel-calls"} {
+		t.Run(name, func(t *testing.T) {
+			var b strings.Builder
+			if err := WriteCalls(&b, newSession(sampleBytes(t, name)).Report()); err != nil {
+				t.Fatal(err)
+			}
+			golden.RequireEqual(t, []byte(b.String()))
+		})
+	}
+}
+
+// TestWriteCallsTextSources: every disagreeing statement of a message's
+// text is shown under its source name, the item named, the text made safe.
+func TestWriteCallsTextSources(t *testing.T) {
+	var b strings.Builder
+	if err := WriteCalls(&b, newSession(sampleBytes(t, "broken-sequence-gap")).Report()); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	const done = "Sure, checking the forecast for Paris — one moment."
+	for _, want := range []string{
+		"\ntext: Sure Paris — one moment.\n",
+		"    text sources disagree (item msg_68e7889d797e5ae38ce445eaeeabe989302e3519e15a64d7, index 0):\n",
+		"      deltas          Sure Paris — one moment.\n",
+		"      text_done       " + done + "\n",
+		"      part_done       " + done + "\n",
+		"      item_done       " + done + "\n",
+		"      terminal        " + done + "\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("WriteCalls lacks %q:\n%s", want, out)
+		}
+	}
+
+	hostile := strings.Replace(string(sampleBytes(t, "broken-sequence-gap")), `"text":"Sure, checking`, `"text":"\u001b[2JSure, checking`, 1)
+	b.Reset()
+	if err := WriteCalls(&b, newSession([]byte(hostile)).Report()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "\x1b") || !strings.Contains(b.String(), "text sources disagree") {
+		t.Errorf("a source's control characters reach the output, or the sources are missing:\n%q", b.String())
+	}
+}

@@ -1,0 +1,717 @@
+package sessions
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/app"
+	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/inspector"
+	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/theme"
+)
+
+// Msg is a batch of session updates from the proxy's feed.
+type Msg struct{ Batch []model.SessionUpdate }
+
+// proxied is the UI's view of one proxied exchange. Its session belongs
+// to the proxy: the UI reads it only while holding live's lock, and keeps
+// what a row shows of it (dialect, calls, findings) so that drawing the
+// list needs no lock.
+type proxied struct {
+	info      model.Exchange
+	live      *model.Live         // nil while the session is evicted (see stored)
+	s         *model.Session      // live's session: use it only under its lock
+	stored    model.StoredSession // the ended session's copy on disk, or nil
+	seen      int                 // events the panes have been told about
+	dialect   model.Dialect
+	calls     int
+	findings  int
+	lastCheck time.Time
+	ended     bool
+	counted   bool // in Page.pxCount
+}
+
+// Session classes, counted for the status line so that drawing it never
+// walks the whole list.
+const (
+	classNone = iota // not in the list yet
+	classLive
+	classCompleted
+	classFailed
+	numClasses
+)
+
+func (p *proxied) class() int {
+	switch {
+	case !p.counted:
+		return classNone
+	case p.info.Outcome == "":
+		return classLive
+	case p.info.Outcome == "completed":
+		return classCompleted
+	}
+	return classFailed
+}
+
+// refresh reads what the row shows from the session, and its findings
+// when the stream ended or a second has passed. The lock is held.
+func (p *proxied) refresh(check func(*model.Session) []checks.Finding) {
+	p.seen = p.s.Len()
+	p.dialect, p.calls = p.s.Dialect(), len(p.s.Calls())
+	if check != nil && (p.ended || time.Since(p.lastCheck) > time.Second) {
+		p.lastCheck = time.Now()
+		p.findings = len(check(p.s))
+	}
+}
+
+// Page is the proxy's sessions list: a page of its own, fed by
+// Sessions messages, from which enter opens one session in the inspector
+// (the root shows the inspector while one is open) and esc comes back.
+// The sessions are the proxy's (model.Live): the page reads them under
+// their lock, and holds the open one's lock while the root runs Update
+// and View (see hold).
+type Page struct {
+	*app.Env
+	insp    *inspector.Page
+	req     *requestPane // the inspector's pane for the open session's request
+	w, h    int
+	px      []*proxied
+	byID    map[int]*proxied
+	pxCount [numClasses]int
+	cur     *proxied // the session open in the inspector, or nil
+	held    *model.Live
+	sl      sessionsPane
+
+	// Sessions kept off the heap (sessions_stored.go).
+	blank     *model.Session // what the inspector shows while no session is open
+	loadGen   int            // the latest load asked for (see openCmd)
+	loading   bool           // a session is loading: keys wait for it (typeAhead)
+	typeahead []tea.KeyPressMsg
+	replay    []tea.KeyPressMsg // keys typed ahead of a load, for the root (typedAhead)
+	dropped   int               // sessions let go past Options.Keep
+}
+
+// New returns the sessions list of a program made with e, and
+// the inspector it opens sessions in. Its sessions are live: e's Live is
+// set.
+func New(e *app.Env) *Page {
+	e.Opts.Live = true
+	blank := model.NewSession(model.Options{KeepEvents: true})
+	in := inspector.New(e, blank)
+	in.Live = false
+	sp := &Page{Env: e, insp: in, byID: map[int]*proxied{}, blank: blank}
+	sp.sl = sessionsPane{st: &e.Styles, follow: !e.Opts.FirstSession}
+	sp.req = inspector.Register(in, newRequestPane(&e.Styles, &e.Keys, e.Opts.KeepSecrets))
+	in.Back = sp.closeSession
+	return sp
+}
+
+// handleSessions applies a batch: new sessions join the list; the open
+// session's panes learn of the events the proxy added since.
+func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
+	var cmds []tea.Cmd
+	for i := range batch {
+		u := &batch[i]
+		ps := sp.byID[u.Info.ID]
+		if ps == nil {
+			if u.Live == nil {
+				continue // news of a session already let go
+			}
+			ps = &proxied{live: u.Live, s: u.Live.Session()}
+			sp.byID[u.Info.ID] = ps
+			sp.insert(ps, u.Info.ID)
+		}
+		sp.pxCount[ps.class()]--
+		ps.info, ps.counted = u.Info, true
+		sp.pxCount[ps.class()]++
+		ended := u.Ended && !ps.ended
+		ps.ended = ps.ended || u.Ended
+		if u.Stored != nil {
+			ps.stored = u.Stored
+		}
+		if ps == sp.cur {
+			cmds = append(cmds, sp.openGrew(ps, ended, u.EndErr)) // its lock is held
+			continue
+		}
+		if ps.live != nil {
+			ps.live.Lock()
+			ps.refresh(sp.Opts.Checks)
+			ps.live.Unlock()
+		}
+		sp.evict(ps)
+	}
+	cmds = append(cmds, sp.prune())
+	sp.sl.clampTo(len(sp.px))
+	return tea.Batch(cmds...)
+}
+
+// openGrew tells the inspector about the events the open session got
+// since it last heard, and about its end. The session's lock is held.
+func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
+	var cmds []tea.Cmd
+	if first := ps.seen; ps.s.Len() > first {
+		ps.seen = ps.s.Len()
+		cmds = append(cmds, sp.insp.Grew(first))
+		sp.syncFindings()
+	}
+	if ended {
+		cmds = append(cmds, sp.insp.SourceEnded(err))
+		sp.syncFindings()
+		ps.findings = len(sp.insp.Findings())
+	}
+	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
+	sp.req.setExchange(ps.info)
+	return tea.Batch(cmds...)
+}
+
+// syncFindings keeps what the open session's row shows of its findings
+// as the inspector last judged it, so that its row does not judge it
+// again within the second.
+func (sp *Page) syncFindings() {
+	if sp.cur != nil && sp.Opts.Checks != nil {
+		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.Findings()), sp.insp.LastCheck
+	}
+}
+
+// Release lets go of the lock holdOpen took.
+func (sp *Page) Release() { sp.hold(nil) }
+
+// HoldOpen holds the lock of the session open in the inspector, if any
+// (see hold).
+func (sp *Page) HoldOpen() {
+	if sp.cur != nil {
+		sp.hold(sp.cur.live)
+	}
+}
+
+// hold makes l the one proxied session's lock the UI holds, releasing
+// the one it held. Update and View hold the open session's lock from
+// start to end (the panes read its session), and nothing else.
+func (sp *Page) hold(l *model.Live) {
+	if sp.held == l {
+		return
+	}
+	if sp.held != nil {
+		sp.held.Unlock()
+	}
+	if l != nil {
+		l.Lock()
+	}
+	sp.held = l
+}
+
+// insert adds a session to the list in id order (a request whose body
+// came slowly is shown after the ones that started later), keeping the
+// cursor on the session it was on, or on the newest when following.
+func (sp *Page) insert(ps *proxied, id int) {
+	i := len(sp.px)
+	for i > 0 && sp.px[i-1].info.ID > id {
+		i--
+	}
+	sp.px = slices.Insert(sp.px, i, ps)
+	switch {
+	case sp.sl.follow:
+		sp.sl.cursor = len(sp.px) - 1
+	case i <= sp.sl.cursor && len(sp.px) > 1:
+		sp.sl.cursor++
+	}
+}
+
+// openSession shows one proxied session in the inspector: the root shows
+// the inspector from now on. The session is in memory (see openCmd).
+func (sp *Page) openSession(ps *proxied) {
+	sp.hold(ps.live)
+	sp.cur = ps
+	ps.seen = ps.s.Len()
+	sp.req.setExchange(ps.info)
+	sp.req.scroll = 0
+	path := ps.info.Path
+	if !sp.Opts.KeepSecrets {
+		path = capture.RedactURL(path)
+	}
+	sp.insp.Open(ps.s, !ps.ended, fmt.Sprintf("#%d %s %s", ps.info.ID, ps.info.Method, path))
+	sp.syncFindings()
+}
+
+// closeSession goes back to the sessions list: the inspector's Back key.
+func (sp *Page) closeSession() {
+	if sp.cur != nil && sp.Opts.Checks != nil {
+		sp.cur.findings = len(sp.insp.Findings())
+	}
+	closed := sp.cur
+	sp.cur = nil
+	if closed != nil {
+		closed.refresh(nil) // its lock is held
+		sp.evict(closed)
+	}
+	sp.insp.Close()
+	// The inspector lets go of the session too: an evicted one is freed.
+	sp.insp.Attach(sp.blank)
+}
+
+// sessionsPane is the list of proxied sessions, one row each.
+type sessionsPane struct {
+	st             *theme.Styles
+	w, h           int
+	cursor, offset int
+	follow         bool // the newest session stays selected
+}
+
+func (p *sessionsPane) setSize(w, h int) { p.w, p.h = w, max(h, 1) }
+
+// rows is how many sessions the list shows: its height but the column
+// header, at least one (also before the list is sized).
+func (p *sessionsPane) rows() int { return max(p.h-1, 1) }
+
+// clampTo keeps the cursor on one of n sessions and its row in view,
+// showing as many sessions as fit: no empty rows under the last session
+// while earlier ones are scrolled away. So the list lays out the same
+// whatever came first, its sessions or its size, and fills a window that
+// grew.
+func (p *sessionsPane) clampTo(n int) {
+	rows := p.rows()
+	p.cursor = cell.Clamp(p.cursor, 0, max(n-1, 0))
+	p.offset = cell.Clamp(p.offset, 0, max(n-rows, 0))
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+}
+
+func (p *sessionsPane) move(delta, n int) {
+	p.cursor += delta
+	p.follow = p.cursor >= n-1
+	p.clampTo(n)
+}
+
+// sessionCol is one column of the list: its title, its width, and
+// whether it is shown only when there is room.
+type sessionCol struct {
+	title string
+	w     int
+	right bool
+}
+
+// Columns in the order they are shown. The path column takes what is left.
+var sessionCols = []sessionCol{
+	{"#", 4, true}, {"method", 6, false}, {"path", 0, false}, {"st", 3, true},
+	{"model", 14, false}, {"dialect", 9, false}, {"dur", 5, true}, {"ttfb", 5, true},
+	{"tfe", 5, true}, {"calls", 5, true}, {"find", 4, true}, {"outcome", 16, false}, {"turn", 10, false},
+}
+
+// dropOrder lists the columns given up first when the list is narrow.
+var dropOrder = []string{"dialect", "tfe", "ttfb", "model", "find", "dur", "turn", "calls", "method"}
+
+// minPathWidth is the narrowest the path column gets before other columns
+// are dropped.
+const minPathWidth = 12
+
+// visibleCols picks the columns that fit in w and the path width.
+func visibleCols(w int) ([]sessionCol, int) {
+	drop := map[string]bool{}
+	for i := 0; ; i++ {
+		total := 0
+		var cols []sessionCol
+		for _, c := range sessionCols {
+			if !drop[c.title] {
+				cols = append(cols, c)
+				total += c.w + 1
+			}
+		}
+		pathW := w - total
+		if pathW >= minPathWidth || i >= len(dropOrder) {
+			return cols, max(pathW, 1)
+		}
+		drop[dropOrder[i]] = true
+	}
+}
+
+// view draws the list; it costs O(visible rows).
+func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
+	st := p.st
+	cols, pathW := visibleCols(p.w)
+	fitCol := func(c sessionCol, s string) string {
+		w := c.w
+		if c.title == "path" {
+			w = pathW
+		}
+		if c.right {
+			if n := w - ansi.StringWidth(s); n > 0 {
+				s = strings.Repeat(" ", n) + s
+			}
+		}
+		return cell.Fit(s, w)
+	}
+	var hdr []string
+	for _, c := range cols {
+		hdr = append(hdr, fitCol(c, c.title))
+	}
+	lines := []string{st.Muted.Render(cell.Fit(strings.Join(hdr, " "), p.w))}
+	rows := p.rows()
+	if len(list) == 0 {
+		lines = append(lines, st.Muted.Render("waiting for requests: point a client's base URL at the proxy"))
+	}
+	for i := p.offset; i < len(list) && i < p.offset+rows; i++ {
+		ps := list[i]
+		var parts []string
+		for _, c := range cols {
+			text, style := ps.cell(c.title, keepSecrets, checked, st)
+			parts = append(parts, style.Render(fitCol(c, text)))
+		}
+		line := strings.Join(parts, " ")
+		if i == p.cursor {
+			line = st.Timeline.Selected.Render(cell.Fit(cell.StripANSI(line), p.w))
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(cell.Block(lines, p.w, p.h), "\n")
+}
+
+// cell is the text and style of one column of a session's row. Every
+// string from the exchange goes through Safe.
+func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) (string, lipgloss.Style) {
+	in := &p.info
+	switch col {
+	case "#":
+		return strconv.Itoa(in.ID), st.Timeline.Ord
+	case "method":
+		return termtext.Safe(in.Method), st.Base
+	case "path":
+		path := in.Path
+		if !keepSecrets {
+			path = capture.RedactURL(path)
+		}
+		return termtext.Safe(path), st.Base
+	case "st":
+		switch {
+		case in.Status == 0:
+			return "-", st.Muted
+		case in.Status >= 400:
+			return strconv.Itoa(in.Status), st.Err
+		}
+		return strconv.Itoa(in.Status), st.OK
+	case "model":
+		return termtext.Safe(in.Model), st.Accent
+	case "dialect":
+		if d := p.dialect; d != model.DialectUnknown {
+			return d.Info().Short, st.Base
+		}
+		return "-", st.Muted
+	case "dur":
+		return cellDur(in.Dur), st.Timeline.Time
+	case "ttfb":
+		return cellDur(in.TTFB), st.Timeline.Time
+	case "tfe":
+		return cellDur(in.TFE), st.Timeline.Time
+	case "calls":
+		return strconv.Itoa(p.calls), st.Base
+	case "find":
+		if !checked {
+			return "-", st.Muted
+		}
+		if p.findings > 0 {
+			return strconv.Itoa(p.findings), st.Warn
+		}
+		return "0", st.Muted
+	case "outcome":
+		return p.outcome(st)
+	case "turn":
+		var parts []string
+		if in.TurnOf > 0 {
+			parts = append(parts, "of #"+strconv.Itoa(in.TurnOf))
+		}
+		if n := len(in.Unanswered); n > 0 {
+			// !N: calls of that turn this request sends no output for.
+			parts = append(parts, fmt.Sprintf("!%d", n))
+			return strings.Join(parts, " "), st.Warn
+		}
+		return strings.Join(parts, " "), st.Muted
+	}
+	return "", st.Base
+}
+
+// outcome is how the exchange stands: its final state, or how far it got.
+func (p *proxied) outcome(st *theme.Styles) (string, lipgloss.Style) {
+	in := &p.info
+	state := in.Outcome
+	if state == "" {
+		if in.Status == 0 {
+			return theme.GlyphPending + " waiting", st.Status.Live
+		}
+		return theme.GlyphPending + " streaming", st.Status.Live
+	}
+	switch state {
+	case "completed":
+		return theme.GlyphDone + " " + state, st.OK
+	case "incomplete", "client-canceled", "empty":
+		return "! " + termtext.Safe(state), st.Status.Warn
+	}
+	return theme.GlyphFailed + " " + termtext.Safe(state), st.Status.Error
+}
+
+// cellDur prints a duration in at most five cells, "-" when unknown.
+func cellDur(d time.Duration) string {
+	switch {
+	case d == capture.NoTime || d < 0:
+		return "-"
+	case d < time.Second:
+		return strconv.Itoa(int(d/time.Millisecond)) + "ms"
+	case d < 100*time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	case d < 100*time.Minute:
+		return fmt.Sprintf("%dm%02d", int(d/time.Minute), int(d/time.Second)%60)
+	}
+	return strconv.Itoa(int(d/time.Hour)) + "h"
+}
+
+// Status is the status line under the list.
+func (sp *Page) Status() string {
+	if sp.cur != nil {
+		return sp.insp.Status()
+	}
+	st := &sp.Styles
+	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
+	sep := st.Subtle.Render(" · ")
+	left := st.Accent.Render(termtext.Safe(sp.Opts.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
+	if sp.dropped > 0 {
+		left += sep + st.Muted.Render(fmt.Sprintf("%d older dropped", sp.dropped))
+	}
+	if live > 0 {
+		left += sep + st.Status.Live.Render(fmt.Sprintf("%d live", live))
+	}
+	if failed > 0 {
+		left += sep + st.Status.Warn.Render(fmt.Sprintf("%d not completed", failed))
+	}
+	right := ""
+	if sp.Note.Text != "" {
+		style := st.Status.Info
+		if sp.Note.IsErr {
+			style = st.Status.Error
+		}
+		right = style.Render(termtext.Safe(sp.Note.Text))
+	}
+	if sp.sl.follow {
+		if right != "" {
+			right += sep
+		}
+		right += st.Status.Live.Render("follow on")
+	}
+	return cell.JoinLR(left, right, sp.w)
+}
+
+// Body draws the title, the list and the selected session's line.
+func (sp *Page) Body() []string {
+	if sp.cur != nil {
+		return sp.insp.Body()
+	}
+	title := sp.Styles.Title.Focused.Render("sessions")
+	if n := len(sp.px); n > 0 {
+		title += sp.Styles.Muted.Render(fmt.Sprintf("  %d/%d", sp.sl.cursor+1, n))
+	}
+	lines := []string{cell.Fit(title, sp.w)}
+	lines = append(lines, strings.Split(sp.sl.view(sp.px, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
+	return append(lines, sp.selectedLine())
+}
+
+// selectedLine tells what the row of the selected session cannot: the
+// turn it answers, the ids of the calls it leaves unanswered, the error,
+// the recording.
+func (sp *Page) selectedLine() string {
+	ps := sp.selectedSession()
+	if ps == nil {
+		return cell.Fit("", sp.w)
+	}
+	st, in := &sp.Styles, &ps.info
+	sep := st.Subtle.Render(" · ")
+	parts := []string{st.Accent.Render(fmt.Sprintf("#%d", in.ID))}
+	if in.TurnOf > 0 {
+		parts = append(parts, st.Base.Render(fmt.Sprintf("answers #%d", in.TurnOf)))
+	}
+	if len(in.Unanswered) > 0 {
+		parts = append(parts, st.Warn.Render("no tool output for "+termtext.Safe(strings.Join(in.Unanswered, ", "))))
+	}
+	if in.Err != "" {
+		parts = append(parts, st.Err.Render(termtext.Safe(in.Err)))
+	}
+	if in.Record != "" {
+		parts = append(parts, st.Muted.Render("recorded to "+termtext.Safe(in.Record)))
+	}
+	if len(parts) == 1 {
+		parts = append(parts, st.Muted.Render("enter opens it"))
+	}
+	return cell.Fit(strings.Join(parts, sep), sp.w)
+}
+
+// selectedSession is the session under the list cursor, or nil.
+func (sp *Page) selectedSession() *proxied {
+	if sp.sl.cursor >= 0 && sp.sl.cursor < len(sp.px) {
+		return sp.px[sp.sl.cursor]
+	}
+	return nil
+}
+
+// handleKey handles a key on the sessions list.
+func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if sp.loading {
+		sp.typeAhead(msg)
+		return nil
+	}
+	k := &sp.Keys
+	n := len(sp.px)
+	page := sp.sl.rows()
+	switch {
+	case key.Matches(msg, k.Sessions.Open):
+		if ps := sp.selectedSession(); ps != nil {
+			return sp.openCmd(ps)
+		}
+	case key.Matches(msg, k.Sessions.Follow):
+		sp.sl.follow = !sp.sl.follow
+		if sp.sl.follow {
+			sp.sl.move(n, n)
+		}
+	case key.Matches(msg, k.Nav.Up):
+		sp.sl.move(-1, n)
+	case key.Matches(msg, k.Nav.Down):
+		sp.sl.move(1, n)
+	case key.Matches(msg, k.Nav.HalfUp):
+		sp.sl.move(-page/2, n)
+	case key.Matches(msg, k.Nav.HalfDown):
+		sp.sl.move(page/2, n)
+	case key.Matches(msg, k.Nav.PageUp):
+		sp.sl.move(-page, n)
+	case key.Matches(msg, k.Nav.PageDown):
+		sp.sl.move(page, n)
+	case key.Matches(msg, k.Nav.Top):
+		sp.sl.move(-n, n)
+	case key.Matches(msg, k.Nav.Bottom):
+		sp.sl.move(n, n)
+	}
+	return nil
+}
+
+// The sessions list is a page (see page). While a session is open, the
+// page is its inspector: the list hands it every message and draws it.
+
+func (sp *Page) Typing() bool { return sp.cur != nil && sp.insp.Typing() }
+
+func (sp *Page) Work() tea.Cmd {
+	if sp.cur != nil {
+		return sp.insp.Work()
+	}
+	return nil
+}
+
+// SetSize sizes the inspector and the list: the whole screen but its
+// title, the selected session's line and the help and status lines.
+func (sp *Page) SetSize(w, h int) {
+	sp.insp.SetSize(w, h)
+	sp.w, sp.h = w, h
+	if app.TooSmall(w, h) {
+		return
+	}
+	sp.sl.setSize(w, h-4)
+	sp.sl.clampTo(len(sp.px))
+}
+
+func (sp *Page) Restyle() { sp.insp.Restyle() }
+
+func (sp *Page) DropLesson() { sp.insp.DropLesson() }
+
+func (sp *Page) Findings() []checks.Finding { return sp.insp.Findings() }
+
+// TypedAhead gives the root the keys typed while a session loaded, once
+// it has opened.
+func (sp *Page) TypedAhead() []tea.KeyPressMsg {
+	keys := sp.replay
+	sp.replay = nil
+	return keys
+}
+
+// Update takes the proxy's sessions, a loaded session, and the inspector's
+// messages; keys and the mouse go to the list, or to the inspector while
+// a session is open.
+func (sp *Page) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case Msg:
+		return sp.handleSessions(msg.Batch)
+	case sessionLoadedMsg:
+		cmd, keys := sp.handleLoaded(msg)
+		sp.replay = keys
+		return cmd
+	}
+	if inspector.Handles(msg) || sp.cur != nil {
+		return sp.insp.Update(msg)
+	}
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return sp.handleKey(msg)
+	case tea.MouseClickMsg:
+		// Rows start below the title and the column header.
+		if row := msg.Y - 2; row >= 0 && sp.sl.offset+row < len(sp.px) {
+			sp.sl.move(sp.sl.offset+row-sp.sl.cursor, len(sp.px))
+		}
+	case tea.MouseWheelMsg:
+		if delta := inspector.WheelDelta(msg.Mouse()); delta != 0 {
+			sp.sl.move(delta, len(sp.px))
+		}
+	}
+	return nil
+}
+
+func (sp *Page) ShortHelp() []key.Binding {
+	if sp.cur != nil {
+		return sp.insp.ShortHelp()
+	}
+	k := &sp.Keys
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
+}
+
+func (sp *Page) HelpLine() string {
+	if sp.cur != nil {
+		return sp.insp.HelpLine()
+	}
+	return keys.ShortHelp(&sp.Styles, sp.ShortHelp(), sp.w)
+}
+
+// UpdateKeys brings the inspector's keys up to date, then the list's.
+func (sp *Page) UpdateKeys() {
+	sp.insp.UpdateKeys()
+	sp.updateListKeys(sp.cur == nil)
+}
+
+// updateListKeys enables the list's keys while it is shown, and turns off
+// the inspector's: the list has no events.
+func (sp *Page) updateListKeys(shown bool) {
+	k := &sp.Keys
+	k.Sessions.Open.SetEnabled(shown && len(sp.px) > 0)
+	k.Sessions.Follow.SetEnabled(shown)
+	if !shown {
+		return
+	}
+	for _, b := range []*key.Binding{
+		&k.Sessions.Back,
+		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Stream.Save, &k.Stream.Follow,
+		&k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd, &k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy,
+		&k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
+		&k.Inspect.Cited, &k.View.Zoom, &k.View.Left, &k.View.Right,
+	} {
+		b.SetEnabled(false)
+	}
+	// While a session loads, esc gives the load up (see typeAhead).
+	k.Sessions.Back.SetEnabled(sp.loading)
+}
