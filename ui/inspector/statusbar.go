@@ -71,6 +71,10 @@ type statusInfo struct {
 // line's facts; with less, the notice takes the line.
 const minNotice = 16
 
+// minSource is the least room the source's name is cut to before it
+// goes from the status line.
+const minSource = 16
+
 func (b *statusBar) view(in statusInfo) string {
 	if b.lesson != "" && !(in.notice != "" && in.noticeErr) {
 		return b.lessonView(in)
@@ -134,10 +138,21 @@ func (b *statusBar) view(in statusInfo) string {
 		r = strings.Join(slices.DeleteFunc([]string{noticeStyle.Render(notice), rest}, func(s string) bool { return s == "" }), sep)
 	}
 	var l string
-	for _, segs := range lefts {
-		l = strings.Join(slices.DeleteFunc(segs, func(s string) bool { return s == "" }), sep)
-		if ansi.StringWidth(l)+1+ansi.StringWidth(r) <= b.w {
+	for i, segs := range lefts {
+		segs = slices.DeleteFunc(segs, func(s string) bool { return s == "" })
+		l = strings.Join(segs, sep)
+		over := ansi.StringWidth(l) + 1 + ansi.StringWidth(r) - b.w
+		if over <= 0 {
 			break
+		}
+		// Before the source goes, it is cut to the room left (a
+		// session's long request line keeps its start).
+		if i == 1 && segs[0] == source {
+			if room := ansi.StringWidth(source) - over; room >= minSource {
+				segs[0] = cell.Fit(source, room)
+				l = strings.Join(segs, sep)
+				break
+			}
 		}
 	}
 	if notice != "" && ansi.StringWidth(l)+1+ansi.StringWidth(r) > b.w {
