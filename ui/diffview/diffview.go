@@ -304,11 +304,10 @@ func (dp *Page) jump(dir int, fromStart bool) {
 	if !ok {
 		return
 	}
-	d := &dp.view.res.Differences[stop.diff]
-	if first, _ := eventsOn(d, w); first >= 0 {
+	if first := dp.view.firstOn(w, stop.diff); first >= 0 {
 		dp.side[w].tl.SelectOrd(first)
 		dp.link(w)
-	} else if other, _ := eventsOn(d, w^1); other >= 0 {
+	} else if other := dp.view.firstOn(w^1, stop.diff); other >= 0 {
 		dp.side[w^1].tl.SelectOrd(other)
 		dp.link(w ^ 1)
 	}
