@@ -520,7 +520,7 @@ func (dp *Page) UpdateKeys() {
 		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
 		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Search.NextMatch, &k.Search.PrevMatch,
 		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
-		&k.Stream.Faster, &k.Stream.Slower,
+		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.View.Zoom, &k.View.Left, &k.View.Right,
 		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
 		&k.Inspect.Cited, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
 	} {

@@ -187,7 +187,7 @@ func (in *Page) UpdateKeys() {
 	// them off while it is).
 	for _, b := range []*key.Binding{
 		&k.Search.Search, &k.Search.Filter, &k.Stream.StepBack, &k.Stream.StepFwd,
-		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+		&k.Inspect.Raw, &k.Inspect.Explain, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
 		&k.Nav.Goto, &k.View.Zoom,
 	} {
 		b.SetEnabled(true)
@@ -196,6 +196,8 @@ func (in *Page) UpdateKeys() {
 	k.Search.PrevMatch.SetEnabled(len(in.tl.matches) > 0)
 	k.Search.Clear.SetEnabled(in.query != "" || !in.filt.empty())
 	k.Stream.Save.SetEnabled(in.Opts.Save != nil && has)
+	k.Inspect.NextSlow.SetEnabled(in.tl.hasSlow()) // untimed, s and S have nowhere to go
+	k.Inspect.PrevSlow.SetEnabled(in.tl.hasSlow())
 	k.Stream.Follow.SetEnabled(in.Live)
 	k.Inspect.Copy.SetEnabled(has)
 	k.Inspect.NextFinding.SetEnabled(len(in.find.list) > 0)

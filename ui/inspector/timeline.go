@@ -70,6 +70,7 @@ type Timeline struct {
 type streamShape struct {
 	scanned int   // events looked at
 	timed   bool  // some event carries its arrival time
+	slow    bool  // some gap is slow: s and S have somewhere to go
 	maxSeq  int64 // the largest sequence number, or -1 when none has one
 	// typeWidths holds the distinct (full, abbreviated) widths of the
 	// type names seen, to size the type column (typeWidth).
@@ -169,6 +170,7 @@ func (t *Timeline) scan() {
 		ev := t.s.Events.At(sh.scanned)
 		if ev.HasTime() {
 			sh.timed = true
+			sh.slow = sh.slow || t.isSlow(sh.scanned)
 		}
 		sh.maxSeq = max(sh.maxSeq, ev.Seq)
 		word, bit := int(ev.Type)/64, uint64(1)<<(ev.Type%64)
@@ -308,6 +310,12 @@ func (t *Timeline) gap(ord int) (time.Duration, bool) {
 }
 
 // isSlow reports whether the gap before ord is over the slow threshold.
+// hasSlow says some gap seen so far is slow (the s and S keys' help).
+func (t *Timeline) hasSlow() bool {
+	t.scan()
+	return t.seen.slow
+}
+
 func (t *Timeline) isSlow(ord int) bool {
 	g, ok := t.gap(ord)
 	return ok && g >= t.slow

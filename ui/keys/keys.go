@@ -139,8 +139,29 @@ func (k *Map) Groups() []Group {
 // FullHelp is the full help's columns: the groups, with the proxy's
 // sessions keys under Navigate while its list is in use (and left out
 // otherwise), the diff page's only on that page, and without the
-// prompt's, which the help's own line names.
+// prompt's, which the help's own line names. Only the keys enabled now
+// are listed, so that the help of each page (the inspector, the diff
+// page, the sessions list) lists what works there and nothing that
+// does nothing; a group left empty goes.
 func (k *Map) FullHelp() []Group {
+	out := k.fullHelpGroups()
+	kept := out[:0]
+	for _, g := range out {
+		var on []key.Binding
+		for _, b := range g.Bindings {
+			if b.Enabled() {
+				on = append(on, b)
+			}
+		}
+		if len(on) > 0 {
+			kept = append(kept, Group{Name: g.Name, Bindings: on})
+		}
+	}
+	return kept
+}
+
+// fullHelpGroups is FullHelp before the keys that are off now go.
+func (k *Map) fullHelpGroups() []Group {
 	proxy := k.Sessions.Open.Enabled() || k.Sessions.Back.Enabled()
 	var out []Group
 	for _, g := range k.Groups() {

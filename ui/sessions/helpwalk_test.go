@@ -1,0 +1,36 @@
+package sessions
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/streamtap/streamtap/ui/internal/uitest"
+	"github.com/streamtap/streamtap/ui/keys"
+)
+
+// TestHelpWalk presses every key the full help lists on the sessions
+// list (the middle session selected) and in a session opened from it,
+// and fails on one that does nothing there or one listed twice with two
+// meanings.
+func TestHelpWalk(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		keys []string
+	}{
+		{"sessions list", []string{"g", "j"}},
+		{"a session opened", []string{"g", "enter"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			uitest.WalkHelp(t, uitest.HelpPage{Name: c.name, Fresh: func(t *testing.T) (tea.Model, *keys.Map) {
+				m := sessionsModel(t, 120, 40)
+				m.Update(Sessions(proxyBatch(t)))
+				press(m, c.keys...)
+				if m.list.cur != nil {
+					m.insp.SelectEvent(27) // between findings: e and E both go somewhere
+				}
+				return m, &m.Keys
+			}})
+		})
+	}
+}
