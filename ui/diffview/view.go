@@ -85,6 +85,13 @@ func (dp *Page) Body() []string {
 // timeline, or why it has none yet.
 func (dp *Page) sideLines(w streamdiff.Which) []string {
 	sd, r := dp.side[w], dp.r.side[w]
+	if sd.tl != nil {
+		// The same columns on both sides: the time columns only when
+		// both streams are timed (a live A beside a file B is not), so
+		// that a row of A and its counterpart in B line up.
+		other := dp.side[w^1].tl
+		sd.tl.NoTime = !(sd.tl.Timed() && other != nil && other.Timed())
+	}
 	lines := []string{dp.sideHeader(w)}
 	switch {
 	case sd.tl != nil:
