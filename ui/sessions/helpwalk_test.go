@@ -15,15 +15,21 @@ import (
 // meanings.
 func TestHelpWalk(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		keys []string
+		name   string
+		lesson bool
+		keys   []string
 	}{
-		{"sessions list", []string{"g", "j"}},
-		{"a session opened", []string{"g", "enter"}},
+		{"sessions list", false, []string{"g", "j"}},
+		{"sessions list, --lesson", true, []string{"g", "j"}},
+		{"a session opened", false, []string{"g", "enter"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			uitest.WalkHelp(t, uitest.HelpPage{Name: c.name, Fresh: func(t *testing.T) (tea.Model, *keys.Map) {
 				m := sessionsModel(t, 120, 40)
+				if c.lesson {
+					m = NewSessions(Options{Checks: fakeChecks, LessonMode: true})
+					m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+				}
 				m.Update(Sessions(proxyBatch(t)))
 				press(m, c.keys...)
 				if m.list.cur != nil {
