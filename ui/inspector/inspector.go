@@ -135,6 +135,9 @@ func (in *Page) Open(s *model.Session, live bool, source string) {
 		in.tl.Follow = true
 	}
 	in.focus, in.side = 0, in.indexOf(in.calls)
+	if in.les.on {
+		in.setLesson(true) // each session opened is a lesson from its #0
+	}
 	in.runChecks()
 	in.SetSize(in.w, in.h)
 }

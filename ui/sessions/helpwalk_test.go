@@ -40,3 +40,19 @@ func TestHelpWalk(t *testing.T) {
 		})
 	}
 }
+
+// TestLessonOpensAtFirstEvent: with --lesson, a session opened from the
+// list, even one still streaming, is a lesson from its #0, not its tail.
+func TestLessonOpensAtFirstEvent(t *testing.T) {
+	m := NewSessions(Options{Checks: fakeChecks, LessonMode: true})
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m.Update(Sessions(proxyBatch(t)))
+	press(m, "g", "j", "enter") // the second turn, still streaming
+	if got := m.insp.Selected(); got != 0 || sideName(m) != "calls" {
+		t.Errorf("the session opened at #%d with %s beside; want #0 with the calls", got, sideName(m))
+	}
+	press(m, "space")
+	if got := m.insp.Selected(); got != 1 {
+		t.Errorf("space in the lesson went to #%d; want #1", got)
+	}
+}
