@@ -1,6 +1,7 @@
 package diffview
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,5 +30,29 @@ func TestHelpWalk(t *testing.T) {
 				return m, &m.Keys
 			}})
 		})
+	}
+}
+
+// TestDiffGoto: :5⏎ on the diff page goes to event 5 of the active side,
+// the other side linked, and stays on the page (before, : did nothing
+// and ⏎ opened A's inspector); a number past the end is said; esc
+// cancels.
+func TestDiffGoto(t *testing.T) {
+	m := newDiffModel(t, diffOfficial, diffGateway, 120, 40)
+	pressDrain(t, m, ":", "5", "enter")
+	if got := sel(m); got[0] != 5 || m.dv.opened() != nil {
+		t.Fatalf(":5⏎ on the page: selection %v, opened %v; want A#5 on the page", got, m.dv.opened() != nil)
+	}
+	want, _ := m.dv.view.links.Counterpart(0, 5)
+	if got := sel(m); got[1] != want {
+		t.Errorf("B should follow A#5 to B#%d: %v", want, got)
+	}
+	pressDrain(t, m, "tab", ":", "9", "9", "enter")
+	if v := plainView(m); !strings.Contains(v, "B: no event 99: events are numbered 0 to 8") {
+		t.Errorf(":99 on B should say B has no event 99:\n%s", v)
+	}
+	pressDrain(t, m, ":", "2", "esc")
+	if got := sel(m); got[1] != want || m.dv.gotoPrompt.Active() {
+		t.Errorf("esc should cancel :2: %v", got)
 	}
 }
