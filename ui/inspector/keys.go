@@ -247,13 +247,13 @@ func (in *Page) ShortHelp() []key.Binding {
 		// The replay's speed next to it, so that it is set before space
 		// (one entry for both keys); in a lesson, how to leave it.
 		out[i] = k.Stream.Play // its help says what space does now
-		speed := key.NewBinding(key.WithKeys("-", "+"), key.WithHelp("-/+", "speed"))
+		speed := speedKey
 		speed.SetEnabled(k.Stream.Faster.Enabled())
-		extra := []key.Binding{speed}
 		if in.les.on {
-			extra = append(extra, k.Stream.Lesson)
+			out = slices.Insert(out, i+1, speed, k.Stream.Lesson)
+		} else {
+			out = slices.Insert(out, i+1, speed)
 		}
-		out = slices.Insert(out, i+1, extra...)
 	}
 	if in.zoom {
 		out = withUnzoom(out, k.View.Zoom)
@@ -263,6 +263,9 @@ func (in *Page) ShortHelp() []key.Binding {
 	}
 	return append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
 }
+
+// speedKey is - and + as one entry of the short help, beside space.
+var speedKey = key.NewBinding(key.WithKeys("-", "+"), key.WithHelp("-/+", "speed"))
 
 // withUnzoom is a zoomed pane's help: its keys, and z saying that it
 // brings both panes back, whether the pane offered z or not.
