@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/streamtap/streamtap/ui/app"
 	"github.com/streamtap/streamtap/ui/internal/uitest"
-	"github.com/streamtap/streamtap/ui/keys"
 )
 
 // TestHelpWalk presses every key the full help lists on the diff page
@@ -24,10 +24,10 @@ func TestHelpWalk(t *testing.T) {
 		{"a side's inspector", []string{"j", "j", "j", "j", "enter"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			uitest.WalkHelp(t, uitest.HelpPage{Name: c.name, Fresh: func(t *testing.T) (tea.Model, *keys.Map) {
+			uitest.WalkHelp(t, uitest.HelpPage{Name: c.name, Fresh: func(t *testing.T) (tea.Model, *app.Env) {
 				m := newDiffModel(t, diffOfficial, diffGateway, 120, 40)
 				pressDrain(t, m, c.keys...)
-				return m, &m.Keys
+				return m, m.Env
 			}})
 		})
 	}

@@ -5,8 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/streamtap/streamtap/ui/app"
 	"github.com/streamtap/streamtap/ui/internal/uitest"
-	"github.com/streamtap/streamtap/ui/keys"
 )
 
 // TestHelpWalk presses every key the full help lists on the inspector,
@@ -28,14 +28,14 @@ func TestHelpWalk(t *testing.T) {
 		{"lesson", []string{"L"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			uitest.WalkHelp(t, uitest.HelpPage{Name: "inspector, " + c.name, Fresh: func(t *testing.T) (tea.Model, *keys.Map) {
+			uitest.WalkHelp(t, uitest.HelpPage{Name: "inspector, " + c.name, Fresh: func(t *testing.T) (tea.Model, *app.Env) {
 				// 80×24: each pane has more than it shows, so that its
 				// scrolling keys have somewhere to go.
 				m := goldenModel(t, 80, 24)
 				m.insp.tl.SelectOrd(27)
 				press(m, c.keys...)
 				m.insp.tl.SelectOrd(27)
-				return m, &m.Keys
+				return m, m.Env
 			}})
 		})
 	}

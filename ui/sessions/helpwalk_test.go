@@ -5,8 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/streamtap/streamtap/ui/app"
 	"github.com/streamtap/streamtap/ui/internal/uitest"
-	"github.com/streamtap/streamtap/ui/keys"
 )
 
 // TestHelpWalk presses every key the full help lists on the sessions
@@ -24,7 +24,7 @@ func TestHelpWalk(t *testing.T) {
 		{"a session opened", false, []string{"g", "enter"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			uitest.WalkHelp(t, uitest.HelpPage{Name: c.name, Fresh: func(t *testing.T) (tea.Model, *keys.Map) {
+			uitest.WalkHelp(t, uitest.HelpPage{Name: c.name, Fresh: func(t *testing.T) (tea.Model, *app.Env) {
 				m := sessionsModel(t, 120, 40)
 				if c.lesson {
 					m = NewSessions(Options{Checks: fakeChecks, LessonMode: true})
@@ -35,7 +35,7 @@ func TestHelpWalk(t *testing.T) {
 				if m.list.cur != nil {
 					m.insp.SelectEvent(27) // between findings: e and E both go somewhere
 				}
-				return m, &m.Keys
+				return m, m.Env
 			}})
 		})
 	}

@@ -7,15 +7,16 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/streamtap/streamtap/ui/keys"
+	"github.com/streamtap/streamtap/ui/app"
 )
 
 // HelpPage is one page as the help walk drives it: fresh makes the
 // program showing the page in the state to walk (the selection away from
-// either end, so that every move has somewhere to go), with its key map.
+// either end, so that every move has somewhere to go), with its Env,
+// whose key map the help is made from.
 type HelpPage struct {
 	Name  string
-	Fresh func(t *testing.T) (tea.Model, *keys.Map)
+	Fresh func(t *testing.T) (tea.Model, *app.Env)
 }
 
 // WalkHelp holds a page's full help to what works there: every key the
@@ -24,12 +25,12 @@ type HelpPage struct {
 // copy, a read); a key listed twice with two meanings fails too.
 func WalkHelp(t *testing.T, p HelpPage) {
 	t.Helper()
-	m, km := p.Fresh(t)
+	m, env := p.Fresh(t)
 	_ = ViewOf(m) // the keys are set as the page is drawn
 	if helpKeyActs(t, p, []string{"Z"}) {
 		t.Fatalf("%s: Z, bound to nothing, changes the screen or starts a command: the walk cannot tell a key that works", p.Name)
 	}
-	listed := km.FullHelp()
+	listed := env.Keys.FullHelp()
 	meaning := map[string]string{}
 	for _, g := range listed {
 		for _, b := range g.Bindings {
