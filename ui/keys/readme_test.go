@@ -18,6 +18,10 @@ const (
 	keysEnd   = "<!-- end of keys -->\n"
 )
 
+// update, with -update, rewrites README's key table (the split left the
+// package without the flag its message names).
+var _ = flag.Bool("update", false, "rewrite README.md's key table")
+
 // keysTable renders every binding of k, by group, as a Markdown table:
 // the keys bound and what the help says they do.
 func keysTable(k *Map) string {
