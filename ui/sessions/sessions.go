@@ -38,7 +38,7 @@ type proxied struct {
 	seen      int                 // events the panes have been told about
 	dialect   model.Dialect
 	calls     int
-	findings  int
+	findings  findingCounts
 	lastCheck time.Time
 	ended     bool
 	counted   bool // in Page.pxCount
@@ -73,8 +73,51 @@ func (p *proxied) refresh(check func(*model.Session) []checks.Finding) {
 	p.dialect, p.calls = p.s.Dialect(), len(p.s.Calls())
 	if check != nil && (p.ended || time.Since(p.lastCheck) > time.Second) {
 		p.lastCheck = time.Now()
-		p.findings = len(check(p.s))
+		p.findings = countFindings(check(p.s))
 	}
+}
+
+// findingCounts counts a session's findings by severity (theme.Severity),
+// so that its row says how bad they are, not only how many.
+type findingCounts [theme.NumSeverities]int
+
+func countFindings(fs []checks.Finding) findingCounts {
+	var c findingCounts
+	for i := range fs {
+		c[theme.SeverityOf(fs[i].Severity)]++
+	}
+	return c
+}
+
+// total is how many findings there are, of any severity.
+func (c findingCounts) total() int { return c[theme.SevInfo] + c[theme.SevWarning] + c[theme.SevError] }
+
+// worst is the highest severity found, SevNone when there is none.
+func (c findingCounts) worst() theme.Severity {
+	for s := theme.SevError; s > theme.SevNone; s-- {
+		if c[s] > 0 {
+			return s
+		}
+	}
+	return theme.SevNone
+}
+
+// String is the findings column: a glyph and a count per severity found,
+// worst first ("✗1 !2 ◇1"), "0" when there is none.
+func (c findingCounts) String() string {
+	var parts []string
+	for _, s := range []struct {
+		sev   theme.Severity
+		glyph string
+	}{{theme.SevError, theme.GlyphFindingErr}, {theme.SevWarning, theme.GlyphFindingWarn}, {theme.SevInfo, theme.GlyphFindingInfo}} {
+		if c[s.sev] > 0 {
+			parts = append(parts, s.glyph+strconv.Itoa(c[s.sev]))
+		}
+	}
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, " ")
 }
 
 // Page is the proxy's sessions list: a page of its own, fed by
@@ -170,7 +213,7 @@ func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 	if ended {
 		cmds = append(cmds, sp.insp.SourceEnded(err))
 		sp.syncFindings()
-		ps.findings = len(sp.insp.Findings())
+		ps.findings = countFindings(sp.insp.Findings())
 	}
 	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
 	sp.req.setExchange(ps.info)
@@ -182,7 +225,7 @@ func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 // again within the second.
 func (sp *Page) syncFindings() {
 	if sp.cur != nil && sp.Opts.Checks != nil {
-		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.Findings()), sp.insp.LastCheck
+		sp.cur.findings, sp.cur.lastCheck = countFindings(sp.insp.Findings()), sp.insp.LastCheck
 	}
 }
 
@@ -249,7 +292,7 @@ func (sp *Page) openSession(ps *proxied) {
 // closeSession goes back to the sessions list: the inspector's Back key.
 func (sp *Page) closeSession() {
 	if sp.cur != nil && sp.Opts.Checks != nil {
-		sp.cur.findings = len(sp.insp.Findings())
+		sp.cur.findings = countFindings(sp.insp.Findings())
 	}
 	closed := sp.cur
 	sp.cur = nil
@@ -310,8 +353,8 @@ type sessionCol struct {
 // Columns in the order they are shown. The path column takes what is left.
 var sessionCols = []sessionCol{
 	{"#", 4, true}, {"method", 6, false}, {"path", 0, false}, {"st", 3, true},
-	{"model", 14, false}, {"dialect", 9, false}, {"dur", 5, true}, {"ttfb", 5, true},
-	{"tfe", 5, true}, {"calls", 5, true}, {"find", 4, true}, {"outcome", 16, false}, {"turn", 10, false},
+	{"model", 13, false}, {"dialect", 9, false}, {"dur", 5, true}, {"ttfb", 5, true},
+	{"tfe", 5, true}, {"calls", 5, true}, {"find", 8, true}, {"outcome", 14, false}, {"turn", 10, false},
 }
 
 // dropOrder lists the columns given up first when the list is narrow.
@@ -424,12 +467,12 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		if !checked {
 			return "-", st.Muted
 		}
-		if p.findings > 0 {
-			return strconv.Itoa(p.findings), st.Warn
+		if w := p.findings.worst(); w != theme.SevNone {
+			return p.findings.String(), st.Timeline.Finding[w]
 		}
 		return "0", st.Muted
 	case "outcome":
-		return p.outcome(st)
+		return p.outcome(st, checked)
 	case "turn":
 		var parts []string
 		if in.TurnOf > 0 {
@@ -446,7 +489,9 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 }
 
 // outcome is how the exchange stands: its final state, or how far it got.
-func (p *proxied) outcome(st *theme.Styles) (string, lipgloss.Style) {
+// A session that completed with error findings is not shown as a success:
+// its outcome reads in red, with the error glyph.
+func (p *proxied) outcome(st *theme.Styles, checked bool) (string, lipgloss.Style) {
 	in := &p.info
 	state := in.Outcome
 	if state == "" {
@@ -455,10 +500,13 @@ func (p *proxied) outcome(st *theme.Styles) (string, lipgloss.Style) {
 		}
 		return theme.GlyphPending + " streaming", st.Status.Live
 	}
-	switch state {
-	case "completed":
+	errs := checked && p.findings[theme.SevError] > 0
+	switch {
+	case state == "completed" && errs:
+		return theme.GlyphFailed + " " + state, st.Status.Error
+	case state == "completed":
 		return theme.GlyphDone + " " + state, st.OK
-	case "incomplete", "client-canceled", "empty":
+	case (state == "incomplete" || state == "client-canceled" || state == "empty") && !errs:
 		return "! " + termtext.Safe(state), st.Status.Warn
 	}
 	return theme.GlyphFailed + " " + termtext.Safe(state), st.Status.Error
