@@ -39,6 +39,9 @@ func keysTable(k *Map) string {
 	return b.String()
 }
 
+// update is -update: no golden helper registers it in this package.
+var _ = flag.Bool("update", false, "rewrite README's key table from the key map")
+
 // TestREADMEKeys holds README's key table to the key map; with -update it
 // writes the table made from the key map into README.
 func TestREADMEKeys(t *testing.T) {

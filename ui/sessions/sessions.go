@@ -39,6 +39,7 @@ type proxied struct {
 	dialect   model.Dialect
 	calls     int
 	findings  findingCounts
+	rules     []string // the rule ids of its findings, for the filter
 	lastCheck time.Time
 	ended     bool
 	counted   bool // in Page.pxCount
@@ -73,7 +74,19 @@ func (p *proxied) refresh(check func(*model.Session) []checks.Finding) {
 	p.dialect, p.calls = p.s.Dialect(), len(p.s.Calls())
 	if check != nil && (p.ended || time.Since(p.lastCheck) > time.Second) {
 		p.lastCheck = time.Now()
-		p.findings = countFindings(check(p.s))
+		p.setFindings(check(p.s))
+	}
+}
+
+// setFindings keeps what the row shows and the filter reads of the
+// session's findings.
+func (p *proxied) setFindings(fs []checks.Finding) {
+	p.findings = countFindings(fs)
+	p.rules = p.rules[:0]
+	for i := range fs {
+		if !slices.Contains(p.rules, fs[i].Rule) {
+			p.rules = append(p.rules, fs[i].Rule)
+		}
 	}
 }
 
@@ -137,6 +150,8 @@ type Page struct {
 	cur     *proxied // the session open in the inspector, or nil
 	held    *model.Live
 	sl      sessionsPane
+	view    listView   // the filter and order (filter.go)
+	shown   []*proxied // the sessions the view shows, while it is active
 
 	// Sessions kept off the heap (sessions_stored.go).
 	blank     *model.Session // what the inspector shows while no session is open
@@ -166,6 +181,7 @@ func New(e *app.Env) *Page {
 // session's panes learn of the events the proxy added since.
 func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 	var cmds []tea.Cmd
+	sel := sp.selectedSession()
 	for i := range batch {
 		u := &batch[i]
 		ps := sp.byID[u.Info.ID]
@@ -197,7 +213,10 @@ func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 		sp.evict(ps)
 	}
 	cmds = append(cmds, sp.prune())
-	sp.sl.clampTo(len(sp.px))
+	if sp.view.active() {
+		sp.reshape(sel)
+	}
+	sp.sl.clampTo(len(sp.list()))
 	return tea.Batch(cmds...)
 }
 
@@ -213,7 +232,7 @@ func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 	if ended {
 		cmds = append(cmds, sp.insp.SourceEnded(err))
 		sp.syncFindings()
-		ps.findings = countFindings(sp.insp.Findings())
+		ps.setFindings(sp.insp.Findings())
 	}
 	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
 	sp.req.setExchange(ps.info)
@@ -225,7 +244,8 @@ func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 // again within the second.
 func (sp *Page) syncFindings() {
 	if sp.cur != nil && sp.Opts.Checks != nil {
-		sp.cur.findings, sp.cur.lastCheck = countFindings(sp.insp.Findings()), sp.insp.LastCheck
+		sp.cur.setFindings(sp.insp.Findings())
+		sp.cur.lastCheck = sp.insp.LastCheck
 	}
 }
 
@@ -265,6 +285,9 @@ func (sp *Page) insert(ps *proxied, id int) {
 		i--
 	}
 	sp.px = slices.Insert(sp.px, i, ps)
+	if sp.view.active() {
+		return // reshape keeps the cursor on its session
+	}
 	switch {
 	case sp.sl.follow:
 		sp.sl.cursor = len(sp.px) - 1
@@ -292,7 +315,7 @@ func (sp *Page) openSession(ps *proxied) {
 // closeSession goes back to the sessions list: the inspector's Back key.
 func (sp *Page) closeSession() {
 	if sp.cur != nil && sp.Opts.Checks != nil {
-		sp.cur.findings = countFindings(sp.insp.Findings())
+		sp.cur.setFindings(sp.insp.Findings())
 	}
 	closed := sp.cur
 	sp.cur = nil
@@ -568,11 +591,15 @@ func (sp *Page) Body() []string {
 		return sp.insp.Body()
 	}
 	title := sp.Styles.Title.Focused.Render("sessions")
-	if n := len(sp.px); n > 0 {
+	list := sp.list()
+	if n := len(list); n > 0 {
 		title += sp.Styles.Muted.Render(fmt.Sprintf("  %d/%d", sp.sl.cursor+1, n))
 	}
+	if sp.view.active() {
+		title += sp.Styles.Muted.Render(fmt.Sprintf(" of %d", len(sp.px))) + "  " + sp.Styles.Accent.Render(sp.view.note())
+	}
 	lines := []string{cell.Fit(title, sp.w)}
-	lines = append(lines, strings.Split(sp.sl.view(sp.px, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
+	lines = append(lines, strings.Split(sp.sl.view(list, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
 	return append(lines, sp.selectedLine())
 }
 
@@ -607,8 +634,8 @@ func (sp *Page) selectedLine() string {
 
 // selectedSession is the session under the list cursor, or nil.
 func (sp *Page) selectedSession() *proxied {
-	if sp.sl.cursor >= 0 && sp.sl.cursor < len(sp.px) {
-		return sp.px[sp.sl.cursor]
+	if list := sp.list(); sp.sl.cursor >= 0 && sp.sl.cursor < len(list) {
+		return list[sp.sl.cursor]
 	}
 	return nil
 }
@@ -620,9 +647,19 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	k := &sp.Keys
-	n := len(sp.px)
+	n := len(sp.list())
 	page := sp.sl.rows()
 	switch {
+	case key.Matches(msg, k.Sessions.Filter):
+		return sp.openFilter()
+	case key.Matches(msg, k.Sessions.Sort):
+		sel := sp.selectedSession()
+		sp.view.byFindings = !sp.view.byFindings
+		sp.reshape(sel)
+	case sp.view.query != "" && key.Matches(msg, k.Prompt.Cancel):
+		sel := sp.selectedSession()
+		sp.view.query = ""
+		sp.reshape(sel)
 	case key.Matches(msg, k.Sessions.Open):
 		if ps := sp.selectedSession(); ps != nil {
 			return sp.openCmd(ps)
@@ -631,6 +668,9 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		sp.sl.follow = !sp.sl.follow
 		if sp.sl.follow {
 			sp.sl.move(n, n)
+		}
+		if sp.view.byFindings {
+			sp.reshape(sp.selectedSession())
 		}
 	case key.Matches(msg, k.Nav.Up):
 		sp.sl.move(-1, n)
@@ -655,7 +695,12 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // The sessions list is a page (see page). While a session is open, the
 // page is its inspector: the list hands it every message and draws it.
 
-func (sp *Page) Typing() bool { return sp.cur != nil && sp.insp.Typing() }
+func (sp *Page) Typing() bool {
+	if sp.cur == nil {
+		return sp.view.typing
+	}
+	return sp.insp.Typing()
+}
 
 func (sp *Page) Work() tea.Cmd {
 	if sp.cur != nil {
@@ -673,7 +718,7 @@ func (sp *Page) SetSize(w, h int) {
 		return
 	}
 	sp.sl.setSize(w, h-4)
-	sp.sl.clampTo(len(sp.px))
+	sp.sl.clampTo(len(sp.list()))
 }
 
 func (sp *Page) Restyle() { sp.insp.Restyle() }
@@ -705,17 +750,23 @@ func (sp *Page) Update(msg tea.Msg) tea.Cmd {
 	if inspector.Handles(msg) || sp.cur != nil {
 		return sp.insp.Update(msg)
 	}
+	if sp.view.typing {
+		switch msg.(type) {
+		case tea.KeyPressMsg, tea.PasteMsg:
+			return sp.filterKey(msg)
+		}
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return sp.handleKey(msg)
 	case tea.MouseClickMsg:
 		// Rows start below the title and the column header.
-		if row := msg.Y - 2; row >= 0 && sp.sl.offset+row < len(sp.px) {
-			sp.sl.move(sp.sl.offset+row-sp.sl.cursor, len(sp.px))
+		if n := len(sp.list()); msg.Y-2 >= 0 && sp.sl.offset+msg.Y-2 < n {
+			sp.sl.move(sp.sl.offset+msg.Y-2-sp.sl.cursor, n)
 		}
 	case tea.MouseWheelMsg:
 		if delta := inspector.WheelDelta(msg.Mouse()); delta != 0 {
-			sp.sl.move(delta, len(sp.px))
+			sp.sl.move(delta, len(sp.list()))
 		}
 	}
 	return nil
@@ -726,12 +777,17 @@ func (sp *Page) ShortHelp() []key.Binding {
 		return sp.insp.ShortHelp()
 	}
 	k := &sp.Keys
-	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
+	// What the list adds to moving comes first, so that at 80 columns the
+	// line keeps help and quit.
+	return []key.Binding{k.Sessions.Open, k.Sessions.Filter, k.Sessions.Sort, k.App.Help, k.App.Quit, k.Sessions.Follow, k.Nav.Down, k.Nav.Up}
 }
 
 func (sp *Page) HelpLine() string {
 	if sp.cur != nil {
 		return sp.insp.HelpLine()
+	}
+	if sp.view.typing {
+		return sp.filterLine()
 	}
 	return keys.ShortHelp(&sp.Styles, sp.ShortHelp(), sp.w)
 }
@@ -746,8 +802,10 @@ func (sp *Page) UpdateKeys() {
 // the inspector's: the list has no events.
 func (sp *Page) updateListKeys(shown bool) {
 	k := &sp.Keys
-	k.Sessions.Open.SetEnabled(shown && len(sp.px) > 0)
+	k.Sessions.Open.SetEnabled(shown && len(sp.list()) > 0)
 	k.Sessions.Follow.SetEnabled(shown)
+	k.Sessions.Filter.SetEnabled(shown)
+	k.Sessions.Sort.SetEnabled(shown)
 	if !shown {
 		return
 	}
