@@ -57,7 +57,7 @@ func TestDetailEventStreamContent(t *testing.T) {
 	// The test vectors of the encoding: every header type, and a payload
 	// whose message CRC fails.
 	for name, want := range map[string][]string{
-		"eventstream-vector__positive-all-headers__awssdkgo.eventstream":     {"bool", "byte", "short", "int", "long", "bytes", "timestamp", "uuid"},
+		"eventstream-vector__positive-all-headers__awssdkgo.eventstream":       {"bool", "byte", "short", "int", "long", "bytes", "timestamp", "uuid"},
 		"eventstream-vector__negative-corrupted-payload__awssdkgo.eventstream": {"message crc", "fails: the bytes give"},
 	} {
 		data, err := os.ReadFile("../../../shared/captures-next/" + name)
