@@ -180,6 +180,7 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 		Replay:      o.replay,
 		Explain:     o.explain,
 		Lesson:      sampleLesson(src),
+		Request:     requestShown(src),
 	})
 	ropt := capture.ReadOptions{Format: o.format, Keep: store}
 	if save != nil {

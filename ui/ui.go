@@ -43,7 +43,11 @@ func StrictChecks(s *model.Session) []checks.Finding { return checks.Check(s, ch
 // through Frames messages; otherwise s must be complete.
 func New(s *model.Session, o Options) *Model {
 	e := app.NewEnv(o)
-	return app.New(e, inspector.New(e, s))
+	in := inspector.New(e, s)
+	if o.Request != nil {
+		sessions.ShowRequest(e, in, *o.Request)
+	}
+	return app.New(e, in)
 }
 
 // NewSessions returns the inspector of a proxy or an archive: a sessions
