@@ -153,6 +153,12 @@ type Page struct {
 	view    listView   // the filter and order (filter.go)
 	shown   []*proxied // the sessions the view shows, while it is active
 
+	// Comparing two sessions (diff.go).
+	NewDiff NewDiff    // makes the diff page; set by ui's root
+	marked  []*proxied // at most two, for d
+	diff    DiffPage   // the diff page shown instead of the list, or nil
+	diffGen int
+
 	// Sessions kept off the heap (sessions_stored.go).
 	blank     *model.Session // what the inspector shows while no session is open
 	loadGen   int            // the latest load asked for (see openCmd)
@@ -408,7 +414,7 @@ func visibleCols(w int) ([]sessionCol, int) {
 }
 
 // view draws the list; it costs O(visible rows).
-func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
+func (p *sessionsPane) view(list, marked []*proxied, keepSecrets, checked bool) string {
 	st := p.st
 	cols, pathW := visibleCols(p.w)
 	fitCol := func(c sessionCol, s string) string {
@@ -437,6 +443,9 @@ func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
 		var parts []string
 		for _, c := range cols {
 			text, style := ps.cell(c.title, keepSecrets, checked, st)
+			if c.title == "#" && slices.Contains(marked, ps) {
+				text, style = markGlyph+text, st.Accent
+			}
 			parts = append(parts, style.Render(fitCol(c, text)))
 		}
 		line := strings.Join(parts, " ")
@@ -535,6 +544,9 @@ func (p *proxied) outcome(st *theme.Styles, checked bool) (string, lipgloss.Styl
 	return theme.GlyphFailed + " " + termtext.Safe(state), st.Status.Error
 }
 
+// markGlyph marks a session m marked for d.
+const markGlyph = "*"
+
 // cellDur prints a duration in at most five cells, "-" when unknown.
 func cellDur(d time.Duration) string {
 	switch {
@@ -552,6 +564,9 @@ func cellDur(d time.Duration) string {
 
 // Status is the status line under the list.
 func (sp *Page) Status() string {
+	if sp.diff != nil {
+		return sp.diff.Status()
+	}
 	if sp.cur != nil {
 		return sp.insp.Status()
 	}
@@ -567,6 +582,9 @@ func (sp *Page) Status() string {
 	}
 	if failed > 0 {
 		left += sep + st.Status.Warn.Render(fmt.Sprintf("%d not completed", failed))
+	}
+	if n := len(sp.marked); n > 0 {
+		left += sep + st.Accent.Render(fmt.Sprintf("%d marked", n))
 	}
 	right := ""
 	if sp.Note.Text != "" {
@@ -587,6 +605,9 @@ func (sp *Page) Status() string {
 
 // Body draws the title, the list and the selected session's line.
 func (sp *Page) Body() []string {
+	if sp.diff != nil {
+		return sp.diff.Body()
+	}
 	if sp.cur != nil {
 		return sp.insp.Body()
 	}
@@ -599,7 +620,7 @@ func (sp *Page) Body() []string {
 		title += sp.Styles.Muted.Render(fmt.Sprintf(" of %d", len(sp.px))) + "  " + sp.Styles.Accent.Render(sp.view.note())
 	}
 	lines := []string{cell.Fit(title, sp.w)}
-	lines = append(lines, strings.Split(sp.sl.view(list, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
+	lines = append(lines, strings.Split(sp.sl.view(list, sp.marked, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
 	return append(lines, sp.selectedLine())
 }
 
@@ -652,6 +673,10 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Sessions.Filter):
 		return sp.openFilter()
+	case key.Matches(msg, k.Sessions.Mark):
+		sp.toggleMark()
+	case key.Matches(msg, k.Sessions.Diff):
+		return sp.diffCmd()
 	case key.Matches(msg, k.Sessions.Sort):
 		sel := sp.selectedSession()
 		sp.view.byFindings = !sp.view.byFindings
@@ -696,6 +721,9 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // page is its inspector: the list hands it every message and draws it.
 
 func (sp *Page) Typing() bool {
+	if sp.diff != nil {
+		return sp.diff.Typing()
+	}
 	if sp.cur == nil {
 		return sp.view.typing
 	}
@@ -703,6 +731,9 @@ func (sp *Page) Typing() bool {
 }
 
 func (sp *Page) Work() tea.Cmd {
+	if sp.diff != nil {
+		return sp.diff.Work()
+	}
 	if sp.cur != nil {
 		return sp.insp.Work()
 	}
@@ -713,6 +744,9 @@ func (sp *Page) Work() tea.Cmd {
 // title, the selected session's line and the help and status lines.
 func (sp *Page) SetSize(w, h int) {
 	sp.insp.SetSize(w, h)
+	if sp.diff != nil {
+		sp.diff.SetSize(w, h)
+	}
 	sp.w, sp.h = w, h
 	if app.TooSmall(w, h) {
 		return
@@ -721,7 +755,12 @@ func (sp *Page) SetSize(w, h int) {
 	sp.sl.clampTo(len(sp.list()))
 }
 
-func (sp *Page) Restyle() { sp.insp.Restyle() }
+func (sp *Page) Restyle() {
+	sp.insp.Restyle()
+	if sp.diff != nil {
+		sp.diff.Restyle()
+	}
+}
 
 func (sp *Page) DropLesson() { sp.insp.DropLesson() }
 
@@ -746,6 +785,11 @@ func (sp *Page) Update(msg tea.Msg) tea.Cmd {
 		cmd, keys := sp.handleLoaded(msg)
 		sp.replay = keys
 		return cmd
+	case diffReadyMsg:
+		return sp.handleDiffReady(msg)
+	}
+	if sp.diff != nil {
+		return sp.updateDiff(msg)
 	}
 	if inspector.Handles(msg) || sp.cur != nil {
 		return sp.insp.Update(msg)
@@ -773,16 +817,25 @@ func (sp *Page) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (sp *Page) ShortHelp() []key.Binding {
+	if sp.diff != nil {
+		return append([]key.Binding{sp.Keys.Sessions.Back}, sp.diff.ShortHelp()...)
+	}
 	if sp.cur != nil {
 		return sp.insp.ShortHelp()
 	}
 	k := &sp.Keys
 	// What the list adds to moving comes first, so that at 80 columns the
 	// line keeps help and quit.
-	return []key.Binding{k.Sessions.Open, k.Sessions.Filter, k.Sessions.Sort, k.App.Help, k.App.Quit, k.Sessions.Follow, k.Nav.Down, k.Nav.Up}
+	return []key.Binding{k.Sessions.Open, k.Sessions.Filter, k.Sessions.Sort, k.App.Help, k.App.Quit, k.Sessions.Mark, k.Sessions.Diff, k.Sessions.Follow, k.Nav.Down, k.Nav.Up}
 }
 
 func (sp *Page) HelpLine() string {
+	if sp.diff != nil {
+		if sp.diff.ShowsSide() || sp.diff.Typing() {
+			return sp.diff.HelpLine()
+		}
+		return keys.ShortHelp(&sp.Styles, sp.ShortHelp(), sp.w)
+	}
 	if sp.cur != nil {
 		return sp.insp.HelpLine()
 	}
@@ -794,6 +847,10 @@ func (sp *Page) HelpLine() string {
 
 // UpdateKeys brings the inspector's keys up to date, then the list's.
 func (sp *Page) UpdateKeys() {
+	if sp.diff != nil {
+		sp.diffKeys()
+		return
+	}
 	sp.insp.UpdateKeys()
 	sp.updateListKeys(sp.cur == nil)
 }
@@ -806,6 +863,8 @@ func (sp *Page) updateListKeys(shown bool) {
 	k.Sessions.Follow.SetEnabled(shown)
 	k.Sessions.Filter.SetEnabled(shown)
 	k.Sessions.Sort.SetEnabled(shown)
+	k.Sessions.Mark.SetEnabled(shown && len(sp.list()) > 0)
+	k.Sessions.Diff.SetEnabled(shown && sp.NewDiff != nil && len(sp.marked) > 0)
 	if !shown {
 		return
 	}
