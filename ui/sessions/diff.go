@@ -91,7 +91,9 @@ func (sp *Page) diffCmd() tea.Cmd {
 	}
 	sp.diffGen++
 	gen := sp.diffGen
-	name := func(ps *proxied) string { return fmt.Sprintf("#%d %s %s", ps.info.ID, ps.info.Method, sp.shownPath(ps)) }
+	name := func(ps *proxied) string {
+		return fmt.Sprintf("#%d %s %s", ps.info.ID, ps.info.Method, sp.shownPath(ps))
+	}
 	aName, bName := name(a), name(b)
 	readA, readB := sp.bytesOf(a), sp.bytesOf(b)
 	sp.Say("comparing #" + fmt.Sprint(a.info.ID) + " and #" + fmt.Sprint(b.info.ID) + "…")
