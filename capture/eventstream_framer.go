@@ -26,6 +26,11 @@ type eventStreamFramer struct {
 	bad    Flags
 	resync int
 
+	// timed says the stream is a recording's body, where a message whose
+	// prelude holds is followed by its timing line (recording_body.go):
+	// the line joins the message's frame.
+	timed bool
+
 	headers []EventStreamHeader // reused for each message
 	fields  []Field             // the frame's Header, reused
 	text    []byte              // the text of non-string header values
@@ -79,7 +84,14 @@ func (f *eventStreamFramer) scan(final bool, at time.Duration, emit func(*Frame)
 			}
 			return
 		}
-		f.emitMessage(rest[:total], at, emit)
+		end := total
+		if f.timed {
+			var ok bool
+			if end, ok = timingAfter(rest, total, final); !ok {
+				return
+			}
+		}
+		f.emitMessage(rest[:end], at, emit)
 	}
 }
 
@@ -129,8 +141,9 @@ func (f *eventStreamFramer) emitBytes(end int, why Flags, at time.Duration, emit
 }
 
 // emitMessage emits the message raw (cut short when the input ended
-// within it): its headers as the frame's Header, the type that names it
-// as its Event and its payload as its Data.
+// within it, or followed by a recording's timing line): its headers as the
+// frame's Header, the type that names it as its Event and its payload as
+// its Data.
 func (f *eventStreamFramer) emitMessage(raw []byte, at time.Duration, emit func(*Frame)) {
 	m := parseEventStream(raw, f.headers[:0], true) // scan checked the prelude
 	f.frame = Frame{Kind: FrameEvent, Start: f.base + int64(f.beg), End: f.base + int64(f.beg+len(raw)), At: at,

@@ -80,6 +80,9 @@ type Framer struct {
 	pending []byte // bytes held while the format is being detected
 	pendAt  time.Duration
 	base    int64 // stream offset of the first byte this framer sees
+	// timed says the input is a recording's body (see timed): the
+	// splitter of the format detected reads its timing lines.
+	timed bool
 }
 
 // NewFramer returns a framer for the format, or one that detects it when
@@ -90,6 +93,46 @@ func NewFramer(format Format) *Framer {
 		fr.inner = newSplitter(format, 0)
 	}
 	return fr
+}
+
+// ContentFormat is the format a body of media type ctype (a Content-Type
+// value) is framed as; FormatAuto when the type does not tell, and the
+// bytes must.
+func ContentFormat(ctype string) Format {
+	ctype = strings.ToLower(strings.TrimSpace(ctype))
+	switch {
+	case strings.HasPrefix(ctype, "text/event-stream"):
+		return FormatSSE
+	case strings.Contains(ctype, "ndjson") || strings.Contains(ctype, "jsonl"):
+		return FormatJSONL
+	case strings.HasPrefix(ctype, EventStreamContentType):
+		return FormatEventStream
+	case strings.Contains(ctype, "json"):
+		return FormatJSON
+	}
+	return FormatAuto
+}
+
+// DetectFormat tells the format of a whole input by its bytes, as a
+// Framer given FormatAuto does.
+func DetectFormat(b []byte) Format {
+	f, _ := detect(b, true)
+	return f
+}
+
+// ContentType is the media type a body of format f is served with (by
+// replay): the inverse of ContentFormat, and text/event-stream for
+// formats that do not say.
+func ContentType(f Format) string {
+	switch f {
+	case FormatJSONL:
+		return "application/x-ndjson"
+	case FormatEventStream:
+		return EventStreamContentType
+	case FormatJSON:
+		return "application/json"
+	}
+	return "text/event-stream; charset=utf-8"
 }
 
 // Format reports the input's format: the one asked for, or the one
@@ -159,6 +202,9 @@ func (fr *Framer) Finish(at time.Duration, emit func(*Frame)) {
 func (fr *Framer) start(f Format, emit func(*Frame)) {
 	fr.format = f
 	fr.inner = newSplitter(f, fr.base)
+	if fr.timed {
+		timed(fr.inner)
+	}
 	if len(fr.pending) > 0 {
 		fr.inner.feed(fr.pending, fr.pendAt, emit)
 	}
@@ -288,6 +334,10 @@ type lineFramer struct {
 	beg   int
 	bom   Flags // BOM while the first line may start with one, until a frame carries the flag
 	first bool  // the first line is still to be read
+	// timed says the lines are a recording's body, where a line that ends
+	// with its newline is followed by its timing line (recording_body.go):
+	// the timing line joins the line's frame.
+	timed bool
 	// faults are the flags the framer gives a line's layout (NoNewline,
 	// BlankLines): all of them for a stream, none for a chunks file,
 	// whose layout is the file's, not the wire's.
@@ -324,6 +374,11 @@ func (f *lineFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
 func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 	for f.pos < len(f.buf) {
 		nl := f.nl.index(f.buf, f.pos)
+		if f.timed && nl >= 0 {
+			if _, ok := timingAfter(f.buf, nl+1, final); !ok {
+				return // wait to tell whether a timing line follows
+			}
+		}
 		end, next := nl, nl+1
 		var ending Flags = EndsLF
 		var layout Flags // the line's faults
@@ -354,6 +409,10 @@ func (f *lineFramer) scan(final bool, at time.Duration, emit func(*Frame)) {
 		f.pos = next
 		if len(bytes.TrimSpace(content)) == 0 {
 			continue
+		}
+		if f.timed && nl >= 0 {
+			next, _ = timingAfter(f.buf, next, final)
+			f.pos = next
 		}
 		raw := f.buf[f.beg:next]
 		f.frame = Frame{

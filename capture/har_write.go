@@ -219,7 +219,11 @@ func (e *HAREntry) frame(f *Frame) {
 	}
 	raw := f.Raw
 	if e.fr.Format() == FormatRecording {
-		if s, end, _, _, ok := timingLine(raw); ok {
+		if format := bodyFormat(e.fr); timesBody(format) {
+			if own, _, _, ok := bodyTiming(format, f); ok {
+				raw = raw[:own]
+			}
+		} else if s, end, _, _, ok := timingLine(raw); ok {
 			raw = append(raw[:s:s], raw[end:]...)
 		}
 	}

@@ -364,9 +364,11 @@ func parseSeconds(s string) (at time.Duration, ok bool) {
 
 // RecordOptions tune a Recorder.
 type RecordOptions struct {
-	// Format is the body's format: FormatSSE times every event, FormatAuto
-	// detects it (and takes a `curl -i` head into the header block), any
-	// other format writes the body verbatim.
+	// Format is the body's format: FormatSSE times every event,
+	// FormatEventStream every message and FormatJSONL every line
+	// (recording_body.go), FormatAuto detects it (and takes a `curl -i`
+	// head into the header block), any other format writes the body
+	// verbatim.
 	Format Format
 	// KeepSecrets writes credentials unredacted.
 	KeepSecrets bool
@@ -396,7 +398,7 @@ func NewRecorder(w io.Writer, x *Exchange, opt RecordOptions) *Recorder {
 		r.x.HeadAt = NoTime
 	}
 	switch opt.Format {
-	case FormatSSE, FormatAuto:
+	case FormatSSE, FormatAuto, FormatEventStream, FormatJSONL:
 		r.fr = NewFramer(opt.Format)
 	}
 	return r
@@ -450,17 +452,16 @@ func (r *Recorder) writeHead() {
 	r.x.writeHeader(&r.buf, r.opt.KeepSecrets)
 }
 
-// sse reports whether the body being framed is an event stream.
-func (r *Recorder) sse() bool {
-	switch r.fr.Format() {
-	case FormatSSE:
-		return true
-	case FormatHTTP:
+// bodyFormat reports the format of the body being framed: the framer's,
+// or the format of the body after a `curl -i` head.
+func (r *Recorder) bodyFormat() Format {
+	f := r.fr.Format()
+	if f == FormatHTTP {
 		if h, ok := r.fr.inner.(*httpFramer); ok && h.body != nil {
-			return h.body.Format() == FormatSSE
+			return h.body.Format()
 		}
 	}
-	return false
+	return f
 }
 
 func (r *Recorder) frame(f *Frame) {
@@ -470,7 +471,12 @@ func (r *Recorder) frame(f *Frame) {
 		return
 	}
 	r.writeHead()
-	if !r.sse() || (f.Kind != FrameEvent && f.Kind != FrameComment) {
+	format := r.bodyFormat()
+	if timesBody(format) {
+		r.writeTimed(f)
+		return
+	}
+	if format != FormatSSE || (f.Kind != FrameEvent && f.Kind != FrameComment) {
 		r.buf.Write(f.Raw)
 		return
 	}
@@ -604,29 +610,19 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 	f.frame = fr
 	emit(&f.frame)
 
-	format := FormatAuto
-	ctype := strings.ToLower(x.ResponseHeader.Get("Content-Type"))
-	switch {
-	case strings.HasPrefix(ctype, "text/event-stream"):
-		format = FormatSSE
-	case strings.Contains(ctype, "ndjson") || strings.Contains(ctype, "jsonl"):
-		format = FormatJSONL
-	case strings.HasPrefix(ctype, EventStreamContentType):
-		format = FormatEventStream
-	case strings.Contains(ctype, "json"):
-		format = FormatJSON
-	}
+	format := ContentFormat(x.ResponseHeader.Get("Content-Type"))
 	rest := f.buf[end:]
 	f.base += int64(end)
 	if format == FormatAuto {
 		// A stdin recording: detect the body's format as it comes, so the
 		// frames do not depend on how the input was split into reads.
-		f.body = &Framer{base: f.base}
+		f.body = &Framer{base: f.base, timed: true}
 	} else {
 		f.body = &Framer{format: format, inner: newSplitter(format, f.base)}
 		if s, ok := f.body.inner.(*sseFramer); ok {
 			s.bom = true // the body is a stream of its own: a BOM may start it
 		}
+		timed(f.body.inner)
 	}
 	f.buf = nil
 	if len(rest) > 0 {
@@ -639,6 +635,10 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 // parseSeconds) still goes, and the frame takes the last time before it.
 func (f *recordingFramer) wrap(emit func(*Frame)) func(*Frame) {
 	return func(fr *Frame) {
+		if format := f.body.Format(); timesBody(format) {
+			f.wrapTimed(format, fr, emit)
+			return
+		}
 		if f.body.Format() != FormatSSE || (fr.Kind != FrameEvent && fr.Kind != FrameComment) {
 			fr.At = f.last
 			if f.onBody != nil {
@@ -692,6 +692,9 @@ type Chunk struct {
 type Recording struct {
 	Exchange
 	Body []Chunk
+	// Format is the body's format, as its Content-Type or its first bytes
+	// tell it (FormatAuto for an empty body).
+	Format Format
 	// BadTimes counts the times the recording states that are not times
 	// (not a number, NaN, infinite, negative, over MaxRecordedTime):
 	// each such frame took the time of the frame before it, and the head
@@ -721,7 +724,7 @@ func ParseRecording(data []byte) (*Recording, error) {
 	if f.err != nil {
 		return nil, f.err
 	}
-	rec.BadTimes = f.badTimes
+	rec.BadTimes, rec.Format = f.badTimes, f.body.Format()
 	return rec, nil
 }
 

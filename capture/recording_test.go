@@ -264,6 +264,19 @@ func FuzzRecording(f *testing.F) {
 		_ = rec.Close(2 * time.Millisecond)
 		f.Add(buf.Bytes(), uint32(buf.Len()/3), uint32(buf.Len()/2))
 	}
+	for _, tt := range bodyInputs(f) { // timed event stream and JSON lines bodies
+		x := sseExchange()
+		x.ResponseHeader.Set("Content-Type", tt.ctype)
+		for _, format := range []Format{ContentFormat(tt.ctype), FormatAuto} {
+			var buf bytes.Buffer
+			rec := NewRecorder(&buf, x, RecordOptions{Format: format})
+			_ = rec.Write(tt.in[:len(tt.in)/2], time.Millisecond)
+			_ = rec.Write(tt.in[len(tt.in)/2:], 3*time.Millisecond)
+			_ = rec.Close(4 * time.Millisecond)
+			f.Add(buf.Bytes(), uint32(buf.Len()/3), uint32(buf.Len()/2))
+			x = nil
+		}
+	}
 	f.Add([]byte(RecordingMagic+"\n: response HTTP/1.1 200 OK\n\n{\"a\":1}\n"), uint32(3), uint32(40))
 	f.Add([]byte(RecordingMagic), uint32(3), uint32(10))
 	f.Add([]byte(RecordingMagic+"\n: request-body {\"a\n: request-body-size x\n: request-body-size -9\n\ndata: 1\n\n"), uint32(20), uint32(60))

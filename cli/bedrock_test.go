@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // nextCapture returns a file of ../shared/captures-next, or skips.
@@ -238,5 +239,44 @@ func TestBedrockErrorMessage(t *testing.T) {
 	code, out, errs := runCLI(t, in, "calls", "--json", "-")
 	if code != 0 || !strings.Contains(out, `"outcome":{"state":"error","detail":"InternalFailure: the model runner crashed"}`) {
 		t.Errorf("calls --json = %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestBedrockCheckRequest: check --request holds a Bedrock stream to the
+// tools the request declares: a Converse request's toolConfig, an
+// InvokeModel request's Anthropic tools and tool_choice.
+func TestBedrockCheckRequest(t *testing.T) {
+	t.Parallel()
+	schema := `{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`
+	for _, tt := range []struct {
+		name, sample, request, want string
+	}{
+		{"converse declared", "bedrock-converse-text-then-tool",
+			`{"messages":[],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","inputSchema":{"json":` + schema + `}}}],"toolChoice":{"tool":{"name":"get_weather"}}}}`, ""},
+		{"converse another tool forced", "bedrock-converse-text-then-tool",
+			`{"messages":[],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","inputSchema":{"json":` + schema + `}}},{"toolSpec":{"name":"get_time","inputSchema":{"json":{}}}}],"toolChoice":{"tool":{"name":"get_time"}}}}`,
+			"request/tool-choice-violated"},
+		{"converse undeclared", "bedrock-converse-text-then-tool",
+			`{"messages":[],"toolConfig":{"tools":[{"toolSpec":{"name":"get_time","inputSchema":{"json":{}}}}]}}`, "request/tool-undeclared"},
+		{"invoke declared", "bedrock-invoke-claude-tool",
+			`{"anthropic_version":"bedrock-2023-05-31","max_tokens":100,"messages":[],"tools":[{"name":"get_local_time","input_schema":{"type":"object","required":["timezone"]}}],"tool_choice":{"type":"any"}}`, ""},
+		{"invoke undeclared", "bedrock-invoke-claude-tool",
+			`{"anthropic_version":"bedrock-2023-05-31","max_tokens":100,"messages":[],"tools":[{"name":"get_time","input_schema":{"type":"object"}}]}`, "request/tool-undeclared"},
+	} {
+		req := writeTemp(t, "request.json", tt.request)
+		_, out, errs := runCLI(t, nil, "check", "--json", "--request", req, fixtures.Path("samples/"+tt.sample+".eventstream"))
+		var rep struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%s: %v\n%s%s", tt.name, err, out, errs)
+		}
+		var rules []string
+		for _, f := range rep.Findings {
+			rules = append(rules, f.Rule)
+		}
+		if strings.Join(rules, " ") != tt.want {
+			t.Errorf("%s: findings %q; want %q", tt.name, rules, tt.want)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/streamtap/streamtap/model"
 )
 
 // ollamaChat is an Ollama /api/chat stream making the call chatStream
@@ -46,7 +48,7 @@ func TestOllamaHeadless(t *testing.T) {
 		}
 		if rep.Dialect != "ollama" || len(rep.Calls) != 1 || *rep.Calls[0].ID != "call_1" || rep.Calls[0].Name != "get_weather" ||
 			rep.Calls[0].Arguments != `{"city":"Paris"}` || rep.Calls[0].Kind != "function" || rep.Calls[0].Status != "completed" ||
-			rep.Outcome.State != "completed" || rep.Outcome.Detail != "stop" {
+			rep.Outcome.State != model.OutcomeCompleted || rep.Outcome.Detail != "stop" {
 			t.Errorf("%s: calls --json = %s", name, out)
 		}
 	}

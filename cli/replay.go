@@ -68,7 +68,7 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 
 // replayCommand plays or serves a recording at its pace.
 func replayCommand() command {
-	return command{name: "replay", args: "FILE | --sample NAME", summary: "play a recording at its pace, or serve it as an SSE endpoint",
+	return command{name: "replay", args: "FILE | --sample NAME", summary: "play a recording at its pace, or serve it as an endpoint",
 		about: replayAbout, flags: func() *flag.FlagSet { return replayFlags(new(replayOptions)) }, run: runReplay}
 }
 
@@ -104,7 +104,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 }
 
 // loadReplay reads FILE as a recording, or as a plain stream without
-// timing (served all at once, as text/event-stream).
+// timing (served all at once, with the media type of its format).
 func loadReplay(path string) (*capture.Recording, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -114,14 +114,18 @@ func loadReplay(path string) (*capture.Recording, error) {
 }
 
 // replayRecording parses data as a recording, or wraps it as a plain
-// stream without timing.
+// stream without timing, served as what its bytes are: an AWS event
+// stream as application/vnd.amazon.eventstream, JSON lines as
+// application/x-ndjson, SSE (and anything else) as text/event-stream.
 func replayRecording(data []byte) (*capture.Recording, error) {
 	rec, err := capture.ParseRecording(data)
 	if errors.Is(err, capture.ErrNotRecording) {
+		format := capture.DetectFormat(data)
 		return &capture.Recording{
 			Exchange: capture.Exchange{Status: http.StatusOK, HeadAt: capture.NoTime,
-				ResponseHeader: http.Header{"Content-Type": {"text/event-stream; charset=utf-8"}}},
-			Body: []capture.Chunk{{At: capture.NoTime, Data: data}},
+				ResponseHeader: http.Header{"Content-Type": {capture.ContentType(format)}}},
+			Body:   []capture.Chunk{{At: capture.NoTime, Data: data}},
+			Format: format,
 		}, nil
 	}
 	return rec, err

@@ -240,7 +240,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 		RequestBody: sent, Proto: resp.Proto, Status: resp.StatusCode, ResponseHeader: resp.Header, HeadAt: headAt}
 	src.Exchange = x
 	if o.base.format == capture.FormatAuto {
-		o.base.format = proxy.BodyFormat(resp.Header.Get("Content-Type"))
+		o.base.format = capture.ContentFormat(resp.Header.Get("Content-Type"))
 	}
 	if o.timed != "" {
 		f, err := os.Create(o.timed)
@@ -248,11 +248,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 			return fmt.Errorf("save: %w", err)
 		}
 		defer f.Close()
-		format := capture.FormatJSON // kept verbatim
-		if o.base.format == capture.FormatSSE {
-			format = capture.FormatSSE
-		}
-		src.Record(capture.NewRecorder(f, x, capture.RecordOptions{Format: format, KeepSecrets: o.base.keepSecrets}))
+		src.Record(capture.NewRecorder(f, x, capture.RecordOptions{Format: capture.RecordFormat(o.base.format), KeepSecrets: o.base.keepSecrets}))
 	}
 	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", termtext.Safe(name), termtext.Safe(resp.Proto), termtext.Safe(resp.Status), headAt.Seconds())
 

@@ -68,8 +68,19 @@ func (b *Batch) ValidateLast() {
 		return
 	}
 	if g := &b.frames[i]; g.Kind == capture.FrameEvent && g.HasData && !isDoneSentinel(g.Data) {
+		chunk := g.Flags&capture.EventStream != 0 && string(g.Event) == TypeInvokeChunk
+		if chunk {
+			// The usual payload is valid JSON when its base64 decodes
+			// (see chunkShape): decoding it is its validation.
+			if b64, ok := chunkShape(g.Data); ok {
+				if w := b.unwrapShaped(b64); w.ok {
+					b.scans[i] = prescan{sc: jsonscan.Scanned{IsObject: true}, ok: true, chunk: w}
+					return
+				}
+			}
+		}
 		b.scans[i] = prescan{sc: b.idx.ScanObject(g.Data), ok: true}
-		if g.Flags&capture.EventStream != 0 && string(g.Event) == TypeInvokeChunk {
+		if chunk {
 			b.scans[i].chunk = b.prescanChunk(g.Data, b.scans[i].sc)
 		}
 	}

@@ -81,7 +81,7 @@ func (st *converseState) event(s *Session, ev *Event, typ string, _ []byte, ord 
 	if ev.Frame&capture.Exception != 0 {
 		s.exceptionEvent(ev, typ, ord)
 		if st.resp != nil {
-			st.resp.Status.set(ord, "error")
+			st.resp.Status.set(ord, OutcomeError)
 		}
 		return
 	}
@@ -230,11 +230,11 @@ func (st *converseState) newBlock(s *Session, r *Response, index int, typ string
 func stopStatus(reason string) string {
 	switch reason {
 	case "max_tokens", "model_context_window_exceeded", "length", "LENGTH", "MAX_TOKENS":
-		return "incomplete"
+		return OutcomeIncomplete
 	case "guardrail_intervened", "content_filtered", "CONTENT_FILTERED", "ERROR_TOXIC":
-		return "blocked"
+		return OutcomeBlocked
 	}
-	return "completed"
+	return OutcomeCompleted
 }
 
 // exceptionEvent records an event stream exception (:message-type

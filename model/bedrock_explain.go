@@ -146,7 +146,7 @@ func (invokeDialect) shape(s *Session, ev *Event, ord int, typ string, data []by
 	case ev.Kind == KindTerminal:
 		sh.Sub = chunkEnd
 		if inner != nil && jsonscan.Equal(jsonscan.Get(inner, "amazon-bedrock-guardrailAction"), "INTERVENED") ||
-			inner == nil && s.responseAt(ord, invoke) != nil && s.responseAt(ord, invoke).Status.AsOf(ord) == "blocked" {
+			inner == nil && s.responseAt(ord, invoke) != nil && s.responseAt(ord, invoke).Status.AsOf(ord) == OutcomeBlocked {
 			sh.Sub = chunkGuardrail
 		}
 	case ev.Kind == KindTextDelta:
@@ -169,8 +169,8 @@ func (converseDialect) explanations() []Explanation {
 			"Opens the assistant's message: the first event of a ConverseStream, carried by an event stream message whose :event-type names it.",
 			"role (assistant); p, random padding every payload carries (ignore it).",
 			"Starts the message; the SDKs dispatch on :event-type, not on the payload.",
-			"Converters that translate the padding, or expect a type member in the payload.",
-		),
+			"Converters that translate the padding, or expect a type member in the payload; a second messageStart in one stream, whose blocks clients merge into the first message's.",
+			"bedrock/message-start-repeated"),
 		explain(conv, "contentBlockStart", convToolUse,
 			"Opens block contentBlockIndex for a client tool call: its toolUseId and name. Only tool use and tool results have a start.",
 			"contentBlockIndex, start.toolUse {toolUseId, name, type tool_use (newer streams)}.",

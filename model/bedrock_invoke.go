@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model/jsonscan"
@@ -72,18 +73,13 @@ func (st *invokeState) event(s *Session, ev *Event, typ string, data []byte, ord
 		s.exceptionEvent(ev, typ, ord)
 		for _, r := range []*Response{st.anth.resp, st.nova.resp, st.resp} {
 			if r != nil && r.Terminal < 0 {
-				r.Status.set(ord, "error")
+				r.Status.set(ord, OutcomeError)
 			}
 		}
 		return
 	}
 	if typ != TypeInvokeChunk {
 		ev.Kind, ev.Flags = KindUnknown, ev.Flags|NonStandard
-		return
-	}
-	v := s.idx.Get(data, "bytes")
-	if jsonscan.Kind(v) != '"' {
-		st.chunk.Problem = "no bytes member holding a base64 string"
 		return
 	}
 	var err error
@@ -93,7 +89,15 @@ func (st *invokeState) event(s *Session, ev *Event, typ string, data []byte, ord
 		// Decoded and scanned by the reader's goroutine (Batch.ValidateLast).
 		inner, isObj, err = pre.data, pre.sc.IsObject, pre.sc.Err
 		s.focusLoaded(pre)
+	} else if s.unwrapped != nil {
+		inner = s.unwrapped // decoded already, to validate the payload (unwrapChunk)
+		isObj, err = s.focus(inner)
 	} else {
+		v := s.top.bytes
+		if jsonscan.Kind(v) != '"' {
+			st.chunk.Problem = "no bytes member holding a base64 string"
+			return
+		}
 		inner, st.inner, st.b64, err = decodeChunk(v, st.inner[:0], st.b64[:0])
 		if err != nil {
 			st.chunk.Problem = "bytes is not base64: " + err.Error()
@@ -248,7 +252,7 @@ func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int) {
 	r.Terminal, r.Final = ord, ord
 	status := stopStatus(reason)
 	if blocked {
-		status = "blocked"
+		status = OutcomeBlocked
 	}
 	r.Status.set(ord, status)
 	if st.text != nil {
@@ -301,18 +305,114 @@ func (b *Batch) prescanChunk(data []byte, sc jsonscan.Scanned) wrapped {
 	}
 	var x jsonscan.Index
 	b.idx.Load(&x, data, sc)
-	v := x.Get(data, "bytes")
+	return b.unwrap(x.Get(data, "bytes"))
+}
+
+// unwrap decodes v, a chunk's bytes member (quoted), into the Batch's
+// inner arena and validates and indexes what it wraps.
+func (b *Batch) unwrap(v []byte) wrapped {
 	if jsonscan.Kind(v) != '"' {
 		return wrapped{}
 	}
 	at := len(b.inner)
-	inner, arena, b64, err := decodeChunk(v, b.inner, b.b64[:0])
+	_, arena, b64, err := decodeChunk(v, b.inner, b.b64[:0])
 	b.inner, b.b64 = arena, b64
 	if err != nil {
 		b.inner = b.inner[:at]
 		return wrapped{}
 	}
-	return wrapped{at: at, n: len(inner) - at, sc: b.idx.ScanObject(inner[at:]), ok: true}
+	return b.scanInner(at)
+}
+
+// unwrapShaped is unwrap for the base64 of a payload in the usual shape
+// (chunkShape): decoding it is also the payload's validation, so it takes
+// no escape and no line break.
+func (b *Batch) unwrapShaped(b64 []byte) wrapped {
+	at := len(b.inner)
+	inner, ok := decodeBase64(b.inner, b64)
+	if !ok {
+		b.inner = b.inner[:at]
+		return wrapped{}
+	}
+	b.inner = inner
+	return b.scanInner(at)
+}
+
+// scanInner validates and indexes the inner document decoded at
+// b.inner[at:].
+func (b *Batch) scanInner(at int) wrapped {
+	return wrapped{at: at, n: len(b.inner) - at, sc: b.idx.ScanObject(b.inner[at:]), ok: true}
+}
+
+// chunkShape returns the base64 of an InvokeModel chunk's payload in the
+// shape Bedrock sends, {"bytes":"…"} or {"bytes":"…","p":"…"} with
+// padding of plain ASCII (letters and digits), and whether data has it. Such a payload
+// is valid JSON when decodeBase64 decodes its base64: the decoder reads
+// every byte of the string and takes none that JSON would escape, so the
+// validator need not read the string too (it is most of a chunk's
+// bytes). A payload it does not decode, or of any other shape, is left to
+// the validator.
+func chunkShape(data []byte) ([]byte, bool) {
+	const head = `{"bytes":"`
+	rest, ok := bytes.CutPrefix(data, []byte(head))
+	if !ok {
+		return nil, false
+	}
+	end := bytes.IndexByte(rest, '"')
+	if end < 0 {
+		return nil, false
+	}
+	b64, tail := rest[:end], rest[end+1:]
+	switch {
+	case string(tail) == "}":
+	case len(tail) >= len(`,"p":""}`) && string(tail[:6]) == `,"p":"` && string(tail[len(tail)-2:]) == `"}` && plainASCII(tail[6:len(tail)-2]):
+	default:
+		return nil, false
+	}
+	return b64, true
+}
+
+// unwrapChunk validates the payload of f, when f is an InvokeModel chunk
+// in the usual shape, by decoding its base64 (see chunkShape) into the
+// chunk dialect's buffer, and returns the decoded bytes; ok is false for
+// any other frame, shape or failure, which the validator judges.
+func (s *Session) unwrapChunk(f *capture.Frame) (inner []byte, ok bool) {
+	if f.Flags&capture.EventStream == 0 || string(f.Event) != TypeInvokeChunk {
+		return nil, false
+	}
+	b64, ok := chunkShape(f.Data)
+	if !ok {
+		return nil, false
+	}
+	st, _ := s.state(DialectBedrockInvoke).(*invokeState)
+	if st == nil {
+		return nil, false
+	}
+	if inner, ok = decodeBase64(st.inner[:0], b64); !ok {
+		return nil, false
+	}
+	st.inner = inner
+	return inner, true
+}
+
+// plainASCII reports whether b holds only ASCII that a JSON string holds
+// as it is: no control character, quote or backslash. It reads a word at
+// a time, since it runs over every chunk's padding.
+func plainASCII(b []byte) bool {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	zero := func(x uint64) uint64 { return (x - lsb) &^ x & msb }
+	for ; len(b) >= 8; b = b[8:] {
+		x := binary.LittleEndian.Uint64(b)
+		if x&msb|zero(x^lsb*'"')|zero(x^lsb*'\\')|(x-lsb*0x20)&^x&msb != 0 {
+			return false
+		}
+	}
+	for _, c := range b {
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // focusLoaded is focus for an inner document a Batch scanned already.

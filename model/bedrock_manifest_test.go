@@ -89,10 +89,10 @@ func TestManifestBedrock(t *testing.T) {
 			if rep.Text != wantText {
 				t.Errorf("text = %q; want %q", rep.Text, wantText)
 			}
-			wantOutcome, detail := "completed", ""
+			wantOutcome, detail := OutcomeCompleted, ""
 			switch {
 			case strings.Contains(row.Notes, "guardrail"):
-				wantOutcome, detail = "blocked", "guardrail_intervened"
+				wantOutcome, detail = OutcomeBlocked, "guardrail_intervened"
 			case strings.Contains(row.Notes, "stopReason=tool_use"):
 				detail = "tool_use"
 			case strings.Contains(row.Notes, "stopReason=end_turn"), strings.Contains(row.Notes, "family=anthropic"):
@@ -124,7 +124,7 @@ func checkVector(t *testing.T, s *Session, file string) {
 			if ev.Kind != KindError || s.TypeName(ev.Type) != TypeBadFrame || len(s.Errors) != 1 || s.Errors[0].Message != check {
 				t.Fatalf("%s: kind %s, type %s, errors %+v; want a bad frame refused by its %s", file, ev.Kind, s.TypeName(ev.Type), s.Errors, check)
 			}
-			if o := s.Outcome(); o.State != "error" {
+			if o := s.Outcome(); o.State != OutcomeError {
 				t.Errorf("outcome %+v; want error", o)
 			}
 			return

@@ -159,9 +159,9 @@ func (st *ollamaState) event(s *Session, ev *Event, _ string, data []byte, ord i
 	})
 	if string(l.done) == "true" {
 		reason := str(l.reason)
-		status := "completed"
+		status := OutcomeCompleted
 		if reason == OllamaLength {
-			status = "incomplete"
+			status = OutcomeIncomplete
 		}
 		if l.reason != nil {
 			r.finish(0, ord, reason)

@@ -74,7 +74,7 @@ func TestOllamaCaptures(t *testing.T) {
 			if _, r, ok := strings.Cut(row.Notes, "done_reason="); ok {
 				reason, _, _ = strings.Cut(r, ";")
 			}
-			if rep.Outcome.State != "completed" || rep.Outcome.Detail != reason {
+			if rep.Outcome.State != OutcomeCompleted || rep.Outcome.Detail != reason {
 				t.Errorf("outcome = %v; want completed (%s)", rep.Outcome, reason)
 			}
 			var at int64
@@ -156,7 +156,7 @@ func TestOllamaAssembly(t *testing.T) {
 			t.Errorf("event %d: no explanation for %v", i, e.withData)
 		}
 	}
-	if o := s.Outcome(); o.State != "completed" || o.Detail != "stop" || o.Ordinal != 4 {
+	if o := s.Outcome(); o.State != OutcomeCompleted || o.Detail != "stop" || o.Ordinal != 4 {
 		t.Errorf("outcome = %+v; want completed (stop) at event 4", o)
 	}
 	if r := s.Responses[0]; r.Model != "qwen3:8b" || len(s.Responses) != 1 {
@@ -178,7 +178,7 @@ func TestOllamaGenerate(t *testing.T) {
 	if rep.Text != "A joke" || len(rep.Calls) != 1 || rep.Calls[0].Arguments != `{"n":1}` || rep.Calls[0].ID != nil {
 		t.Errorf("report = %+v", rep)
 	}
-	if rep.Outcome.State != "incomplete" || rep.Outcome.Detail != "length" {
+	if rep.Outcome.State != OutcomeIncomplete || rep.Outcome.Detail != "length" {
 		t.Errorf("outcome = %v; want incomplete (length)", rep.Outcome)
 	}
 	shapes := []string{"(ollama generate)/thinking", "(ollama generate)/response", "(ollama generate)/tool_calls", "(ollama generate)/done"}
@@ -203,16 +203,16 @@ func TestOllamaEnds(t *testing.T) {
 		responses                   int
 		text                        string
 	}{
-		{"stop", line("a") + done(`,"done_reason":"stop"`), "completed", "stop", 1, "a"},
-		{"length", line("a") + done(`,"done_reason":"length"`), "incomplete", "length", 1, "a"},
-		{"load", done(`,"done_reason":"load"`), "completed", "load", 1, ""},
-		{"no done_reason (old servers)", line("a") + done(""), "completed", "", 1, "a"},
-		{"an error line", line("a") + `{"error":"an error was encountered while running the model: unexpected EOF"}` + "\n", "error",
+		{"stop", line("a") + done(`,"done_reason":"stop"`), OutcomeCompleted, "stop", 1, "a"},
+		{"length", line("a") + done(`,"done_reason":"length"`), OutcomeIncomplete, "length", 1, "a"},
+		{"load", done(`,"done_reason":"load"`), OutcomeCompleted, "load", 1, ""},
+		{"no done_reason (old servers)", line("a") + done(""), OutcomeCompleted, "", 1, "a"},
+		{"an error line", line("a") + `{"error":"an error was encountered while running the model: unexpected EOF"}` + "\n", OutcomeError,
 			"an error was encountered while running the model: unexpected EOF", 1, "a"},
-		{"no done line", line("a") + line("b"), "truncated", "the stream ended without its terminal event", 1, "ab"},
-		{"cut mid-line", line("a") + `{"model":"m","mess`, "truncated", "the stream ended without its terminal event", 1, "a"},
-		{"a line after done", line("a") + done(`,"done_reason":"stop"`) + line("b"), "truncated", "the stream ended without its terminal event", 2, "ab"},
-		{"an invalid line kept", line("a") + "{\"mess\n" + line("b") + done(`,"done_reason":"stop"`), "completed", "stop", 1, "ab"},
+		{"no done line", line("a") + line("b"), OutcomeTruncated, "the stream ended without its terminal event", 1, "ab"},
+		{"cut mid-line", line("a") + `{"model":"m","mess`, OutcomeTruncated, "the stream ended without its terminal event", 1, "a"},
+		{"a line after done", line("a") + done(`,"done_reason":"stop"`) + line("b"), OutcomeTruncated, "the stream ended without its terminal event", 2, "ab"},
+		{"an invalid line kept", line("a") + "{\"mess\n" + line("b") + done(`,"done_reason":"stop"`), OutcomeCompleted, "stop", 1, "ab"},
 	}
 	for _, tt := range tests {
 		s := Assemble([]byte(tt.stream), capture.FormatAuto, Options{KeepEvents: true})

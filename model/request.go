@@ -51,7 +51,7 @@ type Request struct {
 
 // ToolOutput is one tool result a request sends back.
 type ToolOutput struct {
-	Kind   string // "function_call_output", "tool", "tool_result", "functionResponse"
+	Kind   string // "function_call_output", "tool", "tool_result", "functionResponse", "toolResult"
 	CallID string
 	Output string // cut to MaxOutputShown bytes
 }
@@ -121,6 +121,16 @@ func ParseRequest(body []byte, path string) Request {
 		for _, t := range req.Tools {
 			info.Tools = append(info.Tools, toolNames(t)...)
 		}
+		if cfg := req.ToolConfig; cfg != nil { // Bedrock Converse
+			for _, t := range cfg.Tools {
+				for _, d := range converseDecls(t) {
+					info.Tools = append(info.Tools, d.Name)
+				}
+			}
+			if len(req.Choice) == 0 && present(cfg.Choice) {
+				info.ToolChoice = outputText(cfg.Choice)
+			}
+		}
 		// Responses: input items.
 		var items []struct {
 			Type   string            `json:"type"`
@@ -151,14 +161,16 @@ func ParseRequest(body []byte, path string) Request {
 			for _, c := range m.ToolCalls {
 				info.Assistants = append(info.Assistants, c.ID)
 			}
-			var blocks []struct { // Anthropic
+			var blocks []struct { // Anthropic, and Bedrock Converse's
 				Type      string          `json:"type"`
 				ID        string          `json:"id"`
 				ToolUseID string          `json:"tool_use_id"`
 				Content   json.RawMessage `json:"content"`
+				converseBlock
 			}
 			if json.Unmarshal(m.Content, &blocks) == nil {
 				for _, b := range blocks {
+					info.readConverseBlock(&b.converseBlock)
 					switch b.Type {
 					case "tool_result":
 						info.Answers = append(info.Answers, b.ToolUseID)

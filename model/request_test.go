@@ -24,6 +24,10 @@ func TestParseRequestForThePane(t *testing.T) {
 			"/v1/messages", "", "", `[tool_result t1 [{"type":"text","text":"x"}]]`},
 		{"gemini", `{"contents":[{"parts":[{"functionResponse":{"name":"f","response":{"ok":true}}}]}]}`,
 			"/v1beta/models/g:streamGenerateContent", "", "", `[functionResponse f {"ok":true}]`},
+		{"bedrock converse", `{"messages":[{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_1","name":"f","input":{}}}]},` +
+			`{"role":"user","content":[{"toolResult":{"toolUseId":"tooluse_1","content":[{"json":{"ok":true}}],"status":"success"}}]}],` +
+			`"toolConfig":{"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":{}}}}],"toolChoice":{"any":{}}}}`,
+			"/model/m/converse-stream", `{"any":{}}`, "", `[toolResult tooluse_1 [{"json":{"ok":true}}]]`},
 		{"not json", `oops`, "/x", "", "", "[]"},
 	}
 	for _, tt := range tests {
@@ -62,5 +66,22 @@ func TestModelInPath(t *testing.T) {
 		if got := ParseRequest([]byte(`{"messages":[]}`), path).Model; got != want {
 			t.Errorf("ParseRequest(path %q).Model = %q; want %q", path, got, want)
 		}
+	}
+}
+
+// TestParseRequestConverseHistory: a Converse request's history names
+// the calls it repeats (toolUse) and answers (toolResult) by toolUseId,
+// so the proxy and archives link its turns as they link the others'.
+func TestParseRequestConverseHistory(t *testing.T) {
+	t.Parallel()
+	body := `{"messages":[{"role":"user","content":[{"text":"weather?"}]},` +
+		`{"role":"assistant","content":[{"text":"Checking."},{"toolUse":{"toolUseId":"tooluse_a","name":"f","input":{}}},{"toolUse":{"toolUseId":"tooluse_b","name":"f","input":{}}}]},` +
+		`{"role":"user","content":[{"toolResult":{"toolUseId":"tooluse_b","content":[{"text":"sunny"}],"status":"success"}}]}]}`
+	r := ParseRequest([]byte(body), "/model/m/converse-stream")
+	if fmt.Sprint(r.Assistants) != "[tooluse_a tooluse_b]" || fmt.Sprint(r.Answers) != "[tooluse_b]" {
+		t.Errorf("Assistants %q, Answers %q; want [tooluse_a tooluse_b], [tooluse_b]", r.Assistants, r.Answers)
+	}
+	if !r.Continues() {
+		t.Error("a request answering a call continues a turn")
 	}
 }

@@ -116,13 +116,17 @@ type tooling struct {
 	Prompt             json.RawMessage   `json:"prompt"`        // Responses stored prompt
 	CachedContent      json.RawMessage   `json:"cachedContent"` // Gemini
 	CachedContentSnake json.RawMessage   `json:"cached_content"`
-	ToolConfig         *geminiToolConfig `json:"toolConfig"`
-	ToolConfigSnake    *geminiToolConfig `json:"tool_config"`
+	ToolConfig         *toolConfig       `json:"toolConfig"`
+	ToolConfigSnake    *toolConfig       `json:"tool_config"`
 }
 
-type geminiToolConfig struct {
-	Calling      *geminiCalling `json:"functionCallingConfig"`
-	CallingSnake *geminiCalling `json:"function_calling_config"`
+// toolConfig is the toolConfig member of two dialects: Gemini's holds
+// functionCallingConfig, Bedrock Converse's the tools and toolChoice.
+type toolConfig struct {
+	Calling      *geminiCalling    `json:"functionCallingConfig"`
+	CallingSnake *geminiCalling    `json:"function_calling_config"`
+	Tools        []json.RawMessage `json:"tools"`      // Bedrock Converse
+	Choice       json.RawMessage   `json:"toolChoice"` // Bedrock Converse
 }
 
 type geminiCalling struct {
@@ -150,13 +154,20 @@ func (info *Request) readTooling(t *tooling) {
 	if t.Parallel != nil && !*t.Parallel {
 		info.Serial = true
 	}
+	if cfg := t.ToolConfig; cfg != nil {
+		for _, raw := range cfg.Tools {
+			info.Decls = append(info.Decls, converseDecls(raw)...)
+		}
+	}
 	switch {
 	case present(t.Choice):
 		info.readChoice(t.Choice)
 	case present(t.FunctionCall):
 		info.readChoice(legacyChoice(t.FunctionCall))
+	case t.ToolConfig != nil && present(t.ToolConfig.Choice):
+		info.Choice = converseChoice(t.ToolConfig.Choice)
 	default:
-		for _, cfg := range []*geminiToolConfig{t.ToolConfig, t.ToolConfigSnake} {
+		for _, cfg := range []*toolConfig{t.ToolConfig, t.ToolConfigSnake} {
 			if cfg == nil {
 				continue
 			}

@@ -165,6 +165,43 @@ func TestParseRequestTools(t *testing.T) {
 			choice: ToolChoice{Mode: ChoiceNone}, elsewhere: true, parsed: true,
 			toolsNames: []string{"g"},
 		},
+		{
+			name: "bedrock converse toolSpec, systemTool and cachePoint; a named choice",
+			body: `{"messages":[],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","description":"d","inputSchema":{"json":` + obj + `}}},` +
+				`{"cachePoint":{"type":"default"}},{"systemTool":{"name":"nova_grounding"}},{"toolSpec":{"name":"bare"}}],` +
+				`"toolChoice":{"tool":{"name":"get_weather"}}}}`,
+			decls: []declView{
+				{Name: "get_weather", Kind: ToolFunction, Schema: obj},
+				{Name: "nova_grounding", Type: "systemTool", Kind: ToolBuiltin},
+				{Name: "bare", Kind: ToolFunction},
+			},
+			choice: ToolChoice{Mode: ChoiceRequired, Names: []string{"get_weather"}}, parsed: true,
+			toolsNames: []string{"get_weather", "nova_grounding", "bare"},
+		},
+		{
+			name:   "bedrock converse any",
+			body:   `{"toolConfig":{"tools":[{"toolSpec":{"name":"f","inputSchema":{"json":{}}}}],"toolChoice":{"any":{}}}}`,
+			decls:  []declView{{Name: "f", Kind: ToolFunction, Schema: `{}`}},
+			choice: ToolChoice{Mode: ChoiceRequired}, parsed: true, toolsNames: []string{"f"},
+		},
+		{
+			name:   "bedrock converse auto",
+			body:   `{"toolConfig":{"tools":[],"toolChoice":{"auto":{}}}}`,
+			choice: ToolChoice{Mode: ChoiceAuto}, parsed: true,
+		},
+		{
+			name:   "bedrock converse choice of no known member",
+			body:   `{"toolConfig":{"toolChoice":{"someday":{}}}}`,
+			choice: ToolChoice{}, parsed: true,
+		},
+		{
+			name: "bedrock invoke: Anthropic's body",
+			body: `{"anthropic_version":"bedrock-2023-05-31","max_tokens":100,"messages":[],"tools":[{"name":"get_weather","input_schema":` + obj + `}],` +
+				`"tool_choice":{"type":"any"}}`,
+			decls:  []declView{{Name: "get_weather", Kind: ToolFunction, Schema: obj}},
+			choice: ToolChoice{Mode: ChoiceRequired}, parsed: true, toolsNames: []string{"get_weather"},
+		},
+		{name: "bad bedrock toolConfig does not panic", body: `{"toolConfig":{"tools":[1,null,{"toolSpec":5},{"toolSpec":{"name":7}}],"toolChoice":[]}}`, parsed: true},
 		{name: "not JSON", body: `data: x`},
 		{name: "JSON but not an object", body: `[1,2]`},
 		{name: "bad tools do not panic", body: `{"tools":[1,"x",null,{"function":5},{"functionDeclarations":{"a":1}}],"tool_choice":7}`, parsed: true},

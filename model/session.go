@@ -141,6 +141,9 @@ type Session struct {
 	// chunk is the inner document of the InvokeModel chunk being added,
 	// when its Batch decoded and scanned it already (see prescanChunk).
 	chunk prefocus
+	// unwrapped is the decoded bytes of the InvokeModel chunk being added,
+	// when its payload was validated by decoding them (see unwrapChunk).
+	unwrapped []byte
 }
 
 // NewSession returns an empty session.
@@ -249,6 +252,10 @@ type top struct {
 	promptFeedback, content, role, responseID, stopReason, created, done []byte
 	// Bedrock ConverseStream's (also Nova's inside InvokeModel chunks).
 	blockIndex, start, converseStop []byte
+	// bytes is an InvokeModel chunk's base64 member, its first: collected
+	// here, the chunk's decoding does not scan the string a second time
+	// to find where it ends.
+	bytes []byte
 }
 
 // member is collect for Index.Members.
@@ -333,6 +340,10 @@ func (t *top) collect(key, v []byte) {
 		t.start = v
 	case "stopReason":
 		t.converseStop = v
+	case "bytes":
+		if t.bytes == nil {
+			t.bytes = v
+		}
 	}
 }
 
@@ -371,7 +382,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 	if s.opts.Observer != nil {
 		s.opts.Observer.Observe(s, ord, ev, f)
 	}
-	s.cur = nil // the frame's bytes are not ours to keep
+	s.cur, s.unwrapped = nil, nil // the frame's bytes are not ours to keep
 	s.idx.Reset()
 	s.idx = &s.scanIdx
 	if cap(s.scratch) > maxKeptScratch {
@@ -431,14 +442,27 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	s.top = top{}
 	var isObj bool
 	var err error
-	if pre != nil {
+	switch {
+	case s.chunk.in != nil:
+		// An InvokeModel chunk the Batch decoded and scanned already: its
+		// outer document is read no more (the chunk's dialect reads the
+		// event it wraps), so it is neither loaded nor walked again.
+		isObj, err = sc.IsObject, sc.Err
+	case pre != nil:
 		s.idx = &s.batchIdx
 		pre.Load(s.idx, data, sc)
 		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
 			s.idx.Members(data, s.top.member)
 		}
-	} else {
-		isObj, err = s.idx.ScanObject(data, s.top.collect)
+	default:
+		if inner, ok := s.unwrapChunk(f); ok {
+			// Valid JSON, since its base64 decoded: the chunk's dialect
+			// reads the event it wraps, so its outer document is not
+			// scanned (see chunkShape).
+			s.unwrapped, isObj = inner, true
+		} else {
+			isObj, err = s.idx.ScanObject(data, s.top.collect)
+		}
 	}
 	if err != nil {
 		ev.Flags |= DecodeError

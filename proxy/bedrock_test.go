@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -48,7 +49,7 @@ func TestProxyBedrock(t *testing.T) {
 	pu, _ := url.Parse(proxyURL)
 	sdk := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(pu), DisableCompression: true}}
 	path := "/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"
-	body := `{"messages":[{"role":"user","content":[{"text":"Weather in Lisbon?"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather"}}]}}`
+	body := `{"messages":[{"role":"user","content":[{"text":"Weather in Lisbon?"}]}],"toolConfig":{"tools":[{"toolSpec":{"name":"get_weather","inputSchema":{"json":{"type":"object","required":["location"]}}}}],"toolChoice":{"any":{}}}}`
 	resp, err := sdk.Post(up.URL+path, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func TestProxyBedrock(t *testing.T) {
 		t.Errorf("upstream got Host %q, path %q; want the host and path the client addressed", gotHost, gotPath)
 	}
 	s := waitSession(t, done)
-	if s.state != "completed" || len(s.live.Session().Calls()) != 1 {
+	if s.state != model.OutcomeCompleted || len(s.live.Session().Calls()) != 1 {
 		t.Errorf("session: state %q, %d calls; want completed, 1", s.state, len(s.live.Session().Calls()))
 	}
 	for _, w := range []string{"dialect=bedrock-converse", "calls=1", "outcome=completed"} {
@@ -71,8 +72,8 @@ func TestProxyBedrock(t *testing.T) {
 		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	if len(files) != 1 {
-		t.Fatalf("recordings = %v; want 1", files)
+	if len(files) != 1 || filepath.Ext(files[0]) != ".eventstream" {
+		t.Fatalf("recordings = %v; want 1, a .eventstream", files)
 	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {
@@ -81,5 +82,11 @@ func TestProxyBedrock(t *testing.T) {
 	rec, err := capture.ParseRecording(data)
 	if err != nil || !bytes.Equal(rec.Bytes(), want) {
 		t.Errorf("the recording's body is %d bytes (%v); want the %d bytes streamed", len(rec.Bytes()), err, len(want))
+	}
+	// check judges the recording against the request its header keeps:
+	// get_weather is declared in toolConfig, its arguments fit the schema,
+	// and toolChoice "any" got its call.
+	if fs := checkFile(t, files[0]); len(fs) != 0 {
+		t.Errorf("check of the recording: %v; want no finding", fs)
 	}
 }

@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
 )
 
 // TestProxyOllama: the proxy in front of an Ollama server (OLLAMA_HOST)
 // passes its NDJSON through unchanged, lines split across writes, and
-// models it as Ollama: the calls, the outcome, a recording that reads
-// back as the same stream.
+// models it as Ollama: the calls, the outcome, a recording (NAME.ndjson)
+// that reads back as the same stream, each line at its time.
 func TestProxyOllama(t *testing.T) {
 	t.Parallel()
 	want, err := samples.Open("ollama-chat-tool-calls")
@@ -48,7 +49,7 @@ func TestProxyOllama(t *testing.T) {
 		t.Fatalf("client got %d bytes of %q; want the %d bytes the server sent, unchanged", len(got), resp.Header.Get("Content-Type"), len(want))
 	}
 	s := waitSession(t, done)
-	if s.state != "completed" || len(s.live.Session().Calls()) != 2 || s.req.Model != "qwen3:8b" {
+	if s.state != model.OutcomeCompleted || len(s.live.Session().Calls()) != 2 || s.req.Model != "qwen3:8b" {
 		t.Errorf("session: state %q, %d calls, model %q; want completed, 2, qwen3:8b", s.state, len(s.live.Session().Calls()), s.req.Model)
 	}
 	for _, w := range []string{"POST /api/chat 200", "dialect=ollama", "calls=2", "outcome=completed"} {
@@ -56,7 +57,7 @@ func TestProxyOllama(t *testing.T) {
 			t.Errorf("log line lacks %q:\n%s", w, logs)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ndjson"))
 	if len(files) != 1 {
 		t.Fatalf("recordings = %v; want 1", files)
 	}
@@ -69,6 +70,9 @@ func TestProxyOllama(t *testing.T) {
 	err = src.Read(t.Context(), capture.ReadOptions{}, func(f *capture.Frame) error {
 		if f.Kind == capture.FrameEvent {
 			lines++
+			if f.At == capture.NoTime {
+				t.Errorf("line %d has no time", lines)
+			}
 		}
 		return nil
 	})

@@ -136,10 +136,10 @@ func replayHead(rec *capture.Recording) (status int, h http.Header, warnings []s
 		status = http.StatusBadGateway // the recorded exchange got no response
 	case status == 0:
 		// A stream recorded from stdin: no head was seen. Serve it as
-		// what it most likely is.
+		// what its bytes are.
 		status = http.StatusOK
 		if h.Get("Content-Type") == "" {
-			h.Set("Content-Type", "text/event-stream; charset=utf-8")
+			h.Set("Content-Type", capture.ContentType(rec.Format))
 		}
 	}
 	return status, h, warnings, nil

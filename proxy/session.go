@@ -122,7 +122,7 @@ func (ps *session) respond(resp *http.Response) {
 	if ps.headAt == capture.NoTime { // a spilled session's is known already
 		ps.headAt = time.Since(ps.start)
 	}
-	format := BodyFormat(resp.Header.Get("Content-Type"))
+	format := capture.ContentFormat(resp.Header.Get("Content-Type"))
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		format = capture.FormatSSE // the messages are written as SSE blocks
 	}
@@ -151,21 +151,6 @@ func (ps *session) endModel(at time.Duration) {
 	ps.model()
 }
 
-// BodyFormat is the input format a response body of Content-Type ctype is
-// framed as.
-func BodyFormat(ctype string) capture.Format {
-	ctype = strings.ToLower(ctype)
-	switch {
-	case strings.HasPrefix(ctype, "text/event-stream"):
-		return capture.FormatSSE
-	case strings.Contains(ctype, "ndjson") || strings.Contains(ctype, "jsonl"):
-		return capture.FormatJSONL
-	case strings.Contains(ctype, "json"):
-		return capture.FormatJSON
-	}
-	return capture.FormatAuto
-}
-
 // headFrame makes a head frame for the model. It covers no bytes of the
 // body: its offsets are empty.
 func headFrame(resp *http.Response, at time.Duration) *capture.Frame {
@@ -191,16 +176,14 @@ func (ps *session) openRecording(resp *http.Response, format capture.Format) {
 	if ps.p.o.Record == "" {
 		return
 	}
-	f, path, err := createRecording(ps.p.o.Record, ps.start, ps.id, ps.method, ps.path)
+	f, path, err := createRecording(ps.p.o.Record, ps.start, ps.id, ps.method, ps.path, format)
 	if err != nil {
 		ps.p.log.Printf("#%d record: %v", ps.id, err)
 		return
 	}
 	x := ps.exchange()
 	x.Proto, x.Status, x.ResponseHeader = resp.Proto, resp.StatusCode, resp.Header.Clone()
-	if format != capture.FormatSSE {
-		format = capture.FormatJSON // anything else is kept verbatim
-	}
+	format = capture.RecordFormat(format) // timed by event, message or line; anything else verbatim
 	ps.recFile, ps.recPath = f, path
 	ps.rec = capture.NewRecorder(f, &x, capture.RecordOptions{Format: format, KeepSecrets: ps.p.o.KeepSecrets})
 }
@@ -232,11 +215,22 @@ func (ps *session) closeHAR(at time.Duration) {
 // start, its id, its method and its path. Each part is bounded and cut to
 // letters, digits, '.' and '_' (anything else becomes '-'), so that any
 // request (a method is any HTTP token, of any length) gets a file name
-// well under the usual 255-byte limit, in dir and nowhere else.
-func createRecording(dir string, start time.Time, id int, method, path string) (*os.File, string, error) {
+// well under the usual 255-byte limit, in dir and nowhere else. Its
+// extension says what the body is, as its Content-Type tells (format):
+// .eventstream for an AWS event stream (binary: no text tool should take
+// it for SSE), .ndjson for JSON lines, .sse for the rest (the recording
+// format is SSE comments and the body).
+func createRecording(dir string, start time.Time, id int, method, path string, format capture.Format) (*os.File, string, error) {
 	path, _, _ = strings.Cut(strings.TrimPrefix(path, "/"), "?")
-	name := fmt.Sprintf("%s-%04d-%s-%s.sse", start.Format("20060102T150405"), id,
-		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath))
+	ext := ".sse"
+	switch format {
+	case capture.FormatEventStream:
+		ext = ".eventstream"
+	case capture.FormatJSONL:
+		ext = ".ndjson"
+	}
+	name := fmt.Sprintf("%s-%04d-%s-%s%s", start.Format("20060102T150405"), id,
+		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath), ext)
 	full := filepath.Join(dir, name)
 	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	return f, full, err
@@ -384,7 +378,7 @@ func (ps *session) finish(status int, err error, state string) {
 
 // recordFailure writes a recording of an exchange that got no response.
 func (ps *session) recordFailure(err error) {
-	f, path, cerr := createRecording(ps.p.o.Record, ps.start, ps.id, ps.method, ps.path)
+	f, path, cerr := createRecording(ps.p.o.Record, ps.start, ps.id, ps.method, ps.path, capture.FormatAuto)
 	if cerr != nil {
 		ps.p.log.Printf("#%d record: %v", ps.id, cerr)
 		return

@@ -11,7 +11,8 @@ import (
 )
 
 // Extensions are the names of the files a directory's walk takes as
-// inputs: what the proxy's --record writes (.sse), --save-har (.har),
+// inputs: what the proxy's --record writes (.sse; .eventstream and
+// .ndjson for Bedrock's and Ollama's bodies), --save-har (.har),
 // JSON lines and whole responses, VCR cassettes, vercel/ai's chunk
 // fixtures, `curl -i` output and AWS event streams. Other files (a
 // README, a request body saved as .txt) are left alone; a file named on

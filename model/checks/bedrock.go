@@ -9,6 +9,7 @@ import (
 // converseChecks holds what the ConverseStream rules need across events.
 type converseChecks struct {
 	msgs    []*converseMsg
+	started int // ordinal + 1 of the stream's first messageStart
 	unknown evGroups
 	noChecks
 }
@@ -60,6 +61,9 @@ func (cc *converseChecks) observe(c *Checker, s *model.Session, ord int, ev *mod
 	if ev.Flags&model.NonStandard != 0 {
 		cc.unknown.add(typ, ord)
 		return
+	}
+	if typ == "messageStart" {
+		cc.startAgain(c, ord)
 	}
 	if typ == "messageStart" || len(cc.msgs) == 0 {
 		cc.msgs = append(cc.msgs, &converseMsg{start: ord, blocks: map[int]*converseBlock{}})
@@ -126,6 +130,27 @@ func (cc *converseChecks) observe(c *Checker, s *model.Session, ord int, ev *mod
 			m.metadata = ord + 1
 		}
 	}
+}
+
+// startAgain flags a messageStart after the stream's first. A
+// ConverseStream response carries one message; a client builds that
+// message from the blocks by contentBlockIndex, so a second message's
+// blocks (numbered from 0 again) land on the first's, and its stopReason
+// and usage replace the first's or add to them.
+func (cc *converseChecks) startAgain(c *Checker, ord int) {
+	if cc.started == 0 {
+		cc.started = ord + 1
+		return
+	}
+	first := cc.started - 1
+	prev := cc.msgs[len(cc.msgs)-1]
+	if prev.stop == 0 {
+		c.add(bStartAgain, []int{first, ord}, "messageStart at event %d starts a second message before the one of event %d stopped (no messageStop): its blocks, numbered from 0 again, land on that message's",
+			ord, prev.start)
+		return
+	}
+	c.add(bStartAgain, []int{first, ord}, "messageStart at event %d starts a second message in the stream, after messageStop (event %d); the stream began its message at event %d",
+		ord, prev.stop-1, first)
 }
 
 // firstKey is the name of the first member of an object (a Converse

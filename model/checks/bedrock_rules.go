@@ -12,6 +12,7 @@ const (
 	bNoStop       = "bedrock/message-stop-missing"
 	bNoMetadata   = "bedrock/metadata-missing"
 	bUnknownEvent = "bedrock/unknown-event"
+	bStartAgain   = "bedrock/message-start-repeated"
 )
 
 // converseDialect registers the Bedrock ConverseStream rules (see
@@ -27,6 +28,7 @@ var converseDialect = dialectRules{
 		rule(bNoStop, Error, Error, "the stream ends without messageStop: no stopReason (not reported after an exception)"),
 		rule(bNoMetadata, Warning, Warning, "messageStop is not followed by metadata: the usage and latency are lost"),
 		rule(bUnknownEvent, Info, Info, "an :event-type outside the documented ConverseStream"),
+		rule(bStartAgain, Error, Error, "a second messageStart in one stream: a ConverseStream response is one message, and clients merge the second into it"),
 	},
 }
 

@@ -121,6 +121,14 @@ func bedrockCases() []ruleCase {
 		miss(bNoMetadata, "metadata", join(base)),
 		hit(bUnknownEvent, "an invented event type", join(withEvent(base, 9, base[9], esEvent("messageTrailer", `{}`))), 10),
 		miss(bUnknownEvent, "documented types", join(base)),
+		hit(bStartAgain, "a second message after the first", join(append(slices.Clone(base), base[0], base[1], base[2],
+			esEvent("messageStop", `{"stopReason":"end_turn"}`), base[9])), 0, 10),
+		hit(bStartAgain, "a message started again before its stop", join(withEvent(base, 3, base[0], base[3])), 0, 3),
+		hit(bStartAgain, "Nova inside InvokeModel, two messageStart chunks", join([]string{
+			invokeChunk(`{"messageStart":{"role":"assistant"}}`), invokeChunk(`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":"Hi"}}}`),
+			invokeChunk(`{"messageStart":{"role":"assistant"}}`)}), 0, 2),
+		miss(bStartAgain, "one messageStart", join(base)),
+		miss(bStartAgain, "no messageStart at all", join(base[1:])),
 
 		hit(iChunkInvalid, "bytes not base64", join(withEvent(invokeAnthropic(`"{}"`), 2, esEvent("chunk", `{"bytes":"not base64!"}`))), 2),
 		hit(iChunkInvalid, "bytes decode to no object", join(withEvent(invokeAnthropic(`"{}"`), 2, esEvent("chunk", `{"bytes":"WzFd"}`))), 2),

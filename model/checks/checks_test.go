@@ -39,7 +39,7 @@ func miss(rule, name, stream string) ruleCase {
 func allCases() []ruleCase {
 	var all []ruleCase
 	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, bedrockCases,
-		requestCases} {
+		requestCases, bedrockRequestCases} {
 		all = append(all, f()...)
 	}
 	return all

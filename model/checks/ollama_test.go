@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
 // ollChat is an /api/chat line whose message holds role and members.
@@ -111,7 +112,7 @@ func TestOllamaWireQuirks(t *testing.T) {
 		ollDone(`,"done_reason":"stop"`)))
 	for _, p := range []Profile{Strict, Tolerant} {
 		rep := CheckBytes([]byte(stream), capture.FormatAuto, p)
-		if rep.Outcome.State != "completed" || rep.Outcome.Detail != "stop" {
+		if rep.Outcome.State != model.OutcomeCompleted || rep.Outcome.Detail != "stop" {
 			t.Errorf("%s: outcome %v; want completed (stop)", p, rep.Outcome)
 		}
 		for _, f := range rep.Findings {
@@ -130,10 +131,10 @@ func TestOllamaOutcomes(t *testing.T) {
 	for _, tt := range []struct {
 		name, stream, state, detail string
 	}{
-		{"stop", ndjson(with(3, ollDone(`,"done_reason":"stop"`))), "completed", "stop"},
-		{"length", ndjson(base), "incomplete", "length"},
-		{"error line", ndjson(append(base[:2:2], `{"error":"model runner has unexpectedly stopped"}`)), "error", "model runner has unexpectedly stopped"},
-		{"no done line", ndjson(base[:3]), "truncated", "the stream ended without its terminal event"},
+		{"stop", ndjson(with(3, ollDone(`,"done_reason":"stop"`))), model.OutcomeCompleted, "stop"},
+		{"length", ndjson(base), model.OutcomeIncomplete, "length"},
+		{"error line", ndjson(append(base[:2:2], `{"error":"model runner has unexpectedly stopped"}`)), model.OutcomeError, "model runner has unexpectedly stopped"},
+		{"no done line", ndjson(base[:3]), model.OutcomeTruncated, "the stream ended without its terminal event"},
 	} {
 		rep := CheckBytes([]byte(tt.stream), capture.FormatAuto, Strict)
 		if rep.Outcome.State != tt.state || rep.Outcome.Detail != tt.detail {

@@ -328,9 +328,11 @@ func (rc *requestChecks) verdict(it *model.Item, tc *toolCheck) argsVerdict {
 			v.problems = []string{"input " + quote(args) + " does not match the regex grammar " + quote(strings.TrimSuffix(strings.TrimPrefix(tc.re.String(), "^(?:"), ")$")) + " [grammar]"}
 		}
 	default:
-		if args == "" && (it.Dialect == model.DialectGemini || it.Dialect == model.DialectAnthropic) {
+		if args == "" && (it.Dialect == model.DialectGemini || it.Dialect == model.DialectAnthropic || it.Dialect == model.DialectBedrockConverse) {
 			// A functionCall without args passes none; Anthropic's SDKs
-			// read an empty tool input as {}.
+			// read an empty tool input as {}; a Converse call whose
+			// toolUse.input strings are all "" (Claude opens each call
+			// with one) is read the same way.
 			args = "{}"
 		}
 		v.problems, v.invalid = validateArgs(tc.schema, args)

@@ -8,7 +8,7 @@ import (
 // FuzzRequest: any request bytes, against a stream of each dialect, never
 // panic, and every finding is well formed.
 func FuzzRequest(f *testing.F) {
-	for _, tc := range requestCases() {
+	for _, tc := range append(requestCases(), bedrockRequestCases()...) {
 		if tc.request != "" {
 			f.Add([]byte(tc.request))
 		}
@@ -19,6 +19,7 @@ func FuzzRequest(f *testing.F) {
 	streams := []string{
 		respSSE(respBase()), respCustom("555-123"), chatTwo, chatText(`"stop"`),
 		anthTwo, anthServer, dataSSE(gemBase()),
+		strings.Join(convBase(), ""), strings.Join(invokeAnthropic(`""`, `"{\"city\":\"Paris\"}"`), ""),
 	}
 	f.Fuzz(func(t *testing.T, req []byte) {
 		for _, s := range streams {

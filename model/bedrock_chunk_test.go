@@ -1,0 +1,75 @@
+package model
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"testing"
+
+	"github.com/streamtap/streamtap/capture"
+)
+
+// TestInvokeChunkShapes: a chunk payload the Batch validates by decoding
+// it (chunkShape) reads as the validator would have read it: the same
+// events, flags and calls as Add gives, for the shapes Bedrock sends and
+// for near misses the validator must judge (a line break or an escape in
+// the base64, padding of other characters, whitespace, more members).
+func TestInvokeChunkShapes(t *testing.T) {
+	inner := base64.StdEncoding.EncodeToString([]byte(`{"type":"message_start","message":{"id":"m","type":"message","role":"assistant","content":[]}}`))
+	half := len(inner) / 2
+	for _, tt := range []struct {
+		payload string
+		fast    bool // chunkShape takes it: the shape, whose decoding decides
+	}{
+		{`{"bytes":"` + inner + `"}`, true},
+		{`{"bytes":"` + inner + `","p":"abcXYZ019"}`, true},
+		{`{"bytes":"` + inner + `","p":""}`, true},
+		{`{"bytes":"` + inner[:half] + "\n" + inner[half:] + `"}`, true},    // the shape; invalid JSON, which StdEncoding would decode, decodeBase64 refuses
+		{`{"bytes":"` + inner[:half] + "\\/" + inner[half+1:] + `"}`, true}, // the shape, but an escape fails the decoding: the validator and Unquote
+		{`{"bytes":"` + inner + `","p":"a-b ~"}`, true},
+		{`{"bytes":"` + inner + `","p":"a\u0001"}`, false},
+		{`{"bytes":"` + inner + `","p":"a"b"}`, false},
+		{`{"bytes":"` + inner + `","p":"a\\"}`, false},
+		{`{"bytes":"` + inner + `","p":"Zürich"}`, false},
+		{`{ "bytes":"` + inner + `"}`, false},
+		{`{"bytes":"` + inner + `"} `, false},
+		{`{"bytes":"` + inner + `","p":"ab","q":1}`, false},
+		{`{"bytes":"` + inner + `"`, false},
+		{`{"bytes":"not base64!"}`, true}, // the shape; its decoding fails, and the validator takes it
+	} {
+		if _, ok := chunkShape([]byte(tt.payload)); ok != tt.fast {
+			t.Errorf("chunkShape(%.40q…) = %v; want %v", tt.payload, ok, tt.fast)
+		}
+		stream := capture.AppendEventStream(nil, []capture.Field{
+			{Name: []byte(":event-type"), Value: []byte("chunk")},
+			{Name: []byte(":message-type"), Value: []byte("event")},
+		}, []byte(tt.payload))
+		batchMatchesAdd(t, stream)
+		// What the validator says of the payload is what the event says.
+		ev := Assemble(stream, capture.FormatAuto, Options{KeepEvents: true}).Events.At(0)
+		if invalid := ev.Flags&DecodeError != 0; invalid == json.Valid([]byte(tt.payload)) {
+			t.Errorf("payload %.40q…: decode error %v; json.Valid says %v", tt.payload, invalid, !invalid)
+		}
+	}
+	sse, _ := genStream("anthropic", 64<<10)
+	batchMatchesAdd(t, invokeOf(sse))
+}
+
+// FuzzChunkShape: a payload taken in the usual shape whose base64
+// decodes is valid JSON, whatever its bytes: the promise that lets the
+// validator skip it.
+func FuzzChunkShape(f *testing.F) {
+	inner := base64.StdEncoding.EncodeToString([]byte(`{"type":"ping"}`))
+	for _, s := range []string{`{"bytes":"` + inner + `"}`, `{"bytes":"` + inner + `","p":"abcdefgh123"}`, `{"bytes":"` + inner + `","p":"ab\"c"}`,
+		`{"bytes":"` + inner + `","p":"\u007f\u00e9"}`, `{"bytes":"QQ==","p":"` + "\x1f" + `"}`, `{"bytes":""}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		b64, ok := chunkShape(payload)
+		if !ok {
+			return
+		}
+		if _, ok := decodeBase64(nil, b64); ok && !json.Valid(payload) {
+			t.Fatalf("%q: taken in the usual shape and decoded, yet not JSON", payload)
+		}
+	})
+}
