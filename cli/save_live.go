@@ -51,8 +51,20 @@ func (r *readTimes) upTo(n int64) ([]int64, []time.Duration) {
 	return ends, append([]time.Duration(nil), r.ats[:k+1]...)
 }
 
+// saveExt is a saved file's extension, as the proxy names its recordings:
+// what the body is, when the input's format is known.
+func saveExt(f capture.Format) string {
+	switch f {
+	case capture.FormatEventStream:
+		return ".eventstream"
+	case capture.FormatJSONL:
+		return ".ndjson"
+	}
+	return ".sse"
+}
+
 // createNew creates a new file in the current directory named by the
-// time (streamtap-20260102-150405.rec, then -2, -3 … within the same
+// time (streamtap-20260102-150405.sse, then -2, -3 … within the same
 // second), never over an existing file, and returns its absolute path.
 func createNew(ext string) (*os.File, string, error) {
 	base := "streamtap-" + time.Now().Format("20060102-150405")
@@ -78,7 +90,7 @@ func createNew(ext string) (*os.File, string, error) {
 func saver(raw io.ReaderAt, src *capture.Source, times *readTimes, o options) func(n int64) (string, error) {
 	return func(n int64) (string, error) {
 		if times == nil {
-			f, path, err := createNew(".sse")
+			f, path, err := createNew(saveExt(o.format))
 			if err != nil {
 				return "", err
 			}
@@ -88,12 +100,19 @@ func saver(raw io.ReaderAt, src *capture.Source, times *readTimes, o options) fu
 			}
 			return path, f.Close()
 		}
-		f, path, err := createNew(".rec")
+		f, path, err := createNew(saveExt(o.format))
 		if err != nil {
 			return "", err
 		}
 		x := &capture.Exchange{Source: src.Name, HeadAt: capture.NoTime}
-		rec := capture.NewRecorder(f, x, capture.RecordOptions{Format: o.format, KeepSecrets: o.keepSecrets})
+		if src.Exchange != nil {
+			x = src.Exchange // streamtap request: the request and the response head
+		}
+		format := o.format // auto: the recorder tells SSE, a `curl -i` head…
+		if format != capture.FormatAuto {
+			format = capture.RecordFormat(format) // timed by event, message or line; else verbatim
+		}
+		rec := capture.NewRecorder(f, x, capture.RecordOptions{Format: format, KeepSecrets: o.keepSecrets})
 		ends, ats := times.upTo(n)
 		var start int64
 		last := capture.NoTime

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/samples"
 )
 
 // slowReader hands out its parts one read at a time, a pause between
@@ -100,5 +102,33 @@ func TestSaveLiveIsTimed(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path3); !filepath.IsAbs(path3) || string(got) != string(whole) {
 		t.Errorf("a file's save %q holds %q", path3, got)
+	}
+}
+
+// TestSaveLiveEventStream: a Bedrock stream read live is saved as a timed
+// recording that gives its binary bytes back exactly, named .eventstream.
+func TestSaveLiveEventStream(t *testing.T) {
+	t.Chdir(t.TempDir())
+	data, err := samples.Open("bedrock-converse-text-then-tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := len(data) / 2
+	src := capture.FromReader("stdin", capture.SourceStdin, &slowReader{parts: [][]byte{bytes.Clone(data[:half]), bytes.Clone(data[half:])}, pause: time.Millisecond}, true)
+	times := new(readTimes)
+	src.Record(times)
+	store := new(capture.Store)
+	o := options{format: capture.FormatEventStream}
+	if err := src.Read(context.Background(), capture.ReadOptions{Keep: store, Format: o.format}, func(*capture.Frame) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	path, err := saver(store, src, times, o)(store.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved, _ := os.ReadFile(path)
+	rec, err := capture.ParseRecording(saved)
+	if err != nil || !bytes.Equal(rec.Bytes(), data) || !strings.HasSuffix(path, ".eventstream") {
+		t.Fatalf("%s: %v; body equal %v", path, err, err == nil && bytes.Equal(rec.Bytes(), data))
 	}
 }
