@@ -382,7 +382,7 @@ type sessionCol struct {
 // Columns in the order they are shown. The path column takes what is left.
 var sessionCols = []sessionCol{
 	{"#", 4, true}, {"method", 6, false}, {"path", 0, false}, {"st", 3, true},
-	{"model", 13, false}, {"dialect", 9, false}, {"dur", 5, true}, {"ttfb", 5, true},
+	{"model", 12, false}, {"dialect", 9, false}, {"dur", 5, true}, {"ttfb", 5, true},
 	{"tfe", 5, true}, {"calls", 5, true}, {"find", 8, true}, {"outcome", 14, false}, {"turn", 10, false},
 }
 
