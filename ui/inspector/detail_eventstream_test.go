@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // TestDetailEventStreamGolden: an AWS event stream message (Bedrock) in
@@ -71,6 +74,33 @@ func TestDetailEventStreamContent(t *testing.T) {
 		for _, w := range want {
 			if !strings.Contains(v, w) {
 				t.Errorf("%s: detail lacks %q:\n%s", name, w, v)
+			}
+		}
+	}
+}
+
+// TestEventStreamLinesAnyBytes: the layout takes any bytes, as a message
+// cut anywhere, damaged anywhere or made up, without panicking, at any
+// width, and every line it makes is terminal-safe.
+func TestEventStreamLinesAnyBytes(t *testing.T) {
+	msg := sampleBytes(t, "bedrock-invoke-claude-tool")[:250] // a message and the start of the next
+	inputs := [][]byte{nil, {0}, []byte("not an event stream at all, \x1b[2J")}
+	for n := range len(msg) + 1 {
+		inputs = append(inputs, msg[:n])
+	}
+	for i := range msg {
+		bad := bytes.Clone(msg)
+		bad[i] ^= 0xff
+		inputs = append(inputs, bad)
+	}
+	for _, in := range inputs {
+		for _, w := range []int{1, 13, 40, 80} {
+			for _, l := range eventStreamLines(in, w) {
+				for _, sg := range l {
+					if termtext.Safe(sg.Text) != sg.Text {
+						t.Fatalf("unsafe text %q from %x", sg.Text, in)
+					}
+				}
 			}
 		}
 	}

@@ -102,9 +102,6 @@ func countFindings(fs []checks.Finding) findingCounts {
 	return c
 }
 
-// total is how many findings there are, of any severity.
-func (c findingCounts) total() int { return c[theme.SevInfo] + c[theme.SevWarning] + c[theme.SevError] }
-
 // worst is the highest severity found, SevNone when there is none.
 func (c findingCounts) worst() theme.Severity {
 	for s := theme.SevError; s > theme.SevNone; s-- {
