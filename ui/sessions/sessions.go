@@ -570,7 +570,7 @@ func (sp *Page) Status() string {
 	st := &sp.Styles
 	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
 	sep := st.Subtle.Render(" · ")
-	left := st.Accent.Render(termtext.Safe(sp.Opts.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
+	left := st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
 	if sp.dropped > 0 {
 		left += sep + st.Muted.Render(fmt.Sprintf("%d older dropped", sp.dropped))
 	}
@@ -583,6 +583,9 @@ func (sp *Page) Status() string {
 	if n := len(sp.marked); n > 0 {
 		left += sep + st.Accent.Render(fmt.Sprintf("%d marked", n))
 	}
+	// The source comes after the counts, which matter more when the line
+	// is cut: the proxy's own address, at its start, still shows.
+	left += sep + st.Accent.Render(termtext.Safe(sp.Opts.Source))
 	right := ""
 	if sp.Note.Text != "" {
 		style := st.Status.Info

@@ -101,6 +101,11 @@ func TestSessionsGolden(t *testing.T) {
 		{"list", func(m *Model) {}},
 		{"opened", func(m *Model) { press(m, "g", "enter") }},
 		{"request", func(m *Model) { press(m, "k", "enter", "7") }},
+		// Triage: the list filtered by a path, sorted by findings, two
+		// sessions marked for d.
+		{"filtered", func(m *Model) { press(m, "/", "r", "e", "s", "p", "enter") }},
+		{"by-findings", func(m *Model) { press(m, "s") }},
+		{"marked", func(m *Model) { press(m, "g", "m", "j", "m") }},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, c := range cases {
