@@ -103,3 +103,24 @@ func TestSessionsDiffMarked(t *testing.T) {
 		t.Errorf("the diff page of #1 and #3:\n%s", v)
 	}
 }
+
+// TestSessionsKeepMarked: --keep lets the oldest ended sessions go, but
+// not one marked for d.
+func TestSessionsKeepMarked(t *testing.T) {
+	m := NewSessions(Options{Source: "proxy", Keep: 2})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+	add := func(id int) {
+		m.Update(Sessions([]model.SessionUpdate{{
+			Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: id, Path: fmt.Sprintf("/p%d", id), Outcome: "completed"},
+			Live: liveSession(nil, nil, true), Ended: true,
+		}}))
+	}
+	add(1)
+	press(m, "m")
+	for id := 2; id <= 5; id++ {
+		add(id)
+	}
+	if got := listedPaths(m); got != "/p1 /p5" {
+		t.Errorf("kept %q; want the marked /p1 and the newest /p5", got)
+	}
+}
