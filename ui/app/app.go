@@ -46,6 +46,11 @@ type Options struct {
 	// Explain opens the inspector with the selected event's explanation
 	// shown under the detail pane (the x key toggles it).
 	Explain bool
+	// LessonMode opens the inspector in lesson mode (--lesson, the L
+	// key): at the first event with the explanation on, space stepping
+	// one event a press, and from LessonWideWidth columns the timeline,
+	// the calls as of the event and the explanation side by side.
+	LessonMode bool
 	// Lesson is the one-line lesson of the sample opened, shown in the
 	// status line until the first key press; "" shows none.
 	Lesson string

@@ -49,6 +49,9 @@ type Page struct {
 	// jumped is where the last n or N stopped, to go on from there while
 	// the selections stay where it left them.
 	jumped diffJump
+	// gotoPrompt is the :N prompt: the sides are timelines, and an
+	// event number goes to that event on the active side.
+	gotoPrompt inspector.GotoPrompt
 }
 
 // diffJump is where n or N last stopped, and the selections it left.
@@ -304,11 +307,10 @@ func (dp *Page) jump(dir int, fromStart bool) {
 	if !ok {
 		return
 	}
-	d := &dp.view.res.Differences[stop.diff]
-	if first, _ := eventsOn(d, w); first >= 0 {
+	if first := dp.view.firstOn(w, stop.diff); first >= 0 {
 		dp.side[w].tl.SelectOrd(first)
 		dp.link(w)
-	} else if other, _ := eventsOn(d, w^1); other >= 0 {
+	} else if other := dp.view.firstOn(w^1, stop.diff); other >= 0 {
 		dp.side[w^1].tl.SelectOrd(other)
 		dp.link(w ^ 1)
 	}
@@ -403,9 +405,12 @@ func (dp *Page) Update(msg tea.Msg) tea.Cmd {
 	if in := dp.opened(); in != nil {
 		return dp.tag(in.Update(msg))
 	}
+	if dp.gotoPrompt.Active() {
+		return dp.handleGoto(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		dp.handleKey(msg)
+		return dp.handleKey(msg)
 	case tea.MouseClickMsg:
 		dp.handleClick(msg.Mouse())
 	case tea.MouseWheelMsg:
@@ -416,9 +421,11 @@ func (dp *Page) Update(msg tea.Msg) tea.Cmd {
 
 // handleKey: tab, n, N and enter are the page's; the navigation keys move
 // the active side's timeline, and the other follows.
-func (dp *Page) handleKey(msg tea.KeyPressMsg) {
+func (dp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &dp.Keys
 	switch {
+	case key.Matches(msg, k.Nav.Goto) && dp.side[dp.active].tl != nil:
+		return dp.gotoPrompt.Open(&dp.Styles, dp.w)
 	case key.Matches(msg, k.Diff.Side):
 		if dp.side[dp.active^1].tl != nil {
 			dp.active ^= 1
@@ -435,6 +442,26 @@ func (dp *Page) handleKey(msg tea.KeyPressMsg) {
 			dp.link(dp.active)
 		}
 	}
+	return nil
+}
+
+// handleGoto edits the :N prompt; enter goes to event N on the active
+// side, the other side linked to it.
+func (dp *Page) handleGoto(msg tea.Msg) tea.Cmd {
+	text, done, cmd := dp.gotoPrompt.Update(&dp.Keys, msg)
+	if !done {
+		return cmd
+	}
+	sd := dp.side[dp.active]
+	ord, problem := inspector.ParseEvent(text, sd.s.Len())
+	if problem != "" {
+		return dp.Flash(sideLabel(dp.active)+": "+problem, true)
+	}
+	if ord >= 0 {
+		sd.tl.SelectOrd(ord)
+		dp.link(dp.active)
+	}
+	return nil
 }
 
 // handleClick makes the side clicked active and selects the row clicked.
@@ -461,12 +488,13 @@ func (dp *Page) handleWheel(ms tea.Mouse) {
 	}
 }
 
-// Typing says a prompt of the inspector shown takes every key.
+// Typing says a prompt takes every key: the page's :N, or one of the
+// inspector shown.
 func (dp *Page) Typing() bool {
 	if in := dp.opened(); in != nil {
 		return in.Typing()
 	}
-	return false
+	return dp.gotoPrompt.Active()
 }
 
 // SetSize lays the page out, and sizes the inspectors enter opens.
@@ -474,6 +502,7 @@ func (dp *Page) SetSize(w, h int) {
 	dp.side[0].in.SetSize(w, h)
 	dp.w, dp.h = w, h
 	dp.r = diffLayout(w, h)
+	dp.gotoPrompt.SetWidth(w)
 	if b := dp.side[1].in; b != nil {
 		b.SetSize(w, h)
 	}
@@ -517,11 +546,12 @@ func (dp *Page) UpdateKeys() {
 	if !shown {
 		return
 	}
+	k.Nav.Goto.SetEnabled(dp.side[dp.active].tl != nil) // :N on the active side
 	for _, b := range []*key.Binding{
-		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
+		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
 		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Search.NextMatch, &k.Search.PrevMatch,
 		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
-		&k.Stream.Faster, &k.Stream.Slower,
+		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.View.Zoom, &k.View.Left, &k.View.Right,
 		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
 		&k.Inspect.Cited, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
 	} {
@@ -535,13 +565,16 @@ func (dp *Page) ShortHelp() []key.Binding {
 		return in.ShortHelp()
 	}
 	k := &dp.Keys
-	return []key.Binding{k.Diff.NextDiff, k.Diff.PrevDiff, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.App.Help, k.App.Quit}
+	return []key.Binding{k.Diff.NextDiff, k.Diff.PrevDiff, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.Nav.Goto, k.App.Help, k.App.Quit}
 }
 
 // HelpLine is the short help. In a side's inspector the way back comes
 // first, where a narrow help line cannot cut it off.
 func (dp *Page) HelpLine() string {
 	in := dp.opened()
+	if in == nil && dp.gotoPrompt.Active() {
+		return dp.gotoPrompt.View(&dp.Styles, dp.w)
+	}
 	if in == nil {
 		return keys.ShortHelp(&dp.Styles, dp.ShortHelp(), dp.w)
 	}

@@ -461,19 +461,27 @@ func TestDiffMarksInterleaved(t *testing.T) {
 	_, cmd := m.Update(SideRead(streamdiff.NewSide("b", sb, recB), nil))
 	drain(t, m, cmd)
 	v := m.dv.view
-	var b strings.Builder
-	for ord := 20; ord < 39; ord++ {
-		if i := v.markAt(streamdiff.SideA, ord); i >= 0 {
-			b.WriteString(kindGlyph(v.res.Differences[i].Kind))
-		} else {
-			b.WriteString(".")
+	marks := func(w streamdiff.Which, from, to int) string {
+		var b strings.Builder
+		for ord := from; ord < to; ord++ {
+			if i := v.markAt(w, ord); i >= 0 {
+				b.WriteString(kindGlyph(v.res.Differences[i].Kind))
+			} else {
+				b.WriteString(".")
+			}
 		}
+		return b.String()
 	}
 	// A#26 and A#28 are the dropped deltas; the get_weather deltas between
-	// them (A#27, A#29) are aligned, their sequence numbers out of step;
-	// the call whose deltas now disagree with its .done covers
-	// get_local_time's events only.
-	if got, want := b.String(), "...◆◆.-#-#◆.◆....◆◆"; got != want {
+	// them (A#27, A#29) are aligned, their sequence numbers out of step.
+	// The call whose deltas now disagree with its .done is listed at each
+	// of get_local_time's events but marks only the events that differ:
+	// on B, the first delta past the dropped bytes (B#28, A#30), where
+	// the arguments start to differ, not the identical deltas before it.
+	if got, want := marks(streamdiff.SideB, 26, 29), "##◆"; got != want {
+		t.Errorf("marks on B#26–#28 = %s; want %s", got, want)
+	}
+	if got, want := marks(streamdiff.SideA, 20, 39), "......-#-#........."; got != want {
 		t.Errorf("marks on A#20–#38 = %s; want %s", got, want)
 	}
 }

@@ -85,6 +85,13 @@ func (dp *Page) Body() []string {
 // timeline, or why it has none yet.
 func (dp *Page) sideLines(w streamdiff.Which) []string {
 	sd, r := dp.side[w], dp.r.side[w]
+	if sd.tl != nil {
+		// The same columns on both sides: the time columns only when
+		// both streams are timed (a live A beside a file B is not), so
+		// that a row of A and its counterpart in B line up.
+		other := dp.side[w^1].tl
+		sd.tl.NoTime = !(sd.tl.Timed() && other != nil && other.Timed())
+	}
 	lines := []string{dp.sideHeader(w)}
 	switch {
 	case sd.tl != nil:
@@ -326,7 +333,7 @@ func (dp *Page) differenceLines(d *streamdiff.Difference, w int) []string {
 	st := &dp.Styles
 	style := dp.kindStyle(d.Kind)
 	refs := plain.EventRef("A", d.EventA, d.LastA) + " " + plain.EventRef("B", d.EventB, d.LastB)
-	text := cell.PadRight(d.Kind.String(), 10) + " " + refs + " " + termtext.Safe(plain.Truncate(d.Message, diffMessageMax))
+	text := cell.PadRight(d.Kind.String(), 10) + " " + refs + " " + termtext.Safe(plain.Truncate(messageHead(d), diffMessageMax))
 	wrapped := plain.WrapWords(text, max(w-2, 1))
 	out := make([]string, len(wrapped))
 	for i, l := range wrapped {
@@ -336,6 +343,17 @@ func (dp *Page) differenceLines(d *streamdiff.Difference, w int) []string {
 			continue
 		}
 		out[i] = "  " + st.Base.Render(l)
+	}
+	if d.ArgsChanges != nil {
+		// The arguments decoded as JSON: each change once, with where
+		// each side diverges, instead of both escaped strings whole.
+		for _, c := range d.ArgsChanges[:min(len(d.ArgsChanges), argsChangesShown)] {
+			out = append(out, "  "+st.Base.Render(cell.Fit(termtext.Safe(plain.Truncate(c.String(), oneLineMax(w))), max(w-2, 1))))
+		}
+		if more := len(d.ArgsChanges) - argsChangesShown + d.ArgsChangesMore; more > 0 {
+			out = append(out, "  "+st.Muted.Render(fmt.Sprintf("and %d more", more)))
+		}
+		return out
 	}
 	if d.Kind == streamdiff.Call && d.Path == "arguments" || d.Kind == streamdiff.Text {
 		for _, v := range [2]struct {
@@ -351,6 +369,22 @@ func (dp *Page) differenceLines(d *streamdiff.Difference, w int) []string {
 	}
 	return out
 }
+
+// messageHead is d's message without the argument changes it ends with
+// when the panel lists them a line each below: said once, not twice.
+func messageHead(d *streamdiff.Difference) string {
+	if len(d.ArgsChanges) == 0 {
+		return d.Message
+	}
+	if head, _, ok := strings.Cut(d.Message, ": "+d.ArgsChanges[0].String()); ok {
+		return head + ":"
+	}
+	return d.Message
+}
+
+// argsChangesShown is how many of a call's argument changes the panel
+// lists before "and N more": `streamtap diff` lists them all.
+const argsChangesShown = 8
 
 // diffMessageMax bounds, in bytes, the message of a difference the panel
 // wraps: more than the panel's lines can show at any size, and small, so

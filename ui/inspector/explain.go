@@ -57,6 +57,9 @@ func (in *Page) startTeaching(o app.Options) {
 	if o.Explain {
 		in.det.explain, in.side = true, in.indexOf(in.det)
 	}
+	if o.LessonMode {
+		in.setLesson(true)
+	}
 }
 
 // toggleExplain turns the explanation under the detail pane on or off,

@@ -51,6 +51,7 @@ type Page struct {
 	filt   filter
 	Live   bool
 	rep    replay
+	les    lessonMode
 
 	LastCheck time.Time
 
@@ -119,7 +120,7 @@ func (in *Page) Attach(s *model.Session) {
 	for _, p := range in.panes {
 		p.Attach(s)
 	}
-	in.tl.Follow = in.Live
+	in.tl.Follow = in.Live && !in.les.on
 	in.bar = statusBar{s: s, st: &in.Styles}
 }
 
@@ -134,6 +135,9 @@ func (in *Page) Open(s *model.Session, live bool, source string) {
 		in.tl.Follow = true
 	}
 	in.focus, in.side = 0, in.indexOf(in.calls)
+	if in.les.on {
+		in.setLesson(true) // each session opened is a lesson from its #0
+	}
 	in.runChecks()
 	in.SetSize(in.w, in.h)
 }
@@ -165,9 +169,13 @@ func (in *Page) SetSize(w, h int) {
 	if in.r.tooSmall {
 		return
 	}
-	if in.zoom {
+	switch {
+	case in.zoom:
 		in.r = zoomed(in.r)
+	case in.les.on && w >= LessonWideWidth:
+		in.r = lessonLayout(in.r, w)
 	}
+	in.lessonResized()
 	// Each pane's content goes under its title line.
 	in.panes[0].SetSize(in.r.timeline.W, in.r.timeline.H-1)
 	for _, p := range in.panes[1:] {
@@ -298,14 +306,18 @@ func (in *Page) SourceEnded(err error) tea.Cmd {
 	if err != nil {
 		return in.Flash("read error: "+err.Error(), true)
 	}
-	flash := in.Flash(text, o.State != "completed")
 	if in.Opts.Replay > 0 && !in.rep.playing {
+		// The replay starts at the first event: saying the stream ended
+		// now would say it while the class watches event 0.
 		in.rep.speed = in.Opts.Replay
 		in.tl.moveTo(0)
 		in.Opts.Replay = 0 // once
-		return tea.Batch(flash, in.togglePlay())
+		return in.togglePlay()
 	}
-	return flash
+	if in.midStream() != "" {
+		return nil // the status line says where the lesson or replay is
+	}
+	return in.Flash(text, o.State != "completed")
 }
 
 // runChecks judges the session again, for the findings pane and the marks

@@ -56,6 +56,10 @@ func (in *Page) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 			in.tl.moveTo(in.tl.len() - 1)
 			in.tl.Follow = true
 		}
+	case key.Matches(msg, k.Stream.Lesson):
+		in.setLesson(!in.les.on)
+	case key.Matches(msg, k.Stream.Play) && in.les.on:
+		in.tl.moveTo(in.tl.cursor + 1) // a lesson steps one event a press
 	case key.Matches(msg, k.Stream.Play):
 		return in.togglePlay()
 	case key.Matches(msg, k.Stream.StepBack):
@@ -66,8 +70,10 @@ func (in *Page) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		in.tl.moveTo(in.tl.cursor + 1)
 	case key.Matches(msg, k.Stream.Faster):
 		in.rep.speed = min(in.rep.speed*2, 64)
+		return in.speedNotice()
 	case key.Matches(msg, k.Stream.Slower):
 		in.rep.speed = max(in.rep.speed/2, 1.0/16)
+		return in.speedNotice()
 	case key.Matches(msg, k.Stream.Save):
 		return in.saveCmd()
 	case key.Matches(msg, k.Inspect.Raw):
@@ -181,7 +187,7 @@ func (in *Page) UpdateKeys() {
 	// them off while it is).
 	for _, b := range []*key.Binding{
 		&k.Search.Search, &k.Search.Filter, &k.Stream.StepBack, &k.Stream.StepFwd,
-		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
+		&k.Inspect.Raw, &k.Inspect.Explain, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
 		&k.Nav.Goto, &k.View.Zoom,
 	} {
 		b.SetEnabled(true)
@@ -190,13 +196,25 @@ func (in *Page) UpdateKeys() {
 	k.Search.PrevMatch.SetEnabled(len(in.tl.matches) > 0)
 	k.Search.Clear.SetEnabled(in.query != "" || !in.filt.empty())
 	k.Stream.Save.SetEnabled(in.Opts.Save != nil && has)
+	k.Inspect.NextSlow.SetEnabled(in.tl.hasSlow()) // untimed, s and S have nowhere to go
+	k.Inspect.PrevSlow.SetEnabled(in.tl.hasSlow())
 	k.Stream.Follow.SetEnabled(in.Live)
 	k.Inspect.Copy.SetEnabled(has)
 	k.Inspect.NextFinding.SetEnabled(len(in.find.list) > 0)
 	k.Inspect.PrevFinding.SetEnabled(len(in.find.list) > 0)
 	k.Stream.Play.SetEnabled(has)
-	k.Stream.Faster.SetEnabled(in.rep.playing)
-	k.Stream.Slower.SetEnabled(in.rep.playing)
+	// The speed is set before a replay as well as during one; a lesson
+	// steps by hand and has none.
+	k.Stream.Faster.SetEnabled(has && !in.les.on)
+	k.Stream.Slower.SetEnabled(has && !in.les.on)
+	k.Stream.Lesson.SetEnabled(has || in.les.on)
+	if in.les.on {
+		k.Stream.Play.SetHelp("space", "next event")
+		k.Stream.Lesson.SetHelp("L", "leave lesson")
+	} else {
+		k.Stream.Play.SetHelp("space", "replay/pause")
+		k.Stream.Lesson.SetHelp("L", "lesson mode")
+	}
 	k.Sessions.Back.SetEnabled(in.Back != nil)
 	in.updatePaneKeys()
 	for i, p := range in.panes {
@@ -225,6 +243,18 @@ func (in *Page) ShortHelp() []key.Binding {
 		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
 	}
 	out := slices.Clip(in.panes[in.focus].ShortHelp()) // appended to, not changed
+	if i := slices.IndexFunc(out, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.Stream.Play.Keys()) }); i >= 0 {
+		// The replay's speed next to it, so that it is set before space
+		// (one entry for both keys); in a lesson, how to leave it.
+		out[i] = k.Stream.Play // its help says what space does now
+		speed := speedKey
+		speed.SetEnabled(k.Stream.Faster.Enabled())
+		if in.les.on {
+			out = slices.Insert(out, i+1, speed, k.Stream.Lesson)
+		} else {
+			out = slices.Insert(out, i+1, speed)
+		}
+	}
 	if in.zoom {
 		out = withUnzoom(out, k.View.Zoom)
 	}
@@ -233,6 +263,9 @@ func (in *Page) ShortHelp() []key.Binding {
 	}
 	return append(out, k.Nav.Next, k.Nav.Pane, k.App.Help, k.App.Quit)
 }
+
+// speedKey is - and + as one entry of the short help, beside space.
+var speedKey = key.NewBinding(key.WithKeys("-", "+"), key.WithHelp("-/+", "speed"))
 
 // withUnzoom is a zoomed pane's help: its keys, and z saying that it
 // brings both panes back, whether the pane offered z or not.

@@ -16,6 +16,7 @@ type rects struct {
 	stacked  bool
 	timeline cell.Rect
 	side     cell.Rect
+	explain  cell.Rect // lesson mode's explanation column; W 0 when none
 	help     cell.Rect // the one-line contextual help bar
 	status   cell.Rect
 }

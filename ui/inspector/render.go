@@ -25,12 +25,19 @@ func (in *Page) Body() []string {
 	}
 	out := make([]string, len(tl))
 	sep := in.Styles.Sep.Render(theme.GlyphSep)
+	var ex []string
+	if in.r.explain.W > 0 {
+		ex = in.explainColumn(ord)
+	}
 	for i := range tl {
 		s := ""
 		if i < len(side) {
 			s = side[i]
 		}
 		out[i] = tl[i] + sep + s
+		if i < len(ex) {
+			out[i] += sep + ex[i]
+		}
 	}
 	return out
 }
@@ -105,6 +112,10 @@ func (in *Page) statusInfo() statusInfo {
 	}
 	if in.rep.playing {
 		info.replay = "▶ replay " + speedText(in.rep.speed)
+	}
+	info.at = in.midStream()
+	if in.les.on {
+		info.lesson = in.lessonStatus()
 	}
 	return info
 }

@@ -7,10 +7,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Replay pacing bounds. A stream without timing plays at fixedPace; long
+// Replay pacing bounds. A stream without timing (a sample, a file) plays
+// at fixedPace at 1x: one event a second, a pace a class can follow and
+// a teacher can talk over (+ doubles it, up to 64x; - halves it). Long
 // recorded pauses are capped so a demo never seems stuck.
 const (
-	fixedPace = 150 * time.Millisecond
+	fixedPace = time.Second
 	minPace   = 5 * time.Millisecond
 	maxPace   = 2 * time.Second
 )
@@ -77,4 +79,13 @@ func (in *Page) handleReplayTick(msg replayTickMsg) tea.Cmd {
 	}
 	in.tl.moveTo(in.tl.cursor + 1)
 	return in.replayTick()
+}
+
+// speedNotice says the replay's speed after - or +, and, before a replay,
+// that space starts it at that speed.
+func (in *Page) speedNotice() tea.Cmd {
+	if in.rep.playing {
+		return nil // the status line shows it
+	}
+	return in.Flash("replay speed "+speedText(in.rep.speed)+": space plays", false)
 }

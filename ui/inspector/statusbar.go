@@ -64,11 +64,16 @@ type statusInfo struct {
 	checks     bool
 	notice     string
 	noticeErr  bool
+	at         string // "event #3 of 14": a replay or lesson short of the end
+	lesson     string // lesson mode's left of the line: where, what the event does
 }
 
 func (b *statusBar) view(in statusInfo) string {
 	if b.lesson != "" && !(in.notice != "" && in.noticeErr) {
 		return b.lessonView(in)
+	}
+	if in.lesson != "" {
+		return b.lessonModeView(in)
 	}
 	st, s := b.st, b.s
 	sep := st.Subtle.Render(" · ")
@@ -142,6 +147,9 @@ func (b *statusBar) state(in statusInfo) string {
 		}
 		return st.Status.Live.Render(state)
 	}
+	if in.at != "" {
+		return st.Status.Live.Render(in.at)
+	}
 	o := b.outcome.Of(b.s)
 	text := "ended: " + o.State
 	if o.Detail != "" {
@@ -172,4 +180,30 @@ func (b *statusBar) lessonView(in statusInfo) string {
 		}
 	}
 	return cell.Fit(lesson, b.w)
+}
+
+// lessonModeView is the status line in lesson mode: where the lesson is
+// and what the event does at the left, how the stream stands at the
+// right once at the last event. A notice takes the right's place;
+// what does not fit is cut from the end of the does line.
+func (b *statusBar) lessonModeView(in statusInfo) string {
+	st := b.st
+	right := "" // short of the end, the left says where the class is
+	if in.at == "" {
+		right = b.state(in)
+	}
+	if in.notice != "" {
+		style := st.Status.Info
+		if in.noticeErr {
+			style = st.Status.Error
+		}
+		right = style.Render(termtext.Safe(in.notice))
+	}
+	room := b.w - ansi.StringWidth(right) - 1
+	if room < 20 {
+		return cell.Fit(in.lesson, b.w)
+	}
+	left := cell.Fit(in.lesson, min(room, ansi.StringWidth(in.lesson)))
+	gap := b.w - ansi.StringWidth(left) - ansi.StringWidth(right)
+	return cell.Fit(left+strings.Repeat(" ", max(gap, 1))+right, b.w)
 }

@@ -57,6 +57,10 @@ type Timeline struct {
 	// CursorGlyph, when set, replaces theme.GlyphCursor on the selected row: the
 	// diff page marks a selection that is not an exact counterpart.
 	CursorGlyph string
+	// NoTime leaves the time and gap columns out even when events carry
+	// their arrival time: the diff page sets it on both sides unless both
+	// are timed, so that their columns line up.
+	NoTime bool
 
 	cache      map[int]string // rendered rows (unselected) by ordinal
 	cacheWidth int
@@ -70,6 +74,7 @@ type Timeline struct {
 type streamShape struct {
 	scanned int   // events looked at
 	timed   bool  // some event carries its arrival time
+	slow    bool  // some gap is slow: s and S have somewhere to go
 	maxSeq  int64 // the largest sequence number, or -1 when none has one
 	// typeWidths holds the distinct (full, abbreviated) widths of the
 	// type names seen, to size the type column (typeWidth).
@@ -169,6 +174,7 @@ func (t *Timeline) scan() {
 		ev := t.s.Events.At(sh.scanned)
 		if ev.HasTime() {
 			sh.timed = true
+			sh.slow = sh.slow || t.isSlow(sh.scanned)
 		}
 		sh.maxSeq = max(sh.maxSeq, ev.Seq)
 		word, bit := int(ev.Type)/64, uint64(1)<<(ev.Type%64)
@@ -308,6 +314,18 @@ func (t *Timeline) gap(ord int) (time.Duration, bool) {
 }
 
 // isSlow reports whether the gap before ord is over the slow threshold.
+// Timed says some event seen so far carries its arrival time.
+func (t *Timeline) Timed() bool {
+	t.scan()
+	return t.seen.timed
+}
+
+// hasSlow says some gap seen so far is slow (the s and S keys' help).
+func (t *Timeline) hasSlow() bool {
+	t.scan()
+	return t.seen.slow
+}
+
 func (t *Timeline) isSlow(ord int) bool {
 	g, ok := t.gap(ord)
 	return ok && g >= t.slow
@@ -405,7 +423,7 @@ func (t *Timeline) columns() tlColumns {
 	c := tlColumns{
 		ordW: max(3, len(strconv.Itoa(max(t.s.Events.Len()-1, 0)))),
 		seqW: max(3, len(strconv.FormatInt(sh.maxSeq, 10))),
-		time: sh.timed, gap: sh.timed, seq: sh.maxSeq >= 0,
+		time: sh.timed && !t.NoTime, gap: sh.timed && !t.NoTime, seq: sh.maxSeq >= 0,
 		typeW: sh.typeColumn(26),
 	}
 	giveWay := []func(){

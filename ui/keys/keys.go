@@ -18,7 +18,7 @@ type Map struct {
 		Search, NextMatch, PrevMatch, Filter, Clear key.Binding
 	}
 	Stream struct {
-		Follow, Play, StepBack, StepFwd, Faster, Slower, Save key.Binding
+		Follow, Play, StepBack, StepFwd, Faster, Slower, Save, Lesson key.Binding
 	}
 	// View changes what a pane shows of itself: zoom, and the lanes
 	// pane's horizontal scroll.
@@ -84,6 +84,7 @@ func Default() Map {
 	k.Stream.Faster = b(key.WithKeys("+", "="), key.WithHelp("+", "faster"))
 	k.Stream.Slower = b(key.WithKeys("-"), key.WithHelp("-", "slower"))
 	k.Stream.Save = b(key.WithKeys("w"), key.WithHelp("w", "save capture"))
+	k.Stream.Lesson = b(key.WithKeys("L"), key.WithHelp("L", "lesson mode"))
 
 	k.View.Zoom = b(key.WithKeys("z"), key.WithHelp("z", "zoom pane"))
 	k.View.Left = b(key.WithKeys("h", "left"), key.WithHelp("h/←", "lanes left"))
@@ -130,7 +131,7 @@ func (k *Map) Groups() []Group {
 		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}},
 		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.Cited, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
-		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save}},
+		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save, st.Lesson}},
 		{"View", []key.Binding{v.Zoom, v.Left, v.Right}},
 		{"Sessions", []key.Binding{ss.Open, ss.Back, ss.Follow, ss.Filter, ss.Sort, ss.Mark, ss.Diff}},
 		{"Diff", []key.Binding{d.Side, d.NextDiff, d.PrevDiff, d.Open}},
@@ -142,8 +143,29 @@ func (k *Map) Groups() []Group {
 // FullHelp is the full help's columns: the groups, with the proxy's
 // sessions keys under Navigate while its list is in use (and left out
 // otherwise), the diff page's only on that page, and without the
-// prompt's, which the help's own line names.
+// prompt's, which the help's own line names. Only the keys enabled now
+// are listed, so that the help of each page (the inspector, the diff
+// page, the sessions list) lists what works there and nothing that
+// does nothing; a group left empty goes.
 func (k *Map) FullHelp() []Group {
+	out := k.fullHelpGroups()
+	kept := out[:0]
+	for _, g := range out {
+		var on []key.Binding
+		for _, b := range g.Bindings {
+			if b.Enabled() {
+				on = append(on, b)
+			}
+		}
+		if len(on) > 0 {
+			kept = append(kept, Group{Name: g.Name, Bindings: on})
+		}
+	}
+	return kept
+}
+
+// fullHelpGroups is FullHelp before the keys that are off now go.
+func (k *Map) fullHelpGroups() []Group {
 	proxy := k.Sessions.Open.Enabled() || k.Sessions.Back.Enabled()
 	var out []Group
 	for _, g := range k.Groups() {

@@ -18,6 +18,10 @@ const (
 	keysEnd   = "<!-- end of keys -->\n"
 )
 
+// update, with -update, rewrites README's key table (the split left the
+// package without the flag its message names).
+var _ = flag.Bool("update", false, "rewrite README.md's key table")
+
 // keysTable renders every binding of k, by group, as a Markdown table:
 // the keys bound and what the help says they do.
 func keysTable(k *Map) string {
@@ -38,9 +42,6 @@ func keysTable(k *Map) string {
 	}
 	return b.String()
 }
-
-// update is -update: no golden helper registers it in this package.
-var _ = flag.Bool("update", false, "rewrite README's key table from the key map")
 
 // TestREADMEKeys holds README's key table to the key map; with -update it
 // writes the table made from the key map into README.
