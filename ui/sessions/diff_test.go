@@ -43,6 +43,11 @@ func drainCmds(m *Model, cmd tea.Cmd, depth int) {
 	drainCmds(m, next, depth+1)
 }
 
+// pairDiff is the constructor ui.NewSessions gives the list.
+func pairDiff(e *app.Env, a *model.Session, rec *streamdiff.Recorder, aName string, b *streamdiff.Side) DiffPage {
+	return diffview.NewPair(e, a, rec, aName, b, diffview.Config{B: b.Name, Compare: streamdiff.DefaultOptions()})
+}
+
 // pressRun presses keys and runs what they start.
 func pressRun(m *Model, keys ...string) {
 	for _, k := range keys {
