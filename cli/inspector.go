@@ -158,6 +158,11 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 			total = st.Size()
 		}
 	}
+	var times *readTimes // live input: w saves a timed recording (save_live.go)
+	if src.Timed {
+		times = new(readTimes)
+		src.Record(times)
+	}
 	sopts, _ := attachChecks(model.Options{KeepEvents: true, Raw: raw}, src, o)
 	if total > 0 {
 		// The index of a big file should stay small next to it: 0.3x the
@@ -170,12 +175,13 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 		TotalBytes:  total,
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
-		Save:        saver(raw),
+		Save:        saver(raw, src, times, o),
 		Checks:      ui.StrictChecks,
 		Replay:      o.replay,
 		Explain:     o.explain,
 		LessonMode:  o.lesson,
 		Lesson:      sampleLesson(src),
+		Request:     requestShown(src),
 	})
 	ropt := capture.ReadOptions{Format: o.format, Keep: store}
 	if save != nil {
@@ -243,23 +249,6 @@ func forwardEvery(ctx context.Context, p *ingest.Pump, send func(tea.Msg), every
 // redrawEvery is the longest the inspector's screen waits while batches
 // keep coming: 10 redraws a second.
 const redrawEvery = 100 * time.Millisecond
-
-// saver writes the first n bytes of the capture to a new file in the
-// current directory, for the w key.
-func saver(raw io.ReaderAt) func(n int64) (string, error) {
-	return func(n int64) (string, error) {
-		name := "streamtap-" + time.Now().Format("20060102-150405") + ".sse"
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return "", err
-		}
-		if _, err := io.Copy(f, io.NewSectionReader(raw, 0, n)); err != nil {
-			f.Close()
-			return "", fmt.Errorf("write %s: %w", name, err)
-		}
-		return name, f.Close()
-	}
-}
 
 // inspectorCommand is the bare `streamtap [FILE|-]`.
 func inspectorCommand() command {

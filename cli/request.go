@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -272,6 +273,27 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 		}
 	}
 	return nil
+}
+
+// requestShown is what the inspector's request pane shows of the request
+// `streamtap request` made (src.Exchange), or nil for any other source.
+// The pane redacts credentials unless --keep-secrets.
+func requestShown(src *capture.Source) *model.Exchange {
+	x := src.Exchange
+	if src.Kind != capture.SourceHTTP || x == nil {
+		return nil
+	}
+	path := x.URL
+	if u, err := url.Parse(x.URL); err == nil {
+		path = u.RequestURI()
+	}
+	r := model.ParseRequest(x.RequestBody, path)
+	shown := &model.Request{Header: x.RequestHeader, Size: len(x.RequestBody), Tools: r.Tools, ToolChoice: r.ToolChoice,
+		Parallel: r.Parallel, Previous: r.Previous, Outputs: r.Outputs}
+	if len(x.RequestBody) == 0 || !r.Parsed {
+		shown = nil // the pane says the body is empty or not JSON
+	}
+	return &model.Exchange{Exchange: *x, Path: path, Model: r.Model, Request: shown}
 }
 
 // requestCalls prints the calls report as JSON and returns the session.

@@ -33,8 +33,10 @@ func TestProxyWebSocketE2E(t *testing.T) {
 		t.Fatalf("status %d through the proxy; want 101", resp.StatusCode)
 	}
 	wstest.ResponsesTurns(t, c)
-	row := term.waitFor("the session's row to end", 10*time.Second, func(s string) bool { return strings.Contains(s, "✓ completed") })
-	for _, want := range []string{"GET", "/v1/responses", "101", "gpt-test", "responses", "recorded to " + dir} {
+	// The fixture sends two messages that are not JSON: the session
+	// completes with two error findings, so its outcome reads ✗.
+	row := term.waitFor("the session's row to end", 10*time.Second, func(s string) bool { return strings.Contains(s, "✗ completed") })
+	for _, want := range []string{"GET", "/v1/responses", "101", "gpt-test", "responses", "✗2", "recorded to " + dir} {
 		if !strings.Contains(row, want) {
 			t.Errorf("the sessions list lacks %q:\n%s", want, row)
 		}

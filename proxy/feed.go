@@ -115,11 +115,19 @@ func (f *Feed) flusher() {
 			return
 		}
 		f.mu.Lock()
-		if now := time.Now(); now.Sub(lastTick) >= tickLive {
+		now := time.Now()
+		if now.Sub(lastTick) >= tickLive {
 			lastTick = now
-			for id, ls := range f.live {
-				e := f.entry(id)
-				e.Info.Dur = now.Sub(ls.start)
+			for id := range f.live {
+				f.entry(id)
+			}
+		}
+		// Every update of an open session says its duration so far: one
+		// that only grew carries the state last published, whose Dur is
+		// as old as that.
+		for i := range f.pending {
+			if ls, ok := f.live[f.pending[i].Info.ID]; ok && !f.pending[i].Ended {
+				f.pending[i].Info.Dur = now.Sub(ls.start)
 			}
 		}
 		batch := f.pending

@@ -190,3 +190,27 @@ func TestFeedKeepsOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestFeedLiveDurSoFar: every update of a session still open carries its
+// duration so far, not the one it had when the proxy last published it
+// (a session streaming events was shown at its first "3ms" for seconds:
+// each new event resent its stale state).
+func TestFeedLiveDurSoFar(t *testing.T) {
+	batches := make(chan []model.SessionUpdate, 16)
+	f := NewFeed(func(b []model.SessionUpdate) { batches <- b })
+	defer f.Abort()
+	l := model.NewLive(model.NewSession(model.Options{}))
+	started := time.Now().Add(-3 * time.Second) // a session open for 3 s
+	f.update(model.Exchange{ID: 1, Dur: 3 * time.Millisecond}, started, l)
+	for range 3 {
+		f.touch(1) // events arrive
+		b := <-batches
+		if d := b[0].Info.Dur; d < 3*time.Second {
+			t.Fatalf("a live session's update says dur %v; want its time so far (≥ 3s)", d)
+		}
+	}
+	f.end(model.Exchange{ID: 1, Dur: 4 * time.Second, Outcome: "completed"}, l, nil, nil)
+	if d := (<-batches)[0].Info.Dur; d != 4*time.Second {
+		t.Errorf("the ended session's dur is %v; want its final 4s", d)
+	}
+}

@@ -343,7 +343,7 @@ func TestProxyWebSocketSessionsList(t *testing.T) {
 	var resp, closed string
 	for _, r := range rows {
 		switch {
-		case strings.Contains(r, "✓ completed"):
+		case strings.Contains(r, "GET") && strings.Contains(r, "completed"):
 			resp = r
 		case strings.Contains(r, "closed 4001"):
 			closed = r

@@ -43,7 +43,11 @@ func StrictChecks(s *model.Session) []checks.Finding { return checks.Check(s, ch
 // through Frames messages; otherwise s must be complete.
 func New(s *model.Session, o Options) *Model {
 	e := app.NewEnv(o)
-	return app.New(e, inspector.New(e, s))
+	in := inspector.New(e, s)
+	if o.Request != nil {
+		sessions.ShowRequest(e, in, *o.Request)
+	}
+	return app.New(e, in)
 }
 
 // NewSessions returns the inspector of a proxy or an archive: a sessions
@@ -52,7 +56,11 @@ func New(s *model.Session, o Options) *Model {
 // out whenever its size comes, before or after the sessions.
 func NewSessions(o Options) *Model {
 	e := app.NewEnv(o)
-	return app.New(e, sessions.New(e))
+	sp := sessions.New(e)
+	sp.NewDiff = func(e *app.Env, a *model.Session, rec *streamdiff.Recorder, aName string, b *streamdiff.Side) sessions.DiffPage {
+		return diffview.NewPair(e, a, rec, aName, b, diffview.Config{B: b.Name, Compare: streamdiff.DefaultOptions()})
+	}
+	return app.New(e, sp)
 }
 
 // NewDiff returns the diff page over stream A, session a (live or not,

@@ -62,6 +62,10 @@ type Options struct {
 	// Keep, when above 0, bounds a sessions list to its newest Keep
 	// sessions: older ended ones are let go, with their stored copies.
 	Keep int
+	// Request is the exchange `streamtap request` made: New shows its
+	// request in a request pane, as the proxy's sessions do. nil shows
+	// none.
+	Request *model.Exchange
 }
 
 // Env is what the root shares with its pages and their panes: the

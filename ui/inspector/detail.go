@@ -267,6 +267,10 @@ func (d *detailPane) show(ev *model.Event, le *loadedEvent, partial bool) {
 		mk(rawMode, le.raw, -1, -1)
 		return
 	}
+	if isEventStream(ev, le.raw, partial) {
+		d.lines = d.wrapAll(eventStreamLines(le.raw, d.w))
+		return
+	}
 	switch ev.Source {
 	case capture.FrameHead:
 		d.lines = d.wrapAll(d.headLines(le.ord))

@@ -27,7 +27,7 @@ type Map struct {
 	}
 	// Sessions is the proxy's sessions list.
 	Sessions struct {
-		Open, Back, Follow key.Binding
+		Open, Back, Follow, Filter, Sort, Mark, Diff key.Binding
 	}
 	// Diff is the page of `streamtap A --diff B`, both streams side by
 	// side.
@@ -97,6 +97,10 @@ func Default() Map {
 	k.Sessions.Open = b(key.WithKeys("enter"), key.WithHelp("enter", "open session"), key.WithDisabled())
 	k.Sessions.Back = b(key.WithKeys("esc"), key.WithHelp("esc", "sessions list"), key.WithDisabled())
 	k.Sessions.Follow = b(key.WithKeys("f"), key.WithHelp("f", "follow newest"), key.WithDisabled())
+	k.Sessions.Filter = b(key.WithKeys("/"), key.WithHelp("/", "filter sessions"), key.WithDisabled())
+	k.Sessions.Sort = b(key.WithKeys("s"), key.WithHelp("s", "sort by findings"), key.WithDisabled())
+	k.Sessions.Mark = b(key.WithKeys("m"), key.WithHelp("m", "mark for diff"), key.WithDisabled())
+	k.Sessions.Diff = b(key.WithKeys("d"), key.WithHelp("d", "diff marked"), key.WithDisabled())
 
 	// Off until the diff page turns them on.
 	k.Diff.Side = b(key.WithKeys("tab"), key.WithHelp("tab", "other side"), key.WithDisabled())
@@ -132,7 +136,7 @@ func (k *Map) Groups() []Group {
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save, st.Lesson}},
 		{"View", []key.Binding{v.Zoom, v.Left, v.Right}},
-		{"Sessions", []key.Binding{ss.Open, ss.Back, ss.Follow}},
+		{"Sessions", []key.Binding{ss.Open, ss.Back, ss.Follow, ss.Filter, ss.Sort, ss.Mark, ss.Diff}},
 		{"Diff", []key.Binding{d.Side, d.NextDiff, d.PrevDiff, d.Open}},
 		{"App", []key.Binding{a.Help, a.Quit}},
 		{"Prompt", []key.Binding{p.Accept, p.Cancel}},

@@ -1,6 +1,7 @@
 package sessions
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,6 +23,9 @@ func TestHelpWalk(t *testing.T) {
 		{"sessions list", false, []string{"g", "j"}},
 		{"sessions list, --lesson", true, []string{"g", "j"}},
 		{"a session opened", false, []string{"g", "enter"}},
+		{"sessions list, one marked", false, []string{"g", "m", "j"}},
+		{"the diff page of two marked", false, []string{"g", "m", "G", "m", "d", "j", "j", "j"}},
+		{"the diff page of two marked, a side open", false, []string{"g", "m", "G", "m", "d", "j", "j", "j", "enter"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			uitest.WalkHelp(t, uitest.HelpPage{Name: c.name, Fresh: func(t *testing.T) (tea.Model, *app.Env) {
@@ -30,8 +34,12 @@ func TestHelpWalk(t *testing.T) {
 					m = NewSessions(Options{Checks: fakeChecks, LessonMode: true})
 					m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 				}
+				m.list.NewDiff = pairDiff
 				m.Update(Sessions(proxyBatch(t)))
-				press(m, c.keys...)
+				pressRun(m, c.keys...)
+				if strings.Contains(c.name, "diff page") && m.list.diff == nil {
+					t.Fatalf("%s: d opened no diff page", c.name)
+				}
 				if m.list.cur != nil {
 					m.insp.SelectEvent(27) // between findings: e and E both go somewhere
 				}

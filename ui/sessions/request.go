@@ -12,7 +12,9 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/app"
 	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/inspector"
 	"github.com/streamtap/streamtap/ui/keys"
 	"github.com/streamtap/streamtap/ui/pane"
 	"github.com/streamtap/streamtap/ui/plain"
@@ -42,6 +44,13 @@ type requestKey struct {
 	w    int
 	turn int
 	n    int // unanswered calls
+}
+
+// ShowRequest gives the inspector in a request pane showing x's request:
+// `streamtap request` shows what it sent as the proxy's sessions do.
+func ShowRequest(e *app.Env, in *inspector.Page, x model.Exchange) {
+	p := inspector.Register(in, newRequestPane(&e.Styles, &e.Keys, e.Opts.KeepSecrets))
+	p.setExchange(x)
 }
 
 // newRequestPane returns the request pane, showing no exchange yet.

@@ -38,7 +38,8 @@ type proxied struct {
 	seen      int                 // events the panes have been told about
 	dialect   model.Dialect
 	calls     int
-	findings  int
+	findings  findingCounts
+	rules     []string // the rule ids of its findings, for the filter
 	lastCheck time.Time
 	ended     bool
 	counted   bool // in Page.pxCount
@@ -73,8 +74,60 @@ func (p *proxied) refresh(check func(*model.Session) []checks.Finding) {
 	p.dialect, p.calls = p.s.Dialect(), len(p.s.Calls())
 	if check != nil && (p.ended || time.Since(p.lastCheck) > time.Second) {
 		p.lastCheck = time.Now()
-		p.findings = len(check(p.s))
+		p.setFindings(check(p.s))
 	}
+}
+
+// setFindings keeps what the row shows and the filter reads of the
+// session's findings.
+func (p *proxied) setFindings(fs []checks.Finding) {
+	p.findings = countFindings(fs)
+	p.rules = p.rules[:0]
+	for i := range fs {
+		if !slices.Contains(p.rules, fs[i].Rule) {
+			p.rules = append(p.rules, fs[i].Rule)
+		}
+	}
+}
+
+// findingCounts counts a session's findings by severity (theme.Severity),
+// so that its row says how bad they are, not only how many.
+type findingCounts [theme.NumSeverities]int
+
+func countFindings(fs []checks.Finding) findingCounts {
+	var c findingCounts
+	for i := range fs {
+		c[theme.SeverityOf(fs[i].Severity)]++
+	}
+	return c
+}
+
+// worst is the highest severity found, SevNone when there is none.
+func (c findingCounts) worst() theme.Severity {
+	for s := theme.SevError; s > theme.SevNone; s-- {
+		if c[s] > 0 {
+			return s
+		}
+	}
+	return theme.SevNone
+}
+
+// String is the findings column: a glyph and a count per severity found,
+// worst first ("✗1 !2 ◇1"), "0" when there is none.
+func (c findingCounts) String() string {
+	var parts []string
+	for _, s := range []struct {
+		sev   theme.Severity
+		glyph string
+	}{{theme.SevError, theme.GlyphFindingErr}, {theme.SevWarning, theme.GlyphFindingWarn}, {theme.SevInfo, theme.GlyphFindingInfo}} {
+		if c[s.sev] > 0 {
+			parts = append(parts, s.glyph+strconv.Itoa(c[s.sev]))
+		}
+	}
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, " ")
 }
 
 // Page is the proxy's sessions list: a page of its own, fed by
@@ -94,6 +147,14 @@ type Page struct {
 	cur     *proxied // the session open in the inspector, or nil
 	held    *model.Live
 	sl      sessionsPane
+	view    listView   // the filter and order (filter.go)
+	shown   []*proxied // the sessions the view shows, while it is active
+
+	// Comparing two sessions (diff.go).
+	NewDiff NewDiff    // makes the diff page; set by ui's root
+	marked  []*proxied // at most two, for d
+	diff    DiffPage   // the diff page shown instead of the list, or nil
+	diffGen int
 
 	// Sessions kept off the heap (sessions_stored.go).
 	blank     *model.Session // what the inspector shows while no session is open
@@ -123,6 +184,7 @@ func New(e *app.Env) *Page {
 // session's panes learn of the events the proxy added since.
 func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 	var cmds []tea.Cmd
+	sel := sp.selectedSession()
 	for i := range batch {
 		u := &batch[i]
 		ps := sp.byID[u.Info.ID]
@@ -154,7 +216,10 @@ func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 		sp.evict(ps)
 	}
 	cmds = append(cmds, sp.prune())
-	sp.sl.clampTo(len(sp.px))
+	if sp.view.active() {
+		sp.reshape(sel)
+	}
+	sp.sl.clampTo(len(sp.list()))
 	return tea.Batch(cmds...)
 }
 
@@ -170,7 +235,7 @@ func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 	if ended {
 		cmds = append(cmds, sp.insp.SourceEnded(err))
 		sp.syncFindings()
-		ps.findings = len(sp.insp.Findings())
+		ps.setFindings(sp.insp.Findings())
 	}
 	ps.dialect, ps.calls = ps.s.Dialect(), len(ps.s.Calls())
 	sp.req.setExchange(ps.info)
@@ -182,7 +247,8 @@ func (sp *Page) openGrew(ps *proxied, ended bool, err error) tea.Cmd {
 // again within the second.
 func (sp *Page) syncFindings() {
 	if sp.cur != nil && sp.Opts.Checks != nil {
-		sp.cur.findings, sp.cur.lastCheck = len(sp.insp.Findings()), sp.insp.LastCheck
+		sp.cur.setFindings(sp.insp.Findings())
+		sp.cur.lastCheck = sp.insp.LastCheck
 	}
 }
 
@@ -222,6 +288,9 @@ func (sp *Page) insert(ps *proxied, id int) {
 		i--
 	}
 	sp.px = slices.Insert(sp.px, i, ps)
+	if sp.view.active() {
+		return // reshape keeps the cursor on its session
+	}
 	switch {
 	case sp.sl.follow:
 		sp.sl.cursor = len(sp.px) - 1
@@ -249,7 +318,7 @@ func (sp *Page) openSession(ps *proxied) {
 // closeSession goes back to the sessions list: the inspector's Back key.
 func (sp *Page) closeSession() {
 	if sp.cur != nil && sp.Opts.Checks != nil {
-		sp.cur.findings = len(sp.insp.Findings())
+		sp.cur.setFindings(sp.insp.Findings())
 	}
 	closed := sp.cur
 	sp.cur = nil
@@ -310,8 +379,8 @@ type sessionCol struct {
 // Columns in the order they are shown. The path column takes what is left.
 var sessionCols = []sessionCol{
 	{"#", 4, true}, {"method", 6, false}, {"path", 0, false}, {"st", 3, true},
-	{"model", 14, false}, {"dialect", 9, false}, {"dur", 5, true}, {"ttfb", 5, true},
-	{"tfe", 5, true}, {"calls", 5, true}, {"find", 4, true}, {"outcome", 16, false}, {"turn", 10, false},
+	{"model", 12, false}, {"dialect", 9, false}, {"dur", 5, true}, {"ttfb", 5, true},
+	{"tfe", 5, true}, {"calls", 5, true}, {"find", 8, true}, {"outcome", 14, false}, {"turn", 10, false},
 }
 
 // dropOrder lists the columns given up first when the list is narrow.
@@ -342,7 +411,7 @@ func visibleCols(w int) ([]sessionCol, int) {
 }
 
 // view draws the list; it costs O(visible rows).
-func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
+func (p *sessionsPane) view(list, marked []*proxied, keepSecrets, checked bool) string {
 	st := p.st
 	cols, pathW := visibleCols(p.w)
 	fitCol := func(c sessionCol, s string) string {
@@ -371,6 +440,9 @@ func (p *sessionsPane) view(list []*proxied, keepSecrets, checked bool) string {
 		var parts []string
 		for _, c := range cols {
 			text, style := ps.cell(c.title, keepSecrets, checked, st)
+			if c.title == "#" && slices.Contains(marked, ps) {
+				text, style = markGlyph+text, st.Accent
+			}
 			parts = append(parts, style.Render(fitCol(c, text)))
 		}
 		line := strings.Join(parts, " ")
@@ -424,12 +496,12 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		if !checked {
 			return "-", st.Muted
 		}
-		if p.findings > 0 {
-			return strconv.Itoa(p.findings), st.Warn
+		if w := p.findings.worst(); w != theme.SevNone {
+			return p.findings.String(), st.Timeline.Finding[w]
 		}
 		return "0", st.Muted
 	case "outcome":
-		return p.outcome(st)
+		return p.outcome(st, checked)
 	case "turn":
 		var parts []string
 		if in.TurnOf > 0 {
@@ -446,7 +518,9 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 }
 
 // outcome is how the exchange stands: its final state, or how far it got.
-func (p *proxied) outcome(st *theme.Styles) (string, lipgloss.Style) {
+// A session that completed with error findings is not shown as a success:
+// its outcome reads in red, with the error glyph.
+func (p *proxied) outcome(st *theme.Styles, checked bool) (string, lipgloss.Style) {
 	in := &p.info
 	state := in.Outcome
 	if state == "" {
@@ -455,14 +529,20 @@ func (p *proxied) outcome(st *theme.Styles) (string, lipgloss.Style) {
 		}
 		return theme.GlyphPending + " streaming", st.Status.Live
 	}
-	switch state {
-	case "completed":
+	errs := checked && p.findings[theme.SevError] > 0
+	switch {
+	case state == "completed" && errs:
+		return theme.GlyphFailed + " " + state, st.Status.Error
+	case state == "completed":
 		return theme.GlyphDone + " " + state, st.OK
-	case "incomplete", "client-canceled", "empty":
+	case (state == "incomplete" || state == "client-canceled" || state == "empty") && !errs:
 		return "! " + termtext.Safe(state), st.Status.Warn
 	}
 	return theme.GlyphFailed + " " + termtext.Safe(state), st.Status.Error
 }
+
+// markGlyph marks a session m marked for d.
+const markGlyph = "*"
 
 // cellDur prints a duration in at most five cells, "-" when unknown.
 func cellDur(d time.Duration) string {
@@ -481,13 +561,16 @@ func cellDur(d time.Duration) string {
 
 // Status is the status line under the list.
 func (sp *Page) Status() string {
+	if sp.diff != nil {
+		return sp.diff.Status()
+	}
 	if sp.cur != nil {
 		return sp.insp.Status()
 	}
 	st := &sp.Styles
 	live, failed := sp.pxCount[classLive], sp.pxCount[classFailed]
 	sep := st.Subtle.Render(" · ")
-	left := st.Accent.Render(termtext.Safe(sp.Opts.Source)) + sep + st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
+	left := st.Base.Render(fmt.Sprintf("%d sessions", len(sp.px)))
 	if sp.dropped > 0 {
 		left += sep + st.Muted.Render(fmt.Sprintf("%d older dropped", sp.dropped))
 	}
@@ -497,6 +580,12 @@ func (sp *Page) Status() string {
 	if failed > 0 {
 		left += sep + st.Status.Warn.Render(fmt.Sprintf("%d not completed", failed))
 	}
+	if n := len(sp.marked); n > 0 {
+		left += sep + st.Accent.Render(fmt.Sprintf("%d marked", n))
+	}
+	// The source comes after the counts, which matter more when the line
+	// is cut: the proxy's own address, at its start, still shows.
+	left += sep + st.Accent.Render(termtext.Safe(sp.Opts.Source))
 	right := ""
 	if sp.Note.Text != "" {
 		style := st.Status.Info
@@ -516,15 +605,22 @@ func (sp *Page) Status() string {
 
 // Body draws the title, the list and the selected session's line.
 func (sp *Page) Body() []string {
+	if sp.diff != nil {
+		return sp.diff.Body()
+	}
 	if sp.cur != nil {
 		return sp.insp.Body()
 	}
 	title := sp.Styles.Title.Focused.Render("sessions")
-	if n := len(sp.px); n > 0 {
+	list := sp.list()
+	if n := len(list); n > 0 {
 		title += sp.Styles.Muted.Render(fmt.Sprintf("  %d/%d", sp.sl.cursor+1, n))
 	}
+	if sp.view.active() {
+		title += sp.Styles.Muted.Render(fmt.Sprintf(" of %d", len(sp.px))) + "  " + sp.Styles.Accent.Render(sp.view.note())
+	}
 	lines := []string{cell.Fit(title, sp.w)}
-	lines = append(lines, strings.Split(sp.sl.view(sp.px, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
+	lines = append(lines, strings.Split(sp.sl.view(list, sp.marked, sp.Opts.KeepSecrets, sp.Opts.Checks != nil), "\n")...)
 	return append(lines, sp.selectedLine())
 }
 
@@ -559,8 +655,8 @@ func (sp *Page) selectedLine() string {
 
 // selectedSession is the session under the list cursor, or nil.
 func (sp *Page) selectedSession() *proxied {
-	if sp.sl.cursor >= 0 && sp.sl.cursor < len(sp.px) {
-		return sp.px[sp.sl.cursor]
+	if list := sp.list(); sp.sl.cursor >= 0 && sp.sl.cursor < len(list) {
+		return list[sp.sl.cursor]
 	}
 	return nil
 }
@@ -572,9 +668,23 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	k := &sp.Keys
-	n := len(sp.px)
+	n := len(sp.list())
 	page := sp.sl.rows()
 	switch {
+	case key.Matches(msg, k.Sessions.Filter):
+		return sp.openFilter()
+	case key.Matches(msg, k.Sessions.Mark):
+		sp.toggleMark()
+	case key.Matches(msg, k.Sessions.Diff):
+		return sp.diffCmd()
+	case key.Matches(msg, k.Sessions.Sort):
+		sel := sp.selectedSession()
+		sp.view.byFindings = !sp.view.byFindings
+		sp.reshape(sel)
+	case sp.view.query != "" && key.Matches(msg, k.Prompt.Cancel):
+		sel := sp.selectedSession()
+		sp.view.query = ""
+		sp.reshape(sel)
 	case key.Matches(msg, k.Sessions.Open):
 		if ps := sp.selectedSession(); ps != nil {
 			return sp.openCmd(ps)
@@ -583,6 +693,9 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		sp.sl.follow = !sp.sl.follow
 		if sp.sl.follow {
 			sp.sl.move(n, n)
+		}
+		if sp.view.byFindings {
+			sp.reshape(sp.selectedSession())
 		}
 	case key.Matches(msg, k.Nav.Up):
 		sp.sl.move(-1, n)
@@ -607,9 +720,20 @@ func (sp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // The sessions list is a page (see page). While a session is open, the
 // page is its inspector: the list hands it every message and draws it.
 
-func (sp *Page) Typing() bool { return sp.cur != nil && sp.insp.Typing() }
+func (sp *Page) Typing() bool {
+	if sp.diff != nil {
+		return sp.diff.Typing()
+	}
+	if sp.cur == nil {
+		return sp.view.typing
+	}
+	return sp.insp.Typing()
+}
 
 func (sp *Page) Work() tea.Cmd {
+	if sp.diff != nil {
+		return sp.diff.Work()
+	}
 	if sp.cur != nil {
 		return sp.insp.Work()
 	}
@@ -620,15 +744,23 @@ func (sp *Page) Work() tea.Cmd {
 // title, the selected session's line and the help and status lines.
 func (sp *Page) SetSize(w, h int) {
 	sp.insp.SetSize(w, h)
+	if sp.diff != nil {
+		sp.diff.SetSize(w, h)
+	}
 	sp.w, sp.h = w, h
 	if app.TooSmall(w, h) {
 		return
 	}
 	sp.sl.setSize(w, h-4)
-	sp.sl.clampTo(len(sp.px))
+	sp.sl.clampTo(len(sp.list()))
 }
 
-func (sp *Page) Restyle() { sp.insp.Restyle() }
+func (sp *Page) Restyle() {
+	sp.insp.Restyle()
+	if sp.diff != nil {
+		sp.diff.Restyle()
+	}
+}
 
 func (sp *Page) DropLesson() { sp.insp.DropLesson() }
 
@@ -653,43 +785,72 @@ func (sp *Page) Update(msg tea.Msg) tea.Cmd {
 		cmd, keys := sp.handleLoaded(msg)
 		sp.replay = keys
 		return cmd
+	case diffReadyMsg:
+		return sp.handleDiffReady(msg)
+	}
+	if sp.diff != nil {
+		return sp.updateDiff(msg)
 	}
 	if inspector.Handles(msg) || sp.cur != nil {
 		return sp.insp.Update(msg)
+	}
+	if sp.view.typing {
+		switch msg.(type) {
+		case tea.KeyPressMsg, tea.PasteMsg:
+			return sp.filterKey(msg)
+		}
 	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return sp.handleKey(msg)
 	case tea.MouseClickMsg:
 		// Rows start below the title and the column header.
-		if row := msg.Y - 2; row >= 0 && sp.sl.offset+row < len(sp.px) {
-			sp.sl.move(sp.sl.offset+row-sp.sl.cursor, len(sp.px))
+		if n := len(sp.list()); msg.Y-2 >= 0 && sp.sl.offset+msg.Y-2 < n {
+			sp.sl.move(sp.sl.offset+msg.Y-2-sp.sl.cursor, n)
 		}
 	case tea.MouseWheelMsg:
 		if delta := inspector.WheelDelta(msg.Mouse()); delta != 0 {
-			sp.sl.move(delta, len(sp.px))
+			sp.sl.move(delta, len(sp.list()))
 		}
 	}
 	return nil
 }
 
 func (sp *Page) ShortHelp() []key.Binding {
+	if sp.diff != nil {
+		return append([]key.Binding{sp.Keys.Sessions.Back}, sp.diff.ShortHelp()...)
+	}
 	if sp.cur != nil {
 		return sp.insp.ShortHelp()
 	}
 	k := &sp.Keys
-	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Sessions.Open, k.Sessions.Follow, k.App.Help, k.App.Quit}
+	// What the list adds to moving comes first, so that at 80 columns the
+	// line keeps help and quit.
+	return []key.Binding{k.Sessions.Open, k.Sessions.Filter, k.Sessions.Sort, k.App.Help, k.App.Quit, k.Sessions.Mark, k.Sessions.Diff, k.Sessions.Follow, k.Nav.Down, k.Nav.Up}
 }
 
 func (sp *Page) HelpLine() string {
+	if sp.diff != nil {
+		if sp.diff.ShowsSide() || sp.diff.Typing() {
+			return sp.diff.HelpLine()
+		}
+		return keys.ShortHelp(&sp.Styles, sp.ShortHelp(), sp.w)
+	}
 	if sp.cur != nil {
 		return sp.insp.HelpLine()
+	}
+	if sp.view.typing {
+		return sp.filterLine()
 	}
 	return keys.ShortHelp(&sp.Styles, sp.ShortHelp(), sp.w)
 }
 
 // UpdateKeys brings the inspector's keys up to date, then the list's.
 func (sp *Page) UpdateKeys() {
+	if sp.diff != nil {
+		sp.diffKeys()
+		return
+	}
 	sp.insp.UpdateKeys()
 	sp.updateListKeys(sp.cur == nil)
 }
@@ -698,8 +859,12 @@ func (sp *Page) UpdateKeys() {
 // the inspector's: the list has no events.
 func (sp *Page) updateListKeys(shown bool) {
 	k := &sp.Keys
-	k.Sessions.Open.SetEnabled(shown && len(sp.px) > 0)
+	k.Sessions.Open.SetEnabled(shown && len(sp.list()) > 0)
 	k.Sessions.Follow.SetEnabled(shown)
+	k.Sessions.Filter.SetEnabled(shown)
+	k.Sessions.Sort.SetEnabled(shown)
+	k.Sessions.Mark.SetEnabled(shown && len(sp.list()) > 0)
+	k.Sessions.Diff.SetEnabled(shown && sp.NewDiff != nil && len(sp.marked) > 0)
 	if !shown {
 		return
 	}

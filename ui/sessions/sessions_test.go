@@ -14,6 +14,8 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // liveSession plays the proxy: it models an exchange's bytes, data, from
@@ -99,6 +101,11 @@ func TestSessionsGolden(t *testing.T) {
 		{"list", func(m *Model) {}},
 		{"opened", func(m *Model) { press(m, "g", "enter") }},
 		{"request", func(m *Model) { press(m, "k", "enter", "7") }},
+		// Triage: the list filtered by a path, sorted by findings, two
+		// sessions marked for d.
+		{"filtered", func(m *Model) { press(m, "/", "r", "e", "s", "p", "enter") }},
+		{"by-findings", func(m *Model) { press(m, "s") }},
+		{"marked", func(m *Model) { press(m, "g", "m", "j", "m") }},
 	}
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		for _, c := range cases {
@@ -125,7 +132,7 @@ func TestSessionsOpenAndBack(t *testing.T) {
 	batch := proxyBatch(t)
 	m.Update(Sessions(batch))
 	v := plainView(m)
-	for _, want := range []string{"gpt-4.1", "✓ completed", "● streaming", "✗ unreachable", "of #1 !1", "3 sessions"} {
+	for _, want := range []string{"gpt-4.1", "✗1 !1 ✗ completed", "● streaming", "✗ unreachable", "of #1 !1", "3 sessions"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("list lacks %q:\n%s", want, v)
 		}
@@ -287,5 +294,56 @@ func TestSessionsKeepIDOrder(t *testing.T) {
 	press(m, "f")
 	if got := m.list.selectedSession().info.ID; got != 4 {
 		t.Errorf("after f selected #%d; want the newest, #4", got)
+	}
+}
+
+// TestSessionsFindingsBySeverity: the findings column counts by severity,
+// coloured by the worst, and a session that completed with error
+// findings never reads as a green success.
+func TestSessionsFindingsBySeverity(t *testing.T) {
+	data := sampleBytes(t, goldenSample)
+	sev := func(sevs ...checks.Severity) func(*model.Session) []checks.Finding {
+		return func(*model.Session) []checks.Finding {
+			var fs []checks.Finding
+			for _, s := range sevs {
+				fs = append(fs, checks.Finding{Severity: s, Rule: "r"})
+			}
+			return fs
+		}
+	}
+	cases := []struct {
+		name           string
+		check          func(*model.Session) []checks.Finding
+		find, outcome  string
+		outcomeIsError bool
+	}{
+		{"errors", sev(checks.Error, checks.Warning, checks.Warning, checks.Info), "✗1 !2 ◇1", "✗ completed", true},
+		{"warnings", sev(checks.Warning, checks.Info), "!1 ◇1", "✓ completed", false},
+		{"none", sev(), "0", "✓ completed", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := NewSessions(Options{Source: "proxy", Checks: c.check})
+			m.Update(tea.WindowSizeMsg{Width: 120, Height: 20})
+			m.Update(Sessions([]model.SessionUpdate{{
+				Info: model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: 1, Path: "/v1/responses", Outcome: "completed"},
+				Live: liveSession(data, frames(data), true), Ended: true,
+			}}))
+			v := plainView(m)
+			if want := c.find + " " + c.outcome; !strings.Contains(v, want) {
+				t.Errorf("row lacks %q:\n%s", want, v)
+			}
+			st := &m.list.Styles
+			text, style := m.list.px[0].outcome(st, true)
+			if text != c.outcome || (style.GetForeground() == st.Status.Error.GetForeground()) != c.outcomeIsError {
+				t.Errorf("outcome %q in %v; want %q, error colour %v", text, style.GetForeground(), c.outcome, c.outcomeIsError)
+			}
+			if c.name == "errors" {
+				_, fstyle := m.list.px[0].cell("find", false, true, st)
+				if fstyle.GetForeground() != st.Timeline.Finding[theme.SevError].GetForeground() {
+					t.Errorf("the findings column of a session with errors should take the error colour")
+				}
+			}
+		})
 	}
 }

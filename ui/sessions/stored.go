@@ -11,6 +11,7 @@ package sessions
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -120,7 +121,7 @@ func (sp *Page) prune() tea.Cmd {
 	kept := sp.px[:0]
 	before := 0 // rows let go above the cursor
 	for i, ps := range sp.px {
-		if excess > 0 && ps.ended && ps != sp.cur {
+		if excess > 0 && ps.ended && ps != sp.cur && !slices.Contains(sp.marked, ps) { // d may still want a marked one
 			excess--
 			sp.pxCount[ps.class()]--
 			delete(sp.byID, ps.info.ID)
