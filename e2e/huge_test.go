@@ -66,7 +66,7 @@ func driveHugeEvent(t *testing.T, bin, path string, scrolls bool) {
 	const wait = 15 * time.Second
 	tm.waitFor("the stream to load", wait, func(s string) bool { return strings.Contains(s, "ended: completed") })
 	tm.send("g", "j") // select the big event, the second
-	tm.waitFor("the big event to be selected", wait, func(s string) bool { return strings.Contains(s, "timeline  2/3") })
+	tm.waitFor("the big event to be selected", wait, func(s string) bool { return strings.Contains(s, "timeline  #1 of 3") })
 
 	steps := []struct {
 		keys []string

@@ -60,8 +60,8 @@ func TestTmuxPasteSearchAndGoto(t *testing.T) {
 
 	tm.send(":", "3", "0", "Enter")
 	s = tm.waitFor("event 30 selected", wait, func(s string) bool { return selectedOrdinal(s) == "30" })
-	if !strings.Contains(s, "31/40") {
-		t.Errorf("the timeline title should say row 31 of 40:\n%s", s)
+	if !strings.Contains(s, "#30 of 40") {
+		t.Errorf("the timeline title should number event 30 as its row does, #30 of 40:\n%s", s)
 	}
 	tm.send(":", "9", "9", "Enter")
 	tm.waitFor("a status message for :99", wait, func(s string) bool { return strings.Contains(s, "no event 99") })

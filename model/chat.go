@@ -12,7 +12,7 @@ const TypeChunk = "chat.completion.chunk"
 type chatDialect struct{ noHooks }
 
 func (*chatDialect) info() DialectInfo {
-	return DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chunk"}}
+	return DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chat.chunk"}} // not "chunk": Bedrock's InvokeModel event type
 }
 
 // claimShape takes a chunk or a whole completion by its object or its

@@ -16,9 +16,12 @@ var jsonCompact = json.Compact
 type responsesDialect struct{ noHooks }
 
 func (*responsesDialect) info() DialectInfo {
+	// No abbreviation may spell another real type: reasoning_summary_text
+	// once read reasoning_text, which is response.reasoning_text.delta
+	// (ui/plain's TestShortTypeNeverNamesAnotherType holds this).
 	return DialectInfo{Name: "openai-responses", Short: "responses", TypePrefix: "response.", Abbrev: []string{
-		"function_call_arguments", "fn_args", "reasoning_summary_text", "reasoning_text",
-		"reasoning_summary_part", "reasoning_part", "custom_tool_call_input", "custom_input",
+		"function_call_arguments", "fn_args", "reasoning_summary_text", "summary_text",
+		"reasoning_summary_part", "summary_part", "custom_tool_call_input", "custom_input",
 	}}
 }
 

@@ -170,7 +170,10 @@ type Model struct {
 	w, h  int
 	small bool // below the minimum size: only a notice is drawn
 	help  bool // the full help covers the page
-	pg    Page // the page shown
+	// helpTop is the first line of the full help shown, when it is
+	// taller than the screen (fullHelp keeps it in range).
+	helpTop int
+	pg      Page // the page shown
 
 	// behind says the last message was a batch another follows at once
 	// (MoreFrames): View shows drawn, the screen drawn before it, and the
@@ -286,6 +289,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 			m.help = false
 		} else if key.Matches(msg, k.App.Quit) {
 			return tea.Quit
+		} else if d, ok := keys.NavDelta(k, msg, m.h-3); ok {
+			m.helpTop = cell.Clamp(m.helpTop+cell.Clamp(d, -m.h*100, m.h*100), 0, m.h*100)
 		}
 		return nil
 	}
@@ -297,7 +302,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 	case key.Matches(msg, k.App.Quit):
 		return tea.Quit
 	case key.Matches(msg, k.App.Help):
-		m.help = true
+		m.help, m.helpTop = true, 0
 		return nil
 	}
 	return p.Update(raw)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -69,5 +70,27 @@ func (m *Model) fullHelp(w, h int) string {
 		}
 		lines = append(lines, "")
 	}
-	return strings.Join(cell.Block(lines, w, h), "\n")
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) <= h {
+		m.helpTop = 0
+		return strings.Join(cell.Block(lines, w, h), "\n")
+	}
+	// Taller than the screen: show h-1 lines from helpTop and say, on the
+	// last line, what lies above and below and how to get there.
+	body := h - 1
+	m.helpTop = cell.Clamp(m.helpTop, 0, len(lines)-body)
+	below := len(lines) - body - m.helpTop
+	var more string
+	switch {
+	case below > 0 && m.helpTop > 0:
+		more = fmt.Sprintf("↑ %d more above · ↓ %d more below (j/k, pgdn/pgup scroll)", m.helpTop, below)
+	case below > 0:
+		more = fmt.Sprintf("↓ %d more below (j/↓, pgdn scroll)", below)
+	default:
+		more = fmt.Sprintf("↑ %d more above (k/↑, pgup scroll)", m.helpTop)
+	}
+	shown := append(lines[m.helpTop:m.helpTop+body:m.helpTop+body], st.Accent.Render(more))
+	return strings.Join(cell.Block(shown, w, h), "\n")
 }

@@ -553,7 +553,7 @@ func (dp *Page) UpdateKeys() {
 		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
 		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.View.Zoom, &k.View.Left, &k.View.Right,
 		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
-		&k.Inspect.Cited, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
+		&k.Inspect.Cited, &k.Inspect.OpenFinding, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
 	} {
 		b.SetEnabled(false)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/streamtap/streamtap/ui/app"
 	"github.com/streamtap/streamtap/ui/lanes"
 	"github.com/streamtap/streamtap/ui/pane"
-	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // Page is the page that shows one stream: the timeline and the side
@@ -298,11 +297,6 @@ func (in *Page) SourceEnded(err error) tea.Cmd {
 	in.Live = false
 	in.tl.Invalidate()
 	in.runChecks()
-	o := in.s.Outcome()
-	text := "stream ended: " + o.State
-	if o.Detail != "" {
-		text += " (" + plain.Truncate(o.Detail, plain.LabelMax) + ")"
-	}
 	if err != nil {
 		return in.Flash("read error: "+err.Error(), true)
 	}
@@ -314,10 +308,10 @@ func (in *Page) SourceEnded(err error) tea.Cmd {
 		in.Opts.Replay = 0 // once
 		return in.togglePlay()
 	}
-	if in.midStream() != "" {
-		return nil // the status line says where the lesson or replay is
-	}
-	return in.Flash(text, o.State != "completed")
+	// The status bar's state segment says how the stream ended ("ended:
+	// completed", or where a lesson or replay stands): a notice saying it
+	// again took the room of the facts beside it (issue 19).
+	return nil
 }
 
 // runChecks judges the session again, for the findings pane and the marks

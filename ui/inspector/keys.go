@@ -3,6 +3,7 @@ package inspector
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -10,6 +11,7 @@ import (
 	"github.com/streamtap/streamtap/ui/keys"
 	"github.com/streamtap/streamtap/ui/pane"
 	"github.com/streamtap/streamtap/ui/plain"
+	"github.com/streamtap/streamtap/ui/theme"
 )
 
 // Typing says the prompt is open: it takes every key.
@@ -89,9 +91,11 @@ func (in *Page) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 	case key.Matches(msg, k.Inspect.Copy):
 		return in.copyCmd()
 	case key.Matches(msg, k.Inspect.NextFinding):
-		in.jumpFinding(1)
+		return in.jumpFinding(1)
 	case key.Matches(msg, k.Inspect.PrevFinding):
-		in.jumpFinding(-1)
+		return in.jumpFinding(-1)
+	case key.Matches(msg, k.Inspect.OpenFinding):
+		return in.openFinding()
 	case key.Matches(msg, k.Inspect.NextSlow):
 		if i := in.tl.nextSlow(1); i >= 0 {
 			in.tl.moveTo(i)
@@ -118,14 +122,62 @@ func (in *Page) setFocus(f int) {
 	}
 }
 
-func (in *Page) jumpFinding(dir int) {
+// jumpFinding selects the next (dir 1) or previous event a finding cites,
+// and says which finding: its rule and the first line of its message.
+func (in *Page) jumpFinding(dir int) tea.Cmd {
 	e, i := in.find.next(in.Selected(), dir)
 	if e < 0 {
-		return
+		// Past the last finding (the stream opens on its last event):
+		// go round to the first, as n does for matches.
+		from := -1
+		if dir < 0 {
+			from = in.s.Len()
+		}
+		if e, i = in.find.next(from, dir); e < 0 {
+			return nil
+		}
 	}
 	in.find.cursor = i
 	in.rep.playing = false
 	in.tl.SelectOrd(e)
+	return in.flashFinding(i)
+}
+
+// flashFinding shows finding i in the status line: its rule id and the
+// first line of its message.
+func (in *Page) flashFinding(i int) tea.Cmd {
+	x := in.find.list[i]
+	msg, _, _ := strings.Cut(plain.Truncate(x.Message, plain.LabelMax), "\n")
+	return in.Flash(x.Rule+": "+msg, theme.SeverityOf(x.Severity) == theme.SevError)
+}
+
+// markedFinding is the first finding (the worst: the list is ordered by
+// severity) citing the selected event, or -1.
+func (in *Page) markedFinding() int {
+	sel := in.Selected()
+	if sel < 0 || in.tl.marks[int32(sel)] == 0 {
+		return -1
+	}
+	for i, x := range in.find.list {
+		if slices.Contains(x.Events, sel) {
+			return i
+		}
+	}
+	return -1
+}
+
+// openFinding opens the finding that marks the selected row in the
+// findings pane, selected there, and says what it is.
+func (in *Page) openFinding() tea.Cmd {
+	i := in.markedFinding()
+	if i < 0 {
+		return nil
+	}
+	in.find.cursor = i
+	in.find.move(0)
+	in.find.landedOn(in.Selected())
+	in.setFocus(in.indexOf(in.find))
+	return in.flashFinding(i)
 }
 
 // copyCmd copies the selected call's arguments as of the selected event (a
@@ -202,6 +254,7 @@ func (in *Page) UpdateKeys() {
 	k.Inspect.Copy.SetEnabled(has)
 	k.Inspect.NextFinding.SetEnabled(len(in.find.list) > 0)
 	k.Inspect.PrevFinding.SetEnabled(len(in.find.list) > 0)
+	k.Inspect.OpenFinding.SetEnabled(in.focus == 0 && in.tl.Gutter == nil && in.markedFinding() >= 0)
 	k.Stream.Play.SetEnabled(has)
 	// The speed is set before a replay as well as during one; a lesson
 	// steps by hand and has none.

@@ -57,23 +57,34 @@ func (in *Page) title() string {
 
 // sideTitle renders the tabs of the side panes, numbered by their keys,
 // and what the one shown is working on. When they do not all fit with
-// it, the tabs not shown keep only their numbers, so that the status
-// stays in view.
+// it, the tabs not shown are cut to their names' first letters, then the
+// status goes, then those tabs keep only their numbers: the panes a key
+// reaches stay named as long as they can.
 func (in *Page) sideTitle() string {
 	status := ""
 	if st := in.panes[in.side].Status(); st != "" {
 		status = in.Styles.Muted.Render("  " + st)
 	}
-	title := in.tabs(false)
-	if ansi.StringWidth(title+status) > in.r.side.W {
-		title = in.tabs(true)
+	w := in.r.side.W
+	for _, try := range []struct {
+		nameW  int
+		status string
+	}{{-1, status}, {tabNameShort, status}, {-1, ""}, {tabNameShort, ""}, {0, status}} {
+		if title := in.tabs(try.nameW) + try.status; ansi.StringWidth(title) <= w {
+			return cell.Fit(title, w)
+		}
 	}
-	return cell.Fit(title+status, in.r.side.W)
+	return cell.Fit(in.tabs(0)+status, w)
 }
 
-// tabs renders the side panes' tabs; short leaves the names out of the
-// ones not shown.
-func (in *Page) tabs(short bool) string {
+// tabNameShort is how many letters of its name a tab not shown keeps
+// when the names do not fit whole ("3 call", "5 find").
+const tabNameShort = 4
+
+// tabs renders the side panes' tabs; the ones not shown keep nameW
+// letters of their names: all of them when nameW < 0, none (the number
+// alone) when nameW is 0.
+func (in *Page) tabs(nameW int) string {
 	var parts []string
 	for i := 1; i < len(in.panes); i++ {
 		label := strconv.Itoa(i+1) + " " + in.panes[i].Title()
@@ -82,14 +93,17 @@ func (in *Page) tabs(short bool) string {
 			parts = append(parts, in.Styles.Title.Focused.Render(label))
 		case i == in.side:
 			parts = append(parts, in.Styles.Title.TabActive.Render(label))
-		case short:
+		case nameW == 0:
 			parts = append(parts, in.Styles.Title.Tab.Render(strconv.Itoa(i+1)))
+		case nameW > 0:
+			name, _, _ := strings.Cut(in.panes[i].Title(), " ")
+			parts = append(parts, in.Styles.Title.Tab.Render(strconv.Itoa(i+1)+" "+ansi.Truncate(name, nameW, "")))
 		default:
 			parts = append(parts, in.Styles.Title.Tab.Render(label))
 		}
 	}
 	sep := "  "
-	if short {
+	if nameW >= 0 {
 		sep = " "
 	}
 	return strings.Join(parts, sep)

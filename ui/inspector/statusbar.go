@@ -2,6 +2,7 @@ package inspector
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -68,6 +69,14 @@ type statusInfo struct {
 	lesson     string // lesson mode's left of the line: where, what the event does
 }
 
+// minNotice is the least room a notice is cut to beside the status
+// line's facts; with less, the notice takes the line.
+const minNotice = 16
+
+// minSource is the least room the source's name is cut to before it
+// goes from the status line.
+const minSource = 16
+
 func (b *statusBar) view(in statusInfo) string {
 	if b.lesson != "" && !(in.notice != "" && in.noticeErr) {
 		return b.lessonView(in)
@@ -77,19 +86,26 @@ func (b *statusBar) view(in statusInfo) string {
 	}
 	st, s := b.st, b.s
 	sep := st.Subtle.Render(" · ")
-	var left []string
-	left = append(left, st.Accent.Render(termtext.Safe(in.source)))
+	// The left side's segments, and the order they go in when the line is
+	// short: the byte size first, then the source's name, then the event
+	// count; the dialect and how the stream stands stay.
+	source := st.Accent.Render(termtext.Safe(in.source))
+	dialect := ""
 	if d := s.Dialect(); d != model.DialectUnknown {
-		left = append(left, st.Base.Render(d.String()))
+		dialect = st.Base.Render(d.String())
 	}
-	left = append(left, st.Base.Render(plain.CountOf(s.Len(), "event")), st.Base.Render(plain.Bytes(s.Bytes())), b.state(in))
+	events, size, state := st.Base.Render(plain.CountOf(s.Len(), "event")), st.Base.Render(plain.Bytes(s.Bytes())), b.state(in)
+	lefts := [][]string{
+		{source, dialect, events, size, state},
+		{source, dialect, events, state},
+		{dialect, events, state},
+		{dialect, state},
+	}
 	var right []string
-	if in.notice != "" {
-		style := st.Status.Info
-		if in.noticeErr {
-			style = st.Status.Error
-		}
-		right = append(right, style.Render(termtext.Safe(in.notice)))
+	notice := termtext.Safe(in.notice)
+	noticeStyle := st.Status.Info
+	if in.noticeErr {
+		noticeStyle = st.Status.Error
 	}
 	if in.filter != "" {
 		right = append(right, st.Status.Info.Render("filter "+termtext.Safe(in.filter)))
@@ -121,8 +137,43 @@ func (b *statusBar) view(in statusInfo) string {
 			right = append(right, strings.Join(parts, " "))
 		}
 	}
-	l := strings.Join(left, sep)
-	r := strings.Join(right, sep)
+	rest := strings.Join(right, sep)
+	r := rest
+	if notice != "" {
+		r = strings.Join(slices.DeleteFunc([]string{noticeStyle.Render(notice), rest}, func(s string) bool { return s == "" }), sep)
+	}
+	var l string
+	for i, segs := range lefts {
+		segs = slices.DeleteFunc(segs, func(s string) bool { return s == "" })
+		l = strings.Join(segs, sep)
+		over := ansi.StringWidth(l) + 1 + ansi.StringWidth(r) - b.w
+		if over <= 0 {
+			break
+		}
+		// Before the source goes, it is cut to the room left (a
+		// session's long request line keeps its start).
+		if i == 1 && segs[0] == source {
+			if room := ansi.StringWidth(source) - over; room >= minSource {
+				segs[0] = cell.Fit(source, room)
+				l = strings.Join(segs, sep)
+				break
+			}
+		}
+	}
+	if notice != "" && ansi.StringWidth(l)+1+ansi.StringWidth(r) > b.w {
+		// A notice too long for the line is cut to the room the facts
+		// leave it, rather than push them off.
+		room := b.w - ansi.StringWidth(l) - 1
+		if rest != "" {
+			room -= ansi.StringWidth(rest) + ansi.StringWidth(sep)
+		}
+		if room >= minNotice {
+			r = noticeStyle.Render(cell.Fit(notice, room))
+			if rest != "" {
+				r += sep + rest
+			}
+		}
+	}
 	gap := b.w - ansi.StringWidth(l) - ansi.StringWidth(r)
 	if gap < 1 {
 		// Not enough room: the right side (state the user changes) wins

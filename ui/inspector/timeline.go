@@ -80,7 +80,21 @@ type streamShape struct {
 	// type names seen, to size the type column (typeWidth).
 	typeWidths []typeWidth
 	types      []uint64 // bitset of the type ids measured
+	// items is how many of the session's items were measured, and
+	// labelW the widest label of one (capped at labelCap) at each
+	// LabelMode: they choose one id width for every row (labelMode).
+	items  int
+	labelW [3]int
 }
+
+// labelCap caps the width an item's label counts for when choosing the
+// rows' id width: one hostile 256-byte tool name must not take the ids
+// off every row.
+const labelCap = 40
+
+// fragmentRoom is the room a summary keeps beside an item's label for
+// what the event did (`+"ation\": "`, `done, completed`).
+const fragmentRoom = 16
 
 func newTimeline(s *model.Session, st *theme.Styles, slow time.Duration) Timeline {
 	return Timeline{s: s, st: st, slow: slow, cache: map[int]string{}, seen: streamShape{maxSeq: -1}}
@@ -96,18 +110,18 @@ func NewTimeline(st *theme.Styles, keys *keys.Map, host pane.Host, slow time.Dur
 
 func (t *Timeline) Title() string { return "timeline" }
 
-// Status is where the selection stands: "28/40", and "of N" events when
-// a filter shows fewer.
+// Status is where the selection stands, numbered as the # column
+// numbers events (from 0): "#27 of 40", and "12 of 40 shown" when a
+// filter shows fewer.
 func (t *Timeline) Status() string {
 	n := t.len()
 	if n == 0 {
 		return ""
 	}
-	extra := fmt.Sprintf("%d/%d", t.cursor+1, n)
 	if t.rows != nil {
-		extra += fmt.Sprintf(" of %d", t.s.Len())
+		return fmt.Sprintf("#%d · %d of %d shown", t.Selected(), n, t.s.Len())
 	}
-	return extra
+	return fmt.Sprintf("#%d of %d", t.Selected(), n)
 }
 
 // Attach shows session s from its first event.
@@ -183,13 +197,53 @@ func (t *Timeline) scan() {
 		}
 		if sh.types[word]&bit == 0 {
 			sh.types[word] |= bit
-			name := plain.SafeLabel(t.s.TypeName(ev.Type))
-			tw := typeWidth{ansi.StringWidth(plain.ShortType(name, 1<<30)), ansi.StringWidth(plain.ShortType(name, 0))}
-			if !slices.Contains(sh.typeWidths, tw) {
-				sh.typeWidths = append(sh.typeWidths, tw)
+			name := t.s.TypeName(ev.Type)
+			shown := []string{name}
+			if plain.ShapeNamed(name) {
+				shown = plain.ShapesOf(name)
+			}
+			for _, name := range shown {
+				name = plain.SafeLabel(name)
+				tw := typeWidth{ansi.StringWidth(plain.ShortType(name, 1<<30)), ansi.StringWidth(plain.ShortType(name, 0))}
+				if !slices.Contains(sh.typeWidths, tw) {
+					sh.typeWidths = append(sh.typeWidths, tw)
+				}
 			}
 		}
 	}
+	for ; sh.items < len(t.s.Items); sh.items++ {
+		it := t.s.Items[sh.items]
+		for mode := range sh.labelW {
+			w := ansi.StringWidth(plain.ItemLabelAs(it, plain.LabelMode(mode)))
+			sh.labelW[mode] = max(sh.labelW[mode], min(w, labelCap))
+		}
+	}
+}
+
+// labelMode is how much of an item's id every row of a summary column w
+// cells wide shows: the most that leaves every item's label room for what
+// its events did. One mode for the whole column keeps the ids one width
+// from row to row.
+func (sh *streamShape) labelMode(w int) plain.LabelMode {
+	for _, mode := range []plain.LabelMode{plain.LabelFull, plain.LabelShort} {
+		if sh.labelW[mode]+1+fragmentRoom <= w {
+			return mode
+		}
+	}
+	return plain.LabelName
+}
+
+// shownType is what the type column says of event ord: its type, or the
+// shape of an event whose type every event of its dialect has
+// (plain.ShapeNamed).
+func (t *Timeline) shownType(ev *model.Event, ord int) string {
+	name := t.s.TypeName(ev.Type)
+	if plain.ShapeNamed(name) {
+		if sh := t.s.Shape(ev, ord, nil); sh.Sub != "" {
+			name = sh.Sub
+		}
+	}
+	return plain.SafeLabel(name)
 }
 
 // typeWidth is the width of a type name in full and abbreviated.
@@ -384,6 +438,14 @@ func (t *Timeline) View(_ int, focused bool) string {
 // columns give way to it.
 const minSummary = 30
 
+// typeFull is the widest type the column shows whole
+// (function_call_arguments.delta), when the summary keeps roomySummary
+// cells beside it; below that, types abbreviate from 26 cells.
+const (
+	typeFull     = 40
+	roomySummary = 56
+)
+
 // Column widths that do not depend on the stream.
 const (
 	timeW = 8 // 12.345s
@@ -424,7 +486,10 @@ func (t *Timeline) columns() tlColumns {
 		ordW: max(3, len(strconv.Itoa(max(t.s.Events.Len()-1, 0)))),
 		seqW: max(3, len(strconv.FormatInt(sh.maxSeq, 10))),
 		time: sh.timed && !t.NoTime, gap: sh.timed && !t.NoTime, seq: sh.maxSeq >= 0,
-		typeW: sh.typeColumn(26),
+		typeW: sh.typeColumn(typeFull),
+	}
+	if t.w-c.fixed() < roomySummary {
+		c.typeW = sh.typeColumn(26)
 	}
 	giveWay := []func(){
 		func() { c.typeW = sh.typeColumn(18) },
@@ -508,7 +573,7 @@ func (t *Timeline) row(ord int, c tlColumns, color bool) string {
 		}
 		b.WriteString(render(st.Timeline.Seq, cell.PadLeft(seq, c.seqW)) + " ")
 	}
-	typ := plain.ShortType(plain.SafeLabel(s.TypeName(ev.Type)), c.typeW)
+	typ := plain.ShortType(t.shownType(ev, ord), c.typeW)
 	if w := ansi.StringWidth(typ); w > c.typeW {
 		typ = theme.GlyphEllipsis + ansi.TruncateLeft(typ, w-c.typeW+1, "")
 	}
@@ -517,7 +582,7 @@ func (t *Timeline) row(ord int, c tlColumns, color bool) string {
 	if ev.Kind == model.KindKeepalive && ev.Source == capture.FrameComment {
 		raw, _ = s.Raw(ev)
 	}
-	b.WriteString(render(st.Timeline.Summary, t.summary(ev, ord, raw, c.sumW)))
+	b.WriteString(render(st.Timeline.Summary, plain.Summarize(s, ev, ord, raw, t.seen.labelMode(c.sumW))))
 	if fl := plain.FlagNames(ev); len(fl) > 0 {
 		b.WriteString(render(st.Timeline.Flag, " ["+strings.Join(fl, ",")+"]"))
 	}
@@ -543,23 +608,6 @@ func (t *Timeline) marker(ord int, render func(interface{ Render(...string) stri
 		return glyph
 	}
 	return render(t.st.Timeline.Finding[sev], glyph)
-}
-
-// summary describes ord in w cells if it can: when the full item label
-// (shortened id and name) leaves no room for what the event did, the id
-// shrinks to its tail, then goes, so that the fragment stays in view.
-func (t *Timeline) summary(ev *model.Event, ord int, raw []byte, w int) string {
-	text := plain.Summarize(t.s, ev, ord, raw, plain.LabelFull)
-	if ev.Item < 0 || ansi.StringWidth(text) <= w {
-		return text
-	}
-	for _, mode := range []plain.LabelMode{plain.LabelShort, plain.LabelName} {
-		text = plain.Summarize(t.s, ev, ord, raw, mode)
-		if ansi.StringWidth(text) <= w {
-			break
-		}
-	}
-	return text
 }
 
 // shortDur prints a gap compactly: 12ms, 1.25s, 2m03s.

@@ -44,7 +44,7 @@ func Summary(s *model.Session, ev *model.Event, ord int, raw []byte) string {
 
 // Summarize is Summary with the item named as mode says.
 func Summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode LabelMode) string {
-	itemLabel := func(it *model.Item) string { return itemLabelAs(it, mode) }
+	itemLabel := func(it *model.Item) string { return itemLabelAs(it, mode, eventID(it, ord)) }
 	var it *model.Item
 	if ev.Item >= 0 && int(ev.Item) < len(s.Items) {
 		it = s.Items[ev.Item]
@@ -108,7 +108,18 @@ func Summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode Labe
 			return itemLabel(it) + " done, " + SafeLabel(st)
 		}
 	}
-	if change := statusChange(s, ord); change != "" {
+	change := statusChange(s, ord)
+	if it != nil && it.IsCall() && it.Opened == ord && (it.Closed == ord || ev.Kind == model.KindTerminal) {
+		// One event carried the whole call (a Gemini functionCall, an
+		// Ollama tool call): say so, beside how the response ended.
+		b, v := it.FinalArgsViewAsOf(ord)
+		text := "call " + itemLabel(it) + " (" + Bytes(int64(max(len(b), len(v)))) + ")"
+		if change != "" {
+			text += " · " + change
+		}
+		return text
+	}
+	if change != "" {
 		return change
 	}
 	switch {
@@ -141,19 +152,14 @@ func Fragment(buf *model.Buffer, ord int) (string, bool) {
 	return string(buf.Bytes()[start:end]), true
 }
 
-// statusChange describes a response status or finish reason set by ord.
+// statusChange describes a finish reason or response status set by ord.
+// A finish reason comes first: where one event sets both (a Gemini or
+// Chat chunk that ends the candidate and the response), the reason says
+// why it ended, the status only that it did.
 func statusChange(s *model.Session, ord int) string {
 	for _, r := range s.Responses {
 		if ord < r.First {
 			continue
-		}
-		for i, c := range r.Status {
-			if c.Ordinal == ord {
-				if i > 0 {
-					return "status " + SafeLabel(r.Status[i-1].Value) + "→" + SafeLabel(c.Value)
-				}
-				return "status " + SafeLabel(c.Value)
-			}
 		}
 		for _, cf := range r.Finish {
 			choice := cf.Choice
@@ -167,11 +173,48 @@ func statusChange(s *model.Session, ord int) string {
 			}
 		}
 	}
+	for _, r := range s.Responses {
+		if ord < r.First {
+			continue
+		}
+		for i, c := range r.Status {
+			if c.Ordinal == ord {
+				if i > 0 {
+					return "status " + SafeLabel(r.Status[i-1].Value) + "→" + SafeLabel(c.Value)
+				}
+				return "status " + SafeLabel(c.Value)
+			}
+		}
+	}
 	return ""
 }
 
 // ItemLabel names an item by the ids a reader would search for.
-func ItemLabel(it *model.Item) string { return itemLabelAs(it, LabelFull) }
+func ItemLabel(it *model.Item) string { return itemLabelAs(it, LabelFull, "") }
+
+// eventID is the id event ord named its item by when that differs from
+// the id the item is known by (a gateway renaming an item mid-call), or "".
+func eventID(it *model.Item, ord int) string {
+	if len(it.IDs) == 0 {
+		return ""
+	}
+	own, field := it.ItemID, "item_id"
+	if own == "" {
+		own, field = it.CallID, ""
+	}
+	for _, x := range it.IDs {
+		if x.Ordinal != ord || x.Value == "" || x.Value == own || x.Field == "name" {
+			continue
+		}
+		if (field == "item_id") == (x.Field == "item_id") {
+			return x.Value
+		}
+	}
+	return ""
+}
+
+// ItemLabelAs names an item, keeping as much of its id as mode says.
+func ItemLabelAs(it *model.Item, mode LabelMode) string { return itemLabelAs(it, mode, "") }
 
 // LabelMode says how much of an item's id a label keeps.
 type LabelMode uint8
@@ -186,8 +229,10 @@ const (
 // items of one stream, whose ids differ at the end.
 const idTail = 4
 
-// itemLabelAs names an item, keeping as much of its id as mode says.
-func itemLabelAs(it *model.Item, mode LabelMode) string {
+// itemLabelAs names an item, keeping as much of its id as mode says;
+// seen, when not "", is the other id the event named it by, shown after
+// the item's own as the change it is ("fc_tmp…ok4d → fc_68e7…0865").
+func itemLabelAs(it *model.Item, mode LabelMode, seen string) string {
 	var parts []string
 	id := it.ItemID
 	if id == "" {
@@ -195,8 +240,12 @@ func itemLabelAs(it *model.Item, mode LabelMode) string {
 	}
 	switch {
 	case id == "":
+	case mode == LabelFull && seen != "":
+		parts = append(parts, shortID(id)+" → "+shortID(Truncate(seen, LabelMax)))
 	case mode == LabelFull:
 		parts = append(parts, shortID(id))
+	case (mode == LabelShort || it.Name == "") && seen != "":
+		parts = append(parts, IDEnd(id)+"→"+IDEnd(seen))
 	case mode == LabelShort || it.Name == "":
 		parts = append(parts, IDEnd(id))
 	}
@@ -619,3 +668,29 @@ func cutLine(b []byte) (line, rest []byte) {
 	}
 	return b, nil
 }
+
+// ShapeNamed reports whether every event of type t has that one type (a
+// Chat chunk, a Gemini chunk, an Ollama line), so that a row names the
+// event by its shape (Session.Shape: "tool_calls.first", "finish_reason")
+// rather than repeat the constant.
+func ShapeNamed(t string) bool {
+	switch t {
+	case model.TypeChunk, model.TypeGemini, model.TypeOllamaChat, model.TypeOllamaGenerate:
+		return true
+	}
+	return false
+}
+
+// ShapesOf lists the shapes (their Sub) the explanations table knows of
+// type t: the names a row of that type can show (see ShapeNamed).
+func ShapesOf(t string) []string { return shapesByType[t] }
+
+var shapesByType = func() map[string][]string {
+	m := map[string][]string{}
+	for _, e := range model.Explanations() {
+		if e.Shape.Sub != "" {
+			m[e.Shape.Type] = append(m[e.Shape.Type], e.Shape.Sub)
+		}
+	}
+	return m
+}()

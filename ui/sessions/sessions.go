@@ -873,7 +873,7 @@ func (sp *Page) updateListKeys(shown bool) {
 		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Stream.Save, &k.Stream.Follow,
 		&k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd, &k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy,
 		&k.Inspect.NextSlow, &k.Inspect.PrevSlow, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Nav.Goto,
-		&k.Inspect.Cited, &k.View.Zoom, &k.View.Left, &k.View.Right,
+		&k.Inspect.Cited, &k.Inspect.OpenFinding, &k.View.Zoom, &k.View.Left, &k.View.Right,
 	} {
 		b.SetEnabled(false)
 	}
