@@ -15,7 +15,7 @@ import (
 // listed from its flag set.
 const callsAbout = `Prints the calls and text a client assembles from the stream, and how the
 stream ended. --json prints one object whose fields are a contract: added
-to, never renamed (README: streamtap calls --json).
+to, never renamed (docs/json.md: streamtap calls --json).
 `
 
 // callsCommand prints the calls and text a client assembles.
