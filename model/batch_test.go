@@ -111,6 +111,7 @@ func batchMatchesAdd(t *testing.T, data []byte) {
 }
 
 func TestAddBatchMatchesAdd(t *testing.T) {
+	t.Parallel() // reads only its own inputs
 	var streams [][]byte
 	for _, s := range dialectSeeds {
 		streams = append(streams, []byte(s))

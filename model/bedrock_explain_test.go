@@ -40,6 +40,7 @@ func esException(typ string, payload []byte) []byte {
 // the member of a Nova event inside an InvokeModel chunk, and as the
 // member of a Converse start or delta.
 func TestExplainEveryBedrockType(t *testing.T) {
+	t.Parallel() // reads only its own inputs
 	claimed := map[string]bool{}
 	for _, lit := range sourceLiterals(t) {
 		q := strconv.Quote(lit)

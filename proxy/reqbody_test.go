@@ -244,6 +244,9 @@ func closedWithin(conn net.Conn, limit time.Duration) (got string, ok bool) {
 // it takes several BodyTimeouts. There used to be no deadline after the
 // head: 20 clients sending 1 byte/s were all still open after 50 s.
 func TestProxyCutsSlowClients(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: it waits out the body deadline several times (about 4 s); the full suite runs it")
+	}
 	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	up := &countingUpstream{got: make(chan upload, 8)}

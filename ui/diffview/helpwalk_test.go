@@ -47,7 +47,8 @@ func TestDiffGoto(t *testing.T) {
 	if got := sel(m); got[1] != want {
 		t.Errorf("B should follow A#5 to B#%d: %v", want, got)
 	}
-	pressDrain(t, m, "tab", ":", "9", "9", "enter")
+	pressDrain(t, m, "tab", ":", "9", "9")
+	m.Update(keyMsg("enter")) // its command is the notice's fade: a 4 s wait, not drained
 	if v := plainView(m); !strings.Contains(v, "B: no event 99: events are numbered 0 to 8") {
 		t.Errorf(":99 on B should say B has no event 99:\n%s", v)
 	}
