@@ -436,6 +436,10 @@ func (dp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		dp.jump(-1, false)
 	case key.Matches(msg, k.Diff.Open):
 		dp.openSide()
+	case msg.String() == "/":
+		// The page lists no search (it compares); say where search is
+		// rather than ignore the key a timeline user reaches for.
+		return dp.Flash("/ searches in a side's inspector: enter opens the active side", false)
 	default:
 		if sd := dp.side[dp.active]; sd.tl != nil {
 			sd.tl.Update(msg)
