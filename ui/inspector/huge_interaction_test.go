@@ -170,6 +170,9 @@ func bigDeltaStream(n int) []byte {
 // fragment, marked, once the layout reaches it, and g still reaches the
 // arguments' real start.
 func TestCallsJumpsToFragmentInBigArguments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a multi-megabyte argument laid out several times; the full suite runs it")
+	}
 	t.Parallel()
 	m := hugeModel(t, bigDeltaStream(bigSize/2), 120, 40)
 	m.insp.tl.SelectOrd(2)
