@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -132,29 +130,7 @@ func TestReplayTimeline(t *testing.T) {
 func TestReplayListen(t *testing.T) {
 	t.Parallel()
 	path, _ := pacedRecording(t, 50*time.Millisecond)
-	ctx, cancel := context.WithCancel(t.Context())
-	pr, pw := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"replay", path, "--listen", "127.0.0.1:0", "--speed", "10"}, nil, io.Discard, pw)
-		pw.Close()
-	}()
-	br := bufio.NewReader(pr)
-	var base string
-	for {
-		line, err := br.ReadString('\n')
-		if m := regexp.MustCompile(`on (http://\S+)`).FindStringSubmatch(line); m != nil {
-			base = m[1]
-			break
-		}
-		if err != nil {
-			break
-		}
-	}
-	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	if base == "" {
-		t.Fatal("replay did not say where it listens")
-	}
+	base, stop := replayListen(t, path)
 	resp, err := rawClient.Get(base + "/v1/chat/completions")
 	if err != nil {
 		t.Fatal(err)
@@ -165,10 +141,7 @@ func TestReplayListen(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("got %d bytes; want %d", len(got), len(want))
 	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("replay exited %d", code)
-	}
+	stop()
 }
 
 // TestSaveTimed: --save-timed writes a recording of stdin while --save
