@@ -11,10 +11,10 @@ import (
 	"github.com/streamtap/streamtap/capture"
 )
 
-// bedrockRows returns the rows of ../shared/captures-next/MANIFEST.tsv
-// that are AWS event streams (Bedrock streams and the encoding's test
-// vectors), and the folder; it skips when the folder is not there.
-func bedrockRows(t *testing.T) (string, []manifestRow) {
+// nextRows returns the rows of ../shared/captures-next/MANIFEST.tsv that
+// keep selects, and the folder; it skips when the folder is not there and
+// fails when no row is selected (what names them in that message).
+func nextRows(t *testing.T, what string, keep func(manifestRow) bool) (string, []manifestRow) {
 	t.Helper()
 	dir := filepath.Join(filepath.Dir(capturesDir(t)), "captures-next")
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
@@ -22,14 +22,21 @@ func bedrockRows(t *testing.T) (string, []manifestRow) {
 	}
 	var rows []manifestRow
 	for _, r := range readManifestPlain(t, dir) {
-		if strings.HasSuffix(r.File, ".eventstream") {
+		if keep(r) {
 			rows = append(rows, r)
 		}
 	}
 	if len(rows) == 0 {
-		t.Fatal("no event stream rows in captures-next/MANIFEST.tsv")
+		t.Fatalf("captures-next/MANIFEST.tsv lists no %s", what)
 	}
 	return dir, rows
+}
+
+// bedrockRows returns the rows that are AWS event streams (Bedrock streams
+// and the encoding's test vectors), and the folder.
+func bedrockRows(t *testing.T) (string, []manifestRow) {
+	t.Helper()
+	return nextRows(t, "event stream", func(r manifestRow) bool { return strings.HasSuffix(r.File, ".eventstream") })
 }
 
 // TestManifestBedrock: every Bedrock stream in captures-next assembles

@@ -11,25 +11,12 @@ import (
 	"github.com/streamtap/streamtap/capture"
 )
 
-// ollamaCaptures returns the Ollama rows of ../shared/captures-next's
-// MANIFEST.tsv (file, expected calls, expected text), with the folder,
-// or skips when the folder is absent.
+// ollamaCaptures returns the Ollama rows of captures-next's MANIFEST.tsv
+// (file, expected calls, expected text), with the folder (see nextRows).
 func ollamaCaptures(t *testing.T) (string, []manifestRow) {
 	t.Helper()
-	dir := filepath.Join(filepath.Dir(capturesDir(t)), "captures-next")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		t.Skipf("captures-next not found at %s: %v", dir, err)
-	}
-	var rows []manifestRow
-	for _, r := range readManifestPlain(t, dir) {
-		if r.Dialect == "ollama" { // the column is called format there
-			rows = append(rows, r)
-		}
-	}
-	if len(rows) == 0 {
-		t.Fatal("captures-next/MANIFEST.tsv lists no ollama stream")
-	}
-	return dir, rows
+	// The dialect column is called format there.
+	return nextRows(t, "ollama stream", func(r manifestRow) bool { return r.Dialect == "ollama" })
 }
 
 // TestOllamaCaptures: every Ollama stream of captures-next assembles as
