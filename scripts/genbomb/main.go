@@ -31,8 +31,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
+
+	"github.com/streamtap/streamtap/scripts/internal/bytesize"
 )
 
 // smallStream is the body of an ordinary entry: one complete Responses
@@ -60,7 +60,7 @@ func main() {
 	out := flag.String("out", "-", "output file, - for stdout")
 	flag.Parse()
 
-	size, err := parseSize(*sizeArg)
+	size, err := bytesize.Parse(*sizeArg)
 	if err != nil {
 		fatal(err)
 	}
@@ -205,29 +205,6 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
 	c.n += int64(n)
 	return n, err
-}
-
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{
-		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
-		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1},
-	}
-	mult := int64(1)
-	num := strings.TrimSpace(s)
-	for _, u := range units {
-		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(u.suffix)) {
-			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseFloat(num, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("bad size %q", s)
-	}
-	return int64(n * float64(mult)), nil
 }
 
 func fatal(err error) {

@@ -43,9 +43,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/scripts/internal/bytesize"
 )
 
 func main() {
@@ -56,7 +57,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the random source")
 	flag.Parse()
 
-	size, err := parseSize(*sizeArg)
+	size, err := bytesize.Parse(*sizeArg)
 	if err != nil {
 		fatal(err)
 	}
@@ -101,31 +102,6 @@ func main() {
 func fatal(err error) {
 	fmt.Fprintln(os.Stderr, "gencapture:", err)
 	os.Exit(1)
-}
-
-// parseSize reads "100MB", "8MiB", "1500000" and the like. KB, MB and GB are
-// decimal, as throughput in MB/s is.
-func parseSize(s string) (int64, error) {
-	units := []struct {
-		suffix string
-		mult   int64
-	}{
-		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
-		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1},
-	}
-	mult := int64(1)
-	num := strings.TrimSpace(s)
-	for _, u := range units {
-		if strings.HasSuffix(strings.ToUpper(num), strings.ToUpper(u.suffix)) {
-			num, mult = strings.TrimSpace(num[:len(num)-len(u.suffix)]), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseFloat(num, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("bad size %q", s)
-	}
-	return int64(n * float64(mult)), nil
 }
 
 // gen writes SSE frames and counts what it wrote.
