@@ -2,7 +2,6 @@ package model
 
 import (
 	"encoding/base64"
-	"os"
 	"strconv"
 	"testing"
 
@@ -74,41 +73,10 @@ func TestExplainEveryBedrockType(t *testing.T) {
 	}
 }
 
-// TestShapeBedrock names the shapes of the Bedrock samples' events, from
-// their data and from the session alone.
+// TestShapeBedrock names the shapes of the text families' chunks, a
+// guardrail's and an exception, from their data and from the session
+// alone (TestShape names the Bedrock samples' events).
 func TestShapeBedrock(t *testing.T) {
-	tests := []struct {
-		stream string
-		ord    int
-		want   string
-	}{
-		{"../samples/bedrock-converse-text-then-tool.eventstream", 0, "messageStart"},
-		{"../samples/bedrock-converse-text-then-tool.eventstream", 1, "contentBlockDelta/text"},
-		{"../samples/bedrock-converse-text-then-tool.eventstream", 6, "contentBlockStop"},
-		{"../samples/bedrock-converse-text-then-tool.eventstream", 7, "contentBlockStart/toolUse"},
-		{"../samples/bedrock-converse-text-then-tool.eventstream", 8, "contentBlockDelta/toolUse"},
-		{"../samples/bedrock-converse-text-then-tool.eventstream", 13, "contentBlockStop/toolUse"},
-		{"../samples/bedrock-converse-text-then-tool.eventstream", -2, "messageStop"},
-		{"../samples/bedrock-converse-text-then-tool.eventstream", -1, "metadata"},
-		{"../samples/bedrock-invoke-claude-tool.eventstream", 0, "message_start"},
-		{"../samples/bedrock-invoke-claude-tool.eventstream", 2, "content_block_delta/text_delta"},
-		{"../samples/bedrock-invoke-claude-tool.eventstream", 7, "content_block_start/tool_use"},
-		{"../samples/bedrock-invoke-claude-tool.eventstream", 8, "content_block_delta/input_json_delta"},
-		{"../samples/bedrock-invoke-claude-tool.eventstream", -1, "message_stop"},
-	}
-	for _, tt := range tests {
-		data := mustRead(t, tt.stream)
-		_, evs := shapeStream(data, capture.FormatAuto)
-		i := tt.ord
-		if i < 0 {
-			i += len(evs)
-		}
-		e := evs[i]
-		if e.withData.String() != tt.want || e.bare.String() != tt.want {
-			t.Errorf("%s #%d: Shape = %v (from data), %v (bare); want %s", tt.stream, i, e.withData, e.bare, tt.want)
-		}
-	}
-	// The text families' chunks, a guardrail's and an exception.
 	titan := func(body string) []byte { return esChunk(body) }
 	stream := append(append(titan(`{"outputText":"Hel","index":0}`), titan(`{"outputText":"lo","index":0,"completionReason":"FINISH","amazon-bedrock-invocationMetrics":{}}`)...),
 		titan(`{"outputText":"Input blocked","amazon-bedrock-guardrailAction":"INTERVENED"}`)...)
@@ -122,15 +90,6 @@ func TestShapeBedrock(t *testing.T) {
 			t.Errorf("chunk %d: Shape = %v (from data), %v (bare); want %s", i, e.withData, e.bare, want)
 		}
 	}
-}
-
-func mustRead(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // The fuzz targets' seeds (dialectSeeds) take Bedrock streams too: Nova

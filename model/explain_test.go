@@ -298,6 +298,19 @@ func TestShape(t *testing.T) {
 		{"testdata/gemini-partial-args-nested__vercel-ai.chunks.txt", 0, "(gemini chunk)/functionCall.start"},
 		{"testdata/gemini-partial-args-nested__vercel-ai.chunks.txt", 1, "(gemini chunk)/partialArgs"},
 		{"../samples/chat-openrouter-keepalive.sse", 0, "(comment)"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", 0, "messageStart"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", 1, "contentBlockDelta/text"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", 6, "contentBlockStop"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", 7, "contentBlockStart/toolUse"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", 8, "contentBlockDelta/toolUse"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", 13, "contentBlockStop/toolUse"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", -2, "messageStop"},
+		{"../samples/bedrock-converse-text-then-tool.eventstream", -1, "metadata"},
+		{"../samples/bedrock-invoke-claude-tool.eventstream", 0, "message_start"},
+		{"../samples/bedrock-invoke-claude-tool.eventstream", 2, "content_block_delta/text_delta"},
+		{"../samples/bedrock-invoke-claude-tool.eventstream", 7, "content_block_start/tool_use"},
+		{"../samples/bedrock-invoke-claude-tool.eventstream", 8, "content_block_delta/input_json_delta"},
+		{"../samples/bedrock-invoke-claude-tool.eventstream", -1, "message_stop"},
 	}
 	for _, tt := range tests {
 		data, err := os.ReadFile(tt.stream)
