@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -18,7 +16,6 @@ import (
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
-	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
 
@@ -37,21 +34,7 @@ func TestSessionsListFindingsMatchCheck(t *testing.T) {
 		"cr-only":   []byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\r\rdata: [DONE]\r\r"),
 		"empty":     nil,
 	}
-	for _, s := range samples.List() {
-		data, err := samples.Open(s.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bodies["sample "+s.Name] = data
-	}
-	caps, _ := filepath.Glob("../../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
-	for _, name := range caps {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bodies["capture "+filepath.Base(name)] = data
-	}
+	addSamplesAndCaptures(t, bodies, "")
 	names := make([]string, 0, len(bodies))
 	for name := range bodies {
 		names = append(names, name)

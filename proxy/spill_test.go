@@ -53,22 +53,30 @@ func spillBodies(t *testing.T) map[string][]byte {
 		// It ends short of its Content-Length: an error ends it.
 		"short sse": []byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"cut\"}}]}\n\n"),
 	}
+	addSamplesAndCaptures(t, bodies, "sse ")
+	return bodies
+}
+
+// addSamplesAndCaptures adds every sample ("PREFIXsample NAME") and every
+// shared capture ("PREFIXcapture FILE") to bodies; the captures are absent
+// beside a bare checkout, and the rest still runs.
+func addSamplesAndCaptures(t *testing.T, bodies map[string][]byte, prefix string) {
+	t.Helper()
 	for _, s := range samples.List() {
 		data, err := samples.Open(s.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		bodies["sse sample "+s.Name] = data
+		bodies[prefix+"sample "+s.Name] = data
 	}
-	caps, _ := filepath.Glob("../../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
+	caps, _ := filepath.Glob("../../shared/captures/*.sse")
 	for _, name := range caps {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		bodies["sse capture "+filepath.Base(name)] = data
+		bodies[prefix+"capture "+filepath.Base(name)] = data
 	}
-	return bodies
 }
 
 // spillUpstream answers ?name= with its body, in reads of 777 bytes so
