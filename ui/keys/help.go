@@ -1,6 +1,8 @@
 package keys
 
 import (
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -37,27 +39,30 @@ func NavDelta(k *Map, msg tea.KeyPressMsg, page int) (delta int, ok bool) {
 }
 
 // ShortHelp renders the one-line contextual help, w cells wide:
-// the enabled bindings of list, as many as fit.
+// the enabled bindings of list, as many as fit. Widths are measured on
+// the plain text and only what fits is styled: the help line is drawn on
+// every frame.
 func ShortHelp(st *theme.Styles, list []key.Binding, w int) string {
-	var parts []string
-	for _, b := range list {
-		if !b.Enabled() {
+	const sepText = " · "
+	var b strings.Builder
+	used := 0
+	for _, kb := range list {
+		if !kb.Enabled() {
 			continue
 		}
-		h := b.Help()
-		parts = append(parts, st.Help.Key.Render(h.Key)+" "+st.Help.Desc.Render(h.Desc))
-	}
-	line := ""
-	sep := st.Subtle.Render(" · ")
-	for i, p := range parts {
-		next := p
-		if i > 0 {
-			next = sep + p
+		h := kb.Help()
+		need := ansi.StringWidth(h.Key) + 1 + ansi.StringWidth(h.Desc)
+		if used > 0 {
+			need += ansi.StringWidth(sepText)
 		}
-		if ansi.StringWidth(line+next) > w {
+		if used+need > w {
 			break
 		}
-		line += next
+		if used > 0 {
+			b.WriteString(st.Subtle.Render(sepText))
+		}
+		b.WriteString(st.Help.Key.Render(h.Key) + " " + st.Help.Desc.Render(h.Desc))
+		used += need
 	}
-	return cell.Fit(line, w)
+	return cell.Fit(b.String(), w)
 }
