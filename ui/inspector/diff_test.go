@@ -10,12 +10,12 @@ import (
 )
 
 // TestDiffsBigSnapshotsOffTheEventLoop selects an output_item.done whose
-// snapshot is 4 MiB: the first frame reads and compares nothing (it says
+// snapshot is 4 MiB (2 MiB under -short): the first frame reads and compares nothing (it says
 // what it is comparing), and the comparison, done by the command the key
 // started, shows the changed members with the big one cut short to its
 // start and size.
 func TestDiffsBigSnapshotsOffTheEventLoop(t *testing.T) {
-	m := hugeModel(t, snapshotPair(bigSize), 120, 40)
+	m := hugeModel(t, snapshotPair(interactionSize()), 120, 40)
 	pressAll(m, "4", "1")
 	var view string
 	var cmd func()
@@ -28,7 +28,7 @@ func TestDiffsBigSnapshotsOffTheEventLoop(t *testing.T) {
 		t.Errorf("the first frame should say it is comparing, not compare:\n%s", view)
 	}
 	if alloc > 1<<20 {
-		t.Errorf("the first frame allocated %d bytes; a 4 MiB snapshot must not be read on the event loop", alloc)
+		t.Errorf("the first frame allocated %d bytes; a snapshot of megabytes must not be read on the event loop", alloc)
 	}
 	cmd()
 	view = plainView(m)
@@ -62,7 +62,7 @@ func twoSnapshotPairs(n int) []byte {
 // selection comes back to it.
 func TestDiffsComparisonLandsWhereItBelongs(t *testing.T) {
 	t.Parallel()
-	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
+	m := hugeModel(t, twoSnapshotPairs(interactionSize()/4), 120, 40)
 	m.insp.tl.SelectOrd(2)
 	_, first := m.Update(keyMsg("4"))
 	m.Update(keyMsg("1"))
@@ -92,7 +92,7 @@ func TestDiffsComparisonLandsWhereItBelongs(t *testing.T) {
 // result, for the session before, is not kept.
 func TestDiffsResultOfAnotherSessionDropped(t *testing.T) {
 	t.Parallel()
-	m := hugeModel(t, twoSnapshotPairs(bigSize/4), 120, 40)
+	m := hugeModel(t, twoSnapshotPairs(interactionSize()/4), 120, 40)
 	m.insp.tl.SelectOrd(2)
 	_, cmd := m.Update(keyMsg("4"))
 	msgs := messagesOf(cmd)

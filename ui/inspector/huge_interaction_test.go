@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,6 +18,15 @@ import (
 // read of an event's start, the 256 KiB indexed when a document is made,
 // and the 512 KiB laid out per key press.
 const bigSize = 4 << 20
+
+// interactionSize is the size of what the interaction tests open: bigSize,
+// or under -short half of it, still four times the largest of those bounds.
+func interactionSize() int {
+	if testing.Short() {
+		return bigSize / 2
+	}
+	return bigSize
+}
 
 // hugeModel opens a stream at w×h.
 func hugeModel(t *testing.T, data []byte, w, h int) *Model {
@@ -48,12 +58,12 @@ func sideTitleText(m *Model) string {
 // whole has run, and says in the title what is still under way.
 func TestBigEventFirstScreenBeforeRead(t *testing.T) {
 	t.Parallel()
-	m := hugeModel(t, hugeShapes[0].build(bigSize), 120, 40)
+	m := hugeModel(t, hugeShapes[0].build(interactionSize()), 120, 40)
 	_, cmd := m.Update(keyMsg("2"))
 	if got := sideText(m); !strings.Contains(got, `"arguments":"{\"content\":\"BEGIN-w0000000`) {
 		t.Fatalf("first screen should show the event from its start:\n%s", ansi.Strip(viewOf(m)))
 	}
-	if title := sideTitleText(m); !strings.Contains(title, "reading 4.0") {
+	if title := sideTitleText(m); !strings.Contains(title, fmt.Sprintf("reading %d.0", interactionSize()>>20)) {
 		t.Errorf("title = %q; want it to say the event is being read", title)
 	}
 	if cmd == nil {
@@ -80,7 +90,7 @@ func TestBigEventFirstScreenBeforeRead(t *testing.T) {
 // goes to the end once the line count is known, and scrolls from there.
 func TestBigEventGWaitsForEnd(t *testing.T) {
 	t.Parallel()
-	m := hugeModel(t, hugeShapes[0].build(bigSize), 80, 24)
+	m := hugeModel(t, hugeShapes[0].build(interactionSize()), 80, 24)
 	_, read := m.Update(keyMsg("2"))
 	_, more := m.Update(keyMsg("G"))
 	if got := sideText(m); strings.Contains(got, "-END") {
@@ -103,6 +113,10 @@ func TestBigEventGWaitsForEnd(t *testing.T) {
 
 // twoBigEvents is a stream of two big output_item.done events whose
 // arguments start with FIRST- and SECOND-.
+// bigPair is twoBigEvents of interactionSize, built once for the tests
+// that share it (they only read it).
+var bigPair = sync.OnceValue(func() []byte { return twoBigEvents(interactionSize()) })
+
 func twoBigEvents(n int) []byte {
 	var b bytes.Buffer
 	for i, name := range []string{"FIRST-", "SECOND-"} {
@@ -116,7 +130,7 @@ func twoBigEvents(n int) []byte {
 // is read and indexed: results for what is no longer shown change nothing.
 func TestStaleLayoutResultsAreDropped(t *testing.T) {
 	t.Parallel()
-	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
+	m := hugeModel(t, bigPair(), 120, 40)
 	m.insp.tl.SelectOrd(0)
 	_, readFirst := m.Update(keyMsg("2"))
 	m.Update(keyMsg("1")) // focus the timeline, to move the selection
@@ -174,7 +188,7 @@ func TestCallsJumpsToFragmentInBigArguments(t *testing.T) {
 		t.Skip("-short: a multi-megabyte argument laid out several times; the full suite runs it")
 	}
 	t.Parallel()
-	m := hugeModel(t, bigDeltaStream(bigSize/2), 120, 40)
+	m := hugeModel(t, bigDeltaStream(interactionSize()/2), 120, 40)
 	m.insp.tl.SelectOrd(2)
 	_, cmd := m.Update(keyMsg("3"))
 	settle(m, cmd)
@@ -233,7 +247,7 @@ func TestCallsBigArgumentsKeepStringState(t *testing.T) {
 // view ends up showing the selected event, all work done.
 func TestLayoutWorkBesideTheEventLoop(t *testing.T) {
 	t.Parallel()
-	m := hugeModel(t, twoBigEvents(bigSize), 100, 30)
+	m := hugeModel(t, bigPair(), 100, 30)
 	results := make(chan tea.Msg, 256)
 	pending := 0
 	run := func(cmd tea.Cmd) {
@@ -285,9 +299,9 @@ func TestLayoutWorkBesideTheEventLoop(t *testing.T) {
 // event of the first one is read: its result must not land in the second.
 func TestResultsForAnotherSessionAreDropped(t *testing.T) {
 	t.Parallel()
-	m := hugeModel(t, twoBigEvents(bigSize), 120, 40)
+	m := hugeModel(t, bigPair(), 120, 40)
 	_, readFirst := m.Update(keyMsg("2"))
-	m.insp.Attach(newSession(hugeShapes[0].build(bigSize))) // as openSession does
+	m.insp.Attach(newSession(hugeShapes[0].build(interactionSize()))) // as openSession does
 	m.insp.SetSize(m.insp.w, m.insp.h)
 	m.insp.setFocus(m.insp.indexOf(m.insp.det))
 	_, readSecond := m.Update(keyMsg("g"))
