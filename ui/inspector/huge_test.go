@@ -28,6 +28,9 @@ const (
 	sizeChunks = doc.IndexChunk + 1
 	size20M    = 20_000_000
 	size50M    = 50_000_000
+	// sizeLoop1 is the smallest size past every bound of the event loop
+	// above: -short walks it rather than size1M1.
+	sizeLoop1 = max(doc.SyncBudget, diffSyncMax, eventPrefixMax) + 1
 )
 
 // markers are what the first and the last screen of a pane show for a
@@ -202,7 +205,7 @@ type hugeCase struct {
 // from 1 byte past the thresholds of what the panes do on the event loop
 // (size1M1), the big shapes past one index chunk (sizeChunks), and the
 // function call's arguments at 50 MB. Under -short, only 1 byte and
-// size1M1, the size past every threshold of the event loop. Each size crosses
+// sizeLoop1, just past every threshold of the event loop. Each size crosses
 // a threshold the one before it does not; more sizes between them walk
 // the same code (more chunks of the same index: TestDocResumes checks a
 // layout resumed from any chunk), and what they cost is measured by
@@ -210,12 +213,13 @@ type hugeCase struct {
 // and BenchmarkDiffsFirstFrame at 20 and 50 MB.
 func hugeCases() []hugeCase {
 	var out []hugeCase
+	sizes := []int{1, 1 << 10, size64K1, size1M1, sizeChunks, size50M}
+	if testing.Short() {
+		sizes = []int{1, sizeLoop1}
+	}
 	for _, sh := range hugeShapes {
-		for _, n := range []int{1, 1 << 10, size64K1, size1M1, sizeChunks, size50M} {
-			switch {
-			case n == sizeChunks && !sh.big,
-				n == size50M && sh.name != "doneArgs",
-				testing.Short() && n != 1 && n != size1M1:
+		for _, n := range sizes {
+			if n == sizeChunks && !sh.big || n == size50M && sh.name != "doneArgs" {
 				continue
 			}
 			out = append(out, hugeCase{sh, n})
