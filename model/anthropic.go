@@ -133,9 +133,13 @@ func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 		it := st.target(s, ev, ord)
 		// One walk over the delta: its type and whichever value it carries.
 		var dt, value []byte
+		t.deltaWalked = true
 		s.idx.Members(t.delta, func(k, v []byte) bool {
 			switch string(k) {
 			case "type":
+				if dt == nil {
+					t.deltaType = v // the first, as Get finds it (Session.DeltaType)
+				}
 				dt = v
 			case "partial_json", "text", "thinking", "signature":
 				value = v

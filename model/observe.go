@@ -140,6 +140,20 @@ func (s *Session) Field(key string) []byte {
 	return s.idx.Get(s.cur, key)
 }
 
+// DeltaType returns the "type" member of the delta of the Anthropic
+// content_block_delta being added (the first one, as Index.Get finds it),
+// or nil when the delta has none, and true; false when the assembly did
+// not walk this event's delta, and then the caller reads it itself. It
+// answers as Field does, only while the event is added and observed: the
+// rules read the type of every delta, and the assembly's walk over it has
+// found it already.
+func (s *Session) DeltaType() ([]byte, bool) {
+	if s.cur == nil || !s.top.deltaWalked {
+		return nil, false
+	}
+	return s.top.deltaType, true
+}
+
 // Note is what the assembly saw of the event being added and does not
 // keep: a quirk of its members that a rule judges (package model/checks),
 // found in the walk the assembly makes anyway, so that no observer walks

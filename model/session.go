@@ -256,6 +256,11 @@ type top struct {
 	// here, the chunk's decoding does not scan the string a second time
 	// to find where it ends.
 	bytes []byte
+	// deltaType is the first "type" member of an Anthropic
+	// content_block_delta's delta, and deltaWalked says the assembly
+	// walked that delta (see Session.DeltaType).
+	deltaType   []byte
+	deltaWalked bool
 }
 
 // member is collect for Index.Members.

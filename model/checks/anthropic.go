@@ -146,10 +146,20 @@ func (ac *anthChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 			m.toolUse = append(m.toolUse, ord)
 		}
 	case "content_block_delta":
-		b := m.blocks[idx]
-		// The delta's type as raw bytes, not a string: this runs for
-		// every delta.
-		dt, _ := jsonscan.Raw(s.JSON().Get(s.Field("delta"), "type"))
+		// The open block is nearly always the delta's, and saves a map
+		// lookup: content_block_start sets it and m.blocks[its index]
+		// together.
+		b := m.open
+		if b == nil || b.index != idx {
+			b = m.blocks[idx]
+		}
+		// The delta's type as raw bytes, not a string, and as the
+		// assembly's walk found it: this runs for every delta.
+		dtv, ok := s.DeltaType()
+		if !ok {
+			dtv = s.JSON().Get(s.Field("delta"), "type")
+		}
+		dt, _ := jsonscan.Raw(dtv) // plain or not, the bytes between the quotes
 		switch {
 		case b == nil:
 			c.add(aUnknownBlock, []int{ord}, "%s at event %d is for block %d, never started", dt, ord, idx)

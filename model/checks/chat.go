@@ -17,9 +17,12 @@ import (
 type chatChecks struct {
 	opened map[int]chatOpen   // by item index: what a call's first fragment had
 	ident  map[int]*chatIdent // by response index
-	events int                // Chat JSON chunks
-	last   int                // ordinal of the latest
-	whole  map[int]bool       // responses that are non-streaming chat.completion bodies
+	// lastIdent is ident[lastIdentOf], the latest asked (identOf).
+	lastIdent   *chatIdent
+	lastIdentOf int
+	events      int          // Chat JSON chunks
+	last        int          // ordinal of the latest
+	whole       map[int]bool // responses that are non-streaming chat.completion bodies
 	// nulls holds the null members of each call's fragments, by item
 	// index (model.Session.Notes).
 	nulls map[int]*chatNulls
@@ -103,14 +106,7 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 	if azureFilterChunk(s) {
 		return // Azure's prompt-filter chunk names no completion
 	}
-	if cc.ident == nil {
-		cc.ident = map[int]*chatIdent{}
-	}
-	id := cc.ident[r.Index]
-	if id == nil {
-		id = &chatIdent{}
-		cc.ident[r.Index] = id
-	}
+	id := cc.identOf(r)
 	for i, key := range identKeys {
 		v := s.Field(key)
 		if v == nil {
@@ -129,6 +125,25 @@ func (cc *chatChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 			f.prev = string(v)
 		}
 	}
+}
+
+// identOf returns the identity followed for response r, making it. The
+// latest is kept at hand: every chunk asks, and chunks come one completion
+// after another.
+func (cc *chatChecks) identOf(r *model.Response) *chatIdent {
+	if cc.lastIdent != nil && cc.lastIdentOf == r.Index {
+		return cc.lastIdent
+	}
+	if cc.ident == nil {
+		cc.ident = map[int]*chatIdent{}
+	}
+	id := cc.ident[r.Index]
+	if id == nil {
+		id = &chatIdent{}
+		cc.ident[r.Index] = id
+	}
+	cc.lastIdent, cc.lastIdentOf = id, r.Index
+	return id
 }
 
 // notes records what the assembly noted of a chunk (model.Session.Notes):
@@ -189,9 +204,18 @@ func azureFilterChunk(s *model.Session) bool {
 	if jsonscan.Kind(choices) != '[' {
 		return false
 	}
-	none := true
-	s.JSON().Elements(choices, func(int, []byte) bool { none = false; return false })
-	return none && s.Field("prompt_filter_results") != nil
+	// choices is valid JSON: it holds no element when the first byte
+	// after its '[' and any white space is its ']'.
+	for _, b := range choices[bytes.IndexByte(choices, '[')+1:] {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case ']':
+			return s.Field("prompt_filter_results") != nil
+		}
+		return false
+	}
+	return false
 }
 
 // standard finish reasons (openai-python ChatCompletionChunk choice).
@@ -372,10 +396,16 @@ func chatLabel(it *model.Item) string {
 	return fmt.Sprintf("at index %d", it.Position)
 }
 
+// chatLabelOf is chatLabel as a fmt.Stringer: a call's label is built
+// when a finding's message is, not for every call checked.
+type chatLabelOf struct{ it *model.Item }
+
+func (l chatLabelOf) String() string { return chatLabel(l.it) }
+
 // checkCall judges one call's identity fragments and arguments.
 func (cc *chatChecks) checkCall(out *Checker, s *model.Session, it *model.Item, over bool) {
 	o, known := cc.opened[it.Index]
-	label := chatLabel(it)
+	label := chatLabelOf{it} // built only for a finding's message
 	var idRep, nameRep, idEmpty, nameEmpty, notString []int
 	lateID, lateName := -1, -1
 	// The fragments past the ones the model kept are only counted.

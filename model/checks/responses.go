@@ -37,6 +37,9 @@ type respChecks struct {
 	nonStd       evGroups
 	typeUnknown  evGroups
 	noItemID     evGroups // by event type: events that must name their item and do not
+	// itemTypes caches namesItem by interned event type: 0 not asked yet,
+	// 1 no, 2 yes.
+	itemTypes []uint8
 	noChecks
 }
 
@@ -115,6 +118,28 @@ var respItemTypes = map[string]bool{
 	"apply_patch_call": true, "apply_patch_call_output": true, "mcp_call": true, "mcp_list_tools": true,
 	"mcp_approval_request": true, "compaction": true, "tool_search_call": true, "tool_search_output": true,
 }
+
+// namesItem is namesItem[typ] for the interned type id, remembered by id:
+// it is asked for every event, and a slice index costs less than hashing
+// the name.
+func (rc *respChecks) namesItem(id uint16, typ string) bool {
+	if int(id) >= len(rc.itemTypes) {
+		rc.itemTypes = append(rc.itemTypes, make([]uint8, int(id)+1-len(rc.itemTypes))...)
+	}
+	known := &rc.itemTypes[id]
+	if *known == 0 {
+		*known = 1
+		if namesItem[typ] {
+			*known = 2
+		}
+	}
+	return *known == 2
+}
+
+// nonEmptyString reports whether the value v (validated JSON) is a string
+// that is not "", as str(v) != "" does, without decoding it: a string of
+// more than its two quotes decodes to at least one rune.
+func nonEmptyString(v []byte) bool { return len(v) > 2 && v[0] == '"' }
 
 func (rc *respChecks) newItem(it *model.Item, ord int) {
 	if it.Opened != ord {
@@ -257,7 +282,7 @@ func (rc *respChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 	if ev.Flags&model.NonStandard != 0 {
 		rc.nonStd.add(typ, ord)
 	}
-	if namesItem[typ] && str(s.Field("item_id")) == "" {
+	if rc.namesItem(ev.Type, typ) && !nonEmptyString(s.Field("item_id")) {
 		rc.noItemID.add(typ, ord)
 	}
 	for _, key := range indexKeys {
