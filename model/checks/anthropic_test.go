@@ -69,6 +69,22 @@ func anthropicCases() []ruleCase {
 			e[5] = aDelta(1, `{"type":"text_delta","text":"{}"}`)
 			return e
 		}), 4, 5),
+		// A delta that repeats its type is judged by the first, as the
+		// delta's Get finds it (Session.DeltaType).
+		hit(aDeltaType, "a repeated type, the first a text_delta on tool_use", anth(func(e [][2]string) [][2]string {
+			e[5] = aDelta(1, `{"type":"text_delta","type":"input_json_delta","partial_json":""}`)
+			return e
+		}), 4, 5),
+		miss(aDeltaType, "a repeated type, the first fits", anth(func(e [][2]string) [][2]string {
+			e[5] = aDelta(1, `{"type":"input_json_delta","type":"text_delta","partial_json":""}`)
+			return e
+		})),
+		// A delta for a block other than the open one is judged by its own
+		// block, not the open one.
+		miss(aDeltaType, "text_delta on a text block while a tool_use block is open", anth(func(e [][2]string) [][2]string {
+			return append(e[:2], aStart(1, aToolUse), aDelta(0, `{"type":"text_delta","text":"Checking."}`), aStop(0),
+				aJSON(1, `""`), aJSON(1, argsDelta1), aJSON(1, argsDelta2), aStop(1), aMsgDelta(`"tool_use"`), aMsgStop)
+		})),
 		miss(aDeltaType, "citations_delta on text", anth(func(e [][2]string) [][2]string {
 			return append(e[:3], append([][2]string{aDelta(0, `{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"x","url":"u","title":"t","encrypted_index":"e"}}`)}, e[3:]...)...)
 		})),

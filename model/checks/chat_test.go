@@ -40,6 +40,14 @@ func chatCases() []ruleCase {
 		miss(cCreated, "Azure's prompt-filter chunk", chat(func(p []string) []string {
 			return append([]string{`{"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`}, p...)
 		})),
+		miss(cIdentity, "Azure's prompt-filter chunk, choices [ ] with white space", chat(func(p []string) []string {
+			return append([]string{`{"choices":[ ],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`}, p...)
+		})),
+		hit(cIdentity, "a chunk with a choice and prompt_filter_results is no filter chunk", chat(func(p []string) []string {
+			p[0] = strings.Replace(p[0], `"model":"gpt-4o"`, `"model":""`, 1)
+			p[0] = strings.Replace(p[0], `{`, `{"prompt_filter_results":[],`, 1)
+			return p
+		}), 0, 1),
 		miss(cIdentity, "only created changes", chat(func(p []string) []string {
 			p[2] = strings.Replace(p[2], `"created":1`, `"created":2`, 1)
 			return p

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -79,7 +80,7 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 		} else {
 			c.add(fEmptyData, []int{ord}, "event %d has no data line", ord)
 		}
-	case len(bytes.TrimSpace(f.Data)) == 0:
+	case blank(f.Data):
 		c.add(fEmptyData, []int{ord}, "event %d: data is empty (a heartbeat?); JSON.parse(\"\") fails on it", ord)
 	case ev.Kind == model.KindError:
 		// The body of an HTTP error: the error payload below reports it.
@@ -130,6 +131,16 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 func judgesNames(d model.Dialect) bool {
 	r := rulesOf(d)
 	return r != nil && r.judgesNames
+}
+
+// blank reports whether data is empty or white space alone, as
+// bytes.TrimSpace judges it; data that starts with a printable ASCII byte
+// (nearly every event's: '{') is told at once.
+func blank(data []byte) bool {
+	if len(data) > 0 && data[0] > ' ' && data[0] < utf8.RuneSelf {
+		return false
+	}
+	return len(bytes.TrimSpace(data)) == 0
 }
 
 func isField(name []byte) bool {

@@ -12,11 +12,15 @@ import (
 
 // respChecks holds what the OpenAI Responses rules need across events.
 type respChecks struct {
-	resps   map[int]*respFacts // by Session.Responses index
-	items   map[int]itemFacts  // by Session.Items index: items as output_item.added opened them
-	last    int                // ordinal + 1 of the latest Responses event
-	events  int                // Responses JSON events
-	lastRsp int                // index + 1 of the response being streamed
+	// resps and items are by Session.Responses and Session.Items index
+	// (slices: the indexes are dense, and a map's growth cost more than
+	// the rules): what each response showed, and items as
+	// output_item.added opened them.
+	resps   []*respFacts
+	items   []itemFacts
+	last    int // ordinal + 1 of the latest Responses event
+	events  int // Responses JSON events
+	lastRsp int // index + 1 of the response being streamed
 
 	// Sequence numbers run over the whole stream; response.created resets
 	// them.
@@ -76,6 +80,32 @@ type respFacts struct {
 // itemFacts is an item as output_item.added opened it.
 type itemFacts struct {
 	name, callID string
+	opened       bool
+}
+
+// item returns the facts of item i, and false when output_item.added did
+// not open it.
+func (rc *respChecks) item(i int) (itemFacts, bool) {
+	if i < 0 || i >= len(rc.items) || !rc.items[i].opened {
+		return itemFacts{}, false
+	}
+	return rc.items[i], true
+}
+
+// resp returns the facts of response i, or nil.
+func (rc *respChecks) resp(i int) *respFacts {
+	if i < 0 || i >= len(rc.resps) {
+		return nil
+	}
+	return rc.resps[i]
+}
+
+// grow returns s with at least n elements.
+func grow[T any](s []T, n int) []T {
+	if n > len(s) {
+		s = append(s, make([]T, n-len(s))...)
+	}
+	return s
 }
 
 // evGroups collects events by a key (a type name), in first-seen order.
@@ -145,27 +175,23 @@ func (rc *respChecks) newItem(it *model.Item, ord int) {
 	if it.Opened != ord {
 		return
 	}
-	if rc.items == nil {
-		rc.items = map[int]itemFacts{}
-	}
-	rc.items[it.Index] = itemFacts{name: it.Name, callID: it.CallID}
+	rc.items = grow(rc.items, it.Index+1)
+	rc.items[it.Index] = itemFacts{name: it.Name, callID: it.CallID, opened: true}
 }
 
 func (rc *respChecks) facts(s *model.Session, ord int) (*model.Response, *respFacts) {
 	if n := len(s.Responses); n > 0 && s.Responses[n-1] == rc.curR {
 		return rc.curR, rc.curF
 	}
-	if rc.resps == nil {
-		rc.resps = map[int]*respFacts{}
-	}
 	for i := len(s.Responses) - 1; i >= 0; i-- {
 		r := s.Responses[i]
 		if r.Dialect != model.DialectResponses {
 			continue
 		}
-		f := rc.resps[r.Index]
+		f := rc.resp(r.Index)
 		if f == nil {
 			f = &respFacts{terminal: -1, statusOrd: -1}
+			rc.resps = grow(rc.resps, r.Index+1)
 			rc.resps[r.Index] = f
 		}
 		rc.curR, rc.curF = r, f
@@ -602,7 +628,7 @@ func str(v []byte) string {
 }
 
 func (rc *respChecks) finish(out *Checker, s *model.Session, _ bool) {
-	if rc.events == 0 && len(rc.resps) == 0 {
+	if rc.events == 0 && len(rc.resps) == 0 { // no response has facts
 		return
 	}
 	ended, _ := s.Ended()
@@ -625,7 +651,7 @@ func (rc *respChecks) finish(out *Checker, s *model.Session, _ bool) {
 	}
 	rc.reportAfter(out)
 	for _, r := range s.Responses {
-		rf := rc.resps[r.Index]
+		rf := rc.resp(r.Index)
 		if r.Dialect != model.DialectResponses || rf == nil {
 			continue
 		}

@@ -18,9 +18,9 @@ func (rc *respChecks) checkItem(out *Checker, s *model.Session, it *model.Item) 
 	var r *model.Response
 	if it.Response >= 0 && it.Response < len(s.Responses) {
 		r = s.Responses[it.Response]
-		rf = rc.resps[it.Response]
+		rf = rc.resp(it.Response)
 	}
-	open, wasOpened := rc.items[it.Index]
+	open, wasOpened := rc.item(it.Index)
 	label := lazyLabel{it: it}
 	origin := it.Opened
 	if origin < 0 {

@@ -137,6 +137,23 @@ func responsesCases() []ruleCase {
 			return e
 		}), 9),
 		miss(rItemIDMissing, "every event names its item", resp(func(e []revt) []revt { return e })),
+		// An item_id that is "", null or not a string names nothing; one
+		// that needs decoding names its item (the rule reads the raw
+		// value, not a decoded copy).
+		hit(rItemIDMissing, `item_id "" and null`, resp(func(e []revt) []revt {
+			e[3].body = strings.Replace(e[3].body, `"item_id":"fc_1"`, `"item_id":""`, 1)
+			e[4].body = strings.Replace(e[4].body, `"item_id":"fc_1"`, `"item_id":null`, 1)
+			return e
+		}), 3, 4),
+		hit(rItemIDMissing, "item_id 0 and true", resp(func(e []revt) []revt {
+			e[3].body = strings.Replace(e[3].body, `"item_id":"fc_1"`, `"item_id":0`, 1)
+			e[4].body = strings.Replace(e[4].body, `"item_id":"fc_1"`, `"item_id":true`, 1)
+			return e
+		}), 3, 4),
+		miss(rItemIDMissing, "an escaped item_id", resp(func(e []revt) []revt {
+			e[3].body = strings.Replace(e[3].body, `"item_id":"fc_1"`, `"item_id":"\u0066c_1"`, 1)
+			return e
+		})),
 		miss(rItemIDMissing, "audio transcript deltas name no item", resp(func(e []revt) []revt {
 			return ins(e, 7, revt{typ: "response.audio.transcript.delta", body: `"delta":"Hi"`})
 		})),
