@@ -159,7 +159,10 @@ func (ac *anthChecks) observe(c *Checker, s *model.Session, ord int, ev *model.E
 		if !ok {
 			dtv = s.JSON().Get(s.Field("delta"), "type")
 		}
-		dt, _ := jsonscan.Raw(dtv) // plain or not, the bytes between the quotes
+		var dt []byte // the bytes between the quotes, escaped or not
+		if len(dtv) >= 2 && dtv[0] == '"' {
+			dt = dtv[1 : len(dtv)-1]
+		}
 		switch {
 		case b == nil:
 			c.add(aUnknownBlock, []int{ord}, "%s at event %d is for block %d, never started", dt, ord, idx)

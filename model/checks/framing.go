@@ -12,22 +12,31 @@ import (
 
 // framingState holds what the transport rules need across events.
 type framingState struct {
-	data       int    // events with a data field
-	endings    [3]int // first frame ending in LF, CRLF, CR (ordinal + 1)
-	done       int    // ordinal + 1 of the first data: [DONE]
-	doneRule   string // the rule for events after it: that of the dialect it ended, if any
-	afterDone  []int  // events after it (capped)
-	afterDoneN int    // how many
+	data    int    // events with a data field
+	endings [3]int // first frame ending in LF, CRLF, CR (ordinal + 1)
+	// endingsSeen holds the flags of the endings found (endings[i] > 0),
+	// so that a frame whose endings are all known costs one test.
+	endingsSeen capture.Flags
+	done        int    // ordinal + 1 of the first data: [DONE]
+	doneRule    string // the rule for events after it: that of the dialect it ended, if any
+	afterDone   []int  // events after it (capped)
+	afterDoneN  int    // how many
 }
 
 var endingFlags = [3]capture.Flags{capture.EndsLF, capture.EndsCRLF, capture.EndsCR}
+
+const allEndings = capture.EndsLF | capture.EndsCRLF | capture.EndsCR
+
 var endingNames = [3]string{"LF", "CRLF", "CR"}
 
 func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
 	fs := &c.frames
-	for i, e := range endingFlags {
-		if f.Flags&e != 0 && fs.endings[i] == 0 {
-			fs.endings[i] = ord + 1
+	if f.Flags&allEndings&^fs.endingsSeen != 0 { // a line ending not seen before
+		for i, e := range endingFlags {
+			if f.Flags&e != 0 && fs.endings[i] == 0 {
+				fs.endings[i] = ord + 1
+				fs.endingsSeen |= e
+			}
 		}
 	}
 	if f.Kind != capture.FrameEvent {
