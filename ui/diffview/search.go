@@ -20,8 +20,9 @@ import (
 // what each row of either side stands for — its type (as sent and as the
 // type column abbreviates it), its kind, its item's ids and name, its
 // summary and flags — and against the event's bytes, as sent or
-// JSON-escaped, as the inspector's search matches them, so that enter then
-// / finds the same events in a side's inspector. n and N go to the next and
+// JSON-escaped, as the inspector's search matches them, so that every event
+// / finds in a side's inspector (enter) matches here too; the page also
+// matches what only its rows say (fn_args, keep-alive). n and N go to the next and
 // previous matching row on the active side (the other side linked) while a
 // search is on, the differences again once esc has cleared it.
 //
