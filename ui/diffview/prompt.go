@@ -1,15 +1,13 @@
 package diffview
 
 import (
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui/cell"
+	"github.com/streamtap/streamtap/ui/inspector"
 	"github.com/streamtap/streamtap/ui/keys"
 	"github.com/streamtap/streamtap/ui/theme"
 )
@@ -33,18 +31,7 @@ const (
 // open starts typing, from value (the search on now), on a help line w
 // cells wide.
 func (p *searchPrompt) open(st *theme.Styles, value string, w int) tea.Cmd {
-	p.on, p.in = true, textinput.New()
-	p.in.Prompt = searchLabel
-	p.in.SetStyles(st.Prompt)
-	// ctrl+v would run a clipboard program; the terminal's own paste
-	// arrives as a PasteMsg. Suggestions are not used.
-	p.in.KeyMap.Paste.SetEnabled(false)
-	p.in.KeyMap.AcceptSuggestion.SetEnabled(false)
-	p.in.KeyMap.NextSuggestion.SetEnabled(false)
-	p.in.KeyMap.PrevSuggestion.SetEnabled(false)
-	p.in.SetValue(value)
-	p.clean()
-	p.in.CursorEnd()
+	p.on, p.in = true, inspector.NewPromptInput(searchLabel, value, st)
 	p.setWidth(w)
 	return p.in.Focus()
 }
@@ -66,33 +53,9 @@ func (p *searchPrompt) update(k *keys.Map, msg tea.Msg) (text string, done bool,
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.PasteMsg:
 		p.in, cmd = p.in.Update(msg)
-		p.clean()
+		inspector.CleanInput(&p.in)
 	}
 	return "", false, cmd
-}
-
-// clean drops what could act on the terminal: the input drops control
-// characters already; bidi overrides and line separators are not control
-// characters but would reorder or break the line.
-func (p *searchPrompt) clean() {
-	v := p.in.Value()
-	if termtext.Safe(v) == v {
-		return
-	}
-	pos := p.in.Position()
-	var b strings.Builder
-	kept := 0
-	for i, r := range []rune(v) {
-		if termtext.Escaped(r) {
-			continue
-		}
-		b.WriteRune(r)
-		if i < pos {
-			kept++
-		}
-	}
-	p.in.SetValue(b.String())
-	p.in.SetCursor(kept)
 }
 
 // setWidth sizes the input for a help line w cells wide: the hint goes

@@ -1,8 +1,6 @@
 package diffview
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
 	"github.com/streamtap/streamtap/termtext"
+	"github.com/streamtap/streamtap/ui/inspector"
 	"github.com/streamtap/streamtap/ui/plain"
 )
 
@@ -257,9 +256,8 @@ const searchShownMax = 40
 // matcher serves one goroutine.
 type rowMatcher struct {
 	s     *model.Session
-	text  string // the query, lowered
-	plain []byte // the query as the lowered bytes hold it, and
-	esc   []byte // JSON-escaped, when that differs
+	text  string               // the query, lowered
+	bytes inspector.BytesQuery // what the query looks for in the bytes
 	types map[uint16]bool
 	items map[int32]bool
 	lower []byte
@@ -267,10 +265,7 @@ type rowMatcher struct {
 
 func newRowMatcher(s *model.Session, query string) *rowMatcher {
 	m := &rowMatcher{s: s, text: strings.ToLower(query), types: map[uint16]bool{}, items: map[int32]bool{}}
-	m.plain = appendLower(nil, []byte(query))
-	if e := appendLower(nil, []byte(jsonEscape(query))); !bytes.Equal(e, m.plain) {
-		m.esc = e
-	}
+	m.bytes = inspector.NewBytesQuery(query)
 	return m
 }
 
@@ -297,8 +292,8 @@ func (m *rowMatcher) match(ev *model.Event, ord int) bool {
 	}
 	raw, err := m.s.Raw(ev)
 	if err == nil {
-		m.lower = appendLower(m.lower[:0], raw)
-		if bytes.Contains(m.lower, m.plain) || (m.esc != nil && bytes.Contains(m.lower, m.esc)) {
+		m.lower = inspector.AppendLower(m.lower[:0], raw)
+		if m.bytes.In(m.lower) {
 			return true
 		}
 	}
@@ -336,37 +331,10 @@ func (m *rowMatcher) itemMatches(i int32) bool {
 	}
 	ok, seen := m.items[i]
 	if !seen {
-		it := m.s.Items[i]
-		for _, id := range []string{it.ItemID, it.CallID, it.Name} {
-			if id != "" && strings.Contains(strings.ToLower(id), m.text) {
-				ok = true
-			}
-		}
+		ok = inspector.ItemMatches(m.s.Items[i], m.text, false)
 		m.items[i] = ok
 	}
 	return ok
-}
-
-// jsonEscape spells s as it appears inside a JSON string.
-func jsonEscape(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	out := bytes.TrimSpace(b.Bytes())
-	return string(out[1 : len(out)-1])
-}
-
-// appendLower appends b with ASCII letters lowered: a stream's bytes may
-// be anything, so they are not decoded.
-func appendLower(dst, b []byte) []byte {
-	for _, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
-	}
-	return dst
 }
 
 // glyphMatch marks, in the gutter, a row the search matches that no
