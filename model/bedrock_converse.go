@@ -42,12 +42,12 @@ const TypeConverseResponse = "(converse response)"
 
 // wholeConverse reports whether the event being added, outside an event
 // stream, is the body the Converse API answers with (and InvokeModel with
-// Amazon Nova, whose body is the same): a top-level stopReason beside
-// output.message. No other dialect's body has a camelCase stopReason at
+// Amazon Nova, whose body is the same): a top-level stopReason string
+// beside output.message. No other dialect's body has a camelCase stopReason at
 // its top (a ConverseStream messageStop payload has one, but comes in an
 // event stream message), so output is looked up only then.
 func wholeConverse(s *Session) bool {
-	if s.top.converseStop == nil || s.top.typ != nil {
+	if jsonscan.Kind(s.top.converseStop) != '"' || s.top.typ != nil {
 		return false
 	}
 	out := s.idx.Get(s.cur, "output")

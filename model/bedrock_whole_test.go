@@ -153,6 +153,7 @@ func TestConverseWholeBodyNearMisses(t *testing.T) {
 		{"output without message", `{"output":{"text":"hi"},"stopReason":"end_turn"}`, "unknown"},
 		{"output message not an object", `{"output":{"message":"hi"},"stopReason":"end_turn"}`, "unknown"},
 		{"typed", `{"type":"x","output":{"message":{"content":[]}},"stopReason":"end_turn"}`, "unknown"},
+		{"stopReason not a string", `{"output":{"message":{"content":[]}},"stopReason":7}`, "unknown"},
 		{"messageStop payload as a line", `{"stopReason":"end_turn","p":"abc"}`, "unknown"},
 	}
 	for _, tc := range cases {
