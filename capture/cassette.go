@@ -16,6 +16,11 @@ package capture
 //     duration}.
 //   - Ruby VCR (https://benoittgt.github.io/vcr/): `http_interactions`,
 //     bodies {encoding, string} or {base64_string}, `recorded_at`.
+//   - vcrpy's httpx support, as DataDog/dd-trace-py's cassettes keep it
+//     (tests/contrib/openai/cassettes/v1/*.yaml): response {content: "…",
+//     headers, http_version, status_code}. The content is the text httpx
+//     had already inflated, while the headers still say Content-Encoding:
+//     gzip, so a content body is inflated only when it starts like gzip.
 //
 // Headers are maps from a name to a list of values (or one value).
 
@@ -102,7 +107,7 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, lim
 		e.URL = scalar(get(req, "url"))
 	}
 	e.RequestHeader = cassetteHeaders(get(req, "headers"))
-	body, _, err := cassetteBody(req, limit)
+	body, _, _, err := cassetteBody(req, limit)
 	if err != nil {
 		return e, fmt.Errorf("request body: %w", err)
 	}
@@ -115,18 +120,25 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, lim
 		return e, nil // a request that got no response
 	}
 	e.Status, e.Proto = cassetteStatus(resp), scalar(get(resp, "proto"))
+	if e.Proto == "" {
+		e.Proto = scalar(get(resp, "http_version")) // vcrpy's httpx support
+	}
 	e.ResponseHeader = cassetteHeaders(get(resp, "headers"))
 	if d, ok := cassetteDuration(get(resp, "duration")); ok {
 		e.Dur = d
 	}
-	body, decoded, err := cassetteBody(resp, limit)
+	body, decoded, inflated, err := cassetteBody(resp, limit)
 	if err != nil {
 		return e, fmt.Errorf("response body: %w", err)
 	}
 	if decoded != "" {
 		e.Decoded = append(e.Decoded, decoded)
 	}
-	packed, note := packBody(body, e.ResponseHeader, budget)
+	encoding := e.ResponseHeader
+	if inflated {
+		encoding = nil // what the header says was undone: only gzip's magic counts
+	}
+	packed, note := packBody(body, encoding, budget)
 	if packed != nil {
 		e.Decoded = append(e.Decoded, packed.enc)
 		e.packed = packed
@@ -138,14 +150,14 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, lim
 	return e, nil
 }
 
-// cassetteStatus reads vcrpy's {code, message}, go-vcr's code, or a
-// status line such as "200 OK".
+// cassetteStatus reads vcrpy's {code, message}, go-vcr's code, vcrpy's
+// httpx status_code, or a status line such as "200 OK".
 func cassetteStatus(resp *yaml.Node) int {
 	st := get(resp, "status")
 	if st != nil && st.Kind == yaml.MappingNode {
 		st = get(st, "code")
 	}
-	for _, n := range []*yaml.Node{get(resp, "code"), st} {
+	for _, n := range []*yaml.Node{get(resp, "code"), st, get(resp, "status_code")} {
 		f := strings.Fields(scalar(n))
 		if len(f) > 0 {
 			if c, err := strconv.Atoi(f[0]); err == nil && c > 0 && c < 1000 {
@@ -171,34 +183,42 @@ func cassetteDuration(n *yaml.Node) (time.Duration, bool) {
 
 // cassetteBody reads a request's or response's body: `parsed_body` (YAML
 // standing for JSON), a string, a `!!binary` scalar, or a mapping with
-// `string` or `base64_string`. decoded is "base64" when the body was.
-func cassetteBody(m *yaml.Node, limit int) (body []byte, decoded string, err error) {
+// `string` or `base64_string`; or, with no `body`, vcrpy's httpx
+// `content`, a string or `!!binary`, which inflated says is already
+// inflated whatever the headers say. decoded is "base64" when the body
+// was.
+func cassetteBody(m *yaml.Node, limit int) (body []byte, decoded string, inflated bool, err error) {
 	if pb := get(m, "parsed_body"); pb != nil {
 		b, err := yamlJSON(pb, limit)
-		return b, "", err
+		return b, "", false, err
 	}
 	n := get(m, "body")
+	if n == nil {
+		if n = get(m, "content"); n != nil {
+			inflated = true
+		}
+	}
 	if n != nil && n.Kind == yaml.MappingNode {
 		if b64 := get(n, "base64_string"); b64 != nil {
 			b, err := decodeBase64(scalar(b64))
 			if err != nil {
-				return nil, "", fmt.Errorf("line %d: base64_string: %w", line(b64), err)
+				return nil, "", false, fmt.Errorf("line %d: base64_string: %w", line(b64), err)
 			}
-			return b, "base64", nil
+			return b, "base64", false, nil
 		}
 		n = get(n, "string")
 	}
 	if n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" {
-		return nil, "", nil
+		return nil, "", inflated, nil
 	}
 	if n.ShortTag() == "!!binary" {
 		b, err := decodeBase64(n.Value)
 		if err != nil {
-			return nil, "", fmt.Errorf("line %d: !!binary: %w", line(n), err)
+			return nil, "", false, fmt.Errorf("line %d: !!binary: %w", line(n), err)
 		}
-		return b, "base64", nil
+		return b, "base64", inflated, nil
 	}
-	return []byte(n.Value), "", nil
+	return []byte(n.Value), "", inflated, nil
 }
 
 // decodeBase64 reads base64 as YAML and Ruby write it: wrapped over lines,

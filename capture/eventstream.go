@@ -219,6 +219,17 @@ func validPrelude(b []byte) bool {
 	return problem == 0
 }
 
+// EventStreamPrelude is how many bytes of a body StartsEventStream needs
+// to tell: a message's prelude.
+const EventStreamPrelude = eventStreamPrelude
+
+// StartsEventStream reports whether b, the first bytes of a body, start an
+// AWS event stream, as a Framer given no format tells one: a valid
+// prelude, or a NUL and lengths a message can have. What names and times
+// a body by its bytes when no Content-Type says what it is (the proxy's
+// recordings, the inspector's w) asks it.
+func StartsEventStream(b []byte) bool { return eventStreamStart(b) }
+
 // eventStreamStart reports whether b, the first bytes of a stream, start
 // an event stream: a valid prelude, or a NUL and lengths a message can
 // have behind a damaged CRC.

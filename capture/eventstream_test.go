@@ -304,6 +304,7 @@ func TestEventStreamDetection(t *testing.T) {
 		{"prelude", msg, FormatEventStream},
 		{"sse", []byte("data: {}\n\n"), FormatSSE},
 		{"nul then text", []byte("\x00\x00\x00\x20not a prelude"), FormatSSE},
+		{"nul and possible lengths, damaged crc", append([]byte{0, 0, 0, 0x20, 0, 0, 0, 4, 1, 2, 3, 4}, make([]byte, 20)...), FormatEventStream},
 	}
 	for _, tt := range tests {
 		fr := NewFramer(FormatAuto)
@@ -313,6 +314,12 @@ func TestEventStreamDetection(t *testing.T) {
 		fr.Finish(0, func(*Frame) {})
 		if fr.Format() != tt.want {
 			t.Errorf("%s: detected %v; want %v", tt.name, fr.Format(), tt.want)
+		}
+		// What names a body by its bytes (the proxy's recordings, w) agrees
+		// with the framer, from a prelude's bytes on.
+		n := min(len(tt.in), EventStreamPrelude)
+		if got := StartsEventStream(tt.in[:n]); got != (tt.want == FormatEventStream) || StartsEventStream(tt.in[:n-1]) {
+			t.Errorf("%s: StartsEventStream = %v (and %v on a byte less); want %v (and false)", tt.name, got, StartsEventStream(tt.in[:n-1]), tt.want == FormatEventStream)
 		}
 	}
 	// Behind a head, the Content-Type says it even of a first message

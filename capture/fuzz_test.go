@@ -147,6 +147,7 @@ func FuzzArchive(f *testing.F) {
 	for _, s := range archiveSeeds {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(contentCassette)) // vcrpy's httpx shape: response.content
 	f.Fuzz(func(t *testing.T, in []byte) {
 		for _, format := range []Format{FormatAuto, FormatHAR, FormatCassette} {
 			a, err := ReadArchive(in, format, ArchiveOptions{})

@@ -280,3 +280,92 @@ func TestBedrockCheckRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestBedrockWholeConverse: a whole Converse response (the Converse API's
+// JSON body, not ConverseStream's event stream) reads as Bedrock's from a
+// file, from stdin and from a cassette that keeps it as parsed_body, as
+// pydantic-ai's do: its calls, text and stopReason's outcome. Before, it
+// was dialect unknown and `check` failed it as truncated.
+func TestBedrockWholeConverse(t *testing.T) {
+	t.Parallel()
+	body := `{"output":{"message":{"role":"assistant","content":[{"text":"Checking."},` +
+		`{"toolUse":{"toolUseId":"tooluse_xTYm","name":"temperature","input":{"city":"London","date":"2022-01-01"}}}]}},` +
+		`"stopReason":"tool_use","usage":{"inputTokens":551,"outputTokens":136,"totalTokens":687},"metrics":{"latencyMs":545}}`
+	cassette := `interactions:
+- request:
+    body: '{"messages": [{"role": "user", "content": [{"text": "Temperature in London?"}]}], "toolConfig": {"tools": [{"toolSpec": {"name": "temperature", "inputSchema": {"json": {"type": "object", "properties": {"city": {"type": "string"}, "date": {"type": "string"}}, "required": ["city", "date"]}}}}]}}'
+    headers:
+      content-type:
+      - application/json
+    method: POST
+    uri: https://bedrock-runtime.us-east-1.amazonaws.com/model/us.amazon.nova-micro-v1%3A0/converse
+  response:
+    headers:
+      content-type:
+      - application/json
+    parsed_body:
+      metrics:
+        latencyMs: 545
+      output:
+        message:
+          content:
+          - text: Checking.
+          - toolUse:
+              input:
+                city: London
+                date: '2022-01-01'
+              name: temperature
+              toolUseId: tooluse_xTYm
+          role: assistant
+      stopReason: tool_use
+      usage:
+        inputTokens: 551
+        outputTokens: 136
+        totalTokens: 687
+    status:
+      code: 200
+      message: OK
+version: 1
+`
+	path := writeTemp(t, "converse.json", body)
+	cass := writeTemp(t, "converse.yaml", cassette)
+	runs := map[string]func(args ...string) (int, string, string){
+		"file":     func(args ...string) (int, string, string) { return runCLI(t, nil, append(args, path)...) },
+		"stdin":    func(args ...string) (int, string, string) { return runCLI(t, []byte(body), append(args, "-")...) },
+		"cassette": func(args ...string) (int, string, string) { return runCLI(t, nil, append(args, cass)...) },
+	}
+	for name, run := range runs {
+		code, out, errs := run("calls", "--json")
+		if code != 0 || !strings.Contains(out, `"dialect":"bedrock-converse","calls":[{"id":"tooluse_xTYm","name":"temperature","arguments":"{\"city\":\"London\",\"date\":\"2022-01-01\"}","kind":"tool_use","status":"completed"`) ||
+			!strings.Contains(out, `"text":"Checking.","outcome":{"state":"completed","detail":"tool_use"}`) {
+			t.Errorf("%s: calls --json = %d, %s%s", name, code, out, errs)
+		}
+		code, out, errs = run("check")
+		if code != 0 || !strings.Contains(out, "outcome: completed (tool_use)") || !strings.Contains(out, "0 errors, 0 warnings, 0 infos") {
+			t.Errorf("%s: check = %d, %s%s", name, code, out, errs)
+		}
+		code, out, errs = run("events")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		want := 1 // the body's one event
+		if name == "cassette" {
+			want = 2 // after the response's head
+		}
+		var ev struct{ Dialect, Kind, Type string }
+		if code != 0 || len(lines) != want || json.Unmarshal([]byte(lines[len(lines)-1]), &ev) != nil ||
+			ev != (struct{ Dialect, Kind, Type string }{"bedrock-converse", "terminal", "(converse response)"}) {
+			t.Errorf("%s: events = %d, %s%s", name, code, out, errs)
+		}
+	}
+	// The outcome fails check as a stream's would: a guardrail's
+	// intervention is blocked, max_tokens passes as incomplete.
+	for _, c := range []struct {
+		reason, want string
+		code         int
+	}{{"guardrail_intervened", "outcome: blocked (guardrail_intervened)", 1}, {"max_tokens", "outcome: incomplete (max_tokens)", 0}} {
+		b := `{"output":{"message":{"role":"assistant","content":[{"text":"Sorry."}]}},"stopReason":"` + c.reason + `","usage":{"inputTokens":7,"outputTokens":2,"totalTokens":9}}`
+		code, out, errs := runCLI(t, []byte(b), "check", "-")
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("check %s = %d, %s%s; want %d, %s", c.reason, code, out, errs, c.code, c.want)
+		}
+	}
+}

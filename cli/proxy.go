@@ -188,7 +188,7 @@ func terminalOf(ws ...io.Writer) *os.File {
 func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	spill, err := os.MkdirTemp("", "streamtap-sessions-")
+	spill, err := makeSpillDir()
 	if err != nil {
 		return fmt.Errorf("sessions list: %w", err)
 	}

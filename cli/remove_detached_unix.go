@@ -25,3 +25,12 @@ func removeDetached(dir string) {
 	}
 	_ = os.RemoveAll(dir)
 }
+
+// processGone reports whether no process has the id pid.
+func processGone(pid int) bool { return syscall.Kill(pid, 0) == syscall.ESRCH }
+
+// ownedByMe reports whether this process's user owns the file.
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
+}

@@ -52,7 +52,7 @@ func (r *readTimes) upTo(n int64) ([]int64, []time.Duration) {
 }
 
 // saveExt is a saved file's extension, as the proxy names its recordings:
-// what the body is, when the input's format is known.
+// what the body is, when the input's format is known (see savedFormat).
 func saveExt(f capture.Format) string {
 	switch f {
 	case capture.FormatEventStream:
@@ -61,6 +61,23 @@ func saveExt(f capture.Format) string {
 		return ".ndjson"
 	}
 	return ".sse"
+}
+
+// savedFormat is the format w names what it saves after: the one given
+// (--format, or streamtap request's Content-Type), else an AWS event
+// stream when the first bytes start one, as the framer tells one (a
+// Bedrock stream piped to stdin, or a file named otherwise); else
+// unknown. The bytes tell nothing else for sure (one line of JSON is JSON
+// lines too), so they name nothing else.
+func savedFormat(raw io.ReaderAt, n int64, f capture.Format) capture.Format {
+	if f != capture.FormatAuto {
+		return f
+	}
+	prelude := make([]byte, min(n, capture.EventStreamPrelude))
+	if k, _ := raw.ReadAt(prelude, 0); capture.StartsEventStream(prelude[:k]) {
+		return capture.FormatEventStream
+	}
+	return capture.FormatAuto
 }
 
 // createNew creates a new file in the current directory named by the
@@ -89,8 +106,9 @@ func createNew(ext string) (*os.File, string, error) {
 // are.
 func saver(raw io.ReaderAt, src *capture.Source, times *readTimes, o options) func(n int64) (string, error) {
 	return func(n int64) (string, error) {
+		ext := saveExt(savedFormat(raw, n, o.format))
 		if times == nil {
-			f, path, err := createNew(saveExt(o.format))
+			f, path, err := createNew(ext)
 			if err != nil {
 				return "", err
 			}
@@ -100,7 +118,7 @@ func saver(raw io.ReaderAt, src *capture.Source, times *readTimes, o options) fu
 			}
 			return path, f.Close()
 		}
-		f, path, err := createNew(saveExt(o.format))
+		f, path, err := createNew(ext)
 		if err != nil {
 			return "", err
 		}

@@ -132,3 +132,56 @@ func TestSaveLiveEventStream(t *testing.T) {
 		t.Fatalf("%s: %v; body equal %v", path, err, err == nil && bytes.Equal(rec.Bytes(), data))
 	}
 }
+
+// TestSaveEventStreamByBytes: w names a Bedrock stream .eventstream by
+// its bytes when no --format says what it is: piped to stdin (a timed
+// recording, each message at its time) and read from a file named
+// otherwise (its bytes). A stream of another kind keeps .sse. Before,
+// both Bedrock saves were .sse.
+func TestSaveEventStreamByBytes(t *testing.T) {
+	t.Chdir(t.TempDir())
+	data, err := samples.Open("bedrock-converse-text-then-tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sse, err := samples.Open("chat-single-call")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		in   []byte
+		ext  string
+	}{{"bedrock", data, ".eventstream"}, {"chat", sse, ".sse"}} {
+		half := len(c.in) / 2
+		src := capture.FromReader("stdin", capture.SourceStdin, &slowReader{parts: [][]byte{bytes.Clone(c.in[:5]), bytes.Clone(c.in[5:half]), bytes.Clone(c.in[half:])}, pause: time.Millisecond}, true)
+		times := new(readTimes)
+		src.Record(times)
+		store := new(capture.Store)
+		if err := src.Read(context.Background(), capture.ReadOptions{Keep: store}, func(*capture.Frame) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		live, err := saver(store, src, times, options{})(store.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved, _ := os.ReadFile(live)
+		rec, err := capture.ParseRecording(saved)
+		if err != nil || !bytes.Equal(rec.Bytes(), c.in) || filepath.Ext(live) != c.ext {
+			t.Errorf("%s from stdin: saved %s (%v); want a %s recording of the bytes read", c.name, live, err, c.ext)
+		}
+		if c.name == "bedrock" {
+			_, body, _ := bytes.Cut(saved, []byte("\n\n")) // after the header block
+			if n := bytes.Count(body, []byte(": t=")); n != 16 || len(rec.Body) != 16 {
+				t.Errorf("%d timing lines, %d timed messages; want one after each of the 16 messages", n, len(rec.Body))
+			}
+		}
+		file, err := saver(bytes.NewReader(c.in), nil, nil, options{})(int64(len(c.in)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(file); !bytes.Equal(got, c.in) || filepath.Ext(file) != c.ext {
+			t.Errorf("%s from a file: saved %s; want its bytes in a %s", c.name, file, c.ext)
+		}
+	}
+}

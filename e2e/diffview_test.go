@@ -24,8 +24,8 @@ func rowsWith(screen, text string) []string {
 // TestTmuxDiffView runs `streamtap --sample A --diff sample:B` on a
 // 160×48 terminal: both streams side by side, opened at the first
 // difference with the other side near it; n goes to the next difference,
-// enter opens A in the inspector and esc comes back, tab lets B lead, and
-// q quits with exit 0.
+// enter opens A in the inspector and esc comes back, tab lets B lead, /
+// searches both sides and esc clears the search, and q quits with exit 0.
 func TestTmuxDiffView(t *testing.T) {
 	t.Parallel()
 	bin := builtBinary(t)
@@ -67,6 +67,16 @@ func TestTmuxDiffView(t *testing.T) {
 	if !strings.Contains(s, "= B#8") {
 		t.Errorf("A's header should say it holds B#8's counterpart:\n%s", s)
 	}
+
+	// The page's own search: B leads from B#8 and goes round to its one
+	// .done, B#7, A linked to its counterpart; esc clears it.
+	tm.send("/", "done", "Enter")
+	s = tm.waitFor("the search", wait, func(s string) bool { return strings.Contains(s, "/done  A 2/2 · B 1/1") })
+	if !strings.Contains(s, "at A#12 · B#7") || !strings.Contains(s, "n next match") {
+		t.Errorf("/done should select B#7 and A#12, n going to the matches:\n%s", s)
+	}
+	tm.send("Escape")
+	tm.waitFor("the search cleared", wait, func(s string) bool { return !strings.Contains(s, "/done") && strings.Contains(s, "n next diff") })
 
 	tm.send("q")
 	tm.waitExit("the program to quit", 10*time.Second)

@@ -24,16 +24,35 @@ func (*converseDialect) info() DialectInfo {
 // exception unless the stream is an InvokeModel one, and any other event
 // of a stream already Converse (flagged non-standard). Its types are
 // claimed only on event stream frames: an SSE event named "metadata" is
-// no Converse event.
+// no Converse event. Outside an event stream it takes a whole Converse
+// response (see wholeConverse).
 func (*converseDialect) claimShape(s *Session, typ string) bool {
 	if s.last.Frame&capture.EventStream == 0 {
-		return false
+		return wholeConverse(s)
 	}
 	return converseType(typ) || s.last.Frame&capture.Exception != 0 && s.lastDial != DialectBedrockInvoke ||
 		s.lastDial == DialectBedrockConverse
 }
 
 func (*converseDialect) newState() dialectState { return new(converseState) }
+
+// TypeConverseResponse is the type given to a whole, non-streaming
+// Converse response, which names none.
+const TypeConverseResponse = "(converse response)"
+
+// wholeConverse reports whether the event being added, outside an event
+// stream, is the body the Converse API answers with (and InvokeModel with
+// Amazon Nova, whose body is the same): a top-level stopReason string
+// beside output.message. No other dialect's body has a camelCase stopReason at
+// its top (a ConverseStream messageStop payload has one, but comes in an
+// event stream message), so output is looked up only then.
+func wholeConverse(s *Session) bool {
+	if jsonscan.Kind(s.top.converseStop) != '"' || s.top.typ != nil {
+		return false
+	}
+	out := s.idx.Get(s.cur, "output")
+	return jsonscan.Kind(out) == '{' && jsonscan.Kind(s.idx.Get(out, "message")) == '{'
+}
 
 // converseType reports the ConverseStream event types.
 func converseType(typ string) bool {
@@ -83,6 +102,10 @@ func (st *converseState) event(s *Session, ev *Event, typ string, _ []byte, ord 
 		if st.resp != nil {
 			st.resp.Status.set(ord, OutcomeError)
 		}
+		return
+	}
+	if ev.Frame&capture.EventStream == 0 {
+		st.whole(s, ev, ord) // the only event claimed outside an event stream
 		return
 	}
 	m := readConverse(s)
@@ -213,6 +236,94 @@ func (st *converseState) delta(s *Session, ev *Event, m converseMembers, ord int
 		it.touch(ord)
 		ev.Item = int32(it.Index)
 	}
+}
+
+// whole applies a whole Converse response: output.message.content[]
+// holds every block finished (a toolUse's input a JSON object, not
+// strings to join), stopReason ends it, usage and metrics follow. It is
+// one event that opens and ends its response, as a whole Anthropic
+// message or chat.completion is; its stop reason gives the outcome in the
+// stream's words (stopStatus).
+func (st *converseState) whole(s *Session, ev *Event, ord int) {
+	ev.Type, ev.Kind = s.types.id([]byte(TypeConverseResponse)), KindTerminal
+	r := st.response(s, ord, true)
+	r.Created, r.Terminal, r.Final = ord, ord, ord
+	reason := str(s.top.converseStop)
+	if reason != "" {
+		r.finish(0, ord, reason)
+	}
+	r.Status.set(ord, stopStatus(reason))
+	content := s.idx.Get(s.idx.Get(s.idx.Get(s.cur, "output"), "message"), "content")
+	first, firstCall := -1, -1
+	s.idx.Elements(content, func(i int, block []byte) bool {
+		it := st.wholeBlock(s, r, i, block, ord)
+		it.Opened = ord
+		it.close(ord)
+		it.Status.set(ord, "completed")
+		if first < 0 {
+			first = it.Index
+		}
+		if firstCall < 0 && it.IsCall() {
+			firstCall = it.Index
+		}
+		return true
+	})
+	if firstCall >= 0 {
+		first = firstCall // the event's item is its call, as a Gemini chunk's is
+	}
+	ev.Item = int32(first)
+}
+
+// wholeBlock makes the item of one finished content block: a union whose
+// one member names its kind (text, toolUse, reasoningContent, toolResult,
+// image, document and the kinds to come).
+func (st *converseState) wholeBlock(s *Session, r *Response, index int, block []byte, ord int) *Item {
+	var key, v []byte
+	s.idx.Members(block, func(k, val []byte) bool {
+		key, v = k, val
+		return false
+	})
+	switch string(key) {
+	case "text":
+		it := st.newBlock(s, r, index, "text", RoleMessage, ord)
+		it.Text.addString(ord, v)
+		return it
+	case "toolUse":
+		typ := "tool_use"
+		if t, ok := jsonscan.String(s.idx.Get(v, "type")); ok && t != "" {
+			typ = t // server_tool_use for a tool Bedrock runs
+		}
+		it := st.newBlock(s, r, index, typ, RoleCall, ord)
+		it.CallID, it.Name = str(s.idx.Get(v, "toolUseId")), str(s.idx.Get(v, "name"))
+		in := s.idx.Get(v, "input")
+		if jsonscan.Kind(in) == '"' {
+			it.Args.addString(ord, in)
+		} else if in != nil {
+			it.Args.add(ord, []byte(compactJSON(in)))
+		}
+		return it
+	case "reasoningContent":
+		if red := s.idx.Get(v, "redactedContent"); red != nil {
+			return st.newBlock(s, r, index, "redacted_reasoning", RoleReasoning, ord)
+		}
+		it := st.newBlock(s, r, index, "reasoning", RoleReasoning, ord)
+		rt := s.idx.Get(v, "reasoningText")
+		if t := s.idx.Get(rt, "text"); jsonscan.Kind(t) == '"' {
+			it.Text.addString(ord, t)
+		}
+		if sig := s.idx.Get(rt, "signature"); jsonscan.Kind(sig) == '"' {
+			it.sign().addString(ord, sig)
+		}
+		return it
+	case "toolResult":
+		it := st.newBlock(s, r, index, "tool_result", RoleOther, ord)
+		it.CallID = str(s.idx.Get(v, "toolUseId"))
+		if c := s.idx.Get(v, "content"); c != nil {
+			it.Text.add(ord, []byte(compactJSON(c)))
+		}
+		return it
+	}
+	return st.newBlock(s, r, index, string(key), RoleOther, ord)
 }
 
 // newBlock starts the item of block index.

@@ -138,6 +138,16 @@ var dialectSeeds = []string{
 	// Ollama lines with odd members: done not a bool, message not an
 	// object, done_reason a number.
 	"{\"model\":\"m\",\"message\":\"x\",\"done\":false}\n{\"model\":\"m\",\"done\":\"true\"}\n{\"model\":\"m\",\"message\":{\"tool_calls\":{}},\"done\":true,\"done_reason\":7}\n",
+	// Whole Converse responses: every block kind, input as a string and
+	// absent, a union with two members, then odd shapes (content not an
+	// array, a block not an object, stopReason not a string), and one
+	// after a ConverseStream-shaped line.
+	`{"output":{"message":{"role":"assistant","content":[{"text":"a"},{"toolUse":{"toolUseId":"t","name":"f","input":{"x":1}}},` +
+		`{"toolUse":{"toolUseId":"u","name":"g","input":"{\"y\":2}"}},{"toolUse":{"name":"h"}},{"reasoningContent":{"reasoningText":{"text":"r","signature":"s"}}},` +
+		`{"reasoningContent":{"redactedContent":"AA=="}},{"toolResult":{"toolUseId":"t","content":[{"text":"ok"}]}},{"image":{"format":"png"},"text":"b"}]}},` +
+		`"stopReason":"tool_use","usage":{"inputTokens":1},"metrics":{"latencyMs":1}}`,
+	"{\"output\":{\"message\":{\"content\":{}}},\"stopReason\":7}\n{\"output\":{\"message\":{\"content\":[1,null,[]]}},\"stopReason\":\"max_tokens\"}\n" +
+		"{\"stopReason\":\"end_turn\"}\n{\"output\":{\"message\":{}},\"stopReason\":\"guardrail_intervened\"}\n",
 	// Errors and odd shapes.
 	sse(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
 	sse(`{"error":{"message":"bad","code":"x"}}`, `42`, `[1,2]`, `hello`, `{"type":7}`, `{}`),

@@ -90,3 +90,88 @@ func TestProxyBedrock(t *testing.T) {
 		t.Errorf("check of the recording: %v; want no finding", fs)
 	}
 }
+
+// TestProxyRecordsEventStreamByBytes: a body whose Content-Type does not
+// say what it is (none at all, application/octet-stream) is recorded as
+// what its bytes are: an AWS event stream as NAME.eventstream, each
+// message followed by its time, as one whose Content-Type says so; the
+// body comes back byte for byte, its prelude cut across reads or not.
+// Other bodies without a type are recorded as before: verbatim, in
+// NAME.sse. Before, an event stream without its type was NAME.sse,
+// untimed.
+func TestProxyRecordsEventStreamByBytes(t *testing.T) {
+	t.Parallel()
+	stream, err := samples.Open("bedrock-converse-text-then-tool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	messages := 0
+	fr := capture.NewFramer(capture.FormatEventStream)
+	count := func(f *capture.Frame) { messages++ }
+	fr.Feed(stream, capture.NoTime, count)
+	fr.Finish(capture.NoTime, count)
+	json := []byte(`{"output":{"message":{"role":"assistant","content":[{"text":"Hi"}]}},"stopReason":"end_turn"}`)
+	cases := []struct {
+		name, ctype string // ctype "-": no Content-Type at all
+		body        []byte
+		piece       int
+		ext         string
+		timed       int // timing lines after the header block
+	}{
+		{"event stream, no Content-Type", "-", stream, 97, ".eventstream", messages},
+		{"event stream, no Content-Type, prelude over 5 reads", "-", stream, 3, ".eventstream", messages},
+		{"event stream as application/octet-stream", "application/octet-stream", stream, len(stream), ".eventstream", messages},
+		{"event stream shorter than a prelude", "-", stream[:7], 7, ".sse", 0},
+		{"JSON, no Content-Type", "-", json, len(json), ".sse", 0},
+		{"no body", "-", nil, 1, ".sse", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+				if tc.ctype == "-" {
+					w.Header()["Content-Type"] = nil // no sniffing either
+				} else {
+					w.Header().Set("Content-Type", tc.ctype)
+				}
+				rc := http.NewResponseController(w)
+				for off := 0; off < len(tc.body); off += tc.piece {
+					if _, err := w.Write(tc.body[off:min(off+tc.piece, len(tc.body))]); err != nil {
+						return
+					}
+					_ = rc.Flush()
+				}
+			}))
+			t.Cleanup(up.Close)
+			dir := t.TempDir()
+			proxyURL, done, _ := startProxy(t, up.URL, func(o *Options) { o.Record = dir })
+			resp, err := http.Post(proxyURL+"/model/m/converse-stream", "application/json", strings.NewReader(`{}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !bytes.Equal(got, tc.body) {
+				t.Fatalf("client got %d bytes; want the %d sent", len(got), len(tc.body))
+			}
+			waitSession(t, done)
+			files, _ := filepath.Glob(filepath.Join(dir, "*"))
+			if len(files) != 1 || filepath.Ext(files[0]) != tc.ext {
+				t.Fatalf("recordings = %v; want 1, a %s", files, tc.ext)
+			}
+			data, err := os.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := capture.ParseRecording(data)
+			if err != nil || !bytes.Equal(rec.Bytes(), tc.body) {
+				t.Fatalf("the recording's body is %d bytes (%v); want the %d bytes streamed", len(rec.Bytes()), err, len(tc.body))
+			}
+			_, body, _ := bytes.Cut(data, []byte("\n\n")) // after the header block
+			if n := bytes.Count(body, []byte(": t=")); n != tc.timed {
+				t.Errorf("%d timing lines in the body; want %d", n, tc.timed)
+			}
+		})
+	}
+}

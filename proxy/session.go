@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -61,6 +62,7 @@ type session struct {
 	rec        *capture.Recorder
 	recFile    *os.File
 	recPath    string
+	recWait    *heldRecording    // a recording waiting for the body to tell its format, or nil
 	har        *capture.HAREntry // the session's entry in Options.HAR, or nil
 	ws         *wsSession        // after a switch of protocols, or nil
 	once       sync.Once
@@ -172,20 +174,85 @@ func (ps *session) exchange() capture.Exchange {
 	}
 }
 
+// openRecording starts the session's recording when the head arrives, in
+// the format its Content-Type tells. When the type tells none (a body
+// without one, application/octet-stream …) the recording waits for the
+// body's first bytes: an AWS event stream says what it is by its prelude,
+// and is then named and timed as one (heldRecording).
 func (ps *session) openRecording(resp *http.Response, format capture.Format) {
 	if ps.p.o.Record == "" {
 		return
 	}
+	x := ps.exchange()
+	x.Proto, x.Status, x.ResponseHeader = resp.Proto, resp.StatusCode, resp.Header.Clone()
+	if format == capture.FormatAuto {
+		ps.recWait = &heldRecording{x: x}
+		return
+	}
+	ps.createRecorder(&x, format)
+}
+
+// createRecorder creates the recording's file, named after the body's
+// format, and its recorder.
+func (ps *session) createRecorder(x *capture.Exchange, format capture.Format) {
 	f, path, err := createRecording(ps.p.o.Record, ps.start, ps.id, ps.method, ps.path, format)
 	if err != nil {
 		ps.p.log.Printf("#%d record: %v", ps.id, err)
 		return
 	}
-	x := ps.exchange()
-	x.Proto, x.Status, x.ResponseHeader = resp.Proto, resp.StatusCode, resp.Header.Clone()
 	format = capture.RecordFormat(format) // timed by event, message or line; anything else verbatim
 	ps.recFile, ps.recPath = f, path
-	ps.rec = capture.NewRecorder(f, &x, capture.RecordOptions{Format: format, KeepSecrets: ps.p.o.KeepSecrets})
+	ps.rec = capture.NewRecorder(f, x, capture.RecordOptions{Format: format, KeepSecrets: ps.p.o.KeepSecrets})
+}
+
+// heldRecording is a recording whose body's Content-Type did not tell
+// its format: the exchange, and the body's first reads (copies, with
+// their times) until they hold an event stream prelude's bytes.
+type heldRecording struct {
+	x     capture.Exchange
+	reads [][]byte
+	ats   []time.Duration
+	n     int
+}
+
+// holdRecording keeps a read for a recording that waits for its format,
+// and starts the recording once the reads tell it.
+func (ps *session) holdRecording(p []byte, at time.Duration) {
+	w := ps.recWait
+	w.reads, w.ats = append(w.reads, bytes.Clone(p)), append(w.ats, at)
+	if w.n += len(p); w.n >= capture.EventStreamPrelude {
+		ps.startHeldRecording()
+	}
+}
+
+// startHeldRecording starts a waiting recording in the format its first
+// bytes tell (all the body had, when it ended sooner): an event stream's
+// recording is NAME.eventstream and times each message, as one whose
+// Content-Type says so; any other body is recorded as before, verbatim
+// in NAME.sse. The reads held so far go in with their own times.
+func (ps *session) startHeldRecording() {
+	w := ps.recWait
+	ps.recWait = nil
+	format := capture.FormatAuto
+	if capture.StartsEventStream(bytes.Join(w.reads, nil)) {
+		format = capture.FormatEventStream
+	}
+	ps.createRecorder(&w.x, format)
+	for i, p := range w.reads {
+		if ps.rec == nil {
+			return
+		}
+		ps.writeRecording(p, w.ats[i])
+	}
+}
+
+// writeRecording adds body bytes to the recording; a write that fails
+// ends it (the client's stream goes on).
+func (ps *session) writeRecording(p []byte, at time.Duration) {
+	if err := ps.rec.Write(p, at); err != nil {
+		ps.p.log.Printf("#%d %v", ps.id, err)
+		ps.closeRecording(at)
+	}
 }
 
 // openHAR starts the session's HAR entry. A WebSocket's messages are not
@@ -216,7 +283,8 @@ func (ps *session) closeHAR(at time.Duration) {
 // letters, digits, '.' and '_' (anything else becomes '-'), so that any
 // request (a method is any HTTP token, of any length) gets a file name
 // well under the usual 255-byte limit, in dir and nowhere else. Its
-// extension says what the body is, as its Content-Type tells (format):
+// extension says what the body is, as its Content-Type (or, without one
+// that tells, its first bytes: see openRecording) tells (format):
 // .eventstream for an AWS event stream (binary: no text tool should take
 // it for SSE), .ndjson for JSON lines, .sse for the rest (the recording
 // format is SSE comments and the body).
@@ -275,11 +343,11 @@ func (ps *session) body(p []byte, at time.Duration) {
 		ps.store.Append(p) // before its frames reach the UI
 	}
 	ps.spillBody(p, at)
-	if ps.rec != nil {
-		if err := ps.rec.Write(p, at); err != nil {
-			ps.p.log.Printf("#%d %v", ps.id, err)
-			ps.closeRecording(at)
-		}
+	switch {
+	case ps.recWait != nil:
+		ps.holdRecording(p, at)
+	case ps.rec != nil:
+		ps.writeRecording(p, at)
 	}
 	if ps.har != nil {
 		_ = ps.har.Write(p, at) // an error is the HAR's, logged when the entry closes
@@ -300,6 +368,9 @@ func (ps *session) add(f *capture.Frame) {
 }
 
 func (ps *session) closeRecording(at time.Duration) {
+	if ps.recWait != nil {
+		ps.startHeldRecording() // a body shorter than a prelude, or none
+	}
 	if ps.rec == nil {
 		return
 	}

@@ -79,6 +79,8 @@ printf 'HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\n\r\n{"err
 printf 'event: response.created\ndata: {"type":"response.created","sequence_number":0,"response":{"id":"r","status":"in_progress"}}\n\nevent: response.output_text.delta\ndata: {"type":"resp' >"$work/cut.sse"
 printf 'data: {"choices":[{"index":0,"delta":{"content":"\xff\xfe ok"}}]}\n\n' >"$work/bad-utf8.sse"
 printf 'data: {"choices":[{"index":0,"delta":{"content":"hi"}}]}\r\rdata: [DONE]\r\r' >"$work/cr-only.sse"
+# A whole, non-streaming Bedrock Converse response (text and a call).
+printf '{"output":{"message":{"role":"assistant","content":[{"text":"Checking."},{"toolUse":{"toolUseId":"tooluse_1","name":"get_weather","input":{"city":"Paris"}}}]}},"stopReason":"tool_use","usage":{"inputTokens":40,"outputTokens":20,"totalTokens":60},"metrics":{"latencyMs":420}}\n' >"$work/converse-whole.json"
 # Hostile text inside valid JSON: C0, C1, DEL, bidi overrides, an escape
 # sequence, as a tool name, arguments and text.
 printf 'data: {"choices":[{"index":0,"delta":{"content":"a\\u001b[31mred\\u0085\\u202e\\u007f","tool_calls":[{"index":0,"id":"c\\u009b1","type":"function","function":{"name":"n\\u0007x","arguments":"{\\"k\\":\\"\\u2066v\\"}"}}]},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n' >"$work/hostile.sse"

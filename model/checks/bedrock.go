@@ -62,6 +62,9 @@ func (cc *converseChecks) observe(c *Checker, s *model.Session, ord int, ev *mod
 		cc.unknown.add(typ, ord)
 		return
 	}
+	if typ == model.TypeConverseResponse {
+		return // a whole response: no stream of blocks, stops and metadata to judge
+	}
 	if typ == "messageStart" {
 		cc.startAgain(c, ord)
 	}

@@ -90,6 +90,9 @@ func bedrockCases() []ruleCase {
 	warning := Warning
 	maxTok := withEvent(base, 8, esEvent("messageStop", `{"stopReason":"max_tokens"}`))
 	maxTokCut := withEvent(maxTok, 6)
+	wholeConverse := `{"output":{"message":{"role":"assistant","content":[{"text":"Let me check."},` +
+		`{"toolUse":{"toolUseId":"tooluse_1","name":"get_weather","input":{"city":"Paris"}}}]}},"stopReason":"tool_use",` +
+		`"usage":{"inputTokens":40,"outputTokens":20,"totalTokens":60},"metrics":{"latencyMs":420}}`
 	return []ruleCase{
 		hit(fESPreludeCRC, "length byte damaged", join(withEvent(base, 1, flipByte(base[1], 2))), 1),
 		miss(fESPreludeCRC, "sound", join(base)),
@@ -119,6 +122,11 @@ func bedrockCases() []ruleCase {
 		miss(bNoStop, "an exception ends it", join(append(slices.Clone(base[:6]), esException("modelStreamErrorException", "The model failed")))),
 		hit(bNoMetadata, "no metadata", join(base[:9]), 8),
 		miss(bNoMetadata, "metadata", join(base)),
+		// A whole Converse response has no messageStop or metadata event:
+		// its stopReason, usage and metrics are its own members.
+		miss(bNoStop, "a whole Converse response", wholeConverse),
+		miss(bNoMetadata, "a whole Converse response", wholeConverse),
+		miss(bInputInvalid, "a whole Converse response", wholeConverse),
 		hit(bUnknownEvent, "an invented event type", join(withEvent(base, 9, base[9], esEvent("messageTrailer", `{}`))), 10),
 		miss(bUnknownEvent, "documented types", join(base)),
 		hit(bStartAgain, "a second message after the first", join(append(slices.Clone(base), base[0], base[1], base[2],

@@ -34,6 +34,12 @@ func bedrockRequestCases() []ruleCase {
 	convEmpty := join(slices.Delete(convBase(), 5, 7))
 	invoke := join(invokeAnthropic(`""`, `"{\"city\":\"Paris\"}"`)) // the call opens at 1, closes at 4
 	both := convTool("get_weather", cityOnly) + "," + convTool("get_time", cityOnly)
+	// The same answers as whole Converse responses: one event each.
+	convWhole := `{"output":{"message":{"role":"assistant","content":[{"text":"Let me check."},` +
+		`{"toolUse":{"toolUseId":"tooluse_1","name":"get_weather","input":{"city":"Paris"}}}]}},"stopReason":"tool_use",` +
+		`"usage":{"inputTokens":40,"outputTokens":20,"totalTokens":60},"metrics":{"latencyMs":420}}`
+	convWholeText := `{"output":{"message":{"role":"assistant","content":[{"text":"Let me check."}]}},"stopReason":"end_turn",` +
+		`"usage":{"inputTokens":40,"outputTokens":4,"totalTokens":44},"metrics":{"latencyMs":120}}`
 	return []ruleCase{
 		// Converse: toolConfig.tools and toolChoice.
 		withRequest(hit(qArgsSchema, "converse units missing", conv, 7), convReq(convTool("get_weather", needUnits), "")),
@@ -46,6 +52,14 @@ func bedrockRequestCases() []ruleCase {
 		withRequest(miss(qChoice, "converse tool choice names it", conv), convReq(both, `,"toolChoice":{"tool":{"name":"get_weather"}}`)),
 		withRequest(hit(qChoice, "converse any, text only", convText, 3), convReq(both, `,"toolChoice":{"any":{}}`)),
 		withRequest(miss(qChoice, "converse auto, text only", convText), convReq(both, `,"toolChoice":{"auto":{}}`)),
+
+		// A whole Converse response (Converse, not ConverseStream) is held
+		// against its request as a stream is.
+		withRequest(hit(qArgsSchema, "whole converse units missing", convWhole, 0), convReq(convTool("get_weather", needUnits), "")),
+		withRequest(miss(qArgsSchema, "whole converse arguments match", convWhole), convReq(convTool("get_weather", cityOnly), "")),
+		withRequest(hit(qUndeclared, "whole converse", convWhole, 0), convReq(convTool("get_time", cityOnly), "")),
+		withRequest(hit(qChoice, "whole converse any, text only", convWholeText, 0), convReq(both, `,"toolChoice":{"any":{}}`)),
+		withRequest(miss(qChoice, "whole converse auto, text only", convWholeText), convReq(both, `,"toolChoice":{"auto":{}}`)),
 
 		// InvokeModel: Anthropic's tools and tool_choice in the body.
 		withRequest(hit(qArgsSchema, "invoke units missing", invoke, 4), invokeReq(anthTool("get_weather", needUnits), "")),

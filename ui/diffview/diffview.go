@@ -1,6 +1,7 @@
 package diffview
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -52,6 +53,10 @@ type Page struct {
 	// gotoPrompt is the :N prompt: the sides are timelines, and an
 	// event number goes to that event on the active side.
 	gotoPrompt inspector.GotoPrompt
+	// search is the page's / search over both sides (search.go), typed
+	// at searchPrompt.
+	search       diffSearch
+	searchPrompt searchPrompt
 }
 
 // diffJump is where n or N last stopped, and the selections it left.
@@ -183,6 +188,8 @@ func (dp *Page) handleMsg(msg diffPageMsg) tea.Cmd {
 		if b := dp.side[1].in; b != nil {
 			return tagSideB(b.Update(msg.msg))
 		}
+	case searchFoundMsg, searchStepMsg:
+		return dp.handleSearchMsg(msg)
 	}
 	return nil
 }
@@ -201,7 +208,7 @@ func (dp *Page) handleSideRead(msg SideReadMsg) tea.Cmd {
 	in.DropLesson()
 	in.Back = dp.closeSide
 	b.attach(in, msg.Side.S)
-	return nil
+	return dp.searchMore(streamdiff.SideB) // a search typed while B was read
 }
 
 // Work starts the comparison once both streams are whole, or the work of
@@ -215,10 +222,12 @@ func (dp *Page) Work() tea.Cmd {
 			sd.grew()
 		}
 	}
+	// The search goes on through the events A got since.
+	search := dp.searchMore(streamdiff.SideA)
 	if dp.view != nil || dp.comparing || !dp.side[0].ended() || dp.side[1].sd == nil {
-		return nil
+		return search
 	}
-	return dp.compareCmd()
+	return tea.Batch(search, dp.compareCmd())
 }
 
 // compareCmd compares the two streams off the event loop. Both sessions
@@ -408,6 +417,13 @@ func (dp *Page) Update(msg tea.Msg) tea.Cmd {
 	if dp.gotoPrompt.Active() {
 		return dp.handleGoto(msg)
 	}
+	if dp.searchPrompt.on {
+		text, done, cmd := dp.searchPrompt.update(&dp.Keys, msg)
+		if done {
+			return dp.applySearch(strings.TrimSpace(text))
+		}
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return dp.handleKey(msg)
@@ -419,27 +435,33 @@ func (dp *Page) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// handleKey: tab, n, N and enter are the page's; the navigation keys move
-// the active side's timeline, and the other follows.
+// handleKey: tab, /, n, N, esc and enter are the page's; the navigation
+// keys move the active side's timeline, and the other follows. n and N go
+// to the matches of a search while one has matches, else to the
+// differences.
 func (dp *Page) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &dp.Keys
 	switch {
 	case key.Matches(msg, k.Nav.Goto) && dp.side[dp.active].tl != nil:
 		return dp.gotoPrompt.Open(&dp.Styles, dp.w)
+	case msg.String() == "/":
+		return dp.searchPrompt.open(&dp.Styles, dp.search.query, dp.w)
 	case key.Matches(msg, k.Diff.Side):
 		if dp.side[dp.active^1].tl != nil {
 			dp.active ^= 1
 		}
+	case dp.searching() && msg.String() == "n":
+		dp.jumpMatch(1)
+	case dp.searching() && msg.String() == "N":
+		dp.jumpMatch(-1)
+	case dp.search.query != "" && msg.String() == "esc":
+		dp.clearSearch()
 	case key.Matches(msg, k.Diff.NextDiff):
 		dp.jump(1, false)
 	case key.Matches(msg, k.Diff.PrevDiff):
 		dp.jump(-1, false)
 	case key.Matches(msg, k.Diff.Open):
 		dp.openSide()
-	case msg.String() == "/":
-		// The page lists no search (it compares); say where search is
-		// rather than ignore the key a timeline user reaches for.
-		return dp.Flash("/ searches in a side's inspector: enter opens the active side", false)
 	default:
 		if sd := dp.side[dp.active]; sd.tl != nil {
 			sd.tl.Update(msg)
@@ -498,7 +520,7 @@ func (dp *Page) Typing() bool {
 	if in := dp.opened(); in != nil {
 		return in.Typing()
 	}
-	return dp.gotoPrompt.Active()
+	return dp.gotoPrompt.Active() || dp.searchPrompt.on
 }
 
 // SetSize lays the page out, and sizes the inspectors enter opens.
@@ -507,6 +529,7 @@ func (dp *Page) SetSize(w, h int) {
 	dp.w, dp.h = w, h
 	dp.r = diffLayout(w, h)
 	dp.gotoPrompt.SetWidth(w)
+	dp.searchPrompt.setWidth(w)
 	if b := dp.side[1].in; b != nil {
 		b.SetSize(w, h)
 	}
@@ -544,16 +567,22 @@ func (dp *Page) UpdateKeys() {
 	}
 	shown := in == nil
 	k.Diff.Side.SetEnabled(shown && dp.side[1].tl != nil)
-	k.Diff.NextDiff.SetEnabled(shown && dp.view != nil && !dp.view.res.Equal())
-	k.Diff.PrevDiff.SetEnabled(shown && dp.view != nil && !dp.view.res.Equal())
+	// n and N are the matches' while a search has some, else the
+	// differences'.
+	diffs := shown && dp.view != nil && !dp.view.res.Equal() && !dp.searching()
+	k.Diff.NextDiff.SetEnabled(diffs)
+	k.Diff.PrevDiff.SetEnabled(diffs)
 	k.Diff.Open.SetEnabled(shown)
 	if !shown {
 		return
 	}
 	k.Nav.Goto.SetEnabled(dp.side[dp.active].tl != nil) // :N on the active side
+	k.Search.Search.SetEnabled(dp.side[dp.active].tl != nil)
+	k.Search.NextMatch.SetEnabled(dp.searching())
+	k.Search.PrevMatch.SetEnabled(dp.searching())
+	k.Search.Clear.SetEnabled(dp.search.query != "")
 	for _, b := range []*key.Binding{
-		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane,
-		&k.Search.Search, &k.Search.Filter, &k.Search.Clear, &k.Search.NextMatch, &k.Search.PrevMatch,
+		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Search.Filter,
 		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
 		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.View.Zoom, &k.View.Left, &k.View.Right,
 		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
@@ -569,7 +598,10 @@ func (dp *Page) ShortHelp() []key.Binding {
 		return in.ShortHelp()
 	}
 	k := &dp.Keys
-	return []key.Binding{k.Diff.NextDiff, k.Diff.PrevDiff, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.Nav.Goto, k.App.Help, k.App.Quit}
+	if dp.searching() {
+		return []key.Binding{k.Search.NextMatch, k.Search.PrevMatch, k.Search.Clear, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.Search.Search, k.App.Help, k.App.Quit}
+	}
+	return []key.Binding{k.Diff.NextDiff, k.Diff.PrevDiff, k.Diff.Side, k.Diff.Open, k.Nav.Down, k.Nav.Up, k.Search.Search, k.Nav.Goto, k.App.Help, k.App.Quit}
 }
 
 // HelpLine is the short help. In a side's inspector the way back comes
@@ -578,6 +610,9 @@ func (dp *Page) HelpLine() string {
 	in := dp.opened()
 	if in == nil && dp.gotoPrompt.Active() {
 		return dp.gotoPrompt.View(&dp.Styles, dp.w)
+	}
+	if in == nil && dp.searchPrompt.on {
+		return dp.searchPrompt.view(&dp.Styles, dp.w)
 	}
 	if in == nil {
 		return keys.ShortHelp(&dp.Styles, dp.ShortHelp(), dp.w)

@@ -143,8 +143,9 @@ func sel(m *Model) [2]int { return [2]int{m.dv.side[0].Selected(), m.dv.side[1].
 // first difference (deltas re-cut), the same after n (the .done the
 // gateway dropped, only in A), the pair the other way round at that
 // event (only in B),
-// two dialects, B still being read, and two equal streams. The 160×48
-// view of the first keeps its styling.
+// two dialects, B still being read, two equal streams, a search on and
+// one being typed. The 160×48 views of the first and of the search keep
+// their styling.
 func TestDiffGolden(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -158,6 +159,10 @@ func TestDiffGolden(t *testing.T) {
 		{name: "two-dialects", a: "chat-single-call", b: diffOfficial},
 		{name: "reading-b", a: diffOfficial, unread: true},
 		{name: "equal", a: diffOfficial, b: diffOfficial},
+		// A search on: /done⏎ then n, the matches marked • (or their
+		// difference's glyph in reverse) and counted in the status.
+		{name: "search", a: diffOfficial, b: diffGateway, keys: []string{"/", "d", "o", "n", "e", "enter", "n"}},
+		{name: "search-prompt", a: diffOfficial, b: diffGateway, keys: []string{"/", "f", "c", "_"}},
 	}
 	for _, size := range [][2]int{{80, 24}, {160, 48}} {
 		for _, tc := range cases {
@@ -171,7 +176,7 @@ func TestDiffGolden(t *testing.T) {
 				pressDrain(t, m, tc.keys...)
 				out := viewOf(m)
 				checkFits(t, out, size[0], size[1])
-				if tc.name != "gateway" || size[0] != 160 {
+				if tc.name != "gateway" && tc.name != "search" || size[0] != 160 {
 					out = ansi.Strip(out)
 				}
 				golden.RequireEqual(t, out)
@@ -400,7 +405,8 @@ func TestDiffMarks(t *testing.T) {
 }
 
 // TestDiffKeys: the page's keys show in its help only while it is shown,
-// and the inspector's that do nothing there are off.
+// and the inspector's that do nothing there are off (its search is the
+// page's own).
 func TestDiffKeys(t *testing.T) {
 	m := newDiffModel(t, diffOfficial, diffGateway, 160, 48)
 	help := func() string { return ansi.Strip(m.dv.HelpLine()) }
@@ -409,8 +415,8 @@ func TestDiffKeys(t *testing.T) {
 			t.Errorf("the page's help line lacks %q: %s", want, help())
 		}
 	}
-	if k := &m.Keys; k.Search.Search.Enabled() || k.Stream.Play.Enabled() || k.Sessions.Back.Enabled() {
-		t.Errorf("search, replay and back should be off on the page")
+	if k := &m.Keys; !k.Search.Search.Enabled() || k.Search.Filter.Enabled() || k.Stream.Play.Enabled() || k.Sessions.Back.Enabled() {
+		t.Errorf("the page's search should be on, and the filter, replay and back off")
 	}
 	pressDrain(t, m, "?")
 	if v := plainView(m); !strings.Contains(v, "Diff") || !strings.Contains(v, "next diff") {

@@ -37,17 +37,6 @@ func TestHelpWalk(t *testing.T) {
 // the other side linked, and stays on the page (before, : did nothing
 // and ⏎ opened A's inspector); a number past the end is said; esc
 // cancels.
-// TestDiffSlashSaysWhereSearchIs: / on the page, which has no search of
-// its own, says where search is instead of doing nothing.
-func TestDiffSlashSaysWhereSearchIs(t *testing.T) {
-	m := newDiffModel(t, diffOfficial, diffGateway, 120, 40)
-	before := sel(m)
-	m.Update(keyMsg("/")) // its command is the notice's fade: not drained
-	if v := plainView(m); !strings.Contains(v, "/ searches in a side's inspector: enter opens the active side") || sel(m) != before || m.dv.opened() != nil {
-		t.Errorf("/ on the diff page should say where search is and stay:\n%s", v)
-	}
-}
-
 func TestDiffGoto(t *testing.T) {
 	m := newDiffModel(t, diffOfficial, diffGateway, 120, 40)
 	pressDrain(t, m, ":", "5", "enter")

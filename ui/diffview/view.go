@@ -189,17 +189,27 @@ func sideEventRef(w streamdiff.Which, ord int) string {
 
 // gutter marks the row of event ord with the glyph of the difference
 // marked on it, coloured by kind.
+// A row the search matches shows • there, or, when a difference marks
+// it too, that difference's glyph in reverse video.
 func (sd *diffSide) gutter(ord int) string {
+	match := sd.dp.search.sides[sd.which].has(ord)
 	v := sd.dp.view
-	if v == nil {
-		return " "
+	i := -1
+	if v != nil {
+		i = v.markAt(sd.which, ord)
 	}
-	i := v.markAt(sd.which, ord)
-	if i < 0 {
+	switch {
+	case i < 0 && match:
+		return sd.dp.Styles.Timeline.Match.Render(glyphMatch)
+	case i < 0:
 		return " "
 	}
 	k := v.res.Differences[i].Kind
-	return sd.dp.kindStyle(k).Render(kindGlyph(k))
+	style := sd.dp.kindStyle(k)
+	if match {
+		style = style.Reverse(true)
+	}
+	return style.Render(kindGlyph(k))
 }
 
 // kindGlyph is the gutter glyph of a kind of difference.
@@ -309,6 +319,9 @@ func (dp *Page) differencesHere(w, h int) []string {
 	}
 	here := dp.view.at(dp.side[0].Selected(), dp.side[1].Selected())
 	if len(here) == 0 {
+		if dp.searching() {
+			return append(lines, wrapStyled(st.Muted, "no difference at these events; n and N go to the search's matches, and to the differences once esc has cleared it", w)...)
+		}
 		return append(lines, st.Muted.Render("no difference at these events; n and N go to the next and previous"))
 	}
 	for n, i := range here {
@@ -426,6 +439,8 @@ func (dp *Page) Status() string {
 			style = st.Status.Error
 		}
 		right = style.Render(termtext.Safe(dp.Note.Text))
+	case dp.search.query != "":
+		right = st.Status.Info.Render(dp.searchStatus())
 	case dp.view != nil:
 		right = st.Muted.Render(ignoredText(dp.view.res))
 	}

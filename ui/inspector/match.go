@@ -1,8 +1,6 @@
 package inspector
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -28,9 +26,8 @@ type term struct {
 	text  string // as typed
 	value string // lowercased
 
-	// Lowered bytes to look for, for a word: as typed, and JSON-escaped
-	// when that differs.
-	plain, escaped []byte
+	// bytes is what a word looks for in an event's bytes.
+	bytes BytesQuery
 	// types and items say, per type id and per item index, whether the
 	// type or the item matches. Only ids the scanned events use are
 	// decided; the others are false.
@@ -82,12 +79,7 @@ func compileQuery(s *model.Session, events *model.EventLog, from int, terms []te
 	for i := range q.terms {
 		t := &q.terms[i]
 		if t.field == "" {
-			// The bytes are lowered as ASCII only (they may be anything),
-			// so the text is too.
-			t.plain = appendLower(nil, []byte(t.text))
-			if esc := appendLower(nil, []byte(jsonEscape(t.text))); !bytes.Equal(esc, t.plain) {
-				t.escaped = esc
-			}
+			t.bytes = NewBytesQuery(t.text)
 		}
 		if t.field == "" || t.field == "item" {
 			t.items = make([]bool, len(s.Items))
@@ -118,7 +110,7 @@ func compileQuery(s *model.Session, events *model.EventLog, from int, terms []te
 			itemSeen[it] = true
 			for i := range q.terms {
 				if t := &q.terms[i]; t.items != nil {
-					t.items[it] = itemMatches(s.Items[it], t.value, t.field == "item")
+					t.items[it] = ItemMatches(s.Items[it], t.value, t.field == "item")
 				}
 			}
 		}
@@ -134,9 +126,9 @@ func grow(b []bool, n int) []bool {
 	return append(b, make([]bool, n-len(b))...)
 }
 
-// itemMatches reports whether an item's ids or name hold v; withIndex
-// also takes v as the item's index (`item:0`).
-func itemMatches(it *model.Item, v string, withIndex bool) bool {
+// ItemMatches reports whether an item's ids or name hold v, lowered;
+// withIndex also takes v as the item's index (`item:0`).
+func ItemMatches(it *model.Item, v string, withIndex bool) bool {
 	if withIndex && strconv.Itoa(it.Index) == v {
 		return true
 	}
@@ -146,16 +138,6 @@ func itemMatches(it *model.Item, v string, withIndex bool) bool {
 		}
 	}
 	return false
-}
-
-// jsonEscape spells s as it appears inside a JSON string.
-func jsonEscape(s string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	out := bytes.TrimSpace(b.Bytes())
-	return string(out[1 : len(out)-1])
 }
 
 // matcher runs a query over events, reading their bytes only when a term
@@ -198,19 +180,7 @@ func (m *matcher) term(t *term, ev *model.Event) bool {
 		if err != nil {
 			return false
 		}
-		m.lower, m.read = appendLower(m.lower[:0], raw), true
+		m.lower, m.read = AppendLower(m.lower[:0], raw), true
 	}
-	return bytes.Contains(m.lower, t.plain) || (t.escaped != nil && bytes.Contains(m.lower, t.escaped))
-}
-
-// appendLower appends b with ASCII letters lowered: the bytes of a stream
-// may be anything, so it does not decode them.
-func appendLower(dst, b []byte) []byte {
-	for _, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		dst = append(dst, c)
-	}
-	return dst
+	return t.bytes.In(m.lower)
 }

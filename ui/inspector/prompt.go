@@ -32,21 +32,30 @@ type prompt struct {
 
 // newPrompt opens a prompt holding value, the cursor at its end.
 func newPrompt(mode promptMode, value string, st *theme.Styles, w int) (prompt, tea.Cmd) {
-	p := prompt{mode: mode, in: textinput.New()}
-	p.in.Prompt = p.label()
-	p.in.SetStyles(st.Prompt)
+	p := prompt{mode: mode}
+	p.in = NewPromptInput(p.label(), value, st)
+	p.setWidth(w)
+	return p, p.in.Focus()
+}
+
+// NewPromptInput is the input of a prompt labelled label, holding value
+// (cleaned) with the cursor at its end: the inspector's prompts and the
+// diff page's search edit alike.
+func NewPromptInput(label, value string, st *theme.Styles) textinput.Model {
+	in := textinput.New()
+	in.Prompt = label
+	in.SetStyles(st.Prompt)
 	// ctrl+v would run a clipboard program; the terminal's own paste
 	// arrives as a PasteMsg. Suggestions are not used: tab and the arrows
 	// keep their meaning.
-	p.in.KeyMap.Paste.SetEnabled(false)
-	p.in.KeyMap.AcceptSuggestion.SetEnabled(false)
-	p.in.KeyMap.NextSuggestion.SetEnabled(false)
-	p.in.KeyMap.PrevSuggestion.SetEnabled(false)
-	p.in.SetValue(value)
-	p.clean()
-	p.in.CursorEnd()
-	p.setWidth(w)
-	return p, p.in.Focus()
+	in.KeyMap.Paste.SetEnabled(false)
+	in.KeyMap.AcceptSuggestion.SetEnabled(false)
+	in.KeyMap.NextSuggestion.SetEnabled(false)
+	in.KeyMap.PrevSuggestion.SetEnabled(false)
+	in.SetValue(value)
+	CleanInput(&in)
+	in.CursorEnd()
+	return in
 }
 
 func (p *prompt) active() bool { return p.mode != promptNone }
@@ -58,19 +67,20 @@ func (p *prompt) value() string { return p.in.Value() }
 func (p *prompt) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	p.in, cmd = p.in.Update(msg)
-	p.clean()
+	CleanInput(&p.in)
 	return cmd
 }
 
-// clean drops what could act on the terminal from the text. The input
-// already drops control characters; bidi overrides and line separators
-// are not control characters but would reorder or break the line.
-func (p *prompt) clean() {
-	v := p.in.Value()
+// CleanInput drops what could act on the terminal from an input's text,
+// keeping the cursor where it was among what stays. The input already
+// drops control characters; bidi overrides and line separators are not
+// control characters but would reorder or break the line.
+func CleanInput(in *textinput.Model) {
+	v := in.Value()
 	if termtext.Safe(v) == v {
 		return
 	}
-	pos := p.in.Position()
+	pos := in.Position()
 	var b strings.Builder
 	kept := 0
 	for i, r := range []rune(v) {
@@ -82,8 +92,8 @@ func (p *prompt) clean() {
 			kept++
 		}
 	}
-	p.in.SetValue(b.String())
-	p.in.SetCursor(kept)
+	in.SetValue(b.String())
+	in.SetCursor(kept)
 }
 
 func (p *prompt) label() string {

@@ -185,9 +185,10 @@ func (sp *Page) closeDiff() {
 }
 
 // updateDiff hands a message to the diff page; esc on the page itself
-// comes back to the list.
+// comes back to the list, unless it clears the page's search first (the
+// page enables Search.Clear while it has one).
 func (sp *Page) updateDiff(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyPressMsg); ok && !sp.diff.ShowsSide() && !sp.diff.Typing() && key.Matches(k, sp.Keys.Sessions.Back) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && !sp.diff.ShowsSide() && !sp.diff.Typing() && key.Matches(k, sp.Keys.Sessions.Back) && !key.Matches(k, sp.Keys.Search.Clear) {
 		sp.closeDiff()
 		return nil
 	}

@@ -58,7 +58,8 @@ func pressRun(m *Model, keys ...string) {
 
 // TestSessionsDiffMarked: m marks two sessions and d opens the
 // side-by-side diff page on them, which compares them event by event;
-// esc comes back to the list. Before, the list had no way to compare.
+// esc comes back to the list, once it has cleared the page's search.
+// Before, the list had no way to compare.
 func TestSessionsDiffMarked(t *testing.T) {
 	m := NewSessions(Options{Source: "proxy", Checks: fakeChecks})
 	m.list.NewDiff = func(e *app.Env, a *model.Session, rec *streamdiff.Recorder, aName string, b *streamdiff.Side) DiffPage {
@@ -92,6 +93,17 @@ func TestSessionsDiffMarked(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("the diff page of two equal streams lacks %q:\n%s", want, v)
 		}
+	}
+	// The page's search: esc clears it first, and only then goes back.
+	pressRun(m, "/")
+	pressRun(m, "c", "a", "l", "l")
+	pressRun(m, "enter")
+	if v := plainView(m); !strings.Contains(v, "/call  A ") {
+		t.Fatalf("/call on the diff page should search both sides:\n%s", v)
+	}
+	pressRun(m, "esc")
+	if v := plainView(m); m.list.diff == nil || strings.Contains(v, "/call  A ") {
+		t.Fatalf("esc should clear the page's search and stay on the page:\n%s", v)
 	}
 	pressRun(m, "esc")
 	if m.list.diff != nil || !strings.Contains(plainView(m), "/v1/s3") {
