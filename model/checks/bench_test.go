@@ -61,15 +61,7 @@ func jsonString(s string) string { return fmt.Sprintf("%q", s) }
 // framing and assembly alone.
 func BenchmarkCheck(b *testing.B) {
 	data := benchStream()
-	feed := func(s *model.Session) {
-		fr := capture.NewFramer(capture.FormatAuto)
-		emit := func(f *capture.Frame) { s.Add(f) }
-		for off := 0; off < len(data); off += 256 << 10 { // reads as capture.Source makes them
-			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
-		}
-		fr.Finish(capture.NoTime, emit)
-		s.End(nil)
-	}
+	feed := func(s *model.Session) { feedChunked(s, data) }
 	{
 		b.Run("assemble", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -151,13 +143,7 @@ func TestCheckOverhead(t *testing.T) {
 			opts, c = Attach(opts)
 		}
 		s := model.NewSession(opts)
-		fr := capture.NewFramer(capture.FormatAuto)
-		emit := func(f *capture.Frame) { s.Add(f) }
-		for off := 0; off < len(data); off += 256 << 10 {
-			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
-		}
-		fr.Finish(capture.NoTime, emit)
-		s.End(nil)
+		feedChunked(s, data)
 		if check {
 			_ = c.Report(s, Strict)
 		} else {
@@ -195,13 +181,7 @@ func TestRequestOverhead(t *testing.T) {
 			c.SetRequest(&req)
 		}
 		s := model.NewSession(opts)
-		fr := capture.NewFramer(capture.FormatAuto)
-		emit := func(f *capture.Frame) { s.Add(f) }
-		for off := 0; off < len(data); off += 256 << 10 {
-			fr.Feed(data[off:min(off+256<<10, len(data))], capture.NoTime, emit)
-		}
-		fr.Finish(capture.NoTime, emit)
-		s.End(nil)
+		feedChunked(s, data)
 		if rep := c.Report(s, Strict); len(rep.Findings) > 0 {
 			t.Fatalf("findings: %v", rep.Findings[0])
 		}
