@@ -82,6 +82,12 @@ func SecretHeader(name string) bool {
 // redirect's Location to a URL with ?key=, a Referer of one).
 var urlHeaders = map[string]bool{"location": true, "content-location": true, "referer": true}
 
+// URLHeader reports whether a header carries a URL, whose query may hold
+// credentials (SecretQueryValues).
+func URLHeader(name string) bool {
+	return urlHeaders[strings.ToLower(strings.TrimSpace(name))]
+}
+
 // RedactHeaderValue is a header's value as streamtap shows or saves it:
 // Redacted for a header that carries credentials (SecretHeader), the URL
 // with its credential parameters redacted (RedactURL) for one that
@@ -134,38 +140,56 @@ func RedactURL(u string) string {
 }
 
 // redactQuery replaces the value of every credential parameter in the
-// query of u (after the first '?', pairs split at '&' and ';') without
-// parsing the rest of u.
+// query of u (SecretQueryValues) without parsing the rest of u.
 func redactQuery(u string) string {
-	base, query, ok := strings.Cut(u, "?")
-	if !ok {
+	spans := SecretQueryValues(u)
+	if len(spans) == 0 {
 		return u
 	}
-	query, frag, hasFrag := strings.Cut(query, "#")
 	var b strings.Builder
-	b.WriteString(base + "?")
-	changed := false
-	for i, pair := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
-		if i > 0 {
-			b.WriteByte('&')
-		}
-		k, v, _ := strings.Cut(pair, "=")
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(u[last:sp[0]])
+		b.WriteString(RedactedQueryValue)
+		last = sp[1]
+	}
+	b.WriteString(u[last:])
+	return b.String()
+}
+
+// RedactedQueryValue stands for a credential parameter's value in a URL.
+var RedactedQueryValue = url.QueryEscape(Redacted)
+
+// SecretQueryValues returns where, in u, the values of credential query
+// parameters are: [start, end) byte offsets, in order, of every value of a
+// pair (after the first '?' and before a '#', pairs split at '&' and ';')
+// whose name, query-unescaped, is a credential parameter's, in any case. A
+// value that already reads RedactedQueryValue is left out. The raw view
+// of a head redacts in place with them, so what it shows of a URL keeps
+// every other byte.
+func SecretQueryValues(u string) [][2]int {
+	q := strings.IndexByte(u, '?')
+	if q < 0 {
+		return nil
+	}
+	end := len(u)
+	if h := strings.IndexByte(u[q:], '#'); h >= 0 {
+		end = q + h
+	}
+	var spans [][2]int
+	for start := q + 1; start < end; {
+		stop := start + strings.IndexAny(u[start:end]+"&", "&;")
+		k, _, hasValue := strings.Cut(u[start:stop], "=")
 		name, err := url.QueryUnescape(k)
 		if err != nil {
 			name = k
 		}
-		if secretParams[strings.ToLower(strings.TrimSpace(name))] && v != url.QueryEscape(Redacted) {
-			pair, changed = k+"="+url.QueryEscape(Redacted), true
+		if vs := start + len(k) + 1; hasValue && secretParams[strings.ToLower(strings.TrimSpace(name))] && u[vs:stop] != RedactedQueryValue {
+			spans = append(spans, [2]int{vs, stop})
 		}
-		b.WriteString(pair)
+		start = stop + 1
 	}
-	if !changed {
-		return u
-	}
-	if hasFrag {
-		b.WriteString("#" + frag)
-	}
-	return b.String()
+	return spans
 }
 
 // Exchange is the HTTP exchange a recording holds: the request and the

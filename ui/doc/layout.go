@@ -94,6 +94,7 @@ type layoutState struct {
 	ph        phase
 	cls       theme.TokClass // class of the token or run in progress
 	lead      int32          // continuation indent of the current logical line
+	redacted  int32          // head: how much of the redacted credential at pos is laid out
 	expectKey bool           // JSON: an object key may come next
 	esc       bool           // JSON: the byte at pos is escaped by a backslash
 	fresh     bool           // raw, text: the next unit starts a token
@@ -433,6 +434,11 @@ func (sp *Spec) peekLines(st *layoutState, room int) (unit, layoutState) {
 			n.ph = phColon
 			return unit{kind: uNothing}, n
 		}
+		if sp.Mode == Head && !sp.KeepSecrets {
+			if u, next, ok := sp.secretInValue(st, room); ok {
+				return u, next
+			}
+		}
 		n.pos = lineEnd(src, st.pos, sp.Mode == Text) // a head value's trailing spaces
 		n.ph, n.stop, n.fresh = phEnding, -1, true
 		return unit{kind: uNothing}, n
@@ -504,19 +510,82 @@ func (sp *Spec) headValue(st *layoutState) (unit, layoutState) {
 	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
 		start--
 	}
-	end := lineEnd(src, st.pos, false)
-	vs, ve := st.pos+1, end
+	vs, ve := headValueAt(src, st.pos+1)
+	n.pos, n.ph, n.cls, n.stop, n.fresh = vs, phRun, theme.TokPlain, ve, true
+	switch name := string(src[start:st.pos]); {
+	case plain.RedactHeader(name, "x", sp.KeepSecrets) != "x":
+		n.ph, n.stop = phRedact, lineEnd(src, st.pos, false)
+	case !sp.KeepSecrets && capture.URLHeader(name):
+		// The run stops at the first credential in the URL's query
+		// (secretInValue takes it from there).
+		n.stop = vs + nextSecret(secretSpans(src, vs, ve), 0, ve-vs)
+	}
+	return unit{text: ": ", width: 2, at: -1, newTok: true}, n
+}
+
+// headValueAt returns the bounds of the value, trimmed, of the head line
+// holding pos, a byte past its first colon.
+func headValueAt(src []byte, pos int) (vs, ve int) {
+	start := pos
+	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
+		start--
+	}
+	vs = start + bytes.IndexByte(src[start:pos], ':') + 1
+	ve = lineEnd(src, pos, false)
 	for vs < ve && isSpaceByte(src[vs]) {
 		vs++
 	}
 	for ve > vs && isSpaceByte(src[ve-1]) {
 		ve--
 	}
-	n.pos, n.ph, n.cls, n.stop, n.fresh = vs, phRun, theme.TokPlain, ve, true
-	if name := string(src[start:st.pos]); plain.RedactHeader(name, "x", sp.KeepSecrets) != "x" {
-		n.ph, n.stop = phRedact, end
+	return vs, ve
+}
+
+// secretSpans are the credentials in the query of the URL src[vs:ve], as
+// offsets from vs.
+func secretSpans(src []byte, vs, ve int) [][2]int {
+	return capture.SecretQueryValues(string(src[vs:ve]))
+}
+
+// nextSecret is the start of the first span that starts at or after from,
+// or def.
+func nextSecret(spans [][2]int, from, def int) int {
+	for _, s := range spans {
+		if s[0] >= from {
+			return s[0]
+		}
 	}
-	return unit{text: ": ", width: 2, at: -1, newTok: true}, n
+	return def
+}
+
+// secretInValue lays out the credential of a URL header's query that
+// starts at st.pos, where the run before it stopped: the redacted value
+// stands for its bytes, in pieces of at most room cells, and the run goes
+// on to the next one or the value's end. ok is false when no credential
+// starts there.
+func (sp *Spec) secretInValue(st *layoutState, room int) (u unit, n layoutState, ok bool) {
+	vs, ve := headValueAt(sp.Src, st.pos)
+	if st.pos >= ve {
+		return unit{}, *st, false
+	}
+	spans := secretSpans(sp.Src, vs, ve)
+	for _, s := range spans {
+		if vs+s[0] != st.pos {
+			continue
+		}
+		n = *st
+		text := capture.RedactedQueryValue[st.redacted:]
+		if len(text) > room {
+			text = text[:room]
+			n.redacted += int32(room)
+		} else {
+			n.pos, n.redacted = vs+s[1], 0
+			n.stop = vs + nextSecret(spans, s[1]+1, ve-vs)
+		}
+		n.fresh = true
+		return unit{text: text, width: len(text), at: -1, newTok: st.redacted == 0}, n, true
+	}
+	return unit{}, *st, false
 }
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' }

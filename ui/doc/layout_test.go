@@ -179,6 +179,27 @@ func TestHeadDocRedacts(t *testing.T) {
 	}
 }
 
+// TestHeadDocRedactsURLCredentials: a URL header (a redirect's Location,
+// Content-Location, Referer) shows every byte but the values of its
+// query's credentials, at every width, wrapped or not.
+func TestHeadDocRedactsURLCredentials(t *testing.T) {
+	src := []byte("HTTP/1.1 302 Found\r\nLocation: https://x.test/v1beta/models/g:stream?alt=sse&key=AIzaSECRET1;%6Bey=AIzaSECRET2#f\r\n" +
+		"Referer: /x?access_token=tok-SECRET3\r\nX-Other: /y?key=shown\r\n\r\n")
+	want := "Location: https://x.test/v1beta/models/g:stream?alt=sse&key=%5Bredacted%5D;%6Bey=%5Bredacted%5D#f␍␊" +
+		"Referer: /x?access_token=%5Bredacted%5D␍␊X-Other: /y?key=shown␍␊"
+	for _, w := range []int{0, 7, 13, 14, 15, 40, 200} {
+		l := layoutDoc(&Spec{Src: src, Mode: Head, W: w, MarkStart: -1, MarkEnd: -1})
+		got := strings.NewReplacer(" ", "", "\n", "").Replace(plainSegs(l)) // lines joined
+		if strings.Contains(got, "SECRET") || !strings.Contains(got, strings.ReplaceAll(want, " ", "")) {
+			t.Errorf("width %d: head layout = %q; want the credentials redacted, every other byte shown", w, plainSegs(l))
+		}
+	}
+	kept := plainSegs(layoutDoc(&Spec{Src: src, Mode: Head, KeepSecrets: true, MarkStart: -1, MarkEnd: -1}))
+	if !strings.Contains(kept, "key=AIzaSECRET1;%6Bey=AIzaSECRET2#f") {
+		t.Errorf("head layout keeping secrets = %q; want the URL as sent", kept)
+	}
+}
+
 // TestDocResumes checks that lines drawn from saved states, after an index
 // built on the event loop, off it in chunks, or both, are exactly the lines
 // of a layout from the start, for every mode and many widths.
@@ -353,6 +374,9 @@ func FuzzDocLayout(f *testing.F) {
 	for _, src := range docCorpus(f) {
 		f.Add(src, uint8(40))
 	}
+	// A head whose URL headers hold credentials: the layout redacts inside
+	// a run.
+	f.Add([]byte("HTTP/1.1 302 Found\r\nLocation: /m?alt=sse&key=k1;%6Bey=k2&apikey=#f\r\nReferer:/x?key=\r\n\r\n"), uint8(9))
 	f.Fuzz(func(t *testing.T, src []byte, w8 uint8) {
 		w := int(w8%120) + 1
 		// Fragments end at rune boundaries (the reference would split a
