@@ -7,6 +7,8 @@ package model
 import (
 	"encoding/base64"
 
+	"github.com/streamtap/streamtap/capture"
+
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
@@ -114,6 +116,8 @@ func converseDeltaShape(ev *Event, ord int, it *Item, data []byte) string {
 // of a text family by what it does.
 func (invokeDialect) shape(s *Session, ev *Event, ord int, typ string, data []byte) Shape {
 	switch {
+	case ev.Frame&capture.EventStream == 0:
+		return Shape{Dialect: invoke, Type: TypeInvokeResponse} // a whole body
 	case ev.Kind == KindError && typ != "error":
 		return Shape{Dialect: invoke, Type: shapeException}
 	case ev.Flags&NonStandard != 0:
@@ -322,6 +326,12 @@ func (invokeDialect) explanations() []Explanation {
 			"bytes.",
 			"Reads what it carries.",
 			"None known.",
+		),
+		explain(invoke, TypeInvokeResponse, "",
+			"A whole InvokeModel body of a text model: the answer to InvokeModel (not InvokeModelWithResponseStream); one JSON body of the model's own shape, no event stream, no base64.",
+			"results[].outputText, completionReason (Titan); generation, stop_reason (Llama); outputs[].text, stop_reason (Mistral); generations[].text, finish_reason (Cohere); completions[].data.text, finishReason.reason (AI21 Jurassic); completion, stop_reason (Claude 2); amazon-bedrock-guardrailAction.",
+			"Reads the first result's text; the stop reason tells a cut answer (LENGTH, length, MAX_TOKENS, max_tokens) or a blocked one (CONTENT_FILTERED, ERROR_TOXIC, a guardrail's INTERVENED).",
+			"A client that asked for a stream and cannot read a body; a guardrail's canned message read as the model's answer.",
 		),
 		explain(invoke, shapeException, "",
 			"An exception mid-stream (:message-type exception): the service failed after HTTP 200; the stream ends.",

@@ -16,7 +16,9 @@ import (
 // Anthropic dialect's assembly (its items and responses are Anthropic's),
 // Amazon Nova's Converse-shaped events ({"contentBlockDelta": {…}}) by the
 // Converse assembly, and the text of Titan, Llama, Cohere, Mistral and AI21
-// chunks here, with their stop reason and a guardrail's intervention.
+// chunks here, with their stop reason and a guardrail's intervention. The
+// whole body the non-streaming InvokeModel answers with is read here too
+// for those text models (see wholeInvoke).
 type invokeDialect struct{ noHooks }
 
 func (*invokeDialect) info() DialectInfo {
@@ -24,10 +26,11 @@ func (*invokeDialect) info() DialectInfo {
 }
 
 // claimShape takes a chunk of an event stream, and an exception in a
-// stream of chunks.
+// stream of chunks; outside an event stream, the whole body of a text
+// model (see wholeInvoke).
 func (*invokeDialect) claimShape(s *Session, typ string) bool {
 	if s.last.Frame&capture.EventStream == 0 {
-		return false
+		return wholeInvoke(s) != ""
 	}
 	return typ == TypeInvokeChunk || s.last.Frame&capture.Exception != 0 && s.lastDial == DialectBedrockInvoke
 }
@@ -76,6 +79,10 @@ func (st *invokeState) event(s *Session, ev *Event, typ string, data []byte, ord
 				r.Status.set(ord, OutcomeError)
 			}
 		}
+		return
+	}
+	if ev.Frame&capture.EventStream == 0 {
+		st.whole(s, ev, ord) // the only event claimed outside an event stream
 		return
 	}
 	if typ != TypeInvokeChunk {
@@ -142,7 +149,7 @@ func (st *invokeState) event(s *Session, ev *Event, typ string, data []byte, ord
 		})
 		st.chunk.Members = string(names)
 	default:
-		st.textChunk(s, ev, inner, ord)
+		st.textChunk(s, ev, inner, ord, false)
 	}
 }
 
@@ -187,8 +194,10 @@ func chunkFamily(idx *jsonscan.Index, typ, inner []byte) string {
 // reason (Titan, Llama, Cohere, Mistral, AI21). The chunk with a stop
 // reason, a guardrail's intervention or the invocation metrics (every
 // family's last chunk carries amazon-bedrock-invocationMetrics) ends the
-// response.
-func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int) {
+// response; so does a whole body (whole), which is such a chunk holding
+// the whole answer: Titan's and Jurassic's in the first element of
+// results[] and completions[], Claude 2's as completion.
+func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int, whole bool) {
 	if st.resp == nil || st.resp.Terminal >= 0 {
 		st.resp = s.newResponse(DialectBedrockInvoke, ord)
 		st.resp.Status.set(ord, "in_progress")
@@ -197,25 +206,28 @@ func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int) {
 	r := st.resp
 	ev.Kind = KindLifecycle
 	var text, stop []byte
-	blocked, last := false, false
+	blocked, last := false, whole
 	s.idx.Members(inner, func(k, v []byte) bool {
 		switch string(k) {
-		case "outputText", "generation", "text":
+		case "outputText", "generation", "text", "completion":
 			text = v
 		case "completionReason", "stop_reason", "finish_reason":
 			stop = v
-		case "outputs", "generations", "choices":
+		case "outputs", "generations", "choices", "results", "completions":
 			first := firstElement(s, v)
-			for _, p := range [][]string{{"text"}, {"delta", "content"}, {"message", "content"}} {
+			for _, p := range [][]string{{"text"}, {"outputText"}, {"delta", "content"}, {"message", "content"}, {"data", "text"}} {
 				if t := s.idx.Path(first, p...); jsonscan.Kind(t) == '"' {
 					text = t
 					break
 				}
 			}
-			for _, key := range []string{"stop_reason", "finish_reason"} {
+			for _, key := range []string{"stop_reason", "finish_reason", "completionReason"} {
 				if v := s.idx.Get(first, key); !jsonscan.IsNull(v) {
 					stop = v
 				}
+			}
+			if v := s.idx.Path(first, "finishReason", "reason"); jsonscan.Kind(v) == '"' {
+				stop = v
 			}
 		case "amazon-bedrock-guardrailAction":
 			blocked = jsonscan.Equal(v, "INTERVENED")

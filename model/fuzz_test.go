@@ -148,6 +148,16 @@ var dialectSeeds = []string{
 		`"stopReason":"tool_use","usage":{"inputTokens":1},"metrics":{"latencyMs":1}}`,
 	"{\"output\":{\"message\":{\"content\":{}}},\"stopReason\":7}\n{\"output\":{\"message\":{\"content\":[1,null,[]]}},\"stopReason\":\"max_tokens\"}\n" +
 		"{\"stopReason\":\"end_turn\"}\n{\"output\":{\"message\":{}},\"stopReason\":\"guardrail_intervened\"}\n",
+	// Whole InvokeModel bodies of the text models, one per family, a
+	// guardrail's intervention, then odd shapes (a results element not an
+	// object, an empty completion, a number for a text, a second body).
+	"{\"inputTextTokenCount\":3,\"results\":[{\"tokenCount\":1,\"outputText\":\"a\",\"completionReason\":\"LENGTH\"}],\"amazon-bedrock-guardrailAction\":\"INTERVENED\"}\n" +
+		"{\"generation\":\"b\",\"prompt_token_count\":1,\"generation_token_count\":1,\"stop_reason\":\"stop\"}\n{\"outputs\":[{\"text\":\"c\",\"stop_reason\":\"length\"},7]}\n" +
+		"{\"id\":\"i\",\"generations\":[{\"text\":\"d\",\"finish_reason\":\"ERROR_TOXIC\"}],\"prompt\":\"p\"}\n" +
+		"{\"id\":1,\"completions\":[{\"data\":{\"text\":\"e\"},\"finishReason\":{\"reason\":\"endoftext\"}}]}\n" +
+		"{\"type\":\"completion\",\"completion\":\"f\",\"stop_reason\":\"max_tokens\"}\n",
+	"{\"inputTextTokenCount\":1,\"results\":[1,{\"outputText\":\"x\",\"completionReason\":\"FINISH\"}]}\n{\"completion\":\"\",\"stop_reason\":\"stop_sequence\"}\n" +
+		"{\"outputs\":[{\"text\":\"\\u0000\\u001b[2J\",\"stop_reason\":\"stop\"}]}\n{\"generation\":7,\"prompt_token_count\":1,\"generation_token_count\":1,\"stop_reason\":\"stop\"}\n",
 	// Errors and odd shapes.
 	sse(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`),
 	sse(`{"error":{"message":"bad","code":"x"}}`, `42`, `[1,2]`, `hello`, `{"type":7}`, `{}`),
