@@ -37,7 +37,10 @@ const (
 //
 // Any other type member rules a body out (every typed dialect's events
 // have one), as does a body that lacks a shape's key: a line holding a
-// generation and nothing else is no Llama answer. It runs only for an
+// generation and nothing else is no Llama answer. So does
+// amazon-bedrock-invocationMetrics, which only a stream's last chunk
+// carries (a whole answer's metrics are response headers): a stream's
+// chunks saved as lines are not taken for bodies. It runs only for an
 // event no other dialect claimed, and walks its top members once.
 func wholeInvoke(s *Session) string {
 	if s.cur == nil {
@@ -50,6 +53,7 @@ func wholeInvoke(s *Session) string {
 	var m struct {
 		inputCount, results, generation, promptCount, genCount, stop,
 		outputs, generations, completions, completion []byte
+		metrics bool
 	}
 	s.idx.Members(s.cur, func(k, v []byte) bool {
 		switch string(k) {
@@ -73,6 +77,8 @@ func wholeInvoke(s *Session) string {
 			m.completions = v
 		case "completion":
 			m.completion = v
+		case "amazon-bedrock-invocationMetrics":
+			m.metrics = true
 		}
 		return true
 	})
@@ -87,6 +93,7 @@ func wholeInvoke(s *Session) string {
 		return nil
 	}
 	switch {
+	case m.metrics:
 	case isString(m.completion):
 		if isString(m.stop) {
 			return FamilyClaudeText

@@ -147,6 +147,9 @@ func TestInvokeWholeBodyNearMisses(t *testing.T) {
 		// A key short of a shape.
 		{"only generation", `{"generation":"hi"}`, "unknown"},
 		{"llama chunk, stop_reason null", `{"generation":"hi","prompt_token_count":3,"generation_token_count":1,"stop_reason":null}`, "unknown"},
+		{"llama stream's last chunk as a line", `{"generation":"","prompt_token_count":null,"generation_token_count":50,"stop_reason":"stop",` +
+			`"amazon-bedrock-invocationMetrics":{"inputTokenCount":26,"outputTokenCount":50,"invocationLatency":1290,"firstByteLatency":280}}`, "unknown"},
+		{"mistral stream's last chunk as a line", `{"outputs":[{"text":".","stop_reason":"stop"}],"amazon-bedrock-invocationMetrics":{"inputTokenCount":5}}`, "unknown"},
 		{"llama without the counts", `{"generation":"hi","stop_reason":"stop"}`, "unknown"},
 		{"llama, generation not a string", `{"generation":7,"prompt_token_count":3,"generation_token_count":1,"stop_reason":"stop"}`, "unknown"},
 		{"titan results without inputTextTokenCount", `{"results":[{"tokenCount":1,"outputText":"hi","completionReason":"FINISH"}]}`, "unknown"},
