@@ -74,19 +74,7 @@ func TestCallsAsOfDoneArgsDiffer(t *testing.T) {
 // side by side as of that event (the deltas and the .done; the snapshots
 // after it are not there yet).
 func TestCallsAsOfDoneArgsGolden(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			m := newTestModel(t, sampleBytes(t, "broken-done-args-differ"), size[0], size[1])
-			m.insp.tl.SelectOrd(firstOfType(m.insp.s, "response.function_call_arguments.done"))
-			press(m, "3")
-			out := viewOf(m)
-			checkFits(t, out, size[0], size[1])
-			if size[0] != 120 {
-				out = ansi.Strip(out)
-			}
-			golden.RequireEqual(t, out)
-		})
-	}
+	callsAsOfGolden(t, "broken-done-args-differ", "response.function_call_arguments.done")
 }
 
 const textDisagree = "sources of the final text disagree"
@@ -134,10 +122,17 @@ func TestCallsAsOfTextDiffer(t *testing.T) {
 // TestCallsAsOfTextGolden draws the calls pane of broken-sequence-gap at
 // its output_text.done.
 func TestCallsAsOfTextGolden(t *testing.T) {
+	callsAsOfGolden(t, "broken-sequence-gap", "response.output_text.done")
+}
+
+// callsAsOfGolden draws the calls pane of a sample at the first event of
+// type typ, at 80×24 (colours stripped) and 120×40 (in colour).
+func callsAsOfGolden(t *testing.T, sample, typ string) {
+	t.Helper()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			m := newTestModel(t, sampleBytes(t, "broken-sequence-gap"), size[0], size[1])
-			m.insp.tl.SelectOrd(firstOfType(m.insp.s, "response.output_text.done"))
+			m := newTestModel(t, sampleBytes(t, sample), size[0], size[1])
+			m.insp.tl.SelectOrd(firstOfType(m.insp.s, typ))
 			press(m, "3")
 			out := viewOf(m)
 			checkFits(t, out, size[0], size[1])
