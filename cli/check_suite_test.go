@@ -11,8 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/streamtap/streamtap/internal/sariftest"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/suite"
 )
@@ -209,30 +208,7 @@ func TestCheckSuiteFormats(t *testing.T) {
 // offset).
 func checkSARIFOutput(t *testing.T, out []byte) {
 	t.Helper()
-	f, err := os.Open("../suite/testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(suite.SARIFSchema, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(suite.SARIFSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("not SARIF 2.1.0: %v", err)
-	}
+	sariftest.Validate(t, sariftest.Schema(t, "../suite/testdata/sarif-schema-2.1.0.json", suite.SARIFSchema), out)
 	var log struct {
 		Runs []struct {
 			Results []struct {

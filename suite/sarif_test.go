@@ -12,45 +12,18 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/sariftest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 )
 
 // sarifSchema compiles the published SARIF 2.1.0 schema kept in testdata.
 func sarifSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open("testdata/sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource(SARIFSchema, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(SARIFSchema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
+	return sariftest.Schema(t, "testdata/sarif-schema-2.1.0.json", SARIFSchema)
 }
 
 // validateSARIF fails the test when out is not a SARIF 2.1.0 log.
-func validateSARIF(t *testing.T, sch *jsonschema.Schema, out []byte) {
-	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
-	if err != nil {
-		t.Fatalf("not JSON: %v\n%s", err, out)
-	}
-	if err := sch.Validate(inst); err != nil {
-		t.Fatalf("not valid SARIF 2.1.0: %v\n%s", err, out)
-	}
-}
+var validateSARIF = sariftest.Validate
 
 // sampleRun is a run over real streams of every kind a run holds: a
 // stream cut short (findings and a failing outcome), findings of two
