@@ -55,7 +55,10 @@ func TestTmuxDiffView(t *testing.T) {
 	}
 
 	tm.send("Enter")
-	s = tm.waitFor("A's inspector", wait, func(s string) bool { return strings.Contains(s, "1 timeline") && strings.Contains(s, "2 detail") })
+	// The whole screen, its help line included, not a frame drawn halfway.
+	s = tm.waitFor("A's inspector", wait, func(s string) bool {
+		return strings.Contains(s, "1 timeline") && strings.Contains(s, "2 detail") && strings.Contains(s, "esc back to the diff")
+	})
 	if !strings.Contains(s, "esc back to the diff") || !strings.Contains(s, "as of event #11") {
 		t.Errorf("A's inspector should show A#11 and how to come back:\n%s", s)
 	}
