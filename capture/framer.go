@@ -165,7 +165,7 @@ func (fr *Framer) Feed(p []byte, at time.Duration, emit func(*Frame)) {
 		fr.inner.feed(p, at, emit)
 		return
 	}
-	fr.pending = append(fr.pending, p...)
+	fr.pending = appendGrow(fr.pending, p) // doubling: 100 MB of blank start was copied five times over
 	fr.pendAt = at
 	if f, ok := fr.det.detect(fr.pending, false); ok {
 		fr.start(f, emit)
@@ -188,10 +188,22 @@ func (fr *Framer) start(f Format, emit func(*Frame)) {
 	if fr.timed {
 		timed(fr.inner)
 	}
-	if len(fr.pending) > 0 {
-		fr.inner.feed(fr.pending, fr.pendAt, emit)
+	switch in := fr.inner.(type) {
+	case owner:
+		in.feedOwned(fr.pending, fr.pendAt, emit)
+	default:
+		if len(fr.pending) > 0 {
+			in.feed(fr.pending, fr.pendAt, emit)
+		}
 	}
 	fr.pending = nil
+}
+
+// owner is a splitter that can take the bytes held while the format was
+// detected as its buffer instead of copying them: after a long blank start
+// they are the whole input so far.
+type owner interface {
+	feedOwned(p []byte, at time.Duration, emit func(*Frame))
 }
 
 // detect guesses the format from the first bytes of a whole input, or of
@@ -383,6 +395,16 @@ func newLineFramer(base int64) *lineFramer {
 	f := &lineFramer{base: base, first: true, faults: lineFaults}
 	f.nl.c, f.nl.found = '\n', -1
 	return f
+}
+
+// feedOwned is feed of bytes the framer may keep as its buffer.
+func (f *lineFramer) feedOwned(p []byte, at time.Duration, emit func(*Frame)) {
+	if len(f.buf) > 0 {
+		f.feed(p, at, emit)
+		return
+	}
+	f.buf, f.beg, f.pos = p, 0, 0
+	f.scan(false, at, emit)
 }
 
 func (f *lineFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
