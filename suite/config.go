@@ -131,7 +131,7 @@ func LoadConfig(path string) (checks.Config, error) {
 		return checks.Config{}, err
 	}
 	if !st.Mode().IsRegular() {
-		return checks.Config{}, fmt.Errorf("%s: not a regular file (%s): not a config file", path, st.Mode().Type())
+		return checks.Config{}, fmt.Errorf("%s: not a regular file (%s): not a config file", path, fileKind(st.Mode()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -150,6 +150,21 @@ func LoadConfig(path string) (checks.Config, error) {
 		return cfg, fmt.Errorf("%s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "mode " + m.Type().String()
 }
 
 // Configs finds and loads the config file that governs each input, as

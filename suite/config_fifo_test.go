@@ -34,7 +34,7 @@ func TestConfigFIFORefused(t *testing.T) {
 		go func() { done <- load.f() }()
 		select {
 		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			if err == nil || !strings.Contains(err.Error(), "not a regular file (a named pipe)") {
 				t.Errorf("%s: %v; want the FIFO refused as not a regular file", load.name, err)
 			}
 		case <-time.After(10 * time.Second): // liveness bound, not a speed target
