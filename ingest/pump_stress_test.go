@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -149,7 +150,11 @@ func newStressCase(seed uint64) *stressCase {
 		if rng.IntN(4) == 0 {
 			pad = lendAbove + rng.IntN(300) // a lent frame
 		}
-		fmt.Fprintf(&b, "data: {\"i\":%d,\"pad\":%q}\n", i, strings.Repeat("x", pad))
+		if i == 0 {
+			b.WriteString(`data: {"type":"response.output_item.added","sequence_number":0,"output_index":0,"item":{"id":"fc_1","type":"function_call","status":"in_progress","arguments":"","call_id":"call_1","name":"f"}}` + "\n")
+		} else { // a delta of the call's arguments, its number and its padding
+			fmt.Fprintf(&b, `data: {"type":"response.function_call_arguments.delta","sequence_number":%d,"item_id":"fc_1","output_index":0,"delta":"%d%s;"}`+"\n", i, i, strings.Repeat("x", pad))
+		}
 		if i < n-1 || rng.IntN(3) > 0 {
 			b.WriteString("\n")
 		} // else the last event ends the input without its blank line: Finish emits it, lent or not
@@ -186,6 +191,27 @@ func newStressCase(seed uint64) *stressCase {
 }
 
 func pick[T any](rng *rand.Rand, xs ...T) T { return xs[rng.IntN(len(xs))] }
+
+// direct is the session of the round's input added frame by frame on one
+// goroutine, without a pump.
+func (c *stressCase) direct() *model.Session {
+	s := model.NewSession(model.Options{Raw: bytes.NewReader(c.input)})
+	fr := capture.NewFramer(capture.FormatAuto)
+	add := func(f *capture.Frame) { s.Add(f) }
+	fr.Feed(c.input, capture.NoTime, add)
+	fr.Finish(capture.NoTime, add)
+	s.End(nil)
+	return s
+}
+
+// reportOf is s's calls report (calls --json).
+func reportOf(t *testing.T, s *model.Session) string {
+	var b strings.Builder
+	if err := s.WriteReportJSON(&b); err != nil {
+		t.Error(err)
+	}
+	return b.String()
+}
 
 var errStressFail = errors.New("the consumer fails here")
 
@@ -244,11 +270,25 @@ func (c *stressCase) run(t *testing.T) {
 	var err error
 	switch c.consumer {
 	case "drain":
-		s := model.NewSession(model.Options{})
+		s := model.NewSession(model.Options{Raw: bytes.NewReader(c.input)})
 		err = session(ctx, src, capture.ReadOptions{}, s, framed,
 			func(_ *model.Event, ord int, f *capture.Frame) error { return check(ord, f) }, c.opts)
 		if s.Len() != got {
 			t.Errorf("%s: the session holds %d events, the callback saw %d", c, s.Len(), got)
+		}
+		s.End(err)
+		if err == nil && c.source == "memory" && got == len(c.frames) {
+			// What the model kept of the frames is what it keeps without
+			// a pump: nothing points into a batch released and reused,
+			// or into a lent frame's bytes the framer then moved.
+			if pumped, direct := reportOf(t, s), reportOf(t, c.direct()); pumped != direct {
+				i := 0
+				for i < min(len(pumped), len(direct)) && pumped[i] == direct[i] {
+					i++
+				}
+				t.Errorf("%s: the calls report through the pump differs from the one without at byte %d: %q; want %q",
+					c, i, pumped[max(i-40, 0):min(i+80, len(pumped))], direct[max(i-40, 0):min(i+80, len(direct))])
+			}
 		}
 	case "inspector":
 		err = c.inspect(ctx, cancel, src, framed, check)
