@@ -572,3 +572,35 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestCheckBesideAFIFOConfig: the hang of a check that slept for 22
+// minutes, reproduced: a named pipe called .streamtap.yaml in a directory
+// above the input. check opened it and waited in open(2) for a writer
+// (0% CPU, its capture open, the first SIGTERM ignored); it now says the
+// config is not a regular file and ends with status 2.
+func TestCheckBesideAFIFOConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, ".streamtap.yaml"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	sub := filepath.Join(dir, "captures")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, all := firstEvent(t, "responses-single-call")
+	in := filepath.Join(sub, "big.sse")
+	if err := os.WriteFile(in, all, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := start(t, nil, "check", in)
+	select {
+	case r.err = <-r.exited:
+	case <-time.After(10 * time.Second): // liveness bound, not a speed target
+		t.Fatalf("check still runs after 10s beside a FIFO .streamtap.yaml\n%s", r.stderr.String())
+	}
+	var ee *exec.ExitError
+	if !errors.As(r.err, &ee) || ee.ExitCode() != 2 || !strings.Contains(r.stderr.String(), "not a regular file (a named pipe)") {
+		t.Errorf("check ended with %v:\n%s\nwant status 2 and the config refused as a named pipe", r.err, r.stderr.String())
+	}
+}
