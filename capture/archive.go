@@ -242,17 +242,6 @@ func isYAMLKey(k []byte) bool {
 	return true
 }
 
-// redactExchange hides the credentials of x's headers and URL unless
-// keep.
-func redactExchange(x *Exchange, keep bool) {
-	if keep {
-		return
-	}
-	x.URL = RedactURL(x.URL)
-	x.RequestHeader = RedactHeaders(x.RequestHeader)
-	x.ResponseHeader = RedactHeaders(x.ResponseHeader)
-}
-
 // normalProto turns the protocol names archives use ("h2", "http/2.0",
 // "HTTP/1.1") into the form a status line has; anything else is HTTP/1.1.
 func normalProto(p string) string {
