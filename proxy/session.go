@@ -527,7 +527,7 @@ func (ps *session) logLine(s *model.Session) string {
 		ps.ws.logFields(kv)
 	}
 	if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
-		kv("error", ps.err.Error())
+		kv("error", ps.p.redactText(ps.err.Error()))
 	} else if responded {
 		if o := s.Outcome(); o.Detail != "" && ps.state == o.State {
 			kv("detail", o.Detail)
@@ -642,8 +642,17 @@ func (ps *session) exchangeInfo() model.Exchange {
 	if ps.state != "" {
 		x.Dur = ps.dur
 		if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
-			x.Err = ps.err.Error()
+			x.Err = ps.p.redactText(ps.err.Error())
 		}
 	}
 	return x
+}
+
+// redactText hides the credentials of the URLs an error quotes (the
+// upstream's userinfo, a ?key=) unless KeepSecrets.
+func (p *Proxy) redactText(s string) string {
+	if p.o.KeepSecrets {
+		return s
+	}
+	return capture.RedactText(s)
 }

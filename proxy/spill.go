@@ -357,7 +357,7 @@ func (ps *session) spillMeta(s *model.Session) *spillMeta {
 		meta.WSRequest = ps.ws.request
 	}
 	if endErr != nil {
-		msg := endErr.Error()
+		msg := ps.p.redactText(endErr.Error())
 		meta.EndErr = &msg
 	}
 	return meta

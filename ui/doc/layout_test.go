@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui/plain"
 	"github.com/streamtap/streamtap/ui/theme"
@@ -232,6 +233,36 @@ func TestHeadDocRedactsRecordingHeader(t *testing.T) {
 	for i := 1; i <= 6; i++ {
 		if !strings.Contains(kept, fmt.Sprintf("SECRET%d", i)) {
 			t.Errorf("head layout keeping secrets lacks SECRET%d: %q", i, kept)
+		}
+	}
+}
+
+// TestHeadDocRedactsEveryCredential: every name of the one list
+// (capture.CredentialNames), as a header of a head and as a header of a
+// recording's header block, shows redacted in the raw view; so does each
+// as a query parameter of a Location; a rate limit's tokens show.
+func TestHeadDocRedactsEveryCredential(t *testing.T) {
+	var head, rec strings.Builder
+	head.WriteString("HTTP/1.1 200 OK\r\n")
+	rec.WriteString(": streamtap-recording v1\n")
+	q := "Location: /next?max_tokens=9"
+	for _, n := range capture.CredentialNames() {
+		head.WriteString(n + ": SECRET-" + n + "\r\n")
+		rec.WriteString(": request-header " + n + ": SECRET-" + n + "\n: response-header " + n + ": SECRET-" + n + "\n")
+		q += "&" + n + "=SECRET-" + n
+	}
+	head.WriteString("X-Ratelimit-Remaining-Tokens: 99\r\n" + q + "\r\n\r\n")
+	rec.WriteString(": response-header X-Ratelimit-Remaining-Tokens: 99\n: response-header " + q + "\n\n")
+	for _, src := range []string{head.String(), rec.String()} {
+		got := strings.ReplaceAll(plainSegs(layoutDoc(&Spec{Src: []byte(src), Mode: Head, W: 60, MarkStart: -1, MarkEnd: -1})), "\n", "")
+		if i := strings.Index(got, "SECRET"); i >= 0 {
+			t.Errorf("the raw head shows a secret: …%s…", got[max(i-80, 0):min(i+40, len(got))])
+		}
+		if n := strings.Count(got, capture.Redacted); n < len(capture.CredentialNames()) {
+			t.Errorf("the raw head shows %d values redacted; want one per name at least", n)
+		}
+		if !strings.Contains(got, "99") || !strings.Contains(got, "max_tokens=9") {
+			t.Errorf("the raw head lost a non-secret: %q", got)
 		}
 	}
 }
