@@ -132,6 +132,9 @@ type Archive struct {
 	// Own says streamtap wrote the HAR file (its log.creator): each entry
 	// is then a session streamtap read or proxied, none skipped.
 	Own bool
+	// Cut says what was repaired of a HAR whose writer was stopped inside
+	// an entry (see HAR), or is empty.
+	Cut string
 }
 
 // ArchiveOptions tune the reading of an archive.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -60,7 +59,7 @@ type session struct {
 	fr         *capture.Framer // set when the response head arrived
 	inline     *ingest.Inline
 	rec        *capture.Recorder
-	recFile    *os.File
+	recFile    *capture.Output
 	recPath    string
 	recWait    *heldRecording    // a recording waiting for the body to tell its format, or nil
 	har        *capture.HAREntry // the session's entry in Options.HAR, or nil
@@ -288,7 +287,7 @@ func (ps *session) closeHAR(at time.Duration) {
 // .eventstream for an AWS event stream (binary: no text tool should take
 // it for SSE), .ndjson for JSON lines, .sse for the rest (the recording
 // format is SSE comments and the body).
-func createRecording(dir string, start time.Time, id int, method, path string, format capture.Format) (*os.File, string, error) {
+func createRecording(dir string, start time.Time, id int, method, path string, format capture.Format) (*capture.Output, string, error) {
 	path, _, _ = strings.Cut(strings.TrimPrefix(path, "/"), "?")
 	ext := ".sse"
 	switch format {
@@ -300,7 +299,7 @@ func createRecording(dir string, start time.Time, id int, method, path string, f
 	name := fmt.Sprintf("%s-%04d-%s-%s%s", start.Format("20060102T150405"), id,
 		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath), ext)
 	full := filepath.Join(dir, name)
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := capture.CreateOutput(full, capture.OutputOptions{New: true})
 	return f, full, err
 }
 
