@@ -437,7 +437,8 @@ func (ps *session) finish(status int, err error, state string) {
 		ps.live.Unlock()
 		ps.p.log.Line(line)
 		if ps.p.feed != nil {
-			ps.p.feed.end(ps.exchangeInfo(), ps.live, err, ps.closeSpill())
+			stored, notKept := ps.closeSpill()
+			ps.p.feed.end(ps.exchangeInfo(), ps.live, err, stored, notKept)
 		}
 		if ps.p.onDone != nil {
 			ps.p.onDone(ps)
