@@ -199,9 +199,12 @@ func terminalOf(ws ...io.Writer) *os.File {
 func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	spill, err := makeSpillDir()
+	spill, lock, err := makeSpillDir()
 	if err != nil {
 		return fmt.Errorf("sessions list: %w", err)
+	}
+	if lock != nil {
+		defer lock.Close() // after the removal starts: until then the directory is ours
 	}
 	defer removeDetached(spill)
 	logw := io.Discard
