@@ -7,8 +7,8 @@ package capture
 // ulimit -f, a quota), the file is cut back to where it ended before, so
 // that it holds the last whole state (every read saved so far, every
 // event recorded so far, every HAR entry written so far) and never half
-// of the next one. A process killed inside a write (SIGKILL, a power
-// cut) cannot cut back: a stream's file then ends in a cut read, which
+// of the next one. A process killed inside a write (SIGKILL, a crash)
+// cannot cut back: a stream's file then ends in a cut read, which
 // every reader of streams takes, and a HAR has a complete document in
 // front of the cut entry (see HAR), which streamtap reads and repairs.
 //
@@ -236,11 +236,4 @@ func inPlace(w io.Writer) appendFile {
 		return f
 	}
 	return nil
-}
-
-// IsExists reports whether err is CreateOutput's refusal to overwrite.
-func IsExists(err error) (*ExistsError, bool) {
-	var e *ExistsError
-	ok := errors.As(err, &e)
-	return e, ok
 }

@@ -126,7 +126,12 @@ func (d *spillDir) put(blob []byte) (*segment, int64, error) {
 	n, err := seg.f.Write(blob)
 	seg.size += int64(n)
 	if err != nil {
-		d.retire() // what follows the cut copy is never read
+		// The cut copy goes (a full disk gets its room back), and so does
+		// the segment as a place for copies: it is never read past off.
+		if seg.f.Truncate(off) == nil {
+			seg.size = off
+		}
+		d.retire()
 		return nil, 0, err
 	}
 	seg.live++

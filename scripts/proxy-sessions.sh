@@ -64,12 +64,13 @@ for _ in $(seq 100); do [[ -s $TMP/up.addr ]] && break; sleep 0.05; done
 up=http://$(cat "$TMP/up.addr")
 keep=()
 [[ -n ${KEEP_N:-} ]] && keep=(--keep "$KEEP_N")
-# listed N: the status line's count once n sessions went through
+# listed N: the status line's count once n sessions went through (the
+# line starts with it)
 listed() {
 	if [[ -n ${KEEP_N:-} ]] && (($1 > KEEP_N)); then
-		echo " $KEEP_N sessions · $(($1 - KEEP_N)) older dropped"
+		echo "(^| )$KEEP_N sessions · $(($1 - KEEP_N)) older dropped"
 	else
-		echo " $1 sessions"
+		echo "(^| )$1 sessions"
 	fi
 }
 
