@@ -2,6 +2,7 @@ package capture
 
 import (
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -167,6 +168,28 @@ func TestRedactText(t *testing.T) {
 	for _, tt := range tests {
 		if got := RedactText(tt.in); got != tt.want {
 			t.Errorf("RedactText(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestCredentialNamesDocumented: docs/security.md names every listed
+// credential and every known non-secret pattern, so that the list people
+// read is the list the code uses.
+func TestCredentialNamesDocumented(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/security.md")
+	if err != nil {
+		t.Skip("no docs/security.md beside the package:", err)
+	}
+	doc := strings.ToLower(string(data))
+	for _, n := range CredentialNames() {
+		if !strings.Contains(doc, "`"+n+"`") && !strings.Contains(doc, "`?"+n+"=`") {
+			t.Errorf("docs/security.md does not name the credential %s", n)
+		}
+	}
+	for _, p := range notCredentials {
+		if !strings.Contains(doc, strings.Trim(p, "*")) {
+			t.Errorf("docs/security.md does not name the non-secret %s", p)
 		}
 	}
 }
