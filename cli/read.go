@@ -146,6 +146,10 @@ func (r *reader) fail(err error) error {
 // "-" on a terminal reads what is typed until ctrl+d, like cat, after a
 // hint on stderr; ctrl+c (ctx) ends the read at once.
 func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer, demo bool) (*capture.Source, error) {
+	if name, ok := sampleOperand(o.input); ok {
+		// One of check's several inputs.
+		return sampleSource(name)
+	}
 	switch {
 	case o.sample != "":
 		return sampleSource(o.sample)
@@ -153,7 +157,8 @@ func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer
 		fmt.Fprintln(stderr, terminalStdinHint)
 		return capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true), nil
 	case o.input != "":
-		return capture.Open(o.input, stdin)
+		src, err := capture.Open(o.input, stdin)
+		return src, operandError(o.input, err)
 	case capture.IsPipe(stdin):
 		return capture.Open("-", stdin)
 	case demo:
