@@ -147,6 +147,10 @@ func (r *reader) fail(err error) error {
 // hint on stderr; ctrl+c (ctx) ends the read at once, as it ends any
 // read (capture.Interruptible).
 func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer, demo bool) (*capture.Source, error) {
+	if name, ok := sampleOperand(o.input); ok {
+		// One of check's several inputs.
+		return sampleSource(name)
+	}
 	switch {
 	case o.sample != "":
 		return sampleSource(o.sample)
@@ -154,7 +158,8 @@ func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer
 		fmt.Fprintln(stderr, terminalStdinHint)
 		return capture.FromReader("stdin", capture.SourceStdin, stdin, true), nil // Read gives way to ctx
 	case o.input != "":
-		return capture.Open(o.input, stdin)
+		src, err := capture.Open(o.input, stdin)
+		return src, operandError(o.input, err)
 	case capture.IsPipe(stdin):
 		return capture.Open("-", stdin)
 	case demo:
