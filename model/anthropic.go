@@ -78,7 +78,7 @@ func anthropicRole(typ string) ItemRole {
 
 func (st *anthState) response(s *Session, ord int, fresh bool) *Response {
 	if st.resp == nil || fresh {
-		st.resp = s.newResponse(DialectAnthropic, ord)
+		st.resp = s.NewResponse(DialectAnthropic, ord)
 		st.blocks, st.open = map[int]*Item{}, nil
 	}
 	return st.resp
@@ -90,9 +90,9 @@ func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 	case "message_start":
 		ev.Kind = KindLifecycle
 		r := st.response(s, ord, true)
-		r.ID = str(s.idx.Get(t.message, "id"))
-		r.Model = str(s.idx.Get(t.message, "model"))
-		r.Status.set(ord, "in_progress")
+		r.ID = StringOf(s.idx.Get(t.message, "id"))
+		r.Model = StringOf(s.idx.Get(t.message, "model"))
+		r.Status.Set(ord, "in_progress")
 		r.Created = ord
 		// With programmatic tool calling the snapshot may already hold
 		// finished blocks (a tool_use among them) and a stop_reason, with
@@ -100,31 +100,31 @@ func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 		// snapshot, and so does the assembly. Later blocks take the
 		// indexes after these.
 		if sr := s.idx.Get(t.message, "stop_reason"); !jsonscan.IsNull(sr) {
-			r.finish(0, ord, str(sr))
+			r.AddFinish(0, ord, StringOf(sr))
 		}
 		st.wholeBlocks(s, r, s.idx.Get(t.message, "content"), ord)
 	case "message":
 		// A whole non-streaming message.
 		ev.Kind = KindTerminal
 		r := st.response(s, ord, true)
-		r.ID, r.Model = str(t.id), str(t.model)
+		r.ID, r.Model = StringOf(t.id), StringOf(t.model)
 		r.Created, r.Terminal, r.Final = ord, ord, ord
-		r.Status.set(ord, "completed")
+		r.Status.Set(ord, "completed")
 		if sr := t.stopReason; !jsonscan.IsNull(sr) {
-			r.finish(0, ord, str(sr))
+			r.AddFinish(0, ord, StringOf(sr))
 		}
 		st.wholeBlocks(s, r, t.content, ord)
 	case "content_block_start":
 		ev.Kind = KindItemOpen
 		r := st.response(s, ord, false)
-		idx := intOr(t.index, -1)
+		idx := IntOr(t.index, -1)
 		if old := st.blocks[idx]; old != nil {
-			old.seen(ord, "index", "", "reused")
+			old.SawID(ord, "index", "", "reused")
 		}
 		it := st.block(s, r, idx, t.contentBlock, ord)
 		it.Opened = ord
 		if in := s.idx.Get(t.contentBlock, "input"); it.IsCall() && in != nil {
-			it.setSource(SourceAdded, statement{Present: true, Ordinal: ord, Value: compactJSON(in)})
+			it.SetSource(SourceAdded, Stated{Present: true, Ordinal: ord, Value: CompactJSON(in)})
 		}
 		st.blocks[idx] = it
 		st.open = it
@@ -150,14 +150,14 @@ func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 		switch string(dt) {
 		case "input_json_delta":
 			ev.Kind = KindArgsDelta
-			it.Args.addString(ord, value)
+			it.Args.AddString(ord, value)
 			it.Deltas++
 		case "text_delta", "thinking_delta":
 			ev.Kind = KindTextDelta
-			it.Text.addString(ord, value)
+			it.Text.AddString(ord, value)
 		case "signature_delta":
 			ev.Kind = KindTextDelta
-			it.sign().addString(ord, value)
+			it.SignatureBuffer().AddString(ord, value)
 		default: // citations_delta and deltas yet to come
 			ev.Kind = KindTextDelta
 		}
@@ -165,11 +165,11 @@ func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 		ev.Kind = KindItemDone
 		it := st.target(s, ev, ord)
 		if it.Closed >= 0 {
-			it.seen(ord, "content_block_stop", "", "again")
+			it.SawID(ord, "content_block_stop", "", "again")
 		} else {
-			it.close(ord)
+			it.Close(ord)
 		}
-		it.Status.set(ord, "completed")
+		it.Status.Set(ord, "completed")
 		if st.open == it {
 			st.open = nil
 		}
@@ -177,19 +177,19 @@ func (st *anthState) event(s *Session, ev *Event, typ string, _ []byte, ord int)
 		ev.Kind = KindLifecycle
 		r := st.response(s, ord, false)
 		if sr := s.idx.Get(t.delta, "stop_reason"); !jsonscan.IsNull(sr) {
-			r.finish(0, ord, str(sr))
+			r.AddFinish(0, ord, StringOf(sr))
 		}
 	case "message_stop":
 		ev.Kind = KindTerminal
 		r := st.response(s, ord, false)
 		r.Terminal, r.Final = ord, ord
-		r.Status.set(ord, "completed")
+		r.Status.Set(ord, "completed")
 	case "ping":
 		ev.Kind = KindKeepalive
 	case "error":
-		s.errorEvent(ev, t.err, ord)
+		s.ErrorEvent(ev, t.err, ord)
 		if st.resp != nil {
-			st.resp.Status.set(ord, "error")
+			st.resp.Status.Set(ord, "error")
 		}
 	default:
 		ev.Kind = KindUnknown
@@ -203,10 +203,10 @@ func (st *anthState) wholeBlocks(s *Session, r *Response, content []byte, ord in
 	s.idx.Elements(content, func(i int, block []byte) bool {
 		it := st.block(s, r, i, block, ord)
 		if in := s.idx.Get(block, "input"); it.IsCall() && in != nil {
-			it.Args.add(ord, []byte(compactJSON(in)))
+			it.Args.Add(ord, []byte(CompactJSON(in)))
 		}
-		it.close(ord)
-		it.Status.set(ord, "completed")
+		it.Close(ord)
+		it.Status.Set(ord, "completed")
 		st.blocks[i] = it
 		return true
 	})
@@ -214,11 +214,11 @@ func (st *anthState) wholeBlocks(s *Session, r *Response, content []byte, ord in
 
 // block starts an item for a content block.
 func (st *anthState) block(s *Session, r *Response, idx int, block []byte, ord int) *Item {
-	typ := str(s.idx.Get(block, "type"))
-	it := s.newItem(DialectAnthropic, anthropicRole(typ), typ, ord)
+	typ := StringOf(s.idx.Get(block, "type"))
+	it := s.NewItem(DialectAnthropic, anthropicRole(typ), typ, ord)
 	it.Response, it.Position = r.Index, idx
-	it.CallID, it.Name = str(s.idx.Get(block, "id")), str(s.idx.Get(block, "name"))
-	it.Status.set(ord, "in_progress")
+	it.CallID, it.Name = StringOf(s.idx.Get(block, "id")), StringOf(s.idx.Get(block, "name"))
+	it.Status.Set(ord, "in_progress")
 	var initial []byte
 	switch typ {
 	case "text":
@@ -226,11 +226,11 @@ func (st *anthState) block(s *Session, r *Response, idx int, block []byte, ord i
 	case "thinking":
 		initial = s.idx.Get(block, "thinking")
 		if sig := s.idx.Get(block, "signature"); jsonscan.Kind(sig) == '"' && len(sig) > 2 {
-			it.sign().addString(ord, sig)
+			it.SignatureBuffer().AddString(ord, sig)
 		}
 	}
 	if len(initial) > 2 {
-		it.Text.addString(ord, initial)
+		it.Text.AddString(ord, initial)
 	}
 	return it
 }
@@ -239,7 +239,7 @@ func (st *anthState) block(s *Session, r *Response, idx int, block []byte, ord i
 // never started goes to the open block, or to a new orphan item.
 func (st *anthState) target(s *Session, ev *Event, ord int) *Item {
 	r := st.response(s, ord, false)
-	idx := intOr(s.top.index, -1)
+	idx := IntOr(s.top.index, -1)
 	it := st.blocks[idx]
 	if it == nil {
 		if st.open != nil {
@@ -251,12 +251,12 @@ func (st *anthState) target(s *Session, ev *Event, ord int) *Item {
 			if jsonscan.Equal(s.idx.Get(s.top.delta, "type"), "input_json_delta") {
 				typ = "tool_use"
 			}
-			it = s.newItem(DialectAnthropic, anthropicRole(typ), typ, ord)
+			it = s.NewItem(DialectAnthropic, anthropicRole(typ), typ, ord)
 			it.Response, it.Position = r.Index, idx
 			st.blocks[idx] = it
 		}
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	ev.Item = int32(it.Index)
 	return it
 }

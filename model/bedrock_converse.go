@@ -74,8 +74,8 @@ type converseState struct {
 
 func (st *converseState) response(s *Session, ord int, fresh bool) *Response {
 	if st.resp == nil || fresh {
-		st.resp = s.newResponse(DialectBedrockConverse, ord)
-		st.resp.Status.set(ord, "in_progress")
+		st.resp = s.NewResponse(DialectBedrockConverse, ord)
+		st.resp.Status.Set(ord, "in_progress")
 		st.blocks = map[int]*Item{}
 	}
 	return st.resp
@@ -91,7 +91,7 @@ type converseMembers struct {
 
 func readConverse(s *Session) converseMembers {
 	t := &s.top
-	return converseMembers{index: intOr(t.blockIndex, -1), start: t.start, delta: t.delta, stop: t.converseStop}
+	return converseMembers{index: IntOr(t.blockIndex, -1), start: t.start, delta: t.delta, stop: t.converseStop}
 }
 
 // event applies a Converse event whose body is data (for Nova, the value
@@ -100,7 +100,7 @@ func (st *converseState) event(s *Session, ev *Event, typ string, _ []byte, ord 
 	if ev.Frame&capture.Exception != 0 {
 		s.exceptionEvent(ev, typ, ord)
 		if st.resp != nil {
-			st.resp.Status.set(ord, OutcomeError)
+			st.resp.Status.Set(ord, OutcomeError)
 		}
 		return
 	}
@@ -138,9 +138,9 @@ func (st *converseState) event(s *Session, ev *Event, typ string, _ []byte, ord 
 		it := st.newBlock(s, r, m.index, typ, role, ord)
 		it.Opened = ord
 		if block != nil {
-			it.CallID = str(s.idx.Get(block, "toolUseId"))
+			it.CallID = StringOf(s.idx.Get(block, "toolUseId"))
 			if role == RoleCall {
-				it.Name = str(s.idx.Get(block, "name"))
+				it.Name = StringOf(s.idx.Get(block, "name"))
 			}
 		}
 		ev.Item = int32(it.Index)
@@ -154,23 +154,23 @@ func (st *converseState) event(s *Session, ev *Event, typ string, _ []byte, ord 
 			ev.Flags |= Orphan
 			return
 		}
-		it.touch(ord)
+		it.Touch(ord)
 		ev.Item = int32(it.Index)
 		if it.Closed >= 0 {
-			it.seen(ord, "contentBlockStop", "", "again")
+			it.SawID(ord, "contentBlockStop", "", "again")
 			return
 		}
-		it.close(ord)
-		it.Status.set(ord, "completed")
+		it.Close(ord)
+		it.Status.Set(ord, "completed")
 	case "messageStop":
 		ev.Kind = KindTerminal
 		r := st.response(s, ord, false)
-		reason := str(m.stop)
+		reason := StringOf(m.stop)
 		if reason != "" {
-			r.finish(0, ord, reason)
+			r.AddFinish(0, ord, reason)
 		}
 		r.Terminal, r.Final = ord, ord
-		r.Status.set(ord, stopStatus(reason))
+		r.Status.Set(ord, stopStatus(reason))
 	case "metadata":
 		ev.Kind = KindLifecycle
 	default:
@@ -199,7 +199,7 @@ func (st *converseState) delta(s *Session, ev *Event, m converseMembers, ord int
 	}
 	switch string(key) {
 	case "text":
-		open("text", RoleMessage).Text.addString(ord, v)
+		open("text", RoleMessage).Text.AddString(ord, v)
 	case "toolUse":
 		ev.Kind = KindArgsDelta
 		if it == nil {
@@ -208,9 +208,9 @@ func (st *converseState) delta(s *Session, ev *Event, m converseMembers, ord int
 		}
 		in := s.idx.Get(v, "input")
 		if jsonscan.Kind(in) == '"' {
-			it.Args.addString(ord, in)
+			it.Args.AddString(ord, in)
 		} else if in != nil {
-			it.Args.add(ord, []byte(compactJSON(in)))
+			it.Args.Add(ord, []byte(CompactJSON(in)))
 		}
 		it.Deltas++
 	case "reasoningContent":
@@ -221,19 +221,19 @@ func (st *converseState) delta(s *Session, ev *Event, m converseMembers, ord int
 		})
 		switch string(rk) {
 		case "signature":
-			open("reasoning", RoleReasoning).sign().addString(ord, rv)
+			open("reasoning", RoleReasoning).SignatureBuffer().AddString(ord, rv)
 		case "redactedContent":
 			open("redacted_reasoning", RoleReasoning)
 		default:
-			open("reasoning", RoleReasoning).Text.addString(ord, rv)
+			open("reasoning", RoleReasoning).Text.AddString(ord, rv)
 		}
 	case "toolResult":
-		open("tool_result", RoleOther).Text.add(ord, []byte(compactJSON(v)))
+		open("tool_result", RoleOther).Text.Add(ord, []byte(CompactJSON(v)))
 	default: // citation, image and the deltas to come
 		open("text", RoleMessage)
 	}
 	if it != nil {
-		it.touch(ord)
+		it.Touch(ord)
 		ev.Item = int32(it.Index)
 	}
 }
@@ -248,18 +248,18 @@ func (st *converseState) whole(s *Session, ev *Event, ord int) {
 	ev.Type, ev.Kind = s.types.id([]byte(TypeConverseResponse)), KindTerminal
 	r := st.response(s, ord, true)
 	r.Created, r.Terminal, r.Final = ord, ord, ord
-	reason := str(s.top.converseStop)
+	reason := StringOf(s.top.converseStop)
 	if reason != "" {
-		r.finish(0, ord, reason)
+		r.AddFinish(0, ord, reason)
 	}
-	r.Status.set(ord, stopStatus(reason))
+	r.Status.Set(ord, stopStatus(reason))
 	content := s.idx.Get(s.idx.Get(s.idx.Get(s.cur, "output"), "message"), "content")
 	first, firstCall := -1, -1
 	s.idx.Elements(content, func(i int, block []byte) bool {
 		it := st.wholeBlock(s, r, i, block, ord)
 		it.Opened = ord
-		it.close(ord)
-		it.Status.set(ord, "completed")
+		it.Close(ord)
+		it.Status.Set(ord, "completed")
 		if first < 0 {
 			first = it.Index
 		}
@@ -286,7 +286,7 @@ func (st *converseState) wholeBlock(s *Session, r *Response, index int, block []
 	switch string(key) {
 	case "text":
 		it := st.newBlock(s, r, index, "text", RoleMessage, ord)
-		it.Text.addString(ord, v)
+		it.Text.AddString(ord, v)
 		return it
 	case "toolUse":
 		typ := "tool_use"
@@ -294,12 +294,12 @@ func (st *converseState) wholeBlock(s *Session, r *Response, index int, block []
 			typ = t // server_tool_use for a tool Bedrock runs
 		}
 		it := st.newBlock(s, r, index, typ, RoleCall, ord)
-		it.CallID, it.Name = str(s.idx.Get(v, "toolUseId")), str(s.idx.Get(v, "name"))
+		it.CallID, it.Name = StringOf(s.idx.Get(v, "toolUseId")), StringOf(s.idx.Get(v, "name"))
 		in := s.idx.Get(v, "input")
 		if jsonscan.Kind(in) == '"' {
-			it.Args.addString(ord, in)
+			it.Args.AddString(ord, in)
 		} else if in != nil {
-			it.Args.add(ord, []byte(compactJSON(in)))
+			it.Args.Add(ord, []byte(CompactJSON(in)))
 		}
 		return it
 	case "reasoningContent":
@@ -309,17 +309,17 @@ func (st *converseState) wholeBlock(s *Session, r *Response, index int, block []
 		it := st.newBlock(s, r, index, "reasoning", RoleReasoning, ord)
 		rt := s.idx.Get(v, "reasoningText")
 		if t := s.idx.Get(rt, "text"); jsonscan.Kind(t) == '"' {
-			it.Text.addString(ord, t)
+			it.Text.AddString(ord, t)
 		}
 		if sig := s.idx.Get(rt, "signature"); jsonscan.Kind(sig) == '"' {
-			it.sign().addString(ord, sig)
+			it.SignatureBuffer().AddString(ord, sig)
 		}
 		return it
 	case "toolResult":
 		it := st.newBlock(s, r, index, "tool_result", RoleOther, ord)
-		it.CallID = str(s.idx.Get(v, "toolUseId"))
+		it.CallID = StringOf(s.idx.Get(v, "toolUseId"))
 		if c := s.idx.Get(v, "content"); c != nil {
-			it.Text.add(ord, []byte(compactJSON(c)))
+			it.Text.Add(ord, []byte(CompactJSON(c)))
 		}
 		return it
 	}
@@ -328,9 +328,9 @@ func (st *converseState) wholeBlock(s *Session, r *Response, index int, block []
 
 // newBlock starts the item of block index.
 func (st *converseState) newBlock(s *Session, r *Response, index int, typ string, role ItemRole, ord int) *Item {
-	it := s.newItem(DialectBedrockConverse, role, typ, ord)
+	it := s.NewItem(DialectBedrockConverse, role, typ, ord)
 	it.Response, it.Position = r.Index, index
-	it.Status.set(ord, "in_progress")
+	it.Status.Set(ord, "in_progress")
 	st.blocks[index] = it
 	return it
 }
@@ -353,5 +353,5 @@ func stopStatus(reason string) string {
 // payload's message says what went wrong.
 func (s *Session) exceptionEvent(ev *Event, typ string, ord int) {
 	ev.Kind = KindError
-	s.Errors = append(s.Errors, ErrorInfo{Ordinal: ord, Status: s.status, Code: typ, Message: str(s.top.message)})
+	s.Errors = append(s.Errors, ErrorInfo{Ordinal: ord, Status: s.status, Code: typ, Message: StringOf(s.top.message)})
 }

@@ -76,7 +76,7 @@ func (st *invokeState) event(s *Session, ev *Event, typ string, data []byte, ord
 		s.exceptionEvent(ev, typ, ord)
 		for _, r := range []*Response{st.anth.resp, st.nova.resp, st.resp} {
 			if r != nil && r.Terminal < 0 {
-				r.Status.set(ord, OutcomeError)
+				r.Status.Set(ord, OutcomeError)
 			}
 		}
 		return
@@ -199,8 +199,8 @@ func chunkFamily(idx *jsonscan.Index, typ, inner []byte) string {
 // results[] and completions[], Claude 2's as completion.
 func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int, whole bool) {
 	if st.resp == nil || st.resp.Terminal >= 0 {
-		st.resp = s.newResponse(DialectBedrockInvoke, ord)
-		st.resp.Status.set(ord, "in_progress")
+		st.resp = s.NewResponse(DialectBedrockInvoke, ord)
+		st.resp.Status.Set(ord, "in_progress")
 		st.text = nil
 	}
 	r := st.resp
@@ -238,18 +238,18 @@ func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int, w
 	})
 	if jsonscan.Kind(text) == '"' && len(text) > 2 {
 		if st.text == nil {
-			st.text = s.newItem(DialectBedrockInvoke, RoleMessage, "text", ord)
+			st.text = s.NewItem(DialectBedrockInvoke, RoleMessage, "text", ord)
 			st.text.Response, st.text.Position, st.text.Opened = r.Index, 0, ord
-			st.text.Status.set(ord, "in_progress")
+			st.text.Status.Set(ord, "in_progress")
 		}
 		ev.Kind = KindTextDelta
-		st.text.Text.addString(ord, text)
-		st.text.touch(ord)
+		st.text.Text.AddString(ord, text)
+		st.text.Touch(ord)
 		ev.Item = int32(st.text.Index)
 	}
 	reason := ""
 	if !jsonscan.IsNull(stop) {
-		reason = str(stop)
+		reason = StringOf(stop)
 	}
 	if blocked {
 		reason = "guardrail_intervened"
@@ -259,17 +259,17 @@ func (st *invokeState) textChunk(s *Session, ev *Event, inner []byte, ord int, w
 	}
 	ev.Kind = KindTerminal
 	if reason != "" {
-		r.finish(0, ord, reason)
+		r.AddFinish(0, ord, reason)
 	}
 	r.Terminal, r.Final = ord, ord
 	status := stopStatus(reason)
 	if blocked {
 		status = OutcomeBlocked
 	}
-	r.Status.set(ord, status)
+	r.Status.Set(ord, status)
 	if st.text != nil {
-		st.text.close(ord)
-		st.text.Status.set(ord, "completed")
+		st.text.Close(ord)
+		st.text.Status.Set(ord, "completed")
 	}
 }
 

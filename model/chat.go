@@ -73,7 +73,7 @@ type chatState struct {
 func (st *chatState) sentinel(_ *Session, ord int) {
 	if r := st.resp; r != nil && r.Terminal < 0 {
 		r.Terminal = ord
-		r.Status.set(ord, "completed")
+		r.Status.Set(ord, "completed")
 	}
 }
 
@@ -106,18 +106,18 @@ func raise(k *Kind, to Kind) {
 func (st *chatState) response(s *Session, ord int) *Response {
 	idRaw, _ := jsonscan.Raw(s.top.id) // no allocation: this runs for every chunk
 	if st.resp == nil || (st.resp.Terminal >= 0 && len(idRaw) > 0 && string(idRaw) != st.resp.ID) {
-		st.resp = s.newResponse(DialectChat, ord)
-		st.resp.ID = str(s.top.id)
+		st.resp = s.NewResponse(DialectChat, ord)
+		st.resp.ID = StringOf(s.top.id)
 		st.calls, st.last, st.count = map[[2]int]*Item{}, map[int]*Item{}, map[int]int{}
 		st.all = nil
 		st.messages, st.reasoning = map[int]*Item{}, map[int]*Item{}
 	}
 	r := st.resp
 	if r.ID == "" && len(idRaw) > 0 {
-		r.ID = str(s.top.id)
+		r.ID = StringOf(s.top.id)
 	}
 	if r.Model == "" && len(s.top.model) > 2 {
-		r.Model = str(s.top.model)
+		r.Model = StringOf(s.top.model)
 	}
 	return r
 }
@@ -126,12 +126,12 @@ func (st *chatState) response(s *Session, ord int) *Response {
 func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 	t := &s.top
 	r := st.response(s, ord)
-	r.Status.set(ord, "in_progress")
+	r.Status.Set(ord, "in_progress")
 	whole := jsonscan.Equal(t.object, "chat.completion")
 	kind := KindLifecycle
 	if t.err != nil && !jsonscan.IsNull(t.err) {
-		s.errorEvent(ev, t.err, ord)
-		r.Status.set(ord, "error")
+		s.ErrorEvent(ev, t.err, ord)
+		r.Status.Set(ord, "error")
 	}
 	s.idx.Elements(t.choices, func(pos int, ch []byte) bool {
 		var index, delta, finish []byte
@@ -149,33 +149,33 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 				if whole {
 					delta = v
 				} else if jsonscan.Kind(v) == '{' {
-					s.note(-1, NoteMessageInChunk)
+					s.AddNote(-1, NoteMessageInChunk)
 				}
 			case "finish_reason":
 				finish = v
 			}
 			return true
 		})
-		ci := intOr(index, pos)
+		ci := IntOr(index, pos)
 		s.idx.Members(delta, func(k, v []byte) bool {
 			switch string(k) {
 			case "content":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
 					it := st.text(s, st.messages, ci, RoleMessage, "message", ev, ord)
-					it.Text.addString(ord, v)
+					it.Text.AddString(ord, v)
 				}
 			case "refusal":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
 					it := st.text(s, st.messages, ci, RoleMessage, "message", ev, ord)
-					it.refusal().addString(ord, v)
+					it.RefusalBuffer().AddString(ord, v)
 				}
 			case "reasoning_content", "reasoning":
 				if jsonscan.Kind(v) == '"' {
 					raise(&kind, KindTextDelta)
 					it := st.text(s, st.reasoning, ci, RoleReasoning, "reasoning", ev, ord)
-					it.Text.addString(ord, v)
+					it.Text.AddString(ord, v)
 				}
 			case "tool_calls":
 				s.idx.Elements(v, func(i int, entry []byte) bool {
@@ -195,17 +195,17 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 		})
 		if !jsonscan.IsNull(finish) {
 			raise(&kind, KindItemDone)
-			reason := str(finish)
-			r.finish(ci, ord, reason)
+			reason := StringOf(finish)
+			r.AddFinish(ci, ord, reason)
 			for _, c := range st.all {
 				if c.Choice == ci && c.Closed < 0 {
-					c.close(ord)
-					c.Status.set(ord, "completed")
+					c.Close(ord)
+					c.Status.Set(ord, "completed")
 				}
 			}
 			if m := st.messages[ci]; m != nil && m.Closed < 0 {
-				m.close(ord)
-				m.Status.set(ord, "completed")
+				m.Close(ord)
+				m.Status.Set(ord, "completed")
 			}
 		}
 		return true
@@ -213,7 +213,7 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 	if whole {
 		kind = KindTerminal
 		r.Terminal = ord
-		r.Status.set(ord, "completed")
+		r.Status.Set(ord, "completed")
 	}
 	if ev.Kind != KindError {
 		ev.Kind = kind
@@ -224,12 +224,12 @@ func (st *chatState) event(s *Session, ev *Event, _ string, _ []byte, ord int) {
 func (st *chatState) text(s *Session, m map[int]*Item, ci int, role ItemRole, typ string, ev *Event, ord int) *Item {
 	it := m[ci]
 	if it == nil {
-		it = s.newItem(DialectChat, role, typ, ord)
+		it = s.NewItem(DialectChat, role, typ, ord)
 		it.Choice, it.Opened = ci, ord
-		it.Status.set(ord, "in_progress")
+		it.Status.Set(ord, "in_progress")
 		m[ci] = it
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	if ev.Item < 0 {
 		ev.Item = int32(it.Index)
 	}
@@ -265,7 +265,7 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 		}
 		return true
 	})
-	id, name := str(idV), str(nameV)
+	id, name := StringOf(idV), StringOf(nameV)
 	n, hasIdx := jsonscan.Int(idxV)
 	idx := int(n)
 	var it *Item
@@ -286,24 +286,24 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 	}
 	opened := it == nil
 	if opened {
-		it = s.newItem(DialectChat, RoleCall, "function", ord)
+		it = s.NewItem(DialectChat, RoleCall, "function", ord)
 		it.Response, it.Choice, it.Position, it.Opened = r.Index, ci, idx, ord
 		it.CallID, it.Name = id, name
-		it.Status.set(ord, "in_progress")
+		it.Status.Set(ord, "in_progress")
 		st.calls[[2]int{ci, idx}] = it
 		st.all = append(st.all, it)
 		st.count[ci]++
 		if !hasIdx {
-			it.recordID(ord, "index", "", "missing")
+			it.RecordID(ord, "index", "", "missing")
 		}
 	} else {
 		// Record every id and name on a continuation fragment, even equal or
 		// empty ones: clients concatenate them.
 		if hasID {
-			it.recordID(ord, "id", it.CallID, id)
+			it.RecordID(ord, "id", it.CallID, id)
 		}
 		if hasName {
-			it.recordID(ord, "name", it.Name, name)
+			it.RecordID(ord, "name", it.Name, name)
 		}
 		if it.CallID == "" {
 			it.CallID = id
@@ -312,7 +312,7 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 			it.Name = name
 		}
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	st.last[ci] = it
 	if ev.Item < 0 || opened {
 		ev.Item = int32(it.Index)
@@ -321,7 +321,7 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 	// "null": the arguments on any fragment, the identity on the fragments
 	// after the first (on the first, a missing id or name is its own rule).
 	if string(argsV) == "null" {
-		s.note(it.Index, NoteNullArguments)
+		s.AddNote(it.Index, NoteNullArguments)
 	}
 	if !opened {
 		for _, m := range [...]struct {
@@ -329,17 +329,17 @@ func (st *chatState) toolCall(s *Session, ev *Event, r *Response, ci, def int, e
 			what string
 		}{{idV, NoteNullID}, {typeV, NoteNullType}, {nameV, NoteNullName}} {
 			if string(m.v) == "null" {
-				s.note(it.Index, m.what)
+				s.AddNote(it.Index, m.what)
 			}
 		}
 	}
 	if argsV != nil && !jsonscan.IsNull(argsV) {
 		it.Deltas++
 		if jsonscan.Kind(argsV) == '"' {
-			it.Args.addString(ord, argsV)
+			it.Args.AddString(ord, argsV)
 		} else {
-			it.recordID(ord, "arguments", "", "not a string")
-			it.Args.add(ord, []byte(compactJSON(argsV)))
+			it.RecordID(ord, "arguments", "", "not a string")
+			it.Args.Add(ord, []byte(CompactJSON(argsV)))
 		}
 	}
 	if opened {
@@ -367,21 +367,21 @@ func (st *chatState) legacyCall(s *Session, ev *Event, r *Response, ci int, v []
 	it := st.calls[key]
 	kind := KindArgsDelta
 	if it == nil {
-		it = s.newItem(DialectChat, RoleCall, "function_call", ord)
+		it = s.NewItem(DialectChat, RoleCall, "function_call", ord)
 		it.Response, it.Choice, it.Opened = r.Index, ci, ord
-		it.Status.set(ord, "in_progress")
+		it.Status.Set(ord, "in_progress")
 		st.calls[key] = it
 		st.all = append(st.all, it)
 		kind = KindItemOpen
 	}
-	if name := str(s.idx.Get(v, "name")); name != "" && it.Name == "" {
+	if name := StringOf(s.idx.Get(v, "name")); name != "" && it.Name == "" {
 		it.Name = name
 	}
 	if a := s.idx.Get(v, "arguments"); jsonscan.Kind(a) == '"' {
 		it.Deltas++
-		it.Args.addString(ord, a)
+		it.Args.AddString(ord, a)
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	ev.Item = int32(it.Index)
 	return kind
 }

@@ -29,7 +29,7 @@ func (chatDialect) shape(s *Session, ev *Event, ord int, typ string, data []byte
 		return Shape{Dialect: DialectChat, Type: typ}
 	}
 	sh := Shape{Dialect: DialectChat, Type: TypeChunk}
-	it := s.eventItem(ev)
+	it := s.EventItem(ev)
 	switch {
 	case ev.Kind == KindError:
 		sh.Sub = shapeError
@@ -84,7 +84,7 @@ func (s *Session) chatQuietShape(ev *Event, ord int, data []byte) string {
 		}
 		return chatEmpty
 	}
-	if r := s.responseAt(ord, ev.Dialect); r != nil && r.First == ord {
+	if r := s.ResponseAt(ord, ev.Dialect); r != nil && r.First == ord {
 		return chatRole
 	}
 	return chatUsage
@@ -96,82 +96,82 @@ func (chatDialect) explanations() []Explanation {
 	return []Explanation{
 		// OpenAI Chat Completions: every event is a chat.completion.chunk; the
 		// shapes are what its choices[].delta carries.
-		explain(chat, TypeChunk, chatRole,
+		NewExplanation(chat, TypeChunk, chatRole,
 			"Opens a choice's assistant message: the first chunk, with delta.role and content \"\" or null.",
 			"id, created, model (the same on every chunk), choices[i].index, delta.role.",
 			"Starts the choice's message; later deltas leave role out.",
 			"id or model changing on later chunks; created changing per chunk.",
 			"chat/identity-changed", "chat/created-changed"),
-		explain(chat, TypeChunk, chatContent,
+		NewExplanation(chat, TypeChunk, chatContent,
 			"Adds a fragment of the assistant's text to choice index.",
 			"choices[i].index, delta.content (a string; null means nothing).",
 			"Appends delta.content to the choice's text.",
 			"Text after the choice's finish_reason; null and empty deltas that strict clients reject.",
 			"chat/delta-after-finish"),
-		explain(chat, TypeChunk, chatRefusal,
+		NewExplanation(chat, TypeChunk, chatRefusal,
 			"Adds a fragment of a refusal: the model declined (structured outputs).",
 			"choices[i].index, delta.refusal.",
 			"Appends to the choice's refusal and shows it as one.",
 			"Clients that read only content take a refusal for an empty answer.",
 			"chat/delta-after-finish"),
-		explain(chat, TypeChunk, chatReasoning,
+		NewExplanation(chat, TypeChunk, chatReasoning,
 			"Adds a fragment of reasoning: a vendor extra (reasoning_content on DeepSeek and vLLM, reasoning on OpenRouter), not an OpenAI field.",
 			"delta.reasoning_content or delta.reasoning.",
 			"Shows it apart from the answer and does not send it back as content.",
 			"Reasoning mixed into content; SDK types that drop it silently.",
 		),
-		explain(chat, TypeChunk, chatCallFirst,
+		NewExplanation(chat, TypeChunk, chatCallFirst,
 			"Opens a tool call: the first delta.tool_calls[] entry at a new index, with the call's id, type and function.name.",
 			"tool_calls[k].index (required; 0, 1 … per choice), id, type function, function.name, function.arguments (often \"\").",
 			"Starts call k of the choice; later entries with the same index continue it.",
 			"No index, two calls at one index (Ollama), gaps in the indexes, id or name missing or sent only later.",
 			"chat/tool-index-missing", "chat/tool-index-collision", "chat/tool-index-not-dense", "chat/tool-id-missing",
 			"chat/tool-name-missing"),
-		explain(chat, TypeChunk, chatCallMore,
+		NewExplanation(chat, TypeChunk, chatCallMore,
 			"Adds a fragment of a call's arguments: an entry at an index already open, with function.arguments only.",
 			"tool_calls[k].index, function.arguments (a string, cut anywhere).",
 			"Appends arguments to call k's; parses the whole when the choice finishes.",
 			"id or name repeated (clients concatenate them into call_1call_1), \"\" ids, arguments as an object or re-sent whole.",
 			"chat/tool-id-repeated", "chat/tool-id-empty", "chat/tool-name-changed", "chat/args-not-string", "chat/args-resent",
 			"chat/args-invalid-json"),
-		explain(chat, TypeChunk, chatFunctionCall,
+		NewExplanation(chat, TypeChunk, chatFunctionCall,
 			"A fragment of the deprecated delta.function_call: one call per choice, from before tool_calls.",
 			"function_call.name (on the first chunk), function_call.arguments.",
 			"Appends arguments; finish_reason function_call ends the call.",
 			"Clients that read only tool_calls miss the call.",
 			"chat/args-invalid-json"),
-		explain(chat, TypeChunk, chatFinish,
+		NewExplanation(chat, TypeChunk, chatFinish,
 			"Closes choice index: its finish_reason is set, and every call of the choice is complete.",
 			"choices[i].finish_reason (stop, length, tool_calls, content_filter, function_call); the chunk may carry a last delta.",
 			"Parses each call's concatenated arguments; runs the calls when the reason is tool_calls.",
 			"stop although calls were sent, tool_calls without any, a reason repeated or non-standard, deltas after it.",
 			"chat/stop-with-tool-calls", "chat/tool-calls-without-calls", "chat/finish-reason-repeated",
 			"chat/finish-reason-nonstandard", "chat/delta-after-finish", "chat/finish-reason-missing"),
-		explain(chat, TypeChunk, chatUsage,
+		NewExplanation(chat, TypeChunk, chatUsage,
 			"Reports token usage: the stream_options.include_usage chunk, with choices [] and the full usage, just before [DONE].",
 			"usage {prompt_tokens, completion_tokens, total_tokens}; choices is empty.",
 			"Records the usage; must not read choices[0].",
 			"Clients that crash on choices[0]; choices null or missing; usage on every chunk.",
 		),
-		explain(chat, TypeChunk, chatEmpty,
+		NewExplanation(chat, TypeChunk, chatEmpty,
 			"A chunk with nothing the assembly reads: no role, text, call or finish (Azure's prompt_filter_results chunk, an empty delta).",
 			"vendor extras such as prompt_filter_results; choices may be [].",
 			"Ignores it.",
 			"Clients that index choices[0] or require id and model fail on it.",
 			"chat/identity-changed"),
-		explain(chat, TypeChunk, shapeError,
+		NewExplanation(chat, TypeChunk, shapeError,
 			"Reports an error mid-stream: a payload with an error object instead of choices.",
 			"error {message, type, code}.",
 			"Raises it: the OpenAI SDK raises on any payload with a top-level error.",
 			"Clients that read only choices take it for an empty chunk and end quietly.",
 			"framing/error-payload"),
-		explain(chat, TypeDone, "",
+		NewExplanation(chat, TypeDone, "",
 			"Ends a Chat Completions stream: the sentinel after the last chunk, not JSON.",
 			"none: the data is the text [DONE].",
 			"Stops reading.",
 			"Missing (clients wait or hang), repeated, or followed by more data.",
 			"chat/done-missing", "chat/data-after-done", "chat/finish-reason-missing"),
-		explain(chat, "chat.completion", "",
+		NewExplanation(chat, "chat.completion", "",
 			"A whole chat completion: the answer to a request made without stream: true.",
 			"choices[i].message {content, tool_calls[] with whole arguments}, finish_reason, usage.",
 			"Reads the message directly; there is nothing to assemble.",

@@ -103,7 +103,7 @@ func (echoDialect) newState() dialectState { return &echoState{calls: map[string
 // explanations teaches x.open; the dialect's events are shaped by their
 // type (noHooks' shape).
 func (echoDialect) explanations() []Explanation {
-	return []Explanation{explain(echoDialectID, "x.open", "", "Opens a call.", "id, name.", "Starts the call.", "None.")}
+	return []Explanation{NewExplanation(echoDialectID, "x.open", "", "Opens a call.", "id, name.", "Starts the call.", "None.")}
 }
 
 // echoDialectID is the Dialect the test registers it as: a new dialect
@@ -118,33 +118,33 @@ type echoState struct {
 
 func (st *echoState) event(s *Session, ev *Event, typ string, _ []byte, ord int) {
 	if st.resp == nil || st.resp.Terminal >= 0 {
-		st.resp = s.newResponse(echoDialectID, ord)
-		st.resp.Status.set(ord, "in_progress")
+		st.resp = s.NewResponse(echoDialectID, ord)
+		st.resp.Status.Set(ord, "in_progress")
 	}
-	id := str(s.Field("id"))
+	id := StringOf(s.Field("id"))
 	switch typ {
 	case "x.open":
 		ev.Kind = KindItemOpen
-		it := s.newItem(echoDialectID, RoleCall, "echo_call", ord)
+		it := s.NewItem(echoDialectID, RoleCall, "echo_call", ord)
 		it.Response, it.Position, it.Opened = st.resp.Index, len(st.calls), ord
-		it.CallID, it.Name = id, str(s.Field("name"))
+		it.CallID, it.Name = id, StringOf(s.Field("name"))
 		st.calls[id] = it
 		ev.Item = int32(it.Index)
 	case "x.args":
 		ev.Kind = KindArgsDelta
 		if it := st.calls[id]; it != nil {
-			it.Args.addString(ord, s.Field("delta"))
+			it.Args.AddString(ord, s.Field("delta"))
 			it.Deltas++
-			it.touch(ord)
+			it.Touch(ord)
 			ev.Item = int32(it.Index)
 		}
 	case "x.end":
 		ev.Kind = KindTerminal
 		st.resp.Terminal = ord
-		st.resp.Status.set(ord, "completed")
+		st.resp.Status.Set(ord, "completed")
 		for _, it := range st.calls {
-			it.close(ord)
-			it.Status.set(ord, "completed")
+			it.Close(ord)
+			it.Status.Set(ord, "completed")
 		}
 	}
 }

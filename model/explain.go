@@ -140,18 +140,18 @@ func transportShape(ev *Event, typ string) (Shape, bool) {
 	return Shape{}, false
 }
 
-// eventItem returns the item ev touched, or nil.
-func (s *Session) eventItem(ev *Event) *Item {
+// EventItem returns the item ev touched, or nil.
+func (s *Session) EventItem(ev *Event) *Item {
 	if ev.Item < 0 || int(ev.Item) >= len(s.Items) {
 		return nil
 	}
 	return s.Items[ev.Item]
 }
 
-// responseAt returns the response of dialect d that event ord belongs to:
+// ResponseAt returns the response of dialect d that event ord belongs to:
 // the latest one started at or before it. Responses are kept in the order
 // they started.
-func (s *Session) responseAt(ord int, d Dialect) *Response {
+func (s *Session) ResponseAt(ord int, d Dialect) *Response {
 	i := sort.Search(len(s.Responses), func(i int) bool { return s.Responses[i].First > ord })
 	for i--; i >= 0; i-- {
 		if s.Responses[i].Dialect == d {

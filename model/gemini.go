@@ -77,7 +77,7 @@ type gemState struct {
 
 func (st *gemState) response(s *Session, ord int) *Response {
 	if st.resp == nil || st.resp.Terminal >= 0 {
-		st.resp = s.newResponse(DialectGemini, ord)
+		st.resp = s.NewResponse(DialectGemini, ord)
 		st.open, st.texts, st.reasoning = map[int]*Item{}, map[int]*Item{}, map[int]*Item{}
 	}
 	return st.resp
@@ -99,32 +99,32 @@ func (st *gemState) chunk(s *Session, ev *Event, chunk []byte, ord int) {
 		switch string(k) {
 		case "responseId":
 			if r.ID == "" {
-				r.ID = str(v)
+				r.ID = StringOf(v)
 			}
 		case "modelVersion":
 			if r.Model == "" {
-				r.Model = str(v)
+				r.Model = StringOf(v)
 			}
 		case "error":
-			s.errorEvent(ev, v, ord)
+			s.ErrorEvent(ev, v, ord)
 			kind = KindError
 		case "promptFeedback":
 			// A prompt refused outright: no candidate follows, and this
 			// chunk ends the response.
 			if br := s.idx.Get(v, "blockReason"); !jsonscan.IsNull(br) {
 				finished = true
-				r.finish(PromptChoice, ord, str(br))
+				r.AddFinish(PromptChoice, ord, StringOf(br))
 			}
 		case "candidates":
 			s.idx.Elements(v, func(pos int, cand []byte) bool {
-				ci := intOr(s.idx.Get(cand, "index"), pos)
+				ci := IntOr(s.idx.Get(cand, "index"), pos)
 				s.idx.Elements(s.idx.Path(cand, "content", "parts"), func(_ int, part []byte) bool {
 					raise(&kind, st.part(s, ev, r, ci, part, ord))
 					return true
 				})
 				if fr := s.idx.Get(cand, "finishReason"); !jsonscan.IsNull(fr) {
 					finished = true
-					r.finish(ci, ord, str(fr))
+					r.AddFinish(ci, ord, StringOf(fr))
 					if it := st.open[ci]; it != nil {
 						st.close(it, ord)
 						delete(st.open, ci)
@@ -135,11 +135,11 @@ func (st *gemState) chunk(s *Session, ev *Event, chunk []byte, ord int) {
 		}
 		return true
 	})
-	r.Status.set(ord, "in_progress")
+	r.Status.Set(ord, "in_progress")
 	if finished && kind != KindError {
 		kind = KindTerminal
 		r.Terminal = ord
-		r.Status.set(ord, "completed")
+		r.Status.Set(ord, "completed")
 	}
 	ev.Kind = kind
 }
@@ -147,11 +147,11 @@ func (st *gemState) chunk(s *Session, ev *Event, chunk []byte, ord int) {
 func (st *gemState) text(s *Session, m map[int]*Item, role ItemRole, typ string, r *Response, ci, ord int) *Item {
 	it := m[ci]
 	if it == nil {
-		it = s.newItem(DialectGemini, role, typ, ord)
+		it = s.NewItem(DialectGemini, role, typ, ord)
 		it.Response, it.Choice, it.Opened = r.Index, ci, ord
 		m[ci] = it
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	return it
 }
 
@@ -178,7 +178,7 @@ func (st *gemState) part(s *Session, ev *Event, r *Response, ci int, part []byte
 			m, role, typ = st.reasoning, RoleReasoning, "thought"
 		}
 		it := st.text(s, m, role, typ, r, ci, ord)
-		it.Text.addString(ord, text)
+		it.Text.AddString(ord, text)
 		if ev.Item < 0 {
 			ev.Item = int32(it.Index)
 		}
@@ -192,28 +192,28 @@ func (st *gemState) part(s *Session, ev *Event, r *Response, ci int, part []byte
 		if it != nil { // a new call while one is streaming: close it
 			st.close(it, ord)
 		}
-		it = s.newItem(DialectGemini, RoleCall, "functionCall", ord)
+		it = s.NewItem(DialectGemini, RoleCall, "functionCall", ord)
 		it.Response, it.Choice, it.Position, it.Opened = r.Index, ci, st.calls, ord
-		it.Name, it.CallID = str(name), str(id)
-		it.Status.set(ord, "in_progress")
+		it.Name, it.CallID = StringOf(name), StringOf(id)
+		it.Status.Set(ord, "in_progress")
 		st.calls++
 		kind = KindItemOpen
 		delete(st.open, ci)
 		if args != nil {
-			it.Args.add(ord, []byte(compactJSON(args)))
+			it.Args.Add(ord, []byte(CompactJSON(args)))
 			it.Deltas++
 		} else {
-			it.paths = &pathArgs{}
+			it.paths = &PathArgs{}
 		}
 	}
 	if it == nil { // partialArgs or an end marker with no call open
 		ev.Flags |= Orphan
-		it = s.newItem(DialectGemini, RoleCall, "functionCall", ord)
+		it = s.NewItem(DialectGemini, RoleCall, "functionCall", ord)
 		it.Response, it.Choice, it.Position = r.Index, ci, st.calls
-		it.paths = &pathArgs{}
+		it.paths = &PathArgs{}
 		st.calls++
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	ev.Item = int32(it.Index)
 	if partial != nil && it.paths != nil {
 		it.paths.addPartial(ord, partial)
@@ -223,7 +223,7 @@ func (st *gemState) part(s *Session, ev *Event, r *Response, ci int, part []byte
 	case len(name) <= 2 && partial == nil && args == nil && !cont:
 		// functionCall: {} ends a partialArgs stream.
 		if it.paths != nil {
-			it.paths.ended = true
+			it.paths.Ended = true
 		}
 		st.close(it, ord)
 		return KindArgsDone
@@ -268,8 +268,8 @@ func ReadFunctionCall(fc []byte) FunctionCall {
 
 func (st *gemState) close(it *Item, ord int) {
 	if it.Closed < 0 {
-		it.close(ord)
-		it.Status.set(ord, "completed")
+		it.Close(ord)
+		it.Status.Set(ord, "completed")
 	}
 	for ci, o := range st.open {
 		if o == it {
@@ -284,32 +284,32 @@ func (it *Item) GeminiEnded() (streamed, ended bool) {
 	if it.paths == nil {
 		return false, false
 	}
-	return true, it.paths.ended
+	return true, it.paths.Ended
 }
 
 // addPartial records a part's partialArgs: each a value at a JSON path
 // (stringValue, numberValue, …), a string possibly continued by the next.
-func (g *pathArgs) addPartial(ord int, partial []byte) {
+func (g *PathArgs) addPartial(ord int, partial []byte) {
 	jsonscan.Elements(partial, func(_ int, pa []byte) bool {
-		op := pathOp{ord: ord}
+		op := PathOp{Ord: ord}
 		jsonscan.Members(pa, func(k, v []byte) bool {
 			switch key := string(k); key {
 			case "jsonPath":
-				op.path = str(v)
+				op.Path = StringOf(v)
 			case "willContinue":
-				op.cont = string(v) == "true"
+				op.Cont = string(v) == "true"
 			case "stringValue":
-				op.isStr, op.str = true, jsonscan.Unquote(nil, v)
+				op.IsStr, op.Str = true, jsonscan.Unquote(nil, v)
 			case "nullValue":
-				op.raw = []byte("null")
+				op.Raw = []byte("null")
 			default:
 				if strings.HasSuffix(key, "Value") {
-					op.raw = []byte(compactJSON(v))
+					op.Raw = []byte(CompactJSON(v))
 				}
 			}
 			return true
 		})
-		g.ops = append(g.ops, op)
+		g.Ops = append(g.Ops, op)
 		return true
 	})
 }

@@ -117,7 +117,7 @@ func TallyOf(more []IDTally, field string) IDTally {
 	return IDTally{Field: field}
 }
 
-// recordID records an identifier observed on one of the item's events.
-func (it *Item) recordID(ord int, field, own, value string) {
+// RecordID records an identifier observed on one of the item's events.
+func (it *Item) RecordID(ord int, field, own, value string) {
 	recordID(&it.IDs, &it.MoreIDs, IDSeen{Ordinal: ord, Field: field, Value: value}, own)
 }

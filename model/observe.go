@@ -184,7 +184,7 @@ const (
 // Field, it answers during Observer.Observe; the slice is reused.
 func (s *Session) Notes() []Note { return s.notes }
 
-func (s *Session) note(item int, what string) {
+func (s *Session) AddNote(item int, what string) {
 	s.notes = append(s.notes, Note{Item: item, What: what})
 }
 

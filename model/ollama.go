@@ -102,11 +102,11 @@ func readOllamaLine(s *Session, data []byte) ollamaLine {
 
 func (st *ollamaState) response(s *Session, ord int) *Response {
 	if st.resp == nil || st.resp.Terminal >= 0 {
-		st.resp = s.newResponse(DialectOllama, ord)
+		st.resp = s.NewResponse(DialectOllama, ord)
 		st.text, st.thinking, st.calls = nil, nil, 0
 	}
 	if st.resp.Model == "" && len(s.top.model) > 2 {
-		st.resp.Model = str(s.top.model)
+		st.resp.Model = StringOf(s.top.model)
 	}
 	return st.resp
 }
@@ -125,13 +125,13 @@ func (st *ollamaState) event(s *Session, ev *Event, _ string, data []byte, ord i
 	ev.Type = s.types.id([]byte(st.typ))
 	isError := l.err != nil && !jsonscan.IsNull(l.err)
 	if isError {
-		s.errorEvent(ev, l.err, ord)
+		s.ErrorEvent(ev, l.err, ord)
 		if l.done == nil && l.message == nil && l.response == nil {
 			return // {"error":"…"}: the server ends the stream with it
 		}
 	}
 	r := st.response(s, ord)
-	r.Status.set(ord, "in_progress")
+	r.Status.Set(ord, "in_progress")
 	kind := KindLifecycle
 	if st.typ == TypeOllamaGenerate {
 		l.content = l.response
@@ -140,7 +140,7 @@ func (st *ollamaState) event(s *Session, ev *Event, _ string, data []byte, ord i
 	// is shown as thinking.
 	if jsonscan.Kind(l.thinking) == '"' && len(l.thinking) > 2 {
 		st.thinking = st.textItem(s, st.thinking, RoleReasoning, "thinking", r, ev, ord)
-		st.thinking.Text.addString(ord, l.thinking)
+		st.thinking.Text.AddString(ord, l.thinking)
 		raise(&kind, KindTextDelta)
 	}
 	if jsonscan.Kind(l.content) == '"' && len(l.content) > 2 {
@@ -149,7 +149,7 @@ func (st *ollamaState) event(s *Session, ev *Event, _ string, data []byte, ord i
 			typ = "response"
 		}
 		st.text = st.textItem(s, st.text, RoleMessage, typ, r, ev, ord)
-		st.text.Text.addString(ord, l.content)
+		st.text.Text.AddString(ord, l.content)
 		raise(&kind, KindTextDelta)
 	}
 	s.idx.Elements(l.toolCalls, func(_ int, entry []byte) bool {
@@ -158,22 +158,22 @@ func (st *ollamaState) event(s *Session, ev *Event, _ string, data []byte, ord i
 		return true
 	})
 	if string(l.done) == "true" {
-		reason := str(l.reason)
+		reason := StringOf(l.reason)
 		status := OutcomeCompleted
 		if reason == OllamaLength {
 			status = OutcomeIncomplete
 		}
 		if l.reason != nil {
-			r.finish(0, ord, reason)
+			r.AddFinish(0, ord, reason)
 		}
 		for _, it := range []*Item{st.thinking, st.text} {
 			if it != nil && it.Closed < 0 {
-				it.close(ord)
-				it.Status.set(ord, status)
+				it.Close(ord)
+				it.Status.Set(ord, status)
 			}
 		}
 		r.Terminal = ord
-		r.Status.set(ord, status)
+		r.Status.Set(ord, status)
 		kind = KindTerminal
 	}
 	if isError {
@@ -185,11 +185,11 @@ func (st *ollamaState) event(s *Session, ev *Event, _ string, data []byte, ord i
 // textItem returns the response's message or thinking item, starting it.
 func (st *ollamaState) textItem(s *Session, it *Item, role ItemRole, typ string, r *Response, ev *Event, ord int) *Item {
 	if it == nil {
-		it = s.newItem(DialectOllama, role, typ, ord)
+		it = s.NewItem(DialectOllama, role, typ, ord)
 		it.Response, it.Opened = r.Index, ord
-		it.Status.set(ord, "in_progress")
+		it.Status.Set(ord, "in_progress")
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	if ev.Item < 0 {
 		ev.Item = int32(it.Index)
 	}
@@ -201,18 +201,18 @@ func (st *ollamaState) textItem(s *Session, it *Item, role ItemRole, typ string,
 // anything else is kept too, and model/checks flags it).
 func (st *ollamaState) call(s *Session, ev *Event, r *Response, entry []byte, ord int) {
 	c := ReadOllamaCall(entry)
-	it := s.newItem(DialectOllama, RoleCall, "function", ord)
+	it := s.NewItem(DialectOllama, RoleCall, "function", ord)
 	it.Response, it.Position, it.Opened = r.Index, st.calls, ord
 	if n, ok := jsonscan.Int(c.Index); ok {
 		it.Position = int(n)
 	}
-	it.Name, it.CallID = str(c.Name), str(c.ID)
+	it.Name, it.CallID = StringOf(c.Name), StringOf(c.ID)
 	if c.Arguments != nil {
-		it.Args.whole(ord, c.Arguments)
+		it.Args.SetWhole(ord, c.Arguments)
 		it.Deltas++
 	}
-	it.close(ord)
-	it.Status.set(ord, "completed")
+	it.Close(ord)
+	it.Status.Set(ord, "completed")
 	st.calls++
 	ev.Item = int32(it.Index)
 }

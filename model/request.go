@@ -59,9 +59,9 @@ type ToolOutput struct {
 // MaxOutputShown bounds how much of one tool output a Request keeps.
 const MaxOutputShown = 512
 
-// outputText renders a tool output: a JSON string unquoted, anything
+// OutputText renders a tool output: a JSON string unquoted, anything
 // else compacted, cut to MaxOutputShown bytes.
-func outputText(raw json.RawMessage) string {
+func OutputText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		var b bytes.Buffer
@@ -113,7 +113,7 @@ func ParseRequest(body []byte, path string) Request {
 		info.readTooling(&req.tooling)
 		info.Model, info.Stream, info.Previous = req.Model, req.Stream, req.Previous
 		if len(req.Choice) > 0 {
-			info.ToolChoice = outputText(req.Choice)
+			info.ToolChoice = OutputText(req.Choice)
 		}
 		if req.Parallel != nil {
 			info.Parallel = strconv.FormatBool(*req.Parallel)
@@ -128,7 +128,7 @@ func ParseRequest(body []byte, path string) Request {
 				}
 			}
 			if len(req.Choice) == 0 && present(cfg.Choice) {
-				info.ToolChoice = outputText(cfg.Choice)
+				info.ToolChoice = OutputText(cfg.Choice)
 			}
 		}
 		// Responses: input items.
@@ -143,7 +143,7 @@ func ParseRequest(body []byte, path string) Request {
 				switch it.Type {
 				case "function_call_output", "custom_tool_call_output":
 					info.Answers = append(info.Answers, it.CallID)
-					info.Outputs = append(info.Outputs, ToolOutput{Kind: it.Type, CallID: it.CallID, Output: outputText(it.Output)})
+					info.Outputs = append(info.Outputs, ToolOutput{Kind: it.Type, CallID: it.CallID, Output: OutputText(it.Output)})
 				case "function_call", "custom_tool_call":
 					info.Assistants = append(info.Assistants, it.CallID)
 				case "tool_search_output":
@@ -156,7 +156,7 @@ func ParseRequest(body []byte, path string) Request {
 		for _, m := range req.Messages {
 			if m.Role == "tool" && m.ToolCallID != "" { // Chat
 				info.Answers = append(info.Answers, m.ToolCallID)
-				info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool", CallID: m.ToolCallID, Output: outputText(m.Content)})
+				info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool", CallID: m.ToolCallID, Output: OutputText(m.Content)})
 			}
 			for _, c := range m.ToolCalls {
 				info.Assistants = append(info.Assistants, c.ID)
@@ -174,7 +174,7 @@ func ParseRequest(body []byte, path string) Request {
 					switch b.Type {
 					case "tool_result":
 						info.Answers = append(info.Answers, b.ToolUseID)
-						info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool_result", CallID: b.ToolUseID, Output: outputText(b.Content)})
+						info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool_result", CallID: b.ToolUseID, Output: OutputText(b.Content)})
 					case "tool_use":
 						info.Assistants = append(info.Assistants, b.ID)
 					}
@@ -191,7 +191,7 @@ func ParseRequest(body []byte, path string) Request {
 					if id == "" {
 						id = fr.Name
 					}
-					info.Outputs = append(info.Outputs, ToolOutput{Kind: "functionResponse", CallID: id, Output: outputText(fr.Response)})
+					info.Outputs = append(info.Outputs, ToolOutput{Kind: "functionResponse", CallID: id, Output: OutputText(fr.Response)})
 				}
 			}
 		}

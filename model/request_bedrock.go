@@ -29,7 +29,7 @@ func converseDecls(raw json.RawMessage) []ToolDecl {
 	}
 	switch {
 	case t.Spec != nil && t.Spec.Name != "":
-		return []ToolDecl{{Name: t.Spec.Name, Kind: ToolFunction, Schema: schemaOf(t.Spec.Schema.JSON)}}
+		return []ToolDecl{{Name: t.Spec.Name, Kind: ToolFunction, Schema: SchemaOf(t.Spec.Schema.JSON)}}
 	case t.System != nil && t.System.Name != "":
 		return []ToolDecl{{Name: t.System.Name, Type: "systemTool", Kind: ToolBuiltin}}
 	}
@@ -83,6 +83,6 @@ func (info *Request) readConverseBlock(b *converseBlock) {
 	}
 	if r := b.ToolResult; r != nil && r.ID != "" {
 		info.Answers = append(info.Answers, r.ID)
-		info.Outputs = append(info.Outputs, ToolOutput{Kind: "toolResult", CallID: r.ID, Output: outputText(r.Content)})
+		info.Outputs = append(info.Outputs, ToolOutput{Kind: "toolResult", CallID: r.ID, Output: OutputText(r.Content)})
 	}
 }

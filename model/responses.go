@@ -141,15 +141,15 @@ func (s *Session) readSnapshot(obj []byte) snapshot {
 	s.idx.Members(obj, func(k, v []byte) bool {
 		switch string(k) {
 		case "id":
-			sn.id = str(v)
+			sn.id = StringOf(v)
 		case "type":
-			sn.typ = str(v)
+			sn.typ = StringOf(v)
 		case "status":
-			sn.status = str(v)
+			sn.status = StringOf(v)
 		case "call_id":
-			sn.callID = str(v)
+			sn.callID = StringOf(v)
 		case "name":
-			sn.name = str(v)
+			sn.name = StringOf(v)
 		case "arguments":
 			args = v
 		case "input":
@@ -176,17 +176,17 @@ func (sn *snapshot) args() []byte {
 	if jsonscan.Kind(sn.rawArgs) == '"' {
 		return jsonscan.Unquote(nil, sn.rawArgs)
 	}
-	return []byte(compactJSON(sn.rawArgs))
+	return []byte(CompactJSON(sn.rawArgs))
 }
 
 // argsSource states the snapshot's arguments as a source of the call's
 // final arguments, comparing before decoding: when they equal what the
 // deltas built, the shared string serves and no copy is made.
-func (it *Item) argsSource(sn *snapshot, ord int) statement {
+func (it *Item) argsSource(sn *snapshot, ord int) Stated {
 	if jsonscan.Kind(sn.rawArgs) == '"' && jsonscan.EqualDecoded(sn.rawArgs, it.Args.Bytes()) {
-		return it.argsSourceOf(it.Args.Bytes(), ord)
+		return it.ArgsSourceOf(it.Args.Bytes(), ord)
 	}
-	return statement{Present: true, Ordinal: ord, Value: string(sn.args())}
+	return Stated{Present: true, Ordinal: ord, Value: string(sn.args())}
 }
 
 func (st *respState) event(s *Session, ev *Event, typ string, data []byte, ord int) {
@@ -233,7 +233,7 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 		st.itemDone(s, ev, ord)
 		return
 	case "error":
-		s.errorEvent(ev, t.err, ord)
+		s.ErrorEvent(ev, t.err, ord)
 		if cur := st.resp; s.upgraded && cur != nil && cur.Terminal >= 0 {
 			// On a connection that carries response after response, an
 			// error after a terminal event refuses the next request: a
@@ -241,7 +241,7 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 			st.resp = nil
 		}
 		if r := st.current(s, ord); r != nil {
-			r.Status.set(ord, "error")
+			r.Status.Set(ord, "error")
 		}
 		return
 	case "keepalive":
@@ -250,7 +250,7 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 	case "response.output_text.delta", "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		ev.Kind = KindTextDelta
 		if it := st.item(s, ev, ord); it != nil {
-			it.Text.addString(ord, t.delta)
+			it.Text.AddString(ord, t.delta)
 			if typ == "response.output_text.delta" {
 				it.textDeltas++
 			}
@@ -259,7 +259,7 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 	case "response.refusal.delta":
 		ev.Kind = KindTextDelta
 		if it := st.item(s, ev, ord); it != nil {
-			it.refusal().addString(ord, t.delta)
+			it.RefusalBuffer().AddString(ord, t.delta)
 		}
 		return
 	case "response.output_text.done", "response.reasoning_summary_text.done", "response.reasoning_text.done":
@@ -269,10 +269,10 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 			return
 		}
 		if len(it.Text.Frags) == 0 {
-			it.Text.addString(ord, t.text)
+			it.Text.AddString(ord, t.text)
 		}
 		if typ == "response.output_text.done" && it.Role == RoleMessage && jsonscan.Kind(t.text) == '"' {
-			it.stateTextPart(TextDone, s.textIndex(), t.text, ord)
+			it.StateTextPart(TextDone, s.textIndex(), t.text, ord)
 		}
 		return
 	case "response.content_part.done":
@@ -282,20 +282,20 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 			return
 		}
 		if text := s.idx.Get(t.part, "text"); jsonscan.Kind(text) == '"' {
-			it.stateTextPart(TextPartDone, s.textIndex(), text, ord)
+			it.StateTextPart(TextPartDone, s.textIndex(), text, ord)
 		}
 		return
 	case "response.refusal.done":
 		ev.Kind = KindTextDone
 		if it := st.item(s, ev, ord); it != nil && it.Refusal.Count() == 0 {
-			it.refusal().addString(ord, t.refusal)
+			it.RefusalBuffer().AddString(ord, t.refusal)
 		}
 		return
 	}
 	if _, ok := argStreams[typ]; ok {
 		ev.Kind = KindArgsDelta
 		if it := st.item(s, ev, ord); it != nil {
-			it.Args.addString(ord, t.delta)
+			it.Args.AddString(ord, t.delta)
 			it.Deltas++
 		}
 		return
@@ -313,17 +313,17 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 		case "code":
 			v = t.code
 		}
-		if it.stating(SourceArgsDone) {
-			it.seen(ord, "arguments_done", "", "again")
+		if it.Stating(SourceArgsDone) {
+			it.SawID(ord, "arguments_done", "", "again")
 		}
 		if it.Deltas == 0 && it.Args.Len() == 0 {
-			it.Args.addString(ord, v) // arguments only in .done: show them as they arrived
+			it.Args.AddString(ord, v) // arguments only in .done: show them as they arrived
 		}
-		it.setSource(SourceArgsDone, it.argsSourceOfString(v, ord))
+		it.SetSource(SourceArgsDone, it.ArgsSourceOfString(v, ord))
 		if t.name != nil {
-			it.seenUnlessLearnt(ord, "name", it.Name, str(t.name))
+			it.SawIDUnlessLearnt(ord, "name", it.Name, StringOf(t.name))
 			if it.Opened < 0 && it.Name == "" {
-				it.Name = str(t.name)
+				it.Name = StringOf(t.name)
 			}
 		}
 		return
@@ -337,7 +337,7 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 		if strings.HasPrefix(typ, p) {
 			ev.Kind = KindLifecycle
 			if it := st.item(s, ev, ord); it != nil {
-				it.Status.set(ord, typ[len(p):])
+				it.Status.Set(ord, typ[len(p):])
 			}
 			return
 		}
@@ -361,7 +361,7 @@ func (st *respState) apply(s *Session, ev *Event, typ string, data []byte, ord i
 // event arrives before any response.created.
 func (st *respState) current(s *Session, ord int) *Response {
 	if st.resp == nil {
-		st.resp = s.newResponse(DialectResponses, ord)
+		st.resp = s.NewResponse(DialectResponses, ord)
 		st.byID, st.byIndex = map[string]*Item{}, map[int]*Item{}
 	}
 	return st.resp
@@ -389,7 +389,7 @@ func (st *respState) snapshot(s *Session, obj []byte, ord int, kind snapKind) {
 	// Separate lookups stop at their key; one full walk would also cross
 	// the long tools and instructions members every snapshot repeats.
 	idV, statusV := s.idx.Get(obj, "id"), s.idx.Get(obj, "status")
-	id, status := str(idV), str(statusV)
+	id, status := StringOf(idV), StringOf(statusV)
 	if cur := st.resp; cur != nil {
 		renamed := id != "" && cur.ID != "" && id != cur.ID
 		// On a connection that carries response after response, an error
@@ -409,10 +409,10 @@ func (st *respState) snapshot(s *Session, obj []byte, ord int, kind snapKind) {
 		r.ID = id
 	}
 	if r.Model == "" {
-		r.Model = str(s.idx.Get(obj, "model"))
+		r.Model = StringOf(s.idx.Get(obj, "model"))
 	}
 	if status != "" {
-		r.Status.set(ord, status)
+		r.Status.Set(ord, status)
 	}
 	if r.Created < 0 {
 		r.Created = ord
@@ -422,7 +422,7 @@ func (st *respState) snapshot(s *Session, obj []byte, ord int, kind snapKind) {
 	}
 	r.Terminal, r.Final = ord, ord
 	if why := s.idx.Path(obj, "incomplete_details", "reason"); jsonscan.Kind(why) == '"' {
-		r.finish(0, ord, str(why))
+		r.AddFinish(0, ord, StringOf(why))
 	}
 	st.terminalOutput(s, r, s.idx.Get(obj, "output"), ord)
 }
@@ -441,7 +441,7 @@ func (st *respState) terminalOutput(s *Session, r *Response, output []byte, ord 
 		idV := s.idx.Get(v, "id")
 		raw, plain := jsonscan.Raw(idV)
 		if !plain {
-			raw = []byte(str(idV))
+			raw = []byte(StringOf(idV))
 		}
 		it := st.byID[string(raw)]
 		if it != nil && slices.Contains(found, it) {
@@ -467,7 +467,7 @@ func (st *respState) terminalOutput(s *Session, r *Response, output []byte, ord 
 func (st *respState) matchRest(s *Session, found []*Item, output []byte) {
 	taken := func(it *Item) bool { return slices.Contains(found, it) }
 	s.idx.Elements(output, func(i int, v []byte) bool {
-		callID := str(s.idx.Get(v, "call_id"))
+		callID := StringOf(s.idx.Get(v, "call_id"))
 		if found[i] != nil || callID == "" {
 			return true
 		}
@@ -480,7 +480,7 @@ func (st *respState) matchRest(s *Session, found []*Item, output []byte) {
 		return true
 	})
 	s.idx.Elements(output, func(i int, v []byte) bool {
-		if c := st.byIndex[i]; found[i] == nil && c != nil && !taken(c) && c.Type == str(s.idx.Get(v, "type")) {
+		if c := st.byIndex[i]; found[i] == nil && c != nil && !taken(c) && c.Type == StringOf(s.idx.Get(v, "type")) {
 			found[i] = c
 		}
 		return true
@@ -494,29 +494,29 @@ func (st *respState) matchRest(s *Session, found []*Item, output []byte) {
 func (st *respState) terminalItem(s *Session, r *Response, i int, snp *snapshot, it *Item, ord int) {
 	sn := *snp
 	if it == nil {
-		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
+		it = s.NewItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
 		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, i
 		s.snapshotText(it, sn, ord)
 		if sn.hasArgs {
-			it.Args.add(ord, sn.args())
+			it.Args.Add(ord, sn.args())
 		}
 		st.byID[sn.id] = it
 	} else {
-		it.seen(ord, "item_id", it.ItemID, sn.id)
-		it.seenUnlessLearnt(ord, "call_id", it.CallID, sn.callID)
-		it.seenUnlessLearnt(ord, "name", it.Name, sn.name)
-		it.touch(ord)
+		it.SawID(ord, "item_id", it.ItemID, sn.id)
+		it.SawIDUnlessLearnt(ord, "call_id", it.CallID, sn.callID)
+		it.SawIDUnlessLearnt(ord, "name", it.Name, sn.name)
+		it.Touch(ord)
 		if it.Opened < 0 {
 			it.CallID, it.Name = cmp.Or(it.CallID, sn.callID), cmp.Or(it.Name, sn.name)
 		}
 	}
 	if sn.status != "" {
-		it.Status.set(ord, sn.status)
+		it.Status.Set(ord, sn.status)
 	}
 	if it.IsCall() && sn.hasArgs {
-		it.setSource(SourceTerminal, it.argsSource(&sn, ord))
+		it.SetSource(SourceTerminal, it.argsSource(&sn, ord))
 	}
-	s.stateSnapshotText(it, TextTerminal, sn.content, ord)
+	s.StateSnapshotText(it, TextTerminal, sn.content, ord)
 }
 
 // snapshotText fills a message's or reasoning item's text from a snapshot
@@ -528,7 +528,7 @@ func (s *Session) snapshotText(it *Item, sn snapshot, ord int) {
 	var text []byte
 	collect := func(arr []byte, want ...string) {
 		s.idx.Elements(arr, func(_ int, part []byte) bool {
-			typ := str(s.idx.Get(part, "type"))
+			typ := StringOf(s.idx.Get(part, "type"))
 			for _, w := range want {
 				if typ == w {
 					text = jsonscan.Unquote(text, s.idx.Get(part, "text"))
@@ -545,22 +545,22 @@ func (s *Session) snapshotText(it *Item, sn snapshot, ord int) {
 		collect(sn.content, "reasoning_text")
 	}
 	if len(text) > 0 {
-		it.Text.add(ord, text)
+		it.Text.Add(ord, text)
 	}
 }
 
 func (st *respState) itemAdded(s *Session, ev *Event, ord int) {
 	r := st.current(s, ord)
 	sn := s.readSnapshot(s.top.item)
-	idx := intOr(s.top.outputIndex, -1)
-	it := s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
+	idx := IntOr(s.top.outputIndex, -1)
+	it := s.NewItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
 	it.Response = r.Index
 	it.ItemID, it.CallID, it.Name, it.Position, it.Opened = sn.id, sn.callID, sn.name, idx, ord
 	if sn.status != "" {
-		it.Status.set(ord, sn.status)
+		it.Status.Set(ord, sn.status)
 	}
 	if sn.hasArgs {
-		it.setSource(SourceAdded, statement{Present: true, Ordinal: ord, Value: string(sn.args())})
+		it.SetSource(SourceAdded, Stated{Present: true, Ordinal: ord, Value: string(sn.args())})
 	}
 	if sn.id != "" {
 		st.byID[sn.id] = it
@@ -574,7 +574,7 @@ func (st *respState) itemAdded(s *Session, ev *Event, ord int) {
 func (st *respState) itemDone(s *Session, ev *Event, ord int) {
 	st.current(s, ord)
 	sn := s.readSnapshot(s.top.item)
-	idx := intOr(s.top.outputIndex, -1)
+	idx := IntOr(s.top.outputIndex, -1)
 	it := st.byID[sn.id]
 	if it == nil {
 		it = st.byIndex[idx]
@@ -584,22 +584,22 @@ func (st *respState) itemDone(s *Session, ev *Event, ord int) {
 	}
 	if it == nil {
 		ev.Flags |= Orphan
-		it = s.newItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
+		it = s.NewItem(DialectResponses, responsesRole(sn.typ), sn.typ, ord)
 		it.ItemID, it.CallID, it.Name, it.Position = sn.id, sn.callID, sn.name, idx
 		it.Resumed = st.current(s, ord).Resumed
 		if sn.id != "" {
 			st.byID[sn.id] = it
 		}
 	} else {
-		it.seen(ord, "item_id", it.ItemID, sn.id)
-		it.seenUnlessLearnt(ord, "call_id", it.CallID, sn.callID)
-		it.seenUnlessLearnt(ord, "name", it.Name, sn.name)
-		it.seen(ord, "type", it.Type, sn.typ)
+		it.SawID(ord, "item_id", it.ItemID, sn.id)
+		it.SawIDUnlessLearnt(ord, "call_id", it.CallID, sn.callID)
+		it.SawIDUnlessLearnt(ord, "name", it.Name, sn.name)
+		it.SawID(ord, "type", it.Type, sn.typ)
 		if it.Closed >= 0 {
-			it.seen(ord, "output_item.done", "", "again")
+			it.SawID(ord, "output_item.done", "", "again")
 		}
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	if it.Name == "" {
 		it.Name = sn.name
 	}
@@ -607,19 +607,19 @@ func (st *respState) itemDone(s *Session, ev *Event, ord int) {
 		it.CallID = sn.callID
 	}
 	if sn.status != "" {
-		it.Status.set(ord, sn.status)
+		it.Status.Set(ord, sn.status)
 	}
 	if it.Closed < 0 {
-		it.close(ord)
+		it.Close(ord)
 	}
 	if it.IsCall() && sn.hasArgs {
 		if it.Args.Len() == 0 && it.Deltas == 0 {
-			it.Args.add(ord, sn.args()) // arguments only in the snapshot
+			it.Args.Add(ord, sn.args()) // arguments only in the snapshot
 		}
-		it.setSource(SourceItemDone, it.argsSource(&sn, ord))
+		it.SetSource(SourceItemDone, it.argsSource(&sn, ord))
 	}
 	s.snapshotText(it, sn, ord)
-	s.stateSnapshotText(it, TextItemDone, sn.content, ord)
+	s.StateSnapshotText(it, TextItemDone, sn.content, ord)
 	ev.Item = int32(it.Index)
 }
 
@@ -633,10 +633,10 @@ func (st *respState) item(s *Session, ev *Event, ord int) *Item {
 	idRaw, plainID := jsonscan.Raw(t.itemID)
 	id := ""
 	if !plainID {
-		id = str(t.itemID)
+		id = StringOf(t.itemID)
 		idRaw = []byte(id)
 	}
-	idx := intOr(t.outputIndex, -1)
+	idx := IntOr(t.outputIndex, -1)
 	it := st.byID[string(idRaw)]
 	switch {
 	case it != nil:
@@ -659,7 +659,7 @@ func (st *respState) item(s *Session, ev *Event, ord int) *Item {
 	if it == nil {
 		ev.Flags |= Orphan
 		typ := orphanType(s.types.names[ev.Type])
-		it = s.newItem(DialectResponses, responsesRole(typ), typ, ord)
+		it = s.NewItem(DialectResponses, responsesRole(typ), typ, ord)
 		id = string(idRaw)
 		it.Response, it.ItemID, it.Position, it.Resumed = r.Index, id, idx, r.Resumed
 		if id != "" {
@@ -669,9 +669,9 @@ func (st *respState) item(s *Session, ev *Event, ord int) *Item {
 			st.byIndex[idx] = it
 		}
 	} else if len(idRaw) > 0 && string(idRaw) != it.ItemID {
-		it.seen(ord, "item_id", it.ItemID, string(idRaw))
+		it.SawID(ord, "item_id", it.ItemID, string(idRaw))
 	}
-	it.touch(ord)
+	it.Touch(ord)
 	ev.Item = int32(it.Index)
 	return it
 }

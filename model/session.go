@@ -56,7 +56,7 @@ type Response struct {
 	MoreIDs []IDTally
 }
 
-func (r *Response) finish(choice, ord int, reason string) {
+func (r *Response) AddFinish(choice, ord int, reason string) {
 	for i := range r.Finish {
 		if r.Finish[i].Choice == choice {
 			r.Finish[i].Reasons = append(r.Finish[i].Reasons, Change{Ordinal: ord, Value: reason})
@@ -507,13 +507,13 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		}
 		st.event(s, ev, typ, data, ord)
 	} else if t.err != nil {
-		s.errorEvent(ev, t.err, ord)
+		s.ErrorEvent(ev, t.err, ord)
 	}
 	if ev.Type == 0 {
 		ev.Type = s.types.id([]byte("(untyped)"))
 	}
 	if s.status >= 400 && ev.Kind != KindError {
-		s.errorEvent(ev, t.err, ord)
+		s.ErrorEvent(ev, t.err, ord)
 	}
 }
 
@@ -534,10 +534,10 @@ func (s *Session) array(ev *Event, data []byte, ord int) {
 	}
 }
 
-// errorEvent records an error payload: {"error": {...}}, a flat
+// ErrorEvent records an error payload: {"error": {...}}, a flat
 // {"code", "message"} (the documented Responses shape), or the body of an
 // HTTP error.
-func (s *Session) errorEvent(ev *Event, errV []byte, ord int) {
+func (s *Session) ErrorEvent(ev *Event, errV []byte, ord int) {
 	ev.Kind = KindError
 	info := ErrorInfo{Ordinal: ord, Status: s.status}
 	obj := errV
@@ -566,8 +566,8 @@ func (s *Session) errorEvent(ev *Event, errV []byte, ord int) {
 	s.Errors = append(s.Errors, info)
 }
 
-// newItem starts an item.
-func (s *Session) newItem(d Dialect, role ItemRole, typ string, ord int) *Item {
+// NewItem starts an item.
+func (s *Session) NewItem(d Dialect, role ItemRole, typ string, ord int) *Item {
 	it := &Item{Index: len(s.Items), Dialect: d, Role: role, Type: typ, Position: -1, Response: -1,
 		First: ord, Last: ord, Opened: -1, Closed: -1}
 	if n := len(s.Responses); n > 0 {
@@ -577,28 +577,28 @@ func (s *Session) newItem(d Dialect, role ItemRole, typ string, ord int) *Item {
 	return it
 }
 
-// newResponse starts a response envelope.
-func (s *Session) newResponse(d Dialect, ord int) *Response {
+// NewResponse starts a response envelope.
+func (s *Session) NewResponse(d Dialect, ord int) *Response {
 	r := &Response{Index: len(s.Responses), Dialect: d, First: ord, Terminal: -1, Created: -1, Final: -1}
 	s.Responses = append(s.Responses, r)
 	return r
 }
 
-func str(v []byte) string {
+func StringOf(v []byte) string {
 	x, _ := jsonscan.String(v)
 	return x
 }
 
-func intOr(v []byte, def int) int {
+func IntOr(v []byte, def int) int {
 	if n, ok := jsonscan.Int(v); ok {
 		return int(n)
 	}
 	return def
 }
 
-// compactJSON returns v without insignificant whitespace, keys in their
+// CompactJSON returns v without insignificant whitespace, keys in their
 // original order.
-func compactJSON(v []byte) string {
+func CompactJSON(v []byte) string {
 	var b bytes.Buffer
 	if err := jsonCompact(&b, v); err != nil {
 		return string(v)
