@@ -97,7 +97,7 @@ func (s *Session) Shape(ev *Event, ord int, data []byte) Shape {
 		return sh
 	}
 	if d := ev.Dialect; d != DialectUnknown && int(d) < len(byDialect) && byDialect[d] != nil {
-		return byDialect[d].shape(s, ev, ord, typ, data)
+		return byDialect[d].Shape(s, ev, ord, typ, data)
 	}
 	if ev.Kind == KindError {
 		return Shape{Type: typeErrorBody}
@@ -110,8 +110,8 @@ const (
 	typeUntyped     = "(untyped)"       // a JSON object no dialect claims
 	typeNotObject   = "(not an object)" // JSON that is not an object
 	typeErrorBody   = "(error)"         // an error outside any dialect
-	typeNonStandard = "(non-standard)"  // a type outside a dialect's stream
-	shapeError      = "error"           // the Sub of an error in a dialect whose type says nothing
+	TypeNonStandard = "(non-standard)"  // a type outside a dialect's stream
+	ShapeError      = "error"           // the Sub of an error in a dialect whose type says nothing
 )
 
 // transportShape names the shapes every dialect shares: comments, heads,

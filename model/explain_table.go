@@ -23,7 +23,7 @@ var explanations, explainedByShape = indexExplanations()
 func indexExplanations() ([]Explanation, map[Shape]int) {
 	var all []Explanation
 	for _, d := range AllDialects() {
-		all = append(all, byDialect[d].explanations()...)
+		all = append(all, byDialect[d].Explanations()...)
 	}
 	all = append(all, sharedExplanations...)
 	byShape := make(map[Shape]int, len(all))

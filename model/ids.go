@@ -121,3 +121,9 @@ func TallyOf(more []IDTally, field string) IDTally {
 func (it *Item) RecordID(ord int, field, own, value string) {
 	recordID(&it.IDs, &it.MoreIDs, IDSeen{Ordinal: ord, Field: field, Value: value}, own)
 }
+
+// RecordID records an identifier observed on one of the response's later
+// snapshots (see IDs).
+func (r *Response) RecordID(ord int, field, own, value string) {
+	recordID(&r.IDs, &r.MoreIDs, IDSeen{Ordinal: ord, Field: field, Value: value}, own)
+}

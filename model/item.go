@@ -364,6 +364,19 @@ func (b *Buffer) trim() {
 // IsCall reports whether the item is a tool call.
 func (it *Item) IsCall() bool { return it.Role == RoleCall }
 
+// LastArgsOrdinal is the event that added the last fragment of the
+// arguments, or the item's last event when none did.
+func (it *Item) LastArgsOrdinal() int {
+	if n := len(it.Args.Frags); n > 0 {
+		return int(it.Args.Frags[n-1].Ordinal)
+	}
+	return it.Last
+}
+
+// AddTextDelta counts an output_text delta of a Responses message: the
+// deltas then state its final text (see TextSourcesAsOf).
+func (it *Item) AddTextDelta() { it.textDeltas++ }
+
 func (it *Item) Touch(ord int) {
 	if it.First < 0 || ord < it.First {
 		it.First = ord

@@ -16,6 +16,15 @@ type PathArgs struct {
 	Ended bool // the dialect's end marker arrived
 }
 
+// SetPathArgs makes the item's arguments ones that arrive as values at
+// JSON paths (p), rebuilt when read, instead of text fragments.
+func (it *Item) SetPathArgs(p *PathArgs) { it.paths = p }
+
+// PathArgs returns the item's arguments that arrive at JSON paths, nil when
+// they arrive as text (see SetPathArgs).
+func (it *Item) PathArgs() *PathArgs { return it.paths }
+
+// PathOp is one value of a PathArgs: a value at a JSON path.
 type PathOp struct {
 	Ord   int
 	Path  string

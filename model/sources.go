@@ -402,6 +402,3 @@ func (s *Session) StateSnapshotText(it *Item, n TextSourceName, content []byte, 
 	}
 	it.setTextSource(n, it.textSourceOf(text, ord))
 }
-
-// textIndex is the content_index of the event being added, 0 when absent.
-func (s *Session) textIndex() int { return IntOr(s.top.contentIndex, 0) }
