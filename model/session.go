@@ -2,8 +2,8 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"cmp"
+	"encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -126,14 +126,14 @@ type Session struct {
 	done     int // ordinal of the first [DONE], or -1
 	ended    bool
 	endErr   error
-	top      members // the declared members of the event being added: see Member
+	top      members         // the declared members of the event being added: see Member
 	idx      *jsonscan.Index // the structure of the event being added: &scanIdx, or &batchIdx
 	scanIdx  jsonscan.Index  // indexes events that Add validates itself
 	batchIdx jsonscan.Index  // reads an event a Batch validated
 	scratch  []byte
-	cur      []byte                    // the data of the event being added, when it is a JSON object
-	status   int                       // HTTP status of the latest head
-	upgraded bool                      // a head switched protocols: see Upgraded
+	cur      []byte                // the data of the event being added, when it is a JSON object
+	status   int                   // HTTP status of the latest head
+	upgraded bool                  // a head switched protocols: see Upgraded
 	states   [maxDialects]Assembly // each dialect's assembly, made when first needed
 	// typeOwners holds, by interned type, 1 + the dialect that claims the
 	// type (see typeOwner), or 0 while unasked.

@@ -13,6 +13,9 @@ import (
 // Protocol is the Anthropic Messages dialect, for model.Register.
 var Protocol = new(anthropicDialect)
 
+var _ model.FinishOutcomer = Protocol   // its finish reasons tell the outcome
+var _ model.Carried = (*anthState)(nil) // Bedrock InvokeModel carries its events
+
 // Name is the dialect's name (model.DialectInfo.Name), by which a dialect
 // that carries Anthropic events (Bedrock InvokeModel) finds it with
 // model.Lookup.

@@ -20,6 +20,8 @@ import (
 var (
 	Converse = new(converseDialect)
 	Invoke   = new(invokeDialect)
+
+	_ model.Wrapper = Invoke // its chunks carry another dialect's events
 )
 
 // converseDialect is Amazon Bedrock's ConverseStream: AWS event stream

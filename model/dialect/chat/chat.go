@@ -16,6 +16,9 @@ const TypeChunk = "chat.completion.chunk"
 // Protocol is the Chat Completions dialect, for model.Register.
 var Protocol = new(chatDialect)
 
+var _ model.FinishOutcomer = Protocol  // its finish reasons tell the outcome
+var _ model.CompleteWithout = Protocol // complete without [DONE]
+
 // chatDialect is OpenAI Chat Completions: chat.completion.chunk events
 // keyed by choice and tool-call index, and whole chat.completion bodies.
 type chatDialect struct{ model.Base }

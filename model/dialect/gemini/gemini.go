@@ -19,6 +19,8 @@ const TypeGemini = "(gemini chunk)"
 // Protocol is the Gemini dialect, for model.Register.
 var Protocol = new(geminiDialect)
 
+var _ model.FinishOutcomer = Protocol // its finish reasons tell the outcome
+
 // geminiDialect is Gemini's streamGenerateContent: chunks that are each a
 // GenerateContentResponse, as SSE events (alt=sse) or one JSON array.
 type geminiDialect struct{ model.Base }

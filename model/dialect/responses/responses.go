@@ -17,6 +17,8 @@ import (
 // Protocol is the Responses dialect, for model.Register.
 var Protocol = new(responsesDialect)
 
+var _ model.FinishOutcomer = Protocol // its finish reasons tell the outcome
+
 // responsesDialect is the OpenAI Responses API: response.* events that
 // name their item by item_id and output_index, and whole response bodies.
 type responsesDialect struct{ model.Base }

@@ -1,6 +1,7 @@
-package model
+package bedrock
 
 import (
+	"github.com/streamtap/streamtap/model"
 	"strings"
 	"testing"
 
@@ -38,39 +39,39 @@ func TestInvokeWholeBody(t *testing.T) {
 		text               string
 		state, detail      string
 	}{
-		{"titan FINISH", titanBody, FamilyTitan, `: "Amazon Bedrock es la forma más sencilla".`, OutcomeCompleted, "FINISH"},
+		{"titan FINISH", titanBody, FamilyTitan, `: "Amazon Bedrock es la forma más sencilla".`, model.OutcomeCompleted, "FINISH"},
 		{"titan spread over lines", "{\n  \"inputTextTokenCount\": 5,\n  \"results\": [\n    {\"tokenCount\": 2, \"outputText\": \"Hi.\", \"completionReason\": \"FINISH\"}\n  ]\n}\n",
-			FamilyTitan, "Hi.", OutcomeCompleted, "FINISH"},
+			FamilyTitan, "Hi.", model.OutcomeCompleted, "FINISH"},
 		{"titan LENGTH is incomplete", `{"inputTextTokenCount":5,"results":[{"tokenCount":8,"outputText":"The capital of","completionReason":"LENGTH"}]}`,
-			FamilyTitan, "The capital of", OutcomeIncomplete, "LENGTH"},
+			FamilyTitan, "The capital of", model.OutcomeIncomplete, "LENGTH"},
 		{"titan CONTENT_FILTERED is blocked", `{"inputTextTokenCount":5,"results":[{"tokenCount":0,"outputText":"","completionReason":"CONTENT_FILTERED"}]}`,
-			FamilyTitan, "", OutcomeBlocked, "CONTENT_FILTERED"},
+			FamilyTitan, "", model.OutcomeBlocked, "CONTENT_FILTERED"},
 		{"titan with a guardrail's intervention is blocked", titanGuardrailBody, FamilyTitan,
-			"\nShe found a note reading \"{Account Number}\".", OutcomeBlocked, "guardrail_intervened"},
-		{"llama stop", llamaBody, FamilyLlama, " A llama in the garden is best left alone.", OutcomeCompleted, "stop"},
+			"\nShe found a note reading \"{Account Number}\".", model.OutcomeBlocked, "guardrail_intervened"},
+		{"llama stop", llamaBody, FamilyLlama, " A llama in the garden is best left alone.", model.OutcomeCompleted, "stop"},
 		{"llama length is incomplete", `{"generation":" Once upon","prompt_token_count":4,"generation_token_count":2,"stop_reason":"length"}`,
-			FamilyLlama, " Once upon", OutcomeIncomplete, "length"},
+			FamilyLlama, " Once upon", model.OutcomeIncomplete, "length"},
 		{"llama (DeepSeek) with null counts", `{"generation":"ok","prompt_token_count":null,"generation_token_count":null,"stop_reason":"stop"}`,
-			FamilyLlama, "ok", OutcomeCompleted, "stop"},
-		{"mistral stop", mistralBody, FamilyMistral, " Lemon juice, mostly.", OutcomeCompleted, "stop"},
-		{"mistral length is incomplete", `{"outputs":[{"text":" Well,","stop_reason":"length"}]}`, FamilyMistral, " Well,", OutcomeIncomplete, "length"},
-		{"cohere COMPLETE", cohereBody, FamilyCohere, " Why did the span cross the road?", OutcomeCompleted, "COMPLETE"},
+			FamilyLlama, "ok", model.OutcomeCompleted, "stop"},
+		{"mistral stop", mistralBody, FamilyMistral, " Lemon juice, mostly.", model.OutcomeCompleted, "stop"},
+		{"mistral length is incomplete", `{"outputs":[{"text":" Well,","stop_reason":"length"}]}`, FamilyMistral, " Well,", model.OutcomeIncomplete, "length"},
+		{"cohere COMPLETE", cohereBody, FamilyCohere, " Why did the span cross the road?", model.OutcomeCompleted, "COMPLETE"},
 		{"cohere MAX_TOKENS is incomplete", `{"id":"a","generations":[{"id":"b","text":" Why","finish_reason":"MAX_TOKENS"}],"prompt":"p"}`,
-			FamilyCohere, " Why", OutcomeIncomplete, "MAX_TOKENS"},
+			FamilyCohere, " Why", model.OutcomeIncomplete, "MAX_TOKENS"},
 		{"cohere ERROR_TOXIC is blocked", `{"id":"a","generations":[{"id":"b","text":"","finish_reason":"ERROR_TOXIC"}],"prompt":"p"}`,
-			FamilyCohere, "", OutcomeBlocked, "ERROR_TOXIC"},
+			FamilyCohere, "", model.OutcomeBlocked, "ERROR_TOXIC"},
 		{"cohere, two generations: the first is the text", `{"id":"a","generations":[{"id":"b","text":"one","finish_reason":"COMPLETE"},{"id":"c","text":"two","finish_reason":"MAX_TOKENS"}],"prompt":"p"}`,
-			FamilyCohere, "one", OutcomeCompleted, "COMPLETE"},
-		{"jurassic endoftext", jurassicBody, FamilyJurassic, "\nTraducir al español", OutcomeCompleted, "endoftext"},
+			FamilyCohere, "one", model.OutcomeCompleted, "COMPLETE"},
+		{"jurassic endoftext", jurassicBody, FamilyJurassic, "\nTraducir al español", model.OutcomeCompleted, "endoftext"},
 		{"jurassic length is incomplete", `{"id":1,"prompt":{"text":"p"},"completions":[{"data":{"text":"Hola"},"finishReason":{"reason":"length","length":1}}]}`,
-			FamilyJurassic, "Hola", OutcomeIncomplete, "length"},
-		{"claude 2 stop_sequence", claude2Body, FamilyClaudeText, " Here is a joke about tracing.", OutcomeCompleted, "stop_sequence"},
+			FamilyJurassic, "Hola", model.OutcomeIncomplete, "length"},
+		{"claude 2 stop_sequence", claude2Body, FamilyClaudeText, " Here is a joke about tracing.", model.OutcomeCompleted, "stop_sequence"},
 		{"claude 2 max_tokens is incomplete, no type", `{"completion":" Once","stop_reason":"max_tokens","stop":null}`,
-			FamilyClaudeText, " Once", OutcomeIncomplete, "max_tokens"},
+			FamilyClaudeText, " Once", model.OutcomeIncomplete, "max_tokens"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Assemble([]byte(tc.body), capture.FormatAuto, Options{KeepEvents: true})
+			s := model.Assemble([]byte(tc.body), capture.FormatAuto, model.Options{KeepEvents: true})
 			rep := s.Report()
 			sameReportJSON(t, s, rep)
 			if rep.Dialect != "bedrock-invoke" || rep.Dialects != nil {
@@ -80,7 +81,7 @@ func TestInvokeWholeBody(t *testing.T) {
 				t.Fatalf("%d events; want the body as one", s.Len())
 			}
 			ev := s.Events.At(0)
-			if got := s.TypeName(ev.Type); got != TypeInvokeResponse || ev.Kind != KindTerminal {
+			if got := s.TypeName(ev.Type); got != TypeInvokeResponse || ev.Kind != model.KindTerminal {
 				t.Errorf("event = %s %v; want %s terminal", got, ev.Kind, TypeInvokeResponse)
 			}
 			if rep.Text != tc.text || len(rep.Calls) != 0 {
@@ -93,7 +94,7 @@ func TestInvokeWholeBody(t *testing.T) {
 				t.Errorf("responses = %+v; want one, created and ended by event 0", s.Responses)
 			}
 			for _, it := range s.Items {
-				if it.Closed != 0 || it.Dialect != DialectBedrockInvoke || it.Status.AsOf(0) != "completed" {
+				if it.Closed != 0 || it.Dialect != Invoke.ID() || it.Status.AsOf(0) != "completed" {
 					t.Errorf("item %d closed at %d, dialect %s, status %s; want closed by event 0, bedrock-invoke, completed",
 						it.Index, it.Closed, it.Dialect, it.Status.AsOf(0))
 				}
@@ -102,10 +103,10 @@ func TestInvokeWholeBody(t *testing.T) {
 				t.Errorf("%d items; want one only when there is text", len(s.Items))
 			}
 			sh := s.Shape(ev, 0, []byte(tc.body))
-			if sh.Dialect != DialectBedrockInvoke || sh.Type != TypeInvokeResponse {
+			if sh.Dialect != Invoke.ID() || sh.Type != TypeInvokeResponse {
 				t.Errorf("shape = %+v; want the whole body's", sh)
 			}
-			if _, ok := explainedByShape[sh]; !ok {
+			if _, ok := model.Explain(sh); !ok {
 				t.Errorf("shape %+v has no explanation", sh)
 			}
 			if sh := s.Shape(ev, 0, nil); sh.Type != TypeInvokeResponse {
@@ -120,10 +121,10 @@ func TestInvokeWholeBody(t *testing.T) {
 }
 
 // focusOn returns a session whose event at hand is body, for the claims.
-func focusOn(t *testing.T, body string) *Session {
+func focusOn(t *testing.T, body string) *model.Session {
 	t.Helper()
-	s := Assemble(nil, capture.FormatAuto, Options{})
-	if ok, err := s.focus([]byte(strings.TrimSpace(body))); !ok || err != nil {
+	s := model.Assemble(nil, capture.FormatAuto, model.Options{})
+	if ok, err := s.Focus([]byte(strings.TrimSpace(body))); !ok || err != nil {
 		t.Fatalf("focus(%s) = %v, %v", body, ok, err)
 	}
 	return s
@@ -169,7 +170,7 @@ func TestInvokeWholeBodyNearMisses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Assemble([]byte(tc.body+"\n"), capture.FormatAuto, Options{KeepEvents: true})
+			s := model.Assemble([]byte(tc.body+"\n"), capture.FormatAuto, model.Options{KeepEvents: true})
 			if rep := s.Report(); rep.Dialect != tc.dialect {
 				t.Errorf("dialect = %s; want %s", rep.Dialect, tc.dialect)
 			}
@@ -185,16 +186,16 @@ func TestInvokeWholeBodyNearMisses(t *testing.T) {
 // file) each make a response of their own.
 func TestInvokeWholeBodyInHTTP(t *testing.T) {
 	head := "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Amzn-Bedrock-Output-Token-Count: 12\r\n\r\n"
-	s := Assemble([]byte(head+llamaBody), capture.FormatAuto, Options{KeepEvents: true})
+	s := model.Assemble([]byte(head+llamaBody), capture.FormatAuto, model.Options{KeepEvents: true})
 	rep := s.Report()
-	if rep.Dialect != "bedrock-invoke" || rep.Text != " A llama in the garden is best left alone." || rep.Outcome.State != OutcomeCompleted {
+	if rep.Dialect != "bedrock-invoke" || rep.Text != " A llama in the garden is best left alone." || rep.Outcome.State != model.OutcomeCompleted {
 		t.Errorf("report = %+v", rep)
 	}
-	s = Assemble([]byte(mistralBody+"\n"+`{"outputs":[{"text":" Cut","stop_reason":"length"}]}`+"\n"), capture.FormatAuto, Options{KeepEvents: true})
+	s = model.Assemble([]byte(mistralBody+"\n"+`{"outputs":[{"text":" Cut","stop_reason":"length"}]}`+"\n"), capture.FormatAuto, model.Options{KeepEvents: true})
 	if len(s.Responses) != 2 || len(s.Items) != 2 || s.Items[1].Response != 1 {
 		t.Fatalf("%d responses, %d items; want two of each, one a response", len(s.Responses), len(s.Items))
 	}
-	if o := s.Outcome(); o.State != OutcomeIncomplete || o.Detail != "length" || o.Ordinal != 1 {
+	if o := s.Outcome(); o.State != model.OutcomeIncomplete || o.Detail != "length" || o.Ordinal != 1 {
 		t.Errorf("outcome = %+v; want the last body's: incomplete (length) at event 1", o)
 	}
 }
