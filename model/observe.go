@@ -110,24 +110,10 @@ func (s *Session) Memo() ([]byte, bool) {
 type Note struct {
 	// Item is the index in Session.Items of the item it concerns, or -1.
 	Item int
-	// What says what: NoteMessageInChunk, NoteNullArguments, NoteNullID,
-	// NoteNullType, NoteNullName.
+	// What says what, in the dialect's words (package chat's
+	// NoteMessageInChunk, …).
 	What string
 }
-
-// The notes a Chat chunk may bring.
-const (
-	// NoteMessageInChunk: a chunk's choice carries a whole message next to
-	// its delta.
-	NoteMessageInChunk = "message in chunk"
-	// NoteNullArguments: a tool-call fragment sends "arguments": null.
-	NoteNullArguments = "arguments"
-	// NoteNullID, NoteNullType, NoteNullName: a fragment that continues a
-	// call sends "id", "type" or "name": null.
-	NoteNullID   = "id"
-	NoteNullType = "type"
-	NoteNullName = "name"
-)
 
 // Notes returns what the assembly noted of the event being added. Like
 // Field, it answers during Observer.Observe; the slice is reused.

@@ -81,6 +81,20 @@ func OutputText(raw json.RawMessage) string {
 	return s
 }
 
+// RequestReader is the optional hook of a Protocol whose request bodies
+// say what ParseRequest's own reading does not. ParseRequest reads, in one
+// decoding, the members the OpenAI APIs, Anthropic and Gemini share or
+// mirror (model, stream, tools, tool_choice, messages, input, contents):
+// a request body arrives before its stream says its dialect, and the
+// proxy reads every one. A dialect with members of its own (Bedrock
+// Converse's toolConfig and toolUse blocks) reads them with ReadRequest,
+// which ParseRequest calls, dialect by dialect in id order, for every body
+// that is a JSON object: it must leave a body that is not its dialect's
+// as it found it.
+type RequestReader interface {
+	ReadRequest(body []byte, r *Request)
+}
+
 // ParseRequest reads an LLM request body of any dialect; path is the
 // request's path, where Gemini names the model. A body that is not JSON
 // gives a Request with at most the model from the path.
@@ -121,16 +135,6 @@ func ParseRequest(body []byte, path string) Request {
 		for _, t := range req.Tools {
 			info.Tools = append(info.Tools, toolNames(t)...)
 		}
-		if cfg := req.ToolConfig; cfg != nil { // Bedrock Converse
-			for _, t := range cfg.Tools {
-				for _, d := range converseDecls(t) {
-					info.Tools = append(info.Tools, d.Name)
-				}
-			}
-			if len(req.Choice) == 0 && present(cfg.Choice) {
-				info.ToolChoice = OutputText(cfg.Choice)
-			}
-		}
 		// Responses: input items.
 		var items []struct {
 			Type   string            `json:"type"`
@@ -161,16 +165,14 @@ func ParseRequest(body []byte, path string) Request {
 			for _, c := range m.ToolCalls {
 				info.Assistants = append(info.Assistants, c.ID)
 			}
-			var blocks []struct { // Anthropic, and Bedrock Converse's
+			var blocks []struct { // Anthropic
 				Type      string          `json:"type"`
 				ID        string          `json:"id"`
 				ToolUseID string          `json:"tool_use_id"`
 				Content   json.RawMessage `json:"content"`
-				converseBlock
 			}
 			if json.Unmarshal(m.Content, &blocks) == nil {
 				for _, b := range blocks {
-					info.readConverseBlock(&b.converseBlock)
 					switch b.Type {
 					case "tool_result":
 						info.Answers = append(info.Answers, b.ToolUseID)
@@ -193,6 +195,11 @@ func ParseRequest(body []byte, path string) Request {
 					}
 					info.Outputs = append(info.Outputs, ToolOutput{Kind: "functionResponse", CallID: id, Output: OutputText(fr.Response)})
 				}
+			}
+		}
+		for _, r := range registered {
+			if rr, ok := r.p.(RequestReader); ok {
+				rr.ReadRequest(body, &info)
 			}
 		}
 	}

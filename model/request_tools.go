@@ -120,13 +120,12 @@ type tooling struct {
 	ToolConfigSnake    *toolConfig       `json:"tool_config"`
 }
 
-// toolConfig is the toolConfig member of two dialects: Gemini's holds
-// functionCallingConfig, Bedrock Converse's the tools and toolChoice.
+// toolConfig is Gemini's toolConfig member: its functionCallingConfig
+// (Bedrock Converse's toolConfig, its tools and toolChoice, is read by
+// that dialect, see RequestReader).
 type toolConfig struct {
-	Calling      *geminiCalling    `json:"functionCallingConfig"`
-	CallingSnake *geminiCalling    `json:"function_calling_config"`
-	Tools        []json.RawMessage `json:"tools"`      // Bedrock Converse
-	Choice       json.RawMessage   `json:"toolChoice"` // Bedrock Converse
+	Calling      *geminiCalling `json:"functionCallingConfig"`
+	CallingSnake *geminiCalling `json:"function_calling_config"`
 }
 
 type geminiCalling struct {
@@ -154,18 +153,11 @@ func (info *Request) readTooling(t *tooling) {
 	if t.Parallel != nil && !*t.Parallel {
 		info.Serial = true
 	}
-	if cfg := t.ToolConfig; cfg != nil {
-		for _, raw := range cfg.Tools {
-			info.Decls = append(info.Decls, converseDecls(raw)...)
-		}
-	}
 	switch {
 	case present(t.Choice):
 		info.readChoice(t.Choice)
 	case present(t.FunctionCall):
 		info.readChoice(legacyChoice(t.FunctionCall))
-	case t.ToolConfig != nil && present(t.ToolConfig.Choice):
-		info.Choice = converseChoice(t.ToolConfig.Choice)
 	default:
 		for _, cfg := range []*toolConfig{t.ToolConfig, t.ToolConfigSnake} {
 			if cfg == nil {

@@ -10,6 +10,20 @@ import (
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
+// The notes a Chat chunk may bring (model.Note), for the chat/ rules.
+const (
+	// NoteMessageInChunk: a chunk's choice carries a whole message next to
+	// its delta.
+	NoteMessageInChunk = "message in chunk"
+	// NoteNullArguments: a tool-call fragment sends "arguments": null.
+	NoteNullArguments = "arguments"
+	// NoteNullID, NoteNullType, NoteNullName: a fragment that continues a
+	// call sends "id", "type" or "name": null.
+	NoteNullID   = "id"
+	NoteNullType = "type"
+	NoteNullName = "name"
+)
+
 // TypeChunk is the type of a Chat Completions chunk: its object member.
 const TypeChunk = "chat.completion.chunk"
 
@@ -133,7 +147,7 @@ func (st *chatState) Event(s *model.Session, ev *model.Event, _ string, _ []byte
 				if whole {
 					delta = v
 				} else if jsonscan.Kind(v) == '{' {
-					s.AddNote(-1, model.NoteMessageInChunk)
+					s.AddNote(-1, NoteMessageInChunk)
 				}
 			case "finish_reason":
 				finish = v
@@ -305,13 +319,13 @@ func (st *chatState) toolCall(s *model.Session, ev *model.Event, r *model.Respon
 	// "null": the arguments on any fragment, the identity on the fragments
 	// after the first (on the first, a missing id or name is its own rule).
 	if string(argsV) == "null" {
-		s.AddNote(it.Index, model.NoteNullArguments)
+		s.AddNote(it.Index, NoteNullArguments)
 	}
 	if !opened {
 		for _, m := range [...]struct {
 			v    []byte
 			what string
-		}{{idV, model.NoteNullID}, {typeV, model.NoteNullType}, {nameV, model.NoteNullName}} {
+		}{{idV, NoteNullID}, {typeV, NoteNullType}, {nameV, NoteNullName}} {
 			if string(m.v) == "null" {
 				s.AddNote(it.Index, m.what)
 			}

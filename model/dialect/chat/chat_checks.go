@@ -151,7 +151,7 @@ func (cc *chatChecks) identOf(r *model.Response) *chatIdent {
 // fragments.
 func (cc *chatChecks) notes(s *model.Session, ord int) {
 	for _, n := range s.Notes() {
-		if n.What == model.NoteMessageInChunk {
+		if n.What == NoteMessageInChunk {
 			if n := len(cc.message); n > 0 && cc.message[n-1] == ord {
 				continue // another choice of the same chunk
 			}
@@ -172,7 +172,7 @@ func (cc *chatChecks) notes(s *model.Session, ord int) {
 			nl = &chatNulls{}
 			cc.nulls[n.Item] = nl
 		}
-		if n.What == model.NoteNullArguments {
+		if n.What == NoteNullArguments {
 			nl.nArgs++
 			if len(nl.args) < checks.MaxEvents {
 				nl.args = append(nl.args, ord)
