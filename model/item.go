@@ -18,6 +18,8 @@ type Change struct {
 // History is a sequence of changes in stream order.
 type History []Change
 
+// Set records value v, set by event ord, unless it is the value already
+// set last.
 func (h *History) Set(ord int, v string) {
 	if n := len(*h); n > 0 && (*h)[n-1].Value == v {
 		return
@@ -56,6 +58,7 @@ type Buffer struct {
 	Frags []Fragment
 }
 
+// Add appends fragment p, added by event ord.
 func (b *Buffer) Add(ord int, p []byte) {
 	b.start(len(p))
 	b.b = append(b.b, p...)
@@ -315,6 +318,7 @@ func (it *Item) Stating(n SourceName) bool {
 	return it.statements != nil && it.statements.by[n].Present
 }
 
+// SetSource records src as source n's statement of the final arguments.
 func (it *Item) SetSource(n SourceName, src Stated) {
 	if it.statements == nil {
 		it.statements = new(argStatements)
@@ -326,7 +330,7 @@ func (it *Item) SetSource(n SourceName, src Stated) {
 	it.statements.by[n] = src
 }
 
-// RefusalBuffer and sign return the item's refusal and signature buffers,
+// RefusalBuffer and SignatureBuffer return the item's refusal and signature buffers,
 // making them on first use.
 func (it *Item) RefusalBuffer() *Buffer {
 	if it.Refusal == nil {
@@ -377,6 +381,7 @@ func (it *Item) LastArgsOrdinal() int {
 // deltas then state its final text (see TextSourcesAsOf).
 func (it *Item) AddTextDelta() { it.textDeltas++ }
 
+// Touch widens the item's span of events (First, Last) to event ord.
 func (it *Item) Touch(ord int) {
 	if it.First < 0 || ord < it.First {
 		it.First = ord

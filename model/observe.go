@@ -119,6 +119,8 @@ type Note struct {
 // Field, it answers during Observer.Observe; the slice is reused.
 func (s *Session) Notes() []Note { return s.notes }
 
+// AddNote notes, for the event being added, a quirk the rules judge (see
+// Note): item is the index of the item it concerns, or -1.
 func (s *Session) AddNote(item int, what string) {
 	s.notes = append(s.notes, Note{Item: item, What: what})
 }

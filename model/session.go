@@ -57,6 +57,8 @@ type Response struct {
 	MoreIDs []IDTally
 }
 
+// AddFinish records choice's finish reason, given by event ord (see
+// Finish).
 func (r *Response) AddFinish(choice, ord int, reason string) {
 	for i := range r.Finish {
 		if r.Finish[i].Choice == choice {
@@ -475,11 +477,13 @@ func (s *Session) NewResponse(d Dialect, ord int) *Response {
 	return r
 }
 
+// StringOf returns the JSON string v unquoted, "" when v is no string.
 func StringOf(v []byte) string {
 	x, _ := jsonscan.String(v)
 	return x
 }
 
+// IntOr returns the JSON integer v, or def when v is no integer.
 func IntOr(v []byte, def int) int {
 	if n, ok := jsonscan.Int(v); ok {
 		return int(n)

@@ -70,7 +70,7 @@ func anthropicCases() []ruleCase {
 			return e
 		}), 4, 5),
 		// A delta that repeats its type is judged by the first, as the
-		// delta's Get finds it (Session.DeltaType).
+		// delta's Get finds it (Session.Memo).
 		hit("anthropic/delta-type-mismatch", "a repeated type, the first a text_delta on tool_use", anth(func(e [][2]string) [][2]string {
 			e[5] = aDelta(1, `{"type":"text_delta","type":"input_json_delta","partial_json":""}`)
 			return e

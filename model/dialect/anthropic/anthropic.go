@@ -27,26 +27,26 @@ func (*anthropicDialect) Info() model.DialectInfo {
 	return model.DialectInfo{Name: Name, Short: "anthropic", Abbrev: []string{"content_block_", "block_"}}
 }
 
-// claimType takes the Messages event types.
+// ClaimType takes the Messages event types.
 func (*anthropicDialect) ClaimType(typ string) bool { return anthropicType(typ) }
 
-// claimShape takes a whole message body: typed "message", with content.
+// ClaimShape takes a whole message body: typed "message", with content.
 func (*anthropicDialect) ClaimShape(s *model.Session, typ string) bool {
 	return typ == "message" && s.Member(mContent) != nil
 }
 
-// claimError takes an error event without a sequence_number (Responses
+// ClaimError takes an error event without a sequence_number (Responses
 // numbers its own).
 func (*anthropicDialect) ClaimError(s *model.Session, typ string) bool {
 	return typ == "error" && s.Member(mSeq) == nil
 }
 
-// keepalive takes an "event: ping" that carries no data.
+// Keepalive takes an "event: ping" that carries no data.
 func (*anthropicDialect) Keepalive(name []byte) bool { return string(name) == "ping" }
 
 func (*anthropicDialect) NewAssembly() model.Assembly { return new(anthState) }
 
-// finishOutcome reads a stop_reason: "max_tokens" and
+// FinishOutcome reads a stop_reason: "max_tokens" and
 // "model_context_window_exceeded" are limits, "refusal" the safety
 // classifiers declining (https://docs.anthropic.com/en/api/handling-stop-reasons).
 func (*anthropicDialect) FinishOutcome(reason string) string {

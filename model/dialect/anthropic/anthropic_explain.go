@@ -16,7 +16,7 @@ const (
 	anthOther      = "other"
 )
 
-// shape names an Anthropic event by its type, a block's events by the
+// Shape names an Anthropic event by its type, a block's events by the
 // block's type, a delta by the delta's type.
 func (anthropicDialect) Shape(s *model.Session, ev *model.Event, ord int, typ string, data []byte) model.Shape {
 	sh := model.Shape{Dialect: Protocol.ID(), Type: typ}
@@ -87,8 +87,8 @@ func anthropicDeltaShape(ev *model.Event, ord int, it *model.Item, data []byte) 
 	return anthOther
 }
 
-// explanations are the Anthropic rows of the explanations table (see
-// explanations in explain_table.go).
+// Explanations are the Anthropic rows of the explanations table (see
+// Explanations in explain_table.go).
 func (anthropicDialect) Explanations() []model.Explanation {
 	anth := Protocol.ID()
 	return []model.Explanation{

@@ -39,7 +39,7 @@ func (*converseDialect) Info() model.DialectInfo {
 	return model.DialectInfo{Name: "bedrock-converse", Short: "bedrock", Abbrev: []string{"contentBlock", "block"}}
 }
 
-// claimShape takes an event stream message of a Converse type, an
+// ClaimShape takes an event stream message of a Converse type, an
 // exception unless the stream is an InvokeModel one, and any other event
 // of a stream already Converse (flagged non-standard). Its types are
 // claimed only on event stream frames: an SSE event named "metadata" is
@@ -102,7 +102,7 @@ func (st *converseState) response(s *model.Session, ord int, fresh bool) *model.
 
 // converseMembers are the members of a Converse event body the assembly
 // reads: collected with the event's top members (Session.top), for a Nova
-// event by focusValue.
+// event by Session.FocusValue.
 type converseMembers struct {
 	index              int
 	start, delta, stop []byte
@@ -112,7 +112,7 @@ func readConverse(s *model.Session) converseMembers {
 	return converseMembers{index: model.IntOr(s.Member(mBlockIndex), -1), start: s.Member(mStart), delta: s.Member(mDelta), stop: s.Member(mConverseStop)}
 }
 
-// event applies a Converse event whose body is data (for Nova, the value
+// Event applies a Converse event whose body is data (for Nova, the value
 // of the chunk's one member), its members at hand in s.top.
 func (st *converseState) Event(s *model.Session, ev *model.Event, typ string, _ []byte, ord int) {
 	if ev.Frame&capture.Exception != 0 {

@@ -27,7 +27,7 @@ const (
 	chunkOther     = "other"
 )
 
-// shape names a Converse event by its type, a block's events by the
+// Shape names a Converse event by its type, a block's events by the
 // block's kind, a delta by its member (text, toolUse, reasoningContent …).
 func (converseDialect) Shape(s *model.Session, ev *model.Event, ord int, typ string, data []byte) model.Shape {
 	sh := model.Shape{Dialect: Converse.ID(), Type: typ}
@@ -106,7 +106,7 @@ func converseDeltaShape(ev *model.Event, ord int, it *model.Item, data []byte) s
 	return chunkOther
 }
 
-// shape names an InvokeModel chunk by what it wraps: an Anthropic or Nova
+// Shape names an InvokeModel chunk by what it wraps: an Anthropic or Nova
 // event is shaped (and explained) as its own dialect shapes it; the chunk
 // of a text family by what it does.
 func (invokeDialect) Shape(s *model.Session, ev *model.Event, ord int, typ string, data []byte) model.Shape {
@@ -161,8 +161,8 @@ func chunkFamilyOf(inner []byte) string {
 	return chunkFamily(nil, jsonscan.Get(inner, "type"), inner)
 }
 
-// explanations are the ConverseStream rows of the explanations table (see
-// explanations in explain_table.go).
+// Explanations are the ConverseStream rows of the explanations table (see
+// Explanations in explain_table.go).
 func (converseDialect) Explanations() []model.Explanation {
 	return []model.Explanation{
 		model.NewExplanation(Converse.ID(), "messageStart", "",
@@ -282,8 +282,8 @@ func (converseDialect) Explanations() []model.Explanation {
 	}
 }
 
-// explanations are the InvokeModel rows of the explanations table (see
-// explanations in explain_table.go). The chunks that wrap an Anthropic or
+// Explanations are the InvokeModel rows of the explanations table (see
+// Explanations in explain_table.go). The chunks that wrap an Anthropic or
 // a Nova event are explained by those dialects' rows.
 func (invokeDialect) Explanations() []model.Explanation {
 	return []model.Explanation{

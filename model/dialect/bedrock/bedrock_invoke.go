@@ -27,7 +27,7 @@ func (*invokeDialect) Info() model.DialectInfo {
 	return model.DialectInfo{Name: "bedrock-invoke", Short: "invoke"}
 }
 
-// claimShape takes a chunk of an event stream, and an exception in a
+// ClaimShape takes a chunk of an event stream, and an exception in a
 // stream of chunks; outside an event stream, the whole body of a text
 // model (see wholeInvoke).
 func (*invokeDialect) ClaimShape(s *model.Session, typ string) bool {

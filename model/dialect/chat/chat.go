@@ -41,7 +41,7 @@ func (*chatDialect) Info() model.DialectInfo {
 	return model.DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chat.chunk"}} // not "chunk": Bedrock's InvokeModel event type
 }
 
-// claimShape takes a chunk or a whole completion by its object or its
+// ClaimShape takes a chunk or a whole completion by its object or its
 // choices. Chat names no type of its own.
 func (*chatDialect) ClaimShape(s *model.Session, _ string) bool {
 	return jsonscan.Equal(s.Member(mObject), TypeChunk) || jsonscan.Equal(s.Member(mObject), "chat.completion") || s.Member(mChoices) != nil
@@ -49,7 +49,7 @@ func (*chatDialect) ClaimShape(s *model.Session, _ string) bool {
 
 func (*chatDialect) NewAssembly() model.Assembly { return new(chatState) }
 
-// finishOutcome reads a finish_reason: "length" is the max_tokens limit,
+// FinishOutcome reads a finish_reason: "length" is the max_tokens limit,
 // "content_filter" a filter that withheld the rest of the answer.
 func (*chatDialect) FinishOutcome(reason string) string {
 	switch reason {
@@ -61,7 +61,7 @@ func (*chatDialect) FinishOutcome(reason string) string {
 	return ""
 }
 
-// finishedWithout reports whether a completion that never got its data:
+// FinishedWithout reports whether a completion that never got its data:
 // [DONE] (Writer never sends one; a JSON-lines or whole body has none)
 // was complete anyway: every choice it streamed has its finish_reason.
 // The event that completed it is the last finish_reason.
@@ -93,7 +93,7 @@ type chatState struct {
 	reasoning map[int]*model.Item
 }
 
-// sentinel ends the completion at data: [DONE] when no whole
+// Sentinel ends the completion at data: [DONE] when no whole
 // chat.completion or terminal chunk did.
 func (st *chatState) Sentinel(_ *model.Session, ord int) {
 	if r := st.resp; r != nil && r.Terminal < 0 {
@@ -121,7 +121,7 @@ func (st *chatState) response(s *model.Session, ord int) *model.Response {
 	return r
 }
 
-// event applies a chunk, or a whole chat.completion body.
+// Event applies a chunk, or a whole chat.completion body.
 func (st *chatState) Event(s *model.Session, ev *model.Event, _ string, _ []byte, ord int) {
 	r := st.response(s, ord)
 	r.Status.Set(ord, "in_progress")

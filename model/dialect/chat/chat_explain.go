@@ -22,7 +22,7 @@ const (
 	chatEmpty        = "empty"
 )
 
-// shape names what a Chat chunk carries.
+// Shape names what a Chat chunk carries.
 func (chatDialect) Shape(s *model.Session, ev *model.Event, ord int, typ string, data []byte) model.Shape {
 	if typ == "chat.completion" {
 		return model.Shape{Dialect: Protocol.ID(), Type: typ}
@@ -89,8 +89,8 @@ func chatQuietShape(s *model.Session, ev *model.Event, ord int, data []byte) str
 	return chatUsage
 }
 
-// explanations are the Chat rows of the explanations table (see
-// explanations in explain_table.go).
+// Explanations are the Chat rows of the explanations table (see
+// Explanations in explain_table.go).
 func (chatDialect) Explanations() []model.Explanation {
 	chat := Protocol.ID()
 	return []model.Explanation{

@@ -29,7 +29,7 @@ func (*geminiDialect) Info() model.DialectInfo {
 	return model.DialectInfo{Name: "gemini", Short: "gemini", ArgsRebuilt: true}
 }
 
-// claimShape takes a chunk by the members only a GenerateContentResponse
+// ClaimShape takes a chunk by the members only a GenerateContentResponse
 // has. Gemini names no type of its own.
 func (*geminiDialect) ClaimShape(s *model.Session, _ string) bool {
 	return s.Member(mCandidates) != nil || s.Member(mUsageMeta) != nil || s.Member(mPromptFeedback) != nil
@@ -37,7 +37,7 @@ func (*geminiDialect) ClaimShape(s *model.Session, _ string) bool {
 
 func (*geminiDialect) NewAssembly() model.Assembly { return new(gemState) }
 
-// finishOutcome reads a candidate's finishReason
+// FinishOutcome reads a candidate's finishReason
 // (https://ai.google.dev/api/generate-content#FinishReason, and Vertex's
 // MODEL_ARMOR): MAX_TOKENS is the limit; the reasons that say the
 // candidate was flagged (safety, recitation, a blocklist, prohibited
@@ -55,7 +55,7 @@ func (*geminiDialect) FinishOutcome(reason string) string {
 	return ""
 }
 
-// array applies the chunks of an array body: the elements with candidates,
+// Array applies the chunks of an array body: the elements with candidates,
 // or with the promptFeedback of a prompt refused before any candidate.
 func (*geminiDialect) Array(s *model.Session, ev *model.Event, data []byte, ord int) bool {
 	var st *gemState

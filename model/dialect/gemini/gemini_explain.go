@@ -19,7 +19,7 @@ const (
 	gemNoParts   = "usageMetadata"
 )
 
-// shape names what a Gemini chunk carries. The last chunk of a candidate
+// Shape names what a Gemini chunk carries. The last chunk of a candidate
 // often carries its last part beside finishReason: a call opened or ended
 // there is named by the call, which is what a client acts on.
 func (geminiDialect) Shape(s *model.Session, ev *model.Event, ord int, _ string, _ []byte) model.Shape {
@@ -63,8 +63,8 @@ func (geminiDialect) Shape(s *model.Session, ev *model.Event, ord int, _ string,
 	return sh
 }
 
-// explanations are the Gemini rows of the explanations table (see
-// explanations in explain_table.go).
+// Explanations are the Gemini rows of the explanations table (see
+// Explanations in explain_table.go).
 func (geminiDialect) Explanations() []model.Explanation {
 	gem := Protocol.ID()
 	return []model.Explanation{

@@ -41,7 +41,7 @@ func (*ollamaDialect) Info() model.DialectInfo {
 	return model.DialectInfo{Name: "ollama", Short: "ollama"}
 }
 
-// claimShape takes a line by its boolean done member, which only Ollama's
+// ClaimShape takes a line by its boolean done member, which only Ollama's
 // lines have, beside what every line of it carries (model, and message or
 // response). An error line names none of them: it belongs to the stream
 // before it (see detect).
@@ -118,7 +118,7 @@ func (st *ollamaState) response(s *model.Session, ord int) *model.Response {
 	return st.resp
 }
 
-// event applies one line.
+// Event applies one line.
 func (st *ollamaState) Event(s *model.Session, ev *model.Event, _ string, data []byte, ord int) {
 	l := readOllamaLine(s, data)
 	switch {

@@ -19,7 +19,7 @@ const (
 	ollEmpty    = "empty"      // a line that adds nothing
 )
 
-// shape names what an Ollama line carries, from what the session kept:
+// Shape names what an Ollama line carries, from what the session kept:
 // its kind and the item it touched.
 func (ollamaDialect) Shape(s *model.Session, ev *model.Event, _ int, typ string, _ []byte) model.Shape {
 	sh := model.Shape{Dialect: Protocol.ID(), Type: typ}
@@ -45,8 +45,8 @@ func (ollamaDialect) Shape(s *model.Session, ev *model.Event, _ int, typ string,
 	return sh
 }
 
-// explanations are the Ollama rows of the explanations table (see
-// explanations in explain_table.go).
+// Explanations are the Ollama rows of the explanations table (see
+// Explanations in explain_table.go).
 func (ollamaDialect) Explanations() []model.Explanation {
 	oll := Protocol.ID()
 	const (

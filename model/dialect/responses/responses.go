@@ -37,19 +37,19 @@ func (*responsesDialect) ClaimType(typ string) bool {
 	return len(typ) > 9 && typ[:9] == "response." || typ == "keepalive"
 }
 
-// claimShape takes a non-streaming response body by its object.
+// ClaimShape takes a non-streaming response body by its object.
 func (*responsesDialect) ClaimShape(s *model.Session, _ string) bool {
 	return jsonscan.Equal(s.Member(mObject), "response")
 }
 
-// claimError takes an error event numbered like every Responses event.
+// ClaimError takes an error event numbered like every Responses event.
 func (*responsesDialect) ClaimError(s *model.Session, typ string) bool {
 	return typ == "error" && s.Member(mSeq) != nil
 }
 
 func (*responsesDialect) NewAssembly() model.Assembly { return new(respState) }
 
-// finishOutcome reads the reason of a terminal snapshot's
+// FinishOutcome reads the reason of a terminal snapshot's
 // incomplete_details: "max_output_tokens" is the limit, "content_filter"
 // a filter that withheld the rest.
 func (*responsesDialect) FinishOutcome(reason string) string {

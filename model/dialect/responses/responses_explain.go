@@ -21,7 +21,7 @@ func ToolCallFamily(typ string) string {
 	return ""
 }
 
-// shape names a Responses event by its type; a hosted tool's status events
+// Shape names a Responses event by its type; a hosted tool's status events
 // by their family.
 func (responsesDialect) Shape(_ *model.Session, ev *model.Event, _ int, typ string, _ []byte) model.Shape {
 	sh := model.Shape{Dialect: Protocol.ID(), Type: typ}
@@ -36,8 +36,8 @@ func (responsesDialect) Shape(_ *model.Session, ev *model.Event, _ int, typ stri
 	return sh
 }
 
-// explanations are the Responses rows of the explanations table (see
-// explanations in explain_table.go).
+// Explanations are the Responses rows of the explanations table (see
+// Explanations in explain_table.go).
 func (responsesDialect) Explanations() []model.Explanation {
 	resp := Protocol.ID()
 	return []model.Explanation{
