@@ -14,31 +14,51 @@ type Member uint8
 // values in an array, cleared for every event.
 const maxMembers = 96
 
-// memberBuckets finds a member by its name: a name's bucket (memberHash)
-// holds the few declared names that share it. A switch over the names,
-// as the core had when it knew every dialect, cannot grow at
-// registration; this costs about as much for the 40-odd names declared.
+// memberTable finds a member by its name in one probe: a perfect hash of
+// the declared names (memberHash with memberSeed, chosen when a name is
+// declared so that no two collide) indexes a table whose slot holds the
+// one name that may match. The core used to record a fixed union of
+// members with a switch over their names, which cannot grow at
+// registration; one probe and one comparison cost no more than it did.
 var (
-	memberBuckets [256][]memberSlot
-	memberNames   []string
+	memberTable [memberTableSize]memberSlot
+	memberSeed  uint32
+	memberNames []string
+	memberFirst []bool
+	// memberWhole says the hash reads every byte of a name, because two
+	// declared names agree on the few bytes it reads otherwise.
+	memberWhole bool
 )
 
+// memberTableSize is the size of memberTable, a power of two several times
+// maxMembers, so that a seed without collisions is found in a few tries.
+const memberTableSize = 1024
+
 type memberSlot struct {
-	name  string
+	name  string // "" when the slot is free
 	m     Member
 	first bool
 }
 
-func memberHash[T string | []byte](key T) uint8 {
+// memberHash hashes a non-empty name: its length and three of its bytes,
+// which tell the declared names apart (else all its bytes, memberWhole).
+func memberHash[T string | []byte](key T, seed uint32) uint32 {
 	n := len(key)
-	return uint8(n*31 + int(key[0])*7 + int(key[n-1]))
+	h := uint32(n)*0x9e3779b1 ^ uint32(key[0])<<8 ^ uint32(key[n-1])<<16 ^ uint32(key[n/2])
+	if memberWhole {
+		for i := range n {
+			h = (h ^ uint32(key[i])) * 0x01000193
+		}
+	}
+	h *= seed | 1
+	return h >> 22 // memberTableSize slots: the top 10 bits
 }
 
 // MemberOf declares a top-level member name the core records for every
 // event, and returns it: call it once, in a package-level var of the
 // dialect that reads the member (var mDelta = model.MemberOf("delta")).
 // Two declarations of one name share it. Declaring costs nothing per
-// event that has no such member, and one comparison per event that has.
+// event that has no such member, and one probe per member of an event.
 // The core records a member's last occurrence, as a decoder would keep it.
 // It panics past the room for members, a programming error.
 func MemberOf(name string) Member { return declareMember(name, false) }
@@ -59,19 +79,39 @@ func declareMember(name string, first bool) Member {
 	}
 	m := Member(len(memberNames))
 	memberNames = append(memberNames, name)
-	h := memberHash(name)
-	memberBuckets[h] = append(memberBuckets[h], memberSlot{name: name, m: m, first: first})
-	return m
+	memberFirst = append(memberFirst, first)
+	for tries, seed := 0, memberSeed; ; tries, seed = tries+1, seed+0x2545f491 {
+		if placeMembers(seed) {
+			memberSeed = seed
+			return m
+		}
+		if tries == 64 {
+			memberWhole = true // some two names agree on the bytes read: read them all
+		}
+	}
+}
+
+// placeMembers fills memberTable with every declared name hashed with
+// seed, and reports whether no two collided.
+func placeMembers(seed uint32) bool {
+	var t [memberTableSize]memberSlot
+	for i, name := range memberNames {
+		h := memberHash(name, seed)
+		if t[h].name != "" {
+			return false
+		}
+		t[h] = memberSlot{name: name, m: Member(i), first: memberFirst[i]}
+	}
+	memberTable = t
+	return true
 }
 
 func lookupMember(key string) (memberSlot, bool) {
 	if len(key) == 0 {
 		return memberSlot{}, false
 	}
-	for _, sl := range memberBuckets[memberHash(key)] {
-		if sl.name == key {
-			return sl, true
-		}
+	if sl := memberTable[memberHash(key, memberSeed)]; sl.name == key {
+		return sl, true
 	}
 	return memberSlot{}, false
 }
@@ -93,13 +133,9 @@ func (ms *members) collect(key, v []byte) {
 	if len(key) == 0 {
 		return
 	}
-	for _, sl := range memberBuckets[memberHash(key)] {
-		if sl.name == string(key) {
-			if !sl.first || ms.vals[sl.m] == nil {
-				ms.vals[sl.m] = v
-			}
-			return
-		}
+	sl := &memberTable[memberHash(key, memberSeed)]
+	if sl.name == string(key) && (!sl.first || ms.vals[sl.m] == nil) {
+		ms.vals[sl.m] = v
 	}
 }
 
@@ -118,7 +154,12 @@ func (ms *members) reset() {
 // JSON, or nil when the event has no such member or is no JSON object. It
 // answers only while the event is added and observed, as Field does,
 // since the bytes belong to the framer.
-func (s *Session) Member(m Member) []byte { return s.top.vals[m] }
+func (s *Session) Member(m Member) []byte {
+	if s.cur == nil {
+		return nil // not a JSON object: what a scan that failed half-way recorded is no member
+	}
+	return s.top.vals[m]
+}
 
 // The members the core reads itself: to type an event, and to record an
 // error payload.

@@ -260,6 +260,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
 	s.cur = nil
+	s.top.reset() // Member answers nil for any event without members, not the last one's
 	s.notes = s.notes[:0]
 	switch f.Kind {
 	case capture.FrameComment:
@@ -338,7 +339,6 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		}
 		return
 	}
-	s.top.reset()
 	var isObj bool
 	var err error
 	switch {

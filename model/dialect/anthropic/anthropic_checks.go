@@ -104,8 +104,8 @@ func (ac *anthChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 		ac.msgs = append(ac.msgs, ac.startSnapshot(s, ord))
 	case "message":
 		m := &anthMsg{start: ord, last: ord, blocks: map[int]*anthBlock{}, whole: true, stop: ord + 1, deltaOrd: ord + 1}
-		m.stopReason = model.StringOf(s.Field("stop_reason"))
-		s.JSON().Elements(s.Field("content"), func(_ int, b []byte) bool {
+		m.stopReason = model.StringOf(s.Member(mStopReason))
+		s.JSON().Elements(s.Member(mContent), func(_ int, b []byte) bool {
 			if jsonscan.Equal(s.JSON().Get(b, "type"), "tool_use") {
 				m.toolUse = append(m.toolUse, ord)
 			}
@@ -122,11 +122,11 @@ func (ac *anthChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 	}
 	m := ac.msgs[len(ac.msgs)-1]
 	m.last = ord
-	idx64, hasIdx := jsonscan.Int(s.Field("index"))
+	idx64, hasIdx := jsonscan.Int(s.Member(mIndex))
 	idx := int(idx64)
 	switch typ {
 	case "content_block_start":
-		btype := model.StringOf(s.JSON().Get(s.Field("content_block"), "type"))
+		btype := model.StringOf(s.JSON().Get(s.Member(mContentBlock), "type"))
 		if o := m.open; o != nil {
 			c.Add(aOverlap, []int{o.start, ord}, "block %d (%s) starts at event %d while block %d (%s, event %d) is still open",
 				idx, btype, ord, o.index, o.typ, o.start)
@@ -158,7 +158,7 @@ func (ac *anthChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 		// assembly's walk found it: this runs for every delta.
 		dtv, ok := s.Memo()
 		if !ok {
-			dtv = s.JSON().Get(s.Field("delta"), "type")
+			dtv = s.JSON().Get(s.Member(mDelta), "type")
 		}
 		var dt []byte // the bytes between the quotes, escaped or not
 		if len(dtv) >= 2 && dtv[0] == '"' {
@@ -215,7 +215,7 @@ func (ac *anthChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 			c.Add(aNotStopped, []int{o.start, ord}, "message_delta at event %d while block %d (%s, event %d) is open", ord, o.index, o.typ, o.start)
 			m.open = nil
 		}
-		if sr := s.JSON().Get(s.Field("delta"), "stop_reason"); !jsonscan.IsNull(sr) {
+		if sr := s.JSON().Get(s.Member(mDelta), "stop_reason"); !jsonscan.IsNull(sr) {
 			m.stopReason, m.deltaOrd = model.StringOf(sr), ord+1
 		}
 	case "message_stop":
@@ -236,7 +236,7 @@ func (ac *anthChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 // next content_block_start takes index n.
 func (ac *anthChecks) startSnapshot(s *model.Session, ord int) *anthMsg {
 	m := &anthMsg{start: ord, blocks: map[int]*anthBlock{}}
-	msg := s.Field("message")
+	msg := s.Member(mMessage)
 	s.JSON().Elements(s.JSON().Get(msg, "content"), func(i int, b []byte) bool {
 		typ := model.StringOf(s.JSON().Get(b, "type"))
 		m.blocks[i] = &anthBlock{index: i, typ: typ, start: ord, stopped: ord + 1}
@@ -255,7 +255,7 @@ func (ac *anthChecks) startSnapshot(s *model.Session, ord int) *anthMsg {
 // unplaced takes a typed event the model could not place, in an Anthropic
 // stream: an event type yet to be documented.
 func (ac *anthChecks) Unplaced(_ *checks.Checker, s *model.Session, ord int, ev *model.Event) {
-	if s.Field("type") != nil {
+	if s.Member(mType) != nil {
 		ac.unknown.Add(s.TypeName(ev.Type), ord)
 	}
 }

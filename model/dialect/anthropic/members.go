@@ -14,5 +14,6 @@ var (
 	mMessage      = model.MemberOf("message")
 	mModel        = model.MemberOf("model")
 	mSeq          = model.MemberOf("sequence_number")
+	mType         = model.MemberOf("type")
 	mStopReason   = model.MemberOf("stop_reason")
 )

@@ -75,12 +75,12 @@ func (cc *converseChecks) Observe(c *checks.Checker, s *model.Session, ord int, 
 	m := cc.msgs[len(cc.msgs)-1]
 	m.last = ord
 	idx := -1
-	if n, ok := jsonscan.Int(s.Field("contentBlockIndex")); ok {
+	if n, ok := jsonscan.Int(s.Member(mBlockIndex)); ok {
 		idx = int(n)
 	}
 	switch typ {
 	case "contentBlockStart":
-		kind := firstKey(s, s.Field("start"))
+		kind := firstKey(s, s.Member(mStart))
 		if len(kind) == 0 {
 			c.Add(bEmptyStart, []int{ord}, "contentBlockStart at event %d (block %d) has an empty start union; boto3 fails on it, and text and reasoning blocks take no start",
 				ord, idx)
@@ -88,7 +88,7 @@ func (cc *converseChecks) Observe(c *checks.Checker, s *model.Session, ord int, 
 		}
 		m.blocks[idx] = &converseBlock{index: idx, kind: string(kind), start: ord}
 	case "contentBlockDelta":
-		kind := firstKey(s, s.Field("delta")) // bytes: this runs for every delta
+		kind := firstKey(s, s.Member(mDelta)) // bytes: this runs for every delta
 		b := m.blocks[idx]
 		switch {
 		case b == nil && string(kind) == "toolUse":
@@ -127,7 +127,7 @@ func (cc *converseChecks) Observe(c *checks.Checker, s *model.Session, ord int, 
 		}
 	case "messageStop":
 		if m.stop == 0 {
-			m.stop, m.stopReason = ord+1, model.StringOf(s.Field("stopReason"))
+			m.stop, m.stopReason = ord+1, model.StringOf(s.Member(mConverseStop))
 		}
 	case "metadata":
 		if m.metadata == 0 {

@@ -52,7 +52,12 @@ type chatIdent struct {
 	fields [3]identField
 }
 
-var identKeys = [3]string{"id", "created", "model"}
+// identKeys are the members that name a completion, which every chunk
+// repeats, and identMembers the same, as the core's scan records them.
+var (
+	identKeys    = [3]string{"id", "created", "model"}
+	identMembers = [3]model.Member{mID, mCreated, mModel}
+)
 
 type identField struct {
 	set      bool
@@ -96,7 +101,7 @@ func (cc *chatChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 		return
 	}
 	cc.notes(s, ord)
-	if jsonscan.Equal(s.Field("object"), "chat.completion") {
+	if jsonscan.Equal(s.Member(mObject), "chat.completion") {
 		if cc.whole == nil {
 			cc.whole = map[int]bool{}
 		}
@@ -107,8 +112,8 @@ func (cc *chatChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 		return // Azure's prompt-filter chunk names no completion
 	}
 	id := cc.identOf(r)
-	for i, key := range identKeys {
-		v := s.Field(key)
+	for i, m := range identMembers {
+		v := s.Member(m)
 		if v == nil {
 			continue
 		}
@@ -200,7 +205,7 @@ func (cc *chatChecks) notes(s *model.Session, ord int) {
 // up prompt_filter_results walks the chunk's top level: only a chunk
 // without a choice is asked.
 func azureFilterChunk(s *model.Session) bool {
-	choices := s.Field("choices")
+	choices := s.Member(mChoices)
 	if jsonscan.Kind(choices) != '[' {
 		return false
 	}

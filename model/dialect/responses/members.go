@@ -20,6 +20,7 @@ var (
 	mRefusal      = model.MemberOf("refusal")
 	mResponse     = model.MemberOf("response")
 	mSeq          = model.MemberOf("sequence_number")
+	mSummaryIndex = model.MemberOf("summary_index")
 	mText         = model.MemberOf("text")
 	mType         = model.MemberOf("type")
 )

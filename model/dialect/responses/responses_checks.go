@@ -187,7 +187,7 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 		}
 		return
 	}
-	if typ == "" || s.Field("type") == nil {
+	if typ == "" || s.Member(mType) == nil {
 		// A non-streaming response body ({"object":"response",…}): the
 		// stream rules do not apply; its items are judged at the end.
 		rc.facts(s, ord)
@@ -261,13 +261,13 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 
 	if ev.Flags&model.Orphan != 0 {
 		what := []string{}
-		if id := model.StringOf(s.Field("item_id")); id != "" {
+		if id := model.StringOf(s.Member(mItemID)); id != "" {
 			what = append(what, "item_id "+checks.Quote(id))
 		}
-		if idx := s.Field("output_index"); idx != nil {
+		if idx := s.Member(mOutputIndex); idx != nil {
 			what = append(what, "output_index "+string(idx))
 		}
-		if it := s.Field("item"); it != nil {
+		if it := s.Member(mItem); it != nil {
 			what = append(what, "item "+checks.Quote(model.StringOf(s.JSON().Get(it, "id"))))
 		}
 		if r != nil && r.Resumed {
@@ -282,12 +282,12 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 	if ev.Flags&model.NonStandard != 0 {
 		rc.nonStd.Add(typ, ord)
 	}
-	if rc.namesItem(ev.Type, typ) && !nonEmptyString(s.Field("item_id")) {
+	if rc.namesItem(ev.Type, typ) && !nonEmptyString(s.Member(mItemID)) {
 		rc.noItemID.Add(typ, ord)
 	}
-	for _, key := range indexKeys {
-		if v := s.Field(key); len(v) > 0 && v[0] == '-' { // only a negative index needs parsing
-			c.Add(rBadIndex, []int{ord}, "event %d (%s): %s is %s", ord, typ, key, v)
+	for _, m := range indexMembers {
+		if v := s.Member(m); len(v) > 0 && v[0] == '-' { // only a negative index needs parsing
+			c.Add(rBadIndex, []int{ord}, "event %d (%s): %s is %s", ord, typ, m.Name(), v)
 		}
 	}
 
@@ -304,7 +304,7 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 			terminalOutput(c, s, ord, typ, r)
 		}
 	case "response.output_item.added":
-		item := s.Field("item")
+		item := s.Member(mItem)
 		itype := model.StringOf(s.JSON().Get(item, "type"))
 		if itype != "" && !respItemTypes[itype] {
 			rc.typeUnknown.Add(itype, ord)
@@ -314,14 +314,14 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 				ord, checks.Quote(model.StringOf(s.JSON().Get(item, "id"))), checks.Quote(st))
 		}
 		if rf != nil {
-			if n, ok := jsonscan.Int(s.Field("output_index")); ok && n >= 0 && int(n) != rf.added {
+			if n, ok := jsonscan.Int(s.Member(mOutputIndex)); ok && n >= 0 && int(n) != rf.added {
 				c.Add(rBadIndex, []int{ord}, "output_item.added (event %d) uses output_index %d; items so far take 0..%d, so it should be %d",
 					ord, n, rf.added-1, rf.added)
 			}
 			rf.added++
 		}
 	case "response.output_item.done":
-		item := s.Field("item")
+		item := s.Member(mItem)
 		if st := model.StringOf(s.JSON().Get(item, "status")); st != "" && !finalStatus(st) {
 			c.Add(rItemStatus, []int{ord}, "output_item.done (event %d) closes item %s with status %s; expected completed or incomplete",
 				ord, checks.Quote(model.StringOf(s.JSON().Get(item, "id"))), checks.Quote(st))
@@ -329,7 +329,9 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 	}
 }
 
-var indexKeys = []string{"output_index", "content_index", "summary_index"}
+// indexMembers are the members that index an item, a content part or a
+// summary part, which must not be negative.
+var indexMembers = []model.Member{mOutputIndex, mContentIndex, mSummaryIndex}
 
 // turnStart reports whether an event that follows a terminal one on a
 // connection that carries response after response (model.Session.Upgraded)
@@ -363,7 +365,7 @@ func finalStatus(st string) bool {
 // respSnapshot checks a whole response object: its status and its
 // reasoning field.
 func respSnapshot(c *checks.Checker, s *model.Session, ord int, typ string, rf *respFacts) {
-	resp := s.Field("response")
+	resp := s.Member(mResponse)
 	if rf == nil || resp == nil {
 		return
 	}
@@ -407,7 +409,7 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 	if r == nil {
 		return
 	}
-	output := s.JSON().Get(s.Field("response"), "output")
+	output := s.JSON().Get(s.Member(mResponse), "output")
 	var outs []outItem
 	s.JSON().Elements(output, func(_ int, v []byte) bool {
 		var o outItem
