@@ -21,7 +21,10 @@ const maxMembers = 96
 // members with a switch over their names, which cannot grow at
 // registration; one probe and one comparison cost no more than it did.
 var (
-	memberTable [memberTableSize]memberSlot
+	// memberTable holds, by hash, 1 + the member whose name may match, or
+	// 0: a byte a slot, so the table (1 KiB) stays in the first-level cache
+	// beside the event being scanned.
+	memberTable [memberTableSize]uint8
 	memberSeed  uint32
 	memberNames []string
 	memberFirst []bool
@@ -35,7 +38,7 @@ var (
 const memberTableSize = 1024
 
 type memberSlot struct {
-	name  string // "" when the slot is free
+	name  string
 	m     Member
 	first bool
 }
@@ -94,13 +97,13 @@ func declareMember(name string, first bool) Member {
 // placeMembers fills memberTable with every declared name hashed with
 // seed, and reports whether no two collided.
 func placeMembers(seed uint32) bool {
-	var t [memberTableSize]memberSlot
+	var t [memberTableSize]uint8
 	for i, name := range memberNames {
 		h := memberHash(name, seed)
-		if t[h].name != "" {
+		if t[h] != 0 {
 			return false
 		}
-		t[h] = memberSlot{name: name, m: Member(i), first: memberFirst[i]}
+		t[h] = uint8(i + 1)
 	}
 	memberTable = t
 	return true
@@ -110,8 +113,8 @@ func lookupMember(key string) (memberSlot, bool) {
 	if len(key) == 0 {
 		return memberSlot{}, false
 	}
-	if sl := memberTable[memberHash(key, memberSeed)]; sl.name == key {
-		return sl, true
+	if i := memberTable[memberHash(key, memberSeed)]; i != 0 && memberNames[i-1] == key {
+		return memberSlot{name: key, m: Member(i - 1), first: memberFirst[i-1]}, true
 	}
 	return memberSlot{}, false
 }
@@ -133,9 +136,9 @@ func (ms *members) collect(key, v []byte) {
 	if len(key) == 0 {
 		return
 	}
-	sl := &memberTable[memberHash(key, memberSeed)]
-	if sl.name == string(key) && (!sl.first || ms.vals[sl.m] == nil) {
-		ms.vals[sl.m] = v
+	i := int(memberTable[memberHash(key, memberSeed)]) - 1
+	if i >= 0 && memberNames[i] == string(key) && (!memberFirst[i] || ms.vals[i] == nil) {
+		ms.vals[i] = v
 	}
 }
 
