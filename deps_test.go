@@ -270,3 +270,59 @@ func TestUIImportDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestModelImportDirection keeps model's tree a core and its plug-ins:
+// the core (model, model/jsonscan, model/checks, model/streamdiff) imports
+// no dialect, so that it is the contract alone; a dialect
+// (model/dialect/<name>) imports the core and no other dialect, so that a
+// dialect is a folder that can be added or dropped by itself (one dialect
+// that hands events to another finds it by name, model.Lookup); only
+// model/dialects, the registration list, imports them all, and only the
+// commands (cli) import it. Packages outside model may name a dialect's
+// exported constants (its event types), never register one.
+func TestModelImportDirection(t *testing.T) {
+	mod := modulePath(t)
+	const dialectDir, list = "model/dialect/", "model/dialects"
+	dialectOf := func(path string) string { // "anthropic" for model/dialect/anthropic/…, "" otherwise
+		rest, ok := strings.CutPrefix(path, dialectDir)
+		if !ok {
+			return ""
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		return name
+	}
+	seen := map[string]int{}
+	for _, f := range sourceFiles(t) {
+		dir := f.path[:max(strings.LastIndex(f.path, "/"), 0)]
+		own := dialectOf(f.path)
+		switch {
+		case own != "":
+			seen["dialect"]++
+		case dir == list:
+			seen["list"]++
+		case f.layer == "model":
+			seen["core"]++
+		}
+		for _, imp := range f.imports {
+			rest, ok := strings.CutPrefix(imp, mod+"/")
+			if !ok {
+				continue
+			}
+			target := dialectOf(rest + "/")
+			switch {
+			case rest == list && f.layer != "cli":
+				t.Errorf("%s imports %s; only the commands (cli/) register the dialects", f.path, imp)
+			case target == "" || target == own || dir == list:
+			case own != "":
+				t.Errorf("%s imports %s; a dialect imports no other dialect (find it by name: model.Lookup)", f.path, imp)
+			case f.layer == "model":
+				t.Errorf("%s imports %s; the model core imports no dialect", f.path, imp)
+			}
+		}
+	}
+	for _, part := range []string{"core", "dialect", "list"} {
+		if seen[part] == 0 {
+			t.Errorf("no Go files found for the model's %s", part)
+		}
+	}
+}

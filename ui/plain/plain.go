@@ -17,6 +17,9 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/dialect/chat"
+	"github.com/streamtap/streamtap/model/dialect/gemini"
+	"github.com/streamtap/streamtap/model/dialect/ollama"
 	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/termtext"
 )
@@ -675,7 +678,7 @@ func cutLine(b []byte) (line, rest []byte) {
 // rather than repeat the constant.
 func ShapeNamed(t string) bool {
 	switch t {
-	case model.TypeChunk, model.TypeGemini, model.TypeOllamaChat, model.TypeOllamaGenerate:
+	case chat.TypeChunk, gemini.TypeGemini, ollama.TypeOllamaChat, ollama.TypeOllamaGenerate:
 		return true
 	}
 	return false
