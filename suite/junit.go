@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // The JUnit XML shape that CI systems read (Jenkins, GitLab, Azure
@@ -58,6 +59,22 @@ type (
 // would name the class of its tests.
 const junitClass = "streamtap.check"
 
+// xmlSafe is text made safe for a terminal (safe), then legal in XML
+// (xmlLegal).
+func xmlSafe(s string) string { return xmlLegal(safe(s)) }
+
+// xmlLegal shows escaped, as safe shows the others, the two code points
+// safe keeps that XML 1.0 does not allow in a document (U+FFFE, U+FFFF:
+// https://www.w3.org/TR/xml/#charsets). Everything else safe leaves is a
+// legal character; encoding/xml escapes markup and splits a CDATA section
+// around "]]>".
+func xmlLegal(s string) string {
+	if !strings.ContainsAny(s, "\ufffe\uffff") {
+		return s
+	}
+	return strings.NewReplacer("\ufffe", termtext.EscapeRune(0xfffe), "\uffff", termtext.EscapeRune(0xffff)).Replace(s)
+}
+
 // WriteJUnit writes the run as JUnit XML: a testcase per verdict (an
 // input, or a session of an archive) named by its label. A failing one
 // has a <failure> whose type is the first failing rule ("outcome" when
@@ -71,17 +88,17 @@ func WriteJUnit(w io.Writer, run Run) error {
 	suite := junitSuite{Name: "streamtap check"}
 	for i := range run.Verdicts {
 		v := &run.Verdicts[i]
-		tc := junitCase{Name: safe(v.Label()), Classname: junitClass, File: safe(v.File)}
+		tc := junitCase{Name: xmlSafe(v.Label()), Classname: junitClass, File: xmlSafe(v.File)}
 		switch {
 		case v.Err != nil:
 			suite.Errors++
-			tc.Error = &junitProblem{Type: "unreadable", Message: safe(errorText(v))}
+			tc.Error = &junitProblem{Type: "unreadable", Message: xmlSafe(errorText(v))}
 		case !v.Pass:
 			suite.Failures++
 			tc.Failure = junitFailure(v, run.FailOn)
 		}
 		if v.Err == nil && (len(v.Report.Findings) > 0 || v.Report.Outcome.State != "completed") {
-			tc.SystemOut = &junitText{reportText(v)}
+			tc.SystemOut = &junitText{xmlLegal(reportText(v))}
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}
@@ -121,7 +138,7 @@ func junitFailure(v *Verdict, failOn checks.Severity) *junitProblem {
 		reasons = append(reasons, "outcome "+v.Report.Outcome.State)
 		lines = append(lines, safe(v.outcomeMessage()))
 	}
-	return &junitProblem{Type: safe(typ), Message: strings.Join(reasons, ", "), Text: strings.Join(lines, "\n")}
+	return &junitProblem{Type: xmlSafe(typ), Message: strings.Join(reasons, ", "), Text: xmlLegal(strings.Join(lines, "\n"))}
 }
 
 // reportText is the verdict's report as the text output writes it: the
