@@ -13,6 +13,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui/plain"
@@ -79,17 +80,18 @@ func checkFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.outputFormat, "output-format", "text", "print the verdicts as `FORMAT`: text, json, junit (JUnit XML), sarif (SARIF 2.1.0) or github (GitHub Actions workflow commands)")
 	o.rules = new(ruleFlags)
 	defineRuleFlags(fs, o.rules, "from each input's directory up")
-	fs.StringVar(&o.failOnName, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
-	fs.StringVar(&o.profileName, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	o.failOnName, o.profileName = namedFlag{value: "error"}, namedFlag{value: "strict"}
+	fs.Var(&o.failOnName, "fail-on", "fail on a finding at or above `SEVERITY`: error, warning or info")
+	fs.Var(&o.profileName, "profile", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
 	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
 }
 
 // parseCheckFlags reads --fail-on and --profile.
 func parseCheckFlags(o *options) (err error) {
-	if o.failOn, err = checks.ParseSeverity(o.failOnName); err != nil {
+	if o.failOn, err = checks.ParseSeverity(o.failOnName.value); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
 	}
-	if o.profile, err = checks.ParseProfile(o.profileName); err != nil {
+	if o.profile, err = checks.ParseProfile(o.profileName.value); err != nil {
 		return fmt.Errorf("--profile: %w", err)
 	}
 	if !slices.Contains(suite.Formats, o.outputFormat) {
@@ -128,8 +130,9 @@ func outcomeFails(state string, allow outcomeSet) bool {
 
 // checkStream checks one stream and writes its report; it ends as check
 // does.
-func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ io.Writer) error {
-	cfg, err := o.rules.configFor(inputDir(o))
+func checkStream(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
+	o.rules.configs.PassedOver = passedOver(stderr)
+	o, cfg, cfgPath, err := o.rules.policyFor(o, inputDir(o))
 	if err != nil {
 		return err
 	}
@@ -144,8 +147,11 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ 
 	pass := !rep.Fails(o.failOn) && !outcomeFailed
 	w := bufio.NewWriter(stdout)
 	if o.json {
-		err = writeCheckJSON(w, rep, pass)
+		err = writeCheckJSON(w, rep, pass, cfgPath)
 	} else {
+		if cfgPath != "" {
+			fmt.Fprintf(w, "config: %s\n", termtext.Safe(cfgPath))
+		}
 		err = plain.WriteCheckReport(w, rep)
 		if err == nil && outcomeFailed {
 			state := termtext.Safe(rep.Outcome.State)
@@ -166,9 +172,10 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ 
 
 // writeCheckJSON writes the report's JSON (checks.Report.MarshalJSON) with
 // the verdict added as a last member, "pass": true exactly when the exit
-// code is 0. The report's own members are kept as they are: scripts rely
-// on them.
-func writeCheckJSON(w io.Writer, rep checks.Report, pass bool) error {
+// code is 0, and before it "config", the config file that judged it, when
+// one did. The report's own members are kept as they are: scripts rely on
+// them.
+func writeCheckJSON(w io.Writer, rep checks.Report, pass bool, config string) error {
 	b, err := rep.MarshalJSON()
 	if err != nil {
 		return err
@@ -176,6 +183,9 @@ func writeCheckJSON(w io.Writer, rep checks.Report, pass bool) error {
 	obj, ok := bytes.CutSuffix(b, []byte("}"))
 	if !ok {
 		return fmt.Errorf("check report is not a JSON object: %.40q", b)
+	}
+	if config != "" {
+		obj = append(append(obj, `,"config":`...), jsonscan.AppendQuote(nil, config)...)
 	}
 	_, err = fmt.Fprintf(w, "%s,\"pass\":%t}\n", obj, pass)
 	return err

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -336,15 +337,103 @@ func TestCheckRulesConfig(t *testing.T) {
 			}
 		})
 	}
-	// A directory whose inputs have different configs, and a broken one.
+	// A directory with a broken config: one error, said once, before
+	// anything is judged.
 	code, stdout, stderr := runCheckArgs(t, nil, p("repo"))
-	if code != 2 || !strings.Contains(stderr, p("repo/broken/.streamtap.yaml")) || !strings.Contains(stderr, "responses/nope") {
-		t.Errorf("a broken config: exit %d, stderr %q", code, stderr)
+	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
+		!strings.Contains(stderr, p("repo/broken/.streamtap.yaml")) || !strings.Contains(stderr, "responses/nope") {
+		t.Errorf("a broken config: exit %d, stdout %q, stderr %q; want 2 and one line naming it", code, stdout, stderr)
 	}
-	for _, want := range []string{"/plain/gap.sse: pass\n", "/strict/gap.sse: fail\n", "/broken/gap.sse: unreadable\n"} {
+	// Its inputs have different configs, each named.
+	if err := os.Remove(p("repo/broken/.streamtap.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCheckArgs(t, nil, p("repo"))
+	if code != 1 || stderr != "" {
+		t.Errorf("check repo = %d, stderr %q; want 1", code, stderr)
+	}
+	for _, want := range []string{"/plain/gap.sse: pass\n", "/strict/gap.sse: fail\n", "/broken/gap.sse: pass\n",
+		"\nconfig: " + p("repo/.streamtap.yaml") + "\n", "\nconfig: " + p("repo/strict/.streamtap.yml") + "\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}
+	}
+}
+
+// TestCheckConfigPolicy: a config file sets check's policy as the flags
+// do (fail-on, profile, allow-outcome), each input by its own file; a
+// flag given wins; every output names the file that judged each input;
+// an unknown key is one error, once, that names the keys, however many
+// inputs the file governs.
+func TestCheckConfigPolicy(t *testing.T) {
+	t.Parallel()
+	gap := sample(t, "broken-sequence-gap.sse")        // an error and an info
+	cut := sample(t, "broken-cut-before-terminal.sse") // truncated
+	files := map[string]string{
+		"repo/.git/HEAD":             "",
+		"repo/lax/.streamtap.yaml":   "disable: [responses/text-done-mismatch, responses/no-terminal]\nallow-outcome: truncated\nprofile: tolerant\n",
+		"repo/lax/gap.sse":           gap,
+		"repo/lax/cut.sse":           cut,
+		"repo/lax/ident.sse":         strings.Replace(chatStream, `"model":"m"`, `"model":"m2"`, 1), // chat/identity-changed: warning; info when tolerant
+		"repo/picky/.streamtap.yaml": "disable: [responses/text-done-mismatch]\nfail-on: info\n",
+		"repo/picky/gap.sse":         gap,
+		"repo/typo/.streamtap.yaml":  "fail_on: warning\n",
+		"repo/other/.streamtap.yaml": "# nothing\n",
+		"repo/other/gap.sse":         gap,
+	}
+	for i := range 63 {
+		files[fmt.Sprintf("repo/typo/%02d.sse", i)] = gap
+	}
+	dir := suiteDir(t, files)
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"allow-outcome from the file", []string{p("repo/lax/cut.sse")}, 0},
+		{"--allow-outcome wins", []string{"--allow-outcome", "empty", p("repo/lax/cut.sse")}, 1},
+		{"fail-on from the file", []string{p("repo/picky/gap.sse")}, 1},
+		{"--fail-on wins", []string{"--fail-on", "error", p("repo/picky/gap.sse")}, 0},
+		{"each input its own file", []string{p("repo/lax/cut.sse"), p("repo/picky/gap.sse")}, 1},
+		{"--config for all", []string{"--config", p("repo/lax/.streamtap.yaml"), p("repo/lax/cut.sse"), p("repo/picky/gap.sse")}, 0},
+		{"profile from the file", []string{"--fail-on", "warning", p("repo/lax/ident.sse")}, 0},
+		{"--profile wins", []string{"--fail-on", "warning", "--profile", "strict", p("repo/lax/ident.sse")}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCheckArgs(t, nil, tt.args...)
+			if code != tt.want {
+				t.Errorf("check %q = %d; want %d\n%s%s", tt.args, code, tt.want, stdout, stderr)
+			}
+		})
+	}
+	_, stdout, _ := runCheckArgs(t, nil, "--json", p("repo/lax/gap.sse"))
+	var rep struct {
+		Config string `json:"config"`
+		Pass   bool   `json:"pass"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Config != p("repo/lax/.streamtap.yaml") || !rep.Pass {
+		t.Errorf("check --json: %+v, %v; want the config named\n%s", rep, err, stdout)
+	}
+	// Every format names the config files.
+	for _, format := range suite.Formats {
+		_, stdout, _ := runCheckArgs(t, nil, "--output-format", format, p("repo/lax"), p("repo/picky"))
+		for _, c := range []string{p("repo/lax/.streamtap.yaml"), p("repo/picky/.streamtap.yaml")} {
+			if format == "sarif" {
+				c = "file://" + c
+			}
+			if !strings.Contains(stdout, c) {
+				t.Errorf("--output-format %s does not name %s:\n%s", format, c, stdout)
+			}
+		}
+	}
+	// A typo in a file that governs 63 inputs: one line, the keys named.
+	code, stdout, stderr := runCheckArgs(t, nil, p("repo/typo"))
+	want := "streamtap check: config: " + p("repo/typo/.streamtap.yaml") + `: line 1: unknown key "fail_on" (the keys are disable, severity, fail-on, profile, allow-outcome)` + "\n"
+	if code != 2 || stdout != "" || stderr != want {
+		t.Errorf("a typo: exit %d, stdout %q, stderr\n%q; want 2 and\n%q", code, stdout, stderr, want)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
 )
 
@@ -50,7 +51,7 @@ func rulesCommand() command {
 
 // runRules implements `streamtap rules [--json]`: every rule with its
 // severity under each profile and its summary.
-func runRules(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer) error {
+func runRules(_ context.Context, args []string, _ *os.File, stdout, stderr io.Writer) error {
 	var o rulesOptions
 	positional, err := parseInterspersed(rulesFlagSet(&o), args)
 	if err != nil {
@@ -65,10 +66,15 @@ func runRules(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer)
 			return usageError("rules", fmt.Errorf("--profile: %w", err))
 		}
 	}
-	cfg, err := o.rules.configFor("")
+	o.rules.configs.PassedOver = passedOver(stderr)
+	file, err := o.rules.fileFor("")
 	if err != nil {
 		return commandError("rules", err)
 	}
+	if file.Profile != nil && o.profile == "" {
+		profile = *file.Profile
+	}
+	cfg := file.Rules.Then(o.rules.edits)
 	effective := func(r checks.Rule) string {
 		sev, on := cfg.Effective(r, profile)
 		if !on {
@@ -107,7 +113,7 @@ func runRules(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer)
 		for _, r := range rules {
 			width = max(width, len(r.ID))
 		}
-		changed := !cfg.IsZero() || o.profile != ""
+		changed := !cfg.IsZero() || o.profile != "" || file.Profile != nil
 		for _, r := range rules {
 			sev := r.Severity.String()
 			switch {
@@ -122,7 +128,7 @@ func runRules(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer)
 			fmt.Fprintf(w, "%-*s  %-13s  %s\n", width, r.ID, sev, r.Summary)
 		}
 		if changed {
-			fmt.Fprintf(w, "\nseverity: as check grades it under the %s profile%s (* changed there; off: turned off).\n", profile, rulesSources(&o.rules, cfg))
+			fmt.Fprintf(w, "\nseverity: as check grades it under the %s profile%s (* changed there; off: turned off).\n", profile, rulesSources(&o.rules, file, cfg))
 		} else {
 			fmt.Fprintln(w, "\nseverity: strict profile, then tolerant when it differs (error/info).")
 		}
@@ -135,20 +141,16 @@ func runRules(_ context.Context, args []string, _ *os.File, stdout, _ io.Writer)
 
 // rulesSources says where the rule changes `rules` shows come from: " with
 // FILE and the command line", or "" when none.
-func rulesSources(rf *ruleFlags, cfg checks.Config) string {
-	if cfg.IsZero() {
-		return ""
-	}
+func rulesSources(rf *ruleFlags, file suite.Config, cfg checks.Config) string {
 	var from []string
-	file := rf.config
-	if file == "" {
-		_, file, _ = rf.configs.For("")
-	}
-	if file != "" {
-		from = append(from, termtext.Safe(file))
+	if file.Path != "" && (!cfg.IsZero() || file.Profile != nil) {
+		from = append(from, termtext.Safe(file.Path))
 	}
 	if !rf.edits.IsZero() {
 		from = append(from, "the command line")
+	}
+	if len(from) == 0 {
+		return ""
 	}
 	return " with " + strings.Join(from, " and ")
 }

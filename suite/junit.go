@@ -3,6 +3,7 @@ package suite
 import (
 	"encoding/xml"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,12 +28,22 @@ type (
 		Suites   []junitSuite `xml:"testsuite"`
 	}
 	junitSuite struct {
-		Name     string      `xml:"name,attr"`
-		Tests    int         `xml:"tests,attr"`
-		Failures int         `xml:"failures,attr"`
-		Errors   int         `xml:"errors,attr"`
-		Skipped  int         `xml:"skipped,attr"`
-		Cases    []junitCase `xml:"testcase"`
+		Name       string           `xml:"name,attr"`
+		Tests      int              `xml:"tests,attr"`
+		Failures   int              `xml:"failures,attr"`
+		Errors     int              `xml:"errors,attr"`
+		Skipped    int              `xml:"skipped,attr"`
+		Properties *junitProperties `xml:"properties"`
+		Cases      []junitCase      `xml:"testcase"`
+	}
+	// junitProperties are the testsuite's <properties>: one "config"
+	// property for each config file that judged its cases.
+	junitProperties struct {
+		Property []junitProperty `xml:"property"`
+	}
+	junitProperty struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
 	}
 	junitCase struct {
 		Name      string        `xml:"name,attr"`
@@ -82,20 +93,30 @@ func xmlLegal(s string) string {
 // text lists each failing finding (severity, rule, events, message) and
 // the outcome; an unreadable input has an <error>. Every testcase with
 // anything to say carries the whole report, findings under the
-// threshold included, in <system-out>. Text is escaped for a terminal
-// first (a report viewer may print it), then for XML.
+// threshold included, in <system-out>, after the config file that judged
+// it; the testsuite's <properties> name each config file used. Text is
+// escaped for a terminal first (a report viewer may print it), then for
+// XML.
 func WriteJUnit(w io.Writer, run Run) error {
 	suite := junitSuite{Name: "streamtap check"}
 	for i := range run.Verdicts {
 		v := &run.Verdicts[i]
 		tc := junitCase{Name: xmlSafe(v.Label()), Classname: junitClass, File: xmlSafe(v.File)}
+		if c := xmlSafe(v.Config); c != "" {
+			if suite.Properties == nil {
+				suite.Properties = new(junitProperties)
+			}
+			if !slices.Contains(suite.Properties.Property, junitProperty{"config", c}) {
+				suite.Properties.Property = append(suite.Properties.Property, junitProperty{"config", c})
+			}
+		}
 		switch {
 		case v.Err != nil:
 			suite.Errors++
 			tc.Error = &junitProblem{Type: "unreadable", Message: xmlSafe(errorText(v))}
 		case !v.Pass:
 			suite.Failures++
-			tc.Failure = junitFailure(v, run.FailOn)
+			tc.Failure = junitFailure(v, v.Threshold(run.FailOn))
 		}
 		if v.Err == nil && (len(v.Report.Findings) > 0 || v.Report.Outcome.State != "completed") {
 			tc.SystemOut = &junitText{xmlLegal(reportText(v))}
@@ -142,9 +163,12 @@ func junitFailure(v *Verdict, failOn checks.Severity) *junitProblem {
 }
 
 // reportText is the verdict's report as the text output writes it: the
-// outcome, then a line per finding.
+// config file that judged it, the outcome, then a line per finding.
 func reportText(v *Verdict) string {
 	var b strings.Builder
+	if v.Config != "" {
+		b.WriteString("config: " + safe(v.Config) + "\n")
+	}
 	b.WriteString("outcome: " + safe(v.Report.Outcome.State))
 	if d := v.Report.Outcome.Detail; d != "" {
 		b.WriteString(" (" + safe(d) + ")")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/streamtap/streamtap/model/checks"
@@ -16,15 +17,20 @@ import (
 // GitHub Actions workflow commands.
 var Formats = []string{"text", "json", "junit", "sarif", "github"}
 
-// Output writes the verdicts of a run in one format. The text, JSON and
-// GitHub formats write each verdict as it comes, so a long run shows its
-// progress and holds no report it has written; JUnit and SARIF are one
-// document each, written by Close. It is not safe for concurrent use.
+// Output writes the verdicts of a run in one format. The text, JSON,
+// GitHub and SARIF formats write each verdict as it comes, so a long run
+// shows its progress and holds no report it has written; JUnit is one
+// document whose head counts the verdicts, written by Close. It is not
+// safe for concurrent use.
 type Output struct {
 	format string
 	w      io.Writer
-	run    Run // the verdicts, kept for JUnit and SARIF only
+	run    Run // the verdicts, kept for JUnit only
+	sarif  *SARIFWriter
 	sum    Summary
+	// configs are the config files that judged the verdicts, in the
+	// order first met: the text and GitHub formats name them at the end.
+	configs []string
 	// text writes a report's lines as the single-input text output does
 	// (the command's own writer, so both read alike).
 	text func(io.Writer, checks.Report) error
@@ -41,7 +47,11 @@ func NewOutput(format string, w io.Writer, failOn checks.Severity, version strin
 	if !ok {
 		return nil, fmt.Errorf("unknown output format %q (want %s)", format, strings.Join(Formats, ", "))
 	}
-	return &Output{format: format, w: w, run: Run{FailOn: failOn, Version: version}, text: text}, nil
+	o := &Output{format: format, w: w, run: Run{FailOn: failOn, Version: version}, text: text}
+	if format == "sarif" {
+		o.sarif = NewSARIFWriter(w, version)
+	}
+	return o, nil
 }
 
 // Add writes (or, for JUnit and SARIF, keeps) one verdict.
@@ -50,10 +60,15 @@ func (o *Output) Add(v Verdict) error {
 	if v.Skipped != "" {
 		return nil
 	}
+	if v.Config != "" && !slices.Contains(o.configs, v.Config) {
+		o.configs = append(o.configs, v.Config)
+	}
 	switch o.format {
-	case "junit", "sarif":
+	case "junit":
 		o.run.Verdicts = append(o.run.Verdicts, v)
 		return nil
+	case "sarif":
+		return o.sarif.Add(&v)
 	case "github":
 		return WriteGitHub(o.w, &v)
 	case "json":
@@ -62,20 +77,32 @@ func (o *Output) Add(v Verdict) error {
 	return o.writeText(&v)
 }
 
-// Close writes what waits for the end: the JUnit or SARIF document, the
-// summary line of the text and GitHub formats (JSON has none: every line
-// has one shape, and `jq -s` sums them). It returns the run's summary.
+// Close writes what waits for the end: the JUnit document or the end of
+// the SARIF log, the summary line of the text and GitHub formats and a
+// line for each config file that judged the run (JSON has none: every
+// line has one shape, names its config, and `jq -s` sums them). It
+// returns the run's summary.
 func (o *Output) Close() (Summary, error) {
 	var err error
 	switch o.format {
 	case "junit":
 		err = WriteJUnit(o.w, o.run)
 	case "sarif":
-		err = WriteSARIF(o.w, o.run)
+		err = o.sarif.Close()
 	case "github":
 		_, err = fmt.Fprintf(o.w, "streamtap check: %s\n", o.sum)
+		for _, c := range o.configs {
+			if err == nil {
+				_, err = fmt.Fprintf(o.w, "streamtap check: config %s\n", safe(c))
+			}
+		}
 	case "text":
 		_, err = fmt.Fprintf(o.w, "\n%s\n", o.sum)
+		for _, c := range o.configs {
+			if err == nil {
+				_, err = fmt.Fprintf(o.w, "config: %s\n", safe(c))
+			}
+		}
 	}
 	return o.sum, err
 }
@@ -119,7 +146,8 @@ func (o *Output) writeText(v *Verdict) error {
 // writeJSONLine writes a verdict as one JSON line: the single-input
 // object ({"outcome", "findings", "pass"}) with "input" first, and for an
 // archive's session "session" and "exchange" as a single archive's lines
-// carry them; an unreadable input is {"input", "error", "pass": false}.
+// carry them, then "config" (the config file that judged it) when there
+// is one; an unreadable input is {"input", "error", "pass": false}.
 func writeJSONLine(w io.Writer, v *Verdict) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -135,6 +163,10 @@ func writeJSONLine(w io.Writer, v *Verdict) error {
 			URL    string `json:"url"`
 			Status int    `json:"status"`
 		}{v.Exchange.Method, v.Exchange.URL, v.Exchange.Status})
+	}
+	if v.Config != "" {
+		b.WriteString(`,"config":`)
+		_ = enc.Encode(v.Config)
 	}
 	if v.Err != nil {
 		b.WriteString(`,"error":`)

@@ -45,6 +45,12 @@ type Verdict struct {
 	// already redacted; zero for a stream.
 	Exchange Exchange
 
+	// Config is the config file that judged it (its rule changes and
+	// policy), "" for none; FailOn is the threshold it was judged by when
+	// it differs from the run's (a config file's fail-on), nil otherwise.
+	Config string
+	FailOn *checks.Severity
+
 	Report checks.Report
 	// OutcomeFails says the outcome fails the check (--allow-outcome does
 	// not name it), and Pass that the input passes: no finding at or above
@@ -90,6 +96,14 @@ func (x Exchange) String() string {
 		return ""
 	}
 	return x.Method + " " + x.URL + " " + strconv.Itoa(x.Status)
+}
+
+// Threshold is the severity v was judged by: its own, else the run's.
+func (v *Verdict) Threshold(run checks.Severity) checks.Severity {
+	if v.FailOn != nil {
+		return *v.FailOn
+	}
+	return run
 }
 
 // Failing returns the findings that fail the check under failOn, in the
