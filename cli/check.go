@@ -83,6 +83,7 @@ func checkFlags(fs *flag.FlagSet, o *options) {
 	o.failOnName, o.profileName = namedFlag{value: "error"}, namedFlag{value: "strict"}
 	fs.Var(&o.failOnName, "fail-on", "fail on a finding at or above `SEVERITY`: error, warning or info")
 	fs.Var(&o.profileName, "profile", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	fs.BoolVar(&o.followLinks, "follow-links", false, "read the files that links under a DIR lead to outside it (without it they are skipped, and said so)")
 	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
 }
 
@@ -138,6 +139,8 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, st
 	}
 	opts, c := attachChecks(model.Options{}, src, o)
 	c.SetConfig(cfg)
+	sniff := new(streamSniff)
+	opts = opts.WithObserver(sniff)
 	s, err := readStream(ctx, src, o, opts, nil)
 	if err != nil {
 		return readError(err)
@@ -145,9 +148,14 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, st
 	rep := c.Report(s, o.profile)
 	outcomeFailed := outcomeFails(rep.Outcome.State, o.allow)
 	pass := !rep.Fails(o.failOn) && !outcomeFailed
+	v := suite.Verdict{Report: rep, Pass: pass}
+	if sniff.notAStream(s) {
+		v.Withhold()
+		rep, pass = v.Report, false
+	}
 	w := bufio.NewWriter(stdout)
 	if o.json {
-		err = writeCheckJSON(w, rep, pass, cfgPath)
+		err = writeCheckJSON(w, rep, pass, cfgPath, v.NotAStream)
 	} else {
 		if cfgPath != "" {
 			fmt.Fprintf(w, "config: %s\n", termtext.Safe(cfgPath))
@@ -156,6 +164,9 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, st
 		if err == nil && outcomeFailed {
 			state := termtext.Safe(rep.Outcome.State)
 			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
+		}
+		if err == nil && v.NotAStream {
+			_, err = fmt.Fprintln(w, v.NotAStreamMessage())
 		}
 	}
 	if err == nil {
@@ -173,9 +184,10 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, st
 // writeCheckJSON writes the report's JSON (checks.Report.MarshalJSON) with
 // the verdict added as a last member, "pass": true exactly when the exit
 // code is 0, and before it "config", the config file that judged it, when
-// one did. The report's own members are kept as they are: scripts rely on
-// them.
-func writeCheckJSON(w io.Writer, rep checks.Report, pass bool, config string) error {
+// one did, and "not_a_stream": true when the input holds no LLM stream
+// (its findings withheld). The report's own members are kept as they
+// are: scripts rely on them.
+func writeCheckJSON(w io.Writer, rep checks.Report, pass bool, config string, notAStream bool) error {
 	b, err := rep.MarshalJSON()
 	if err != nil {
 		return err
@@ -186,6 +198,9 @@ func writeCheckJSON(w io.Writer, rep checks.Report, pass bool, config string) er
 	}
 	if config != "" {
 		obj = append(append(obj, `,"config":`...), jsonscan.AppendQuote(nil, config)...)
+	}
+	if notAStream {
+		obj = append(obj, `,"not_a_stream":true`...)
 	}
 	_, err = fmt.Fprintf(w, "%s,\"pass\":%t}\n", obj, pass)
 	return err

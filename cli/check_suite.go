@@ -152,7 +152,7 @@ func runSuite(ctx context.Context, o options, stdin *os.File, stdout, stderr io.
 	case o.sample != "":
 		inputs = []suite.Input{{Path: ""}} // --sample names it
 	case len(o.inputs) > 0:
-		inputs = suite.Expand(o.inputs)
+		inputs = suite.Expand(o.inputs, suite.ExpandOptions{FollowLinks: o.followLinks})
 	case capture.IsPipe(stdin):
 		inputs = []suite.Input{{Path: "-"}}
 	default:
@@ -219,6 +219,9 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	}
 	if in.Err != nil {
 		return unreadable(suite.InputError(in.Path, in.Err)), nil
+	}
+	if in.Skipped != "" {
+		return []suite.Verdict{{Input: in.Path, File: in.Path, Skipped: in.Skipped, Last: -1}}, nil
 	}
 	o.input, o.inputs = in.Path, nil
 	o.format = inputFormat(o.input, o.format)
@@ -320,6 +323,8 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 	}
 	opts, c := attachChecks(model.Options{}, src, o)
 	c.SetConfig(cfg)
+	sniff := new(streamSniff)
+	opts = opts.WithObserver(sniff)
 	var pos *suite.Positions
 	locate := v.File != "" && v.Session == 0 && (o.outputFormat == "sarif" || o.outputFormat == "github")
 	if locate {
@@ -338,6 +343,9 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 	v.Report = c.Report(s, o.profile)
 	v.OutcomeFails = outcomeFails(v.Report.Outcome.State, o.allow)
 	v.Pass = !v.Report.Fails(o.failOn) && !v.OutcomeFails
+	if sniff.notAStream(s) {
+		v.Withhold()
+	}
 	if ra := src.ReaderAt(); locate && ra != nil {
 		v.Places, err = pos.Locate(ra, s.Bytes(), v.Cited())
 		if err != nil {
@@ -345,4 +353,22 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 		}
 	}
 	return s, nil
+}
+
+// streamSniff watches a session for an event that carries data: with no
+// dialect recognised, such a session holds no LLM stream at all, where
+// one of comments, keep-alives, a sentinel or an HTTP head alone is a
+// stream that ended before its first event.
+type streamSniff struct{ data bool }
+
+// Observe implements model.Observer.
+func (sn *streamSniff) Observe(_ *model.Session, _ int, ev *model.Event, _ *capture.Frame) {
+	if ev.Source == capture.FrameEvent && ev.Kind != model.KindKeepalive && ev.Kind != model.KindSentinel {
+		sn.data = true
+	}
+}
+
+// notAStream says whether s, read whole, holds data and no LLM stream.
+func (sn *streamSniff) notAStream(s *model.Session) bool {
+	return sn.data && s.Dialect() == model.DialectUnknown && len(s.Responses) == 0 && len(s.Errors) == 0
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -371,18 +370,7 @@ func regularConfig(path string, st os.FileInfo) error {
 		}
 		return nil
 	}
-	what := "not a regular file"
-	switch m := st.Mode(); {
-	case m.IsDir():
-		what = "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	case m&fs.ModeDevice != 0:
-		what = "a device"
-	}
-	return fmt.Errorf("%s is %s, not a config file: a config file is read only when it is a regular file", path, what)
+	return fmt.Errorf("%s is %s, not a config file: a config file is read only when it is a regular file", path, modeName(st.Mode().Type()))
 }
 
 // Configs finds and loads the config file that governs each input, as

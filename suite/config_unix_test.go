@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// within runs f and fails the test when it has not returned within 5 s:
+// inTime runs f and fails the test when it has not returned within 5 s:
 // what hangs is reported, not waited for.
-func within(t *testing.T, what string, f func()) {
+func inTime(t *testing.T, what string, f func()) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() {
@@ -55,7 +55,7 @@ func TestConfigNotARegularFile(t *testing.T) {
 		{"a directory named", func() error { _, err := LoadConfig(filepath.Join(dirDir, ".streamtap.yaml")); return err }, "is a directory"},
 	} {
 		var err error
-		within(t, tt.what, func() { err = tt.load() })
+		inTime(t, tt.what, func() { err = tt.load() })
 		if err == nil || !strings.Contains(err.Error(), tt.says) {
 			t.Errorf("%s: %v; want an error that says %q", tt.what, err, tt.says)
 		}

@@ -11,8 +11,8 @@ import (
 // WriteGitHub writes v as GitHub Actions workflow commands, which the
 // runner turns into annotations on the file and line: one per finding
 // (::error, ::warning or ::notice by its severity, titled with its rule),
-// one for an outcome that fails the check, one for an input that could
-// not be read. A verdict with nothing to say writes nothing.
+// one for an outcome that fails the check, one for an input that holds no
+// LLM stream, one for an input that could not be read. A verdict with nothing to say writes nothing.
 //
 // The syntax is "::command key=value,key=value::data"
 // (https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions).
@@ -40,6 +40,9 @@ func WriteGitHub(w io.Writer, v *Verdict) error {
 		}
 		if v.OutcomeFails {
 			ghCommand(&b, "error", v.File, v.Places[v.outcomeEvent()].Line, "outcome "+v.Report.Outcome.State, prefix+v.outcomeMessage())
+		}
+		if v.NotAStream {
+			ghCommand(&b, "error", v.File, 0, "not an LLM stream", prefix+v.NotAStreamMessage())
 		}
 	}
 	_, err := io.WriteString(w, b.String())

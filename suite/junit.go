@@ -89,7 +89,8 @@ func xmlLegal(s string) string {
 // WriteJUnit writes the run as JUnit XML: a testcase per verdict (an
 // input, or a session of an archive) named by its label. A failing one
 // has a <failure> whose type is the first failing rule ("outcome" when
-// only the outcome fails), whose message counts what fails, and whose
+// only the outcome fails, "not-a-stream" when only that does), whose
+// message counts what fails, and whose
 // text lists each failing finding (severity, rule, events, message) and
 // the outcome; an unreadable input has an <error>. Every testcase with
 // anything to say carries the whole report, findings under the
@@ -118,7 +119,7 @@ func WriteJUnit(w io.Writer, run Run) error {
 			suite.Failures++
 			tc.Failure = junitFailure(v, v.Threshold(run.FailOn))
 		}
-		if v.Err == nil && (len(v.Report.Findings) > 0 || v.Report.Outcome.State != "completed") {
+		if v.Err == nil && (len(v.Report.Findings) > 0 || v.Report.Outcome.State != "completed" || v.NotAStream) {
 			tc.SystemOut = &junitText{xmlLegal(reportText(v))}
 		}
 		suite.Cases = append(suite.Cases, tc)
@@ -158,6 +159,13 @@ func junitFailure(v *Verdict, failOn checks.Severity) *junitProblem {
 	if v.OutcomeFails {
 		reasons = append(reasons, "outcome "+v.Report.Outcome.State)
 		lines = append(lines, safe(v.outcomeMessage()))
+	}
+	if v.NotAStream {
+		if len(failing) == 0 && !v.OutcomeFails {
+			typ = notAStreamRule
+		}
+		reasons = append(reasons, "not an LLM stream")
+		lines = append(lines, v.NotAStreamMessage())
 	}
 	return &junitProblem{Type: xmlSafe(typ), Message: strings.Join(reasons, ", "), Text: xmlLegal(strings.Join(lines, "\n"))}
 }

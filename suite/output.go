@@ -138,6 +138,9 @@ func (o *Output) writeText(v *Verdict) error {
 			state := safe(v.Report.Outcome.State)
 			fmt.Fprintf(&b, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
 		}
+		if v.NotAStream {
+			fmt.Fprintf(&b, "%s\n", v.NotAStreamMessage())
+		}
 	}
 	_, err := o.w.Write(b.Bytes())
 	return err
@@ -147,7 +150,9 @@ func (o *Output) writeText(v *Verdict) error {
 // object ({"outcome", "findings", "pass"}) with "input" first, and for an
 // archive's session "session" and "exchange" as a single archive's lines
 // carry them, then "config" (the config file that judged it) when there
-// is one; an unreadable input is {"input", "error", "pass": false}.
+// is one, and "not_a_stream": true for an input that holds no LLM stream
+// (its findings withheld); an unreadable input is {"input", "error",
+// "pass": false}.
 func writeJSONLine(w io.Writer, v *Verdict) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -184,6 +189,9 @@ func writeJSONLine(w io.Writer, v *Verdict) error {
 		}
 		b.WriteByte(',')
 		b.Write(rest)
+		if v.NotAStream {
+			b.WriteString(`,"not_a_stream":true`)
+		}
 		fmt.Fprintf(&b, `,"pass":%t}`, v.Pass)
 	}
 	line := bytes.ReplaceAll(b.Bytes(), []byte("\n"), nil) // the encoder's newlines, never a string's

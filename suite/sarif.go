@@ -136,7 +136,8 @@ func WriteSARIF(w io.Writer, run Run) error {
 // file, the line the event starts on, its byte offset and length; the
 // other events it cites are related locations. An outcome that fails the
 // check is an "outcome" result at the event that decided it (the last
-// event of a stream cut short). An unreadable input is a tool execution
+// event of a stream cut short). An input that holds no LLM stream is a
+// "not-a-stream" result at its first line. An unreadable input is a tool execution
 // notification, and the invocation then did not succeed. A finding that
 // cites no event, and every finding of an archive's session (whose
 // events are inside the archive's bodies), points at the file's first
@@ -191,6 +192,13 @@ func sarifDriverOf(version string) (sarifDriver, map[string]int) {
 		ID:                   outcomeRule,
 		ShortDescription:     sarifText{"the stream's outcome fails the check (error, failed, blocked, truncated or empty), unless --allow-outcome lets it pass"},
 		Help:                 sarifText{"README, section check: outcomes are reported beside the findings"},
+		DefaultConfiguration: sarifRuleConfig{"error"},
+	})
+	index[notAStreamRule] = len(driver.Rules)
+	driver.Rules = append(driver.Rules, sarifRule{
+		ID:                   notAStreamRule,
+		ShortDescription:     sarifText{"the input holds data but no LLM stream: no event in it is one of a known dialect; its findings, which would quote its bytes, are not shown"},
+		Help:                 sarifText{"streamtap events lists the input's events"},
 		DefaultConfiguration: sarifRuleConfig{"error"},
 	})
 	return driver, index
@@ -318,6 +326,12 @@ func (v *Verdict) sarifResults(index map[string]int) []sarifResult {
 		}
 		res.Locations = v.locations(v.outcomeEvent(), "")
 		results = append(results, res)
+	}
+	if v.NotAStream {
+		p := props
+		idx := index[notAStreamRule]
+		results = append(results, sarifResult{RuleID: notAStreamRule, RuleIndex: &idx, Level: "error",
+			Message: sarifText{safe(sessionPrefix(v) + v.NotAStreamMessage())}, Properties: &p, Locations: v.locations(-1, "")})
 	}
 	return results
 }
