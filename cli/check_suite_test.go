@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/internal/sariftest"
+	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/suite"
 )
@@ -538,5 +539,44 @@ func TestCheckSuiteSkipsWhatHoldsNoStream(t *testing.T) {
 	noStream := suiteDir(t, map[string]string{"clean.sse": checkClean, "empty.sse": "name: x\n"})
 	if code, stdout, _ := runCheckArgs(t, nil, noStream); code != 1 || strings.Contains(stdout, "skipped") {
 		t.Errorf("a .sse holding no stream: exit %d; want 1, judged:\n%s", code, stdout)
+	}
+}
+
+// TestRulesExplains: `streamtap rules ID` prints the rule's section of
+// docs/rules.md, which the binary carries, for every rule (it exited 2,
+// "rules takes no arguments"); PREFIX/* names a dialect's rules; a
+// mistyped id is an error that suggests the rule; --json adds the section
+// as "doc".
+func TestRulesExplains(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range checks.Rules() {
+		code, stdout, stderr := runCLI(t, nil, "rules", r.ID)
+		_, rest, _ := strings.Cut(string(data), "\n### "+r.ID+"\n")
+		first, _, _ := strings.Cut(rest, "\n")
+		if code != 0 || !strings.HasPrefix(stdout, r.ID+": ") || first == "" || !strings.Contains(stdout, "\n"+first+"\n") ||
+			!strings.HasSuffix(stdout, "/docs/rules.md#"+strings.ReplaceAll(r.ID, "/", "")+"\n") {
+			t.Errorf("rules %s = %d:\n%s%s\nwant its section of docs/rules.md (%q) and its address", r.ID, code, stdout, stderr, first)
+		}
+	}
+	code, stdout, _ := runCLI(t, nil, "rules", "gemini/*", "framing/no-data")
+	if n := strings.Count(stdout, "\nhttps://"); code != 0 || n < 3 || !strings.HasPrefix(stdout, "gemini/") || !strings.Contains(stdout, "framing/no-data: ") {
+		t.Errorf("rules gemini/* framing/no-data = %d, %d sections:\n%s", code, n, stdout)
+	}
+	code, _, stderr := runCLI(t, nil, "rules", "responses/item-id-chnged")
+	if code != 2 || !strings.Contains(stderr, "did you mean 'responses/item-id-changed'") {
+		t.Errorf("a mistyped rule: %d, %q", code, stderr)
+	}
+	code, stdout, _ = runCLI(t, nil, "rules", "--json", "chat/args-empty")
+	var rules []struct {
+		ID, Doc string
+		HelpURI string `json:"help_uri"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rules); err != nil || code != 0 || len(rules) != 1 ||
+		!strings.HasPrefix(rules[0].Doc, "### chat/args-empty\n") || !strings.HasSuffix(rules[0].HelpURI, "#chatargs-empty") {
+		t.Errorf("rules --json chat/args-empty = %d, %+v, %v", code, rules, err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/streamtap/streamtap/docs"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
@@ -57,7 +58,8 @@ type (
 	sarifRule struct {
 		ID                   string          `json:"id"`
 		ShortDescription     sarifText       `json:"shortDescription"`
-		Help                 sarifText       `json:"help"`
+		HelpURI              string          `json:"helpUri,omitempty"`
+		Help                 sarifHelp       `json:"help"`
 		DefaultConfiguration sarifRuleConfig `json:"defaultConfiguration"`
 		Properties           map[string]any  `json:"properties,omitempty"`
 	}
@@ -66,6 +68,12 @@ type (
 	}
 	sarifText struct {
 		Text string `json:"text"`
+	}
+	// sarifHelp is a rule's help: its section of docs/rules.md, as text
+	// and as the Markdown code scanning renders.
+	sarifHelp struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown,omitempty"`
 	}
 	sarifInvocation struct {
 		ExecutionSuccessful bool                `json:"executionSuccessful"`
@@ -169,17 +177,21 @@ const (
 	sarifResultDepth = "        "
 )
 
-// sarifDriver is the tool's driver: every rule of the table, then
-// "outcome"; index maps a rule id to its place.
+// sarifDriverOf is the tool's driver: every rule of the table, then
+// "outcome" and "not-a-stream"; index maps a rule id to its place. Each
+// rule's help is its section of docs/rules.md (embedded: the binary's own
+// version of the page) and its helpUri that section in the repository, at
+// the release's tag when version is one.
 func sarifDriverOf(version string) (sarifDriver, map[string]int) {
 	rules := checks.Rules()
-	index := make(map[string]int, len(rules)+1)
+	index := make(map[string]int, len(rules)+2)
 	driver := sarifDriver{Name: "streamtap", Version: version}
 	for i, r := range rules {
 		index[r.ID] = i
 		sr := sarifRule{
 			ID: r.ID, ShortDescription: sarifText{r.Summary},
-			Help:                 sarifText{"docs/rules.md, section " + r.ID + "; 'streamtap rules' lists every rule"},
+			HelpURI:              docs.RuleURL(r.ID, version),
+			Help:                 ruleHelp(r.ID, r.Summary),
 			DefaultConfiguration: sarifRuleConfig{sarifLevel(r.Severity)},
 		}
 		if r.Tolerant != r.Severity {
@@ -187,21 +199,34 @@ func sarifDriverOf(version string) (sarifDriver, map[string]int) {
 		}
 		driver.Rules = append(driver.Rules, sr)
 	}
+	outcomes, _ := docs.OutcomesSection()
 	index[outcomeRule] = len(driver.Rules)
 	driver.Rules = append(driver.Rules, sarifRule{
 		ID:                   outcomeRule,
 		ShortDescription:     sarifText{"the stream's outcome fails the check (error, failed, blocked, truncated or empty), unless --allow-outcome lets it pass"},
-		Help:                 sarifText{"README, section check: outcomes are reported beside the findings"},
+		HelpURI:              docs.OutcomesURL(version),
+		Help:                 sarifHelp{Text: "How the stream ended, in one vocabulary for every dialect; 'streamtap rules' and docs/rules.md, section Outcomes, say which outcome each ending is.", Markdown: outcomes},
 		DefaultConfiguration: sarifRuleConfig{"error"},
 	})
 	index[notAStreamRule] = len(driver.Rules)
 	driver.Rules = append(driver.Rules, sarifRule{
 		ID:                   notAStreamRule,
 		ShortDescription:     sarifText{"the input holds data but no LLM stream: no event in it is one of a known dialect; its findings, which would quote its bytes, are not shown"},
-		Help:                 sarifText{"streamtap events lists the input's events"},
+		Help:                 sarifHelp{Text: "streamtap events lists the input's events."},
 		DefaultConfiguration: sarifRuleConfig{"error"},
 	})
 	return driver, index
+}
+
+// ruleHelp is rule id's help: its section of docs/rules.md, Markdown and
+// text alike (the section reads as text); its summary when the page has
+// none.
+func ruleHelp(id, summary string) sarifHelp {
+	sec, ok := docs.RuleSection(id)
+	if !ok {
+		return sarifHelp{Text: summary + " ('streamtap rules " + id + "' explains it)"}
+	}
+	return sarifHelp{Text: sec, Markdown: sec}
 }
 
 // begin writes the log's head, up to the results' opening bracket.

@@ -303,3 +303,54 @@ func TestSARIFStreamedIsTheWholeLog(t *testing.T) {
 		validateSARIF(t, sarifSchema(t), out.Bytes())
 	}
 }
+
+// TestSARIFRuleHelp: every rule in the driver carries its section of
+// docs/rules.md as help (text and Markdown) and a helpUri to that section
+// in the repository, at the release's tag: a user's repository has no
+// docs/rules.md for the old help text to point at.
+func TestSARIFRuleHelp(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if err := WriteSARIF(&out, Run{Version: "v1.2.3"}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+						Help    struct {
+							Text, Markdown string
+						} `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]int{}
+	for i, r := range log.Runs[0].Tool.Driver.Rules {
+		byID[r.ID] = i
+	}
+	for _, r := range checks.Rules() {
+		i, ok := byID[r.ID]
+		if !ok {
+			t.Errorf("the driver lacks %s", r.ID)
+			continue
+		}
+		got := log.Runs[0].Tool.Driver.Rules[i]
+		if want := "https://github.com/streamtap/streamtap/blob/v1.2.3/docs/rules.md#" + strings.ReplaceAll(r.ID, "/", ""); got.HelpURI != want {
+			t.Errorf("%s: helpUri %q; want %q", r.ID, got.HelpURI, want)
+		}
+		if !strings.HasPrefix(got.Help.Markdown, "### "+r.ID+"\n- **") || got.Help.Text == "" {
+			t.Errorf("%s: help %+v; want its section of docs/rules.md", r.ID, got.Help)
+		}
+	}
+	if o := log.Runs[0].Tool.Driver.Rules[byID[outcomeRule]]; !strings.HasSuffix(o.HelpURI, "#outcomes") || !strings.HasPrefix(o.Help.Markdown, "## Outcomes") {
+		t.Errorf("outcome: %+v", o)
+	}
+}
