@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -83,6 +84,8 @@ func checkFlags(fs *flag.FlagSet, o *options) {
 	o.failOnName, o.profileName = namedFlag{value: "error"}, namedFlag{value: "strict"}
 	fs.Var(&o.failOnName, "fail-on", "fail on a finding at or above `SEVERITY`: error, warning or info")
 	fs.Var(&o.profileName, "profile", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the inputs that do not pass (and, in GitHub commands, only the findings that fail), then the summary; with one input that passes, nothing")
+	fs.BoolVar(&o.quiet, "q", false, "short for --quiet")
 	fs.BoolVar(&o.followLinks, "follow-links", false, "read the files that links under a DIR lead to outside it (without it they are skipped, and said so)")
 	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
 }
@@ -105,6 +108,9 @@ func parseCheckFlags(o *options) (err error) {
 		o.outputFormat = "json"
 	}
 	o.json = o.outputFormat == "json"
+	if o.quiet && (o.outputFormat == "junit" || o.outputFormat == "sarif") {
+		return fmt.Errorf("--quiet leaves out what passes; --output-format %s is a document of every input: give one of them", o.outputFormat)
+	}
 	if len(o.inputs) > 1 || suite.Many(o.inputs) {
 		for _, f := range []struct{ name, value string }{{"--save", o.save}, {"--save-timed", o.saveTimed}, {"--save-har", o.saveHAR}} {
 			if f.value != "" {
@@ -116,6 +122,12 @@ func parseCheckFlags(o *options) (err error) {
 		}
 	}
 	return nil
+}
+
+// checkStyle colours check's text on a terminal, as diff does: never
+// under NO_COLOR, nor into a pipe or a file.
+func checkStyle(stdout io.Writer) plain.CheckStyle {
+	return plain.CheckStyle{Color: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""}
 }
 
 // outcomeNames are the outcomes a finished stream can have (model.Outcome),
@@ -154,19 +166,23 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, st
 		rep, pass = v.Report, false
 	}
 	w := bufio.NewWriter(stdout)
-	if o.json {
+	st := checkStyle(stdout)
+	switch {
+	case o.quiet && pass:
+		// --quiet: nothing to say
+	case o.json:
 		err = writeCheckJSON(w, rep, pass, cfgPath, v.NotAStream)
-	} else {
+	default:
 		if cfgPath != "" {
 			fmt.Fprintf(w, "config: %s\n", termtext.Safe(cfgPath))
 		}
-		err = plain.WriteCheckReport(w, rep)
+		err = plain.WriteCheckReportStyled(w, rep, st)
 		if err == nil && outcomeFailed {
 			state := termtext.Safe(rep.Outcome.State)
-			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
+			_, err = fmt.Fprintf(w, "%s fails the check (allow it with --allow-outcome %s)\n", st.Fail("outcome "+state), state)
 		}
 		if err == nil && v.NotAStream {
-			_, err = fmt.Fprintln(w, v.NotAStreamMessage())
+			_, err = fmt.Fprintln(w, st.Fail(v.NotAStreamMessage()))
 		}
 	}
 	if err == nil {

@@ -172,9 +172,16 @@ func runSuite(ctx context.Context, o options, stdin *os.File, stdout, stderr io.
 		}
 	}
 	w := bufio.NewWriter(stdout)
-	out, err := suite.NewOutput(o.outputFormat, w, o.failOn, moduleVersion(), plain.WriteCheckReport)
+	st := checkStyle(stdout)
+	out, err := suite.NewOutput(o.outputFormat, w, o.failOn, moduleVersion(), func(w io.Writer, r checks.Report) error {
+		return plain.WriteCheckReportStyled(w, r, st)
+	})
 	if err != nil {
 		return usageError("check", err)
+	}
+	out.Quiet = o.quiet
+	if st.Color {
+		out.Fail, out.Pass = st.Fail, st.Pass
 	}
 	for _, in := range inputs {
 		verdicts, err := checkInput(ctx, in, o, stdin, stderr)

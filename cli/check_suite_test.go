@@ -580,3 +580,42 @@ func TestRulesExplains(t *testing.T) {
 		t.Errorf("rules --json chat/args-empty = %d, %+v, %v", code, rules, err)
 	}
 }
+
+// TestCheckEndsWithWhatFailed: check of many inputs ends with a line for
+// each input that did not pass (as pytest's short summary does), before
+// the count; --quiet prints only those inputs (one that passes alone:
+// nothing), and is refused with a format that is a document of every
+// input.
+func TestCheckEndsWithWhatFailed(t *testing.T) {
+	t.Parallel()
+	dir := suiteDir(t, map[string]string{
+		"a-cut.sse": sample(t, "broken-cut-before-terminal.sse"),
+		"b-ok.sse":  checkClean,
+		"c-gap.sse": sample(t, "broken-sequence-gap.sse"),
+	})
+	missing := filepath.Join(dir, "d-missing.sse")
+	p := func(name string) string { return filepath.Join(dir, name) }
+	code, stdout, _ := runCheckArgs(t, nil, dir, missing)
+	wantEnd := "\n\nwhat did not pass:\n" +
+		"  " + p("a-cut.sse") + ": responses/no-terminal; outcome truncated\n" +
+		"  " + p("c-gap.sse") + ": responses/text-done-mismatch\n" +
+		"  " + missing + ": unreadable (open: no such file or directory)\n" +
+		"checked 4: 1 passed, 2 failed, 1 unreadable\n"
+	if code != 2 || !strings.HasSuffix(stdout, wantEnd) || !strings.Contains(stdout, "# "+p("b-ok.sse")+": pass\n") {
+		t.Errorf("check = %d:\n%s\nwant it to end with\n%s", code, stdout, wantEnd)
+	}
+	code, stdout, _ = runCheckArgs(t, nil, "--quiet", dir, missing)
+	if code != 2 || strings.Contains(stdout, "b-ok.sse") || !strings.HasPrefix(stdout, "# "+p("a-cut.sse")+": fail\n") || !strings.HasSuffix(stdout, wantEnd) {
+		t.Errorf("check --quiet = %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCheckArgs(t, nil, "--quiet", "--json", dir)
+	if code != 1 || strings.Count(stdout, "\n") != 2 || strings.Contains(stdout, "b-ok.sse") {
+		t.Errorf("check --quiet --json = %d:\n%s", code, stdout)
+	}
+	if code, stdout, stderr := runCheckArgs(t, nil, "-q", p("b-ok.sse")); code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("check -q on a passing input = %d, %q, %q; want 0 and nothing", code, stdout, stderr)
+	}
+	if code, _, stderr := runCheckArgs(t, nil, "--quiet", "--output-format", "junit", dir); code != 2 || !strings.Contains(stderr, "--quiet") {
+		t.Errorf("--quiet --output-format junit = %d, %q; want a usage error", code, stderr)
+	}
+}

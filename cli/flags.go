@@ -117,6 +117,7 @@ type options struct {
 	// check's output and rules (check_suite.go).
 	outputFormat string     // --output-format; --json is "json"
 	followLinks  bool       // --follow-links: read links under a DIR that lead out of it
+	quiet        bool       // --quiet: only what does not pass
 	rules        *ruleFlags // --disable, --severity and --config
 }
 

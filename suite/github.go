@@ -21,7 +21,10 @@ import (
 // (actions/runner's ActionCommand unescapes exactly these). Every line
 // starts with "::" and holds one command, so nothing from a stream can
 // start a command of its own.
-func WriteGitHub(w io.Writer, v *Verdict) error {
+func WriteGitHub(w io.Writer, v *Verdict) error { return writeGitHub(w, v, checks.Info) }
+
+// writeGitHub is WriteGitHub with only the findings at or above failOn.
+func writeGitHub(w io.Writer, v *Verdict, failOn checks.Severity) error {
 	var b strings.Builder
 	prefix := sessionPrefix(v)
 	if v.File == "" && v.Input != "" {
@@ -32,6 +35,9 @@ func WriteGitHub(w io.Writer, v *Verdict) error {
 		ghCommand(&b, "error", v.File, 0, "unreadable input", errorText(v))
 	default:
 		for _, f := range v.Report.Findings {
+			if f.Severity < failOn {
+				continue
+			}
 			line := 0
 			if len(f.Events) > 0 {
 				line = v.Places[f.Events[0]].Line

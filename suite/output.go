@@ -3,8 +3,10 @@ package suite
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -34,6 +36,19 @@ type Output struct {
 	// text writes a report's lines as the single-input text output does
 	// (the command's own writer, so both read alike).
 	text func(io.Writer, checks.Report) error
+	// written counts the verdicts the text format wrote; failed lists
+	// those that did not pass, a line each, for the end of the run.
+	written int
+	failed  []string
+
+	// Quiet writes only the verdicts that do not pass, and of a failing
+	// one's findings in the GitHub format only those that fail (the text,
+	// JSON and GitHub formats; JUnit and SARIF are documents of every
+	// input). The summary stays.
+	Quiet bool
+	// Fail and Pass, when set, decorate the text format's words for what
+	// fails and what passes (the command colours them on a terminal).
+	Fail, Pass func(string) string
 }
 
 // NewOutput returns an Output in format (one of Formats) to w, judging by
@@ -69,12 +84,64 @@ func (o *Output) Add(v Verdict) error {
 		return nil
 	case "sarif":
 		return o.sarif.Add(&v)
+	}
+	if o.Quiet && v.Err == nil && v.Pass {
+		return nil
+	}
+	switch o.format {
 	case "github":
-		return WriteGitHub(o.w, &v)
+		failOn := checks.Info
+		if o.Quiet {
+			failOn = v.Threshold(o.run.FailOn)
+		}
+		return writeGitHub(o.w, &v, failOn)
 	case "json":
 		return writeJSONLine(o.w, &v)
 	}
+	if v.Err != nil || !v.Pass {
+		o.failed = append(o.failed, safe(v.Label())+": "+v.why(o.run.FailOn))
+	}
 	return o.writeText(&v)
+}
+
+// paint decorates s with f when set.
+func paint(f func(string) string, s string) string {
+	if f == nil {
+		return s
+	}
+	return f(s)
+}
+
+// why says in a few words why v does not pass: the rules that fail it
+// (the first three), its outcome, that it holds no stream, or why it
+// could not be read. Safe to print.
+func (v *Verdict) why(runFailOn checks.Severity) string {
+	if v.Err != nil {
+		msg := strings.TrimPrefix(v.Err.Error(), v.Input+": ")
+		if pe := (*fs.PathError)(nil); errors.As(v.Err, &pe) && pe.Path == v.Input {
+			msg = pe.Op + ": " + pe.Err.Error() // the label names the file
+		}
+		return "unreadable (" + safe(msg) + ")"
+	}
+	var parts, rules []string
+	for _, f := range v.Failing(v.Threshold(runFailOn)) {
+		if !slices.Contains(rules, f.Rule) {
+			rules = append(rules, f.Rule)
+		}
+	}
+	if n := len(rules); n > 3 {
+		rules = append(rules[:3], fmt.Sprintf("%d more", n-3))
+	}
+	if len(rules) > 0 {
+		parts = append(parts, safe(strings.Join(rules, ", ")))
+	}
+	if v.OutcomeFails {
+		parts = append(parts, "outcome "+safe(v.Report.Outcome.State))
+	}
+	if v.NotAStream {
+		parts = append(parts, "not an LLM stream")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Close writes what waits for the end: the JUnit document or the end of
@@ -97,7 +164,18 @@ func (o *Output) Close() (Summary, error) {
 			}
 		}
 	case "text":
-		_, err = fmt.Fprintf(o.w, "\n%s\n", o.sum)
+		var b bytes.Buffer
+		if o.written > 0 {
+			b.WriteByte('\n')
+		}
+		if len(o.failed) > 0 && o.sum.Checked > 1 {
+			fmt.Fprintf(&b, "%s\n", paint(o.Fail, "what did not pass:"))
+			for _, f := range o.failed {
+				fmt.Fprintf(&b, "  %s\n", f)
+			}
+		}
+		fmt.Fprintf(&b, "%s\n", o.summaryText())
+		_, err = o.w.Write(b.Bytes())
 		for _, c := range o.configs {
 			if err == nil {
 				_, err = fmt.Fprintf(o.w, "config: %s\n", safe(c))
@@ -117,15 +195,16 @@ func (o *Output) Close() (Summary, error) {
 //	outcome truncated fails the check (allow it with --allow-outcome truncated)
 func (o *Output) writeText(v *Verdict) error {
 	var b bytes.Buffer
-	if o.sum.Checked > 1 {
+	if o.written > 0 {
 		b.WriteByte('\n')
 	}
-	word := "pass"
+	o.written++
+	word := paint(o.Pass, "pass")
 	switch {
 	case v.Err != nil:
-		word = "unreadable"
+		word = paint(o.Fail, "unreadable")
 	case !v.Pass:
-		word = "fail"
+		word = paint(o.Fail, "fail")
 	}
 	fmt.Fprintf(&b, "# %s: %s\n", safe(v.Label()), word)
 	if v.Err != nil {
@@ -136,10 +215,10 @@ func (o *Output) writeText(v *Verdict) error {
 		}
 		if v.OutcomeFails {
 			state := safe(v.Report.Outcome.State)
-			fmt.Fprintf(&b, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
+			fmt.Fprintf(&b, "%s fails the check (allow it with --allow-outcome %s)\n", paint(o.Fail, "outcome "+state), state)
 		}
 		if v.NotAStream {
-			fmt.Fprintf(&b, "%s\n", v.NotAStreamMessage())
+			fmt.Fprintf(&b, "%s\n", paint(o.Fail, v.NotAStreamMessage()))
 		}
 	}
 	_, err := o.w.Write(b.Bytes())
@@ -198,4 +277,24 @@ func writeJSONLine(w io.Writer, v *Verdict) error {
 	line = append(jsonscan.AppendSafe(nil, line), '\n')
 	_, err := w.Write(line)
 	return err
+}
+
+// summaryText is the summary line, its counts of what did not pass
+// painted as failing, of what passed as passing.
+func (o *Output) summaryText() string {
+	if o.Fail == nil && o.Pass == nil {
+		return o.sum.String()
+	}
+	s := o.sum.String()
+	for _, part := range []struct {
+		n    int
+		word string
+		f    func(string) string
+	}{{o.sum.Passed, " passed", o.Pass}, {o.sum.Failed, " failed", o.Fail}, {o.sum.Unreadable, " unreadable", o.Fail}} {
+		if part.n > 0 {
+			w := fmt.Sprint(part.n) + part.word
+			s = strings.Replace(s, " "+w, " "+paint(part.f, w), 1)
+		}
+	}
+	return s
 }
