@@ -29,15 +29,24 @@ when no FILE is given and stdin is a pipe.
 Several inputs, or a DIR (its recordings, recursively: files named *.sse,
 *.jsonl, *.ndjson, *.json, *.har, *.yaml, *.yml, *.chunks.txt, *.http,
 *.eventstream, hidden ones skipped), are checked one by one: a verdict for
-each (for each session of a HAR file or a cassette), then a summary; the
-exit code is the worst. --output-format junit, sarif or github writes the
-verdicts for CI: a JUnit test case per input, a SARIF 2.1.0 log whose
-results point at the line and bytes of the events they cite, or GitHub
-Actions annotations.
+each (for each session of a HAR file or a cassette), then a line for each
+input that did not pass and a summary; the exit code is the worst. Under a
+DIR a link that leads out of it is skipped (--follow-links reads it), and
+a link to nothing or a named pipe is unreadable. --quiet prints only what
+does not pass. --output-format junit, sarif or github writes the verdicts
+for CI: a JUnit test case per input, a SARIF 2.1.0 log whose results point
+at the line and bytes of the events they cite, or GitHub Actions
+annotations.
 
---disable and --severity turn rules off or grade them otherwise; so does a
-.streamtap.yaml (keys disable and severity) found from each input's
-directory up, or the file --config names. The command line wins.
+--disable and --severity turn rules off or grade them otherwise, and
+--fail-on, --profile and --allow-outcome set the policy; so does a
+.streamtap.yaml (keys disable, severity, fail-on, profile, allow-outcome)
+found from each input's directory up to the repository's root or your
+home (one another user owns is passed over), or the file --config names.
+A flag given wins. Every output names the config file used.
+
+An input that holds data but no LLM stream fails, and its findings are
+not shown: they would quote its bytes.
 
 The check fails on a finding at or above --fail-on, and on an outcome of
 error (an HTTP error or an error event), failed, blocked (a refusal or a
