@@ -60,6 +60,10 @@ func TestConfigNotARegularFile(t *testing.T) {
 			t.Errorf("%s: %v; want an error that says %q", tt.what, err, tt.says)
 		}
 	}
+	// /dev/null named is no config at all, as --config /dev/null says.
+	if cfg, err := LoadConfig(os.DevNull); err != nil || cfg.Path != "" || !cfg.Rules.IsZero() {
+		t.Errorf("LoadConfig(%s) = %+v, %v; want none", os.DevNull, cfg, err)
+	}
 	// A directory named like the config file is not one: the search goes
 	// on above it (as it always has).
 	if cfg, err := new(Configs).For(dirDir); err != nil || cfg.Path == filepath.Join(dirDir, ".streamtap.yaml") {
