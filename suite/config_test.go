@@ -187,3 +187,28 @@ func TestConfigsSearch(t *testing.T) {
 		t.Errorf("a broken config: %v; want an error naming %s", err, broken)
 	}
 }
+
+// FuzzParseConfig: any bytes parse or give one error line, never a panic;
+// what parses says at most what the keys can.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"", "# x\n", "disable: [chat/*]\nseverity: {chat/identity-changed: info}\n", "fail-on: warning\nprofile: tolerant\nallow-outcome: truncated, empty\n",
+		"a: 1\n---\nb: 2\n", "disable: &x [chat/*]\nseverity: *x\n", "- x\n", "disable: [\n", "fail-on: [info]\n", "~\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("ParseConfig(%q): an error of several lines: %q", data, err)
+			}
+			return
+		}
+		for _, o := range cfg.AllowOutcome {
+			if o == "" {
+				t.Fatalf("ParseConfig(%q) allows an empty outcome", data)
+			}
+		}
+	})
+}
