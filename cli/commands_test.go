@@ -37,6 +37,7 @@ var helpCases = []helpCase{
 	{"proxy", []string{"--upstream", "--listen", "--record", "--save-har", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
 	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets"}},
 	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
+	{"completion", nil},
 	{"help", nil},
 	{"version", nil},
 }
