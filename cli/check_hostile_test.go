@@ -83,8 +83,19 @@ func TestCheckOutputsInjectNothing(t *testing.T) {
 	if err := os.WriteFile(badConfig, []byte("disable: [\""+strings.ReplaceAll(ciJSON, `\u00a0`, " ")+"\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A directory a pull request names, holding a link out of it: the
+	// line that says it was skipped names the directory.
+	sub := filepath.Join(t.TempDir(), ciName+" dir")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "ok.sse"), []byte(hostileChat), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Symlink(filepath.Join(dir, ciName+".sse"), filepath.Join(sub, ciName+" out.sse")) // where links are made
 	runs := [][]string{
 		{dir},
+		{sub},
 		{filepath.Join(dir, ciName+".sse"), missing},
 		{"--request", missing, filepath.Join(dir, ciName+".sse")},
 		{"--config", missing, dir},

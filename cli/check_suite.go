@@ -191,7 +191,7 @@ func runSuite(ctx context.Context, o options, stdin *os.File, stdout, stderr io.
 		}
 		for _, v := range verdicts {
 			if v.Skipped != "" {
-				fmt.Fprintf(stderr, "streamtap check: skipped %s: %s\n", termtext.Safe(v.Input), v.Skipped)
+				fmt.Fprintf(stderr, "streamtap check: skipped %s: %s\n", termtext.Safe(v.Input), termtext.Safe(v.Skipped))
 			}
 			if v.Err != nil {
 				writeErrorLine(stderr, "streamtap check", v.Err)
