@@ -314,8 +314,11 @@ func AddDisabled(cfg *checks.Config, spec string) error {
 
 // LoadConfig reads the config file at path, one the user named
 // (--config): whoever owns it, but only when it is a regular file of at
-// most 1 MiB (a named pipe would block the open and the read for ever).
-// os.DevNull is no config: none, not even the one found.
+// most 1 MiB. Anything else is refused before it is opened: opening a
+// named pipe waits for a writer, and a check that found a FIFO called
+// .streamtap.yaml in a parent directory slept in open(2), where no
+// signal's cancellation reaches, until it was killed. os.DevNull is no
+// config: none, not even the one found.
 func LoadConfig(path string) (Config, error) {
 	if path == os.DevNull {
 		return Config{}, nil // --config /dev/null: no config at all
@@ -374,7 +377,7 @@ func regularConfig(path string, st os.FileInfo) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s is %s, not a config file: a config file is read only when it is a regular file", path, modeName(st.Mode().Type()))
+	return fmt.Errorf("%s: not a regular file (%s): not a config file", path, modeName(st.Mode().Type()))
 }
 
 // Configs finds and loads the config file that governs each input, as

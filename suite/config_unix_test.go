@@ -50,9 +50,9 @@ func TestConfigNotARegularFile(t *testing.T) {
 		load func() error
 		says string
 	}{
-		{"a pipe found", func() error { _, err := new(Configs).For(fifoDir); return err }, "is a named pipe"},
-		{"a pipe named", func() error { _, err := LoadConfig(fifo); return err }, "is a named pipe"},
-		{"a directory named", func() error { _, err := LoadConfig(filepath.Join(dirDir, ".streamtap.yaml")); return err }, "is a directory"},
+		{"a pipe found", func() error { _, err := new(Configs).For(fifoDir); return err }, "not a regular file (a named pipe)"},
+		{"a pipe named", func() error { _, err := LoadConfig(fifo); return err }, "not a regular file (a named pipe)"},
+		{"a directory named", func() error { _, err := LoadConfig(filepath.Join(dirDir, ".streamtap.yaml")); return err }, "not a regular file (a directory)"},
 	} {
 		var err error
 		inTime(t, tt.what, func() { err = tt.load() })
