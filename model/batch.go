@@ -72,7 +72,7 @@ func (b *Batch) ValidateLast() {
 				return
 			}
 		}
-		b.scans[i] = prescan{sc: b.idx.ScanObject(g.Data), ok: true}
+		b.scans[i] = prescan{sc: b.idx.Scan(g.Data, &memberNames), ok: true}
 		if w != nil {
 			b.scans[i].chunk = b.prescanWrapped(w, g.Data, b.scans[i].sc)
 		}
@@ -123,4 +123,9 @@ func (s *Session) AddBatch(b *Batch, each func(ev *Event, ord int, f *capture.Fr
 	return nil
 }
 
-func isDoneSentinel(data []byte) bool { return string(bytes.TrimSpace(data)) == "[DONE]" }
+func isDoneSentinel(data []byte) bool {
+	if len(data) > 0 && data[0] == '{' {
+		return false // the usual event: an object, not the sentinel
+	}
+	return string(bytes.TrimSpace(data)) == "[DONE]"
+}

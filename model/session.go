@@ -351,15 +351,15 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		s.idx = &s.batchIdx
 		pre.Load(s.idx, data, sc)
 		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
-			s.idx.Members(data, s.top.member)
+			s.loadMembers(data)
 		}
 	default:
 		if inner, ok := s.unwrapShaped(f); ok {
 			// Valid JSON, since it decoded: its dialect reads the event it
 			// wraps, so its outer document is not scanned (see Wrapper).
 			s.unwrapped, isObj = inner, true
-		} else {
-			isObj, err = s.idx.ScanObject(data, s.top.collect)
+		} else if isObj, err = s.idx.Scan(data, &memberNames); isObj && err == nil {
+			s.loadMembers(data)
 		}
 	}
 	if err != nil {
@@ -379,10 +379,17 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	if f.Flags&capture.EventStream != 0 {
 		ev.Type = ev.Name // an event stream message is typed by its :event-type header
 	} else if len(t[mType]) > 0 {
-		s.scratch = jsonscan.Unquote(s.scratch[:0], t[mType])
-		ev.Type = s.types.id(s.scratch)
-		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {
-			ev.Flags |= NameMismatch
+		typ, plain := jsonscan.Raw(t[mType])
+		switch {
+		case plain && f.HasEvent && string(typ) == string(f.Event):
+			ev.Type = ev.Name // the usual SSE event: named as it is typed
+		case plain:
+			ev.Type = s.types.id(typ)
+			ev.Flags |= nameMismatch(f, typ)
+		default:
+			s.scratch = jsonscan.Unquote(s.scratch[:0], t[mType])
+			ev.Type = s.types.id(s.scratch)
+			ev.Flags |= nameMismatch(f, s.scratch)
 		}
 	} else if jsonscan.Kind(t[mObject]) == '"' {
 		ev.Type = s.types.id(jsonscan.Unquote(s.scratch[:0], t[mObject])) // chat.completion.chunk
@@ -408,6 +415,26 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	if s.status >= 400 && ev.Kind != KindError {
 		s.ErrorEvent(ev, t[mError], ord)
 	}
+}
+
+// nameMismatch is NameMismatch when frame f has an SSE event name other
+// than typ, the type its data says.
+func nameMismatch(f *capture.Frame, typ []byte) Flags {
+	if f.HasEvent && !bytes.Equal(typ, f.Event) {
+		return NameMismatch
+	}
+	return 0
+}
+
+// loadMembers records the declared members of data, the object s.idx
+// holds: those its scan found as it passed them, or, for a document too
+// large to index, those a walk of its top level finds.
+func (s *Session) loadMembers(data []byte) {
+	if !s.idx.Holds() {
+		s.idx.Members(data, s.top.member)
+		return
+	}
+	s.top.load(data, s.idx.Found())
 }
 
 // array handles a JSON value that is not an object: a dialect's array

@@ -34,6 +34,10 @@ type Index struct {
 	// members: past those of the documents before it in an Indexes.
 	o0, m0 int
 	loaded bool // the slices are an Indexes' (see Load): never append to them
+	// found is where the members a Names looks out for lie (see Scan):
+	// the document's, from f0 on.
+	found []Found
+	f0    int
 }
 
 // container is an indexed object or array.
@@ -57,20 +61,50 @@ type member struct {
 // Index's readers until the next call.
 func (x *Index) ScanObject(data []byte, fn func(key, value []byte)) (isObject bool, err error) {
 	x.Reset()
-	return x.scan(data, fn)
+	return x.scan(data, fn, nil)
 }
+
+// Scan validates data and indexes it for the readers until the next call,
+// in one pass over its bytes, which also records where the members names
+// looks out for lie at the top level of an object (Found). names may be
+// nil. It returns whether data is an object and, when it is not valid
+// JSON, the error (a *SyntaxError); then nothing is recorded.
+func (x *Index) Scan(data []byte, names *Names) (isObject bool, err error) {
+	x.Reset()
+	return x.scan(data, nil, names)
+}
+
+// Found lists where the members the last Scan looked out for lie at the
+// top level of the document, in document order, every occurrence: data
+// [Start:End] of the data scanned. A document too large to index (2 GiB)
+// has none recorded: read its members with Members.
+func (x *Index) Found() []Found { return x.found[x.f0:] }
 
 // scan validates data and records its structure after the documents x
 // holds already, or records nothing when data is not valid.
-func (x *Index) scan(data []byte, fn func(key, value []byte)) (isObject bool, err error) {
-	x.data, x.o0, x.m0 = data, len(x.opens), len(x.members)
+func (x *Index) scan(data []byte, fn func(key, value []byte), names *Names) (isObject bool, err error) {
+	x.data, x.o0, x.m0, x.f0 = data, len(x.opens), len(x.members), len(x.found)
+	if fn == nil && len(data) < math.MaxInt32 {
+		p := pass{d: data, x: x, names: names}
+		var ok bool
+		if isObject, ok = p.run(); ok {
+			return isObject, nil
+		}
+		// Invalid: the validator says where and why.
+		_, err = ScanObject(data, nil)
+		if err == nil {
+			err = &SyntaxError{Offset: len(data), Msg: "invalid JSON"} // never expected: FuzzIndex holds the two to agree
+		}
+		x.data, x.opens, x.conts, x.members, x.found = nil, x.opens[:x.o0], x.conts[:x.o0], x.members[:x.m0], x.found[:x.f0]
+		return isObject, err
+	}
 	v := validator{d: data}
 	if len(data) < math.MaxInt32 {
 		v.idx = x
 	}
 	isObject, err = v.scanObject(fn)
 	if err != nil {
-		x.data, x.opens, x.conts, x.members = nil, x.opens[:x.o0], x.conts[:x.o0], x.members[:x.m0]
+		x.data, x.opens, x.conts, x.members, x.found = nil, x.opens[:x.o0], x.conts[:x.o0], x.members[:x.m0], x.found[:x.f0]
 	}
 	return isObject, err
 }
@@ -81,8 +115,8 @@ func (x *Index) Reset() {
 		*x = Index{}
 		return
 	}
-	x.data, x.opens, x.conts, x.members = nil, x.opens[:0], x.conts[:0], x.members[:0]
-	x.o0, x.m0 = 0, 0
+	x.data, x.opens, x.conts, x.members, x.found = nil, x.opens[:0], x.conts[:0], x.members[:0], x.found[:0]
+	x.o0, x.m0, x.f0 = 0, 0, 0
 }
 
 // open records a container opening at offset i and returns its slot, or
@@ -304,16 +338,22 @@ type Scanned struct {
 	Err      error
 	opens    [2]int32
 	members  int32 // the end of its members; links among them count from the batch's first
+	found    [2]int32
 }
 
 // ScanObject validates and indexes data as Index.ScanObject does, records
 // every member, top level included, and keeps the index until Reset.
-func (xs *Indexes) ScanObject(data []byte) Scanned {
+func (xs *Indexes) ScanObject(data []byte) Scanned { return xs.Scan(data, nil) }
+
+// Scan is ScanObject that also records where the members names looks out
+// for lie, as Index.Scan does: Load hands them to the Index it loads.
+func (xs *Indexes) Scan(data []byte, names *Names) Scanned {
 	x := &xs.all
 	sc := Scanned{}
-	sc.IsObject, sc.Err = x.scan(data, nil)
+	sc.IsObject, sc.Err = x.scan(data, nil, names)
 	sc.opens = [2]int32{int32(x.o0), int32(len(x.opens))}
 	sc.members = int32(len(x.members))
+	sc.found = [2]int32{int32(x.f0), int32(len(x.found))}
 	x.data = nil
 	return sc
 }
@@ -324,12 +364,13 @@ func (xs *Indexes) ScanObject(data []byte) Scanned {
 // memory without the right to write to it: x's own next ScanObject
 // allocates anew.
 func (xs *Indexes) Load(x *Index, data []byte, sc Scanned) {
-	o, m := sc.opens, sc.members
+	o, m, f := sc.opens, sc.members, sc.found
 	*x = Index{
 		data:    data,
 		opens:   xs.all.opens[o[0]:o[1]:o[1]],
 		conts:   xs.all.conts[o[0]:o[1]:o[1]],
 		members: xs.all.members[:m:m],
+		found:   xs.all.found[f[0]:f[1]:f[1]],
 		loaded:  true,
 	}
 }
