@@ -132,6 +132,12 @@ type Session struct {
 	idx      *jsonscan.Index // the structure of the event being added: &scanIdx, or &batchIdx
 	scanIdx  jsonscan.Index  // indexes events that Add validates itself
 	batchIdx jsonscan.Index  // reads an event a Batch validated
+	// scan is what the scan of each event records: the declared members,
+	// and a fingerprint when an observer reads one (see Fingerprinter).
+	scan jsonscan.ScanOptions
+	// fp is the fingerprint of the event being added, when fpOK.
+	fp       uint64
+	fpOK     bool
 	scratch  []byte
 	cur      []byte                // the data of the event being added, when it is a JSON object
 	status   int                   // HTTP status of the latest head
@@ -154,8 +160,17 @@ type Session struct {
 func NewSession(opts Options) *Session {
 	s := &Session{opts: opts, types: newInterner(), done: -1}
 	s.idx = &s.scanIdx
+	s.scan.Names = &memberNames
+	if fp, ok := findObserver[Fingerprinter](opts.Observer); ok {
+		s.scan.Hash, s.scan.Skip = true, fp.FingerprintSkip()
+	}
 	return s
 }
+
+// ScanOptions is what the scan of each event records, for a Batch that
+// validates events ahead of the session (Batch.Scan). The caller must
+// not modify it.
+func (s *Session) ScanOptions() *jsonscan.ScanOptions { return &s.scan }
 
 // Len is the number of events added so far.
 func (s *Session) Len() int { return s.count }
@@ -259,7 +274,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 	s.last = Event{Offset: f.Start, Len: int32(f.End - f.Start), At: f.At, Seq: -1, Item: -1,
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
-	s.cur = nil
+	s.cur, s.fpOK = nil, false
 	s.top.reset() // Member answers nil for any event without members, not the last one's
 	s.notes = s.notes[:0]
 	switch f.Kind {
@@ -353,14 +368,16 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
 			s.loadMembers(data)
 		}
+		s.fp, s.fpOK = s.idx.Hash()
 	default:
 		if inner, ok := s.unwrapShaped(f); ok {
 			// Valid JSON, since it decoded: its dialect reads the event it
 			// wraps, so its outer document is not scanned (see Wrapper).
 			s.unwrapped, isObj = inner, true
-		} else if isObj, err = s.idx.Scan(data, &memberNames); isObj && err == nil {
+		} else if isObj, err = s.idx.ScanWith(data, &s.scan); isObj && err == nil {
 			s.loadMembers(data)
 		}
+		s.fp, s.fpOK = s.idx.Hash()
 	}
 	if err != nil {
 		ev.Flags |= DecodeError

@@ -38,6 +38,19 @@ type Index struct {
 	// the document's, from f0 on.
 	found []Found
 	f0    int
+	// hash is the document's fingerprint, when hashed (see ScanOptions).
+	hash   uint64
+	hashed bool
+}
+
+// ScanOptions say what a scan records beside a document's structure.
+type ScanOptions struct {
+	// Names are the top-level members whose place it records (Found).
+	Names *Names
+	// Hash fingerprints the document (Hash), leaving out the members Skip
+	// names at any depth.
+	Hash bool
+	Skip *KeySet
 }
 
 // container is an indexed object or array.
@@ -71,8 +84,19 @@ func (x *Index) ScanObject(data []byte, fn func(key, value []byte)) (isObject bo
 // JSON, the error (a *SyntaxError); then nothing is recorded.
 func (x *Index) Scan(data []byte, names *Names) (isObject bool, err error) {
 	x.Reset()
-	return x.scan(data, nil, names)
+	return x.scan(data, nil, &ScanOptions{Names: names})
 }
+
+// ScanWith is Scan that records what o says: the members o.Names looks out
+// for, and with o.Hash the document's fingerprint (Hash).
+func (x *Index) ScanWith(data []byte, o *ScanOptions) (isObject bool, err error) {
+	x.Reset()
+	return x.scan(data, nil, o)
+}
+
+// Hash returns the fingerprint of the document the last scan indexed
+// (see Fingerprint), and whether that scan computed it.
+func (x *Index) Hash() (uint64, bool) { return x.hash, x.hashed }
 
 // Found lists where the members the last Scan looked out for lie at the
 // top level of the document, in document order, every occurrence: data
@@ -82,12 +106,17 @@ func (x *Index) Found() []Found { return x.found[x.f0:] }
 
 // scan validates data and records its structure after the documents x
 // holds already, or records nothing when data is not valid.
-func (x *Index) scan(data []byte, fn func(key, value []byte), names *Names) (isObject bool, err error) {
+func (x *Index) scan(data []byte, fn func(key, value []byte), o *ScanOptions) (isObject bool, err error) {
 	x.data, x.o0, x.m0, x.f0 = data, len(x.opens), len(x.members), len(x.found)
+	x.hash, x.hashed = 0, false
 	if fn == nil && len(data) < math.MaxInt32 {
-		p := pass{d: data, x: x, names: names}
+		p := pass{d: data, x: x}
+		if o != nil {
+			p.names, p.hash, p.skip = o.Names, o.Hash, o.Skip
+		}
 		var ok bool
-		if isObject, ok = p.run(); ok {
+		if isObject, ok, x.hash = p.run(); ok {
+			x.hashed = p.hash
 			return isObject, nil
 		}
 		// Invalid: the validator says where and why.
@@ -117,6 +146,7 @@ func (x *Index) Reset() {
 	}
 	x.data, x.opens, x.conts, x.members, x.found = nil, x.opens[:0], x.conts[:0], x.members[:0], x.found[:0]
 	x.o0, x.m0, x.f0 = 0, 0, 0
+	x.hash, x.hashed = 0, false
 }
 
 // open records a container opening at offset i and returns its slot, or
@@ -339,6 +369,8 @@ type Scanned struct {
 	opens    [2]int32
 	members  int32 // the end of its members; links among them count from the batch's first
 	found    [2]int32
+	hash     uint64
+	hashed   bool
 }
 
 // ScanObject validates and indexes data as Index.ScanObject does, records
@@ -348,9 +380,15 @@ func (xs *Indexes) ScanObject(data []byte) Scanned { return xs.Scan(data, nil) }
 // Scan is ScanObject that also records where the members names looks out
 // for lie, as Index.Scan does: Load hands them to the Index it loads.
 func (xs *Indexes) Scan(data []byte, names *Names) Scanned {
+	return xs.ScanWith(data, &ScanOptions{Names: names})
+}
+
+// ScanWith is Scan that records what o says, as Index.ScanWith does.
+func (xs *Indexes) ScanWith(data []byte, o *ScanOptions) Scanned {
 	x := &xs.all
 	sc := Scanned{}
-	sc.IsObject, sc.Err = x.scan(data, nil, names)
+	sc.IsObject, sc.Err = x.scan(data, nil, o)
+	sc.hash, sc.hashed = x.hash, x.hashed
 	sc.opens = [2]int32{int32(x.o0), int32(len(x.opens))}
 	sc.members = int32(len(x.members))
 	sc.found = [2]int32{int32(x.f0), int32(len(x.found))}
@@ -371,6 +409,8 @@ func (xs *Indexes) Load(x *Index, data []byte, sc Scanned) {
 		conts:   xs.all.conts[o[0]:o[1]:o[1]],
 		members: xs.all.members[:m:m],
 		found:   xs.all.found[f[0]:f[1]:f[1]],
+		hash:    sc.hash,
+		hashed:  sc.hashed,
 		loaded:  true,
 	}
 }

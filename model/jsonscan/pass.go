@@ -21,102 +21,113 @@ type pass struct {
 	x     *Index
 	names *Names
 	depth int
+	// hash says to fingerprint the document as it is scanned (see
+	// Fingerprint), leaving out the members skip names.
+	hash bool
+	skip *KeySet
 }
 
-// run validates and indexes p.d, and reports whether it is an object and
-// whether it is valid.
-func (p *pass) run() (isObject, ok bool) {
+// run validates and indexes p.d, and reports whether it is an object,
+// whether it is valid, and its fingerprint when p.hash.
+func (p *pass) run() (isObject, ok bool, h uint64) {
 	d := p.d
 	i := skipWS(d, 0)
 	if i < len(d) && d[i] == '{' {
 		isObject = true
-		i = p.object(i, p.names)
+		i, h = p.object(i, p.names)
 	} else {
-		i = p.value(i)
+		i, h = p.value(i)
 	}
 	if i < 0 {
-		return isObject, false
+		return isObject, false, 0
 	}
-	return isObject, skipWS(d, i) == len(d)
+	return isObject, skipWS(d, i) == len(d), h
 }
 
 // value returns the index just past the value at d[i], or -1 when there
-// is no valid value there.
-func (p *pass) value(i int) int {
+// is no valid value there, and the value's fingerprint when p.hash.
+func (p *pass) value(i int) (int, uint64) {
 	d := p.d
 	if i >= len(d) {
-		return -1
+		return -1, 0
 	}
+	e := -1
 	switch d[i] {
 	case '"':
-		return stringEnd(d, i+1)
+		e = stringEnd(d, i+1)
 	case '{':
 		return p.object(i, nil)
 	case '[':
 		return p.array(i)
 	case 't':
 		if len(d)-i >= 4 && string(d[i:i+4]) == "true" {
-			return i + 4
+			e = i + 4
 		}
-		return -1
 	case 'f':
 		if len(d)-i >= 5 && string(d[i:i+5]) == "false" {
-			return i + 5
+			e = i + 5
 		}
-		return -1
 	case 'n':
 		if len(d)-i >= 4 && string(d[i:i+4]) == "null" {
-			return i + 4
+			e = i + 4
 		}
-		return -1
+	default:
+		e = numberEnd(d, i)
 	}
-	return numberEnd(d, i)
+	if e < 0 || !p.hash {
+		return e, 0
+	}
+	return e, hashBytes(d[i:e])
 }
 
-// object returns the index just past the object opening at d[i], or -1.
-// With names (the top level), it records where the named members lie.
-func (p *pass) object(i int, names *Names) int {
+// object returns the index just past the object opening at d[i], or -1,
+// and its fingerprint when p.hash. With names (the top level), it records
+// where the named members lie.
+func (p *pass) object(i int, names *Names) (int, uint64) {
 	if p.depth++; p.depth > MaxDepth {
-		return -1
+		return -1, 0
 	}
 	d, x := p.d, p.x
+	start := i
 	slot, prev := x.open(i), -1
+	h := uint64(objectSeed)
 	i++
 	if i < len(d) && d[i] <= ' ' {
 		i = skipWS(d, i)
 	}
 	if i < len(d) && d[i] == '}' {
-		x.close(slot, i+1)
-		p.depth--
-		return i + 1
+		i++
+		x.close(slot, i)
+		return i, p.closed(start, i, h)
 	}
 	for {
 		if i >= len(d) || d[i] != '"' {
-			return -1
+			return -1, 0
 		}
 		ks := i + 1
 		if i = stringEnd(d, ks); i < 0 {
-			return -1
+			return -1, 0
 		}
 		ke := i - 1
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		if i >= len(d) || d[i] != ':' {
-			return -1
+			return -1, 0
 		}
 		i++
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		vs := i
-		if i < len(d) && d[i] == '"' {
+		var hv uint64
+		if i < len(d) && d[i] == '"' && !p.hash {
 			i = stringEnd(d, i+1)
 		} else {
-			i = p.value(i)
+			i, hv = p.value(i)
 		}
 		if i < 0 {
-			return -1
+			return -1, 0
 		}
 		if slot >= 0 {
 			prev = x.member(slot, prev, ks, ke, vs, i)
@@ -126,11 +137,14 @@ func (p *pass) object(i int, names *Names) int {
 				x.found = append(x.found, Found{Name: uint8(k), Start: int32(vs), End: int32(i)})
 			}
 		}
+		if p.hash && !p.skip.Has(d[ks:ke]) {
+			h += memberHash(d[ks:ke], hv)
+		}
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		if i >= len(d) {
-			return -1
+			return -1, 0
 		}
 		switch d[i] {
 		case ',':
@@ -139,44 +153,65 @@ func (p *pass) object(i int, names *Names) int {
 				i = skipWS(d, i)
 			}
 		case '}':
-			x.close(slot, i+1)
-			p.depth--
-			return i + 1
+			i++
+			x.close(slot, i)
+			return i, p.closed(start, i, h)
 		default:
-			return -1
+			return -1, 0
 		}
 	}
 }
 
-// array returns the index just past the array opening at d[i], or -1.
-func (p *pass) array(i int) int {
+// closed ends the container d[start:end] of fingerprint h so far: it
+// returns its fingerprint, its bytes' when it lies deeper than a
+// fingerprint reads.
+func (p *pass) closed(start, end int, h uint64) uint64 {
+	p.depth--
+	if !p.hash {
+		return 0
+	}
+	if p.depth >= maxHashDepth {
+		return hashBytes(p.d[start:end])
+	}
+	return h
+}
+
+// array returns the index just past the array opening at d[i], or -1,
+// and its fingerprint when p.hash.
+func (p *pass) array(i int) (int, uint64) {
 	if p.depth++; p.depth > MaxDepth {
-		return -1
+		return -1, 0
 	}
 	d, x := p.d, p.x
+	start := i
 	slot, prev := x.open(i), -1
+	h := uint64(arraySeed)
 	i++
 	if i < len(d) && d[i] <= ' ' {
 		i = skipWS(d, i)
 	}
 	if i < len(d) && d[i] == ']' {
-		x.close(slot, i+1)
-		p.depth--
-		return i + 1
+		i++
+		x.close(slot, i)
+		return i, p.closed(start, i, h)
 	}
 	for {
 		vs := i
-		if i = p.value(i); i < 0 {
-			return -1
+		var hv uint64
+		if i, hv = p.value(i); i < 0 {
+			return -1, 0
 		}
 		if slot >= 0 {
 			prev = x.member(slot, prev, -1, -1, vs, i)
+		}
+		if p.hash {
+			h = elementHash(h, hv)
 		}
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		if i >= len(d) {
-			return -1
+			return -1, 0
 		}
 		switch d[i] {
 		case ',':
@@ -185,11 +220,11 @@ func (p *pass) array(i int) int {
 				i = skipWS(d, i)
 			}
 		case ']':
-			x.close(slot, i+1)
-			p.depth--
-			return i + 1
+			i++
+			x.close(slot, i)
+			return i, p.closed(start, i, h)
 		default:
-			return -1
+			return -1, 0
 		}
 	}
 }

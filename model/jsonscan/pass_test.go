@@ -1,6 +1,8 @@
 package jsonscan
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -73,6 +75,9 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		scanSame(t, data)
+		if json.Valid(data) {
+			passHash(t, string(data))
+		}
 	})
 }
 
@@ -98,4 +103,83 @@ func TestScanBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	walkSame(t, &x, []byte(wide), 0)
+}
+
+var hashSkip = NewKeySet("id", "sequence_number", "x")
+
+// TestFingerprintOfPass: the fingerprint the one pass computes is the one
+// Fingerprint computes by walking, indexed or not, and it leaves out what
+// it should: members named in the set at any depth, and the order of an
+// object's members, not of an array's elements.
+func TestFingerprintOfPass(t *testing.T) {
+	same := [][2]string{
+		{`{"a":1,"b":[1,2]}`, `{"b":[1,2],"a":1}`},
+		{`{"a":{"id":"x1","k":2}}`, `{"a":{"k":2,"id":"x2"}}`},
+		{`{"a":1,"sequence_number":3}`, `{"a":1}`},
+		{` {"a" : [ {"x":1} ] } `, `{"a":[{}]}`},
+	}
+	for _, c := range same {
+		if a, b := passHash(t, c[0]), passHash(t, c[1]); a != b {
+			t.Errorf("fingerprints of %s and %s differ", c[0], c[1])
+		}
+	}
+	differ := [][2]string{
+		{`{"a":[1,2]}`, `{"a":[2,1]}`},
+		{`{"a":1}`, `{"a":"1"}`},
+		{`{"a":{"b":1}}`, `{"b":{"a":1}}`},
+		{`{"a":[]}`, `{"a":{}}`},
+		{`{"a":1,"a":1}`, `{"a":1}`},
+	}
+	for _, c := range differ {
+		if a, b := passHash(t, c[0]), passHash(t, c[1]); a == b {
+			t.Errorf("fingerprints of %s and %s agree", c[0], c[1])
+		}
+	}
+	deep := strings.Repeat(`{"a":`, 80) + `{"id":1}` + strings.Repeat("}", 80)
+	passHash(t, deep)
+}
+
+// passHash scans doc with a fingerprint and checks it against the walks.
+func passHash(t *testing.T, doc string) uint64 {
+	t.Helper()
+	var x Index
+	data := []byte(doc)
+	if _, err := x.ScanWith(data, &ScanOptions{Hash: true, Skip: hashSkip}); err != nil {
+		t.Fatal(err)
+	}
+	h, ok := x.Hash()
+	if !ok {
+		t.Fatalf("%s: no fingerprint", doc)
+	}
+	v := bytes.TrimSpace(data)
+	if w := Fingerprint(&x, v, hashSkip); w != h {
+		t.Fatalf("%s: the pass's fingerprint %x; the indexed walk's %x", doc, h, w)
+	}
+	if w := Fingerprint(nil, v, hashSkip); w != h {
+		t.Fatalf("%s: the pass's fingerprint %x; the walk's %x", doc, h, w)
+	}
+	return h
+}
+
+// TestHashBytesSpreads: every length up to 40 and every byte of the
+// input changes the hash (the short inputs are read as overlapping
+// words; none of their bytes may be left out).
+func TestHashBytesSpreads(t *testing.T) {
+	for n := range 41 {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + i)
+		}
+		h := hashBytes(b)
+		if n > 0 && h == hashBytes(b[:n-1]) {
+			t.Errorf("hashBytes of %d and %d bytes agree", n, n-1)
+		}
+		for i := range b {
+			b[i] ^= 1
+			if hashBytes(b) == h {
+				t.Errorf("hashBytes(%q) ignores byte %d", b, i)
+			}
+			b[i] ^= 1
+		}
+	}
 }

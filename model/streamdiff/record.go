@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
-	"math/bits"
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
@@ -38,6 +37,7 @@ const maxHashDepth = 64
 // the goroutine that adds events.
 type Recorder struct {
 	ign    Ignore
+	skip   *jsonscan.KeySet // the members fingerprints leave out: ign's, and sequence numbers
 	blocks []*recBlock
 	n      int
 	next   int64           // where the next event would start if contiguous
@@ -74,7 +74,10 @@ type recBlock struct {
 // NewRecorder returns a recorder that leaves the members ig names out of
 // the fingerprints.
 func NewRecorder(ig Ignore) *Recorder {
-	return &Recorder{ign: ig, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
+	// Sequence numbers are compared apart (checkSequence): in the
+	// fingerprint, one dropped event would make every later one differ.
+	skip := jsonscan.NewKeySet(append(ig.Names(), IgnoreSeq)...)
+	return &Recorder{ign: ig, skip: skip, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
 }
 
 // Attach returns opts with a new Recorder observing its events, after
@@ -85,6 +88,10 @@ func Attach(opts model.Options, ig Ignore) (model.Options, *Recorder) {
 	r.raw = opts.Raw
 	return opts.WithObserver(r), r
 }
+
+// FingerprintSkip implements model.Fingerprinter: the scan of each event
+// computes its fingerprint, leaving out what the comparison ignores.
+func (r *Recorder) FingerprintSkip() *jsonscan.KeySet { return r.skip }
 
 // Observe implements model.Observer.
 func (r *Recorder) Observe(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
@@ -197,46 +204,17 @@ func (r *Recorder) fingerprint(s *model.Session, ev *model.Event, f *capture.Fra
 	}
 	data := bytes.TrimSpace(f.Data)
 	if len(data) > 0 && data[0] == '{' && ev.Flags&model.DecodeError == 0 {
-		return mix(h ^ r.hashValue(s.JSON(), data, 0))
+		// What the event's JSON says: objects member by member in any
+		// order (a re-serialising gateway may reorder keys), ignored
+		// members left out; computed by the scan that validated the event
+		// (model.Fingerprinter), else by a walk of the same definition.
+		fp, ok := s.Fingerprint()
+		if !ok {
+			fp = jsonscan.Fingerprint(s.JSON(), data, r.skip)
+		}
+		return mix(h ^ fp)
 	}
 	return mix(h ^ maphash.Bytes(seed, data))
-}
-
-// hashValue hashes a JSON value: objects member by member, in any order
-// (a re-serialising gateway may reorder keys), ignored members left out;
-// arrays element by element, in order; scalars by their bytes.
-func (r *Recorder) hashValue(x *jsonscan.Index, v []byte, depth int) uint64 {
-	if len(v) == 0 {
-		return 0
-	}
-	switch v[0] {
-	case '{':
-		if depth >= maxHashDepth {
-			break
-		}
-		h := uint64(0x9e3779b97f4a7c15)
-		x.Members(v, func(k, val []byte) bool {
-			// Sequence numbers are compared apart (checkSequence): in
-			// the fingerprint, one dropped event would make every later
-			// one differ.
-			if !r.ign.hasKey(k) && string(k) != IgnoreSeq {
-				h += mix(maphash.Bytes(seed, k) ^ bits.RotateLeft64(r.hashValue(x, val, depth+1), 17))
-			}
-			return true
-		})
-		return h
-	case '[':
-		if depth >= maxHashDepth {
-			break
-		}
-		h := uint64(0x51afd7ed558ccd)
-		x.Elements(v, func(_ int, el []byte) bool {
-			h = mix(h*31 ^ r.hashValue(x, el, depth+1))
-			return true
-		})
-		return h
-	}
-	return maphash.Bytes(seed, v)
 }
 
 // mix is the finaliser of MurmurHash3: it spreads every input bit over
