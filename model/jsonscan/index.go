@@ -110,13 +110,20 @@ func (x *Index) scan(data []byte, fn func(key, value []byte), o *ScanOptions) (i
 	x.data, x.o0, x.m0, x.f0 = data, len(x.opens), len(x.members), len(x.found)
 	x.hash, x.hashed = 0, false
 	if fn == nil && len(data) < math.MaxInt32 {
-		p := pass{d: data, x: x}
-		if o != nil {
-			p.names, p.hash, p.skip = o.Names, o.Hash, o.Skip
-		}
 		var ok bool
-		if isObject, ok, x.hash = p.run(); ok {
-			x.hashed = p.hash
+		switch {
+		case o == nil:
+			p := pass{d: data, x: x}
+			isObject, ok = p.run()
+		case o.Hash:
+			p := hashPass{d: data, x: x, names: o.Names, skip: o.Skip}
+			isObject, ok, x.hash = p.run()
+			x.hashed = ok
+		default:
+			p := pass{d: data, x: x, names: o.Names}
+			isObject, ok = p.run()
+		}
+		if ok {
 			return isObject, nil
 		}
 		// Invalid: the validator says where and why.

@@ -21,113 +21,102 @@ type pass struct {
 	x     *Index
 	names *Names
 	depth int
-	// hash says to fingerprint the document as it is scanned (see
-	// Fingerprint), leaving out the members skip names.
-	hash bool
-	skip *KeySet
 }
 
-// run validates and indexes p.d, and reports whether it is an object,
-// whether it is valid, and its fingerprint when p.hash.
-func (p *pass) run() (isObject, ok bool, h uint64) {
+// run validates and indexes p.d, and reports whether it is an object and
+// whether it is valid.
+func (p *pass) run() (isObject, ok bool) {
 	d := p.d
 	i := skipWS(d, 0)
 	if i < len(d) && d[i] == '{' {
 		isObject = true
-		i, h = p.object(i, p.names)
+		i = p.object(i, p.names)
 	} else {
-		i, h = p.value(i)
+		i = p.value(i)
 	}
 	if i < 0 {
-		return isObject, false, 0
+		return isObject, false
 	}
-	return isObject, skipWS(d, i) == len(d), h
+	return isObject, skipWS(d, i) == len(d)
 }
 
 // value returns the index just past the value at d[i], or -1 when there
-// is no valid value there, and the value's fingerprint when p.hash.
-func (p *pass) value(i int) (int, uint64) {
+// is no valid value there.
+func (p *pass) value(i int) int {
 	d := p.d
 	if i >= len(d) {
-		return -1, 0
+		return -1
 	}
-	e := -1
 	switch d[i] {
 	case '"':
-		e = stringEnd(d, i+1)
+		return stringEnd(d, i+1)
 	case '{':
 		return p.object(i, nil)
 	case '[':
 		return p.array(i)
 	case 't':
 		if len(d)-i >= 4 && string(d[i:i+4]) == "true" {
-			e = i + 4
+			return i + 4
 		}
+		return -1
 	case 'f':
 		if len(d)-i >= 5 && string(d[i:i+5]) == "false" {
-			e = i + 5
+			return i + 5
 		}
+		return -1
 	case 'n':
 		if len(d)-i >= 4 && string(d[i:i+4]) == "null" {
-			e = i + 4
+			return i + 4
 		}
-	default:
-		e = numberEnd(d, i)
+		return -1
 	}
-	if e < 0 || !p.hash {
-		return e, 0
-	}
-	return e, hashBytes(d[i:e])
+	return numberEnd(d, i)
 }
 
-// object returns the index just past the object opening at d[i], or -1,
-// and its fingerprint when p.hash. With names (the top level), it records
-// where the named members lie.
-func (p *pass) object(i int, names *Names) (int, uint64) {
+// object returns the index just past the object opening at d[i], or -1.
+// With names (the top level), it records where the named members lie.
+func (p *pass) object(i int, names *Names) int {
 	if p.depth++; p.depth > MaxDepth {
-		return -1, 0
+		return -1
 	}
 	d, x := p.d, p.x
-	start := i
 	slot, prev := x.open(i), -1
-	h := uint64(objectSeed)
 	i++
 	if i < len(d) && d[i] <= ' ' {
 		i = skipWS(d, i)
 	}
 	if i < len(d) && d[i] == '}' {
-		i++
-		x.close(slot, i)
-		return i, p.closed(start, i, h)
+		x.close(slot, i+1)
+		p.depth--
+		return i + 1
 	}
 	for {
 		if i >= len(d) || d[i] != '"' {
-			return -1, 0
+			return -1
 		}
 		ks := i + 1
 		if i = stringEnd(d, ks); i < 0 {
-			return -1, 0
+			return -1
 		}
 		ke := i - 1
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		if i >= len(d) || d[i] != ':' {
-			return -1, 0
+			return -1
 		}
 		i++
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		vs := i
-		var hv uint64
-		if i < len(d) && d[i] == '"' && !p.hash {
+		if i < len(d) && d[i] == '"' {
 			i = stringEnd(d, i+1)
 		} else {
-			i, hv = p.value(i)
+			i = p.value(i)
 		}
 		if i < 0 {
-			return -1, 0
+			return -1
 		}
 		if slot >= 0 {
 			prev = x.member(slot, prev, ks, ke, vs, i)
@@ -137,14 +126,11 @@ func (p *pass) object(i int, names *Names) (int, uint64) {
 				x.found = append(x.found, Found{Name: uint8(k), Start: int32(vs), End: int32(i)})
 			}
 		}
-		if p.hash && !p.skip.Has(d[ks:ke]) {
-			h += memberHash(d[ks:ke], hv)
-		}
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		if i >= len(d) {
-			return -1, 0
+			return -1
 		}
 		switch d[i] {
 		case ',':
@@ -153,65 +139,44 @@ func (p *pass) object(i int, names *Names) (int, uint64) {
 				i = skipWS(d, i)
 			}
 		case '}':
-			i++
-			x.close(slot, i)
-			return i, p.closed(start, i, h)
+			x.close(slot, i+1)
+			p.depth--
+			return i + 1
 		default:
-			return -1, 0
+			return -1
 		}
 	}
 }
 
-// closed ends the container d[start:end] of fingerprint h so far: it
-// returns its fingerprint, its bytes' when it lies deeper than a
-// fingerprint reads.
-func (p *pass) closed(start, end int, h uint64) uint64 {
-	p.depth--
-	if !p.hash {
-		return 0
-	}
-	if p.depth >= maxHashDepth {
-		return hashBytes(p.d[start:end])
-	}
-	return h
-}
-
-// array returns the index just past the array opening at d[i], or -1,
-// and its fingerprint when p.hash.
-func (p *pass) array(i int) (int, uint64) {
+// array returns the index just past the array opening at d[i], or -1.
+func (p *pass) array(i int) int {
 	if p.depth++; p.depth > MaxDepth {
-		return -1, 0
+		return -1
 	}
 	d, x := p.d, p.x
-	start := i
 	slot, prev := x.open(i), -1
-	h := uint64(arraySeed)
 	i++
 	if i < len(d) && d[i] <= ' ' {
 		i = skipWS(d, i)
 	}
 	if i < len(d) && d[i] == ']' {
-		i++
-		x.close(slot, i)
-		return i, p.closed(start, i, h)
+		x.close(slot, i+1)
+		p.depth--
+		return i + 1
 	}
 	for {
 		vs := i
-		var hv uint64
-		if i, hv = p.value(i); i < 0 {
-			return -1, 0
+		if i = p.value(i); i < 0 {
+			return -1
 		}
 		if slot >= 0 {
 			prev = x.member(slot, prev, -1, -1, vs, i)
-		}
-		if p.hash {
-			h = elementHash(h, hv)
 		}
 		if i < len(d) && d[i] <= ' ' {
 			i = skipWS(d, i)
 		}
 		if i >= len(d) {
-			return -1, 0
+			return -1
 		}
 		switch d[i] {
 		case ',':
@@ -220,11 +185,11 @@ func (p *pass) array(i int) (int, uint64) {
 				i = skipWS(d, i)
 			}
 		case ']':
-			i++
-			x.close(slot, i)
-			return i, p.closed(start, i, h)
+			x.close(slot, i+1)
+			p.depth--
+			return i + 1
 		default:
-			return -1, 0
+			return -1
 		}
 	}
 }
