@@ -23,7 +23,8 @@ import (
 // no ui, and ui never imports it.
 // suite (check over a test suite: the inputs under directories, the
 // config file, the CI report formats) stands beside termtext too; the
-// commands use it.
+// commands use it. docs carries the reference pages the binary shows
+// (the rule catalogue) and imports nothing.
 // cli holds the commands and may import every package but the root. The
 // root is main.go alone, and it imports cli only (rootFile, rootImports).
 // internal/ holds helpers for tests only (a WebSocket peer, SSE blocks,
@@ -37,10 +38,11 @@ var layers = map[string][]string{
 	"termtext": {"model"},
 	"ingest":   {"capture", "model"},
 	"samples":  nil,
+	"docs":     nil, // the reference pages the binary shows (rules.md)
 	"ui":       {"capture", "model", "samples", "termtext"},
 	"proxy":    {"capture", "model", "ingest", "termtext"},
-	"suite":    {"capture", "model", "termtext"}, // check over a suite: inputs, config, CI formats
-	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy", "suite"},
+	"suite":    {"capture", "model", "termtext", "docs"}, // check over a suite: inputs, config, CI formats
+	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy", "suite", "docs"},
 	"internal": {"capture", "model", "samples"},
 	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
 }
