@@ -590,6 +590,14 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 			}
 		}
 	}
+	switch t := rep.Reasoning.(type) {
+	case string:
+		fmt.Fprintf(&b, "\nreasoning: %s\n", reasoningLine(t))
+	case []string:
+		for i, s := range t {
+			fmt.Fprintf(&b, "\nreasoning[%d]: %s\n", i, reasoningLine(s))
+		}
+	}
 	switch t := rep.Text.(type) {
 	case string:
 		if t != "" {
@@ -605,6 +613,15 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	writeTextSources(&b, rep.TextSources)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// reasoningLine is reasoning as WriteCalls shows it: its text, or what
+// an empty one means.
+func reasoningLine(s string) string {
+	if s == "" {
+		return "(no text: redacted or encrypted)"
+	}
+	return termtext.Safe(s)
 }
 
 // writeTextSources shows, under the text, each message whose statements
