@@ -135,13 +135,20 @@ var archiveSeeds = []string{
 	"http_interactions:\n- request: {method: get}\n  response: {body: {base64_string: 'eA=='}}\n",
 	"interactions: [{request: {}, response: {code: 200, body: x, duration: 5}}]",
 	"interactions:\n- &a {request: *a}\n",
+	`{"request":{"method":"POST","url":"u","body":"base64:e30="},"response":{"status":{"code":200},"headers":{"Content-Encoding":"gzip"},"body":"base64:H4sI"}}`,
+	"httprr trace v1\n18 61\nGET / HTTP/1.1\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+	"httprr trace v1\n18 4\nGET / HTTP/1.1\r\n\r\nHTTP",
 }
 
 // FuzzArchive checks the archive readers on arbitrary input: they never
 // panic, and every entry they return reads back as a stream whose frames
 // tile its bytes.
 func FuzzArchive(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "import", "*.yaml"))
+	var files []string
+	for _, glob := range []string{"*.yaml", "*.json", "*.httprr", "*.httprr.gz"} {
+		more, _ := filepath.Glob(filepath.Join("testdata", "import", glob))
+		files = append(files, more...)
+	}
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -154,7 +161,7 @@ func FuzzArchive(f *testing.F) {
 	}
 	f.Add([]byte(contentCassette)) // vcrpy's httpx shape: response.content
 	f.Fuzz(func(t *testing.T, in []byte) {
-		for _, format := range []Format{FormatAuto, FormatHAR, FormatCassette} {
+		for _, format := range []Format{FormatAuto, FormatHAR, FormatCassette, FormatHTTPRR} {
 			a, err := ReadArchive(in, format, ArchiveOptions{})
 			if err != nil {
 				continue
