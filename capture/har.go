@@ -134,28 +134,6 @@ func (m *harMessage) id() string {
 	return m.ID
 }
 
-func readHAR(data []byte, opt ArchiveOptions) (*Archive, error) {
-	var h harLog
-	if err := json.Unmarshal(bytes.TrimPrefix(data, bom), &h); err != nil {
-		return nil, fmt.Errorf("har: %s", jsonErrorAt(bytes.TrimPrefix(data, bom), err))
-	}
-	if h.Log == nil {
-		return nil, errors.New("har: no log object")
-	}
-	a := &Archive{Format: FormatHAR, Own: h.Log.Creator.Name == harCreator}
-	budget := newInflateBudget(opt)
-	for i := range h.Log.Entries {
-		e, ok := harEntryOf(&h.Log.Entries[i], opt, budget, a.Own)
-		if !ok {
-			a.Skipped++
-			continue
-		}
-		e.Index = i
-		a.Entries = append(a.Entries, e)
-	}
-	return a, nil
-}
-
 // jsonErrorAt says where in data a JSON error is: line and column, and
 // the field for a value of the wrong type.
 func jsonErrorAt(data []byte, err error) string {
@@ -181,8 +159,9 @@ func jsonErrorAt(data []byte, err error) string {
 // a stream nor JSON and whose request posts no JSON either, unless keepAll
 // (a HAR streamtap wrote, where every entry is a session it read). The
 // request counts because an API call that failed (401 with an HTML page,
-// no response at all) is still an exchange to report.
-func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll bool) (Entry, bool) {
+// no response at all) is still an exchange to report. Without build it
+// only tells ok, and the entry's body is left unread.
+func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll, build bool) (Entry, bool) {
 	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
 	rq, rs := &he.Request, &he.Response
 	e.Method, e.URL = rq.Method, rq.URL
@@ -228,6 +207,9 @@ func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll
 		strings.HasPrefix(mime, EventStreamContentType) || len(he.Messages) > 0
 	if !e.Stream && !keepAll && !postsJSON(rq) && !isJSON(mime, bodyStart(body, packed)) {
 		return e, false
+	}
+	if !build {
+		return e, true
 	}
 	switch {
 	case packed != nil:

@@ -73,7 +73,6 @@ func TestHeapLimitCountsOverhead(t *testing.T) {
 	for i := 0; i < len(all); i += 2 {
 		fragments = append(fragments, all[i])
 	}
-	all = nil
 	runtime.GC()
 	runtime.GC() // the second one sets the limit from the first's live heap
 	var before, after runtime.MemStats
