@@ -137,6 +137,12 @@ func (a *Archive) Source(i int, name string) *Source {
 	return e.Source(name)
 }
 
+// bufSize is the size of the buffers the archive's file is read through:
+// 64 KiB, or the file's size when it is smaller.
+func (a *Archive) bufSize() int {
+	return int(max(min(a.size, 64<<10), 16))
+}
+
 // yamlLimit bounds the JSON a cassette's parsed_body may be written as.
 func (a *Archive) yamlLimit() int {
 	return yamlGrowth*int(min(a.size, 1<<40)) + yamlSlack
@@ -150,7 +156,7 @@ func (a *Archive) indexHAR() error {
 	if n, _ := a.src.ReadAt(head[:], 0); n == len(bom) && bytes.Equal(head[:], bom) {
 		base = int64(len(bom))
 	}
-	dec := json.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(a.src, base, a.size-base), 64<<10))
+	dec := json.NewDecoder(bufio.NewReaderSize(io.NewSectionReader(a.src, base, a.size-base), a.bufSize()))
 	fail := func(err error, shift int64) error {
 		var syn *json.SyntaxError
 		if errors.As(err, &syn) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -330,7 +336,7 @@ func (a *Archive) jsonErrorAt(shift int64, err error) string {
 	off += shift
 	// Count the lines before off, a block at a time.
 	ln, lastNL := 1, int64(-1)
-	buf := make([]byte, 64<<10)
+	buf := make([]byte, a.bufSize())
 	for pos := int64(0); pos < off; {
 		n, rerr := a.src.ReadAt(buf[:min(int64(len(buf)), off-pos)], pos)
 		for i, c := range buf[:n] {
@@ -351,7 +357,7 @@ func (a *Archive) jsonErrorAt(shift int64, err error) string {
 // reads each once (an item that does not read is the file's error), or
 // reads the whole cassette when it cannot be cut.
 func (a *Archive) indexCassette() error {
-	items, ok, err := cutCassette(io.NewSectionReader(a.src, 0, a.size))
+	items, ok, err := cutCassette(bufio.NewReaderSize(io.NewSectionReader(a.src, 0, a.size), a.bufSize()))
 	if err != nil {
 		return err
 	}
@@ -428,7 +434,7 @@ type yamlLine struct {
 // (holding 24 bytes of each), in the file's first YAML document. ok is
 // false when the list is not such a sequence, or the document looks
 // otherwise than cutCassette can vouch for: the caller parses it whole.
-func cutCassette(r io.Reader) (items []cassetteItem, ok bool, err error) {
+func cutCassette(r *bufio.Reader) (items []cassetteItem, ok bool, err error) {
 	const (
 		seekKey = iota
 		seekItem
@@ -509,8 +515,7 @@ func isItemStart(head []byte) bool {
 // eachYAMLLine calls f with each line of r until f returns false; *end is
 // then the offset where reading stopped (the line f stopped at), or the
 // size of r at its end.
-func eachYAMLLine(r io.Reader, f func(*yamlLine) bool, end *int64) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+func eachYAMLLine(br *bufio.Reader, f func(*yamlLine) bool, end *int64) error {
 	var pos int64
 	num := 0
 	var head [24]byte
@@ -602,18 +607,20 @@ func parseItem(raw []byte, first int) (n *yaml.Node, err error) {
 	if seq == nil || seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 {
 		return nil, errors.New("not one list item")
 	}
-	shiftLines(seq.Content[0], first-1, map[*yaml.Node]bool{})
+	shiftLines(seq.Content[0], first-1)
 	return seq.Content[0], nil
 }
 
-// shiftLines adds d to the line of n and of every node under it.
-func shiftLines(n *yaml.Node, d int, seen map[*yaml.Node]bool) {
-	if n == nil || seen[n] {
-		return
-	}
-	seen[n] = true
-	n.Line += d
-	for _, c := range n.Content {
-		shiftLines(c, d, seen)
+// shiftLines adds d to the line of n and of every node under it. The
+// nodes' Content is a tree (an alias points at its anchor through Alias,
+// not Content), walked with a stack of its own: a parse may nest deeper
+// than a goroutine's stack likes.
+func shiftLines(n *yaml.Node, d int) {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		n.Line += d
+		stack = append(stack, n.Content...)
 	}
 }

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -86,7 +87,7 @@ func TestCutCassette(t *testing.T) {
 		"alias across": 2, // the same
 		"flow list":    -1, "json": -1, "key again": -1,
 	} {
-		items, ok, err := cutCassette(strings.NewReader(cassetteShapes[name]))
+		items, ok, err := cutCassette(bufio.NewReader(strings.NewReader(cassetteShapes[name])))
 		got := len(items)
 		if !ok {
 			got = -1
