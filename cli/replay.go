@@ -26,11 +26,12 @@ timing is served at once and played at a fixed pace.
 `
 
 type replayOptions struct {
-	file   string
-	sample string
-	speed  float64
-	listen string
-	keep   bool
+	file    string
+	sample  string
+	speed   float64
+	listen  string
+	keep    bool
+	clients clientLimits // with --listen
 }
 
 // replayFlags defines replay's flags into o.
@@ -40,6 +41,7 @@ func replayFlags(o *replayOptions) *flag.FlagSet {
 	fs.StringVar(&o.listen, "listen", "", "serve the recording over HTTP on `ADDR` (host:port) instead of showing it")
 	fs.StringVar(&o.sample, "sample", "", "play the embedded sample `NAME` instead of FILE ('streamtap samples' lists them)")
 	fs.BoolVar(&o.keep, "keep-secrets", false, "do not redact credentials in the recorded HTTP headers")
+	o.clients.flags(fs)
 	return fs
 }
 
@@ -57,6 +59,9 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 	}
 	if !(o.speed > 0) || o.speed > 1e6 {
 		return o, fmt.Errorf("--speed %v: want a number above 0", o.speed)
+	}
+	if err := o.clients.check(); err != nil {
+		return o, err
 	}
 	if o.sample == "" {
 		o.file = positional[0]
@@ -131,8 +136,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
 		return err
 	}
 	warnExposed(stderr, ln, replayExposes)
-	ro := proxy.DefaultReplayOptions()
-	ro.Speed, ro.Log = o.speed, proxy.NewLog(stderr)
+	ro := proxy.ReplayOptions{Speed: o.speed, Log: proxy.NewLog(stderr), BodyTimeout: o.clients.body, Limits: o.clients.limits()}
 	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", termtext.Safe(name), ln.Addr(), trimFloat(o.speed))
 	return proxy.ServeReplay(ctx, ln, rc, ro)
 }

@@ -171,11 +171,6 @@ type ReplayOptions struct {
 	Limits Limits
 }
 
-// DefaultReplayOptions are the command line's.
-func DefaultReplayOptions() ReplayOptions {
-	return ReplayOptions{Speed: 1, BodyTimeout: DefaultBodyTimeout, Limits: DefaultLimits()}
-}
-
 // ServeReplay serves rc on ln until ctx ends, within o.Limits; then it
 // stops, giving open requests ShutdownGrace.
 func ServeReplay(ctx context.Context, ln net.Listener, rc *Recorded, o ReplayOptions) error {

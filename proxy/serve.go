@@ -55,11 +55,6 @@ type Limits struct {
 	WriteTimeout time.Duration
 }
 
-// DefaultLimits are the bounds the command line starts from.
-func DefaultLimits() Limits {
-	return Limits{MaxConns: DefaultMaxConns, HeadTimeout: DefaultClientHeadTimeout, Idle: DefaultClientIdle, WriteTimeout: DefaultClientWriteTimeout}
-}
-
 // serve runs an HTTP server for h on ln, within l, until ctx ends; then
 // it stops: open requests get grace to finish and are cut after it.
 // afterStop runs once the server has stopped taking requests (to close
