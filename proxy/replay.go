@@ -215,7 +215,10 @@ func Replay(rc *Recorded, o ReplayOptions) http.Handler {
 	})
 }
 
-// play writes the head and the body's chunks, each at its time.
+// play writes the head and the body's chunks, each at its time. Chunks
+// already due go out together: the response is flushed before each wait
+// and at the end, not after every chunk (a recording without times is
+// written at once, not an event per write).
 func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkReader, start time.Time, speed float64) (sent int64, outcome string) {
 	for k, vs := range rc.header {
 		w.Header()[k] = slices.Clone(vs)
@@ -231,27 +234,33 @@ func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkRe
 	if rctl.Flush() != nil {
 		return 0, "client-canceled"
 	}
+	pending := false // written, not flushed
 	for {
 		c, err := body.Next()
 		if err == io.EOF {
+			if pending && rctl.Flush() != nil {
+				return sent, "client-canceled"
+			}
 			return sent, "done"
 		}
 		if err != nil {
 			return sent, "unreadable"
 		}
-		if c.At != capture.NoTime {
+		if c.At != capture.NoTime && due(start, c.At, speed).After(time.Now()) {
+			if pending && rctl.Flush() != nil {
+				return sent, "client-canceled"
+			}
+			pending = false
 			if Wait(ctx, start, c.At, speed) != nil {
 				return sent, "client-canceled"
 			}
 		}
 		k, err := w.Write(c.Data)
 		sent += int64(k)
-		if err == nil {
-			err = rctl.Flush()
-		}
 		if err != nil {
 			return sent, "client-canceled"
 		}
+		pending = true
 	}
 }
 
@@ -370,11 +379,7 @@ func cleanHeaderValue(v string) string {
 // since start, or until ctx ends (then it returns ctx's error). Replays
 // keep a recording's pace with it.
 func Wait(ctx context.Context, start time.Time, at time.Duration, speed float64) error {
-	wait := float64(at) / speed
-	if wait >= math.MaxInt64 { // a slow --speed: wait, do not wrap around to now
-		wait = math.MaxInt64
-	}
-	d := time.Until(start.Add(time.Duration(wait)))
+	d := time.Until(due(start, at, speed))
 	if d <= 0 {
 		return ctx.Err()
 	}
@@ -386,4 +391,13 @@ func Wait(ctx context.Context, start time.Time, at time.Duration, speed float64)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// due is when the recorded time at, divided by speed, comes after start.
+func due(start time.Time, at time.Duration, speed float64) time.Time {
+	wait := float64(at) / speed
+	if wait >= math.MaxInt64 { // a slow --speed: wait, do not wrap around to now
+		wait = math.MaxInt64
+	}
+	return start.Add(time.Duration(wait))
 }
