@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -204,6 +205,9 @@ func (a *Archive) indexHAR() error {
 	if !sawLog {
 		return errors.New("har: no log object")
 	}
+	if err := a.harTrailer(base + dec.InputOffset()); err != nil {
+		return err
+	}
 	kept := a.slots[:0]
 	for _, s := range a.slots {
 		switch {
@@ -281,6 +285,78 @@ func (a *Archive) indexLog(dec *json.Decoder, base int64, fail func(error, int64
 		return fail(err, 0)
 	}
 	return nil
+}
+
+// harTrailer reads what follows the HAR document, from offset end: a
+// writer stopped inside an entry (see HAR) leaves the entry's start
+// there, or the whole entry and the closing brackets again when it
+// stopped just before linking it in. A whole entry is read as the log's
+// last; anything else after the document is a cut entry, not read. Cut
+// says which.
+func (a *Archive) harTrailer(end int64) error {
+	r := bufio.NewReaderSize(io.NewSectionReader(a.src, end, a.size-end), a.bufSize())
+	skipped := int64(0)
+	for {
+		c, err := r.ReadByte()
+		if err == io.EOF {
+			return nil // nothing but space after the document
+		}
+		if err != nil {
+			return err
+		}
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			_ = r.UnreadByte()
+			break
+		}
+		skipped++
+	}
+	start := end + skipped
+	rest := a.size - start - a.trailingSpace()
+	entries := len(a.slots)
+	dec := json.NewDecoder(io.NewSectionReader(a.src, start, a.size-start))
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err == nil {
+		tail := make([]byte, min(a.size-start-dec.InputOffset(), 64))
+		n, _ := a.src.ReadAt(tail, start+dec.InputOffset())
+		var he harEntry
+		if string(bytes.TrimSpace(tail[:n])) == strings.TrimSpace(harTail) && json.Unmarshal(raw, &he) == nil {
+			s := archiveSlot{start: start + dec.InputOffset() - int64(len(raw)), end: start + dec.InputOffset(), index: entries}
+			e, ok := harEntryOf(&he, a.opt, a.budget, false, a.opt.Keep != nil)
+			s.keep = ok
+			if ok && a.opt.Keep != nil {
+				e.Index = entries
+				s.keep = a.opt.Keep(&e)
+			}
+			a.slots = append(a.slots, s)
+			a.Cut = fmt.Sprintf("the last entry (%d) was written whole after the end of the HAR, as a writer stopped before it linked it in: it is read too", entries+1)
+			return nil
+		}
+	}
+	a.Cut = fmt.Sprintf("%d bytes after the end of the HAR are an entry cut while it was written (the writer was stopped inside it): not read; the %d entries before it are", rest, entries)
+	return nil
+}
+
+// trailingSpace counts the white space that ends the file.
+func (a *Archive) trailingSpace() int64 {
+	var n int64
+	buf := make([]byte, 256)
+	for pos := a.size; pos > 0; {
+		k := min(int64(len(buf)), pos)
+		got, err := a.src.ReadAt(buf[:k], pos-k)
+		if err != nil && got < int(k) {
+			return n
+		}
+		for i := k - 1; i >= 0; i-- {
+			switch buf[i] {
+			case ' ', '\t', '\r', '\n':
+				n++
+			default:
+				return n
+			}
+		}
+		pos -= k
+	}
+	return n
 }
 
 // harSyntaxError reads the whole file to say where its syntax error is,

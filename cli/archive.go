@@ -40,6 +40,7 @@ type archiveInput struct {
 	// continues holds the archive positions (Entry.Index) of the
 	// requests that can continue an earlier session (model.Turns).
 	continues map[int]bool
+	cut       string // what was repaired of a HAR whose writer was stopped inside an entry
 }
 
 // len is the number of sessions.
@@ -117,7 +118,7 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
 	}
-	in.ar = ar
+	in.ar, in.cut = ar, ar.Cut
 	if ar.Len() == 0 {
 		return nil, fmt.Errorf("%s: %w", in.name, errNoLLMExchange)
 	}
@@ -256,11 +257,11 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var har *harFile
 	if o.saveHAR != "" {
-		h, err := createHAR(o.saveHAR, o.keepSecrets)
+		h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
 		if err != nil {
 			return err
 		}
-		defer h.close()
+		defer func() { _ = h.close() }() // each entry's Close says when it was not written
 		har = h
 	}
 	// record adds --save-har to session i's stream (from 0).

@@ -17,6 +17,7 @@ import (
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // reader is what sets a command that reads one stream (the inspector,
@@ -92,6 +93,9 @@ func runReading(ctx context.Context, r *reader, args []string, stdin *os.File, s
 		return r.fail(err)
 	}
 	if ar != nil {
+		if ar.cut != "" {
+			fmt.Fprintf(stderr, "streamtap: %s: %s\n", termtext.Safe(ar.name), ar.cut)
+		}
 		return runArchive(ctx, r, ar, o, stdout, stderr)
 	}
 	if o.session > 0 {
@@ -174,9 +178,8 @@ func readStream(ctx context.Context, src *capture.Source, o options, opt model.O
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	ropt := capture.ReadOptions{Format: o.format}
 	if o.save != "" {
-		save, err := os.Create(o.save)
+		save, err := createOutput("--save", o.save, o.force)
 		if err != nil {
-			err = fmt.Errorf("save: %w", err)
 			s := model.NewSession(opt)
 			s.End(err)
 			return s, err
