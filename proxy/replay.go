@@ -250,7 +250,6 @@ func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkRe
 			if pending && rctl.Flush() != nil {
 				return sent, "client-canceled"
 			}
-			pending = false
 			if Wait(ctx, start, c.At, speed) != nil {
 				return sent, "client-canceled"
 			}
