@@ -144,10 +144,15 @@ func (c *limitedConn) Close() error {
 // starts, so that a client that stopped reading is cut after d instead
 // of holding its exchange open (a write blocks once the connection's
 // buffers are full). A connection hijacked for a switch of protocols
-// (WebSocket) keeps the same deadline on each of its writes.
+// (WebSocket) keeps the same deadline on each of its writes. What the
+// server writes once the handler returned (the end of a chunked
+// response) gets a deadline of its own: the one of the last write may
+// have passed while the stream was quiet.
 func writeDeadlines(h http.Handler, d time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.ServeHTTP(&deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}, r)
+		dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: d}
+		defer dw.arm()
+		h.ServeHTTP(dw, r)
 	})
 }
 

@@ -247,3 +247,39 @@ func TestProxyCutsClientThatStopsReading(t *testing.T) {
 		t.Errorf("the session's outcome is not client-canceled:\n%s", l)
 	}
 }
+
+// TestProxyWriteDeadlineSparesQuietStreams: the write deadline counts
+// from each write, so a stream that goes quiet for longer than it (a
+// reasoning model thinking, the upstream's pause before it closes) still
+// ends whole: the response's end, written after the handler returns,
+// gets a deadline of its own.
+func TestProxyWriteDeadlineSparesQuietStreams(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", sseType)
+		rc := http.NewResponseController(w)
+		io.WriteString(w, "data: {\"a\":1}\n\n")
+		_ = rc.Flush()
+		time.Sleep(600 * time.Millisecond) // quiet for longer than the write deadline
+		io.WriteString(w, "data: {\"a\":2}\n\n")
+		_ = rc.Flush()
+		time.Sleep(600 * time.Millisecond) // and again before it ends
+	}))
+	defer up.Close()
+	addr, _, _, logs := serveSelf(t, func(string) Options {
+		u, _ := url.Parse(up.URL)
+		return Options{Upstream: u, HeadTimeout: DefaultHeadTimeout, ClientWriteTimeout: 200 * time.Millisecond}
+	})
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second) // a hang guard
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/v1/responses", nil)
+	resp, err := rawClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || strings.Count(string(body), "data: ") != 2 {
+		t.Errorf("read %q, %v; want both events and the response's end\n%s", body, err, logs)
+	}
+}
