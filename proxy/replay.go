@@ -203,6 +203,14 @@ func Replay(rc *Recorded, o ReplayOptions) http.Handler {
 			logf("%d outcome=refused", http.StatusBadGateway)
 			return
 		}
+		if r.Method == http.MethodHead { // the head alone: no body to read through
+			for k, vs := range rc.header {
+				w.Header()[k] = slices.Clone(vs)
+			}
+			w.WriteHeader(rc.status)
+			logf("%d bytes=0 dur=%.3fs outcome=head", rc.status, time.Since(start).Seconds())
+			return
+		}
 		body, closer, err := rc.body()
 		if err != nil {
 			http.Error(w, "streamtap replay: "+err.Error(), http.StatusInternalServerError)

@@ -108,3 +108,30 @@ func TestReplayTimesOutClients(t *testing.T) {
 		}
 	})
 }
+
+// A HEAD request gets the recorded status and headers at once, without
+// the recording being read through: 100 of them on a recording of 200 MB
+// kept their connections busy for seconds.
+func TestReplayHead(t *testing.T) {
+	t.Parallel()
+	rc, err := ReplayData("big", bigRecording(t, 10, 100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.body = func() (chunkReader, io.Closer, error) {
+		t.Error("a HEAD request read the recording")
+		return nil, nil, io.ErrUnexpectedEOF
+	}
+	logs := &syncBuffer{}
+	addr := serveReplay(t, rc, ReplayOptions{Log: NewLog(logs)})
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "HEAD /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	got, _ := closedWithin(conn, 10*time.Second)
+	if !strings.HasPrefix(got, "HTTP/1.1 200") || !strings.Contains(got, "Content-Type: "+sseType) {
+		t.Errorf("HEAD: %q; want the recorded status and headers", got)
+	}
+}
