@@ -38,7 +38,10 @@ type loopGuard struct {
 	self   []*net.TCPAddr  // the listeners, from Serve
 	seen   map[string]bool // environment proxy URL → it is one of ours
 	warned map[string]bool // the environment proxies already logged as skipped
-	envFn  func(*http.Request) (*url.URL, error)
+	// envFn is the environment's proxy for a request
+	// (http.ProxyFromEnvironment, which reads the environment once; tests
+	// replace it).
+	envFn func(*http.Request) (*url.URL, error)
 }
 
 func newLoopGuard() *loopGuard {
