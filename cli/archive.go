@@ -67,7 +67,7 @@ func (in *archiveInput) close() {
 // is read from the file as its sessions are asked for; standard input's
 // is read into memory.
 func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
-	if o.sample != "" {
+	if _, isSample := sampleOperand(o.input); o.sample != "" || isSample {
 		return nil, nil
 	}
 	format := o.format

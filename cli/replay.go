@@ -64,7 +64,11 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 		return o, err
 	}
 	if o.sample == "" {
-		o.file = positional[0]
+		if name, ok := sampleOperand(positional[0]); ok {
+			o.sample = name // sample:NAME where the FILE goes is --sample NAME
+		} else {
+			o.file = positional[0]
+		}
 	}
 	return o, nil
 }
@@ -91,6 +95,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		src, err = sampleSource(o.sample)
 	} else {
 		src, err = capture.Open(o.file, stdin)
+		err = operandError(o.file, err)
 	}
 	if err != nil {
 		return err
@@ -120,7 +125,7 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
 			rc, err = proxy.ReplayData(name, data)
 		}
 	} else {
-		rc, err = proxy.LoadReplay(o.file)
+		rc, err = proxy.LoadReplay(ctx, o.file)
 	}
 	if err != nil {
 		return err

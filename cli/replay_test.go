@@ -54,7 +54,7 @@ func TestReplayServesAtPace(t *testing.T) {
 	t.Parallel()
 	const total = 400 * time.Millisecond
 	path, times := pacedRecording(t, total)
-	rc, err := proxy.LoadReplay(path)
+	rc, err := proxy.LoadReplay(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

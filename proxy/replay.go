@@ -61,10 +61,10 @@ func (rc *Recorded) Err() error { return rc.refused }
 
 // LoadReplay opens path as a recording, or as a plain stream without
 // timing (served all at once, as what its bytes are: see ReplayData). A
-// recording is read through once to check it; the file is opened again
-// for each request.
-func LoadReplay(path string) (*Recorded, error) {
-	return loadReplay(path, func() (io.ReadCloser, error) { return os.Open(path) })
+// recording is read through once to check it, which gives way to ctx;
+// the file is opened again for each request.
+func LoadReplay(ctx context.Context, path string) (*Recorded, error) {
+	return loadReplay(ctx, path, func() (io.ReadCloser, error) { return os.Open(path) })
 }
 
 // ReplayData is LoadReplay for bytes held in memory (a sample). A plain
@@ -72,10 +72,10 @@ func LoadReplay(path string) (*Recorded, error) {
 // application/vnd.amazon.eventstream, JSON lines as
 // application/x-ndjson, SSE (and anything else) as text/event-stream.
 func ReplayData(name string, data []byte) (*Recorded, error) {
-	return loadReplay(name, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
+	return loadReplay(context.Background(), name, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
 }
 
-func loadReplay(name string, open func() (io.ReadCloser, error)) (*Recorded, error) {
+func loadReplay(ctx context.Context, name string, open func() (io.ReadCloser, error)) (*Recorded, error) {
 	f, err := open()
 	if err != nil {
 		return nil, err
@@ -89,6 +89,9 @@ func loadReplay(name string, open func() (io.ReadCloser, error)) (*Recorded, err
 		return nil, err
 	}
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if _, err := rr.Next(); err == io.EOF {
 			break
 		} else if err != nil {
