@@ -462,7 +462,7 @@ const spillFuzzMax = 1 << 10
 // error. The seed, whole, loads to its events.
 func FuzzSpillCopy(f *testing.F) {
 	body, _ := samples.Open("gemini-call")
-	body = body[:bytes.LastIndex(body[:600], []byte("\n\n"))+2] // its first events
+	body = body[:bytes.LastIndex(body[:400], []byte("\n\n"))+2] // its first events
 	seed := spillCopy(f, body)
 	if len(seed) > spillFuzzMax {
 		f.Fatalf("the seed is %d bytes; want at most %d", len(seed), spillFuzzMax)
