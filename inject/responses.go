@@ -1,0 +1,798 @@
+package inject
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/streamtap/streamtap/model"
+)
+
+// responsesDefects are the defects of OpenAI Responses streams.
+var responsesDefects = append(sseFraming(), []variant{
+	{"event-name-mismatch", "framing/event-name-mismatch", nameMismatch(model.DialectResponses)},
+	{"keepalive-flood", "", commentFlood(": keepalive")},
+	{"midstream-error", "framing/error-payload", respError},
+	{"start-late", "responses/first-not-created", respStartLate},
+	{"cut-terminal", "responses/no-terminal", respCutTerminal},
+	// The model reads a snapshot after a terminal event as a response of
+	// its own (a WebSocket's next turn), which lacks response.created.
+	withAlso(variant{"terminal-twice", "responses/terminal-repeated", respTerminalTwice}, "responses/first-not-created"),
+	{"after-terminal", "responses/events-after-terminal", respAfterTerminal},
+	{"done-sentinel", "responses/done-sentinel", respDoneSentinel},
+	{"done-before-terminal", "responses/done-before-terminal", respDoneBefore},
+	{"status-mismatch", "responses/terminal-status-mismatch", respStatusMismatch},
+	{"status-regress", "responses/response-status", respStatusRegress},
+	{"response-id-switch", "responses/response-id-changed", respIDSwitch},
+	{"output-empty", "responses/terminal-output-empty", respOutputEmpty},
+	{"output-drop", "responses/terminal-output-mismatch", respOutputDrop},
+	{"unknown-event", "responses/non-standard-event", respUnknown},
+	{"seq-drop", "responses/seq-missing", respSeqDrop},
+	{"seq-swap", "responses/seq-not-increasing", respSeqSwap},
+	{"seq-gap", "responses/seq-gap", respSeqGap},
+	// The model keeps the events of an item never added apart from the
+	// terminal output[]'s entry for it, which it then reads as an item
+	// never streamed.
+	withAlso(variant{"added-drop", "responses/item-not-added", respAddedDrop}, "responses/terminal-output-mismatch"),
+	{"index-negative", "responses/bad-index", respIndexNegative},
+	{"item-id-switch", "responses/item-id-changed", respItemIDSwitch},
+	{"item-id-drop", "responses/item-id-missing", respItemIDDrop},
+	{"item-status", "responses/item-status", respItemStatus},
+	{"item-done-drop", "responses/item-done-missing", respItemDoneDrop},
+	{"item-done-twice", "responses/item-done-twice", respItemDoneTwice},
+	{"call-id-drop", "responses/call-id-missing", respCallIDDrop},
+	{"call-id-switch", "responses/call-id-changed", respCallIDSwitch},
+	{"name-late", "responses/name-late", respNameLate},
+	{"name-switch", "responses/name-changed", respNameSwitch},
+	{"args-differ", "responses/args-done-mismatch", respArgsDiffer},
+	{"text-differ", "responses/text-done-mismatch", respTextDiffer},
+	{"args-truncated", "responses/args-invalid-json", respArgsTruncated},
+	{"args-done-only", "responses/args-done-only", respArgsDoneOnly},
+	{"args-in-added", "responses/args-in-added", respArgsInAdded},
+}...)
+
+// respItem is one output item of the stream's first response, by the
+// events that name it (-1 for an event it lacks).
+type respItem struct {
+	id, typ  string
+	callID   string
+	index    int
+	added    int
+	done     int
+	argsDone int
+	textDone int
+	partDone int
+	deltas   []int // function_call_arguments.delta, output_text.delta
+	events   []int // every event that names it
+}
+
+// respIndex is the first response of a Responses stream, by its events.
+type respIndex struct {
+	created, inProgress, terminal, sentinel int
+	items                                   []*respItem
+	seqs                                    []int // events with a sequence_number, in order
+}
+
+// terminalTypes are the Responses events that end a response.
+var terminalTypes = []string{"response.completed", "response.incomplete", "response.failed"}
+
+func (e *edit) responses() *respIndex {
+	x := &respIndex{created: -1, inProgress: -1, terminal: -1, sentinel: -1}
+	byID := map[string]*respItem{}
+	byIndex := map[int]*respItem{}
+	for i, ev := range e.st.Events {
+		if ev.Type == model.TypeDone && x.sentinel < 0 {
+			x.sentinel = i
+		}
+		if ev.Dialect != model.DialectResponses || ev.Doc == nil || x.terminal >= 0 {
+			continue
+		}
+		if _, ok := getInt(ev.Doc, "sequence_number"); ok {
+			x.seqs = append(x.seqs, i)
+		}
+		switch {
+		case ev.Type == "response.created":
+			x.created = i
+		case ev.Type == "response.in_progress":
+			x.inProgress = i
+		case slices.Contains(terminalTypes, ev.Type):
+			x.terminal = i
+			continue
+		}
+		id, hasID := getString(ev.Doc, "item_id")
+		if ev.Type == "response.output_item.added" || ev.Type == "response.output_item.done" {
+			id, hasID = getString(ev.Doc, "item", "id")
+		}
+		oi, hasIndex := getInt(ev.Doc, "output_index")
+		it := byID[id]
+		if it == nil && hasIndex {
+			it = byIndex[oi]
+		}
+		if it == nil && (hasID || hasIndex) {
+			it = &respItem{id: id, index: oi, added: -1, done: -1, argsDone: -1, textDone: -1, partDone: -1}
+			x.items = append(x.items, it)
+		}
+		if it == nil {
+			continue
+		}
+		if hasID {
+			byID[id] = it
+		}
+		if hasIndex {
+			byIndex[oi] = it
+		}
+		it.events = append(it.events, i)
+		switch ev.Type {
+		case "response.output_item.added":
+			it.added = i
+			it.typ, _ = getString(ev.Doc, "item", "type")
+			it.callID, _ = getString(ev.Doc, "item", "call_id")
+		case "response.output_item.done":
+			it.done = i
+			if it.typ == "" {
+				it.typ, _ = getString(ev.Doc, "item", "type")
+			}
+		case "response.function_call_arguments.done":
+			it.argsDone = i
+		case "response.function_call_arguments.delta", "response.output_text.delta":
+			it.deltas = append(it.deltas, i)
+		case "response.output_text.done":
+			it.textDone = i
+		case "response.content_part.done":
+			it.partDone = i
+		}
+	}
+	return x
+}
+
+// calls lists the function_call items.
+func (x *respIndex) calls() []*respItem {
+	var out []*respItem
+	for _, it := range x.items {
+		if it.typ == "function_call" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// pickItem chooses one of items.
+func (e *edit) pickItem(items []*respItem, what string) (*respItem, error) {
+	cands := make([]int, len(items))
+	for k := range items {
+		cands[k] = k
+	}
+	k, err := e.pick(cands)
+	if err != nil {
+		e.note = "no " + what
+		return nil, err
+	}
+	return items[k], nil
+}
+
+// terminalOutput returns the position of the item in the terminal
+// snapshot's output[] (by its id, else its call_id, else its output
+// index), or -1.
+func (e *edit) terminalOutput(x *respIndex, it *respItem) int {
+	if x.terminal < 0 {
+		return -1
+	}
+	doc := e.st.Events[x.terminal].Doc
+	n := count(doc, "response", "output")
+	for _, key := range []string{"id", "call_id"} {
+		want := it.id
+		if key == "call_id" {
+			want = it.callID
+		}
+		for k := range n {
+			if v, _ := getString(doc, "response", "output", k, key); v == want && v != "" {
+				return k
+			}
+		}
+	}
+	if it.index >= 0 && it.index < n {
+		return it.index
+	}
+	return -1
+}
+
+// seqOf returns the sequence_number of event i, or -1.
+func (e *edit) seqOf(i int) int {
+	if n, ok := getInt(e.st.Events[i].Doc, "sequence_number"); ok {
+		return n
+	}
+	return -1
+}
+
+// respEvent returns a new Responses event like event i of type typ,
+// numbered seq (none when seq < 0).
+func (e *edit) respEvent(i int, typ string, seq int, rest string) *Event {
+	doc := `{"type":` + string(quote(typ))
+	if seq >= 0 {
+		doc += `,"sequence_number":` + strconv.Itoa(seq)
+	}
+	if rest != "" {
+		doc += "," + rest
+	}
+	return e.like(i, []byte(doc+"}"), typ)
+}
+
+func respError(e *edit) error {
+	x := e.responses()
+	if x.terminal < 0 || x.created < 0 {
+		return errNoPlace
+	}
+	first := x.created + 1
+	if len(x.items) > 0 && len(x.items[0].deltas) > 0 {
+		first = x.items[0].deltas[0]
+	}
+	cands := slices.DeleteFunc(e.midstreamCands(first, x.terminal), func(i int) bool {
+		for _, it := range x.calls() {
+			if len(it.deltas) > 0 && it.deltas[0] <= i && i < it.deltas[len(it.deltas)-1] {
+				return true // mid-arguments: the cut arguments would not parse
+			}
+		}
+		return false
+	})
+	i, err := e.pick(cands)
+	if err != nil {
+		return err
+	}
+	seq := e.seqOf(i)
+	next := func() int {
+		if seq < 0 {
+			return -1
+		}
+		seq++
+		return seq
+	}
+	errEv := e.respEvent(i, "error", next(), `"error":{"type":"server_error","code":"server_error","message":"The server had an error processing your request. Sorry about that!","param":null}`)
+	snap := get(e.st.Events[x.created].Doc, "response")
+	snap, _ = setString(snap, "failed", "status")
+	snap, _ = set(snap, []byte(`{"code":"server_error","message":"The server had an error processing your request. Sorry about that!"}`), "error")
+	failed := e.respEvent(i, "response.failed", next(), `"response":`+string(snap))
+	e.cutWith(i, errEv, failed)
+	e.note = "cut after the chosen event: error (server_error), then response.failed"
+	return nil
+}
+
+func respStartLate(e *edit) error {
+	x := e.responses()
+	next := x.created + 1
+	if x.created < 0 || x.inProgress != next {
+		e.note = "response.created is not followed by response.in_progress"
+		return errNoPlace
+	}
+	// The two trade places and numbers: in_progress comes first, with
+	// created's number, so that the numbers still rise.
+	sa, sb := e.seqOf(x.created), e.seqOf(next)
+	created := e.st.Events[x.created].Doc
+	if sa >= 0 && sb >= 0 {
+		e.change(next, func(doc []byte) ([]byte, bool) { return setInt(doc, sa, "sequence_number") })
+		created, _ = setInt(created, sb, "sequence_number")
+	}
+	e.remove(x.created)
+	e.insertAfter(next, e.like(x.created, created, "response.created"))
+	e.note = "response.in_progress sent before response.created"
+	return nil
+}
+
+func respCutTerminal(e *edit) error {
+	x := e.responses()
+	if x.terminal < 0 || e.st.Events[x.terminal].Type == "response.failed" {
+		e.note = "no response.completed or response.incomplete (a failed response's error tells its end)"
+		return errNoPlace
+	}
+	e.removeFrom(x.terminal)
+	e.note = "cut at " + e.st.Events[x.terminal].Type
+	return nil
+}
+
+func respTerminalTwice(e *edit) error {
+	x := e.responses()
+	if x.terminal < 0 {
+		return errNoPlace
+	}
+	t := e.st.Events[x.terminal]
+	doc := t.Doc
+	if s := e.seqOf(x.terminal); s >= 0 {
+		doc, _ = setInt(doc, s+1, "sequence_number")
+	}
+	e.insertAfter(x.terminal, e.like(x.terminal, doc, t.Type))
+	e.note = t.Type + " sent again"
+	return nil
+}
+
+func respAfterTerminal(e *edit) error {
+	x := e.responses()
+	if x.terminal < 0 {
+		return errNoPlace
+	}
+	seq := e.seqOf(x.terminal)
+	if seq >= 0 {
+		seq++
+	}
+	e.insertAfter(x.terminal, e.respEvent(x.terminal, "keepalive", seq, ""))
+	e.note = "a keepalive event after " + e.st.Events[x.terminal].Type
+	return nil
+}
+
+func respDoneSentinel(e *edit) error {
+	x := e.responses()
+	if x.terminal < 0 || x.sentinel >= 0 {
+		return errNoPlace
+	}
+	e.insertAfter(x.terminal, e.doneEvent(x.terminal))
+	e.note = "data: [DONE] after the terminal event"
+	return nil
+}
+
+func respDoneBefore(e *edit) error {
+	x := e.responses()
+	if x.terminal < 0 {
+		return errNoPlace
+	}
+	e.insertBefore(x.terminal, e.doneEvent(x.terminal))
+	e.note = "data: [DONE] before the terminal event"
+	return nil
+}
+
+// changeTerminal applies f to the terminal snapshot.
+func (e *edit) changeTerminal(f func(doc []byte) ([]byte, bool), note string) error {
+	x := e.responses()
+	if x.terminal < 0 || !e.change(x.terminal, f) {
+		return errNoPlace
+	}
+	e.note = note
+	return nil
+}
+
+func respStatusMismatch(e *edit) error {
+	return e.changeTerminal(func(doc []byte) ([]byte, bool) {
+		typ, _ := getString(doc, "type")
+		status := "incomplete"
+		if typ == "response.incomplete" {
+			status = "completed"
+		}
+		return setString(doc, status, "response", "status")
+	}, "the terminal event's response.status disagrees with its type")
+}
+
+func respStatusRegress(e *edit) error {
+	x := e.responses()
+	if x.inProgress < 0 || x.created < 0 {
+		e.note = "no response.in_progress"
+		return errNoPlace
+	}
+	if !e.change(x.inProgress, func(doc []byte) ([]byte, bool) { return setString(doc, "queued", "response", "status") }) {
+		return errNoPlace
+	}
+	e.note = "response.in_progress says queued after response.created said in_progress"
+	return nil
+}
+
+func respIDSwitch(e *edit) error {
+	return e.changeTerminal(func(doc []byte) ([]byte, bool) {
+		id, ok := getString(doc, "response", "id")
+		if !ok {
+			return doc, false
+		}
+		return setString(doc, id+"_2", "response", "id")
+	}, "the terminal snapshot names another response id")
+}
+
+func respOutputEmpty(e *edit) error {
+	x := e.responses()
+	if len(x.items) == 0 {
+		return errNoPlace
+	}
+	return e.changeTerminal(func(doc []byte) ([]byte, bool) {
+		if count(doc, "response", "output") == 0 {
+			return doc, false
+		}
+		return set(doc, []byte("[]"), "response", "output")
+	}, "the terminal output[] is empty")
+}
+
+func respOutputDrop(e *edit) error {
+	return e.changeTerminal(func(doc []byte) ([]byte, bool) {
+		n := count(doc, "response", "output")
+		if n < 2 {
+			return doc, false // dropping the only item empties output[]: output-empty
+		}
+		return del(doc, "response", "output", n-1)
+	}, "the terminal output[] loses its last item")
+}
+
+func respUnknown(e *edit) error {
+	x := e.responses()
+	if x.terminal < 0 {
+		return errNoPlace
+	}
+	i, err := e.pick(e.midstreamCands(x.created+1, x.terminal+1))
+	if err != nil {
+		return err
+	}
+	e.insertBefore(i, e.respEvent(i, "response.keep_alive", -1, ""))
+	e.note = "a response.keep_alive event (no sequence_number)"
+	return nil
+}
+
+func respSeqDrop(e *edit) error {
+	x := e.responses()
+	i, err := e.pick(x.seqs)
+	if err != nil {
+		return err
+	}
+	e.change(i, func(doc []byte) ([]byte, bool) { return del(doc, "sequence_number") })
+	e.note = "sequence_number dropped"
+	return nil
+}
+
+func respSeqSwap(e *edit) error {
+	x := e.responses()
+	var cands []int
+	for k := 0; k+1 < len(x.seqs); k++ {
+		cands = append(cands, k)
+	}
+	k, err := e.pick(cands)
+	if err != nil {
+		return err
+	}
+	a, b := x.seqs[k], x.seqs[k+1]
+	sa, sb := e.seqOf(a), e.seqOf(b)
+	e.change(a, func(doc []byte) ([]byte, bool) { return setInt(doc, sb, "sequence_number") })
+	e.change(b, func(doc []byte) ([]byte, bool) { return setInt(doc, sa, "sequence_number") })
+	e.note = "two neighbours trade sequence numbers"
+	return nil
+}
+
+func respSeqGap(e *edit) error {
+	x := e.responses()
+	if len(x.seqs) == 0 {
+		return errNoPlace
+	}
+	i := x.seqs[len(x.seqs)-1]
+	if x.terminal >= 0 {
+		i = x.terminal
+	}
+	s := e.seqOf(i)
+	if s < 0 {
+		return errNoPlace
+	}
+	e.change(i, func(doc []byte) ([]byte, bool) { return setInt(doc, s+10, "sequence_number") })
+	e.note = "the last event numbered 10 past the one before it"
+	return nil
+}
+
+func respAddedDrop(e *edit) error {
+	x := e.responses()
+	var last *respItem
+	for _, it := range x.items {
+		if it.added >= 0 && it.done >= 0 && (last == nil || it.index > last.index) {
+			last = it
+		}
+	}
+	if last == nil {
+		e.note = "no item added and closed"
+		return errNoPlace
+	}
+	e.remove(last.added)
+	e.note = "output_item.added of " + last.id + " cut"
+	return nil
+}
+
+func respIndexNegative(e *edit) error {
+	x := e.responses()
+	var cands []int
+	for _, it := range x.items {
+		for _, d := range it.deltas {
+			if e.st.Events[d].Type == "response.output_text.delta" {
+				cands = append(cands, d)
+			}
+		}
+	}
+	i, err := e.pick(cands)
+	if err != nil {
+		e.note = "no output_text delta"
+		return err
+	}
+	e.change(i, func(doc []byte) ([]byte, bool) { return setInt(doc, -1, "content_index") })
+	e.note = "content_index -1"
+	return nil
+}
+
+func respItemIDSwitch(e *edit) error {
+	x := e.responses()
+	it, err := e.pickItem(withDone(x.calls()), "call closed by output_item.done")
+	if err != nil {
+		return err
+	}
+	newID := it.id + "_final"
+	e.change(it.done, func(doc []byte) ([]byte, bool) { return setString(doc, newID, "item", "id") })
+	if k := e.terminalOutput(x, it); k >= 0 {
+		e.change(x.terminal, func(doc []byte) ([]byte, bool) { return setString(doc, newID, "response", "output", k, "id") })
+	}
+	e.note = "output_item.done and the terminal output[] name " + it.id + " as " + newID
+	return nil
+}
+
+func withDone(items []*respItem) []*respItem {
+	return slices.DeleteFunc(slices.Clone(items), func(it *respItem) bool { return it.done < 0 })
+}
+
+func respItemIDDrop(e *edit) error {
+	x := e.responses()
+	var cands []int
+	for _, it := range x.items {
+		cands = append(cands, it.deltas...)
+	}
+	slices.Sort(cands)
+	i, err := e.pick(cands)
+	if err != nil {
+		e.note = "no delta"
+		return err
+	}
+	if !e.change(i, func(doc []byte) ([]byte, bool) { return del(doc, "item_id") }) {
+		return errNoPlace
+	}
+	e.note = "item_id dropped from a delta"
+	return nil
+}
+
+func respItemStatus(e *edit) error {
+	x := e.responses()
+	it, err := e.pickItem(withDone(x.items), "item closed by output_item.done")
+	if err != nil {
+		return err
+	}
+	e.change(it.done, func(doc []byte) ([]byte, bool) { return setString(doc, "in_progress", "item", "status") })
+	e.note = "output_item.done of " + it.id + " says in_progress"
+	return nil
+}
+
+func respItemDoneDrop(e *edit) error {
+	x := e.responses()
+	it, err := e.pickItem(withDone(x.items), "item closed by output_item.done")
+	if err != nil {
+		return err
+	}
+	e.remove(it.done)
+	e.note = "output_item.done of " + it.id + " cut"
+	return nil
+}
+
+func respItemDoneTwice(e *edit) error {
+	x := e.responses()
+	it, err := e.pickItem(withDone(x.items), "item closed by output_item.done")
+	if err != nil {
+		return err
+	}
+	e.insertAfter(it.done, e.like(it.done, e.st.Events[it.done].Doc, e.st.Events[it.done].Type))
+	e.note = "output_item.done of " + it.id + " sent twice"
+	return nil
+}
+
+// pickCall chooses a function call that output_item.added opened.
+func (e *edit) pickCall(x *respIndex) (*respItem, error) {
+	calls := slices.DeleteFunc(x.calls(), func(it *respItem) bool { return it.added < 0 })
+	return e.pickItem(calls, "function call")
+}
+
+func respCallIDDrop(e *edit) error {
+	x := e.responses()
+	it, err := e.pickCall(x)
+	if err != nil {
+		return err
+	}
+	if !e.change(it.added, func(doc []byte) ([]byte, bool) { return del(doc, "item", "call_id") }) {
+		return errNoPlace
+	}
+	e.note = "output_item.added of " + it.id + " has no call_id"
+	return nil
+}
+
+func respCallIDSwitch(e *edit) error {
+	x := e.responses()
+	it, err := e.pickItem(withDone(x.calls()), "call closed by output_item.done")
+	if err != nil {
+		return err
+	}
+	ok := e.change(it.done, func(doc []byte) ([]byte, bool) {
+		id, ok := getString(doc, "item", "call_id")
+		if !ok {
+			return doc, false
+		}
+		return setString(doc, id+"_2", "item", "call_id")
+	})
+	if !ok {
+		return errNoPlace
+	}
+	e.note = "output_item.done of " + it.id + " names another call_id"
+	return nil
+}
+
+func respNameLate(e *edit) error {
+	x := e.responses()
+	calls := slices.DeleteFunc(x.calls(), func(it *respItem) bool { return it.added < 0 || it.argsDone < 0 && it.done < 0 })
+	it, err := e.pickItem(calls, "call named again after output_item.added")
+	if err != nil {
+		return err
+	}
+	if !e.change(it.added, func(doc []byte) ([]byte, bool) { return setString(doc, "", "item", "name") }) {
+		return errNoPlace
+	}
+	e.note = "output_item.added of " + it.id + " has name \"\""
+	return nil
+}
+
+func respNameSwitch(e *edit) error {
+	x := e.responses()
+	it, err := e.pickCall(x)
+	if err != nil {
+		return err
+	}
+	at, path := it.argsDone, []any{"name"}
+	if at < 0 {
+		at, path = it.done, []any{"item", "name"}
+	}
+	if at < 0 {
+		return errNoPlace
+	}
+	ok := e.change(at, func(doc []byte) ([]byte, bool) {
+		name, ok := getString(doc, path...)
+		if !ok {
+			return doc, false
+		}
+		return setString(doc, name+"_v2", path...)
+	})
+	if !ok {
+		return errNoPlace
+	}
+	e.note = "a later event names " + it.id + " otherwise"
+	return nil
+}
+
+// finalArgs returns the places that state a call's final arguments:
+// function_call_arguments.done, output_item.done and the terminal
+// output[], each as an event and a path.
+func (e *edit) finalArgs(x *respIndex, it *respItem) []textRef {
+	var out []textRef
+	if it.argsDone >= 0 {
+		out = append(out, textRef{i: it.argsDone, path: []any{"arguments"}})
+	}
+	if it.done >= 0 {
+		out = append(out, textRef{i: it.done, path: []any{"item", "arguments"}})
+	}
+	if k := e.terminalOutput(x, it); k >= 0 {
+		out = append(out, textRef{i: x.terminal, path: []any{"response", "output", k, "arguments"}})
+	}
+	return out
+}
+
+func respArgsDiffer(e *edit) error {
+	x := e.responses()
+	it, err := e.pickCall(x)
+	if err != nil {
+		return err
+	}
+	refs := e.finalArgs(x, it)
+	if len(refs) == 0 || len(it.deltas) == 0 {
+		e.note = "the call has no deltas or no .done"
+		return errNoPlace
+	}
+	args, _ := getString(e.st.Events[refs[0].i].Doc, refs[0].path...)
+	changed := changedArgs(args)
+	for _, r := range refs {
+		e.change(r.i, func(doc []byte) ([]byte, bool) { return setString(doc, changed, r.path...) })
+	}
+	e.note = it.id + ": the deltas spell " + args + ", .done and after state " + changed
+	return nil
+}
+
+func respTextDiffer(e *edit) error {
+	x := e.responses()
+	msgs := slices.DeleteFunc(slices.Clone(x.items), func(it *respItem) bool { return it.textDone < 0 || len(it.deltas) == 0 })
+	it, err := e.pickItem(msgs, "message with output_text.done")
+	if err != nil {
+		return err
+	}
+	e.change(it.textDone, func(doc []byte) ([]byte, bool) {
+		text, _ := getString(doc, "text")
+		return setString(doc, text+" (changed)", "text")
+	})
+	e.note = "output_text.done of " + it.id + " states another text"
+	return nil
+}
+
+func respArgsTruncated(e *edit) error {
+	x := e.responses()
+	calls := slices.DeleteFunc(x.calls(), func(it *respItem) bool {
+		return it.added < 0 || len(it.deltas) == 0 || len(e.finalArgs(x, it)) == 0
+	})
+	it, err := e.pickItem(calls, "call with argument deltas and .done")
+	if err != nil {
+		return err
+	}
+	last := -1
+	for _, d := range it.deltas {
+		if s, _ := getString(e.st.Events[d].Doc, "delta"); s != "" {
+			last = d
+		}
+	}
+	if last < 0 {
+		return errNoPlace
+	}
+	cut := func(path ...any) func(doc []byte) ([]byte, bool) {
+		return func(doc []byte) ([]byte, bool) {
+			s, ok := getString(doc, path...)
+			if !ok || s == "" {
+				return doc, false
+			}
+			return setString(doc, s[:len(s)-1], path...)
+		}
+	}
+	e.change(last, cut("delta"))
+	for _, r := range e.finalArgs(x, it) {
+		e.change(r.i, cut(r.path...))
+	}
+	e.note = "the arguments of " + it.id + " lose their last character everywhere"
+	return nil
+}
+
+func respArgsDoneOnly(e *edit) error {
+	x := e.responses()
+	calls := slices.DeleteFunc(x.calls(), func(it *respItem) bool { return len(it.deltas) == 0 || it.argsDone < 0 })
+	it, err := e.pickItem(calls, "call with deltas and .done")
+	if err != nil {
+		return err
+	}
+	for _, d := range it.deltas {
+		e.remove(d)
+	}
+	e.note = "the argument deltas of " + it.id + " cut"
+	return nil
+}
+
+func respArgsInAdded(e *edit) error {
+	x := e.responses()
+	calls := slices.DeleteFunc(x.calls(), func(it *respItem) bool { return it.added < 0 || len(it.deltas) == 0 })
+	it, err := e.pickItem(calls, "call with argument deltas")
+	if err != nil {
+		return err
+	}
+	refs := e.finalArgs(x, it)
+	if len(refs) == 0 {
+		return errNoPlace
+	}
+	args, _ := getString(e.st.Events[refs[0].i].Doc, refs[0].path...)
+	if args == "" || !e.change(it.added, func(doc []byte) ([]byte, bool) { return setString(doc, args, "item", "arguments") }) {
+		return errNoPlace
+	}
+	e.note = "output_item.added of " + it.id + " carries the whole arguments"
+	return nil
+}
+
+// nameMismatch gives the chosen event of dialect d an event: name of
+// another type.
+func nameMismatch(d model.Dialect) func(e *edit) error {
+	return func(e *edit) error {
+		cands := e.where(func(_ int, ev *Event) bool { return ev.Dialect == d && ev.carry == carrySSE && ev.Doc != nil })
+		i, err := e.pick(cands)
+		if err != nil {
+			return err
+		}
+		ev := e.st.Events[i]
+		other := "response.output_text.delta"
+		if d == model.DialectAnthropic {
+			other = "content_block_delta"
+			if ev.Type == other {
+				other = "ping"
+			}
+		} else if ev.Type == other {
+			other = "response.in_progress"
+		}
+		e.setOwn(i, sseWithName(ev.own, other))
+		e.note = "event: " + other + " over data of type " + ev.Type
+		return nil
+	}
+}

@@ -1,0 +1,313 @@
+// Package inject breaks a good recording on purpose: it applies named
+// protocol defects (a `.done` whose arguments differ from the deltas, a
+// missing [DONE], a Bedrock message whose CRC fails …) to a recorded
+// stream of any dialect streamtap reads, so that a client's author can see
+// whether the client survives a defect before a gateway commits it in
+// production. Each defect names the rule of model/checks that detects it,
+// and the test of this package holds every defect to that rule.
+//
+// It works from the stream's bytes: capture's framers cut them into
+// frames, model's session says which dialect and type each event is, and a
+// defect rewrites, adds or drops whole events. Events a defect does not
+// touch keep their bytes; the defects that change how every event is
+// framed (line endings) say so (Defect.Rewrites).
+//
+// It neither reads files nor serves anything: the commands read and write,
+// and the transport faults of a served stream live in inject/fault.
+package inject
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// carrier says how an event's JSON document travels, which says how a
+// changed document is written back.
+type carrier uint8
+
+const (
+	carryNone    carrier = iota // a comment, a head, a remainder, [DONE], bytes that hold no JSON
+	carrySSE                    // the data of an SSE event
+	carryLine                   // a JSON line (NDJSON), or a whole JSON body
+	carryMessage                // the payload of an AWS event stream message
+	carryChunk                  // the base64 bytes of an InvokeModel chunk's payload
+)
+
+// Event is one frame of a stream as a defect sees it: what the model said
+// it is and its JSON document, with the bytes it is written back as.
+type Event struct {
+	// Kind is the frame's kind: an event, a comment, an HTTP head, a
+	// remainder.
+	Kind capture.FrameKind
+	// Flags are the frame's framing flags.
+	Flags capture.Flags
+	// Dialect is the dialect the model detected; for an InvokeModel chunk
+	// that wraps an Anthropic event, model.DialectAnthropic (the chunk's
+	// own dialect is in Wrapper).
+	Dialect model.Dialect
+	// Wrapper is model.DialectBedrockInvoke for an event carried in an
+	// InvokeModel chunk, else model.DialectUnknown.
+	Wrapper model.Dialect
+	// Type is the event's type: data.type, an event stream message's
+	// :event-type, the pseudo types of model ("[DONE]", "(comment)").
+	Type string
+	// Name is the SSE event: name; HasName tells an absent one from "".
+	Name    string
+	HasName bool
+	// Doc is the event's JSON document (the SSE data, the line, the
+	// message payload, the chunk's decoded bytes), or nil.
+	Doc []byte
+
+	carry carrier
+	// own is the frame's bytes as the stream carries them; wire is the
+	// same bytes as the input holds them: in a recording, with the line
+	// that times them.
+	own, wire []byte
+	at        time.Duration
+	// dataAt is where Doc's bytes start in own, or -1 when they are not
+	// one span of it (several data: lines, a decoded chunk).
+	dataAt int
+	// from is the event's index in the stream it was parsed from, or -1
+	// for an event a defect added.
+	from    int
+	changed bool
+}
+
+// Stream is a recorded stream cut into events, ready for defects. The
+// events of a timed recording are its body's frames, after its header
+// (Events[0]).
+type Stream struct {
+	Events []*Event
+	// Format is the format of the body: SSE, JSON lines, an event stream.
+	Format capture.Format
+	// rec is the recording the stream came from, or nil for a plain
+	// stream; headLen is the length of its header block as a Recorder
+	// writes it (see timed).
+	rec     *capture.Recording
+	headLen int
+}
+
+// ErrEmpty is returned by Parse for input that holds no event.
+var ErrEmpty = errors.New("the input holds no event")
+
+// Parse cuts data (a stream in any format streamtap reads, or a timed
+// recording) into events, each with its dialect and type as the model
+// detects them.
+func Parse(data []byte) (*Stream, error) {
+	fr := capture.NewFramer(capture.FormatAuto)
+	var frames []capture.Frame
+	var dataAt []int // where each frame's data lies in its bytes, or -1
+	keep := func(f *capture.Frame) {
+		// Ask before the copy: the copy's slices are capped to their
+		// length, which hides where they lie.
+		at := -1
+		if off, ok := within(f.Raw, f.Data); ok {
+			at = off
+		}
+		dataAt = append(dataAt, at)
+		var g capture.Frame
+		f.DetachInto(&g, nil, true)
+		frames = append(frames, g)
+	}
+	fr.Feed(data, capture.NoTime, keep)
+	fr.Finish(capture.NoTime, keep)
+	if fr.Format().IsArchive() {
+		return nil, fmt.Errorf("an archive of several exchanges: inject takes one stream (export one with streamtap proxy --record, or cut it out)")
+	}
+	st := &Stream{Format: fr.Format()}
+	var chunks []capture.Chunk
+	if st.Format == capture.FormatRecording {
+		rec, err := capture.ParseRecording(data)
+		if err != nil {
+			return nil, err
+		}
+		st.rec, st.Format, chunks = rec, rec.Format, rec.Body
+		if len(chunks) != len(frames)-1 {
+			return nil, fmt.Errorf("the recording's body is %d frames, its parts %d", len(frames)-1, len(chunks))
+		}
+		st.headLen = len(st.timedHead())
+	}
+	infos := detect(frames)
+	for i := range frames {
+		f := &frames[i]
+		ev := &Event{Kind: f.Kind, Flags: f.Flags, own: f.Raw, wire: f.Raw, at: capture.NoTime, from: i, dataAt: -1}
+		if st.rec != nil && i > 0 {
+			ev.own, ev.at = chunks[i-1].Data, chunks[i-1].At
+		}
+		ev.Dialect, ev.Type = infos[i].dialect, infos[i].typ
+		ev.Name, ev.HasName = string(f.Event), f.HasEvent
+		st.describe(ev, f, dataAt[i])
+		st.Events = append(st.Events, ev)
+	}
+	if !st.hasEvent() {
+		return nil, ErrEmpty
+	}
+	return st, nil
+}
+
+// hasEvent reports whether the stream holds a data event.
+func (st *Stream) hasEvent() bool {
+	for _, ev := range st.Events {
+		if ev.Kind == capture.FrameEvent {
+			return true
+		}
+	}
+	return false
+}
+
+// describe sets how ev's document travels, and the document.
+func (st *Stream) describe(ev *Event, f *capture.Frame, dataAt int) {
+	if f.Kind != capture.FrameEvent || !f.HasData {
+		return
+	}
+	switch {
+	case f.Flags&capture.EventStream != 0:
+		if f.Flags&(capture.PreludeCRC|capture.BadLength|capture.Truncated) != 0 {
+			return
+		}
+		ev.carry, ev.Doc = carryMessage, f.Data
+		if ev.Dialect == model.DialectBedrockInvoke && string(f.Event) == model.TypeInvokeChunk {
+			if inner, ok := chunkInner(f.Data); ok {
+				ev.carry, ev.Doc, ev.Wrapper = carryChunk, inner, model.DialectBedrockInvoke
+				if typ, ok := jsonscan.String(jsonscan.Get(inner, "type")); ok && ev.Type == model.TypeInvokeChunk {
+					ev.Type = typ
+				}
+				if jsonscan.Get(inner, "type") != nil {
+					ev.Dialect = model.DialectAnthropic
+				}
+			}
+		}
+	case sseFrame(f):
+		ev.carry, ev.Doc = carrySSE, f.Data
+	default:
+		ev.carry, ev.Doc = carryLine, f.Data
+	}
+	if ev.carry != carryChunk {
+		ev.dataAt = dataAt
+	}
+	if string(ev.Doc) == "[DONE]" {
+		ev.Doc = nil
+		if ev.carry != carrySSE {
+			ev.carry = carryNone
+		}
+	} else if jsonscan.Kind(ev.Doc) != '{' {
+		ev.Doc = nil // not an object: nothing a defect edits
+	}
+}
+
+// chunkInner decodes the bytes of an InvokeModel chunk's payload.
+func chunkInner(payload []byte) ([]byte, bool) {
+	s, ok := jsonscan.String(jsonscan.Get(payload, "bytes"))
+	if !ok {
+		return nil, false
+	}
+	inner, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || jsonscan.Kind(inner) != '{' {
+		return nil, false
+	}
+	return inner, true
+}
+
+// sseFrame tells an SSE event from a JSON line or body, as the checks do:
+// its first byte starts a field or a comment, not a JSON value.
+func sseFrame(f *capture.Frame) bool {
+	for _, b := range f.Raw {
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '{', '[':
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// within reports where b lies in outer, when b is a slice of it.
+func within(outer, b []byte) (int, bool) {
+	if len(b) == 0 || len(outer) == 0 {
+		return 0, false
+	}
+	off := cap(outer) - cap(b)
+	if off < 0 || off+len(b) > len(outer) || &outer[off] != &b[0] {
+		return 0, false
+	}
+	return off, true
+}
+
+// evInfo is what the model said of one event.
+type evInfo struct {
+	dialect model.Dialect
+	typ     string
+}
+
+// observer records the model's dialect and type of every event.
+type observer struct{ infos []evInfo }
+
+func (o *observer) Observe(s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
+	for len(o.infos) <= ord {
+		o.infos = append(o.infos, evInfo{})
+	}
+	o.infos[ord] = evInfo{dialect: ev.Dialect, typ: s.TypeName(ev.Type)}
+}
+
+// detect runs the model over frames and returns what it said of each.
+func detect(frames []capture.Frame) []evInfo {
+	o := &observer{}
+	s := model.NewSession(model.Options{Observer: o})
+	for i := range frames {
+		s.Add(&frames[i])
+	}
+	s.End(nil)
+	for len(o.infos) < len(frames) {
+		o.infos = append(o.infos, evInfo{})
+	}
+	return o.infos
+}
+
+// Bytes writes the stream back: each event as the input held it unless a
+// defect changed it; a changed or added event of a recording gets its
+// timing line, as streamtap's recorder writes it.
+func (st *Stream) Bytes() []byte {
+	var b bytes.Buffer
+	for _, ev := range st.Events {
+		switch {
+		case !ev.changed:
+			b.Write(ev.wire)
+		case st.rec != nil && ev.Kind != capture.FrameHead:
+			b.Write(st.timed(ev.own, ev.at))
+		default:
+			b.Write(ev.own)
+		}
+	}
+	return b.Bytes()
+}
+
+// timedHead is the header block a Recorder writes for the stream's
+// recording.
+func (st *Stream) timedHead() []byte {
+	var b bytes.Buffer
+	x := st.rec.Exchange
+	r := capture.NewRecorder(&b, &x, capture.RecordOptions{Format: capture.RecordFormat(st.rec.Format), KeepSecrets: true})
+	_ = r.Close(capture.NoTime)
+	return b.Bytes()
+}
+
+// timed writes one frame's bytes as a recording's body holds them: with
+// the line that times it, written by capture's own recorder (whose header
+// block, the same for every frame, is cut off).
+func (st *Stream) timed(own []byte, at time.Duration) []byte {
+	var b bytes.Buffer
+	x := st.rec.Exchange
+	r := capture.NewRecorder(&b, &x, capture.RecordOptions{Format: capture.RecordFormat(st.rec.Format), KeepSecrets: true})
+	_ = r.Write(own, at)
+	_ = r.Close(at)
+	return b.Bytes()[st.headLen:]
+}
