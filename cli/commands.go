@@ -41,6 +41,7 @@ func commands() []command {
 		timelineCommand(),
 		proxyCommand(),
 		replayCommand(),
+		injectCommand(),
 		requestCommand(),
 		versionCommand(),
 		helpCommand(),

@@ -36,6 +36,7 @@ var helpCases = []helpCase{
 	{"samples", nil},
 	{"proxy", []string{"--upstream", "--listen", "--record", "--save-har", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
 	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets"}},
+	{"inject", []string{"--list", "--json", "-o", "--report", "--seed"}},
 	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
 	{"help", nil},
 	{"version", nil},

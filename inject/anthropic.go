@@ -9,31 +9,31 @@ import (
 
 // anthropicDefects are the defects of Anthropic Messages streams.
 var anthropicDefects = append(append(sseFraming(), anthropicContent()...), []variant{
-	{"event-name-mismatch", "anthropic/event-name-mismatch", nameMismatch(model.DialectAnthropic)},
-	{"event-name-drop", "anthropic/event-name-missing", anthNameDrop},
-	{"utf8-split", "framing/invalid-utf8", utf8Split(anthTexts)},
-	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(anthTexts)},
-	{"keepalive-flood", "", anthPingFlood},
-	{"midstream-error", "framing/error-payload", anthError},
+	{"event-name-mismatch", "anthropic/event-name-mismatch", nameMismatch(model.DialectAnthropic), nil},
+	{"event-name-drop", "anthropic/event-name-missing", anthNameDrop, nil},
+	{"utf8-split", "framing/invalid-utf8", utf8Split(anthTexts), nil},
+	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(anthTexts), nil},
+	{"keepalive-flood", "", anthPingFlood, nil},
+	{"midstream-error", "framing/error-payload", anthError, nil},
 }...)
 
 // anthropicContent is the defects of Anthropic events whatever carries
 // them: SSE, or the chunks of a Bedrock InvokeModel stream.
 func anthropicContent() []variant {
 	return []variant{
-		{"start-drop", "anthropic/first-not-message-start", anthStartDrop},
-		{"cut-terminal", "anthropic/message-stop-missing", anthCut},
-		{"after-terminal", "anthropic/events-after-stop", anthAfterStop},
-		{"unknown-event", "anthropic/unknown-event", anthUnknown},
-		{"finish-missing", "anthropic/stop-reason-missing", anthStopReason(func(string) string { return "null" })},
-		{"stop-not-tool", "anthropic/stop-reason-tool-mismatch", anthStopNotTool},
-		{"delta-unknown-block", "anthropic/delta-unknown-block", anthDeltaUnknown},
-		{"delta-wrong-type", "anthropic/delta-type-mismatch", anthDeltaWrong},
-		{"blocks-overlap", "anthropic/blocks-overlap", anthOverlap},
-		{"block-stop-drop", "anthropic/block-not-stopped", anthStopDrop},
-		{"index-gap", "anthropic/index-not-dense", anthIndexGap},
-		{"signature-drop", "anthropic/thinking-signature-missing", anthSignatureDrop},
-		{"args-truncated", "anthropic/tool-input-invalid-json", anthArgsTruncated},
+		{"start-drop", "anthropic/first-not-message-start", anthStartDrop, nil},
+		{"cut-terminal", "anthropic/message-stop-missing", anthCut, nil},
+		{"after-terminal", "anthropic/events-after-stop", anthAfterStop, nil},
+		{"unknown-event", "anthropic/unknown-event", anthUnknown, nil},
+		{"finish-missing", "anthropic/stop-reason-missing", anthStopReason(func(string) string { return "null" }), nil},
+		{"stop-not-tool", "anthropic/stop-reason-tool-mismatch", anthStopNotTool, nil},
+		{"delta-unknown-block", "anthropic/delta-unknown-block", anthDeltaUnknown, nil},
+		{"delta-wrong-type", "anthropic/delta-type-mismatch", anthDeltaWrong, nil},
+		{"blocks-overlap", "anthropic/blocks-overlap", anthOverlap, nil},
+		{"block-stop-drop", "anthropic/block-not-stopped", anthStopDrop, nil},
+		{"index-gap", "anthropic/index-not-dense", anthIndexGap, nil},
+		{"signature-drop", "anthropic/thinking-signature-missing", anthSignatureDrop, nil},
+		{"args-truncated", "anthropic/tool-input-invalid-json", anthArgsTruncated, nil},
 	}
 }
 

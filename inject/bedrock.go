@@ -10,27 +10,27 @@ import (
 // converseDefects are the defects of Amazon Bedrock ConverseStream
 // streams (AWS event streams).
 var converseDefects = append(messageFraming(), []variant{
-	{"utf8-split", "framing/invalid-utf8", utf8Split(converseTexts)},
-	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(converseTexts)},
-	{"midstream-error", "framing/eventstream-exception", converseError},
-	{"delta-unknown-block", "bedrock/delta-unknown-block", converseDeltaUnknown},
-	{"delta-wrong-type", "bedrock/delta-wrong-block", converseDeltaWrong},
-	{"empty-block-start", "bedrock/empty-block-start", converseEmptyStart},
-	{"args-truncated", "bedrock/tool-input-invalid-json", converseArgsTruncated},
-	{"cut-terminal", "bedrock/message-stop-missing", converseCut},
-	{"metadata-drop", "bedrock/metadata-missing", converseMetadataDrop},
-	{"unknown-event", "bedrock/unknown-event", converseUnknown},
+	{"utf8-split", "framing/invalid-utf8", utf8Split(converseTexts), nil},
+	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(converseTexts), nil},
+	{"midstream-error", "framing/eventstream-exception", converseError, nil},
+	{"delta-unknown-block", "bedrock/delta-unknown-block", converseDeltaUnknown, nil},
+	{"delta-wrong-type", "bedrock/delta-wrong-block", converseDeltaWrong, nil},
+	{"empty-block-start", "bedrock/empty-block-start", converseEmptyStart, nil},
+	{"args-truncated", "bedrock/tool-input-invalid-json", converseArgsTruncated, nil},
+	{"cut-terminal", "bedrock/message-stop-missing", converseCut, nil},
+	{"metadata-drop", "bedrock/metadata-missing", converseMetadataDrop, nil},
+	{"unknown-event", "bedrock/unknown-event", converseUnknown, nil},
 	// The checks read a second messageStart as a message of its own,
 	// which then ends without messageStop.
-	withAlso(variant{"start-twice", "bedrock/message-start-repeated", converseStartTwice}, "bedrock/message-stop-missing"),
+	{"start-twice", "bedrock/message-start-repeated", converseStartTwice, []string{"bedrock/message-stop-missing"}},
 }...)
 
 // invokeDefects are the defects of Amazon Bedrock
 // InvokeModelWithResponseStream streams: of the event stream, of its
 // chunks, and of the Anthropic events inside them.
 var invokeDefects = append(append(messageFraming("anthropic/message-stop-missing"), anthropicContent()...), []variant{
-	{"midstream-error", "framing/eventstream-exception", invokeError},
-	{"chunk-invalid", "invoke/chunk-invalid", invokeChunkInvalid},
+	{"midstream-error", "framing/eventstream-exception", invokeError, nil},
+	{"chunk-invalid", "invoke/chunk-invalid", invokeChunkInvalid, nil},
 }...)
 
 // converseBlock is one content block of a ConverseStream message.

@@ -46,15 +46,8 @@ type variant struct {
 	defect string
 	rule   string
 	apply  func(e *edit) error
+	also   []string // Variant.Also
 }
-
-func withAlso(v variant, also ...string) variant {
-	alsoRules[v.defect+"\x00"+v.rule] = also
-	return v
-}
-
-// alsoRules holds Variant.Also by defect and rule.
-var alsoRules = map[string][]string{}
 
 // catalogue names every defect and says what it does; the dialects' tables
 // give its forms. Its order is --list's.
@@ -176,7 +169,7 @@ func Defects() []Defect {
 	for d, tab := range tables() {
 		for _, v := range tab {
 			if def := byName[v.defect]; def != nil {
-				def.Variants = append(def.Variants, Variant{Dialect: d, Rule: v.rule, Also: alsoRules[v.defect+"\x00"+v.rule], apply: v.apply})
+				def.Variants = append(def.Variants, Variant{Dialect: d, Rule: v.rule, Also: v.also, apply: v.apply})
 			}
 		}
 	}

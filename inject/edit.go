@@ -62,21 +62,6 @@ func (e *edit) where(match func(i int, ev *Event) bool) []int {
 	return out
 }
 
-// ofType lists the events of dialect d whose type is one of types.
-func (e *edit) ofType(d model.Dialect, types ...string) []int {
-	return e.where(func(_ int, ev *Event) bool {
-		if ev.Dialect != d || ev.Doc == nil {
-			return false
-		}
-		for _, t := range types {
-			if ev.Type == t {
-				return true
-			}
-		}
-		return false
-	})
-}
-
 // first returns the first of the events that match, or -1.
 func (e *edit) first(match func(i int, ev *Event) bool) int {
 	for i, ev := range e.st.Events {

@@ -16,13 +16,13 @@ import (
 // sseFraming is the framing defects of a dialect streamed as SSE.
 func sseFraming() []variant {
 	return []variant{
-		{"crlf", "framing/mixed-line-endings", mixEndings("\r\n")},
-		{"cr", "framing/mixed-line-endings", mixEndings("\r")},
-		{"unterminated", "framing/unterminated-event", unterminated},
-		{"comment-as-data", "framing/invalid-json", insertRaw("data: : OPENROUTER PROCESSING")},
-		{"not-object", "framing/not-object", insertRaw(`data: "keepalive"`)},
-		{"empty-data", "framing/empty-data", insertRaw("data:")},
-		{"leading-space", "framing/leading-space-field", leadingSpace},
+		{"crlf", "framing/mixed-line-endings", mixEndings("\r\n"), nil},
+		{"cr", "framing/mixed-line-endings", mixEndings("\r"), nil},
+		{"unterminated", "framing/unterminated-event", unterminated, nil},
+		{"comment-as-data", "framing/invalid-json", insertRaw("data: : OPENROUTER PROCESSING"), nil},
+		{"not-object", "framing/not-object", insertRaw(`data: "keepalive"`), nil},
+		{"empty-data", "framing/empty-data", insertRaw("data:"), nil},
+		{"leading-space", "framing/leading-space-field", leadingSpace, nil},
 	}
 }
 
@@ -30,10 +30,10 @@ func sseFraming() []variant {
 // lines.
 func lineFraming() []variant {
 	return []variant{
-		{"crlf", "framing/mixed-line-endings", mixEndings("\r\n")},
-		{"unterminated", "framing/unterminated-event", unterminated},
-		{"comment-as-data", "framing/invalid-json", insertRaw(": OPENROUTER PROCESSING")},
-		{"not-object", "framing/not-object", insertRaw(`"keepalive"`)},
+		{"crlf", "framing/mixed-line-endings", mixEndings("\r\n"), nil},
+		{"unterminated", "framing/unterminated-event", unterminated, nil},
+		{"comment-as-data", "framing/invalid-json", insertRaw(": OPENROUTER PROCESSING"), nil},
+		{"not-object", "framing/not-object", insertRaw(`"keepalive"`), nil},
 	}
 }
 
@@ -43,10 +43,10 @@ func lineFraming() []variant {
 // cut inside, is lost.
 func messageFraming(lastAlso ...string) []variant {
 	return []variant{
-		withAlso(variant{"unterminated", "framing/unterminated-event", unterminated}, lastAlso...),
-		{"crc", "framing/eventstream-message-crc", damage(crcDamage)},
-		{"prelude-crc", "framing/eventstream-prelude-crc", damage(preludeDamage)},
-		{"bad-length", "framing/eventstream-length", damage(lengthDamage)},
+		{"unterminated", "framing/unterminated-event", unterminated, lastAlso},
+		{"crc", "framing/eventstream-message-crc", damage(crcDamage), nil},
+		{"prelude-crc", "framing/eventstream-prelude-crc", damage(preludeDamage), nil},
+		{"bad-length", "framing/eventstream-length", damage(lengthDamage), nil},
 	}
 }
 

@@ -9,12 +9,12 @@ import (
 
 // geminiDefects are the defects of Gemini streamGenerateContent streams.
 var geminiDefects = append(sseFraming(), []variant{
-	{"utf8-split", "framing/invalid-utf8", utf8Split(geminiTexts)},
-	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(geminiTexts)},
-	{"keepalive-flood", "", commentFlood(": keepalive")},
-	{"midstream-error", "framing/error-payload", geminiError},
-	{"args-object", "gemini/args-not-object", geminiArgsString},
-	{"finish-nonstandard", "gemini/finish-reason-nonstandard", geminiFinish},
+	{"utf8-split", "framing/invalid-utf8", utf8Split(geminiTexts), nil},
+	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(geminiTexts), nil},
+	{"keepalive-flood", "", commentFlood(": keepalive"), nil},
+	{"midstream-error", "framing/error-payload", geminiError, nil},
+	{"args-object", "gemini/args-not-object", geminiArgsString, nil},
+	{"finish-nonstandard", "gemini/finish-reason-nonstandard", geminiFinish, nil},
 }...)
 
 // geminiChunks lists the Gemini chunks.

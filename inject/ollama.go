@@ -9,15 +9,15 @@ import (
 // ollamaDefects are the defects of Ollama's NDJSON streams (/api/chat,
 // /api/generate).
 var ollamaDefects = append(lineFraming(), []variant{
-	{"utf8-split", "framing/invalid-utf8", utf8Split(ollamaTexts)},
-	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(ollamaTexts)},
-	{"midstream-error", "framing/error-payload", ollamaError},
-	{"blank-line", "ollama/blank-line", ollamaBlankLine},
-	{"args-object", "ollama/args-not-object", ollamaArgsString},
-	{"call-split", "ollama/call-split", ollamaCallSplit},
-	{"finish-nonstandard", "ollama/done-reason-unknown", ollamaDoneReason},
-	{"cut-terminal", "ollama/done-missing", ollamaCut},
-	{"after-terminal", "ollama/after-done", ollamaAfterDone},
+	{"utf8-split", "framing/invalid-utf8", utf8Split(ollamaTexts), nil},
+	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(ollamaTexts), nil},
+	{"midstream-error", "framing/error-payload", ollamaError, nil},
+	{"blank-line", "ollama/blank-line", ollamaBlankLine, nil},
+	{"args-object", "ollama/args-not-object", ollamaArgsString, nil},
+	{"call-split", "ollama/call-split", ollamaCallSplit, nil},
+	{"finish-nonstandard", "ollama/done-reason-unknown", ollamaDoneReason, nil},
+	{"cut-terminal", "ollama/done-missing", ollamaCut, nil},
+	{"after-terminal", "ollama/after-done", ollamaAfterDone, nil},
 }...)
 
 // ollamaLines lists the Ollama lines, and the one that says done: true
