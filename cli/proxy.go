@@ -46,6 +46,9 @@ type proxyOptions struct {
 	idle        time.Duration
 	bodyTimeout time.Duration
 	clientIdle  time.Duration
+	clientHead  time.Duration
+	clientWrite time.Duration
+	maxConns    int
 	keep        int // with the sessions list: how many sessions it keeps, 0 for all
 	// rules is the config file's rule changes (.streamtap.yaml, found from
 	// the working directory up), for the findings of the log line.
@@ -68,6 +71,10 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.DurationVar(&o.bodyTimeout, "client-body-timeout", proxy.DefaultBodyTimeout,
 		fmt.Sprintf("cut a client that sends its request body at under %d bytes a second on average over `DURATION` (408; 0: never)", proxy.MinBodyRate))
 	fs.DurationVar(&o.clientIdle, "client-idle-timeout", proxy.DefaultClientIdle, "close a client's keep-alive connection after `DURATION` without a request (0: never)")
+	fs.DurationVar(&o.clientHead, "client-head-timeout", proxy.DefaultClientHeadTimeout,
+		fmt.Sprintf("cut a client that takes longer than `DURATION` to send a request's head (at most %d KiB)", proxy.MaxHeadBytes>>10))
+	fs.DurationVar(&o.clientWrite, "client-write-timeout", proxy.DefaultClientWriteTimeout, "cut a client that reads none of a response for `DURATION`, and the upstream request with it (0: never)")
+	fs.IntVar(&o.maxConns, "max-conns", proxy.DefaultMaxConns, "accept at most `N` client connections at once; more wait until one closes (0: no limit)")
 	fs.IntVar(&o.keep, "keep", 0, "with the sessions list, keep only the newest `N` sessions in it: older ended ones leave the list (0: keep all)")
 	return fs, up
 }
@@ -76,7 +83,8 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 // feed or nil.
 func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
 	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
-		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed, Rules: o.rules}
+		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle,
+		ClientHeadTimeout: o.clientHead, ClientWriteTimeout: o.clientWrite, MaxConns: o.maxConns, Feed: feed, Rules: o.rules}
 }
 
 func parseProxyArgs(args []string) (proxyOptions, error) {
@@ -99,6 +107,12 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	o.upstream = u
 	if o.keep < 0 {
 		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
+	}
+	if o.maxConns < 0 {
+		return o, fmt.Errorf("--max-conns %d: want a number of connections, 0 for no limit", o.maxConns)
+	}
+	if o.clientHead <= 0 {
+		return o, fmt.Errorf("--client-head-timeout %v: want a duration above 0", o.clientHead)
 	}
 	if o.noTUI {
 		// Both shape the sessions list, which --no-tui does without: taken

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/proxy"
@@ -103,56 +101,29 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	return err
 }
 
-// loadReplay reads FILE as a recording, or as a plain stream without
-// timing (served all at once, with the media type of its format).
-func loadReplay(path string) (*capture.Recording, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return replayRecording(data)
-}
-
-// replayRecording parses data as a recording, or wraps it as a plain
-// stream without timing, served as what its bytes are: an AWS event
-// stream as application/vnd.amazon.eventstream, JSON lines as
-// application/x-ndjson, SSE (and anything else) as text/event-stream.
-func replayRecording(data []byte) (*capture.Recording, error) {
-	rec, err := capture.ParseRecording(data)
-	if errors.Is(err, capture.ErrNotRecording) {
-		format := capture.DetectFormat(data)
-		return &capture.Recording{
-			Exchange: capture.Exchange{Status: http.StatusOK, HeadAt: capture.NoTime,
-				ResponseHeader: http.Header{"Content-Type": {capture.ContentType(format)}}},
-			Body:   []capture.Chunk{{At: capture.NoTime, Data: data}},
-			Format: format,
-		}, nil
-	}
-	return rec, err
-}
-
-// serveReplay serves the recording of o over HTTP until ctx ends.
+// serveReplay serves the recording of o over HTTP until ctx ends. The
+// serving itself (reading the recording, pacing, bounds) is proxy's
+// (proxy/replay.go).
 func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
-	var rec *capture.Recording
+	var rc *proxy.Recorded
 	var err error
 	name := o.file
 	if o.sample != "" {
 		name = "sample " + o.sample
 		var data []byte
 		if data, err = openSample(o.sample); err == nil {
-			rec, err = replayRecording(data)
+			rc, err = proxy.ReplayData(name, data)
 		}
 	} else {
-		rec, err = loadReplay(o.file)
+		rc, err = proxy.LoadReplay(o.file)
 	}
 	if err != nil {
 		return err
 	}
-	warnings, err := proxy.CheckReplay(rec)
-	for _, w := range warnings {
+	for _, w := range rc.Warnings() {
 		fmt.Fprintf(stderr, "streamtap replay: %s\n", w)
 	}
-	if err != nil {
+	if err := rc.Err(); err != nil {
 		return commandError("replay", fmt.Errorf("%s: %w", name, err))
 	}
 	ln, err := net.Listen("tcp", o.listen)
@@ -160,22 +131,10 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
 		return err
 	}
 	warnExposed(stderr, ln, replayExposes)
-	log := proxy.NewLog(stderr)
+	ro := proxy.DefaultReplayOptions()
+	ro.Speed, ro.Log = o.speed, proxy.NewLog(stderr)
 	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", termtext.Safe(name), ln.Addr(), trimFloat(o.speed))
-	srv := &http.Server{Handler: proxy.Replay(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), proxy.ShutdownGrace)
-	defer cancel()
-	if srv.Shutdown(sctx) != nil {
-		_ = srv.Close()
-	}
-	return nil
+	return proxy.ServeReplay(ctx, ln, rc, ro)
 }
 
 func trimFloat(f float64) string {
