@@ -16,7 +16,7 @@ import (
 	"github.com/streamtap/streamtap/samples"
 )
 
-// TestProxyBedrock: the proxy as README tells to put it in front of an AWS
+// TestProxyBedrock: the proxy as docs/proxy.md tells to put it in front of an AWS
 // SDK (the endpoint override at the real host over http, HTTP_PROXY at the
 // proxy): the SDK's request reaches the upstream with the Host and path it
 // signed (SigV4 signs the Host; a proxy that sent another would void the

@@ -10,11 +10,11 @@ import (
 	"github.com/streamtap/streamtap/model"
 )
 
-// TestOutcomeTables holds the outcome tables of README.md and
+// TestOutcomeTables holds the outcome tables of docs/check.md and
 // docs/rules.md to the code: a row for every outcome a finished stream
 // can have, and its "fails check" cell saying what OutcomeFails says.
 func TestOutcomeTables(t *testing.T) {
-	for _, doc := range []string{"README.md", filepath.Join("docs", "rules.md")} {
+	for _, doc := range []string{filepath.Join("docs", "check.md"), filepath.Join("docs", "rules.md")} {
 		data, err := os.ReadFile(filepath.Join(projectRoot(t), doc))
 		if err != nil {
 			t.Fatal(err)

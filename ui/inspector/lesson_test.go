@@ -131,6 +131,6 @@ func TestSpeedBeforeSpace(t *testing.T) {
 // 1x, a pace a class can follow.
 func TestUntimedPace(t *testing.T) {
 	if fixedPace.Seconds() != 1 {
-		t.Errorf("untimed replay at 1x steps every %v; README says one event a second", fixedPace)
+		t.Errorf("untimed replay at 1x steps every %v; docs/inspector.md says one event a second", fixedPace)
 	}
 }

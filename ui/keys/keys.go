@@ -117,15 +117,15 @@ func Default() Map {
 }
 
 // Group is one category of bindings: a column of the full help, a
-// part of README's key table.
+// part of the key table of docs/inspector.md.
 type Group struct {
 	Name     string
 	Bindings []key.Binding
 }
 
 // Groups lists every binding once, by category, in the order the full
-// help and README's key table show them: the one list both are made from
-// (a test holds README to it).
+// help and the key table of docs/inspector.md show them: the one list
+// both are made from (a test holds the document to it).
 func (k *Map) Groups() []Group {
 	n, i, s, st, ss, a, p := &k.Nav, &k.Inspect, &k.Search, &k.Stream, &k.Sessions, &k.App, &k.Prompt
 	d := &k.Diff

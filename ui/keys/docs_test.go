@@ -11,16 +11,17 @@ import (
 	"charm.land/bubbles/v2/key"
 )
 
-// The key table in README.md sits between these markers and is made from
-// the key map by keysTable, so that README and the help cannot drift.
+// The key table in docs/inspector.md sits between these markers and is
+// made from the key map by keysTable, so that the document and the help
+// cannot drift.
 const (
-	keysBegin = "<!-- keys: made from ui/keys/keys.go by TestREADMEKeys; `go test ./ui/keys -run TestREADMEKeys -update` remakes it -->\n"
+	keysBegin = "<!-- keys: made from ui/keys/keys.go by TestKeysTable; `go test ./ui/keys -run TestKeysTable -update` remakes it -->\n"
 	keysEnd   = "<!-- end of keys -->\n"
 )
 
-// update, with -update, rewrites README's key table (the split left the
+// update, with -update, rewrites docs/inspector.md's key table (the split left the
 // package without the flag its message names).
-var _ = flag.Bool("update", false, "rewrite README.md's key table")
+var _ = flag.Bool("update", false, "rewrite docs/inspector.md's key table")
 
 // keysTable renders every binding of k, by group, as a Markdown table:
 // the keys bound and what the help says they do.
@@ -43,22 +44,22 @@ func keysTable(k *Map) string {
 	return b.String()
 }
 
-// TestREADMEKeys holds README's key table to the key map; with -update it
-// writes the table made from the key map into README.
-func TestREADMEKeys(t *testing.T) {
-	const path = "../../README.md"
+// TestKeysTable holds docs/inspector.md's key table to the key map; with
+// -update it writes the table made from the key map into it.
+func TestKeysTable(t *testing.T) {
+	const path = "../../docs/inspector.md"
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(raw)
-	before, rest, ok := strings.Cut(readme, keysBegin)
+	doc := string(raw)
+	before, rest, ok := strings.Cut(doc, keysBegin)
 	if !ok {
-		t.Fatalf("README.md lacks the line %q that opens the key table", keysBegin)
+		t.Fatalf("docs/inspector.md lacks the line %q that opens the key table", keysBegin)
 	}
 	table, after, ok := strings.Cut(rest, keysEnd)
 	if !ok {
-		t.Fatalf("README.md lacks the line %q that closes the key table", keysEnd)
+		t.Fatalf("docs/inspector.md lacks the line %q that closes the key table", keysEnd)
 	}
 	k := Default()
 	want := keysTable(&k)
@@ -71,11 +72,11 @@ func TestREADMEKeys(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's key table differs from ui/keys/keys.go (go test ./ui/keys -run TestREADMEKeys -update remakes it):\n--- README\n%s--- keys.go\n%s", table, want)
+	t.Errorf("docs/inspector.md's key table differs from ui/keys/keys.go (go test ./ui/keys -run TestKeysTable -update remakes it):\n--- docs/inspector.md\n%s--- keys.go\n%s", table, want)
 }
 
 // TestEveryBindingInHelp: each binding of the key map has help text and
-// is in exactly one group, so the full help and README list it.
+// is in exactly one group, so the full help and docs/inspector.md list it.
 func TestEveryBindingInHelp(t *testing.T) {
 	k := Default()
 	listed := map[string]int{}
