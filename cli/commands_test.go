@@ -35,7 +35,7 @@ var helpCases = []helpCase{
 	{"rules", []string{"--json"}},
 	{"samples", nil},
 	{"proxy", []string{"--upstream", "--listen", "--record", "--save-har", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
-	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets"}},
+	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets", "--inject", "--fault", "--scenario", "--seed"}},
 	{"inject", []string{"--list", "--json", "-o", "--report", "--seed"}},
 	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
 	{"help", nil},

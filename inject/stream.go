@@ -311,3 +311,14 @@ func (st *Stream) timed(own []byte, at time.Duration) []byte {
 	_ = r.Close(at)
 	return b.Bytes()[st.headLen:]
 }
+
+// Dialect names the dialect of data, a stream or a recording (its first
+// part is enough): the one most of its events have, or
+// model.DialectBedrockInvoke for an InvokeModel stream.
+func Dialect(data []byte) model.Dialect {
+	st, err := Parse(data)
+	if err != nil {
+		return model.DialectUnknown
+	}
+	return st.dialect()
+}

@@ -358,7 +358,7 @@ func (fw *writer) cutNow(reset bool) {
 		}
 		fw.conn = conn
 	}
-	if tc, ok := fw.conn.(*net.TCPConn); ok && reset {
+	if tc := tcpConn(fw.conn); tc != nil && reset {
 		_ = tc.SetLinger(0)
 	}
 	_ = fw.conn.Close()
@@ -385,4 +385,21 @@ func (fw *writer) finish() {
 		_ = fw.bufw.Flush()
 		_ = fw.conn.Close()
 	}
+}
+
+// tcpConn finds the TCP connection under c, through the wrappers that
+// expose it as NetConn (a server's connection limits and deadlines,
+// crypto/tls), or nil.
+func tcpConn(c net.Conn) *net.TCPConn {
+	for range 8 {
+		switch v := c.(type) {
+		case *net.TCPConn:
+			return v
+		case interface{ NetConn() net.Conn }:
+			c = v.NetConn()
+		default:
+			return nil
+		}
+	}
+	return nil
 }
