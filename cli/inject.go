@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/inject"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/termtext"
 )
 
@@ -95,14 +96,16 @@ func runInject(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	if err != nil {
 		return commandError("inject", err)
 	}
+	// The report's notes quote stream bytes (names, arguments): escape
+	// what a terminal would obey, as every JSON output does.
+	b, _ := json.Marshal(rep)
+	b = jsonscan.AppendSafe(nil, b)
 	if o.report != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
 		if err := os.WriteFile(o.report, append(b, '\n'), 0o644); err != nil {
 			return commandError("inject", err)
 		}
 	}
 	if o.json {
-		b, _ := json.Marshal(rep)
 		fmt.Fprintf(stderr, "%s\n", b)
 	} else {
 		writeInjectReport(stderr, rep)

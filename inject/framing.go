@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
 // This file holds the defects of how events are cut and encoded, which
@@ -242,4 +243,29 @@ func (e *edit) harmless() []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// nameMismatch gives the chosen event of dialect d an event: name of
+// another type.
+func nameMismatch(d model.Dialect) func(e *edit) error {
+	return func(e *edit) error {
+		cands := e.where(func(_ int, ev *Event) bool { return ev.Dialect == d && ev.carry == carrySSE && ev.Doc != nil })
+		i, err := e.pick(cands)
+		if err != nil {
+			return err
+		}
+		ev := e.st.Events[i]
+		other := "response.output_text.delta"
+		if d == model.DialectAnthropic {
+			other = "content_block_delta"
+			if ev.Type == other {
+				other = "ping"
+			}
+		} else if ev.Type == other {
+			other = "response.in_progress"
+		}
+		e.setOwn(i, sseWithName(ev.own, other))
+		e.note = "event: " + other + " over data of type " + ev.Type
+		return nil
+	}
 }
