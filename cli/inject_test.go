@@ -173,3 +173,28 @@ func TestInjectRecording(t *testing.T) {
 		t.Error("check of the output lacks responses/no-terminal")
 	}
 }
+
+// TestInjectReportIsSafe: a note that quotes the stream (a call's name
+// holding an 8-bit CSI) reaches stderr escaped, as text and as JSON.
+func TestInjectReportIsSafe(t *testing.T) {
+	t.Parallel()
+	chunk := func(tc string) string {
+		return `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[` + tc + `]},"finish_reason":null}]}` + "\n\n"
+	}
+	stream := chunk(`{"index":0,"id":"call_1","type":"function","function":{"name":"get\u009bweather","arguments":"{\"a\""}}`) +
+		chunk(`{"index":0,"function":{"arguments":":1}"}}`) +
+		`data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	in := writeTemp(t, "in.sse", stream)
+	for _, args := range [][]string{{}, {"--json"}} {
+		code, _, stderr := runCLI(t, nil, append([]string{"inject", "name-switch", in, "-o", filepath.Join(t.TempDir(), "o")}, args...)...)
+		if code != 0 {
+			t.Fatalf("inject %v = %d: %s", args, code, stderr)
+		}
+		if strings.Contains(stderr, "\u009b") {
+			t.Errorf("inject %v wrote a raw 8-bit CSI to stderr: %q", args, stderr)
+		}
+		if !strings.Contains(stderr, `\u009b`) && !strings.Contains(stderr, `\u{9b}`) {
+			t.Errorf("inject %v: the name is not shown escaped: %q", args, stderr)
+		}
+	}
+}
