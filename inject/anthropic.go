@@ -3,13 +3,11 @@ package inject
 import (
 	"slices"
 	"strconv"
-
-	"github.com/streamtap/streamtap/model"
 )
 
 // anthropicDefects are the defects of Anthropic Messages streams.
 var anthropicDefects = append(append(sseFraming(), anthropicContent()...), []variant{
-	{"event-name-mismatch", "anthropic/event-name-mismatch", nameMismatch(model.DialectAnthropic), nil},
+	{"event-name-mismatch", "anthropic/event-name-mismatch", nameMismatch(dAnthropic), nil},
 	{"event-name-drop", "anthropic/event-name-missing", anthNameDrop, nil},
 	{"utf8-split", "framing/invalid-utf8", utf8Split(anthTexts), nil},
 	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(anthTexts), nil},
@@ -56,7 +54,7 @@ func (e *edit) anthropic() *anthIndex {
 	x := &anthIndex{start: -1, delta: -1, stop: -1}
 	open := map[int]*anthBlock{}
 	for i, ev := range e.st.Events {
-		if ev.Dialect != model.DialectAnthropic || ev.Doc == nil || x.stop >= 0 {
+		if ev.Dialect != dAnthropic || ev.Doc == nil || x.stop >= 0 {
 			continue
 		}
 		x.events = append(x.events, i)
@@ -112,7 +110,7 @@ func (e *edit) pickBlock(x *anthIndex, types ...string) (*anthBlock, error) {
 func anthTexts(e *edit) []textRef {
 	var out []textRef
 	for i, ev := range e.st.Events {
-		if ev.Dialect != model.DialectAnthropic || ev.Type != "content_block_delta" {
+		if ev.Dialect != dAnthropic || ev.Type != "content_block_delta" {
 			continue
 		}
 		if typ, _ := getString(ev.Doc, "delta", "type"); typ != "text_delta" {
@@ -137,7 +135,7 @@ func (e *edit) anthEvent(i int, typ, rest string) *Event {
 
 func anthNameDrop(e *edit) error {
 	cands := e.where(func(_ int, ev *Event) bool {
-		return ev.Dialect == model.DialectAnthropic && ev.carry == carrySSE && ev.HasName && ev.Type != "ping"
+		return ev.Dialect == dAnthropic && ev.carry == carrySSE && ev.HasName && ev.Type != "ping"
 	})
 	i, err := e.pick(cands)
 	if err != nil {

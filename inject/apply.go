@@ -152,7 +152,7 @@ func backward(ords []int, s step) []int {
 }
 
 // dialect returns the dialect whose defects apply to the stream: the one
-// most of its events have, or model.DialectBedrockInvoke for an
+// most of its events have, or dInvoke for an
 // InvokeModel stream, whose chunks wrap another dialect's events.
 func (st *Stream) dialect() model.Dialect {
 	var n [256]int
@@ -162,7 +162,7 @@ func (st *Stream) dialect() model.Dialect {
 			continue
 		}
 		n[ev.Dialect]++
-		if ev.Wrapper == model.DialectBedrockInvoke || ev.Dialect == model.DialectBedrockInvoke {
+		if ev.Wrapper == dInvoke || ev.Dialect == dInvoke {
 			invoke = true
 		}
 	}
@@ -173,7 +173,7 @@ func (st *Stream) dialect() model.Dialect {
 		}
 	}
 	if invoke {
-		return model.DialectBedrockInvoke
+		return dInvoke
 	}
 	return best
 }

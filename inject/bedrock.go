@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/model"
 )
 
 // converseDefects are the defects of Amazon Bedrock ConverseStream
@@ -61,7 +60,7 @@ func (e *edit) converse() *converseIndex {
 		return b
 	}
 	for i, ev := range e.st.Events {
-		if ev.Dialect != model.DialectBedrockConverse || ev.Doc == nil || ev.Flags&capture.Exception != 0 {
+		if ev.Dialect != dConverse || ev.Doc == nil || ev.Flags&capture.Exception != 0 {
 			continue
 		}
 		x.events = append(x.events, i)
@@ -338,8 +337,8 @@ func invokeChunkInvalid(e *edit) error {
 		return err
 	}
 	tpl := e.st.Events[i]
-	ev := e.like(i, []byte(`{}`), model.TypeInvokeChunk)
-	ev.own = capture.AppendEventStream(nil, messageHeaders(tpl, model.TypeInvokeChunk), []byte(`{"bytes":"not base64!"}`))
+	ev := e.like(i, []byte(`{}`), typeInvokeChunk)
+	ev.own = capture.AppendEventStream(nil, messageHeaders(tpl, typeInvokeChunk), []byte(`{"bytes":"not base64!"}`))
 	ev.carry, ev.Doc = carryMessage, nil
 	e.insertBefore(i, ev)
 	e.note = `a chunk whose bytes is "not base64!"`

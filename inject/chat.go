@@ -73,7 +73,7 @@ func (e *edit) chat() *chatIndex {
 		if ev.Type == model.TypeDone && x.done < 0 {
 			x.done = i
 		}
-		if ev.Dialect != model.DialectChat || ev.Doc == nil {
+		if ev.Dialect != dChat || ev.Doc == nil {
 			continue
 		}
 		x.chunks = append(x.chunks, i)
@@ -136,7 +136,7 @@ func (e *edit) pickChatCall(x *chatIndex, frags int) (*chatCall, error) {
 func chatTexts(e *edit) []textRef {
 	var out []textRef
 	for i, ev := range e.st.Events {
-		if ev.Dialect != model.DialectChat || ev.Doc == nil {
+		if ev.Dialect != dChat || ev.Doc == nil {
 			continue
 		}
 		for c := range count(ev.Doc, "choices") {

@@ -27,7 +27,7 @@ type Defect struct {
 // Variant is a defect's form in one dialect.
 type Variant struct {
 	// Dialect is the dialect whose streams it applies to; an
-	// InvokeModel stream's variant (model.DialectBedrockInvoke) acts on
+	// InvokeModel stream's variant (dInvoke) acts on
 	// the chunks or on the Anthropic events inside them.
 	Dialect model.Dialect
 	// Rule is the id of the rule that reports it, or "" for a defect
@@ -148,13 +148,13 @@ var catalogue = []struct {
 // model reads them.
 func tables() map[model.Dialect][]variant {
 	return map[model.Dialect][]variant{
-		model.DialectResponses:       responsesDefects,
-		model.DialectChat:            chatDefects,
-		model.DialectAnthropic:       anthropicDefects,
-		model.DialectGemini:          geminiDefects,
-		model.DialectOllama:          ollamaDefects,
-		model.DialectBedrockConverse: converseDefects,
-		model.DialectBedrockInvoke:   invokeDefects,
+		dResponses: responsesDefects,
+		dChat:      chatDefects,
+		dAnthropic: anthropicDefects,
+		dGemini:    geminiDefects,
+		dOllama:    ollamaDefects,
+		dConverse:  converseDefects,
+		dInvoke:    invokeDefects,
 	}
 }
 

@@ -267,7 +267,7 @@ func (e *edit) like(i int, doc []byte, typ string) *Event {
 	case carryChunk:
 		ev.Flags = capture.EventStream
 		payload := append(append([]byte(`{"bytes":`), quote(base64.StdEncoding.EncodeToString(doc))...), '}')
-		ev.own = capture.AppendEventStream(nil, messageHeaders(tpl, model.TypeInvokeChunk), payload)
+		ev.own = capture.AppendEventStream(nil, messageHeaders(tpl, typeInvokeChunk), payload)
 	default:
 		ev.carry, ev.own = carrySSE, append(append([]byte("data: "), doc...), nl+nl...)
 		ev.dataAt = len("data: ")

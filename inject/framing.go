@@ -256,7 +256,7 @@ func nameMismatch(d model.Dialect) func(e *edit) error {
 		}
 		ev := e.st.Events[i]
 		other := "response.output_text.delta"
-		if d == model.DialectAnthropic {
+		if d == dAnthropic {
 			other = "content_block_delta"
 			if ev.Type == other {
 				other = "ping"

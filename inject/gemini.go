@@ -3,8 +3,6 @@ package inject
 import (
 	"slices"
 	"strconv"
-
-	"github.com/streamtap/streamtap/model"
 )
 
 // geminiDefects are the defects of Gemini streamGenerateContent streams.
@@ -19,7 +17,7 @@ var geminiDefects = append(sseFraming(), []variant{
 
 // geminiChunks lists the Gemini chunks.
 func (e *edit) geminiChunks() []int {
-	return e.where(func(_ int, ev *Event) bool { return ev.Dialect == model.DialectGemini && ev.Doc != nil })
+	return e.where(func(_ int, ev *Event) bool { return ev.Dialect == dGemini && ev.Doc != nil })
 }
 
 // geminiParts calls f with every part of every candidate of the chunk:

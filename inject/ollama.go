@@ -2,8 +2,6 @@ package inject
 
 import (
 	"strconv"
-
-	"github.com/streamtap/streamtap/model"
 )
 
 // ollamaDefects are the defects of Ollama's NDJSON streams (/api/chat,
@@ -25,7 +23,7 @@ var ollamaDefects = append(lineFraming(), []variant{
 func (e *edit) ollamaLines() (lines []int, done int) {
 	done = -1
 	for i, ev := range e.st.Events {
-		if ev.Dialect != model.DialectOllama || ev.Doc == nil {
+		if ev.Dialect != dOllama || ev.Doc == nil {
 			continue
 		}
 		lines = append(lines, i)

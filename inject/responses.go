@@ -9,7 +9,7 @@ import (
 
 // responsesDefects are the defects of OpenAI Responses streams.
 var responsesDefects = append(sseFraming(), []variant{
-	{"event-name-mismatch", "framing/event-name-mismatch", nameMismatch(model.DialectResponses), nil},
+	{"event-name-mismatch", "framing/event-name-mismatch", nameMismatch(dResponses), nil},
 	{"keepalive-flood", "", commentFlood(": keepalive"), nil},
 	{"midstream-error", "framing/error-payload", respError, nil},
 	{"start-late", "responses/first-not-created", respStartLate, nil},
@@ -83,7 +83,7 @@ func (e *edit) responses() *respIndex {
 		if ev.Type == model.TypeDone && x.sentinel < 0 {
 			x.sentinel = i
 		}
-		if ev.Dialect != model.DialectResponses || ev.Doc == nil || x.terminal >= 0 {
+		if ev.Dialect != dResponses || ev.Doc == nil || x.terminal >= 0 {
 			continue
 		}
 		if _, ok := getInt(ev.Doc, "sequence_number"); ok {

@@ -49,10 +49,10 @@ type Event struct {
 	// Flags are the frame's framing flags.
 	Flags capture.Flags
 	// Dialect is the dialect the model detected; for an InvokeModel chunk
-	// that wraps an Anthropic event, model.DialectAnthropic (the chunk's
+	// that wraps an Anthropic event, dAnthropic (the chunk's
 	// own dialect is in Wrapper).
 	Dialect model.Dialect
-	// Wrapper is model.DialectBedrockInvoke for an event carried in an
+	// Wrapper is dInvoke for an event carried in an
 	// InvokeModel chunk, else model.DialectUnknown.
 	Wrapper model.Dialect
 	// Type is the event's type: data.type, an event stream message's
@@ -173,14 +173,14 @@ func (st *Stream) describe(ev *Event, f *capture.Frame, dataAt int) {
 			return
 		}
 		ev.carry, ev.Doc = carryMessage, f.Data
-		if ev.Dialect == model.DialectBedrockInvoke && string(f.Event) == model.TypeInvokeChunk {
+		if ev.Dialect == dInvoke && string(f.Event) == typeInvokeChunk {
 			if inner, ok := chunkInner(f.Data); ok {
-				ev.carry, ev.Doc, ev.Wrapper = carryChunk, inner, model.DialectBedrockInvoke
-				if typ, ok := jsonscan.String(jsonscan.Get(inner, "type")); ok && ev.Type == model.TypeInvokeChunk {
+				ev.carry, ev.Doc, ev.Wrapper = carryChunk, inner, dInvoke
+				if typ, ok := jsonscan.String(jsonscan.Get(inner, "type")); ok && ev.Type == typeInvokeChunk {
 					ev.Type = typ
 				}
 				if jsonscan.Get(inner, "type") != nil {
-					ev.Dialect = model.DialectAnthropic
+					ev.Dialect = dAnthropic
 				}
 			}
 		}
@@ -314,7 +314,7 @@ func (st *Stream) timed(own []byte, at time.Duration) []byte {
 
 // Dialect names the dialect of data, a stream or a recording (its first
 // part is enough): the one most of its events have, or
-// model.DialectBedrockInvoke for an InvokeModel stream.
+// dInvoke for an InvokeModel stream.
 func Dialect(data []byte) model.Dialect {
 	st, err := Parse(data)
 	if err != nil {

@@ -24,8 +24,8 @@ func ErrorAnswer(d model.Dialect, status int) (http.Header, []byte) {
 		msg = statusText(status)
 	}
 	q := func(s string) string { return strconv.Quote(s) }
-	switch d {
-	case model.DialectAnthropic:
+	switch d.String() { // by name: the names never change
+	case "anthropic":
 		typ := map[int]string{400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
 			404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error", 529: "overloaded_error"}[status]
 		if typ == "" {
@@ -33,16 +33,16 @@ func ErrorAnswer(d model.Dialect, status int) (http.Header, []byte) {
 		}
 		h.Set("Request-Id", "req_streamtap_fault")
 		return h, []byte(`{"type":"error","error":{"type":` + q(typ) + `,"message":` + q(msg) + `},"request_id":"req_streamtap_fault"}`)
-	case model.DialectGemini:
+	case "gemini":
 		st := map[int]string{400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
 			429: "RESOURCE_EXHAUSTED", 503: "UNAVAILABLE", 529: "UNAVAILABLE"}[status]
 		if st == "" {
 			st = "INTERNAL"
 		}
 		return h, []byte(`{"error":{"code":` + strconv.Itoa(status) + `,"message":` + q(msg) + `,"status":` + q(st) + `}}`)
-	case model.DialectOllama:
+	case "ollama":
 		return h, []byte(`{"error":` + q(msg) + `}`)
-	case model.DialectBedrockConverse, model.DialectBedrockInvoke:
+	case "bedrock-converse", "bedrock-invoke":
 		typ := map[int]string{400: "ValidationException", 403: "AccessDeniedException", 401: "UnrecognizedClientException",
 			429: "ThrottlingException", 503: "ServiceUnavailableException", 529: "ServiceUnavailableException"}[status]
 		if typ == "" {

@@ -162,10 +162,20 @@ func fmtSscanHex(s string, v *int) (int, error) {
 	return 1, nil
 }
 
+// dialect is the dialect named name, as reports name it.
+func dialect(name string) model.Dialect {
+	for _, d := range model.AllDialects() {
+		if d.String() == name {
+			return d
+		}
+	}
+	panic("no dialect " + name)
+}
+
 // TestNoFault: a plan of nothing serves the stream whole.
 func TestNoFault(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, Plan{}, model.DialectChat)
+	srv := serve(t, Plan{}, dialect("openai-chat"))
 	_, body, err := get(t, srv.URL, nil)
 	if err != nil || string(body) != stream {
 		t.Errorf("body = %q, %v; want the stream", body, err)
@@ -176,7 +186,7 @@ func TestNoFault(t *testing.T) {
 // the comment between them), then the body ends without its last chunk.
 func TestCutAfterEvents(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "cut:2"), model.DialectChat)
+	srv := serve(t, plan(t, "cut:2"), dialect("openai-chat"))
 	_, body, err := get(t, srv.URL, nil)
 	if want := events[0] + events[1] + events[2]; string(body) != want {
 		t.Errorf("body = %q; want %q", body, want)
@@ -197,7 +207,7 @@ func TestCutAfterEvents(t *testing.T) {
 // TestCutAfterBytes cuts in the middle of an event.
 func TestCutAfterBytes(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "cut:20b"), model.DialectChat)
+	srv := serve(t, plan(t, "cut:20b"), dialect("openai-chat"))
 	_, body, err := get(t, srv.URL, nil)
 	if string(body) != stream[:20] || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("body = %q, %v; want %q and unexpected EOF", body, err, stream[:20])
@@ -207,7 +217,7 @@ func TestCutAfterBytes(t *testing.T) {
 // TestCutAtStart: cut:0 sends the head and nothing more.
 func TestCutAtStart(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "cut:0"), model.DialectChat)
+	srv := serve(t, plan(t, "cut:0"), dialect("openai-chat"))
 	resp, body, err := get(t, srv.URL, nil)
 	if resp.StatusCode != 200 || len(body) != 0 || !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("status %d, body %q, %v; want 200, nothing, unexpected EOF", resp.StatusCode, body, err)
@@ -217,7 +227,7 @@ func TestCutAtStart(t *testing.T) {
 // TestReset: the client reads the first event, then ECONNRESET.
 func TestReset(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "reset:1"), model.DialectChat)
+	srv := serve(t, plan(t, "reset:1"), dialect("openai-chat"))
 	pieces, err := rawRead(t, srv.Listener.Addr().String())
 	if !errors.Is(err, syscall.ECONNRESET) {
 		t.Errorf("raw read ended with %v; want a connection reset", err)
@@ -234,7 +244,7 @@ func TestReset(t *testing.T) {
 // TestResetAfterBytes resets mid-event.
 func TestResetAfterBytes(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "reset:10b"), model.DialectChat)
+	srv := serve(t, plan(t, "reset:10b"), dialect("openai-chat"))
 	_, body, err := get(t, srv.URL, nil)
 	if !errors.Is(err, syscall.ECONNRESET) || len(body) > 10 {
 		t.Errorf("body %q, %v; want at most 10 bytes and a reset", body, err)
@@ -259,7 +269,7 @@ func firstAfter(t *testing.T, ps []piece, want string) time.Duration {
 // the rest.
 func TestStall(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "stall:1:0.4"), model.DialectChat)
+	srv := serve(t, plan(t, "stall:1:0.4"), dialect("openai-chat"))
 	pieces, _ := rawRead(t, srv.Listener.Addr().String())
 	one, two := firstAfter(t, pieces, `{"n":1}`), firstAfter(t, pieces, `{"n":2}`)
 	if gap := two - one; gap < 350*time.Millisecond {
@@ -274,7 +284,7 @@ func TestStall(t *testing.T) {
 // nothing for the stall, then its other half.
 func TestStallInside(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "stall-inside:2:0.4"), model.DialectChat)
+	srv := serve(t, plan(t, "stall-inside:2:0.4"), dialect("openai-chat"))
 	pieces, _ := rawRead(t, srv.Listener.Addr().String())
 	ev := events[3]
 	half, rest := ev[:len(ev)/2], ev[len(ev)/2:]
@@ -290,7 +300,7 @@ func TestStallInside(t *testing.T) {
 // TestDrip: the body arrives in small writes over time, at the rate.
 func TestDrip(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "drip:300"), model.DialectChat)
+	srv := serve(t, plan(t, "drip:300"), dialect("openai-chat"))
 	start := time.Now()
 	_, body, err := get(t, srv.URL, nil)
 	took := time.Since(start)
@@ -316,7 +326,7 @@ func TestDrip(t *testing.T) {
 // TestBytewise: on the wire every chunk of the body is one byte.
 func TestBytewise(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "bytewise"), model.DialectChat)
+	srv := serve(t, plan(t, "bytewise"), dialect("openai-chat"))
 	pieces, _ := rawRead(t, srv.Listener.Addr().String())
 	raw := joined(pieces)
 	_, rest, _ := strings.Cut(raw, "\r\n\r\n")
@@ -343,13 +353,13 @@ func TestStatus(t *testing.T) {
 		retryAfter string
 		body       string
 	}{
-		{"status:429:2", model.DialectChat, 429, "1", `"code":"rate_limit_exceeded"`},
-		{"status:429:2,retry-after:7", model.DialectAnthropic, 429, "7", `"type":"rate_limit_error"`},
-		{"status:500:2", model.DialectResponses, 500, "", `"type":"server_error"`},
-		{"status:529:2", model.DialectAnthropic, 529, "", `"type":"overloaded_error"`},
-		{"status:401:2", model.DialectChat, 401, "", `"code":"invalid_api_key"`},
-		{"status:503:2", model.DialectGemini, 503, "", `"status":"UNAVAILABLE"`},
-		{"status:429:2", model.DialectBedrockConverse, 429, "1", `{"message":`},
+		{"status:429:2", dialect("openai-chat"), 429, "1", `"code":"rate_limit_exceeded"`},
+		{"status:429:2,retry-after:7", dialect("anthropic"), 429, "7", `"type":"rate_limit_error"`},
+		{"status:500:2", dialect("openai-responses"), 500, "", `"type":"server_error"`},
+		{"status:529:2", dialect("anthropic"), 529, "", `"type":"overloaded_error"`},
+		{"status:401:2", dialect("openai-chat"), 401, "", `"code":"invalid_api_key"`},
+		{"status:503:2", dialect("gemini"), 503, "", `"status":"UNAVAILABLE"`},
+		{"status:429:2", dialect("bedrock-converse"), 429, "1", `{"message":`},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			t.Parallel()
@@ -377,7 +387,7 @@ func TestStatus(t *testing.T) {
 // TestContentType: the client sees the wrong type, and the stream.
 func TestContentType(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "content-type:text/html; charset=utf-8"), model.DialectChat)
+	srv := serve(t, plan(t, "content-type:text/html; charset=utf-8"), dialect("openai-chat"))
 	resp, body, err := get(t, srv.URL, nil)
 	if err != nil || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" || string(body) != stream {
 		t.Errorf("Content-Type %q, body %q, %v", resp.Header.Get("Content-Type"), body, err)
@@ -388,7 +398,7 @@ func TestContentType(t *testing.T) {
 // decompression sees the gzip bytes), and decodes to the stream.
 func TestGzip(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "gzip"), model.DialectChat)
+	srv := serve(t, plan(t, "gzip"), dialect("openai-chat"))
 	resp, body, err := get(t, srv.URL, &http.Transport{DisableCompression: true})
 	if err != nil || resp.Header.Get("Content-Encoding") != "gzip" {
 		t.Fatalf("Content-Encoding %q, %v", resp.Header.Get("Content-Encoding"), err)
@@ -421,7 +431,7 @@ func TestGzip(t *testing.T) {
 // body ends when the connection closes.
 func TestHTTP10(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "http10"), model.DialectChat)
+	srv := serve(t, plan(t, "http10"), dialect("openai-chat"))
 	pieces, err := rawRead(t, srv.Listener.Addr().String())
 	raw := joined(pieces)
 	head, body, _ := strings.Cut(raw, "\r\n\r\n")
@@ -442,7 +452,7 @@ func TestHTTP10(t *testing.T) {
 // client: the cut is only in what is missing.
 func TestHTTP10Cut(t *testing.T) {
 	t.Parallel()
-	srv := serve(t, plan(t, "http10,cut:1"), model.DialectChat)
+	srv := serve(t, plan(t, "http10,cut:1"), dialect("openai-chat"))
 	_, body, err := get(t, srv.URL, nil)
 	if err != nil || string(body) != events[0] {
 		t.Errorf("body %q, %v; want the first event and a clean end", body, err)

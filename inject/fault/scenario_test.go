@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/streamtap/streamtap/model"
 )
 
 func TestParse(t *testing.T) {
@@ -122,7 +120,7 @@ func TestScenarioRetryLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := serve(t, p, model.DialectChat)
+	srv := serve(t, p, dialect("openai-chat"))
 	var log []string
 	for attempt := 1; attempt <= 5; attempt++ {
 		resp, body, err := get(t, srv.URL, nil)
