@@ -93,7 +93,7 @@ func main() {
 	bin := flag.String("bin", "streamtap", "the streamtap binary")
 	node := flag.String("node", "node", "the node binary")
 	dir := flag.String("dir", ".", "the folder with driver.mjs and the clients' node_modules")
-	hang := flag.Int("hang", 10, "a client that has not returned after `N` seconds hangs")
+	hang := flag.Int("hang", 30, "a client that has not returned `N` seconds after it sent its request hangs")
 	out := flag.String("out", "docs/clients.md", "the table to write")
 	versions := flag.String("versions", "", "the clients' versions, as the script installed them")
 	cmdline := flag.String("cmdline", "", "the command line to print in the table's header")
@@ -281,15 +281,50 @@ func (r *runner) run(c client, sample string, args []string) result {
 	}
 	go func() { _, _ = io.Copy(io.Discard, br) }()
 	spec, _ := json.Marshal(map[string]any{"client": c.id, "baseURL": base, "tools": r.toolsOf(sample)})
-	dctx, dcancel := context.WithTimeout(context.Background(), r.hang)
-	defer dcancel()
-	drv := exec.CommandContext(dctx, r.node, filepath.Join(r.dir, "driver.mjs"), string(spec))
+	drv := exec.Command(r.node, filepath.Join(r.dir, "driver.mjs"), string(spec))
 	drv.Dir = r.dir
-	var so, se bytes.Buffer
-	drv.Stdout, drv.Stderr = &so, &se
-	err := drv.Run()
-	if dctx.Err() != nil {
-		return result{hang: true}
+	var so bytes.Buffer
+	var se strings.Builder
+	drv.Stdout = &so
+	pipe, _ := drv.StderrPipe()
+	if err := drv.Start(); err != nil {
+		log.Fatal(err)
+	}
+	// The hang is timed from the driver's "ready" (Node started, the
+	// clients imported): on a loaded machine starting Node alone takes
+	// seconds.
+	ready, read := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(pipe)
+		sc.Buffer(nil, 1<<20)
+		told := false
+		for sc.Scan() {
+			if !told && sc.Text() == "ready" {
+				told = true
+				close(ready)
+				continue
+			}
+			se.WriteString(sc.Text() + "\n")
+		}
+	}()
+	waited := make(chan error, 1)
+	go func() { <-read; waited <- drv.Wait() }()
+	var err error
+	select {
+	case err = <-waited:
+	case <-ready:
+		select {
+		case err = <-waited:
+		case <-time.After(r.hang):
+			_ = drv.Process.Kill()
+			<-waited
+			return result{hang: true}
+		}
+	case <-time.After(startupCap):
+		_ = drv.Process.Kill()
+		<-waited
+		return result{crash: "the driver did not start within " + startupCap.String()}
 	}
 	var res result
 	if jerr := json.Unmarshal(bytes.TrimSpace(so.Bytes()), &res); jerr != nil || err != nil {
@@ -301,6 +336,10 @@ func (r *runner) run(c client, sample string, args []string) result {
 	}
 	return res
 }
+
+// startupCap bounds how long starting Node and importing the clients
+// may take before the driver is given up on.
+const startupCap = 3 * time.Minute
 
 // classify says what the client did with the broken stream, against
 // what it did with the clean one.
@@ -391,7 +430,7 @@ func write(path string, cs []client, rows map[string][]string, summaries map[str
 	fmt.Fprintf(&b, "- **Clients:** %s\n", versions)
 	fmt.Fprintf(&b, "- **Command:** `%s`\n", cmdline)
 	fmt.Fprintf(&b, "- **Cases:** %d, each against the clean sample's result (the same request, the same client).\n\n", cases)
-	fmt.Fprintf(&b, "Legend: ✓ the same calls (names and parsed arguments), text and finish reason as from the clean stream (with the number of requests when the client retried); ⚠ it returned without an error but with wrong arguments, other or missing calls, other text, or another finish reason (which an agent loop reads to decide whether to run the calls); ✗ it raised the error named; ⏳ it had not returned after %d s; 💥 the process died. Details below each table. Each client uses its defaults (retries included) and the helper that assembles the final message: `finalChatCompletion()`, `finalResponse()`, `finalMessage()`, and the AI SDK's `streamText` full stream.\n\n", hang)
+	fmt.Fprintf(&b, "Legend: ✓ the same calls (names and parsed arguments), text and finish reason as from the clean stream (with the number of requests when the client retried); ⚠ it returned without an error but with wrong arguments, other or missing calls, other text, or another finish reason (which an agent loop reads to decide whether to run the calls); ✗ it raised the error named; ⏳ it had not returned %d s after its request; 💥 the process died. Details below each table. Each client uses its defaults (retries included) and the helper that assembles the final message: `finalChatCompletion()`, `finalResponse()`, `finalMessage()`, and the AI SDK's `streamText` full stream.\n\n", hang)
 	sections := []struct{ key, title string }{
 		{"openai-chat", "OpenAI Chat Completions"},
 		{"openai-responses", "OpenAI Responses"},
