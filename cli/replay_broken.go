@@ -133,7 +133,7 @@ func serveBroken(ctx context.Context, o replayOptions, stdin *os.File, stderr io
 		handlers[step.Key()] = proxy.Replay(rc, ro)
 	}
 	h := fault.Handler(plan, func(s fault.Step) http.Handler { return handlers[s.Key()] },
-		fault.Options{Dialect: inject.Dialect(head), Log: ro.Log.Printf})
+		fault.Options{Dialect: inject.Dialect(head), Log: ro.Log.Printf, Done: ctx.Done()})
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
 		return err

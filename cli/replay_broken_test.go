@@ -168,3 +168,29 @@ func TestReplayBrokenUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayStallEndsOnInterrupt: a request held in a long stall (plain,
+// and on a hijacked HTTP/1.0 connection) does not keep replay from ending
+// within 2 s of its interrupt.
+func TestReplayStallEndsOnInterrupt(t *testing.T) {
+	t.Parallel()
+	for _, faults := range []string{"stall:0:60", "http10,stall:1:60"} {
+		base, stop := brokenReplay(t, "--sample", "chat-single-call", "--fault", faults)
+		got := make(chan struct{})
+		go func() {
+			defer close(got)
+			c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+			if resp, err := c.Get(base); err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+			}
+		}()
+		time.Sleep(200 * time.Millisecond) // the request is in its stall
+		start := time.Now()
+		stop()
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("%s: replay took %v to end after its interrupt; want under 2 s", faults, took)
+		}
+		<-got
+	}
+}

@@ -25,6 +25,11 @@ type Options struct {
 	// Log, when set, gets a line for each request that has faults or
 	// defects.
 	Log func(format string, args ...any)
+	// Done, when closed, ends every stall at once and cuts its
+	// connection: the server is stopping, and a stall of minutes must not
+	// hold it (nor a hijacked connection, which the server no longer
+	// sees).
+	Done <-chan struct{}
 }
 
 // ErrCut is what a write returns once a fault cut the connection: the
@@ -47,6 +52,7 @@ func Handler(p Plan, next func(Step) http.Handler, opt Options) http.Handler {
 			return
 		}
 		fw := newWriter(w, r.Context(), step.Faults)
+		fw.done = opt.Done
 		if f, ok := step.status(); ok {
 			_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, 1<<20))
 			h, body := ErrorAnswer(opt.Dialect, f.Status)
@@ -89,6 +95,7 @@ func describe(s Step) string {
 type writer struct {
 	w      http.ResponseWriter
 	ctx    context.Context
+	done   <-chan struct{} // Options.Done
 	faults []Fault
 	fr     *capture.Framer
 	queue  []frame // frames framed, not yet sent
@@ -334,6 +341,9 @@ func (fw *writer) wait(d time.Duration) bool {
 		return true
 	case <-fw.ctx.Done():
 		fw.fail(fw.ctx.Err())
+		return false
+	case <-fw.done:
+		fw.cutNow(false)
 		return false
 	}
 }
