@@ -21,7 +21,7 @@ var docCommand = regexp.MustCompile("`(streamtap(?: [^`]*)?)`")
 // said `streamtap --proxy`, a flag no command has). Nothing is run.
 func TestDocCommandsParse(t *testing.T) {
 	t.Parallel()
-	for _, doc := range []string{"samples/README.md", "docs/rules.md"} {
+	for _, doc := range []string{"samples/README.md", "docs/rules.md", "docs/inject.md"} {
 		data, err := os.ReadFile(fixtures.Path(doc))
 		if err != nil {
 			t.Fatal(err)
