@@ -132,6 +132,9 @@ type Archive struct {
 	// Own says streamtap wrote the HAR file (its log.creator): each entry
 	// is then a session streamtap read or proxied, none skipped.
 	Own bool
+	// Cut says what was repaired of a HAR whose writer was stopped inside
+	// an entry (see HAR), or is empty.
+	Cut string
 }
 
 // ArchiveOptions tune the reading of an archive.
@@ -240,17 +243,6 @@ func isYAMLKey(k []byte) bool {
 		}
 	}
 	return true
-}
-
-// redactExchange hides the credentials of x's headers and URL unless
-// keep.
-func redactExchange(x *Exchange, keep bool) {
-	if keep {
-		return
-	}
-	x.URL = RedactURL(x.URL)
-	x.RequestHeader = RedactHeaders(x.RequestHeader)
-	x.ResponseHeader = RedactHeaders(x.ResponseHeader)
 }
 
 // normalProto turns the protocol names archives use ("h2", "http/2.0",

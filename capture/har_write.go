@@ -8,7 +8,6 @@ package capture
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -36,39 +35,67 @@ type HAROptions struct {
 
 // HAR writes an HTTP Archive to w, one entry at a time: an entry is
 // written when it closes, so only the entries being read are held in
-// memory (their bodies and messages). Errors are sticky. A HAR is safe for
-// concurrent use (the proxy closes its sessions' entries from their own
-// goroutines): each entry is written whole, one after the other.
+// memory (their bodies and messages). A HAR is safe for concurrent use
+// (the proxy closes its sessions' entries from their own goroutines):
+// each entry is written whole, one after the other.
 //
-// When w can seek (a file), the document is complete from the start and
-// after every entry: NewHAR writes an empty HAR, and each entry goes in
-// with one write that overwrites the closing brackets with the entry and
-// the brackets again. So a process killed at any moment between two
-// writes (SIGKILL, a crash) leaves the last complete document, never an
-// empty or a cut one; only a kill inside that one write(2) of a big entry
-// could cut it. Otherwise (a pipe) the brackets are written by Close.
+// Written to an Output on a regular file, the file holds a whole HAR from
+// the start and after every entry, and an entry that cannot be written
+// (a full disk, ulimit -f) leaves it as it was: NewHAR writes an empty
+// HAR, and each entry goes in two steps. First the entry and the closing
+// brackets again are appended after the document, an append that is cut
+// back if it fails (Output.Append); then the four bytes of the old
+// closing brackets are overwritten with a comma (a space for the first
+// entry) and white space, which makes the appended entry part of the
+// document:
+//
+//	{"log":{…,"entries":[           {"log":{…,"entries":[
+//	    {entry 1}                        {entry 1}
+//	]}}                        →    ,   {entry 2}
+//	{entry 2}                       ]}}
+//	]}}
+//
+// A process killed inside the first step (SIGKILL, or a second signal
+// during the 2 s write of a 300 MB entry) leaves the complete HAR before
+// the entry, followed by part of the entry: streamtap reads the HAR and
+// says the entry was cut (readHAR); a reader that stops after the first
+// JSON value reads it too. Killed between the steps, the entry is whole
+// after the document, and streamtap reads it back as well. An entry that
+// fails is reported by its Close (which entry, and what the file holds);
+// the entries after it are still tried (the disk may have room again).
+//
+// Any other writer (a pipe, a buffer) gets the same document once: each
+// entry as it closes, the closing brackets at Close.
 type HAR struct {
 	w   io.Writer
+	f   appendFile // w, written in place; nil for a stream
 	opt HAROptions
 
 	mu      sync.Mutex
-	entries int
-	tailed  bool // the closing brackets follow the last entry (w seeks)
-	err     error
+	entries int      // entries in the document
+	tried   int      // entries closed, written or not
+	lost    []string // the entries not written: "entry N (METHOD URL)"
+	err     error    // a stream's sticky error, or the file's when it could not be cut back
 }
 
-// harTail ends the document: the entries' array, the log, the whole.
-const harTail = "]}}\n"
+// harTail ends the document: the entries' array, the log, the whole. In
+// a file it is overwritten, in place, by harSep or harFirst.
+const (
+	harTail  = "]}}\n"
+	harFirst = "    "
+	harSep   = ",   "
+)
 
-// NewHAR returns a HAR writing to w.
+// NewHAR returns a HAR writing to w (see HAR for an Output's in place).
 func NewHAR(w io.Writer, opt HAROptions) *HAR {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	h := &HAR{w: w, opt: opt}
-	if h.canSeek() {
-		h.write(append(h.start(), harTail...))
-		h.tailed = h.err == nil
+	h := &HAR{w: w, f: inPlace(w), opt: opt}
+	if h.f != nil {
+		if err := h.f.Append(append(h.start(), harTail...)); err != nil {
+			h.err = fmt.Errorf("har: %w", err)
+		}
 	}
 	return h
 }
@@ -77,34 +104,43 @@ func NewHAR(w io.Writer, opt HAROptions) *HAR {
 // it but the stream): hand it to Source.Record, which gives it the bytes
 // read and closes it, writing it.
 func (h *HAR) Entry(x *Exchange) *HAREntry {
-	e := &HAREntry{h: h, x: Exchange{HeadAt: NoTime}, fr: NewFramer(FormatAuto), last: NoTime}
+	he := &HAREntry{h: h, x: Exchange{HeadAt: NoTime}, fr: NewFramer(FormatAuto), last: NoTime}
 	if x != nil {
-		e.x = *x
+		he.x = *x
 	}
-	return e
+	return he
 }
 
-// Close ends the document. It does not close w.
+// Close ends the document. It does not close w. Its error says which
+// entries were not written, if any.
 func (h *HAR) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.err != nil || h.tailed {
+	if h.err == nil && h.f == nil {
+		if h.entries == 0 {
+			h.write(h.start())
+		}
+		h.write([]byte(harTail))
+	}
+	switch {
+	case h.err != nil:
 		return h.err
+	case len(h.lost) > 0:
+		return fmt.Errorf("har: %d of %d entries not written (%s); the file holds the other %d, whole",
+			len(h.lost), h.tried, strings.Join(h.lost, ", "), h.entries)
 	}
-	if h.entries == 0 {
-		h.write(h.start())
-	}
-	h.write([]byte(harTail))
-	return h.err
+	return nil
 }
 
-// Err is the first error writing the document, if any.
+// Err is the error that stopped the document, if any: a stream's first
+// error. (An entry written in place that failed is its Close's error.)
 func (h *HAR) Err() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.err
 }
 
+// write writes p to a stream.
 func (h *HAR) write(p []byte) {
 	if h.err == nil {
 		if _, err := h.w.Write(p); err != nil {
@@ -116,54 +152,65 @@ func (h *HAR) write(p []byte) {
 // start is the document up to its first entry.
 func (h *HAR) start() []byte {
 	creator, _ := json.Marshal(map[string]string{"name": "streamtap", "version": h.opt.Version})
-	return []byte(`{"log":{"version":"1.2","creator":` + string(creator) + `,"entries":[`)
+	return []byte(`{"log":{"version":"1.2","creator":` + string(creator) + `,"entries":[` + "\n")
 }
 
-func (h *HAR) writeEntry(he *harEntry) {
+// writeEntry writes he, and returns the error of an entry not written,
+// which names it: "entry N (what)".
+func (h *HAR) writeEntry(he *harEntry, what string) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(he); err != nil {
-		h.mu.Lock()
-		h.err = cmp.Or(h.err, fmt.Errorf("har: %w", err))
-		h.mu.Unlock()
-		return
-	}
+	encErr := enc.Encode(he) // ends with a newline
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.tried++
+	n := h.tried
 	if h.err != nil {
-		return
+		return h.err
 	}
-	// One write: a file is never left between two of them.
-	var out []byte
+	err := encErr
 	switch {
-	case h.entries > 0:
-		out = append(out, ',')
-	case !h.tailed:
-		out = h.start() // a pipe: nothing written yet
-	}
-	out = append(out, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...)
-	if h.tailed {
-		out = append(out, harTail...)
-		if _, err := h.w.(io.Seeker).Seek(-int64(len(harTail)), io.SeekCurrent); err != nil {
-			h.err = fmt.Errorf("har: %w", err)
-			return
+	case err != nil:
+	case h.f == nil:
+		sep := harSep
+		if h.entries == 0 {
+			sep = string(h.start()) + harFirst
 		}
+		h.write(append([]byte(sep), b.Bytes()...))
+		if h.err != nil {
+			return h.err
+		}
+	default:
+		err = h.appendEntry(b.Bytes())
+	}
+	if err != nil {
+		what := fmt.Sprintf("entry %d (%s)", n, what)
+		h.lost = append(h.lost, what)
+		return fmt.Errorf("har: %s not written, the file holds the %d before it, whole: %w", what, h.entries, err)
 	}
 	h.entries++
-	h.write(out)
-	h.tailed = h.tailed && h.err == nil
+	return nil
 }
 
-// canSeek says whether w is a file that seeks: a pipe or a terminal is
-// an *os.File too, whose Seek fails.
-func (h *HAR) canSeek() bool {
-	s, ok := h.w.(io.Seeker)
-	if !ok {
-		return false
+// appendEntry writes one entry into the file in place, in the two steps
+// HAR tells. h.mu is held.
+func (h *HAR) appendEntry(entry []byte) error {
+	tail := h.f.Size() - int64(len(harTail))
+	if err := h.f.Append(append(entry, harTail...)); err != nil {
+		return err
 	}
-	_, err := s.Seek(0, io.SeekCurrent)
-	return err == nil
+	sep := harSep
+	if h.entries == 0 {
+		sep = harFirst
+	}
+	if err := h.f.patch([]byte(sep), tail); err != nil {
+		if cerr := h.f.cut(tail + int64(len(harTail))); cerr != nil {
+			h.err = fmt.Errorf("har: %w (and cutting the entry off failed: %v)", err, cerr)
+		}
+		return err
+	}
+	return nil
 }
 
 // HAREntry builds one entry of a HAR from a stream's bytes. It takes a
@@ -196,8 +243,12 @@ func (e *HAREntry) Close(at time.Duration) error {
 	if at != NoTime {
 		e.last = max(e.last, at)
 	}
-	e.h.writeEntry(e.entry())
-	return e.h.Err()
+	he := e.entry()    // its request is redacted
+	what := e.x.Source // a stream read from a file or stdin
+	if e.x.URL != "" || what == "" {
+		what = he.Request.Method + " " + he.Request.URL
+	}
+	return e.h.writeEntry(he, what)
 }
 
 // frame takes one frame: the head or a recording's header block into the

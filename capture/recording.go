@@ -42,7 +42,6 @@ import (
 	"maps"
 	"math"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,138 +58,6 @@ const timingPrefix = ": t="
 // ErrNotRecording is returned by ParseRecording for input that does not
 // start with RecordingMagic.
 var ErrNotRecording = errors.New("not a streamtap recording")
-
-// Redacted replaces the value of a secret header or query parameter.
-const Redacted = "[redacted]"
-
-// secretHeaders carry credentials and are redacted unless asked otherwise.
-var secretHeaders = map[string]bool{
-	"authorization": true, "proxy-authorization": true, "x-api-key": true, "api-key": true,
-	"cookie": true, "set-cookie": true, "x-goog-api-key": true,
-}
-
-// secretParams are query parameters that carry credentials (Gemini takes
-// its key as ?key=).
-var secretParams = map[string]bool{"key": true, "api_key": true, "apikey": true, "access_token": true}
-
-// SecretHeader reports whether a header carries credentials.
-func SecretHeader(name string) bool {
-	return secretHeaders[strings.ToLower(strings.TrimSpace(name))]
-}
-
-// urlHeaders carry a URL, which may name a credential in its query (a
-// redirect's Location to a URL with ?key=, a Referer of one).
-var urlHeaders = map[string]bool{"location": true, "content-location": true, "referer": true}
-
-// URLHeader reports whether a header carries a URL, whose query may hold
-// credentials (SecretQueryValues).
-func URLHeader(name string) bool {
-	return urlHeaders[strings.ToLower(strings.TrimSpace(name))]
-}
-
-// RedactHeaderValue is a header's value as streamtap shows or saves it:
-// Redacted for a header that carries credentials (SecretHeader), the URL
-// with its credential parameters redacted (RedactURL) for one that
-// carries a URL, else the value itself.
-func RedactHeaderValue(name, value string) string {
-	switch name = strings.ToLower(strings.TrimSpace(name)); {
-	case secretHeaders[name]:
-		return Redacted
-	case urlHeaders[name]:
-		return RedactURL(value)
-	}
-	return value
-}
-
-// RedactHeaders returns a copy of h with every value as RedactHeaderValue
-// gives it.
-func RedactHeaders(h http.Header) http.Header {
-	out := make(http.Header, len(h))
-	for k, vs := range h {
-		vs = slices.Clone(vs)
-		for i, v := range vs {
-			vs[i] = RedactHeaderValue(k, v)
-		}
-		out[k] = vs
-	}
-	return out
-}
-
-// RedactURL hides the values of credential query parameters in u. A URL
-// that does not parse (control characters, a bad escape) or a query pair
-// the standard parser skips is still redacted, pair by pair.
-func RedactURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.RawQuery == "" {
-		return redactQuery(u)
-	}
-	q := p.Query()
-	changed := false
-	for k := range q {
-		if secretParams[strings.ToLower(k)] {
-			q[k] = []string{Redacted}
-			changed = true
-		}
-	}
-	if !changed {
-		return redactQuery(u)
-	}
-	p.RawQuery = q.Encode()
-	return redactQuery(p.String())
-}
-
-// redactQuery replaces the value of every credential parameter in the
-// query of u (SecretQueryValues) without parsing the rest of u.
-func redactQuery(u string) string {
-	spans := SecretQueryValues(u)
-	if len(spans) == 0 {
-		return u
-	}
-	var b strings.Builder
-	last := 0
-	for _, sp := range spans {
-		b.WriteString(u[last:sp[0]])
-		b.WriteString(RedactedQueryValue)
-		last = sp[1]
-	}
-	b.WriteString(u[last:])
-	return b.String()
-}
-
-// RedactedQueryValue stands for a credential parameter's value in a URL.
-var RedactedQueryValue = url.QueryEscape(Redacted)
-
-// SecretQueryValues returns where, in u, the values of credential query
-// parameters are: [start, end) byte offsets, in order, of every value of a
-// pair (after the first '?' and before a '#', pairs split at '&' and ';')
-// whose name, query-unescaped, is a credential parameter's, in any case. A
-// value that already reads RedactedQueryValue is left out. The raw view
-// of a head redacts in place with them, so what it shows of a URL keeps
-// every other byte.
-func SecretQueryValues(u string) [][2]int {
-	q := strings.IndexByte(u, '?')
-	if q < 0 {
-		return nil
-	}
-	end := len(u)
-	if h := strings.IndexByte(u[q:], '#'); h >= 0 {
-		end = q + h
-	}
-	var spans [][2]int
-	for start := q + 1; start < end; {
-		stop := start + strings.IndexAny(u[start:end]+"&", "&;")
-		k, _, hasValue := strings.Cut(u[start:stop], "=")
-		name, err := url.QueryUnescape(k)
-		if err != nil {
-			name = k
-		}
-		if vs := start + len(k) + 1; hasValue && secretParams[strings.ToLower(strings.TrimSpace(name))] && u[vs:stop] != RedactedQueryValue {
-			spans = append(spans, [2]int{vs, stop})
-		}
-		start = stop + 1
-	}
-	return spans
-}
 
 // Exchange is the HTTP exchange a recording holds: the request and the
 // response head. Zero values mean "not recorded".
@@ -233,6 +100,9 @@ func (x *Exchange) takeHead(f *Frame) {
 
 // writeHeader writes the header block, redacting secrets unless keep.
 func (x *Exchange) writeHeader(w *bytes.Buffer, keep bool) {
+	cp := *x
+	x = &cp
+	redactExchange(x, keep)
 	w.WriteString(RecordingMagic + "\n")
 	line := func(key, value string) {
 		// Header values cannot hold CR or LF (net/http rejects them); guard
@@ -247,16 +117,9 @@ func (x *Exchange) writeHeader(w *bytes.Buffer, keep bool) {
 		line("source", x.Source)
 	}
 	if x.Method != "" || x.URL != "" {
-		u := x.URL
-		if !keep {
-			u = RedactURL(u)
-		}
-		line("request", x.Method+" "+u)
+		line("request", x.Method+" "+x.URL)
 	}
 	headers := func(key string, h http.Header) {
-		if !keep {
-			h = RedactHeaders(h)
-		}
 		for _, k := range slices.Sorted(maps.Keys(h)) {
 			for _, v := range h[k] {
 				line(key, k+": "+v)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -296,53 +295,6 @@ func FuzzRecording(f *testing.F) {
 			}
 		}
 	})
-}
-
-func TestRedactURL(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ name, in, want string }{
-		{"parsed", "/v1beta/models/g:stream?key=sk-1&alt=sse", "/v1beta/models/g:stream?alt=sse&key=%5Bredacted%5D"},
-		{"no secret", "/v1/responses?alt=sse", "/v1/responses?alt=sse"},
-		{"no query", "/v1/responses", "/v1/responses"},
-		{"control characters", "/x\x1b[2J?key=sk-1&alt=sse", "/x\x1b[2J?key=%5Bredacted%5D&alt=sse"},
-		{"semicolon", "/x?key=sk-1;b", "/x?key=%5Bredacted%5D;b"}, // every other byte kept
-		{"upper case and fragment", "/x?API_KEY=sk-1#f", "/x?API_KEY=%5Bredacted%5D#f"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			if got := RedactURL(tt.in); got != tt.want {
-				t.Errorf("RedactURL(%q) = %q; want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
-// TestSecretQueryValues: where the credentials of a URL's query are,
-// whatever the spelling of their names, and nowhere else.
-func TestSecretQueryValues(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		in   string
-		want []string // the values at the spans
-	}{
-		{"/x?key=sk-1&alt=sse&API_KEY=sk-2", []string{"sk-1", "sk-2"}},
-		{"/x?%6Bey=sk-1;access_token=t&&apikey=", []string{"sk-1", "t", ""}},
-		{"/x?key&alt=key=sk-1", nil},                         // a name without a value; a value naming key
-		{"/x?key=%5Bredacted%5D&key=sk-1", []string{"sk-1"}}, // already redacted: left out
-		{"/x?alt=sse#key=sk-1", nil},                         // a fragment is no query
-		{"/x/key=sk-1", nil},
-		{"/x?%zz=1&key=sk-1", []string{"sk-1"}}, // a bad escape in another name
-	}
-	for _, tt := range tests {
-		var got []string
-		for _, sp := range SecretQueryValues(tt.in) {
-			got = append(got, tt.in[sp[0]:sp[1]])
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("SecretQueryValues(%q) holds %q; want %q", tt.in, got, tt.want)
-		}
-	}
 }
 
 // A status that is not three digits (100–999) is no status: a hostile

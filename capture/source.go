@@ -230,7 +230,10 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		if n := len(p); n > 0 {
 			if opt.Save != nil {
 				if _, werr := opt.Save.Write(p); werr != nil {
-					return fmt.Errorf("save: %w", werr)
+					// The taps still close below: a recording or a HAR
+					// entry keeps what arrived.
+					readErr = fmt.Errorf("save: %w", werr)
+					break
 				}
 			}
 			if opt.Keep != nil {

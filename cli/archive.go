@@ -33,6 +33,7 @@ var errOneStream = errors.New("--session N chooses a session of a HAR file or a 
 type archiveInput struct {
 	name    string
 	entries []capture.Entry
+	cut     string // what was repaired of a HAR whose writer was stopped inside an entry
 }
 
 // loadArchive reads the input as an archive when --format says it is one,
@@ -40,7 +41,7 @@ type archiveInput struct {
 // stream. Standard input is an archive only with --format: detecting it
 // would wait for bytes a live stream has not sent yet.
 func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
-	if o.sample != "" {
+	if _, isSample := sampleOperand(o.input); o.sample != "" || isSample {
 		return nil, nil
 	}
 	format := o.format
@@ -76,7 +77,7 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	in := &archiveInput{name: name, entries: model.LLMEntries(ar)}
+	in := &archiveInput{name: name, entries: model.LLMEntries(ar), cut: ar.Cut}
 	if len(in.entries) == 0 {
 		return nil, fmt.Errorf("%s: %w", name, errNoLLMExchange)
 	}
@@ -156,11 +157,11 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var har *harFile
 	if o.saveHAR != "" {
-		h, err := createHAR(o.saveHAR, o.keepSecrets)
+		h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
 		if err != nil {
 			return err
 		}
-		defer h.close()
+		defer func() { _ = h.close() }() // each entry's Close says when it was not written
 		har = h
 	}
 	source := func(i int) *capture.Source {

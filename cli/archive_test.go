@@ -263,7 +263,7 @@ func TestSaveHARRoundTripOnSamples(t *testing.T) {
 			if cmd == "calls" {
 				args = append(args, "--json")
 			}
-			code, want, errs := runCLI(t, nil, append(args, "--save-har", har)...)
+			code, want, errs := runCLI(t, nil, append(args, "--save-har", har, "--force")...)
 			if code != 0 {
 				t.Fatalf("%v: exit %d %s", args, code, errs)
 			}

@@ -30,6 +30,9 @@ func Main(args []string) int {
 // come before the command (`streamtap --json calls x.sse`): they are
 // handed to it as if they followed it.
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == completeCommand {
+		return runComplete(args[1:], stdout)
+	}
 	name, rest := splitCommand(args)
 	if name == "" {
 		if err := mistypedCommand(rest); err != nil {

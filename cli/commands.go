@@ -43,6 +43,7 @@ func commands() []command {
 		replayCommand(),
 		injectCommand(),
 		requestCommand(),
+		completionCommand(),
 		versionCommand(),
 		helpCommand(),
 	}

@@ -36,8 +36,9 @@ var helpCases = []helpCase{
 	{"samples", nil},
 	{"proxy", []string{"--upstream", "--listen", "--record", "--save-har", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
 	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets", "--inject", "--fault", "--scenario", "--seed"}},
-	{"inject", []string{"--list", "--json", "-o", "--report", "--seed"}},
+	{"inject", []string{"--list", "--json", "-o", "--report", "--seed", "--force"}},
 	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
+	{"completion", nil},
 	{"help", nil},
 	{"version", nil},
 }

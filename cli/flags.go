@@ -13,6 +13,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/ui/plain"
 )
 
 func isBoolFlag(f *flag.Flag) bool {
@@ -91,6 +92,7 @@ type options struct {
 	saveTimed   string
 	json        bool
 	keepSecrets bool
+	force       bool // --force: overwrite the files the output flags name
 	input       string
 	// inputs are every input named on the command line, for a command
 	// that takes several (reader.many: check); input is the one when
@@ -130,6 +132,7 @@ func readFlags(r *reader, o *options, format *string) *flag.FlagSet {
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials in HTTP headers")
 	fs.IntVar(&o.session, "session", 0, "read only session `N` (from 1) of a HAR file or a cassette; without it every session is read in turn")
 	fs.StringVar(&o.saveHAR, "save-har", "", "also write what is read as a HAR 1.2 file (SSE events as _eventSourceMessages) to `FILE`")
+	forceFlag(fs, &o.force)
 	if r.flags != nil {
 		r.flags(fs, o)
 	}
@@ -162,11 +165,15 @@ func parseFlags(r *reader, args []string) (options, error) {
 	if r.many {
 		o.inputs = positional
 	}
-	if len(positional) == 1 {
-		o.input = positional[0]
-	}
 	if len(positional) > 0 && o.sample != "" {
 		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, strings.Join(positional, ", "))
+	}
+	if len(positional) == 1 {
+		o.input = positional[0]
+		if name, ok := sampleOperand(o.input); ok {
+			// sample:NAME where the FILE goes is --sample NAME.
+			o.sample, o.input, o.inputs = name, "", nil
+		}
 	}
 	f, err := capture.ParseFormat(format)
 	if err != nil {
@@ -174,6 +181,9 @@ func parseFlags(r *reader, args []string) (options, error) {
 	}
 	f = inputFormat(o.input, f)
 	if err := distinctOutputs(o); err != nil {
+		return o, err
+	}
+	if err := existingOutputs(o.force, [2]string{"--save", o.save}, [2]string{"--save-timed", o.saveTimed}, [2]string{"--save-har", o.saveHAR}); err != nil {
 		return o, err
 	}
 	if o.session < 0 || o.session == 0 && isSet(fs, "session") {
@@ -202,6 +212,31 @@ func distinctOutputs(o options) error {
 		}
 	}
 	return nil
+}
+
+// forceFlag defines --force, of the commands that write files.
+func forceFlag(fs *flag.FlagSet, force *bool) {
+	fs.BoolVar(force, "force", false, "overwrite a file that --save, --save-timed or --save-har names when it exists and is not empty (without it the command refuses)")
+}
+
+// existingOutputs refuses, before anything is read or sent, an output
+// file (flag, path) that exists and holds something, unless force:
+// capture.CreateOutput would refuse it once the stream started.
+func existingOutputs(force bool, outs ...[2]string) error {
+	if force {
+		return nil
+	}
+	for _, out := range outs {
+		if st, err := os.Stat(out[1]); out[1] != "" && err == nil && st.Mode().IsRegular() && st.Size() > 0 {
+			return existsError(out[0], &capture.ExistsError{Path: out[1], Size: st.Size()})
+		}
+	}
+	return nil
+}
+
+// existsError says that flag's file exists, and how to overwrite it.
+func existsError(flag string, ex *capture.ExistsError) error {
+	return fmt.Errorf("%s %s: the file exists (%s); add --force to overwrite it", flag, ex.Path, plain.Bytes(ex.Size))
 }
 
 // sameFile says whether paths a and b name one file that writing to

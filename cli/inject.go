@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/inject"
 	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/termtext"
@@ -39,6 +41,7 @@ type injectOptions struct {
 	out    string
 	report string
 	seed   uint64
+	force  bool
 }
 
 func injectFlags(o *injectOptions) *flag.FlagSet {
@@ -48,6 +51,7 @@ func injectFlags(o *injectOptions) *flag.FlagSet {
 	fs.StringVar(&o.out, "o", "", "write the stream to `FILE` instead of stdout")
 	fs.StringVar(&o.report, "report", "", "write the JSON report of where each defect acted to `FILE`")
 	fs.Uint64Var(&o.seed, "seed", 0, "choose where each defect acts with `N`: 0 takes the first place it fits, any other N draws one, the same every time")
+	fs.BoolVar(&o.force, "force", false, "overwrite a file that -o or --report names when it exists and is not empty (without it inject refuses)")
 	return fs
 }
 
@@ -80,6 +84,14 @@ func runInject(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	if o.out == "" && isTerminal(stdout) {
 		return usageError("inject", errors.New("the output is a stream, not for a terminal: give -o FILE or redirect stdout"))
 	}
+	for _, out := range [][2]string{{"-o", o.out}, {"--report", o.report}} {
+		if out[1] != "" && (sameFile(out[1], positional[1]) || out[0] == "--report" && sameFile(out[1], o.out)) {
+			return usageError("inject", fmt.Errorf("%s %s: it is the input or the other output, which writing it would destroy", out[0], termtext.Safe(out[1])))
+		}
+	}
+	if err := existingOutputs(o.force, [2]string{"-o", o.out}, [2]string{"--report", o.report}); err != nil {
+		return usageError("inject", err)
+	}
 	data, err := readInjectInput(ctx, positional[1], stdin)
 	if err != nil {
 		return commandError("inject", err)
@@ -89,7 +101,7 @@ func runInject(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return commandError("inject", err)
 	}
 	if o.out != "" {
-		err = os.WriteFile(o.out, out, 0o644)
+		err = writeOutput(o.out, out, o.force)
 	} else {
 		_, err = stdout.Write(out)
 	}
@@ -101,7 +113,7 @@ func runInject(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	b, _ := json.Marshal(rep)
 	b = jsonscan.AppendSafe(nil, b)
 	if o.report != "" {
-		if err := os.WriteFile(o.report, append(b, '\n'), 0o644); err != nil {
+		if err := writeOutput(o.report, append(b, '\n'), o.force); err != nil {
 			return commandError("inject", err)
 		}
 	}
@@ -111,6 +123,20 @@ func runInject(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		writeInjectReport(stderr, rep)
 	}
 	return nil
+}
+
+// writeOutput writes data to path through capture's one way of writing
+// a file the user named: a failed write leaves nothing half written.
+func writeOutput(path string, data []byte, force bool) error {
+	f, err := capture.CreateOutput(path, capture.OutputOptions{Force: force})
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // readInjectInput reads INPUT whole: a file, sample:NAME, or - (stdin).
@@ -234,4 +260,37 @@ func writeDefectList(stdout io.Writer, asJSON bool) error {
 		return exitStatus(statusError)
 	}
 	return nil
+}
+
+// defectValues completes one defect of a comma-separated list (replay
+// --inject), after the ones already typed.
+func defectValues(cur string) ([]string, string) {
+	var names []string
+	for _, d := range inject.Defects() {
+		names = append(names, d.Name)
+	}
+	return listValues(cur, names), ""
+}
+
+// faultValues completes one fault of a comma-separated list (replay
+// --fault): its name, with the colon of those that take arguments.
+func faultValues(cur string) ([]string, string) {
+	return listValues(cur, []string{"cut:", "reset:", "stall:", "stall-inside:", "drip:", "bytewise", "status:",
+		"retry-after:", "content-type:", "gzip", "http10"}), ""
+}
+
+// listValues completes the last item of a comma-separated list from
+// names, leaving out the items already in it.
+func listValues(cur string, names []string) []string {
+	done := ""
+	if i := strings.LastIndexByte(cur, ','); i >= 0 {
+		done, cur = cur[:i+1], cur[i+1:]
+	}
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, cur) && !slices.Contains(strings.Split(done, ","), n) {
+			out = append(out, done+n)
+		}
+	}
+	return out
 }

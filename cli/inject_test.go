@@ -198,3 +198,45 @@ func TestInjectReportIsSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestInjectCompletion completes replay's --inject and --fault lists one
+// item at a time.
+func TestInjectCompletion(t *testing.T) {
+	t.Parallel()
+	got, _ := defectValues("crlf,args-t")
+	if strings.Join(got, " ") != "crlf,args-truncated" {
+		t.Errorf("defectValues(crlf,args-t) = %q", got)
+	}
+	got, _ = faultValues("gzip,st")
+	if strings.Join(got, " ") != "gzip,stall: gzip,stall-inside: gzip,status:" {
+		t.Errorf("faultValues(gzip,st) = %q", got)
+	}
+	if got, _ = faultValues("gzip,g"); len(got) != 0 {
+		t.Errorf("faultValues(gzip,g) = %q; want nothing (gzip is there)", got)
+	}
+}
+
+// TestInjectOutputs: -o refuses the input itself and, without --force, a
+// file that holds something; with --force it overwrites it.
+func TestInjectOutputs(t *testing.T) {
+	t.Parallel()
+	in := writeTemp(t, "in.sse", "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
+	code, _, stderr := runCLI(t, nil, "inject", "done-doubled", in, "-o", in)
+	if code != 2 || !strings.Contains(stderr, "it is the input") {
+		t.Errorf("-o the input = %d, %q; want 2", code, stderr)
+	}
+	out := writeTemp(t, "out.sse", "keep me")
+	code, _, stderr = runCLI(t, nil, "inject", "done-doubled", in, "-o", out)
+	if code != 2 || !strings.Contains(stderr, "add --force to overwrite it") {
+		t.Errorf("-o an existing file = %d, %q; want 2", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "keep me" {
+		t.Errorf("the existing file was changed: %q", b)
+	}
+	if code, _, stderr = runCLI(t, nil, "inject", "done-doubled", in, "-o", out, "--force"); code != 0 {
+		t.Fatalf("--force = %d, %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(out); strings.Count(string(b), "[DONE]") != 2 {
+		t.Errorf("--force wrote %q", b)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -96,9 +95,9 @@ func runInspector(ctx context.Context, src *capture.Source, o options, stdout io
 
 	var save io.WriteCloser
 	if o.save != "" {
-		f, err := os.Create(o.save)
+		f, err := createOutput("--save", o.save, o.force)
 		if err != nil {
-			return fmt.Errorf("save: %w", err)
+			return err
 		}
 		defer f.Close()
 		save = f

@@ -42,6 +42,7 @@ type proxyOptions struct {
 	noTUI       bool
 	logFile     string // with the TUI: where the session lines go
 	keepSecrets bool
+	force       bool // --force: overwrite the --save-har file
 	headTimeout time.Duration
 	idle        time.Duration
 	bodyTimeout time.Duration
@@ -63,6 +64,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	up := fs.String("upstream", "", "forward to the http(s) `URL` of the API, e.g. https://api.openai.com (required)")
 	fs.StringVar(&o.record, "record", "", "write a timed recording of every session into `DIR`")
 	fs.StringVar(&o.saveHAR, "save-har", "", "also write every HTTP session as an entry of one HAR 1.2 `FILE` (SSE events as _eventSourceMessages); the file is a whole HAR after each session")
+	fs.BoolVar(&o.force, "force", false, "overwrite the file --save-har names when it exists and is not empty (without it the proxy refuses)")
 	fs.BoolVar(&o.noTUI, "no-tui", false, "log one line per session on stderr instead of the live sessions list")
 	fs.StringVar(&o.logFile, "log", "", "with the sessions list, write the one-line session log to `FILE` (without it the log goes nowhere)")
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
@@ -114,6 +116,9 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	if o.clientHead <= 0 {
 		return o, fmt.Errorf("--client-head-timeout %v: want a duration above 0", o.clientHead)
 	}
+	if err := existingOutputs(o.force, [2]string{"--save-har", o.saveHAR}); err != nil {
+		return o, err
+	}
 	if o.noTUI {
 		// Both shape the sessions list, which --no-tui does without: taken
 		// silently, they would promise what nothing does.
@@ -163,12 +168,18 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	}
 	warnExposed(stderr, ln, proxyExposes)
 	if o.saveHAR != "" {
-		h, err := createHAR(o.saveHAR, o.keepSecrets)
+		h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
 		if err != nil {
 			ln.Close()
 			return err
 		}
-		defer h.close()
+		defer func() {
+			// Each entry not written was logged with its session; this
+			// says which, together, once the proxy stopped.
+			if err := h.close(); err != nil {
+				fmt.Fprintf(stderr, "streamtap: --save-har %s\n", termtext.Safe(err.Error()))
+			}
+		}()
 		o.har = h.h
 	}
 	if !o.noTUI {
@@ -202,9 +213,12 @@ func terminalOf(ws ...io.Writer) *os.File {
 func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	spill, err := makeSpillDir()
+	spill, lock, err := makeSpillDir()
 	if err != nil {
 		return fmt.Errorf("sessions list: %w", err)
+	}
+	if lock != nil {
+		defer lock.Close() // after the removal starts: until then the directory is ours
 	}
 	defer removeDetached(spill)
 	logw := io.Discard

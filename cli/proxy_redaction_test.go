@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"context"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -10,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/streamtap/streamtap/samples"
 )
@@ -33,7 +30,7 @@ func TestProxyRedactsEveryURL(t *testing.T) {
 
 	for _, upstream := range []string{up.URL + "/base?key=sk-upstream-1", "http://" + closed + "/?key=sk-upstream-1"} {
 		dir := t.TempDir()
-		stderr := proxyOnce(t, dir, upstream, "/v1beta/models/g:streamGenerateContent?alt=sse&key=sk-query-2")
+		stderr := proxyOnce(t, dir, upstream, "/v1beta/models/g:streamGenerateContent?alt=sse&key=sk-query-2", map[string]string{"X-Goog-Api-Key": "sk-header-3"}, false)
 		if !strings.Contains(stderr, "key=%5Bredacted%5D") || strings.Contains(stderr, "sk-") {
 			t.Errorf("proxy to %s: the log holds a key or no redaction:\n%s", upstream, stderr)
 		}
@@ -49,44 +46,4 @@ func TestProxyRedactsEveryURL(t *testing.T) {
 			}
 		}
 	}
-}
-
-// proxyOnce runs `streamtap proxy --no-tui` to upstream with a recording
-// directory and a HAR in dir, sends one request with a key in path and in
-// x-goog-api-key, and returns what the proxy wrote on stderr.
-func proxyOnce(t *testing.T, dir, upstream, path string) string {
-	t.Helper()
-	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	exit := make(chan int, 1)
-	var stderr strings.Builder
-	go func() {
-		exit <- run(ctx, []string{"proxy", "--no-tui", "--listen", addr, "--upstream", upstream,
-			"--record", filepath.Join(dir, "rec"), "--save-har", filepath.Join(dir, "s.har")}, os.Stdin, io.Discard, &stderr)
-	}()
-	var resp *http.Response
-	var err error
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		req, _ := http.NewRequest("POST", "http://"+addr+path, strings.NewReader(`{"contents":[]}`))
-		req.Header.Set("X-Goog-Api-Key", "sk-header-3")
-		if resp, err = http.DefaultClient.Do(req); err == nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatalf("the proxy did not answer: %v", err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	cancel()
-	select {
-	case <-exit:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the proxy did not stop")
-	}
-	return stderr.String()
 }

@@ -39,7 +39,7 @@ func TestSaveHARRoundTripOfUnrecognisedStreams(t *testing.T) {
 				cmds = cmds[:1]
 			}
 			for _, cmd := range cmds {
-				_, want, errs := runCLI(t, nil, append(cmd, "--save-har", har, in)...)
+				_, want, errs := runCLI(t, nil, append(cmd, "--save-har", har, "--force", in)...)
 				if errs != "" {
 					t.Fatalf("%v --save-har: %s", cmd, errs)
 				}

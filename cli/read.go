@@ -17,6 +17,7 @@ import (
 	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // reader is what sets a command that reads one stream (the inspector,
@@ -92,6 +93,9 @@ func runReading(ctx context.Context, r *reader, args []string, stdin *os.File, s
 		return r.fail(err)
 	}
 	if ar != nil {
+		if ar.cut != "" {
+			fmt.Fprintf(stderr, "streamtap: %s: %s\n", termtext.Safe(ar.name), ar.cut)
+		}
 		return runArchive(ctx, r, ar, o, stdout, stderr)
 	}
 	if o.session > 0 {
@@ -142,6 +146,10 @@ func (r *reader) fail(err error) error {
 // "-" on a terminal reads what is typed until ctrl+d, like cat, after a
 // hint on stderr; ctrl+c (ctx) ends the read at once.
 func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer, demo bool) (*capture.Source, error) {
+	if name, ok := sampleOperand(o.input); ok {
+		// One of check's several inputs.
+		return sampleSource(name)
+	}
 	switch {
 	case o.sample != "":
 		return sampleSource(o.sample)
@@ -149,7 +157,8 @@ func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer
 		fmt.Fprintln(stderr, terminalStdinHint)
 		return capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true), nil
 	case o.input != "":
-		return capture.Open(o.input, stdin)
+		src, err := capture.Open(o.input, stdin)
+		return src, operandError(o.input, err)
 	case capture.IsPipe(stdin):
 		return capture.Open("-", stdin)
 	case demo:
@@ -174,9 +183,8 @@ func readStream(ctx context.Context, src *capture.Source, o options, opt model.O
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	ropt := capture.ReadOptions{Format: o.format}
 	if o.save != "" {
-		save, err := os.Create(o.save)
+		save, err := createOutput("--save", o.save, o.force)
 		if err != nil {
-			err = fmt.Errorf("save: %w", err)
 			s := model.NewSession(opt)
 			s.End(err)
 			return s, err

@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"syscall"
@@ -26,8 +27,28 @@ func removeDetached(dir string) {
 	_ = os.RemoveAll(dir)
 }
 
-// processGone reports whether no process has the id pid.
-func processGone(pid int) bool { return syscall.Kill(pid, 0) == syscall.ESRCH }
+// canLockFiles says that lockFile and tryLockFile work here.
+const canLockFiles = true
+
+// lockFile takes an exclusive lock on f that lasts until f is closed or
+// the process ends (flock(2): the kernel lets it go however the process
+// ends, SIGKILL included).
+func lockFile(f *os.File) error {
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
+
+// tryLockFile takes the lock on f if nobody holds it, and reports
+// whether it did (then the lock is this process's until f is closed).
+func tryLockFile(f *os.File) (bool, error) {
+	switch err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, syscall.EWOULDBLOCK):
+		return false, nil
+	default:
+		return false, err
+	}
+}
 
 // ownedByMe reports whether this process's user owns the file.
 func ownedByMe(fi os.FileInfo) bool {

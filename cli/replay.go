@@ -79,7 +79,11 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 		return o, errors.New("--scenario says what each request gets: give no --fault or --inject beside it")
 	}
 	if o.sample == "" {
-		o.file = positional[0]
+		if name, ok := sampleOperand(positional[0]); ok {
+			o.sample = name // sample:NAME where the FILE goes is --sample NAME
+		} else {
+			o.file = positional[0]
+		}
 	}
 	return o, nil
 }
@@ -112,6 +116,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		src, err = sampleSource(o.sample)
 	default:
 		src, err = capture.Open(o.file, stdin)
+		err = operandError(o.file, err)
 	}
 	if err != nil {
 		return err

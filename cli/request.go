@@ -72,6 +72,7 @@ func requestFlags(o *requestOptions) (fs *flag.FlagSet, data, format *string) {
 	fs.StringVar(&o.base.save, "save", "", "also write the response body, exactly, to `FILE`")
 	fs.StringVar(&o.timed, "save-timed", "", "also write a timed recording of the exchange (request, head, each event's arrival time) to `FILE`")
 	fs.BoolVar(&o.base.keepSecrets, "keep-secrets", false, "do not redact credentials in the URL, the recording and the views")
+	fs.BoolVar(&o.base.force, "force", false, "overwrite a file that --save or --save-timed names when it exists and is not empty (without it request refuses, before it sends anything)")
 	format = fs.String("format", "auto", "read the response body as `FORMAT`: sse, jsonl, http, json, or auto to go by its Content-Type")
 	fs.Var(&o.base.allow, "allow-outcome", "exit 0 on the stream's `OUTCOMES` too, a comma-separated list of error, failed, blocked, truncated, empty; may be repeated")
 	return fs, data, format
@@ -97,6 +98,12 @@ func parseRequestArgs(args []string) (requestOptions, error) {
 		return o, fmt.Errorf("request %q: want an http:// or https:// URL", u)
 	}
 	o.location = o.location || o.trusted
+	if err := distinctOutputs(options{save: o.base.save, saveTimed: o.timed}); err != nil {
+		return o, err
+	}
+	if err := existingOutputs(o.base.force, [2]string{"--save", o.base.save}, [2]string{"--save-timed", o.timed}); err != nil {
+		return o, err
+	}
 	f, err := capture.ParseFormat(*format)
 	if err != nil {
 		return o, err
@@ -204,6 +211,15 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", "text/event-stream, application/json")
 	}
+	// The recording's file is made before the request is sent: one that
+	// cannot be made costs no request (and no tokens).
+	var timed *capture.Output
+	if o.timed != "" {
+		if timed, err = createOutput("--save-timed", o.timed, o.base.force); err != nil {
+			return err
+		}
+		defer timed.Close()
+	}
 	start := time.Now()
 	redirects := &redirectPolicy{follow: o.location, trusted: o.trusted, keep: o.base.keepSecrets}
 	client := &http.Client{CheckRedirect: redirects.check}
@@ -214,6 +230,10 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	if err != nil {
 		if resp != nil {
 			resp.Body.Close()
+		}
+		if timed != nil && timed.Size() == 0 {
+			timed.Close()
+			_ = os.Remove(o.timed) // made for a response that never came
 		}
 		state, _ := proxy.Classify(context.Background(), err)
 		return fmt.Errorf("%s: %w", state, redactURLError(err, o.base.keepSecrets))
@@ -242,13 +262,8 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 	if o.base.format == capture.FormatAuto {
 		o.base.format = capture.ContentFormat(resp.Header.Get("Content-Type"))
 	}
-	if o.timed != "" {
-		f, err := os.Create(o.timed)
-		if err != nil {
-			return fmt.Errorf("save: %w", err)
-		}
-		defer f.Close()
-		src.Record(capture.NewRecorder(f, x, capture.RecordOptions{Format: capture.RecordFormat(o.base.format), KeepSecrets: o.base.keepSecrets}))
+	if timed != nil {
+		src.Record(capture.NewRecorder(timed, x, capture.RecordOptions{Format: capture.RecordFormat(o.base.format), KeepSecrets: o.base.keepSecrets}))
 	}
 	fmt.Fprintf(stderr, "streamtap: %s → %s %s (%.3fs)\n", termtext.Safe(name), termtext.Safe(resp.Proto), termtext.Safe(resp.Status), headAt.Seconds())
 

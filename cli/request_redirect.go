@@ -20,10 +20,13 @@ const maxRedirects = 50
 // follows and what each hop sends. Without -L none is followed: the 3xx
 // is the response. With -L, a hop to another origin (scheme, host or
 // port), and every hop after it, gets none of the credential headers
-// redaction knows (capture.SecretHeader: Authorization,
-// Proxy-Authorization, x-api-key, api-key, x-goog-api-key, Cookie); no
-// hop gets a Referer, since the URL before it may hold a ?key=; and a 307 or 308 that would send the request body to
-// another origin is not followed: an LLM request's body is the prompt.
+// redaction knows (capture.Credential: Authorization, Cookie, x-api-key,
+// the gateways' Ocp-Apim-Subscription-Key, cf-aig-authorization,
+// Helicone-Auth, x-portkey-api-key, X-Amz-Security-Token, and any name
+// shaped like a key or token); no hop gets a Referer, since the URL
+// before it may hold a ?key=; and a 307 or 308 that would send the
+// request body to another origin is not followed: an LLM request's body
+// is the prompt.
 // --location-trusted lifts both, as curl's does for credentials. Go's
 // client alone keeps x-api-key and its kin on any host, and Authorization
 // on another port.
@@ -60,7 +63,7 @@ func (p *redirectPolicy) check(req *http.Request, via []*http.Request) error {
 		// net/http drops Authorization and Cookie for another host;
 		// the user asked for them everywhere.
 		for k, vs := range first.Header {
-			if capture.SecretHeader(k) {
+			if capture.Credential(k) {
 				req.Header[k] = slices.Clone(vs)
 			}
 		}
@@ -80,12 +83,12 @@ func (p *redirectPolicy) check(req *http.Request, via []*http.Request) error {
 	p.left = true
 	var names []string // what the user gave that this hop does not get
 	for k := range first.Header {
-		if capture.SecretHeader(k) {
+		if capture.Credential(k) {
 			names = append(names, k)
 		}
 	}
 	for k := range req.Header {
-		if capture.SecretHeader(k) {
+		if capture.Credential(k) {
 			req.Header.Del(k)
 		}
 	}

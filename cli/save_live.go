@@ -83,13 +83,13 @@ func savedFormat(raw io.ReaderAt, n int64, f capture.Format) capture.Format {
 // createNew creates a new file in the current directory named by the
 // time (streamtap-20260102-150405.sse, then -2, -3 … within the same
 // second), never over an existing file, and returns its absolute path.
-func createNew(ext string) (*os.File, string, error) {
+func createNew(ext string) (*capture.Output, string, error) {
 	base := "streamtap-" + time.Now().Format("20060102-150405")
 	name := base + ext
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := capture.CreateOutput(name, capture.OutputOptions{New: true})
 	for i := 2; os.IsExist(err) && i <= 100; i++ {
 		name = fmt.Sprintf("%s-%d%s", base, i, ext)
-		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err = capture.CreateOutput(name, capture.OutputOptions{New: true})
 	}
 	if err != nil {
 		return nil, "", err

@@ -49,7 +49,7 @@ func TestProxyWebSocketE2E(t *testing.T) {
 	})
 	term.send("Escape")
 	term.waitFor("the sessions list again", 10*time.Second, func(s string) bool { return strings.Contains(s, "enter open session") })
-	if spills, _ := filepath.Glob(filepath.Join(tmp, "streamtap-sessions-*", "*")); len(spills) == 0 {
+	if spills, _ := filepath.Glob(filepath.Join(tmp, "streamtap-sessions-*", "sessions-*.spill")); len(spills) == 0 {
 		t.Errorf("no spilled session in %s while the proxy runs", tmp)
 	}
 	term.send("q")

@@ -17,6 +17,12 @@ type SessionUpdate struct {
 	// loads the session again when it is opened. Without it the list
 	// keeps the session.
 	Stored StoredSession
+	// NotKept, set on an ended exchange's update in place of Stored, says
+	// why its bytes could not be kept off the heap ("disk full": the
+	// spill directory's disk is). The list keeps its row, marked with it,
+	// and lets the session go all the same: memory stays bounded, and the
+	// session can no longer be opened.
+	NotKept string
 }
 
 // StoredSession is an ended session's copy kept off the heap, such as

@@ -90,15 +90,15 @@ func (f *Feed) touch(id int) {
 }
 
 // end publishes a session's final state, and its copy on disk when it
-// has one (nil otherwise).
-func (f *Feed) end(info model.Exchange, l *model.Live, err error, stored model.StoredSession) {
+// has one (nil otherwise), or why it has none when it should (notKept).
+func (f *Feed) end(info model.Exchange, l *model.Live, err error, stored model.StoredSession, notKept string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.aborted {
 		return
 	}
 	e := f.entry(info.ID)
-	e.Info, e.Live, e.Ended, e.EndErr, e.Stored = info, l, true, err, stored
+	e.Info, e.Live, e.Ended, e.EndErr, e.Stored, e.NotKept = info, l, true, err, stored, notKept
 	delete(f.live, info.ID)
 }
 

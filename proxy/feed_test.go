@@ -160,7 +160,7 @@ func TestFeedKeepsOrder(t *testing.T) {
 			for range touches {
 				f.touch(id)
 			}
-			f.end(model.Exchange{ID: id, Outcome: "completed"}, l, nil, nil)
+			f.end(model.Exchange{ID: id, Outcome: "completed"}, l, nil, nil, "")
 			f.touch(id) // after the end: nothing
 		})
 	}
@@ -209,7 +209,7 @@ func TestFeedLiveDurSoFar(t *testing.T) {
 			t.Fatalf("a live session's update says dur %v; want its time so far (≥ 3s)", d)
 		}
 	}
-	f.end(model.Exchange{ID: 1, Dur: 4 * time.Second, Outcome: "completed"}, l, nil, nil)
+	f.end(model.Exchange{ID: 1, Dur: 4 * time.Second, Outcome: "completed"}, l, nil, nil, "")
 	if d := (<-batches)[0].Info.Dur; d != 4*time.Second {
 		t.Errorf("the ended session's dur is %v; want its final 4s", d)
 	}

@@ -25,7 +25,7 @@ import (
 func openHAR(t *testing.T) (string, *capture.HAR) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "proxy.har")
-	f, err := os.Create(path)
+	f, err := capture.CreateOutput(path, capture.OutputOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

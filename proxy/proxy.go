@@ -326,7 +326,7 @@ func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) 
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
-	fmt.Fprintf(w, "streamtap proxy: %s: %v\n", state, err)
+	fmt.Fprintf(w, "streamtap proxy: %s: %s\n", state, p.redactText(err.Error()))
 }
 
 // Classify names why an exchange failed (client-canceled, idle-timeout,

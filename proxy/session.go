@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -60,7 +59,7 @@ type session struct {
 	fr         *capture.Framer // set when the response head arrived
 	inline     *ingest.Inline
 	rec        *capture.Recorder
-	recFile    *os.File
+	recFile    *capture.Output
 	recPath    string
 	recWait    *heldRecording    // a recording waiting for the body to tell its format, or nil
 	har        *capture.HAREntry // the session's entry in Options.HAR, or nil
@@ -288,7 +287,7 @@ func (ps *session) closeHAR(at time.Duration) {
 // .eventstream for an AWS event stream (binary: no text tool should take
 // it for SSE), .ndjson for JSON lines, .sse for the rest (the recording
 // format is SSE comments and the body).
-func createRecording(dir string, start time.Time, id int, method, path string, format capture.Format) (*os.File, string, error) {
+func createRecording(dir string, start time.Time, id int, method, path string, format capture.Format) (*capture.Output, string, error) {
 	path, _, _ = strings.Cut(strings.TrimPrefix(path, "/"), "?")
 	ext := ".sse"
 	switch format {
@@ -300,7 +299,7 @@ func createRecording(dir string, start time.Time, id int, method, path string, f
 	name := fmt.Sprintf("%s-%04d-%s-%s%s", start.Format("20060102T150405"), id,
 		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath), ext)
 	full := filepath.Join(dir, name)
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := capture.CreateOutput(full, capture.OutputOptions{New: true})
 	return f, full, err
 }
 
@@ -438,7 +437,8 @@ func (ps *session) finish(status int, err error, state string) {
 		ps.live.Unlock()
 		ps.p.log.Line(line)
 		if ps.p.feed != nil {
-			ps.p.feed.end(ps.exchangeInfo(), ps.live, err, ps.closeSpill())
+			stored, notKept := ps.closeSpill()
+			ps.p.feed.end(ps.exchangeInfo(), ps.live, err, stored, notKept)
 		}
 		if ps.p.onDone != nil {
 			ps.p.onDone(ps)
@@ -527,7 +527,7 @@ func (ps *session) logLine(s *model.Session) string {
 		ps.ws.logFields(kv)
 	}
 	if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
-		kv("error", ps.err.Error())
+		kv("error", ps.p.redactText(ps.err.Error()))
 	} else if responded {
 		if o := s.Outcome(); o.Detail != "" && ps.state == o.State {
 			kv("detail", o.Detail)
@@ -642,8 +642,17 @@ func (ps *session) exchangeInfo() model.Exchange {
 	if ps.state != "" {
 		x.Dur = ps.dur
 		if ps.err != nil && !errors.Is(ps.err, capture.ErrClosedEarly) {
-			x.Err = ps.err.Error()
+			x.Err = ps.p.redactText(ps.err.Error())
 		}
 	}
 	return x
+}
+
+// redactText hides the credentials of the URLs an error quotes (the
+// upstream's userinfo, a ?key=) unless KeepSecrets.
+func (p *Proxy) redactText(s string) string {
+	if p.o.KeepSecrets {
+		return s
+	}
+	return capture.RedactText(s)
 }

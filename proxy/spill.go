@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"os"
@@ -43,6 +44,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
@@ -85,6 +87,10 @@ type spillDir struct {
 	mu   sync.Mutex
 	cur  *segment // the segment copies are appended to, or nil
 	next int      // the next segment's number
+
+	// create makes a segment file; os.OpenFile (O_EXCL) when nil. Tests
+	// give one that fails, or writes to /dev/full.
+	create func(path string) (*os.File, error)
 }
 
 // segment is one file of copies. Its fields are guarded by spillDir.mu.
@@ -105,7 +111,11 @@ func (d *spillDir) put(blob []byte) (*segment, int64, error) {
 	if d.cur == nil {
 		d.next++
 		seg := &segment{path: filepath.Join(d.dir, "sessions-"+strconv.Itoa(d.next)+".spill")}
-		f, err := os.OpenFile(seg.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		create := d.create
+		if create == nil {
+			create = func(p string) (*os.File, error) { return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) }
+		}
+		f, err := create(seg.path)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -116,7 +126,12 @@ func (d *spillDir) put(blob []byte) (*segment, int64, error) {
 	n, err := seg.f.Write(blob)
 	seg.size += int64(n)
 	if err != nil {
-		d.retire() // what follows the cut copy is never read
+		// The cut copy goes (a full disk gets its room back), and so does
+		// the segment as a place for copies: it is never read past off.
+		if seg.f.Truncate(off) == nil {
+			seg.size = off
+		}
+		d.retire()
 		return nil, 0, err
 	}
 	seg.live++
@@ -287,12 +302,16 @@ func (ps *session) spillBody(p []byte, at time.Duration) {
 }
 
 // closeSpill writes the session's copy and returns it for the sessions
-// list, or nil when there is none (the list then keeps the session in
-// memory). It runs in finish, once, after the body's last read.
-func (ps *session) closeSpill() model.StoredSession {
+// list; nil without a spill directory (the list then keeps the session in
+// memory). When the copy cannot be written (the disk is full), it says
+// why instead (notKept), and the list lets the session go all the same:
+// falling back to memory made a proxy with a full $TMPDIR grow from 58 to
+// 1,126 MB over 3,000 sessions. It runs in finish, once, after the body's
+// last read.
+func (ps *session) closeSpill() (stored model.StoredSession, notKept string) {
 	d := ps.p.spill
 	if d == nil {
-		return nil
+		return nil, ""
 	}
 	reads := ps.reads
 	ps.reads = nil
@@ -327,9 +346,32 @@ func (ps *session) closeSpill() model.StoredSession {
 	}
 	if err != nil {
 		ps.p.log.Printf("#%d spill: %v", ps.id, err)
-		return nil
+		return nil, "not kept: " + whyNotWritten(err)
 	}
-	return &spilled{d: d, seg: seg, off: off, n: int64(blob.Len()), keepSecrets: ps.p.o.KeepSecrets}
+	return &spilled{d: d, seg: seg, off: off, n: int64(blob.Len()), keepSecrets: ps.p.o.KeepSecrets}, ""
+}
+
+// whyNotWritten says in a few words why a copy could not be written, for
+// the sessions list's status line ("disk full" for the usual cause); the
+// log line has the whole error.
+func whyNotWritten(err error) string {
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return "disk full"
+	case errors.Is(err, syscall.EDQUOT):
+		return "disk quota exceeded"
+	case errors.Is(err, syscall.EFBIG):
+		return "file too large"
+	case errors.Is(err, fs.ErrNotExist):
+		return "spill directory gone"
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, syscall.EROFS):
+		return "writes refused"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // spillMeta is what the session's copy says besides its body. s is the
@@ -357,7 +399,7 @@ func (ps *session) spillMeta(s *model.Session) *spillMeta {
 		meta.WSRequest = ps.ws.request
 	}
 	if endErr != nil {
-		msg := endErr.Error()
+		msg := ps.p.redactText(endErr.Error())
 		meta.EndErr = &msg
 	}
 	return meta

@@ -25,6 +25,11 @@
 #   C      sessions at a time (default 4)
 #   KEEP_N when set, the proxy runs with --keep KEEP_N (at most N): the
 #          list then holds the newest KEEP_N sessions
+#   SPILL_FAIL when set, the sessions list's spill directory is removed
+#          once the proxy started, so that no session's copy can be
+#          written (as when $TMPDIR is full): the list must stay within
+#          the same bound, count the sessions "not kept" on screen, and
+#          cannot open them (the script checks the count instead)
 #
 # Exit status: 0 when both targets pass, 1 when one fails, 2 on error.
 set -euo pipefail
@@ -59,12 +64,13 @@ for _ in $(seq 100); do [[ -s $TMP/up.addr ]] && break; sleep 0.05; done
 up=http://$(cat "$TMP/up.addr")
 keep=()
 [[ -n ${KEEP_N:-} ]] && keep=(--keep "$KEEP_N")
-# listed N: the status line's count once n sessions went through
+# listed N: the status line's count once n sessions went through (the
+# line starts with it)
 listed() {
 	if [[ -n ${KEEP_N:-} ]] && (($1 > KEEP_N)); then
-		echo " $KEEP_N sessions · $(($1 - KEEP_N)) older dropped"
+		echo "(^| )$KEEP_N sessions · $(($1 - KEEP_N)) older dropped"
 	else
-		echo " $1 sessions"
+		echo "(^| )$1 sessions"
 	fi
 }
 
@@ -97,8 +103,9 @@ run() {
 	local mode=$1 port pid
 	port=$("$load" port)
 	if [[ $mode == tui ]]; then
+		mkdir -p "$TMP/spilltmp"
 		tmux -S "$sock" new-session -d -s load -x 160 -y 40 \
-			"exec $bin proxy --listen 127.0.0.1:$port --upstream $up ${keep[*]:-}"
+			"TMPDIR=$TMP/spilltmp exec $bin proxy --listen 127.0.0.1:$port --upstream $up ${keep[*]:-}"
 		pid=$(tmux -S "$sock" list-panes -t load -F '#{pane_pid}')
 	else
 		"$bin" proxy --no-tui --listen "127.0.0.1:$port" --upstream "$up" "${keep[@]}" 2>"$TMP/notui.log" &
@@ -106,12 +113,17 @@ run() {
 		pids+=("$pid")
 	fi
 	wait_port "$port"
+	if [[ $mode == tui && -n ${SPILL_FAIL:-} ]]; then
+		rm -rf "$TMP"/spilltmp/streamtap-sessions-*
+	fi
 	rss0=$(rss_mb "$pid")
 	"$load" drive -proxy "http://127.0.0.1:$port" -n "$N" -c "$C" >/dev/null
 	[[ $mode == tui ]] && wait_screen "$(listed "$N")"
 	sleep 1
 	rss1=$(rss_mb "$pid")
-	if [[ $mode == tui ]]; then
+	if [[ $mode == tui && -n ${SPILL_FAIL:-} ]]; then
+		wait_screen "[0-9]+ not kept: spill directory gone"
+	elif [[ $mode == tui ]]; then
 		local first=1
 		[[ -n ${KEEP_N:-} ]] && ((N > KEEP_N)) && first=$((N - KEEP_N + 1))
 		tmux -S "$sock" send-keys -t load g Enter

@@ -478,6 +478,13 @@ func (sp *Spec) classifyLine(st *layoutState) (unit, layoutState) {
 	}
 	if src[st.pos] == ':' {
 		n.cls = theme.TokComment
+		if sp.Mode == Head && !sp.KeepSecrets {
+			// A recording's header block: the run stops at the line's
+			// first credential (secretInValue takes it from there).
+			if spans, _, _, _ := sp.headSecrets(st.pos); len(spans) > 0 {
+				n.stop = spans[0][0]
+			}
+		}
 		return unit{kind: uNothing}, n
 	}
 	if sp.Mode == Head {
@@ -516,9 +523,10 @@ func (sp *Spec) headValue(st *layoutState) (unit, layoutState) {
 	case plain.RedactHeader(name, "x", sp.KeepSecrets) != "x":
 		n.ph, n.stop = phRedact, lineEnd(src, st.pos, false)
 	case !sp.KeepSecrets && capture.URLHeader(name):
-		// The run stops at the first credential in the URL's query
-		// (secretInValue takes it from there).
-		n.stop = vs + nextSecret(secretSpans(src, vs, ve), 0, ve-vs)
+		// The run stops at the first credential in the URL (secretInValue
+		// takes it from there).
+		spans, _, _, _ := sp.headSecrets(st.pos)
+		n.stop = nextSecret(spans, vs, ve)
 	}
 	return unit{text: ": ", width: 2, at: -1, newTok: true}, n
 }
@@ -541,10 +549,29 @@ func headValueAt(src []byte, pos int) (vs, ve int) {
 	return vs, ve
 }
 
-// secretSpans are the credentials in the query of the URL src[vs:ve], as
-// offsets from vs.
-func secretSpans(src []byte, vs, ve int) [][2]int {
-	return capture.SecretQueryValues(string(src[vs:ve]))
+// headSecrets returns the credentials on the head line holding pos
+// (capture.SecretHeadLine), as offsets into src, and the text that
+// stands for them; end is where a run that holds them ends, and stop
+// the run's stop after the last one: a header's value ends at its
+// trimmed end, a comment line (a recording's header block) runs to the
+// line's end (stop -1, as a comment line without credentials).
+func (sp *Spec) headSecrets(pos int) (spans [][2]int, text string, end, stop int) {
+	src := sp.Src
+	start := pos
+	for start > 0 && src[start-1] != '\n' && src[start-1] != '\r' {
+		start--
+	}
+	end = lineEnd(src, pos, false)
+	spans, text = capture.SecretHeadLine(string(src[start:end]))
+	for i := range spans {
+		spans[i][0] += start
+		spans[i][1] += start
+	}
+	if start < len(src) && src[start] == ':' {
+		return spans, text, end, -1
+	}
+	_, end = headValueAt(src, pos)
+	return spans, text, end, end
 }
 
 // nextSecret is the start of the first span that starts at or after from,
@@ -558,32 +585,30 @@ func nextSecret(spans [][2]int, from, def int) int {
 	return def
 }
 
-// secretInValue lays out the credential of a URL header's query that
-// starts at st.pos, where the run before it stopped: the redacted value
-// stands for its bytes, in pieces of at most room cells, and the run goes
-// on to the next one or the value's end. ok is false when no credential
-// starts there.
+// secretInValue lays out the credential of a head line that starts at
+// st.pos, where the run before it stopped: the redacted text stands for
+// its bytes, in pieces of at most room cells, and the run goes on to the
+// next one or the run's end. ok is false when no credential starts there.
 func (sp *Spec) secretInValue(st *layoutState, room int) (u unit, n layoutState, ok bool) {
-	vs, ve := headValueAt(sp.Src, st.pos)
-	if st.pos >= ve {
+	spans, text, end, stop := sp.headSecrets(st.pos)
+	if st.pos >= end {
 		return unit{}, *st, false
 	}
-	spans := secretSpans(sp.Src, vs, ve)
 	for _, s := range spans {
-		if vs+s[0] != st.pos {
+		if s[0] != st.pos {
 			continue
 		}
 		n = *st
-		text := capture.RedactedQueryValue[st.redacted:]
+		text := text[st.redacted:]
 		if len(text) > room {
 			text = text[:room]
 			n.redacted += int32(room)
 		} else {
-			n.pos, n.redacted = vs+s[1], 0
-			n.stop = vs + nextSecret(spans, s[1]+1, ve-vs)
+			n.pos, n.redacted = s[1], 0
+			n.stop = nextSecret(spans, s[1]+1, stop)
 		}
 		n.fresh = true
-		return unit{text: text, width: len(text), at: -1, newTok: st.redacted == 0}, n, true
+		return unit{text: text, width: len(text), at: -1, cls: st.cls, newTok: st.redacted == 0}, n, true
 	}
 	return unit{}, *st, false
 }

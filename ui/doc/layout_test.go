@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui/plain"
 	"github.com/streamtap/streamtap/ui/theme"
@@ -200,6 +201,72 @@ func TestHeadDocRedactsURLCredentials(t *testing.T) {
 	}
 }
 
+// TestHeadDocRedactsRecordingHeader: the raw view of a recording's
+// header block (one saved with --keep-secrets, or written by hand) hides
+// the userinfo and query credentials of the request's URL, the values of
+// credential headers (the gateways' among them) and the URLs an error
+// quotes, at every width; every other byte shows.
+func TestHeadDocRedactsRecordingHeader(t *testing.T) {
+	src := []byte(": streamtap-recording v1\n: request POST https://user:SECRET1@gw.test/v1/x?api-key=SECRET2&alt=sse\n" +
+		": request-header Ocp-Apim-Subscription-Key: SECRET3\n: request-header Helicone-Auth: Bearer SECRET4\n" +
+		": request-header X-Ratelimit-Remaining-Tokens: 99\n: response-header Location: /y?sig=SECRET5\n" +
+		": error Post \"https://u:SECRET6@gw.test/v1\": refused\n\n")
+	want := []string{
+		": request POST https://%5Bredacted%5D@gw.test/v1/x?api-key=%5Bredacted%5D&alt=sse␊",
+		": request-header Ocp-Apim-Subscription-Key: [redacted]␊", ": request-header Helicone-Auth: [redacted]␊",
+		": request-header X-Ratelimit-Remaining-Tokens: 99␊", ": response-header Location: /y?sig=%5Bredacted%5D␊",
+		": error Post \"https://%5Bredacted%5D@gw.test/v1\": refused␊",
+	}
+	for _, w := range []int{0, 7, 13, 40, 200} {
+		l := layoutDoc(&Spec{Src: src, Mode: Head, W: w, MarkStart: -1, MarkEnd: -1})
+		got := strings.NewReplacer(" ", "", "\n", "").Replace(plainSegs(l))
+		if strings.Contains(got, "SECRET") {
+			t.Errorf("width %d: head layout holds a secret: %q", w, plainSegs(l))
+		}
+		for _, line := range want {
+			if !strings.Contains(got, strings.ReplaceAll(line, " ", "")) {
+				t.Errorf("width %d: head layout lacks %q: %q", w, line, plainSegs(l))
+			}
+		}
+	}
+	kept := plainSegs(layoutDoc(&Spec{Src: src, Mode: Head, KeepSecrets: true, MarkStart: -1, MarkEnd: -1}))
+	for i := 1; i <= 6; i++ {
+		if !strings.Contains(kept, fmt.Sprintf("SECRET%d", i)) {
+			t.Errorf("head layout keeping secrets lacks SECRET%d: %q", i, kept)
+		}
+	}
+}
+
+// TestHeadDocRedactsEveryCredential: every name of the one list
+// (capture.CredentialNames), as a header of a head and as a header of a
+// recording's header block, shows redacted in the raw view; so does each
+// as a query parameter of a Location; a rate limit's tokens show.
+func TestHeadDocRedactsEveryCredential(t *testing.T) {
+	var head, rec strings.Builder
+	head.WriteString("HTTP/1.1 200 OK\r\n")
+	rec.WriteString(": streamtap-recording v1\n")
+	q := "Location: /next?max_tokens=9"
+	for _, n := range capture.CredentialNames() {
+		head.WriteString(n + ": SECRET-" + n + "\r\n")
+		rec.WriteString(": request-header " + n + ": SECRET-" + n + "\n: response-header " + n + ": SECRET-" + n + "\n")
+		q += "&" + n + "=SECRET-" + n
+	}
+	head.WriteString("X-Ratelimit-Remaining-Tokens: 99\r\n" + q + "\r\n\r\n")
+	rec.WriteString(": response-header X-Ratelimit-Remaining-Tokens: 99\n: response-header " + q + "\n\n")
+	for _, src := range []string{head.String(), rec.String()} {
+		got := strings.ReplaceAll(plainSegs(layoutDoc(&Spec{Src: []byte(src), Mode: Head, W: 60, MarkStart: -1, MarkEnd: -1})), "\n", "")
+		if i := strings.Index(got, "SECRET"); i >= 0 {
+			t.Errorf("the raw head shows a secret: …%s…", got[max(i-80, 0):min(i+40, len(got))])
+		}
+		if n := strings.Count(got, capture.Redacted); n < len(capture.CredentialNames()) {
+			t.Errorf("the raw head shows %d values redacted; want one per name at least", n)
+		}
+		if !strings.Contains(got, "99") || !strings.Contains(got, "max_tokens=9") {
+			t.Errorf("the raw head lost a non-secret: %q", got)
+		}
+	}
+}
+
 // TestDocResumes checks that lines drawn from saved states, after an index
 // built on the event loop, off it in chunks, or both, are exactly the lines
 // of a layout from the start, for every mode and many widths.
@@ -377,6 +444,8 @@ func FuzzDocLayout(f *testing.F) {
 	// A head whose URL headers hold credentials: the layout redacts inside
 	// a run.
 	f.Add([]byte("HTTP/1.1 302 Found\r\nLocation: /m?alt=sse&key=k1;%6Bey=k2&apikey=#f\r\nReferer:/x?key=\r\n\r\n"), uint8(9))
+	// A recording's header block with credentials in its comment lines.
+	f.Add([]byte(": streamtap-recording v1\n: request GET http://u:p@h/?token=t&sig=\n: request-header Api-Key: k\n: error \"ws://k@h/\"\n"), uint8(11))
 	f.Fuzz(func(t *testing.T, src []byte, w8 uint8) {
 		w := int(w8%120) + 1
 		// Fragments end at rune boundaries (the reference would split a

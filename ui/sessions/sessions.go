@@ -35,6 +35,7 @@ type proxied struct {
 	live      *model.Live         // nil while the session is evicted (see stored)
 	s         *model.Session      // live's session: use it only under its lock
 	stored    model.StoredSession // the ended session's copy on disk, or nil
+	notKept   string              // why its bytes were not kept (not kept: disk full), when they were let go all the same
 	seen      int                 // events the panes have been told about
 	dialect   model.Dialect
 	calls     int
@@ -163,6 +164,8 @@ type Page struct {
 	typeahead []tea.KeyPressMsg
 	replay    []tea.KeyPressMsg // keys typed ahead of a load, for the root (typedAhead)
 	dropped   int               // sessions let go past Options.Keep
+	notKept   int               // sessions let go without a copy (model.SessionUpdate.NotKept)
+	notKeptAs string            // the latest one's reason
 }
 
 // New returns the sessions list of a program made with e, and
@@ -203,6 +206,11 @@ func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 		ps.ended = ps.ended || u.Ended
 		if u.Stored != nil {
 			ps.stored = u.Stored
+		}
+		if u.NotKept != "" && ps.notKept == "" {
+			ps.notKept = u.NotKept
+			sp.notKept++
+			sp.notKeptAs = u.NotKept
 		}
 		if ps == sp.cur {
 			cmds = append(cmds, sp.openGrew(ps, ended, u.EndErr)) // its lock is held
@@ -501,6 +509,11 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		}
 		return "0", st.Muted
 	case "outcome":
+		if p.notKept != "" && p.live == nil {
+			// What matters most about the row now: it cannot be opened
+			// (the status line and the selected line say why).
+			return notKeptGlyph + " not kept", st.Status.Error
+		}
 		return p.outcome(st, checked)
 	case "turn":
 		var parts []string
@@ -544,6 +557,9 @@ func (p *proxied) outcome(st *theme.Styles, checked bool) (string, lipgloss.Styl
 // markGlyph marks a session m marked for d.
 const markGlyph = "*"
 
+// notKeptGlyph marks a session whose bytes could not be kept.
+const notKeptGlyph = "⊘"
+
 // cellDur prints a duration in at most five cells, "-" when unknown.
 func cellDur(d time.Duration) string {
 	switch {
@@ -579,6 +595,10 @@ func (sp *Page) Status() string {
 	}
 	if failed > 0 {
 		left += sep + st.Status.Warn.Render(fmt.Sprintf("%d not completed", failed))
+	}
+	if sp.notKept > 0 {
+		// As long as it lasts: opening those sessions cannot work.
+		left += sep + st.Status.Error.Render(fmt.Sprintf("%d %s", sp.notKept, termtext.Safe(sp.notKeptAs)))
 	}
 	if n := len(sp.marked); n > 0 {
 		left += sep + st.Accent.Render(fmt.Sprintf("%d marked", n))
@@ -643,6 +663,9 @@ func (sp *Page) selectedLine() string {
 	}
 	if in.Err != "" {
 		parts = append(parts, st.Err.Render(termtext.Safe(in.Err)))
+	}
+	if ps.notKept != "" && ps.live == nil {
+		parts = append(parts, st.Err.Render(termtext.Safe(ps.notKept)))
 	}
 	if in.Record != "" {
 		parts = append(parts, st.Muted.Render("recorded to "+termtext.Safe(in.Record)))

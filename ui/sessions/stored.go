@@ -30,7 +30,7 @@ type sessionLoadedMsg struct {
 // evict lets an ended session's model go when its bytes are stored and
 // it is not open: its row keeps what the list shows, no more.
 func (sp *Page) evict(ps *proxied) {
-	if !ps.ended || ps.stored == nil || ps == sp.cur {
+	if !ps.ended || (ps.stored == nil && ps.notKept == "") || ps == sp.cur {
 		return
 	}
 	ps.live, ps.s = nil, nil
@@ -56,6 +56,9 @@ func (sp *Page) openCmd(ps *proxied) tea.Cmd {
 	if ps.live != nil {
 		sp.openSession(ps)
 		return nil
+	}
+	if ps.stored == nil {
+		return sp.Flash(fmt.Sprintf("#%d cannot be opened: its bytes were %s", ps.info.ID, ps.notKept), true)
 	}
 	gen, id, stored := sp.loadGen, ps.info.ID, ps.stored
 	sp.loading, sp.typeahead = true, nil
