@@ -96,6 +96,7 @@ var catalogue = []struct {
 	// Items and calls: identity.
 	{"added-drop", "the last item's output_item.added is cut: its events name an item never opened", false},
 	{"index-negative", "the chosen delta's content_index (or output_index) is -1", false},
+	{"output-order", "two items trade their output_index: the second is added first, out of output_index order", false},
 	{"item-id-switch", "a call's item id switches mid-call: output_item.done names it otherwise", false},
 	{"item-id-drop", "the chosen delta loses its item_id", false},
 	{"item-status", "output_item.done says the item is still in_progress", false},

@@ -34,6 +34,7 @@ var responsesDefects = append(sseFraming(), []variant{
 	// never streamed.
 	{"added-drop", "responses/item-not-added", respAddedDrop, []string{"responses/terminal-output-mismatch"}},
 	{"index-negative", "responses/bad-index", respIndexNegative, nil},
+	{"output-order", "responses/bad-index", respOutputOrder, nil},
 	{"item-id-switch", "responses/item-id-changed", respItemIDSwitch, nil},
 	{"item-id-drop", "responses/item-id-missing", respItemIDDrop, nil},
 	{"item-status", "responses/item-status", respItemStatus, nil},

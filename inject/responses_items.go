@@ -1,6 +1,9 @@
 package inject
 
-import "slices"
+import (
+	"slices"
+	"strconv"
+)
 
 // The Responses defects of items and calls: their identity, lifecycle,
 // arguments and text (responses.go holds the table and the stream's).
@@ -310,5 +313,49 @@ func respArgsInAdded(e *edit) error {
 		return errNoPlace
 	}
 	e.note = "output_item.added of " + it.id + " carries the whole arguments"
+	return nil
+}
+
+func respOutputOrder(e *edit) error {
+	x := e.responses()
+	// Two neighbouring items, both added and closed, trade their
+	// output_index on every event (and their places in the terminal
+	// output[], which lists items in output_index order): the second is
+	// added first.
+	var cands []int
+	for k := 0; k+1 < len(x.items); k++ {
+		a, b := x.items[k], x.items[k+1]
+		if a.added >= 0 && b.added >= 0 && a.done >= 0 && b.done >= 0 && b.index == a.index+1 && a.added < b.added {
+			cands = append(cands, k)
+		}
+	}
+	k, err := e.pick(cands)
+	if err != nil {
+		e.note = "no two neighbouring items"
+		return err
+	}
+	a, b := x.items[k], x.items[k+1]
+	for _, pair := range [][2]*respItem{{a, b}, {b, a}} {
+		for _, i := range pair[0].events {
+			e.change(i, func(doc []byte) ([]byte, bool) { return setInt(doc, pair[1].index, "output_index") })
+		}
+	}
+	ka, kb := e.terminalOutput(x, a), e.terminalOutput(x, b)
+	if ka >= 0 && kb >= 0 {
+		e.change(x.terminal, func(doc []byte) ([]byte, bool) {
+			va, vb := get(doc, "response", "output", ka), get(doc, "response", "output", kb)
+			sa, _ := within(doc, va)
+			sb, _ := within(doc, vb)
+			if sa > sb {
+				sa, sb, va, vb = sb, sa, vb, va
+			}
+			out := append([]byte(nil), doc[:sa]...)
+			out = append(out, vb...)
+			out = append(out, doc[sa+len(va):sb]...)
+			out = append(out, va...)
+			return append(out, doc[sb+len(vb):]...), true
+		})
+	}
+	e.note = a.id + ", added first, says output_index " + strconv.Itoa(b.index) + "; " + b.id + " says " + strconv.Itoa(a.index)
 	return nil
 }
