@@ -99,52 +99,63 @@ var ErrEmpty = errors.New("the input holds no event")
 
 // Parse cuts data (a stream in any format streamtap reads, or a timed
 // recording) into events, each with its dialect and type as the model
-// detects them.
+// detects them. The events' bytes are slices of data, not copies: data
+// must not change while the stream is in use.
 func Parse(data []byte) (*Stream, error) {
-	fr := capture.NewFramer(capture.FormatAuto)
-	var frames []capture.Frame
-	var dataAt []int // where each frame's data lies in its bytes, or -1
-	keep := func(f *capture.Frame) {
-		// Ask before the copy: the copy's slices are capped to their
-		// length, which hides where they lie.
-		at := -1
-		if off, ok := within(f.Raw, f.Data); ok {
-			at = off
-		}
-		dataAt = append(dataAt, at)
-		var g capture.Frame
-		f.DetachInto(&g, nil, true)
-		frames = append(frames, g)
-	}
-	fr.Feed(data, capture.NoTime, keep)
-	fr.Finish(capture.NoTime, keep)
-	if fr.Format().IsArchive() {
-		return nil, fmt.Errorf("an archive of several exchanges: inject takes one stream (export one with streamtap proxy --record, or cut it out)")
-	}
-	st := &Stream{Format: fr.Format()}
-	var chunks []capture.Chunk
-	if st.Format == capture.FormatRecording {
+	st := &Stream{}
+	if bytes.HasPrefix(data, []byte(capture.RecordingMagic)) {
 		rec, err := capture.ParseRecording(data)
 		if err != nil {
 			return nil, err
 		}
-		st.rec, st.Format, chunks = rec, rec.Format, rec.Body
-		if len(chunks) != len(frames)-1 {
-			return nil, fmt.Errorf("the recording's body is %d frames, its parts %d", len(frames)-1, len(chunks))
-		}
+		st.rec = rec
 		st.headLen = len(st.timedHead())
 	}
-	infos := detect(frames)
-	for i := range frames {
-		f := &frames[i]
-		ev := &Event{Kind: f.Kind, Flags: f.Flags, own: f.Raw, wire: f.Raw, at: capture.NoTime, from: i, dataAt: -1}
-		if st.rec != nil && i > 0 {
-			ev.own, ev.at = chunks[i-1].Data, chunks[i-1].At
+	o := &observer{}
+	s := model.NewSession(model.Options{Observer: o})
+	fr := capture.NewFramer(capture.FormatAuto)
+	var bad error
+	keep := func(f *capture.Frame) {
+		i := len(st.Events)
+		o.last = evInfo{}
+		s.Add(f)
+		// A frame's slices are the framer's; its offsets say where its
+		// bytes lie in data, which the events keep instead of a copy.
+		raw := f.Raw
+		if f.Start >= 0 && f.End <= int64(len(data)) && f.End-f.Start == int64(len(f.Raw)) && bytes.Equal(data[f.Start:f.End], f.Raw) {
+			raw = data[f.Start:f.End:f.End]
+		} else {
+			raw = bytes.Clone(f.Raw)
 		}
-		ev.Dialect, ev.Type = infos[i].dialect, infos[i].typ
+		ev := &Event{Kind: f.Kind, Flags: f.Flags, own: raw, wire: raw, at: capture.NoTime, from: i, dataAt: -1}
+		if st.rec != nil && i > 0 {
+			if i-1 >= len(st.rec.Body) {
+				bad = fmt.Errorf("the recording's body has more frames than parts (%d)", len(st.rec.Body))
+			} else {
+				ev.own, ev.at = st.rec.Body[i-1].Data, st.rec.Body[i-1].At
+			}
+		}
+		info := o.last
+		ev.Dialect, ev.Type = info.dialect, info.typ
 		ev.Name, ev.HasName = string(f.Event), f.HasEvent
-		st.describe(ev, f, dataAt[i])
+		st.describe(ev, f, raw)
 		st.Events = append(st.Events, ev)
+	}
+	fr.Feed(data, capture.NoTime, keep)
+	fr.Finish(capture.NoTime, keep)
+	s.End(nil)
+	switch format := fr.Format(); {
+	case format.IsArchive():
+		return nil, fmt.Errorf("an archive of several exchanges: inject takes one stream (export one with streamtap proxy --record, or cut it out)")
+	case bad != nil:
+		return nil, bad
+	case st.rec != nil:
+		st.Format = st.rec.Format
+		if len(st.rec.Body) != len(st.Events)-1 {
+			return nil, fmt.Errorf("the recording's body is %d frames, its parts %d", len(st.Events)-1, len(st.rec.Body))
+		}
+	default:
+		st.Format = format
 	}
 	if !st.hasEvent() {
 		return nil, ErrEmpty
@@ -162,8 +173,9 @@ func (st *Stream) hasEvent() bool {
 	return false
 }
 
-// describe sets how ev's document travels, and the document.
-func (st *Stream) describe(ev *Event, f *capture.Frame, dataAt int) {
+// describe sets how ev's document travels, and the document: a slice of
+// raw (the frame's bytes) where the frame's data lies in them.
+func (st *Stream) describe(ev *Event, f *capture.Frame, raw []byte) {
 	if f.Kind != capture.FrameEvent || !f.HasData {
 		return
 	}
@@ -190,7 +202,12 @@ func (st *Stream) describe(ev *Event, f *capture.Frame, dataAt int) {
 		ev.carry, ev.Doc = carryLine, f.Data
 	}
 	if ev.carry != carryChunk {
-		ev.dataAt = dataAt
+		if off, ok := within(f.Raw, f.Data); ok {
+			ev.dataAt = off
+			ev.Doc = raw[off : off+len(f.Data) : off+len(f.Data)]
+		} else if ev.Doc != nil {
+			ev.Doc = bytes.Clone(ev.Doc) // several data: lines, joined by the framer
+		}
 	}
 	if string(ev.Doc) == "[DONE]" {
 		ev.Doc = nil
@@ -248,28 +265,11 @@ type evInfo struct {
 	typ     string
 }
 
-// observer records the model's dialect and type of every event.
-type observer struct{ infos []evInfo }
+// observer keeps what the model said of the event it last added.
+type observer struct{ last evInfo }
 
-func (o *observer) Observe(s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
-	for len(o.infos) <= ord {
-		o.infos = append(o.infos, evInfo{})
-	}
-	o.infos[ord] = evInfo{dialect: ev.Dialect, typ: s.TypeName(ev.Type)}
-}
-
-// detect runs the model over frames and returns what it said of each.
-func detect(frames []capture.Frame) []evInfo {
-	o := &observer{}
-	s := model.NewSession(model.Options{Observer: o})
-	for i := range frames {
-		s.Add(&frames[i])
-	}
-	s.End(nil)
-	for len(o.infos) < len(frames) {
-		o.infos = append(o.infos, evInfo{})
-	}
-	return o.infos
+func (o *observer) Observe(s *model.Session, _ int, ev *model.Event, _ *capture.Frame) {
+	o.last = evInfo{dialect: ev.Dialect, typ: s.TypeName(ev.Type)}
 }
 
 // Bytes writes the stream back: each event as the input held it unless a
@@ -277,6 +277,11 @@ func detect(frames []capture.Frame) []evInfo {
 // timing line, as streamtap's recorder writes it.
 func (st *Stream) Bytes() []byte {
 	var b bytes.Buffer
+	n := 0
+	for _, ev := range st.Events {
+		n += len(ev.wire) + 64 // a changed event in a recording gains a timing line
+	}
+	b.Grow(n)
 	for _, ev := range st.Events {
 		switch {
 		case !ev.changed:
