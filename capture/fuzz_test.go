@@ -21,6 +21,9 @@ var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "testda
 // fuzzSeeds are small inputs that reach each corner of the framers.
 var fuzzSeeds = []string{
 	"",
+	"\n\n \t\r\n{\"a\":\n\n  \n{\"b\":1}\n", // detection over a blank start and blank lines
+	"  \r\n\r\n{\n\n\"a\": 1}\n",
+	"{\"a\":\n \n\n[1]\n",
 	"data: x\n\n",
 	"data: x\r\n\r\n",
 	"data: x\r\rdata: y\r\r",

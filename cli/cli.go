@@ -21,8 +21,9 @@ import (
 // process's standard streams until it ends or a shutdown signal stops it
 // (notifyShutdown), and returns the exit status.
 func Main(args []string) int {
-	ctx, stop := notifyShutdown()
+	ctx, stop := notifyShutdown(os.Stderr)
 	defer stop()
+	debugReports(os.Stderr)
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 

@@ -182,7 +182,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		raw = bytes.NewReader(data)
 	case arg == "-" && isTerminal(stdin):
 		fmt.Fprintln(stderr, terminalStdinHint)
-		src = capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true)
+		src = capture.FromReader("stdin", capture.SourceStdin, stdin, true)
 	default:
 		var err error
 		if src, format, err = openDiffOperand(arg, format, stdin); err != nil {

@@ -152,7 +152,7 @@ func readInjectInput(ctx context.Context, arg string, stdin *os.File) ([]byte, e
 		if isTerminal(stdin) {
 			return nil, errors.New("reading a stream from the terminal: pipe one in, or name a file")
 		}
-		r = newCancelableReader(ctx, stdin)
+		r = stdin
 	} else {
 		f, err := os.Open(arg)
 		if err != nil {
@@ -161,6 +161,8 @@ func readInjectInput(ctx context.Context, arg string, stdin *os.File) ([]byte, e
 		defer f.Close()
 		r = f
 	}
+	r, done := capture.Interruptible(ctx, r)
+	defer done()
 	data, err := io.ReadAll(io.LimitReader(r, maxInjectInput+1))
 	if err != nil {
 		return nil, err
