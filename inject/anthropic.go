@@ -7,7 +7,7 @@ import (
 
 // anthropicDefects are the defects of Anthropic Messages streams.
 var anthropicDefects = append(append(sseFraming(), anthropicContent()...), []variant{
-	{"event-name-mismatch", "anthropic/event-name-mismatch", nameMismatch(dAnthropic), nil},
+	{"event-name-mismatch", "anthropic/event-name-mismatch", nameMismatch(&dAnthropic), nil},
 	{"event-name-drop", "anthropic/event-name-missing", anthNameDrop, nil},
 	{"utf8-split", "framing/invalid-utf8", utf8Split(anthTexts), nil},
 	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(anthTexts), nil},

@@ -148,7 +148,8 @@ var catalogue = []struct {
 // data stream, MCP) add their table here, in a file of their own, once
 // model reads them.
 func tables() map[model.Dialect][]variant {
-	return map[model.Dialect][]variant{
+	lookupDialects()
+	t := map[model.Dialect][]variant{
 		dResponses: responsesDefects,
 		dChat:      chatDefects,
 		dAnthropic: anthropicDefects,
@@ -157,6 +158,8 @@ func tables() map[model.Dialect][]variant {
 		dConverse:  converseDefects,
 		dInvoke:    invokeDefects,
 	}
+	delete(t, notRegistered)
+	return t
 }
 
 // Defects lists every defect with its forms, in --list's order.

@@ -245,10 +245,11 @@ func (e *edit) harmless() []int {
 	return out
 }
 
-// nameMismatch gives the chosen event of dialect d an event: name of
+// nameMismatch gives the chosen event of dialect *dl an event: name of
 // another type.
-func nameMismatch(d model.Dialect) func(e *edit) error {
+func nameMismatch(dl *model.Dialect) func(e *edit) error {
 	return func(e *edit) error {
+		d := *dl // looked up when the defect runs: see lookupDialects
 		cands := e.where(func(_ int, ev *Event) bool { return ev.Dialect == d && ev.carry == carrySSE && ev.Doc != nil })
 		i, err := e.pick(cands)
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 
 // responsesDefects are the defects of OpenAI Responses streams.
 var responsesDefects = append(sseFraming(), []variant{
-	{"event-name-mismatch", "framing/event-name-mismatch", nameMismatch(dResponses), nil},
+	{"event-name-mismatch", "framing/event-name-mismatch", nameMismatch(&dResponses), nil},
 	{"keepalive-flood", "", commentFlood(": keepalive"), nil},
 	{"midstream-error", "framing/error-payload", respError, nil},
 	{"start-late", "responses/first-not-created", respStartLate, nil},

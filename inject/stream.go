@@ -102,6 +102,7 @@ var ErrEmpty = errors.New("the input holds no event")
 // detects them. The events' bytes are slices of data, not copies: data
 // must not change while the stream is in use.
 func Parse(data []byte) (*Stream, error) {
+	lookupDialects()
 	st := &Stream{}
 	if bytes.HasPrefix(data, []byte(capture.RecordingMagic)) {
 		rec, err := capture.ParseRecording(data)
@@ -139,6 +140,9 @@ func Parse(data []byte) (*Stream, error) {
 		ev.Dialect, ev.Type = info.dialect, info.typ
 		ev.Name, ev.HasName = string(f.Event), f.HasEvent
 		st.describe(ev, f, raw)
+		if info.invalid && ev.carry != carryChunk {
+			ev.Doc = nil // no JSON object a defect could edit
+		}
 		st.Events = append(st.Events, ev)
 	}
 	fr.Feed(data, capture.NoTime, keep)
@@ -263,13 +267,14 @@ func within(outer, b []byte) (int, bool) {
 type evInfo struct {
 	dialect model.Dialect
 	typ     string
+	invalid bool // its data is no JSON object (cut short, or not JSON)
 }
 
 // observer keeps what the model said of the event it last added.
 type observer struct{ last evInfo }
 
 func (o *observer) Observe(s *model.Session, _ int, ev *model.Event, _ *capture.Frame) {
-	o.last = evInfo{dialect: ev.Dialect, typ: s.TypeName(ev.Type)}
+	o.last = evInfo{dialect: ev.Dialect, typ: s.TypeName(ev.Type), invalid: ev.Flags&(model.DecodeError|model.NotObject) != 0}
 }
 
 // Bytes writes the stream back: each event as the input held it unless a
