@@ -122,7 +122,7 @@ func Parse(data []byte) (*Stream, error) {
 		s.Add(f)
 		// A frame's slices are the framer's; its offsets say where its
 		// bytes lie in data, which the events keep instead of a copy.
-		raw := f.Raw
+		var raw []byte
 		if f.Start >= 0 && f.End <= int64(len(data)) && f.End-f.Start == int64(len(f.Raw)) && bytes.Equal(data[f.Start:f.End], f.Raw) {
 			raw = data[f.Start:f.End:f.End]
 		} else {
