@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/inject/fault"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/termtext"
 )
@@ -23,15 +24,24 @@ recorded status and headers; otherwise plays it in the inspector on a
 terminal, or prints the plain timeline line by line as its time comes.
 --sample NAME plays an embedded sample instead of FILE; a stream without
 timing is served at once and played at a fixed pace.
+
+Breaking it on purpose, for a client's tests (docs/inject.md): --inject
+serves it with protocol defects ('streamtap inject --list'); with --listen,
+--fault breaks the transport of every request and --scenario FILE (YAML or
+JSON) gives each request number its own faults and defects.
 `
 
 type replayOptions struct {
-	file    string
-	sample  string
-	speed   float64
-	listen  string
-	keep    bool
-	clients clientLimits // with --listen
+	file     string
+	sample   string
+	speed    float64
+	listen   string
+	keep     bool
+	clients  clientLimits // with --listen
+	inject   string
+	faults   headerFlags // each --fault, a comma-separated list
+	scenario string
+	seed     uint64
 }
 
 // replayFlags defines replay's flags into o.
@@ -42,6 +52,10 @@ func replayFlags(o *replayOptions) *flag.FlagSet {
 	fs.StringVar(&o.sample, "sample", "", "play the embedded sample `NAME` instead of FILE ('streamtap samples' lists them)")
 	fs.BoolVar(&o.keep, "keep-secrets", false, "do not redact credentials in the recorded HTTP headers")
 	o.clients.flags(fs)
+	fs.StringVar(&o.inject, "inject", "", "apply the protocol defects `DEFECT,…` first ('streamtap inject --list' lists them)")
+	fs.Var(&o.faults, "fault", "with --listen, break every request's transport with `FAULT,…`: "+fault.Syntax)
+	fs.StringVar(&o.scenario, "scenario", "", "with --listen, give each request number its faults and defects from `FILE` (YAML or JSON; docs/inject.md)")
+	fs.Uint64Var(&o.seed, "seed", 0, "with --inject, choose where each defect acts with `N` (as 'streamtap inject --seed')")
 	return fs
 }
 
@@ -62,6 +76,12 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 	}
 	if err := o.clients.check(); err != nil {
 		return o, err
+	}
+	switch {
+	case o.listen == "" && (len(o.faults) > 0 || o.scenario != ""):
+		return o, errors.New("--fault and --scenario break a served stream: give --listen ADDR")
+	case o.scenario != "" && (len(o.faults) > 0 || o.inject != ""):
+		return o, errors.New("--scenario says what each request gets: give no --fault or --inject beside it")
 	}
 	if o.sample == "" {
 		if name, ok := sampleOperand(positional[0]); ok {
@@ -88,12 +108,18 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return usageError("replay", err)
 	}
 	if o.listen != "" {
+		if len(o.faults) > 0 || o.scenario != "" || o.inject != "" {
+			return serveBroken(ctx, o, stdin, stderr)
+		}
 		return serveReplay(ctx, o, stderr)
 	}
 	var src *capture.Source
-	if o.sample != "" {
+	switch {
+	case o.inject != "":
+		src, err = injectedSource(ctx, o, stdin, stderr)
+	case o.sample != "":
 		src, err = sampleSource(o.sample)
-	} else {
+	default:
 		src, err = capture.Open(o.file, stdin)
 		err = operandError(o.file, err)
 	}

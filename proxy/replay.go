@@ -180,6 +180,13 @@ func ServeReplay(ctx context.Context, ln net.Listener, rc *Recorded, o ReplayOpt
 	return serve(ctx, ln, Replay(rc, o), o.Limits, ShutdownGrace, nil)
 }
 
+// ServeReplayHandler is ServeReplay for a handler built of Replay's:
+// streamtap replay --fault and --inject choose, request by request, which
+// stream is played and how its transport breaks (package inject/fault).
+func ServeReplayHandler(ctx context.Context, ln net.Listener, h http.Handler, o ReplayOptions) error {
+	return serve(ctx, ln, h, o.Limits, ShutdownGrace, nil)
+}
+
 // Replay serves the recording to every request, whatever its method and
 // path: the recorded status and headers (as CheckReplay cleans them),
 // then each chunk of the body when its recorded time, divided by speed,

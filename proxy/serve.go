@@ -134,6 +134,10 @@ type limitedConn struct {
 	release func()
 }
 
+// NetConn is the connection accepted, for those that need its own
+// methods (a reset: SetLinger).
+func (c *limitedConn) NetConn() net.Conn { return c.Conn }
+
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(c.release)
@@ -203,6 +207,10 @@ type deadlineConn struct {
 	net.Conn
 	d time.Duration
 }
+
+// NetConn is the connection the deadlines sit on, for those that need
+// its own methods (a reset: SetLinger).
+func (c *deadlineConn) NetConn() net.Conn { return c.Conn }
 
 func (c *deadlineConn) Write(p []byte) (int, error) {
 	_ = c.Conn.SetWriteDeadline(time.Now().Add(c.d))

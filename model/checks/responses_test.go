@@ -204,6 +204,21 @@ func responsesCases() []ruleCase {
 			return e
 		}), 2, 5),
 		miss("responses/name-late", "name at added", resp(func(e []revt) []revt { return e })),
+		// A name that arrives late and is then stated again (output_item.done,
+		// the terminal output[]) is late, not changed.
+		miss("responses/name-changed", "a late name stated again the same", resp(func(e []revt) []revt {
+			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "name", `""`)
+			return e
+		})),
+		hit("responses/name-changed", "a late name, then another", resp(func(e []revt) []revt {
+			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "name", `""`)
+			e[7] = completed("[" + fc("name", `"get_time"`) + "]")
+			return e
+		}), 2, 7),
+		miss("responses/call-id-changed", "a late call_id stated again the same", resp(func(e []revt) []revt {
+			e[2].body = `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`, "call_id", "")
+			return e
+		})),
 
 		hit("responses/item-type-changed", "done says custom_tool_call", resp(func(e []revt) []revt {
 			e[6].body = `"output_index":0,"item":` + fc("type", `"custom_tool_call"`)
