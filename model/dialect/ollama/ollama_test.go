@@ -1,4 +1,4 @@
-package model
+package ollama_test
 
 import (
 	"encoding/json"
@@ -9,14 +9,17 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // ollamaCaptures returns the Ollama rows of captures-next's MANIFEST.tsv
 // (file, expected calls, expected text), with the folder (see nextRows).
-func ollamaCaptures(t *testing.T) (string, []manifestRow) {
+func ollamaCaptures(t *testing.T) (string, []modeltest.Row) {
 	t.Helper()
 	// The dialect column is called format there.
-	return nextRows(t, "ollama stream", func(r manifestRow) bool { return r.Dialect == "ollama" })
+	return modeltest.NextRows(t, "ollama stream", func(r modeltest.Row) bool { return r.Dialect == "ollama" })
 }
 
 // TestOllamaCaptures: every Ollama stream of captures-next assembles as
@@ -32,13 +35,13 @@ func TestOllamaCaptures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Assemble(data, capture.FormatAuto, Options{KeepEvents: true})
+			s := model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true})
 			rep := s.Report()
-			sameReportJSON(t, s, rep)
+			dialecttest.SameReportJSON(t, s, rep)
 			if rep.Dialect != "ollama" || rep.Dialects != nil {
 				t.Errorf("dialect = %s %v; want only ollama", rep.Dialect, rep.Dialects)
 			}
-			var want []wantCall
+			var want []modeltest.WantCall
 			if err := json.Unmarshal([]byte(row.Calls), &want); err != nil {
 				t.Fatalf("manifest calls: %v", err)
 			}
@@ -46,8 +49,8 @@ func TestOllamaCaptures(t *testing.T) {
 				t.Fatalf("%d calls; want %d", len(rep.Calls), len(want))
 			}
 			for i, w := range want {
-				if g := rep.Calls[i]; g.Name != w.Name || !sameJSON(g.Arguments, w.Arguments) || !reflect.DeepEqual(g.ID, w.ID) {
-					t.Errorf("call %d = %v %s %s; want %v %s %s", i, deref(g.ID), g.Name, g.Arguments, deref(w.ID), w.Name, w.Arguments)
+				if g := rep.Calls[i]; g.Name != w.Name || !modeltest.SameJSON(g.Arguments, w.Arguments) || !reflect.DeepEqual(g.ID, w.ID) {
+					t.Errorf("call %d = %v %s %s; want %v %s %s", i, modeltest.Deref(g.ID), g.Name, g.Arguments, modeltest.Deref(w.ID), w.Name, w.Arguments)
 				}
 			}
 			var wantText string
@@ -61,12 +64,12 @@ func TestOllamaCaptures(t *testing.T) {
 			if _, r, ok := strings.Cut(row.Notes, "done_reason="); ok {
 				reason, _, _ = strings.Cut(r, ";")
 			}
-			if rep.Outcome.State != OutcomeCompleted || rep.Outcome.Detail != reason {
+			if rep.Outcome.State != model.OutcomeCompleted || rep.Outcome.Detail != reason {
 				t.Errorf("outcome = %v; want completed (%s)", rep.Outcome, reason)
 			}
 			var at int64
 			for i, ev := range s.Events.All() {
-				if ev.Offset != at || ev.Dialect != dialectOf("ollama") || ev.Kind == KindUnknown {
+				if ev.Offset != at || ev.Dialect != dialecttest.Dialect(t, "ollama") || ev.Kind == model.KindUnknown {
 					t.Fatalf("event %d at %d (previous ended at %d): %s %s", i, ev.Offset, at, ev.Dialect, ev.Kind)
 				}
 				at = ev.Offset + int64(ev.Len)
@@ -74,7 +77,7 @@ func TestOllamaCaptures(t *testing.T) {
 			if at != int64(len(data)) {
 				t.Fatalf("events cover %d of %d bytes", at, len(data))
 			}
-			if last := s.Events.At(s.Events.Len() - 1); last.Kind != KindTerminal {
+			if last := s.Events.At(s.Events.Len() - 1); last.Kind != model.KindTerminal {
 				t.Errorf("last event is %s; want the terminal done line", last.Kind)
 			}
 		})
@@ -96,14 +99,14 @@ const ollamaStream = `{"model":"qwen3:8b","created_at":"2025-09-18T09:12:03Z","m
 // line with its arguments the line's bytes exactly, ids and indexes, the
 // shapes of each line, as of any event.
 func TestOllamaAssembly(t *testing.T) {
-	s, evs := shapeStream([]byte(ollamaStream), capture.FormatAuto)
+	s, evs := dialecttest.ShapeStream([]byte(ollamaStream), capture.FormatAuto)
 	rep := s.Report()
 	if rep.Text != "Checking both." {
 		t.Errorf("text = %q", rep.Text)
 	}
 	var thinking string
 	for _, it := range s.Items {
-		if it.Role == RoleReasoning {
+		if it.Role == model.RoleReasoning {
 			thinking += it.Text.String()
 		}
 	}
@@ -119,7 +122,7 @@ func TestOllamaAssembly(t *testing.T) {
 	}
 	for i, w := range want {
 		c := rep.Calls[i]
-		if deref(c.ID) != w.id || c.Name != w.name || c.Arguments != w.args || c.Index != i || c.Kind != "function" ||
+		if modeltest.Deref(c.ID) != w.id || c.Name != w.name || c.Arguments != w.args || c.Index != i || c.Kind != "function" ||
 			c.Status != "completed" || c.ArgumentsJSON != "complete" || c.Sources != nil {
 			t.Errorf("call %d = %+v; want %s %s %s at index %d, completed", i, c, w.id, w.name, w.args, i)
 		}
@@ -136,14 +139,14 @@ func TestOllamaAssembly(t *testing.T) {
 	}
 	shapes := []string{"(ollama chat)/thinking", "(ollama chat)/content", "(ollama chat)/tool_calls", "(ollama chat)/thinking", "(ollama chat)/done"}
 	for i, e := range evs {
-		if e.withData.String() != shapes[i] || e.bare != e.withData {
-			t.Errorf("event %d: shape %v (bare %v); want %s", i, e.withData, e.bare, shapes[i])
+		if e.WithData.String() != shapes[i] || e.Bare != e.WithData {
+			t.Errorf("event %d: shape %v (bare %v); want %s", i, e.WithData, e.Bare, shapes[i])
 		}
-		if _, ok := Explain(e.withData); !ok {
-			t.Errorf("event %d: no explanation for %v", i, e.withData)
+		if _, ok := model.Explain(e.WithData); !ok {
+			t.Errorf("event %d: no explanation for %v", i, e.WithData)
 		}
 	}
-	if o := s.Outcome(); o.State != OutcomeCompleted || o.Detail != "stop" || o.Ordinal != 4 {
+	if o := s.Outcome(); o.State != model.OutcomeCompleted || o.Detail != "stop" || o.Ordinal != 4 {
 		t.Errorf("outcome = %+v; want completed (stop) at event 4", o)
 	}
 	if r := s.Responses[0]; r.Model != "qwen3:8b" || len(s.Responses) != 1 {
@@ -160,18 +163,18 @@ func TestOllamaGenerate(t *testing.T) {
 {"model":"llama3","created_at":"2024-05-24T21:02:01Z","response":"","tool_calls":[{"function":{"name":"tell","arguments":{"n":1}}}],"done":false}
 {"model":"llama3","created_at":"2024-05-24T21:02:02Z","response":"","done":true,"done_reason":"length","context":[1,2,3]}
 `
-	s, evs := shapeStream([]byte(stream), capture.FormatAuto)
+	s, evs := dialecttest.ShapeStream([]byte(stream), capture.FormatAuto)
 	rep := s.Report()
 	if rep.Text != "A joke" || len(rep.Calls) != 1 || rep.Calls[0].Arguments != `{"n":1}` || rep.Calls[0].ID != nil {
 		t.Errorf("report = %+v", rep)
 	}
-	if rep.Outcome.State != OutcomeIncomplete || rep.Outcome.Detail != "length" {
+	if rep.Outcome.State != model.OutcomeIncomplete || rep.Outcome.Detail != "length" {
 		t.Errorf("outcome = %v; want incomplete (length)", rep.Outcome)
 	}
 	shapes := []string{"(ollama generate)/thinking", "(ollama generate)/response", "(ollama generate)/tool_calls", "(ollama generate)/done"}
 	for i, e := range evs {
-		if e.withData.String() != shapes[i] || e.bare != e.withData {
-			t.Errorf("event %d: shape %v (bare %v); want %s", i, e.withData, e.bare, shapes[i])
+		if e.WithData.String() != shapes[i] || e.Bare != e.WithData {
+			t.Errorf("event %d: shape %v (bare %v); want %s", i, e.WithData, e.Bare, shapes[i])
 		}
 	}
 }
@@ -190,19 +193,19 @@ func TestOllamaEnds(t *testing.T) {
 		responses                   int
 		text                        string
 	}{
-		{"stop", line("a") + done(`,"done_reason":"stop"`), OutcomeCompleted, "stop", 1, "a"},
-		{"length", line("a") + done(`,"done_reason":"length"`), OutcomeIncomplete, "length", 1, "a"},
-		{"load", done(`,"done_reason":"load"`), OutcomeCompleted, "load", 1, ""},
-		{"no done_reason (old servers)", line("a") + done(""), OutcomeCompleted, "", 1, "a"},
-		{"an error line", line("a") + `{"error":"an error was encountered while running the model: unexpected EOF"}` + "\n", OutcomeError,
+		{"stop", line("a") + done(`,"done_reason":"stop"`), model.OutcomeCompleted, "stop", 1, "a"},
+		{"length", line("a") + done(`,"done_reason":"length"`), model.OutcomeIncomplete, "length", 1, "a"},
+		{"load", done(`,"done_reason":"load"`), model.OutcomeCompleted, "load", 1, ""},
+		{"no done_reason (old servers)", line("a") + done(""), model.OutcomeCompleted, "", 1, "a"},
+		{"an error line", line("a") + `{"error":"an error was encountered while running the model: unexpected EOF"}` + "\n", model.OutcomeError,
 			"an error was encountered while running the model: unexpected EOF", 1, "a"},
-		{"no done line", line("a") + line("b"), OutcomeTruncated, "the stream ended without its terminal event", 1, "ab"},
-		{"cut mid-line", line("a") + `{"model":"m","mess`, OutcomeTruncated, "the stream ended without its terminal event", 1, "a"},
-		{"a line after done", line("a") + done(`,"done_reason":"stop"`) + line("b"), OutcomeTruncated, "the stream ended without its terminal event", 2, "ab"},
-		{"an invalid line kept", line("a") + "{\"mess\n" + line("b") + done(`,"done_reason":"stop"`), OutcomeCompleted, "stop", 1, "ab"},
+		{"no done line", line("a") + line("b"), model.OutcomeTruncated, "the stream ended without its terminal event", 1, "ab"},
+		{"cut mid-line", line("a") + `{"model":"m","mess`, model.OutcomeTruncated, "the stream ended without its terminal event", 1, "a"},
+		{"a line after done", line("a") + done(`,"done_reason":"stop"`) + line("b"), model.OutcomeTruncated, "the stream ended without its terminal event", 2, "ab"},
+		{"an invalid line kept", line("a") + "{\"mess\n" + line("b") + done(`,"done_reason":"stop"`), model.OutcomeCompleted, "stop", 1, "ab"},
 	}
 	for _, tt := range tests {
-		s := Assemble([]byte(tt.stream), capture.FormatAuto, Options{KeepEvents: true})
+		s := model.Assemble([]byte(tt.stream), capture.FormatAuto, model.Options{KeepEvents: true})
 		rep := s.Report()
 		if rep.Outcome.State != tt.state || rep.Outcome.Detail != tt.detail || len(s.Responses) != tt.responses || rep.Text != tt.text {
 			t.Errorf("%s: outcome %v, %d responses, text %q; want %s (%s), %d, %q", tt.name, rep.Outcome, len(s.Responses), rep.Text,
@@ -212,20 +215,15 @@ func TestOllamaEnds(t *testing.T) {
 			t.Errorf("%s: dialect %s", tt.name, rep.Dialect)
 		}
 		for i, ev := range s.Events.All() {
-			if sh := s.Shape(&ev, i, nil); !explained(sh) {
+			if sh := s.Shape(&ev, i, nil); !dialecttest.Explained(sh) {
 				t.Errorf("%s: event %d: no explanation for %v", tt.name, i, sh)
 			}
 		}
 	}
 	// The error line is the stream's: an error event of Ollama, recorded
 	// with its message.
-	s := Assemble([]byte(tests[4].stream), capture.FormatAuto, Options{KeepEvents: true})
-	if ev := s.Events.At(1); ev.Dialect != dialectOf("ollama") || ev.Kind != KindError || len(s.Errors) != 1 || s.Errors[0].Ordinal != 1 {
+	s := model.Assemble([]byte(tests[4].stream), capture.FormatAuto, model.Options{KeepEvents: true})
+	if ev := s.Events.At(1); ev.Dialect != dialecttest.Dialect(t, "ollama") || ev.Kind != model.KindError || len(s.Errors) != 1 || s.Errors[0].Ordinal != 1 {
 		t.Errorf("error line: %s %s, errors %v", ev.Dialect, ev.Kind, s.Errors)
 	}
-}
-
-func explained(sh Shape) bool {
-	_, ok := Explain(sh)
-	return ok
 }

@@ -1,9 +1,13 @@
-package model
+package bedrock_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // bedrockFuzzTypes are the :event-types FuzzBedrock gives its messages.
@@ -35,19 +39,19 @@ func FuzzBedrock(f *testing.F) {
 			}
 			switch {
 			case typ == "exception":
-				stream = append(stream, esException("modelStreamErrorException", p)...)
+				stream = append(stream, modeltest.ESException("modelStreamErrorException", p)...)
 			case mode%3 == 1 && typ != "chunk":
-				stream = append(stream, esChunk(`{"`+typ+`":`+string(p)+`}`)...)
+				stream = append(stream, modeltest.ESChunk(`{"`+typ+`":`+string(p)+`}`)...)
 			case mode%3 == 2 || typ == "chunk":
-				stream = append(stream, esChunk(string(p))...)
+				stream = append(stream, modeltest.ESChunk(string(p))...)
 			default:
-				stream = append(stream, esMessage(typ, string(p))...)
+				stream = append(stream, modeltest.ESMessage(typ, string(p))...)
 			}
 		}
-		s := assembleWithin(t, stream, Options{KeepEvents: true, Raw: bytes.NewReader(stream)})
-		checkTiling(t, s, stream)
-		checkArgsAsOf(t, s, len(stream))
-		checkOutputs(t, s)
+		s := dialecttest.AssembleWithin(t, stream, model.Options{KeepEvents: true, Raw: bytes.NewReader(stream)})
+		dialecttest.CheckTiling(t, s, stream)
+		dialecttest.CheckArgsAsOf(t, s, len(stream))
+		dialecttest.CheckOutputs(t, s)
 		if _, err := json.Marshal(s.Report()); err != nil {
 			t.Fatalf("json.Marshal(Report()) = %v", err)
 		}
@@ -55,7 +59,7 @@ func FuzzBedrock(f *testing.F) {
 			ev := s.Events.At(i)
 			s.Shape(ev, i, nil)
 		}
-		checkSourcesAsOf(t, s)
-		batchMatchesAdd(t, stream)
+		dialecttest.CheckSourcesAsOf(t, s)
+		dialecttest.BatchMatchesAdd(t, stream)
 	})
 }

@@ -1,10 +1,13 @@
-package model
+package bedrock_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // converseDocBody is a Converse response in the shape of AWS's Converse
@@ -35,63 +38,63 @@ const converseDocBody = `{
 func TestConverseWholeBody(t *testing.T) {
 	cases := []struct {
 		name, body     string
-		calls          []wantCall
+		calls          []modeltest.WantCall
 		kinds          []string
 		text           string
 		state, detail  string
 		items, reasons int // items made; reasoning items among them
 	}{
 		{name: "aws reference, spread over lines", body: converseDocBody,
-			calls: []wantCall{{ID: ptr("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q"), Name: "get_weather", Arguments: `{"city":"Paris","unit":"celsius"}`}},
+			calls: []modeltest.WantCall{{ID: modeltest.Ptr("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q"), Name: "get_weather", Arguments: `{"city":"Paris","unit":"celsius"}`}},
 			kinds: []string{"tool_use"}, text: "I'll look up the weather in Paris.",
-			state: OutcomeCompleted, detail: "tool_use", items: 2},
+			state: model.OutcomeCompleted, detail: "tool_use", items: 2},
 		{name: "one line, as a proxy or cassette keeps it (two calls, usage with serverToolUsage)",
 			body: `{"metrics":{"latencyMs":545},"output":{"message":{"content":[{"text":"<thinking>Two cities.</thinking>\n"},` +
 				`{"toolUse":{"input":{"city":"London","date":"2022-01-01"},"name":"temperature","toolUseId":"tooluse_a"}},` +
 				`{"toolUse":{"input":{},"name":"now","toolUseId":"tooluse_b"}}],"role":"assistant"}},` +
 				`"stopReason":"tool_use","usage":{"inputTokens":551,"outputTokens":136,"serverToolUsage":{},"totalTokens":687}}` + "\n",
-			calls: []wantCall{
-				{ID: ptr("tooluse_a"), Name: "temperature", Arguments: `{"city":"London","date":"2022-01-01"}`},
-				{ID: ptr("tooluse_b"), Name: "now", Arguments: `{}`}},
+			calls: []modeltest.WantCall{
+				{ID: modeltest.Ptr("tooluse_a"), Name: "temperature", Arguments: `{"city":"London","date":"2022-01-01"}`},
+				{ID: modeltest.Ptr("tooluse_b"), Name: "now", Arguments: `{}`}},
 			kinds: []string{"tool_use", "tool_use"}, text: "<thinking>Two cities.</thinking>\n",
-			state: OutcomeCompleted, detail: "tool_use", items: 3},
+			state: model.OutcomeCompleted, detail: "tool_use", items: 3},
 		{name: "max_tokens is incomplete",
 			body:  `{"metrics":{"latencyMs":215},"output":{"message":{"content":[{"text":"The capital of France is"}],"role":"assistant"}},"stopReason":"max_tokens","usage":{"inputTokens":13,"outputTokens":5,"totalTokens":18}}`,
 			text:  "The capital of France is",
-			state: OutcomeIncomplete, detail: "max_tokens", items: 1},
+			state: model.OutcomeIncomplete, detail: "max_tokens", items: 1},
 		{name: "guardrail_intervened with no content is blocked",
 			body:  `{"output":{"message":{"role":"assistant","content":[]}},"stopReason":"guardrail_intervened","usage":{"inputTokens":7,"outputTokens":0,"totalTokens":7},"trace":{"guardrail":{"actionReason":"Guardrail blocked."}}}`,
-			state: OutcomeBlocked, detail: "guardrail_intervened"},
+			state: model.OutcomeBlocked, detail: "guardrail_intervened"},
 		{name: "guardrail_intervened with the canned message, no role",
 			body:  `{"output":{"message":{"content":[{"text":"Sorry, the model cannot answer this question."}]}},"stopReason":"guardrail_intervened"}`,
 			text:  "Sorry, the model cannot answer this question.",
-			state: OutcomeBlocked, detail: "guardrail_intervened", items: 1},
+			state: model.OutcomeBlocked, detail: "guardrail_intervened", items: 1},
 		{name: "content_filtered is blocked",
 			body:  `{"output":{"message":{"role":"assistant","content":[{"text":""}]}},"stopReason":"content_filtered","usage":{"inputTokens":3,"outputTokens":0,"totalTokens":3}}`,
-			state: OutcomeBlocked, detail: "content_filtered", items: 1},
+			state: model.OutcomeBlocked, detail: "content_filtered", items: 1},
 		{name: "reasoning with its signature, redacted reasoning, then the answer",
 			body: `{"output":{"message":{"role":"assistant","content":[` +
 				`{"reasoningContent":{"reasoningText":{"text":"The user greets me.","signature":"EqoBCkgIARABGAIiQ"}}},` +
 				`{"reasoningContent":{"redactedContent":"RXFvQkNrZ0lBUkFC"}},{"text":"Hello!"}]}},` +
 				`"stopReason":"end_turn","usage":{"inputTokens":3,"outputTokens":9,"totalTokens":12},"metrics":{"latencyMs":900}}`,
-			text: "Hello!", state: OutcomeCompleted, detail: "end_turn", items: 3, reasons: 2},
+			text: "Hello!", state: model.OutcomeCompleted, detail: "end_turn", items: 3, reasons: 2},
 		{name: "a server tool's call and result (Nova code interpreter), then a client call",
 			body: `{"output":{"message":{"role":"assistant","content":[` +
 				`{"toolUse":{"toolUseId":"tooluse_s","name":"nova_code_interpreter","type":"server_tool_use","input":{"snippet":"1234 * 5678"}}},` +
 				`{"toolResult":{"toolUseId":"tooluse_s","content":[{"json":{"stdOut":"7006652"}}],"status":"success","type":"nova_code_interpreter_result"}},` +
 				`{"toolUse":{"toolUseId":"tooluse_c","name":"final_result","type":"tool_use","input":{"result":7006652.0}}}]}},` +
 				`"stopReason":"tool_use","usage":{"inputTokens":10,"outputTokens":20,"totalTokens":30}}`,
-			calls: []wantCall{
-				{ID: ptr("tooluse_s"), Name: "nova_code_interpreter", Arguments: `{"snippet":"1234 * 5678"}`},
-				{ID: ptr("tooluse_c"), Name: "final_result", Arguments: `{"result":7006652.0}`}},
+			calls: []modeltest.WantCall{
+				{ID: modeltest.Ptr("tooluse_s"), Name: "nova_code_interpreter", Arguments: `{"snippet":"1234 * 5678"}`},
+				{ID: modeltest.Ptr("tooluse_c"), Name: "final_result", Arguments: `{"result":7006652.0}`}},
 			kinds: []string{"server_tool_use", "tool_use"},
-			state: OutcomeCompleted, detail: "tool_use", items: 3},
+			state: model.OutcomeCompleted, detail: "tool_use", items: 3},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Assemble([]byte(tc.body), capture.FormatAuto, Options{KeepEvents: true})
+			s := model.Assemble([]byte(tc.body), capture.FormatAuto, model.Options{KeepEvents: true})
 			rep := s.Report()
-			sameReportJSON(t, s, rep)
+			dialecttest.SameReportJSON(t, s, rep)
 			if rep.Dialect != "bedrock-converse" || rep.Dialects != nil {
 				t.Fatalf("dialect = %s %v; want only bedrock-converse", rep.Dialect, rep.Dialects)
 			}
@@ -99,7 +102,7 @@ func TestConverseWholeBody(t *testing.T) {
 				t.Fatalf("%d events; want the body as one", s.Len())
 			}
 			ev := s.Events.At(0)
-			if got := s.TypeName(ev.Type); got != "(converse response)" || ev.Kind != KindTerminal {
+			if got := s.TypeName(ev.Type); got != "(converse response)" || ev.Kind != model.KindTerminal {
 				t.Errorf("event = %s %v; want %s terminal", got, ev.Kind, "(converse response)")
 			}
 			if len(rep.Calls) != len(tc.calls) {
@@ -107,10 +110,10 @@ func TestConverseWholeBody(t *testing.T) {
 			}
 			for i, w := range tc.calls {
 				g := rep.Calls[i]
-				if g.Name != w.Name || g.Arguments != w.Arguments || deref(g.ID) != deref(w.ID) || g.Kind != tc.kinds[i] ||
+				if g.Name != w.Name || g.Arguments != w.Arguments || modeltest.Deref(g.ID) != modeltest.Deref(w.ID) || g.Kind != tc.kinds[i] ||
 					g.Status != "completed" || g.ArgumentsJSON != "complete" {
 					t.Errorf("call %d = %v %s %s %s %s %s; want %v %s %s %s completed complete", i,
-						deref(g.ID), g.Name, g.Arguments, g.Kind, g.Status, g.ArgumentsJSON, deref(w.ID), w.Name, w.Arguments, tc.kinds[i])
+						modeltest.Deref(g.ID), g.Name, g.Arguments, g.Kind, g.Status, g.ArgumentsJSON, modeltest.Deref(w.ID), w.Name, w.Arguments, tc.kinds[i])
 				}
 			}
 			if rep.Text != tc.text {
@@ -121,10 +124,10 @@ func TestConverseWholeBody(t *testing.T) {
 			}
 			reasons := 0
 			for _, it := range s.Items {
-				if it.Closed != 0 || it.Dialect != dialectOf("bedrock-converse") {
+				if it.Closed != 0 || it.Dialect != dialecttest.Dialect(t, "bedrock-converse") {
 					t.Errorf("item %d (%s) closed at %d, dialect %s; want closed by event 0, bedrock-converse", it.Index, it.Type, it.Closed, it.Dialect)
 				}
-				if it.Role == RoleReasoning {
+				if it.Role == model.RoleReasoning {
 					reasons++
 				}
 			}
@@ -132,10 +135,10 @@ func TestConverseWholeBody(t *testing.T) {
 				t.Errorf("%d items, %d reasoning; want %d, %d", len(s.Items), reasons, tc.items, tc.reasons)
 			}
 			sh := s.Shape(ev, 0, []byte(tc.body))
-			if sh.Dialect != dialectOf("bedrock-converse") || sh.Type != "(converse response)" {
+			if sh.Dialect != dialecttest.Dialect(t, "bedrock-converse") || sh.Type != "(converse response)" {
 				t.Errorf("shape = %+v; want the whole response's", sh)
 			}
-			if _, ok := explainedByShape[sh]; !ok {
+			if !dialecttest.Explained(sh) {
 				t.Errorf("shape %+v has no explanation", sh)
 			}
 		})
@@ -158,7 +161,7 @@ func TestConverseWholeBodyNearMisses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Assemble([]byte(tc.body+"\n"), capture.FormatAuto, Options{KeepEvents: true})
+			s := model.Assemble([]byte(tc.body+"\n"), capture.FormatAuto, model.Options{KeepEvents: true})
 			if rep := s.Report(); rep.Dialect != tc.dialect {
 				t.Errorf("dialect = %s; want %s", rep.Dialect, tc.dialect)
 			}
@@ -170,12 +173,10 @@ func TestConverseWholeBodyNearMisses(t *testing.T) {
 // proxy or a HAR entry hands it, reads the same.
 func TestConverseWholeBodyInHTTP(t *testing.T) {
 	head := "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nx-amzn-RequestId: 5d1b\r\n\r\n"
-	s := Assemble([]byte(head+converseDocBody), capture.FormatAuto, Options{KeepEvents: true})
+	s := model.Assemble([]byte(head+converseDocBody), capture.FormatAuto, model.Options{KeepEvents: true})
 	rep := s.Report()
 	if rep.Dialect != "bedrock-converse" || len(rep.Calls) != 1 || rep.Calls[0].Name != "get_weather" ||
-		!strings.Contains(rep.Text.(string), "weather in Paris") || rep.Outcome.State != OutcomeCompleted {
+		!strings.Contains(rep.Text.(string), "weather in Paris") || rep.Outcome.State != model.OutcomeCompleted {
 		t.Errorf("report = %+v", rep)
 	}
 }
-
-func ptr(s string) *string { return &s }

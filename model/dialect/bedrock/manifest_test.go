@@ -1,4 +1,4 @@
-package model
+package bedrock_test
 
 import (
 	"encoding/json"
@@ -9,32 +9,16 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
-
-// nextRows returns the rows of ../shared/captures-next/MANIFEST.tsv that
-// keep selects, and the folder; it skips when the folder is not there and
-// fails when no row is selected (what names them in that message).
-func nextRows(t *testing.T, what string, keep func(manifestRow) bool) (string, []manifestRow) {
-	t.Helper()
-	dir := filepath.Dir(fixtures.Shared(t, "captures-next/MANIFEST.tsv"))
-	var rows []manifestRow
-	for _, r := range readManifestPlain(t, dir) {
-		if keep(r) {
-			rows = append(rows, r)
-		}
-	}
-	if len(rows) == 0 {
-		t.Fatalf("captures-next/MANIFEST.tsv lists no %s", what)
-	}
-	return dir, rows
-}
 
 // bedrockRows returns the rows that are AWS event streams (Bedrock streams
 // and the encoding's test vectors), and the folder.
-func bedrockRows(t *testing.T) (string, []manifestRow) {
+func bedrockRows(t *testing.T) (string, []modeltest.Row) {
 	t.Helper()
-	return nextRows(t, "event stream", func(r manifestRow) bool { return strings.HasSuffix(r.File, ".eventstream") })
+	return modeltest.NextRows(t, "event stream", func(r modeltest.Row) bool { return strings.HasSuffix(r.File, ".eventstream") })
 }
 
 // TestManifestBedrock: every Bedrock stream in captures-next assembles
@@ -51,7 +35,7 @@ func TestManifestBedrock(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Assemble(data, capture.FormatAuto, Options{KeepEvents: true})
+			s := model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true})
 			var at int64
 			for i, ev := range s.Events.All() {
 				if ev.Offset != at {
@@ -67,21 +51,21 @@ func TestManifestBedrock(t *testing.T) {
 				return
 			}
 			rep := s.Report()
-			sameReportJSON(t, s, rep)
+			dialecttest.SameReportJSON(t, s, rep)
 			if rep.Dialect != row.Dialect || rep.Dialects != nil {
 				t.Errorf("dialect = %s %v; want %s alone", rep.Dialect, rep.Dialects, row.Dialect)
 			}
-			var want []wantCall
+			var want []modeltest.WantCall
 			if err := json.Unmarshal([]byte(row.Calls), &want); err != nil {
 				t.Fatalf("manifest calls: %v", err)
 			}
 			if len(rep.Calls) != len(want) {
-				t.Fatalf("%d calls; want %d\ngot %s", len(rep.Calls), len(want), mustJSON(rep.Calls))
+				t.Fatalf("%d calls; want %d\ngot %s", len(rep.Calls), len(want), modeltest.MustJSON(rep.Calls))
 			}
 			for i, w := range want {
 				g := rep.Calls[i]
 				if !reflect.DeepEqual(g.ID, w.ID) || g.Name != w.Name || g.Arguments != w.Arguments {
-					t.Errorf("call %d = %v %q %q; want %v %q %q", i, deref(g.ID), g.Name, g.Arguments, deref(w.ID), w.Name, w.Arguments)
+					t.Errorf("call %d = %v %q %q; want %v %q %q", i, modeltest.Deref(g.ID), g.Name, g.Arguments, modeltest.Deref(w.ID), w.Name, w.Arguments)
 				}
 				if g.Status != "completed" || g.ArgumentsJSON != "complete" {
 					t.Errorf("call %d: status %s, arguments %s; want completed, complete", i, g.Status, g.ArgumentsJSON)
@@ -94,10 +78,10 @@ func TestManifestBedrock(t *testing.T) {
 			if rep.Text != wantText {
 				t.Errorf("text = %q; want %q", rep.Text, wantText)
 			}
-			wantOutcome, detail := OutcomeCompleted, ""
+			wantOutcome, detail := model.OutcomeCompleted, ""
 			switch {
 			case strings.Contains(row.Notes, "guardrail"):
-				wantOutcome, detail = OutcomeBlocked, "guardrail_intervened"
+				wantOutcome, detail = model.OutcomeBlocked, "guardrail_intervened"
 			case strings.Contains(row.Notes, "stopReason=tool_use"):
 				detail = "tool_use"
 			case strings.Contains(row.Notes, "stopReason=end_turn"), strings.Contains(row.Notes, "family=anthropic"):
@@ -107,7 +91,7 @@ func TestManifestBedrock(t *testing.T) {
 				t.Errorf("outcome = %+v; want %s (%s)", rep.Outcome, wantOutcome, detail)
 			}
 			for i, ev := range s.Events.All() {
-				if ev.Dialect != s.Dialect() || ev.Kind == KindUnknown || ev.Flags&(Orphan|NonStandard|DecodeError) != 0 {
+				if ev.Dialect != s.Dialect() || ev.Kind == model.KindUnknown || ev.Flags&(model.Orphan|model.NonStandard|model.DecodeError) != 0 {
 					t.Errorf("event %d (%s): dialect %s, kind %s, flags %b", i, s.TypeName(ev.Type), ev.Dialect, ev.Kind, ev.Flags)
 				}
 			}
@@ -116,7 +100,7 @@ func TestManifestBedrock(t *testing.T) {
 }
 
 // checkVector holds a test vector of the encoding to its name.
-func checkVector(t *testing.T, s *Session, file string) {
+func checkVector(t *testing.T, s *model.Session, file string) {
 	t.Helper()
 	if s.Len() != 1 {
 		t.Fatalf("%d events; want one message", s.Len())
@@ -126,10 +110,10 @@ func checkVector(t *testing.T, s *Session, file string) {
 		"corrupted-headers": "message CRC mismatch at byte 0", "corrupted-payload": "message CRC mismatch at byte 0"}
 	for name, check := range refused {
 		if strings.Contains(file, "negative-"+name+"__") {
-			if ev.Kind != KindError || s.TypeName(ev.Type) != TypeBadFrame || len(s.Errors) != 1 || s.Errors[0].Message != check {
+			if ev.Kind != model.KindError || s.TypeName(ev.Type) != model.TypeBadFrame || len(s.Errors) != 1 || s.Errors[0].Message != check {
 				t.Fatalf("%s: kind %s, type %s, errors %+v; want a bad frame refused by its %s", file, ev.Kind, s.TypeName(ev.Type), s.Errors, check)
 			}
-			if o := s.Outcome(); o.State != OutcomeError {
+			if o := s.Outcome(); o.State != model.OutcomeError {
 				t.Errorf("outcome %+v; want error", o)
 			}
 			return
@@ -138,7 +122,7 @@ func checkVector(t *testing.T, s *Session, file string) {
 	if !strings.Contains(file, "positive-") {
 		t.Fatalf("%s: neither a positive nor a known negative vector", file)
 	}
-	if ev.Kind == KindError || s.TypeName(ev.Type) == TypeBadFrame || len(s.Errors) != 0 {
+	if ev.Kind == model.KindError || s.TypeName(ev.Type) == model.TypeBadFrame || len(s.Errors) != 0 {
 		t.Fatalf("%s: kind %s, type %s, errors %+v; want a decoded message", file, ev.Kind, s.TypeName(ev.Type), s.Errors)
 	}
 }
