@@ -37,12 +37,13 @@ var layers = map[string][]string{
 	"model":    {"capture"},
 	"termtext": {"model"},
 	"ingest":   {"capture", "model"},
+	"inject":   {"capture", "model"}, // defects applied to a recording; inject/fault: transport faults of a served one
 	"samples":  nil,
 	"docs":     nil, // the reference pages the binary shows (rules.md)
 	"ui":       {"capture", "model", "samples", "termtext"},
 	"proxy":    {"capture", "model", "ingest", "termtext"},
 	"suite":    {"capture", "model", "termtext", "docs"}, // check over a suite: inputs, config, CI formats
-	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy", "suite", "docs"},
+	"cli":      {"capture", "model", "ingest", "inject", "samples", "termtext", "ui", "proxy", "suite", "docs"},
 	"internal": {"capture", "model", "samples"},
 	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
 }
@@ -50,7 +51,7 @@ var layers = map[string][]string{
 // plainLayers must stay free of terminal and highlighting libraries, so
 // that they can be tested without a terminal, and so that the proxy does
 // not carry Bubble Tea, lipgloss and chroma.
-var plainLayers = []string{"capture", "model", "ingest", "termtext", "proxy", "suite"}
+var plainLayers = []string{"capture", "model", "ingest", "inject", "termtext", "proxy", "suite"}
 
 // rootFile is the root's one Go file besides tests, and rootImports the
 // only package of the project it may import: the command line lives in

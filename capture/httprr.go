@@ -203,3 +203,24 @@ func httpMessage(m []byte) (first string, header http.Header, body []byte, err e
 	body, _ = io.ReadAll(r) // from memory: no error
 	return first, header, body, nil
 }
+
+// indexHTTPRR reads an httprr trace whole, its entries kept (those
+// ArchiveOptions.Keep takes): a trace is a test's few exchanges, often
+// gzipped, which has no place to read an entry from again.
+func (a *Archive) indexHTTPRR() error {
+	data, err := io.ReadAll(io.NewSectionReader(a.src, 0, a.size))
+	if err != nil {
+		return err
+	}
+	whole, err := readHTTPRR(data, a.opt)
+	if err != nil {
+		return err
+	}
+	a.src, a.slots = nil, nil
+	for _, e := range whole.Entries {
+		if a.opt.Keep == nil || a.opt.Keep(&e) {
+			a.Entries = append(a.Entries, e)
+		}
+	}
+	return nil
+}

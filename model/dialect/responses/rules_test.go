@@ -220,6 +220,21 @@ func cases() []dialecttest.Case {
 			return e
 		}), 2, 5),
 		dialecttest.Miss("responses/name-late", "name at added", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt { return e })),
+		// A name that arrives late and is then stated again (output_item.done,
+		// the terminal output[]) is late, not changed.
+		dialecttest.Miss("responses/name-changed", "a late name stated again the same", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
+			e[2].Body = `"output_index":0,"item":` + modeltest.FC("status", `"in_progress"`, "arguments", `""`, "name", `""`)
+			return e
+		})),
+		dialecttest.Hit("responses/name-changed", "a late name, then another", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
+			e[2].Body = `"output_index":0,"item":` + modeltest.FC("status", `"in_progress"`, "arguments", `""`, "name", `""`)
+			e[7] = completed("[" + modeltest.FC("name", `"get_time"`) + "]")
+			return e
+		}), 2, 7),
+		dialecttest.Miss("responses/call-id-changed", "a late call_id stated again the same", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
+			e[2].Body = `"output_index":0,"item":` + modeltest.FC("status", `"in_progress"`, "arguments", `""`, "call_id", "")
+			return e
+		})),
 
 		dialecttest.Hit("responses/item-type-changed", "done says custom_tool_call", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
 			e[6].Body = `"output_index":0,"item":` + modeltest.FC("type", `"custom_tool_call"`)
