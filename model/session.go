@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model/jsonscan"
@@ -95,6 +96,17 @@ type Head struct {
 	Header  []capture.Field // copies, safe to keep
 }
 
+// Get returns the value of the head's first header named name (compared
+// without regard to case, as HTTP header names are), or "".
+func (h *Head) Get(name string) string {
+	for _, f := range h.Header {
+		if strings.EqualFold(string(f.Name), name) {
+			return string(f.Value)
+		}
+	}
+	return ""
+}
+
 // ErrorInfo is an error reported inside the stream or by the HTTP status.
 type ErrorInfo struct {
 	Ordinal int
@@ -125,7 +137,8 @@ type Session struct {
 	dialects [maxDialects]int // events per dialect
 	last     Event
 	lastDial Dialect
-	done     int // ordinal of the first [DONE], or -1
+	headDial Dialect // the dialect that claimed the latest head: see HeadClaimer
+	done     int     // ordinal of the first [DONE], or -1
 	ended    bool
 	endErr   error
 	top      members         // the declared members of the event being added: see Member
@@ -298,6 +311,7 @@ func (s *Session) head(ev *Event, f *capture.Frame, ord int) {
 		h.Header = append(h.Header, capture.Field{Name: bytes.Clone(fl.Name), Value: bytes.Clone(fl.Value)})
 	}
 	s.Heads = append(s.Heads, h)
+	s.headDial = claimHead(&s.Heads[len(s.Heads)-1])
 	s.status = f.Status
 	if f.Status == statusSwitchingProtocols {
 		s.upgraded = true
