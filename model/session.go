@@ -342,6 +342,10 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		}
 		return
 	}
+	if f.Flags&capture.Coded != 0 {
+		s.coded(ev, f, ord, pre, sc)
+		return
+	}
 	data := f.Data
 	if isDoneSentinel(data) {
 		ev.Type, ev.Kind, ev.Dialect = s.types.id([]byte(TypeDone)), KindSentinel, s.lastDial
@@ -421,6 +425,46 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	}
 	if s.status >= 400 && ev.Kind != KindError {
 		s.ErrorEvent(ev, t[mError], ord)
+	}
+}
+
+// coded adds a coded line (capture.Coded: the AI SDK data stream's
+// CODE:JSON). It is typed by its code, whatever its JSON value is (a
+// string, an array, an object), and handed to the dialect that claims it
+// with the value as data; Member and Data answer only for an object. A
+// line without a code has the type "" until its dialect names it. Its
+// JSON is validated as any event's: a value that does not parse is
+// invalid JSON, claimed by no dialect.
+func (s *Session) coded(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Indexes, sc jsonscan.Scanned) {
+	data := f.Data
+	var isObj bool
+	var err error
+	if pre != nil {
+		s.idx = &s.batchIdx
+		pre.Load(s.idx, data, sc)
+		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
+			s.idx.Members(data, s.top.member)
+		}
+	} else {
+		isObj, err = s.idx.ScanObject(data, s.top.collect)
+	}
+	if err != nil {
+		ev.Flags |= DecodeError
+		ev.Type = s.types.id([]byte(TypeInvalid))
+		return
+	}
+	if isObj {
+		s.cur = data
+	}
+	ev.Type = ev.Name
+	typ := s.types.names[ev.Type]
+	if ev.Dialect = s.detect(ev.Type, typ); ev.Dialect != DialectUnknown {
+		s.Assembly(ev.Dialect).Event(s, ev, typ, data, ord)
+	} else if !isObj {
+		ev.Flags |= NotObject
+	}
+	if ev.Type == 0 {
+		ev.Type = s.types.id([]byte("(untyped)"))
 	}
 }
 
