@@ -136,9 +136,11 @@ func (NoSentinel) Sentinel(*Session, int) {}
 // carries a finish or stop reason (Chat's finish_reason, Anthropic's
 // stop_reason, Gemini's finishReason, the reason of Responses'
 // incomplete_details): FinishOutcome returns OutcomeIncomplete for a
-// reason that is a limit, OutcomeBlocked for a refusal or a filter, and ""
-// for a normal end. A dialect without it keeps the status its terminal
-// event set.
+// reason that is a limit, OutcomeBlocked for a refusal or a filter,
+// OutcomeTruncated for one that says the response was cut short (the AI
+// SDK's "interrupted"), OutcomeError for one that says it failed, and ""
+// for a normal end. The worst reason of a response decides. A dialect
+// without it keeps the status its terminal event set.
 type FinishOutcomer interface {
 	FinishOutcome(reason string) string
 }
