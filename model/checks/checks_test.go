@@ -39,7 +39,7 @@ func miss(rule, name, stream string) ruleCase {
 func allCases() []ruleCase {
 	var all []ruleCase
 	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, bedrockCases,
-		requestCases, bedrockRequestCases} {
+		uiCases, dsCases, requestCases, bedrockRequestCases} {
 		all = append(all, f()...)
 	}
 	return all
@@ -142,7 +142,9 @@ func TestBasesClean(t *testing.T) {
 		"gemini":    dataSSE(gemBase()),
 		"gemini-partial": dataSSE(gemPartial(
 			`{"functionCall":{}}`, `"finishReason":"STOP"`)),
-		"ollama": ndjson(append(ollBase()[:2:2], ollDone(`,"done_reason":"stop"`))),
+		"ollama":     ndjson(append(ollBase()[:2:2], ollDone(`,"done_reason":"stop"`))),
+		"aisdk-ui":   dataSSE(uiBase()),
+		"aisdk-data": dsLines(dsBase()),
 	} {
 		rep := CheckBytes([]byte(stream), capture.FormatAuto, Strict)
 		if len(rep.Findings) > 0 || rep.Outcome.State != "completed" {
@@ -624,11 +626,13 @@ func TestReportLive(t *testing.T) {
 func TestSamples(t *testing.T) {
 	dir := filepath.Join(projectRoot(t), "samples")
 	want := map[string][]string{
-		"broken-chat-all-index-0.sse":    {"chat/tool-index-collision"},
-		"broken-cut-before-terminal.sse": {"responses/no-terminal", fUnterminated},
-		"broken-done-args-differ.sse":    {"responses/args-done-mismatch"},
-		"broken-item-id-changes.sse":     {"responses/item-id-changed"},
-		"broken-sequence-gap.sse":        {"responses/seq-gap", "responses/text-done-mismatch"},
+		"broken-aisdk-ui-delta-before-start.sse": {uBeforeStart},
+		"broken-aisdk-ui-no-finish.sse":          {uFinishMissing, uDoneMissing},
+		"broken-chat-all-index-0.sse":            {"chat/tool-index-collision"},
+		"broken-cut-before-terminal.sse":         {"responses/no-terminal", fUnterminated},
+		"broken-done-args-differ.sse":            {"responses/args-done-mismatch"},
+		"broken-item-id-changes.sse":             {"responses/item-id-changed"},
+		"broken-sequence-gap.sse":                {"responses/seq-gap", "responses/text-done-mismatch"},
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
 	if len(files) == 0 {
