@@ -6,7 +6,9 @@ package dialects_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -26,9 +28,9 @@ type appInput struct {
 }
 
 // appInputs reads an exchange from its body alone, as `curl -i` output
-// (its .http head, then the body), from the proxy's recording, and from a
-// HAR file written from that recording (--save-har), read back as an
-// archive's session.
+// (its .http head, then the body), from the proxy's recording, from a
+// HAR file written from that recording (--save-har) and from a VCR
+// cassette of it, each read back as an archive's session.
 var appInputs = []appInput{
 	{"body", func(t *testing.T, dir, stem, ext string) *model.Session {
 		return model.Assemble(readFile(t, dir, stem+ext), capture.FormatAuto, model.Options{KeepEvents: true})
@@ -43,6 +45,50 @@ var appInputs = []appInput{
 	{"har", func(t *testing.T, dir, stem, ext string) *model.Session {
 		return fromHAR(t, readFile(t, dir, recordingOf(stem, ext)))
 	}},
+	{"cassette", func(t *testing.T, dir, stem, ext string) *model.Session {
+		return fromCassette(t, readFile(t, dir, stem+".http"), readFile(t, dir, stem+ext))
+	}},
+}
+
+// fromCassette writes an exchange as vcrpy records one (its head's
+// headers, its body as !!binary), reads it back as an archive, and
+// models its one LLM session.
+func fromCassette(t *testing.T, head, body []byte) *model.Session {
+	t.Helper()
+	var y strings.Builder
+	y.WriteString("interactions:\n- request:\n    body: '{\"id\":\"chat-1\",\"messages\":[]}'\n    headers:\n      Content-Type:\n      - application/json\n")
+	y.WriteString("    method: POST\n    uri: http://127.0.0.1:3000/api/chat\n  response:\n    body:\n      string: !!binary |\n        ")
+	y.WriteString(base64.StdEncoding.EncodeToString(body))
+	y.WriteString("\n    headers:\n")
+	for _, line := range strings.Split(string(head), "\n")[1:] {
+		name, value, ok := strings.Cut(strings.TrimRight(line, "\r"), ":")
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&y, "      %s:\n      - %q\n", name, strings.TrimSpace(value))
+	}
+	y.WriteString("    status:\n      code: 200\n      message: OK\nversion: 1\n")
+	a, err := capture.ReadArchive([]byte(y.String()), capture.FormatCassette, capture.ArchiveOptions{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, y.String())
+	}
+	return archiveSession(t, a)
+}
+
+// archiveSession models the one LLM session of an archive.
+func archiveSession(t *testing.T, a *capture.Archive) *model.Session {
+	t.Helper()
+	entries := model.LLMEntries(a)
+	if len(entries) != 1 {
+		t.Fatalf("the archive holds %d LLM sessions; want 1", len(entries))
+	}
+	s := model.NewSession(model.Options{KeepEvents: true})
+	err := entries[0].Source("archive").Read(t.Context(), capture.ReadOptions{}, func(f *capture.Frame) error {
+		s.Add(f)
+		return nil
+	})
+	s.End(err)
+	return s
 }
 
 // recordingOf names the proxy's recording of an exchange.
@@ -80,17 +126,7 @@ func fromHAR(t *testing.T, rec []byte) *model.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := model.LLMEntries(a)
-	if len(entries) != 1 {
-		t.Fatalf("the HAR file holds %d LLM sessions; want 1", len(entries))
-	}
-	s := model.NewSession(model.Options{KeepEvents: true})
-	err = entries[0].Source("har").Read(t.Context(), capture.ReadOptions{}, func(f *capture.Frame) error {
-		s.Add(f)
-		return nil
-	})
-	s.End(err)
-	return s
+	return archiveSession(t, a)
 }
 
 // manifestCall is a call as MANIFEST.tsv lists it.
