@@ -134,18 +134,23 @@ func TestRecordBinaryBodies(t *testing.T) {
 }
 
 // TestReplayPlainBinary: a file that is not a recording is served with the
-// media type of what its bytes are.
+// media type of what its bytes are, and the AI SDK's v4 data stream with
+// the header that says what its text/plain does not.
 func TestReplayPlainBinary(t *testing.T) {
 	t.Parallel()
 	for name, ctype := range map[string]string{
 		"bedrock-invoke-claude-tool": capture.EventStreamContentType,
 		"ollama-chat-tool-calls":     "application/x-ndjson",
 		"chat-single-call":           sseType,
+		"aisdk-data-two-steps":       "text/plain; charset=utf-8",
 	} {
 		data, _ := samples.Open(name)
 		rec, err := replayRecording(data)
 		if err != nil || rec.ResponseHeader.Get("Content-Type") != ctype || !bytes.Equal(rec.Bytes(), data) {
 			t.Errorf("%s: served as %q (%v); want %q", name, rec.ResponseHeader.Get("Content-Type"), err, ctype)
+		}
+		if ds := rec.ResponseHeader.Get(capture.DataStreamHeader); (ds == "v1") != (name == "aisdk-data-two-steps") {
+			t.Errorf("%s: %s %q", name, capture.DataStreamHeader, ds)
 		}
 	}
 }

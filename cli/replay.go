@@ -121,14 +121,16 @@ func loadReplay(path string) (*capture.Recording, error) {
 // replayRecording parses data as a recording, or wraps it as a plain
 // stream without timing, served as what its bytes are: an AWS event
 // stream as application/vnd.amazon.eventstream, JSON lines as
-// application/x-ndjson, SSE (and anything else) as text/event-stream.
+// application/x-ndjson, the AI SDK's v4 data stream as text/plain with its
+// x-vercel-ai-data-stream header, SSE (and anything else) as
+// text/event-stream.
 func replayRecording(data []byte) (*capture.Recording, error) {
 	rec, err := capture.ParseRecording(data)
 	if errors.Is(err, capture.ErrNotRecording) {
 		format := capture.DetectFormat(data)
 		return &capture.Recording{
 			Exchange: capture.Exchange{Status: http.StatusOK, HeadAt: capture.NoTime,
-				ResponseHeader: http.Header{"Content-Type": {capture.ContentType(format)}}},
+				ResponseHeader: capture.FormatHeader(format)},
 			Body:   []capture.Chunk{{At: capture.NoTime, Data: data}},
 			Format: format,
 		}, nil

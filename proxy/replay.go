@@ -138,8 +138,10 @@ func replayHead(rec *capture.Recording) (status int, h http.Header, warnings []s
 		// A stream recorded from stdin: no head was seen. Serve it as
 		// what its bytes are.
 		status = http.StatusOK
-		if h.Get("Content-Type") == "" {
-			h.Set("Content-Type", capture.ContentType(rec.Format))
+		for k, v := range capture.FormatHeader(rec.Format) {
+			if h.Get(k) == "" {
+				h[k] = v
+			}
 		}
 	}
 	return status, h, warnings, nil
