@@ -46,7 +46,9 @@ type Page struct {
 
 	view      *diffView // the comparison, once made
 	comparing bool
-	compared  time.Duration
+	// aligned says the sides' rows are lined up (align).
+	aligned  bool
+	compared time.Duration
 	// jumped is where the last n or N stopped, to go on from there while
 	// the selections stay where it left them.
 	jumped diffJump
@@ -254,6 +256,7 @@ func (dp *Page) handleCompared(msg comparedMsg) tea.Cmd {
 	for _, sd := range dp.side {
 		sd.tl.Invalidate() // the gutters have marks now
 	}
+	dp.align()
 	if !dp.view.res.Equal() {
 		dp.jump(1, true)
 		return nil
@@ -538,6 +541,30 @@ func (dp *Page) SetSize(w, h int) {
 			// The side's header line, then the timeline with its column
 			// header.
 			sd.tl.SetSize(dp.r.side[i].W, dp.r.side[i].H-1)
+		}
+	}
+	dp.align()
+}
+
+// align lines the sides' rows up while they stand side by side and the
+// events were aligned: a filler row stands opposite an event only one
+// side has (alignRows). Stacked, each side lists its events alone; and a
+// side without events says so rather than show fillers.
+func (dp *Page) align() {
+	want := dp.view != nil && dp.view.rows[0] != nil && !dp.r.stacked && !dp.r.tooSmall &&
+		dp.side[0].s.Len() > 0 && dp.side[1].s.Len() > 0
+	if want == dp.aligned {
+		return
+	}
+	dp.aligned = want
+	for w, sd := range dp.side {
+		if sd.tl == nil {
+			continue
+		}
+		if want {
+			sd.tl.SetAligned(dp.view.rows[w])
+		} else {
+			sd.tl.SetAligned(nil)
 		}
 	}
 }

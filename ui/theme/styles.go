@@ -139,6 +139,9 @@ const (
 	GlyphSemantic  = "◆" // ids, call, text, outcome, timing
 	GlyphNear      = "≈"
 	GlyphNoMatch   = "∅"
+	// GlyphFiller hatches a row of the side by side that stands opposite
+	// an event only the other side has.
+	GlyphFiller = "╱"
 )
 
 // New is the only place that creates lipgloss styles. With noColor
