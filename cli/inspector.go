@@ -179,6 +179,7 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 		Replay:      o.replay,
 		Explain:     o.explain,
 		LessonMode:  o.lesson,
+		Reveal:      o.reveal,
 		Lesson:      sampleLesson(src),
 		Request:     requestShown(src),
 	})
@@ -265,6 +266,7 @@ func inspectorReader() *reader {
 			requestFlag(fs, o)
 			timelineExplainFlag(fs, o)
 			fs.BoolVar(&o.lesson, "lesson", false, "open the inspector in lesson mode (L): at the first event with the explanation on, space steps one event a press, and from 160 columns the timeline, the calls as of the event and the explanation side by side")
+			fs.BoolVar(&o.reveal, "reveal", false, "show the timeline's rows up to the selected event only, as they would arrive live (v): for a lesson or a replay, where the class should not see what comes next")
 			fs.StringVar(&o.diff, "diff", "", "compare the input (A) with stream `B`, a FILE or sample:NAME, side by side; not on a terminal, print the report of 'streamtap diff A B'")
 			o.compare.define(fs, "with --diff: ")
 		},

@@ -611,7 +611,7 @@ func (dp *Page) UpdateKeys() {
 	for _, b := range []*key.Binding{
 		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Search.Filter,
 		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
-		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.View.Zoom, &k.View.Left, &k.View.Right,
+		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.Stream.Reveal, &k.View.Zoom, &k.View.Left, &k.View.Right,
 		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
 		&k.Inspect.Cited, &k.Inspect.OpenFinding, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
 	} {

@@ -57,7 +57,8 @@ type statusInfo struct {
 	live       bool // the source is still being read
 	totalBytes int64
 	follow     bool
-	replay     string // "", or "▶ 2x" while replaying
+	replay     string // "", or "▶ replay 2x" while replaying, "⏸ paused"
+	paused     bool   // the replay is paused
 	filter     string
 	errs       int
 	warns      int
@@ -110,7 +111,10 @@ func (b *statusBar) view(in statusInfo) string {
 	if in.filter != "" {
 		right = append(right, st.Status.Info.Render("filter "+termtext.Safe(in.filter)))
 	}
-	if in.replay != "" {
+	switch {
+	case in.paused:
+		right = append(right, st.Status.Warn.Render(in.replay))
+	case in.replay != "":
 		right = append(right, st.Status.Live.Render(in.replay))
 	}
 	switch {

@@ -62,6 +62,10 @@ type Timeline struct {
 	// CursorGlyph, when set, replaces theme.GlyphCursor on the selected row: the
 	// diff page marks a selection that is not an exact counterpart.
 	CursorGlyph string
+	// Reveal shows the rows up to the selected one only, and how many
+	// are still to come, as a live `curl -N` shows what has arrived: a
+	// replay or a lesson shows no event before the class reaches it.
+	Reveal bool
 	// NoTime leaves the time and gap columns out even when events carry
 	// their arrival time: the diff page sets it on both sides unless both
 	// are timed, so that their columns line up.
@@ -134,9 +138,9 @@ func (t *Timeline) Status() string {
 
 // Attach shows session s from its first event.
 func (t *Timeline) Attach(s *model.Session) {
-	keys, host := t.keys, t.host
+	keys, host, reveal := t.keys, t.host, t.Reveal
 	*t = newTimeline(s, t.st, t.slow)
-	t.keys, t.host = keys, host
+	t.keys, t.host, t.Reveal = keys, host, reveal
 }
 
 func (t *Timeline) Restyle() { t.Invalidate() }
@@ -490,7 +494,16 @@ func (t *Timeline) View(_ int, focused bool) string {
 		return strings.Join(cell.Block(lines, t.w, t.h+1), "\n")
 	}
 	sel := t.Selected()
-	for i := t.offset; i < t.len() && len(lines) <= t.h; i++ {
+	end, toCome := t.len(), 0
+	if t.Reveal {
+		end, toCome = t.cursor+1, t.len()-t.cursor-1
+		if toCome > 0 {
+			// The selected row, then the line that counts what is to come,
+			// at the foot of the pane as the rows arrive.
+			t.offset = cell.Clamp(t.offset, max(t.cursor-t.h+2, 0), t.cursor)
+		}
+	}
+	for i := t.offset; i < end && len(lines) <= t.h; i++ {
 		ord := t.ordAt(i)
 		if ord == filler {
 			lines = append(lines, t.fillerRow())
@@ -511,6 +524,9 @@ func (t *Timeline) View(_ int, focused bool) string {
 			t.cache[ord] = r
 		}
 		lines = append(lines, r)
+	}
+	if toCome > 0 && len(lines) <= t.h {
+		lines = append(lines, t.st.Muted.Render("  ⋯ "+plain.CountOf(toCome, "event")+" to come"))
 	}
 	return strings.Join(cell.Block(lines, t.w, t.h+1), "\n")
 }
