@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,4 +152,52 @@ func TestCIRunsREADMETests(t *testing.T) {
 		}
 	}
 	t.Errorf(".ci/run never runs %q, the test command README.md gives", cmd)
+}
+
+// mentionedDoc matches a document named in a document: one in capitals
+// (README.md, PROTOCOL.md) or a page of docs/ or samples/.
+var mentionedDoc = regexp.MustCompile(`(?:\b(?:docs|samples)/[a-z0-9_-]+|\b[A-Z][A-Z0-9_]*)\.md\b`)
+
+// webAddress is a URL, whose path may name documents of other projects.
+var webAddress = regexp.MustCompile(`https?://[^\s)>]+`)
+
+// TestDocsCiteOnlyTheRepository holds the documents to files a reader of
+// the repository has: every markdown file they name exists in it (they
+// cited PROTOCOL.md, notes kept beside the project, not in it).
+func TestDocsCiteOnlyTheRepository(t *testing.T) {
+	t.Parallel()
+	have := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != "." {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, ".md") {
+			have[d.Name()] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs = append(docs, "README.md", filepath.Join("samples", "README.md"))
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := webAddress.ReplaceAllString(string(data), "")
+		for _, m := range mentionedDoc.FindAllString(text, -1) {
+			if have[filepath.Base(m)] {
+				continue
+			}
+			t.Errorf("%s names %s, which the repository does not hold", doc, m)
+		}
+	}
 }

@@ -13,18 +13,9 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
-)
 
-// nextCaptures is ../shared/captures-next beside the project root, or a
-// skip when it is not there.
-func nextCaptures(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "captures-next")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		t.Skipf("captures-next not found at %s: %v", dir, err)
-	}
-	return dir
-}
+	"github.com/streamtap/streamtap/internal/fixtures"
+)
 
 // esMessage builds one message with string headers (name, value, …).
 func esMessage(payload string, headers ...string) []byte {
@@ -58,7 +49,7 @@ func problems(fl Flags) string {
 // decode as the SDK says they do (lengths, every header type, payload),
 // and the negative ones are refused with the check that fails.
 func TestEventStreamVectors(t *testing.T) {
-	dir := nextCaptures(t)
+	dir := filepath.Join("testdata", "eventstream")
 	type hdr struct{ name, typ, text string }
 	tests := []struct {
 		name            string
@@ -86,7 +77,7 @@ func TestEventStreamVectors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join(dir, "eventstream-vector__"+tt.name+"__awssdkgo.eventstream"))
+			data, err := os.ReadFile(filepath.Join(dir, tt.name+".eventstream"))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,26 +117,30 @@ func TestEventStreamVectors(t *testing.T) {
 	}
 }
 
-// TestEventStreamCaptures: every Bedrock capture frames into the number of
-// messages its manifest counts, all of them sound, whatever the reads.
+// TestEventStreamCaptures: every Bedrock stream frames into sound
+// messages, whatever the reads: the samples, which every clone has, and
+// the real captures of ../shared when it is there, each into the number of
+// messages its manifest counts.
 func TestEventStreamCaptures(t *testing.T) {
-	dir := nextCaptures(t)
-	files, _ := filepath.Glob(filepath.Join(dir, "bedrock-*.eventstream"))
-	manifest, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]int{}
-	sc := bufio.NewScanner(bytes.NewReader(manifest))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		rec := strings.Split(sc.Text(), "\t")
-		if n, _, ok := strings.Cut(rec[len(rec)-1], " frames"); ok && len(rec) > 1 {
-			want[rec[0]], _ = strconv.Atoi(n)
-		}
-	}
+	files, _ := filepath.Glob(filepath.Join("..", "samples", "*.eventstream"))
 	if len(files) == 0 {
-		t.Fatal("no bedrock captures")
+		t.Fatal("no event stream samples")
+	}
+	want := map[string]int{} // frames, by capture
+	if caps := fixtures.SharedGlob("captures-next/bedrock-*.eventstream"); len(caps) > 0 {
+		files = append(files, caps...)
+		manifest, err := os.ReadFile(filepath.Join(filepath.Dir(caps[0]), "MANIFEST.tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(manifest))
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			rec := strings.Split(sc.Text(), "\t")
+			if n, _, ok := strings.Cut(rec[len(rec)-1], " frames"); ok && len(rec) > 1 {
+				want[rec[0]], _ = strconv.Atoi(n)
+			}
+		}
 	}
 	for _, name := range files {
 		t.Run(filepath.Base(name), func(t *testing.T) {
@@ -155,7 +150,7 @@ func TestEventStreamCaptures(t *testing.T) {
 			}
 			whole := frameAll(t, FormatAuto, data)
 			checkCoverage(t, whole, len(data))
-			if n := want[filepath.Base(name)]; len(whole) != n {
+			if n, ok := want[filepath.Base(name)]; ok && len(whole) != n {
 				t.Errorf("%d frames; the manifest counts %d", len(whole), n)
 			}
 			for _, f := range whole {

@@ -83,6 +83,7 @@ type Framer struct {
 	// timed says the input is a recording's body (see timed): the
 	// splitter of the format detected reads its timing lines.
 	timed bool
+	det   detector // how far detection has looked into pending
 }
 
 // NewFramer returns a framer for the format, or one that detects it when
@@ -164,35 +165,17 @@ func (fr *Framer) Feed(p []byte, at time.Duration, emit func(*Frame)) {
 		fr.inner.feed(p, at, emit)
 		return
 	}
-	fr.pending = append(fr.pending, p...)
+	fr.pending = appendGrow(fr.pending, p) // doubling: 100 MB of blank start was copied five times over
 	fr.pendAt = at
-	// Past the few bytes a prefix needs, only a line end can let detect
-	// decide on JSON: without this gate a 50 MB first line arriving in
-	// small reads would be searched for its newline once per read.
-	if len(fr.pending) > detectPrefix && bytes.IndexByte(p, '\n') < 0 && startsJSON(fr.pending) {
-		return
-	}
-	if f, ok := detect(fr.pending, false); ok {
+	if f, ok := fr.det.detect(fr.pending, false); ok {
 		fr.start(f, emit)
 	}
-}
-
-// detectPrefix is the most bytes detect needs to tell a format by its
-// prefix alone (a BOM, the recording magic, an HTTP head); past them it
-// decides JSON on whole lines.
-const detectPrefix = 64
-
-// startsJSON reports whether b's first byte after a BOM and blank space
-// opens a JSON object or array.
-func startsJSON(b []byte) bool {
-	t := bytes.TrimLeft(bytes.TrimPrefix(b, bom), " \t\r\n")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }
 
 // Finish ends the input and emits every byte not yet in a frame.
 func (fr *Framer) Finish(at time.Duration, emit func(*Frame)) {
 	if fr.inner == nil {
-		f, _ := detect(fr.pending, true)
+		f, _ := fr.det.detect(fr.pending, true)
 		fr.pendAt = at
 		fr.start(f, emit)
 	}
@@ -205,15 +188,52 @@ func (fr *Framer) start(f Format, emit func(*Frame)) {
 	if fr.timed {
 		timed(fr.inner)
 	}
-	if len(fr.pending) > 0 {
-		fr.inner.feed(fr.pending, fr.pendAt, emit)
+	switch in := fr.inner.(type) {
+	case owner:
+		in.feedOwned(fr.pending, fr.pendAt, emit)
+	default:
+		if len(fr.pending) > 0 {
+			in.feed(fr.pending, fr.pendAt, emit)
+		}
 	}
 	fr.pending = nil
 }
 
-// detect guesses the format from the first bytes. ok is false while more
-// bytes are needed to tell.
+// owner is a splitter that can take the bytes held while the format was
+// detected as its buffer instead of copying them: after a long blank start
+// they are the whole input so far.
+type owner interface {
+	feedOwned(p []byte, at time.Duration, emit func(*Frame))
+}
+
+// detect guesses the format from the first bytes of a whole input, or of
+// one that may go on (final false). ok is false while more bytes are
+// needed to tell.
 func detect(b []byte, final bool) (Format, bool) {
+	var d detector
+	return d.detect(b, final)
+}
+
+// detector tells the format from the first bytes as they arrive. Between
+// calls it remembers how far it has looked: the blank space at the start,
+// the part of a line known to hold no newline, the blank lines after a
+// first line that is no whole value. A Framer calls it after every read
+// until it decides, each time with all the bytes so far: looking at them
+// all again made 100 MB of newlines (a start of blank space, which tells
+// nothing yet) take 20x as long as with --format, quadratic in the input.
+// Now every byte is looked at about once.
+type detector struct {
+	blank  int  // bytes after a BOM known to be blank space
+	line   int  // bytes of the first line known to hold no newline
+	broken bool // the first line is whole, and neither a value nor an opener
+	gap    int  // bytes after the first line known to be blank lines
+	line2  int  // bytes of the line after the gap known to hold no newline
+
+	looked int // bytes looked at, for the test of the work done
+}
+
+// detect is detect on b, the same bytes as the call before and more.
+func (d *detector) detect(b []byte, final bool) (Format, bool) {
 	// A head counts only at the very first byte, where httpFramer looks for
 	// it: after a BOM or blank space it would hand the bytes to a body framer
 	// that detects HTTP again, without end.
@@ -245,7 +265,10 @@ func detect(b []byte, final bool) (Format, bool) {
 		return FormatAuto, false // these bytes may be the start of a BOM
 	}
 	b = bytes.TrimPrefix(b, bom)
-	t := bytes.TrimLeft(b, " \t\r\n")
+	rest := b[d.blank:]
+	t := bytes.TrimLeft(rest, " \t\r\n")
+	d.blank += len(rest) - len(t)
+	d.looked += len(rest) - len(t)
 	if len(t) == 0 {
 		return FormatSSE, final
 	}
@@ -253,21 +276,25 @@ func detect(b []byte, final bool) (Format, bool) {
 		return FormatSSE, true
 	}
 	// JSON: one value per line, or one document spread over lines?
-	first, rest, whole := cutLine(t)
+	first, rest, whole := d.cutLine(t, &d.line)
 	if !whole && !final {
 		return FormatAuto, false
 	}
-	if wholeValue(first) {
-		return FormatJSONL, true
-	}
-	if isOpener(first) {
-		return FormatJSON, true // "{" or "[" alone opens a document spread over lines
+	if !d.broken {
+		d.looked += len(first)
+		if wholeValue(first) {
+			return FormatJSONL, true
+		}
+		if isOpener(first) {
+			return FormatJSON, true // "{" or "[" alone opens a document spread over lines
+		}
+		d.broken = true
 	}
 	// The first line starts JSON but is no whole value: a document spread
 	// over lines, or JSON lines whose first line is broken (cut off, or
 	// invalid). JSON lines go on with a whole object on the next line that
 	// holds anything; a document's next line is a piece of it.
-	second, whole2 := nextLine(rest)
+	second, whole2 := d.nextLine(rest, final)
 	if !whole2 && !final {
 		return FormatAuto, false
 	}
@@ -275,6 +302,38 @@ func detect(b []byte, final bool) (Format, bool) {
 		return FormatJSONL, true
 	}
 	return FormatJSON, true
+}
+
+// cutLine splits off b's first line (without its newline); whole says the
+// newline is in b. *clean is how many bytes of b a call before found
+// without a newline, where the search starts; it says how many now.
+func (d *detector) cutLine(b []byte, clean *int) (line, rest []byte, whole bool) {
+	i := bytes.IndexByte(b[*clean:], '\n')
+	if i < 0 {
+		d.looked += len(b) - *clean
+		*clean = len(b)
+		return b, nil, false
+	}
+	d.looked += i + 1
+	i += *clean
+	return b[:i], b[i+1:], true
+}
+
+// nextLine returns the first line of b that is not blank, trimmed, and
+// whether its newline is in b; the blank lines before it are skipped once.
+// Until the line is whole it returns nothing, unless b is final.
+func (d *detector) nextLine(b []byte, final bool) ([]byte, bool) {
+	for {
+		line, _, whole := d.cutLine(b[d.gap:], &d.line2)
+		if !whole && !final {
+			return nil, false
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 || !whole {
+			return t, whole
+		}
+		d.gap += len(line) + 1
+		d.line2 = 0
+	}
 }
 
 // validateMax is the longest first line detect validates as JSON. A
@@ -292,27 +351,6 @@ func wholeValue(line []byte) bool {
 	t := bytes.TrimRight(line, " \t\r")
 	c := t[len(t)-1]
 	return c == '}' && line[0] == '{' || c == ']' && line[0] == '['
-}
-
-// cutLine splits off b's first line (without its newline); whole says the
-// newline is in b.
-func cutLine(b []byte) (line, rest []byte, whole bool) {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		return b[:i], b[i+1:], true
-	}
-	return b, nil, false
-}
-
-// nextLine returns the first line of b that is not blank, trimmed, and
-// whether its newline is in b.
-func nextLine(b []byte) ([]byte, bool) {
-	for {
-		line, rest, whole := cutLine(b)
-		if t := bytes.TrimSpace(line); len(t) > 0 || !whole {
-			return t, whole
-		}
-		b = rest
-	}
 }
 
 // isOpener reports whether a line is only "{" or "[": the first line of a
@@ -357,6 +395,16 @@ func newLineFramer(base int64) *lineFramer {
 	f := &lineFramer{base: base, first: true, faults: lineFaults}
 	f.nl.c, f.nl.found = '\n', -1
 	return f
+}
+
+// feedOwned is feed of bytes the framer may keep as its buffer.
+func (f *lineFramer) feedOwned(p []byte, at time.Duration, emit func(*Frame)) {
+	if len(f.buf) > 0 {
+		f.feed(p, at, emit)
+		return
+	}
+	f.buf, f.beg, f.pos = p, 0, 0
+	f.scan(false, at, emit)
 }
 
 func (f *lineFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {

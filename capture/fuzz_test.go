@@ -7,17 +7,22 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // seedGlobs name the recorded streams that seed the fuzz corpus: the
 // project's samples and the real captures kept beside the project root. The
 // target runs without them.
-var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "../../shared/captures/*.sse",
-	"../../shared/captures-next/*.eventstream"}
+var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "testdata/eventstream/*.eventstream",
+	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"), filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
 
 // fuzzSeeds are small inputs that reach each corner of the framers.
 var fuzzSeeds = []string{
 	"",
+	"\n\n \t\r\n{\"a\":\n\n  \n{\"b\":1}\n", // detection over a blank start and blank lines
+	"  \r\n\r\n{\n\n\"a\": 1}\n",
+	"{\"a\":\n \n\n[1]\n",
 	"data: x\n\n",
 	"data: x\r\n\r\n",
 	"data: x\r\rdata: y\r\r",

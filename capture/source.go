@@ -190,6 +190,10 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // emit returns. Frames already framed when reading fails are still emitted,
 // followed by whatever partial frame was pending. An archive entry whose
 // body is refused (*InflateError) returns that error and emits nothing.
+//
+// When ctx ends, Read stops at once, even in the middle of a read that
+// waits (see Interruptible), closes its taps with what arrived, emits the
+// partial frame and returns ctx's error.
 func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) error) error {
 	if s.err != nil {
 		for _, t := range s.taps {
@@ -223,6 +227,12 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		n = int(size) + 1
 	}
 	buf := make([]byte, n)
+	r := s.r
+	if r != nil {
+		var done func()
+		r, done = Interruptible(ctx, r)
+		defer done()
+	}
 	var offset int64
 	var readErr error
 	for emitErr == nil {
@@ -230,7 +240,7 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 			readErr = err
 			break
 		}
-		p, at, err := s.next(buf, stamp)
+		p, at, err := s.next(r, buf, stamp)
 		if n := len(p); n > 0 {
 			if opt.Save != nil {
 				if _, werr := opt.Save.Write(p); werr != nil {
@@ -259,7 +269,10 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 			}
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
+			switch {
+			case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+				readErr = err
+			case !errors.Is(err, io.EOF):
 				readErr = &ReadError{Source: s.Name, Offset: offset, Err: err}
 			}
 			break
@@ -289,18 +302,19 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 }
 
 // next returns the next piece of input and its arrival time: an archive
-// entry's next chunk with its recorded time, or a read of the reader.
-func (s *Source) next(buf []byte, stamp func() time.Duration) ([]byte, time.Duration, error) {
+// entry's next chunk with its recorded time, or a read of r (s.r, made
+// interruptible).
+func (s *Source) next(r io.Reader, buf []byte, stamp func() time.Duration) ([]byte, time.Duration, error) {
 	if s.pos < len(s.chunks) {
 		c := s.chunks[s.pos]
 		s.pos++
 		s.lastAt = c.At
 		return c.Data, c.At, nil
 	}
-	if s.r == nil {
+	if r == nil {
 		return nil, NoTime, io.EOF
 	}
-	n, err := s.r.Read(buf)
+	n, err := r.Read(buf)
 	s.lastAt = stamp()
 	return buf[:n], s.lastAt, err
 }

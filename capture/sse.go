@@ -105,6 +105,16 @@ func (f *sseFramer) feed(p []byte, at time.Duration, emit func(*Frame)) {
 	f.parse(false, at, emit)
 }
 
+// feedOwned is feed of bytes the framer may keep as its buffer.
+func (f *sseFramer) feedOwned(p []byte, at time.Duration, emit func(*Frame)) {
+	if len(f.buf) > 0 {
+		f.feed(p, at, emit)
+		return
+	}
+	f.buf, f.beg, f.pos = p, 0, 0
+	f.parse(false, at, emit)
+}
+
 func (f *sseFramer) finish(at time.Duration, emit func(*Frame)) {
 	f.parse(true, at, emit)
 	end := len(f.buf)

@@ -41,7 +41,7 @@ type archiveInput struct {
 // stream. Standard input is an archive only with --format: detecting it
 // would wait for bytes a live stream has not sent yet.
 func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
-	if o.sample != "" {
+	if _, isSample := sampleOperand(o.input); o.sample != "" || isSample {
 		return nil, nil
 	}
 	format := o.format

@@ -21,8 +21,9 @@ import (
 // process's standard streams until it ends or a shutdown signal stops it
 // (notifyShutdown), and returns the exit status.
 func Main(args []string) int {
-	ctx, stop := notifyShutdown()
+	ctx, stop := notifyShutdown(os.Stderr)
 	defer stop()
+	debugReports(os.Stderr)
 	return run(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 }
 
@@ -30,6 +31,9 @@ func Main(args []string) int {
 // come before the command (`streamtap --json calls x.sse`): they are
 // handed to it as if they followed it.
 func run(ctx context.Context, args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == completeCommand {
+		return runComplete(args[1:], stdout)
+	}
 	name, rest := splitCommand(args)
 	if name == "" {
 		if err := mistypedCommand(rest); err != nil {

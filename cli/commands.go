@@ -42,6 +42,7 @@ func commands() []command {
 		proxyCommand(),
 		replayCommand(),
 		requestCommand(),
+		completionCommand(),
 		versionCommand(),
 		helpCommand(),
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"io"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/streamtap/streamtap/capture"
 )
@@ -37,6 +35,7 @@ var helpCases = []helpCase{
 	{"proxy", []string{"--upstream", "--listen", "--record", "--save-har", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
 	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets"}},
 	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
+	{"completion", nil},
 	{"help", nil},
 	{"version", nil},
 }
@@ -405,40 +404,6 @@ func TestVersionString(t *testing.T) {
 			t.Errorf("%s: versionString = %q; want %q", tt.name, got, tt.want)
 		}
 	}
-}
-
-// TestCancelableReader: data passes through unchanged, and a read blocked
-// on a source that sends nothing returns when the context ends.
-func TestCancelableReader(t *testing.T) {
-	t.Parallel()
-	pr, pw := io.Pipe()
-	ctx, cancel := context.WithCancel(t.Context())
-	r := newCancelableReader(ctx, pr)
-	go func() { _, _ = pw.Write([]byte("hello, terminal")) }()
-	buf := make([]byte, 5)
-	var got []byte
-	for len(got) < len("hello, terminal") {
-		n, err := r.Read(buf)
-		if err != nil {
-			t.Fatalf("Read: %v", err)
-		}
-		got = append(got, buf[:n]...)
-	}
-	if string(got) != "hello, terminal" {
-		t.Fatalf("read %q", got)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := r.Read(buf); done <- err }()
-	cancel()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("Read after cancel = %v; want context.Canceled", err)
-		}
-	case <-time.After(10 * time.Second): // liveness bound, not a speed target
-		t.Fatal("Read still blocked after the context ended")
-	}
-	pw.Close()
 }
 
 // TestInterruptedReadExits130: a read that ends because of ctrl+c reports

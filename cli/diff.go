@@ -86,6 +86,7 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 	case positional[0] == "-" && positional[1] == "-":
 		return usageError("diff", errors.New("only one of A and B can be - (stdin)"))
 	}
+	warnUnmatchedIgnores("streamtap diff", o.compare.ignore, positional, stderr)
 	return diffStreams(ctx, [2]string(positional), format, o.compare.options(), o.json, stdin, stdout, stderr)
 }
 
@@ -160,9 +161,6 @@ func readDiffSides(ctx context.Context, args []string, format capture.Format, ig
 	return sides, out, cmp.Or(errs[0], errs[1])
 }
 
-// samplePrefix names an embedded sample as an operand of diff.
-const samplePrefix = "sample:"
-
 // readDiffSide reads one operand of diff into a session made with base
 // (the inspector's keeps its events and is checked too) and a recorder
 // attached. Its bytes must be readable again for the fields of events
@@ -174,7 +172,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 	stdin *os.File, stderr io.Writer) (*streamdiff.Side, func(), error) {
 	var src *capture.Source
 	var raw io.ReaderAt
-	switch name, isSample := strings.CutPrefix(arg, samplePrefix); {
+	switch name, isSample := sampleOperand(arg); {
 	case isSample:
 		data, err := openSample(name)
 		if err != nil {
@@ -184,7 +182,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		raw = bytes.NewReader(data)
 	case arg == "-" && isTerminal(stdin):
 		fmt.Fprintln(stderr, terminalStdinHint)
-		src = capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true)
+		src = capture.FromReader("stdin", capture.SourceStdin, stdin, true)
 	default:
 		var err error
 		if src, format, err = openDiffOperand(arg, format, stdin); err != nil {
@@ -212,10 +210,10 @@ func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*captur
 	ar, err := loadArchive(options{input: arg, format: format}, stdin)
 	switch {
 	case err != nil:
-		return nil, format, err
+		return nil, format, operandError(arg, err)
 	case ar == nil:
 		src, err := capture.Open(arg, stdin)
-		return src, format, err
+		return src, format, operandError(arg, err)
 	case len(ar.entries) != 1:
 		return nil, format, severalSessions(ar)
 	}

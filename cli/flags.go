@@ -166,11 +166,15 @@ func parseFlags(r *reader, args []string) (options, error) {
 	if r.many {
 		o.inputs = positional
 	}
-	if len(positional) == 1 {
-		o.input = positional[0]
-	}
 	if len(positional) > 0 && o.sample != "" {
 		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, strings.Join(positional, ", "))
+	}
+	if len(positional) == 1 {
+		o.input = positional[0]
+		if name, ok := sampleOperand(o.input); ok {
+			// sample:NAME where the FILE goes is --sample NAME.
+			o.sample, o.input, o.inputs = name, "", nil
+		}
 	}
 	f, err := capture.ParseFormat(format)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/ingest"
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -46,7 +47,7 @@ func TestPipelinedIngestMatchesSequential(t *testing.T) {
 		}
 		inputs["sample "+s.Name] = string(data)
 	}
-	caps, _ := filepath.Glob("../../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
+	caps := fixtures.SharedGlob("captures/*.sse") // absent beside a bare checkout: the rest still runs
 	if testing.Short() {
 		caps = nil
 	}

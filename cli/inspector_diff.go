@@ -34,6 +34,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 	if err != nil {
 		return usageError("", err)
 	}
+	warnUnmatchedIgnores("streamtap", o.compare.ignore, []string{a, o.diff}, stderr)
 	if !isTerminal(stdout) {
 		return diffStreams(ctx, [2]string{a, o.diff}, o.format, o.compare.options(), false, stdin, stdout, stderr)
 	}
@@ -106,7 +107,7 @@ func diffPageOperands(ar *archiveInput, o options, stdin *os.File) error {
 	if ar != nil && len(ar.entries) != 1 {
 		return severalSessions(ar)
 	}
-	if strings.HasPrefix(o.diff, samplePrefix) {
+	if _, ok := sampleOperand(o.diff); ok {
 		return nil
 	}
 	src, _, err := openDiffOperand(o.diff, o.format, stdin)

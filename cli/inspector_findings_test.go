@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -27,7 +28,7 @@ func findingInputs(t *testing.T) []string {
 	for _, s := range samples.List() {
 		in = append(in, "sample:"+s.Name)
 	}
-	caps, _ := filepath.Glob("../../shared/captures/*.sse") // absent beside a bare checkout: the rest still runs
+	caps := fixtures.SharedGlob("captures/*.sse") // absent beside a bare checkout: the rest still runs
 	in = append(in, caps...)
 	binary := make([]byte, 4096)
 	for i := range binary {

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/samples"
 )
 
 // ollamaChat is an Ollama /api/chat stream making the call chatStream
@@ -124,7 +126,7 @@ func TestOllamaHeadless(t *testing.T) {
 // through the commands as Ollama, completed, with no finding.
 func TestOllamaCapturesHeadless(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "captures-next", "ollama*.ndjson"))
+	files := fixtures.SharedGlob("captures-next/ollama*.ndjson")
 	if len(files) == 0 {
 		t.Skip("no Ollama captures in ../shared/captures-next")
 	}
@@ -164,24 +166,46 @@ func TestOllamaRequest(t *testing.T) {
 
 // TestOllamaCassette: a vcrpy cassette of an Ollama exchange (openllmetry
 // records them so, the body a YAML string) reads as the Ollama stream,
-// through the archive path every command takes.
+// through the archive path every command takes: the sample, and a real
+// capture of ../shared when it is there.
 func TestOllamaCassette(t *testing.T) {
 	t.Parallel()
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "captures-next", "ollama__chat-streaming-chat-legacy__*.ndjson"))
-	if len(files) == 0 {
-		t.Skip("no Ollama captures in ../shared/captures-next")
-	}
-	body, err := os.ReadFile(files[0])
+	sample, err := samples.Open("ollama-chat-tool-calls")
 	if err != nil {
 		t.Fatal(err)
 	}
-	quoted, _ := json.Marshal(string(body))
-	cas := "interactions:\n- request:\n    body: '{\"model\":\"llama3\",\"stream\":true,\"messages\":[]}'\n    method: POST\n    uri: http://localhost:11434/api/chat\n" +
-		"  response:\n    body:\n      string: " + string(quoted) + "\n    headers:\n      Content-Type:\n      - application/x-ndjson\n    status:\n      code: 200\n      message: OK\nversion: 1\n"
-	path := writeTemp(t, "cassette.yaml", cas)
-	code, out, errs := runCLI(t, nil, "calls", "--json", path)
-	if code != 0 || !strings.Contains(out, `"dialect":"ollama"`) || !strings.Contains(out, `"text":"Why did the OpenTelemetry agent go to therapy?`) ||
-		!strings.Contains(out, `"outcome":{"state":"completed","detail":"stop"}`) {
-		t.Errorf("calls --json of the cassette: exit %d (%s)\n%s", code, errs, out)
+	inputs := []struct {
+		name string
+		body func(t *testing.T) []byte
+		want []string
+	}{
+		{"sample ollama-chat-tool-calls", func(*testing.T) []byte { return sample },
+			[]string{`"dialect":"ollama"`, `"name":"get_weather"`, `"outcome":{"state":"completed","detail":"stop"}`}},
+		{"capture ollama__chat-streaming-chat-legacy", func(t *testing.T) []byte {
+			files := fixtures.SharedGlob("captures-next/ollama__chat-streaming-chat-legacy__*.ndjson")
+			if len(files) == 0 {
+				t.Skip("no Ollama captures in ../shared/captures-next (a clone has none)")
+			}
+			body, err := os.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return body
+		}, []string{`"dialect":"ollama"`, `"text":"Why did the OpenTelemetry agent go to therapy?`, `"outcome":{"state":"completed","detail":"stop"}`}},
+	}
+	for _, in := range inputs {
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			quoted, _ := json.Marshal(string(in.body(t)))
+			cas := "interactions:\n- request:\n    body: '{\"model\":\"llama3\",\"stream\":true,\"messages\":[]}'\n    method: POST\n    uri: http://localhost:11434/api/chat\n" +
+				"  response:\n    body:\n      string: " + string(quoted) + "\n    headers:\n      Content-Type:\n      - application/x-ndjson\n    status:\n      code: 200\n      message: OK\nversion: 1\n"
+			path := writeTemp(t, "cassette.yaml", cas)
+			code, out, errs := runCLI(t, nil, "calls", "--json", path)
+			for _, w := range in.want {
+				if code != 0 || !strings.Contains(out, w) {
+					t.Errorf("calls --json of the cassette: exit %d (%s), lacks %s\n%s", code, errs, w, out)
+				}
+			}
+		})
 	}
 }

@@ -144,16 +144,22 @@ func (r *reader) fail(err error) error {
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,
 // or (for the viewer only) the demo sample when there is no input at all.
 // "-" on a terminal reads what is typed until ctrl+d, like cat, after a
-// hint on stderr; ctrl+c (ctx) ends the read at once.
+// hint on stderr; ctrl+c (ctx) ends the read at once, as it ends any
+// read (capture.Interruptible).
 func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer, demo bool) (*capture.Source, error) {
+	if name, ok := sampleOperand(o.input); ok {
+		// One of check's several inputs.
+		return sampleSource(name)
+	}
 	switch {
 	case o.sample != "":
 		return sampleSource(o.sample)
 	case o.input == "-" && isTerminal(stdin):
 		fmt.Fprintln(stderr, terminalStdinHint)
-		return capture.FromReader("stdin", capture.SourceStdin, newCancelableReader(ctx, stdin), true), nil
+		return capture.FromReader("stdin", capture.SourceStdin, stdin, true), nil // Read gives way to ctx
 	case o.input != "":
-		return capture.Open(o.input, stdin)
+		src, err := capture.Open(o.input, stdin)
+		return src, operandError(o.input, err)
 	case capture.IsPipe(stdin):
 		return capture.Open("-", stdin)
 	case demo:

@@ -61,7 +61,11 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 		return o, fmt.Errorf("--speed %v: want a number above 0", o.speed)
 	}
 	if o.sample == "" {
-		o.file = positional[0]
+		if name, ok := sampleOperand(positional[0]); ok {
+			o.sample = name // sample:NAME where the FILE goes is --sample NAME
+		} else {
+			o.file = positional[0]
+		}
 	}
 	return o, nil
 }
@@ -88,6 +92,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		src, err = sampleSource(o.sample)
 	} else {
 		src, err = capture.Open(o.file, stdin)
+		err = operandError(o.file, err)
 	}
 	if err != nil {
 		return err

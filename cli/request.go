@@ -141,17 +141,19 @@ func expandEnv(v string) (string, error) {
 
 // requestBody reads -d: literal text, @file, or @- for stdin. Stdin on a
 // terminal is read like cat reads it, after a hint on stderr, until
-// ctrl+d; ctrl+c (ctx) ends the read.
+// ctrl+d; a shutdown signal (ctx) ends the read, on a terminal or a pipe.
 func requestBody(ctx context.Context, d string, stdin *os.File, stderr io.Writer) ([]byte, error) {
 	name, ok := strings.CutPrefix(d, "@")
 	switch {
 	case !ok:
 		return []byte(d), nil
-	case name == "-" && isTerminal(stdin):
-		fmt.Fprintln(stderr, "streamtap: reading the request body from the terminal; end it with ctrl+d (ctrl+c cancels)")
-		return io.ReadAll(newCancelableReader(ctx, stdin))
 	case name == "-":
-		return io.ReadAll(stdin)
+		if isTerminal(stdin) {
+			fmt.Fprintln(stderr, "streamtap: reading the request body from the terminal; end it with ctrl+d (ctrl+c cancels)")
+		}
+		r, done := capture.Interruptible(ctx, stdin)
+		defer done()
+		return io.ReadAll(r)
 	}
 	return os.ReadFile(name)
 }

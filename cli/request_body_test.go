@@ -213,34 +213,3 @@ func TestRequestOf(t *testing.T) {
 		t.Errorf("a form body: %+v; want no request", r)
 	}
 }
-
-// TestDocRequestExample holds docs/check.md's check --request example to
-// what check prints: the body.json it shows, against the sample it names.
-func TestDocRequestExample(t *testing.T) {
-	t.Parallel()
-	readme, err := os.ReadFile(filepath.Join("..", "docs", "check.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := string(readme)
-	start := strings.Index(doc, "## Request-aware checks")
-	body := ""
-	if start >= 0 {
-		if i := strings.Index(doc[start:], "```json\n"); i >= 0 {
-			rest := doc[start+i+len("```json\n"):]
-			body = rest[:strings.Index(rest, "```")]
-		}
-	}
-	if body == "" {
-		t.Fatal("docs/check.md has no request-aware example with a body.json")
-	}
-	code, out, errOut := runCheckArgs(t, nil, "--request", requestTemp(t, body), "--sample", "responses-parallel-calls")
-	if code != 1 {
-		t.Errorf("exit %d (stderr %q); want 1, as docs/check.md says", code, errOut)
-	}
-	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-		if !strings.Contains(doc[start:], line+"\n") {
-			t.Errorf("check prints %q, which docs/check.md's example lacks", line)
-		}
-	}
-}

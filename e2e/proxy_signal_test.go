@@ -190,9 +190,9 @@ func waitListening(t *testing.T, addr string) {
 // TestReadingSignalsKeepHAR: a command reading a stream that has not
 // ended (a pipe still open) stops on SIGTERM or SIGHUP as on ^C and
 // finishes its --save-har file with what it read. SIGTERM used to end it
-// at once and leave the file empty. (Like ^C, the signal is seen when the
-// read waiting on the pipe returns: the writer keeps the stream alive with
-// keepalive comments, as servers do.)
+// at once and leave the file empty. (The writer keeps the stream alive
+// with keepalive comments, as servers do; TestSignalSilentPipe holds the
+// same for a pipe that sends nothing at all.)
 func TestReadingSignalsKeepHAR(t *testing.T) {
 	t.Parallel()
 	bin := streamtapBinary(t)

@@ -63,6 +63,18 @@ type Options struct {
 	// Batches is how many batches exist; when all are out (filled and not
 	// yet released), the producer waits. 0 takes DefaultBatches.
 	Batches int
+
+	// lendAbove replaces LendAbove when set: the stress test lends frames
+	// of a few bytes, thousands of times.
+	lendAbove int
+	// yield, when set, runs at every point where one side hands something
+	// to the other or waits for it: the stress test shakes the schedule
+	// there (runtime.Gosched, short sleeps).
+	yield func()
+	// stall, when set, replaces the report ReportStalls set, and
+	// stallAfter replaces StallAfter: a test sees a report at once.
+	stall      func(string)
+	stallAfter time.Duration
 }
 
 // Pump hands frames from one producer goroutine to one consumer goroutine
@@ -91,9 +103,18 @@ type Options struct {
 //     filled or held by the consumer, Frame waits for a Release: memory
 //     stays bounded and a slow consumer slows the reader, never the other
 //     way round.
-//   - Cancellation. Stop, called by the consumer, makes Frame return
-//     ErrStopped and wakes a producer that waits, so a reader stops at
-//     its next frame. Next returns false when ctx ends.
+//   - Cancellation. Stop makes Frame return ErrStopped and wakes a
+//     producer that waits, so a reader stops at its next frame. The
+//     consumer calls it when it takes no more batches; Read calls it when
+//     its ctx ends. Next returns false when ctx ends. Every wait of either
+//     side gives way to Stop (Next to its ctx): no side waits for the other
+//     once the pump is stopped, and after Stop the consumer may still
+//     release what it holds. A producer whose Frame returned ErrStopped
+//     leaves the bytes of the frame it was lending alone (it stops
+//     framing), since the consumer may still be reading them.
+//   - Waits that last. With ReportStalls set (STREAMTAP_DEBUG=1), a wait
+//     of either side that lasts over StallAfter is reported, with the
+//     pump's state, so that a wedged pipeline says where it waits.
 //   - End of stream. Close, called by the producer once, hands over what
 //     is left; Next returns every remaining batch, then false, and Err
 //     tells the error the producer closed with.
@@ -123,6 +144,10 @@ type Pump struct {
 	lastTake time.Time
 	wake     chan struct{}
 	took     chan struct{} // the consumer took a batch
+
+	lendAbove int
+	stall     func(string)
+	heard     atomic.Int64 // when the producer last ended a read (UnixNano), for stall reports
 }
 
 // New returns a Pump with its batches allocated.
@@ -133,6 +158,12 @@ func New(o Options) *Pump {
 	p := &Pump{
 		o: o, free: make(chan *model.Batch, o.Batches), lent: make(chan struct{}, 1),
 		stopped: make(chan struct{}), wake: make(chan struct{}, 1), took: make(chan struct{}, 1),
+		lendAbove: cmpOr(o.lendAbove, LendAbove), stall: o.stall,
+	}
+	if p.stall == nil {
+		if r := stallReport.Load(); r != nil {
+			p.stall = *r
+		}
 	}
 	for range o.Batches {
 		p.free <- &model.Batch{KeepRaw: o.KeepRaw}
@@ -158,7 +189,7 @@ func (p *Pump) Frame(f *capture.Frame) error {
 			return err
 		}
 	}
-	if len(f.Raw) > LendAbove {
+	if len(f.Raw) > p.lendAbove {
 		return p.lend(f)
 	}
 	p.cur.Add(f, false)
@@ -185,10 +216,17 @@ func (p *Pump) open() error {
 		p.share.more()
 		return nil
 	}
-	select {
-	case b = <-p.free:
-	case <-p.stopped:
-		return ErrStopped
+	p.yieldHere()
+	w := p.watch("producer", "waits for a free batch (every batch is out: the consumer is behind)")
+	defer w.stop()
+	for b == nil {
+		select {
+		case b = <-p.free:
+		case <-p.stopped:
+			return ErrStopped
+		case <-w.c:
+			w.report()
+		}
 	}
 	p.cur, p.bytes = b, 0
 	return nil
@@ -206,16 +244,24 @@ func (p *Pump) lend(f *capture.Frame) error {
 	p.cur.Add(f, true)
 	p.cur.ValidateLast()
 	p.handOver()
-	select {
-	case <-p.lent: // f's bytes are the framer's again
-		return nil
-	case <-p.stopped:
-		return ErrStopped
+	p.yieldHere()
+	w := p.watch("producer", "waits for the consumer to release a lent frame")
+	defer w.stop()
+	for {
+		select {
+		case <-p.lent: // f's bytes are the framer's again
+			return nil
+		case <-p.stopped:
+			return ErrStopped
+		case <-w.c:
+			w.report()
+		}
 	}
 }
 
 // handOver makes the batch being filled due at once.
 func (p *Pump) handOver() {
+	p.yieldHere()
 	p.mu.Lock()
 	p.ready = append(p.ready, p.cur)
 	p.mu.Unlock()
@@ -228,9 +274,11 @@ func (p *Pump) handOver() {
 // taken the previous batch yet, as a channel of one would: then the
 // consumer is behind, and the producer takes more of the validation.
 func (p *Pump) EndRead() {
+	p.heard.Store(time.Now().UnixNano())
 	if p.cur == nil || p.cur.Len() == 0 {
 		return
 	}
+	p.yieldHere()
 	if p.o.Interval > 0 { // gather
 		p.mu.Lock()
 		p.parked = p.cur
@@ -254,10 +302,26 @@ func (p *Pump) EndRead() {
 		}
 		p.mu.Unlock()
 		p.share.more() // the consumer is behind: take more of its work
+		if !p.awaitTake() {
+			return // Frame or Close will say so
+		}
+	}
+}
+
+// awaitTake waits until the consumer took a batch; false when the pump
+// was stopped.
+func (p *Pump) awaitTake() bool {
+	p.yieldHere()
+	w := p.watch("producer", "waits for the consumer to take the last read's batch")
+	defer w.stop()
+	for {
 		select {
 		case <-p.took:
+			return true
 		case <-p.stopped:
-			return // Frame or Close will say so
+			return false
+		case <-w.c:
+			w.report()
 		}
 	}
 }
@@ -265,11 +329,13 @@ func (p *Pump) EndRead() {
 // Close ends the stream: what is left is due, and err is what Err
 // returns (nil at a clean end).
 func (p *Pump) Close(err error) {
+	p.heard.Store(time.Now().UnixNano())
+	p.yieldHere()
 	p.mu.Lock()
 	if b := p.cur; b != nil && b.Len() > 0 {
 		p.ready = append(p.ready, b) // nothing is parked while a batch fills
 	} else if b != nil {
-		p.free <- b
+		p.giveBack(b)
 	}
 	p.cur = nil
 	p.closed, p.err = true, err
@@ -278,6 +344,7 @@ func (p *Pump) Close(err error) {
 }
 
 func (p *Pump) signal() {
+	p.yieldHere()
 	select {
 	case p.wake <- struct{}{}:
 	default:
@@ -317,6 +384,7 @@ func (p *Pump) Next(ctx context.Context) (*model.Batch, bool) {
 		}
 		p.waiting = true
 		p.mu.Unlock()
+		p.yieldHere()
 		var tick <-chan time.Time
 		if wait > 0 {
 			if timer == nil {
@@ -326,10 +394,7 @@ func (p *Pump) Next(ctx context.Context) (*model.Batch, bool) {
 			}
 			tick = timer.C
 		}
-		select {
-		case <-p.wake:
-		case <-tick:
-		case <-ctx.Done():
+		if !p.awaitBatch(ctx, tick) {
 			p.mu.Lock()
 			p.waiting = false
 			p.mu.Unlock()
@@ -338,6 +403,25 @@ func (p *Pump) Next(ctx context.Context) (*model.Batch, bool) {
 		p.mu.Lock()
 		p.waiting = false
 		p.mu.Unlock()
+	}
+}
+
+// awaitBatch waits until the producer signals, tick fires or ctx ends;
+// false when ctx ended.
+func (p *Pump) awaitBatch(ctx context.Context, tick <-chan time.Time) bool {
+	w := p.watch("consumer", "waits for a batch")
+	defer w.stop()
+	for {
+		select {
+		case <-p.wake:
+			return true
+		case <-tick:
+			return true
+		case <-ctx.Done():
+			return false
+		case <-w.c:
+			w.report()
+		}
 	}
 }
 
@@ -370,6 +454,7 @@ func (p *Pump) taken() {
 		p.lastTake = time.Now()
 	}
 	p.mu.Unlock()
+	p.yieldHere()
 	select {
 	case p.took <- struct{}{}:
 	default:
@@ -377,13 +462,30 @@ func (p *Pump) taken() {
 }
 
 // Release gives a batch back once the consumer is done with it (its
-// frames added to a session): the pump reuses it.
+// frames added to a session): the pump reuses it. It never waits: there
+// is room in free for every batch, and a lent frame's producer takes the
+// release before it lends another (or was stopped, and takes none).
 func (p *Pump) Release(b *model.Batch) {
 	lent := b.Borrowed()
 	b.Reset()
-	p.free <- b
+	p.yieldHere()
+	p.giveBack(b)
 	if lent {
-		p.lent <- struct{}{}
+		p.yieldHere()
+		select {
+		case p.lent <- struct{}{}:
+		case <-p.stopped: // the producer no longer waits for it
+		}
+	}
+}
+
+// giveBack puts b in free. free holds every batch, so this never waits;
+// a batch given back twice (a caller's bug) is dropped rather than handed
+// to two fillers.
+func (p *Pump) giveBack(b *model.Batch) {
+	select {
+	case p.free <- b:
+	default:
 	}
 }
 
@@ -395,10 +497,13 @@ func (p *Pump) Err() error {
 }
 
 // Stop tells the producer to stop: its Frame returns ErrStopped from now
-// on, and a producer waiting for a batch goes on. The consumer calls it
-// when it will take no more batches (an error, a program that quit); it
-// must not touch a batch it holds afterwards.
+// on, and a producer waiting for a batch, a release or a take goes on. The
+// consumer calls it when it will take no more batches (an error, a program
+// that quit); Read calls it when its ctx ends. Stop may come while the
+// consumer holds batches, a lent frame among them: the consumer may finish
+// with them and release them (Release then never waits), or drop them.
 func (p *Pump) Stop() {
+	p.yieldHere()
 	p.stop.Do(func() {
 		p.halted.Store(true)
 		close(p.stopped)

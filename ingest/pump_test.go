@@ -274,3 +274,110 @@ func TestPumpCloseKeepsError(t *testing.T) {
 		t.Errorf("Err = %v; want %v", p.Err(), boom)
 	}
 }
+
+// TestPumpWaitsGiveWayToStop: each wait of the producer (for a free
+// batch, for the release of a lent frame, for the consumer to take the
+// last read's batch) ends with Stop while the consumer holds what it
+// took and never releases it, and a release after Stop does not wait.
+func TestPumpWaitsGiveWayToStop(t *testing.T) {
+	huge := []byte("data: \"" + strings.Repeat("x", 300) + "\"\n\n")
+	lentFrame := capture.Frame{Kind: capture.FrameEvent, Raw: huge, Data: huge[6 : len(huge)-2], HasData: true, Retry: -1}
+	waits := []struct {
+		name string
+		o    Options
+		wait func(p *Pump) error // runs until it waits on the consumer
+	}{
+		{"a free batch", Options{MaxFrames: 1, Batches: 1}, func(p *Pump) error {
+			for i := 0; ; i++ {
+				f, _ := frameOf(i, nil)
+				if err := p.Frame(&f); err != nil {
+					return err
+				}
+			}
+		}},
+		{"a lent frame's release", Options{lendAbove: 100}, func(p *Pump) error { return p.Frame(&lentFrame) }},
+		{"a take", Options{Batches: 3}, func(p *Pump) error {
+			for i := 0; ; i++ {
+				f, _ := frameOf(i, nil)
+				if err := p.Frame(&f); err != nil {
+					return err
+				}
+				p.EndRead() // the second waits: the consumer has not taken the first
+			}
+		}},
+	}
+	for _, w := range waits {
+		p := New(w.o)
+		done := make(chan error, 1)
+		go func() { done <- w.wait(p) }()
+		b, _ := p.Next(t.Context()) // held, never released before Stop
+		select {
+		case err := <-done:
+			t.Fatalf("%s: the producer did not wait for the consumer: %v", w.name, err)
+		case <-time.After(20 * time.Millisecond):
+		}
+		p.Stop()
+		select {
+		case err := <-done:
+			if !errors.Is(err, ErrStopped) {
+				t.Errorf("%s: the producer's wait ended with %v; want ErrStopped", w.name, err)
+			}
+		case <-time.After(5 * time.Second): // liveness bound, not a speed target
+			t.Fatalf("%s: Stop did not end the producer's wait", w.name)
+		}
+		released := make(chan struct{})
+		go func() { p.Release(b); close(released) }()
+		select {
+		case <-released:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Release after Stop waits", w.name)
+		}
+	}
+}
+
+// TestPumpReportsStalls: a wait that lasts is reported with the side,
+// what it waits for and the pump's state, again later while it lasts,
+// and no more once it ended.
+func TestPumpReportsStalls(t *testing.T) {
+	reports := make(chan string, 100)
+	huge := []byte("data: \"" + strings.Repeat("x", 300) + "\"\n\n")
+	f := capture.Frame{Kind: capture.FrameEvent, Raw: huge, Data: huge[6 : len(huge)-2], HasData: true, Retry: -1}
+	p := New(Options{lendAbove: 100, stall: func(s string) { reports <- s }, stallAfter: 10 * time.Millisecond})
+	done := make(chan error, 1)
+	go func() { done <- p.Frame(&f) }()
+	b, _ := p.Next(t.Context())
+	for range 2 { // the first report, then the next after twice as long
+		select {
+		case r := <-reports:
+			if !strings.Contains(r, "producer waits for the consumer to release a lent frame for ") ||
+				!strings.Contains(r, "batches: 2 free of 3, 0 ready") {
+				t.Errorf("report %q; want the producer's wait for the release and the batches", r)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no report of a wait that lasts")
+		}
+	}
+	p.Release(b)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for len(reports) > 0 { // made while it still waited
+		<-reports
+	}
+	time.Sleep(50 * time.Millisecond)
+	for len(reports) > 0 {
+		if r := <-reports; strings.Contains(r, "producer") {
+			t.Errorf("a report after the wait ended: %q", r)
+		}
+	}
+	go func() { _, _ = p.Next(t.Context()) }() // the consumer waits for a producer that is reading
+	select {
+	case r := <-reports:
+		if !strings.Contains(r, "consumer waits for a batch") || !strings.Contains(r, "producer last ended a read never") {
+			t.Errorf("report %q; want the consumer's wait and when the producer last ended a read", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no report of the consumer's wait")
+	}
+	p.Close(nil)
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // nextRows returns the rows of ../shared/captures-next/MANIFEST.tsv that
@@ -16,10 +17,7 @@ import (
 // fails when no row is selected (what names them in that message).
 func nextRows(t *testing.T, what string, keep func(manifestRow) bool) (string, []manifestRow) {
 	t.Helper()
-	dir := filepath.Join(filepath.Dir(capturesDir(t)), "captures-next")
-	if _, err := os.Stat(filepath.Join(dir, "MANIFEST.tsv")); err != nil {
-		t.Skipf("captures-next not found at %s: %v", dir, err)
-	}
+	dir := filepath.Dir(fixtures.Shared(t, "captures-next/MANIFEST.tsv"))
 	var rows []manifestRow
 	for _, r := range readManifestPlain(t, dir) {
 		if keep(r) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // sourceLiterals returns every string literal in the package's non-test
@@ -267,11 +268,10 @@ func TestExplainCorpus(t *testing.T) {
 // capturesDirOrEmpty is capturesDir without skipping: "" when the shared
 // captures are absent.
 func capturesDirOrEmpty() string {
-	caps := filepath.Join("..", "..", "shared", "captures")
-	if _, err := os.Stat(filepath.Join(caps, "MANIFEST.tsv")); err != nil {
+	if files := fixtures.SharedGlob("captures/MANIFEST.tsv"); len(files) == 0 {
 		return ""
 	}
-	return caps
+	return filepath.Join(fixtures.SharedRoot(), "captures")
 }
 
 // TestShape names the shape of chosen events of the samples and fixtures,

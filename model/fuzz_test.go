@@ -13,13 +13,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // seedGlobs name the recorded streams that seed the fuzz corpora: the
 // project's samples and the real captures kept beside the project root. The
 // targets run without them.
-var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "../../shared/captures/*.sse",
-	"../../shared/captures-next/ollama*.ndjson", "../../shared/captures-next/*.eventstream"}
+var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream",
+	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"),
+	filepath.Join(fixtures.SharedRoot(), "captures-next", "ollama*.ndjson"),
+	filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
 
 // assembleDeadline bounds one assembly in a fuzz run. Inputs there are
 // small, so anything near it is a hang, not a slow machine.

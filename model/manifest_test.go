@@ -9,30 +9,13 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // capturesDir finds ../shared/captures beside the project root.
 func capturesDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-	caps := filepath.Join(dir, "..", "shared", "captures")
-	if _, err := os.Stat(filepath.Join(caps, "MANIFEST.tsv")); err != nil {
-		t.Skipf("real captures not found at %s (they live in ../shared beside the project root): %v", caps, err)
-	}
-	return caps
+	return filepath.Dir(fixtures.Shared(t, "captures/MANIFEST.tsv"))
 }
 
 type manifestRow struct {

@@ -34,7 +34,11 @@ const (
 	MaxRequestBody     = 64 << 20
 	dialTimeout        = 10 * time.Second
 	DefaultHeadTimeout = 10 * time.Minute // reasoning models can think for minutes before the head
-	ShutdownGrace      = 5 * time.Second
+	// ShutdownGrace is how long the proxy and replay let open exchanges
+	// finish once told to stop: a stream about to end is kept whole, and
+	// with cutWait and the files written the process ends within 2s of the
+	// signal, however its upstream stalls.
+	ShutdownGrace = time.Second
 	// DefaultBodyTimeout is Options.BodyTimeout's default: a client
 	// must send its request body at MinBodyRate on average over 30s.
 	DefaultBodyTimeout = 30 * time.Second
@@ -164,8 +168,10 @@ func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// cutWait bounds how long Serve waits for the sessions it cut to end.
-const cutWait = 2 * time.Second
+// cutWait bounds how long Serve waits for the sessions it cut to end:
+// cutting a client's connection cancels the exchange's request upstream,
+// so they end at once.
+const cutWait = 500 * time.Millisecond
 
 // openSessions counts the sessions that have not finished: Serve waits
 // for them when it stops. (A sync.WaitGroup cannot be used: a request

@@ -25,6 +25,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/internal/wstest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
@@ -69,7 +70,7 @@ func addSamplesAndCaptures(t *testing.T, bodies map[string][]byte, prefix string
 		}
 		bodies[prefix+"sample "+s.Name] = data
 	}
-	caps, _ := filepath.Glob("../../shared/captures/*.sse")
+	caps := fixtures.SharedGlob("captures/*.sse")
 	for _, name := range caps {
 		data, err := os.ReadFile(name)
 		if err != nil {

@@ -18,7 +18,8 @@
 #   - --save-har and --save-timed output (times replaced by a placeholder);
 #   - diff (text, --json, --strict) and --diff off a terminal on pairs of
 #     samples;
-#   - every command's help, help COMMAND, rules, rules --json, samples;
+#   - every command's help, help COMMAND, rules, rules --json, samples,
+#     the completion scripts and some completions; sample:NAME as a FILE;
 #   - error paths: unknown command or flag, missing file, bad --session,
 #     unknown sample, bad --format, overwriting the input, one diff operand.
 # Each output file holds the command's stdout, then its stderr and exit
@@ -140,6 +141,7 @@ for p in "${pairs[@]}"; do
 	run "diff-flag.$a.$b" --sample "$a" --diff "sample:$b"
 done
 run "diff.ignore" diff --ignore obfuscation,timing sample:chat-single-call sample:chat-parallel-calls
+run "diff.ignore-unmatched" diff --ignore usgae,chunking sample:responses-single-call sample:gateway-responses-single-call
 
 # Help, rules, samples.
 run "help" --help
@@ -152,11 +154,20 @@ done
 run "rules" rules
 run "rules.json" rules --json
 run "samples" samples
+for shell in bash zsh fish; do
+	run "completion.$shell" completion "$shell"
+done
+run "complete.sample" __complete --sample ""
+run "complete.check-flags" __complete check --
+# sample:NAME where a FILE goes.
+run "sample-operand.calls" calls sample:chat-single-call
+run "sample-operand.check" check sample:chat-single-call sample:broken-cut-before-terminal
 
 # Error paths and their exit codes.
 run "error.unknown-command" chek
 run "error.unknown-flag" calls --no-such-flag --sample chat-single-call
 run "error.missing-file" calls no-such-file.sse
+run "error.missing-file-named-like-a-sample" calls gateway-responses-single-call
 run "error.session-0" calls --session 0 made.har
 run "error.unknown-sample" calls --sample nonexistent
 run "error.bad-format" calls --format nonsense empty.sse

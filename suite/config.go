@@ -120,8 +120,19 @@ func AddDisabled(cfg *checks.Config, spec string) error {
 	return nil
 }
 
-// LoadConfig reads the config file at path.
+// LoadConfig reads the config file at path, which must be a regular file
+// of at most maxConfigSize bytes. Anything else is refused before it is
+// opened: opening a named pipe waits for a writer, and a check that found
+// a FIFO called .streamtap.yaml in a parent directory slept in open(2),
+// where no signal's cancellation reaches, until it was killed.
 func LoadConfig(path string) (checks.Config, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return checks.Config{}, err
+	}
+	if !st.Mode().IsRegular() {
+		return checks.Config{}, fmt.Errorf("%s: not a regular file (%s): not a config file", path, fileKind(st.Mode()))
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return checks.Config{}, err
@@ -139,6 +150,21 @@ func LoadConfig(path string) (checks.Config, error) {
 		return cfg, fmt.Errorf("%s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// fileKind names what a path that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "mode " + m.Type().String()
 }
 
 // Configs finds and loads the config file that governs each input, as

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // esEvent is one Bedrock event stream message: :event-type typ, payload.
@@ -151,15 +152,17 @@ func bedrockCases() []ruleCase {
 	}
 }
 
-// TestBedrockCapturesClean: the Bedrock streams of captures-next yield no
-// finding at all (their manifest notes every frame sound), and the test
-// vectors exactly the transport findings their names call for.
+// TestBedrockCapturesClean: the encoding's test vectors (the AWS SDK's,
+// in capture/testdata/eventstream) yield exactly the transport findings
+// their names call for, and the Bedrock streams of ../shared/captures-next,
+// when it is there, no finding at all (their manifest notes every frame
+// sound).
 func TestBedrockCapturesClean(t *testing.T) {
-	dir := filepath.Join(projectRoot(t), "..", "shared", "captures-next")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.eventstream"))
+	files, _ := filepath.Glob(fixtures.Path("capture/testdata/eventstream/*.eventstream"))
 	if len(files) == 0 {
-		t.Skipf("no event streams in %s", dir)
+		t.Fatal("no test vectors in capture/testdata/eventstream")
 	}
+	files = append(files, fixtures.SharedGlob("captures-next/bedrock-*.eventstream")...)
 	for _, path := range files {
 		name := filepath.Base(path)
 		data, err := os.ReadFile(path)
@@ -179,7 +182,7 @@ func TestBedrockCapturesClean(t *testing.T) {
 			want = fESMessageCRC
 		case strings.Contains(name, "positive-empty-message"):
 			want = fNoData // no payload at all
-		case strings.Contains(name, "eventstream-vector__positive"):
+		case strings.HasPrefix(name, "positive-"):
 			want = fInvalidJSON // the vectors' payload is {'foo':'bar'}
 		}
 		if strings.Join(got, " ") != want {

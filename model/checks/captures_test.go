@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
 // captureFinding is a finding a real capture yields, with the reason it is
@@ -117,11 +118,7 @@ var captureFindings = map[string][]captureFinding{
 // capturesDir finds ../shared/captures beside the project root.
 func capturesDir(t *testing.T) string {
 	t.Helper()
-	caps := filepath.Join(projectRoot(t), "..", "shared", "captures")
-	if _, err := os.Stat(filepath.Join(caps, "MANIFEST.tsv")); err != nil {
-		t.Skipf("real captures not found at %s (they live in ../shared beside the project root): %v", caps, err)
-	}
-	return caps
+	return filepath.Dir(fixtures.Shared(t, "captures/MANIFEST.tsv"))
 }
 
 // manifestNotes reads the notes column of MANIFEST.tsv by file name.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/samples"
@@ -101,10 +102,7 @@ func TestSelfIsEqual(t *testing.T) {
 // with itself, nothing ignored, is equal; and with its ids renamed, under
 // the default ignores, still equal.
 func TestCapturesSelfEqual(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/captures/*.sse")
-	if len(files) == 0 {
-		t.Skip("no captures in ../shared/captures")
-	}
+	files, _ := filepath.Glob(filepath.Join(fixtures.Shared(t, "captures"), "*.sse"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {

@@ -2,7 +2,9 @@ package inspector
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/termtext"
 )
 
@@ -57,26 +60,84 @@ func TestDetailEventStreamContent(t *testing.T) {
 		t.Errorf("the pretty view should not print the frame's bytes as escaped text:\n%s", v)
 	}
 
-	// The test vectors of the encoding: every header type, and a payload
-	// whose message CRC fails.
-	for name, want := range map[string][]string{
-		"eventstream-vector__positive-all-headers__awssdkgo.eventstream":       {"bool", "byte", "short", "int", "long", "bytes", "timestamp", "uuid"},
-		"eventstream-vector__negative-corrupted-payload__awssdkgo.eventstream": {"message crc", "fails: the bytes give"},
-	} {
-		data, err := os.ReadFile("../../../shared/captures-next/" + name)
+	// Every header type, and a payload whose message CRC fails: messages
+	// written here, and the encoding's own test vectors (the AWS SDK's,
+	// in capture/testdata/eventstream).
+	allTypes := typedHeadersMessage()
+	corrupted := bytes.Clone(allTypes)
+	corrupted[len(corrupted)-6] ^= 0x20 // a payload byte: the message CRC fails, the prelude's holds
+	checks := []struct {
+		name string
+		data func(t *testing.T) []byte
+		want []string
+	}{
+		{"every header type", func(*testing.T) []byte { return allTypes }, []string{
+			"bool", "true", "false", "byte", "-49", "short", "42", "int", "40972", "long", "42424242",
+			"bytes", "3q2+7w==", "timestamp", "1970-01-01T02:24:35.309Z", "uuid", "01020304-0506-0708-090a-0b0c0d0e0f10",
+			"message crc", " ok",
+		}},
+		{"a corrupted payload", func(*testing.T) []byte { return corrupted }, []string{"message crc", "fails: the bytes give"}},
+		{"the SDK's vector of every header type", vector("positive-all-headers"),
+			[]string{"bool", "byte", "short", "int", "long", "bytes", "timestamp", "uuid"}},
+		{"the SDK's vector of a corrupted payload", vector("negative-corrupted-payload"),
+			[]string{"message crc", "fails: the bytes give"}},
+	}
+	for _, c := range checks {
+		t.Run(c.name, func(t *testing.T) {
+			m := newTestModel(t, c.data(t), 160, 200)
+			m.insp.tl.SelectOrd(0)
+			press(m, "2", "z")
+			v := plainView(m)
+			for _, w := range c.want {
+				if !strings.Contains(v, w) {
+					t.Errorf("detail lacks %q:\n%s", w, v)
+				}
+			}
+		})
+	}
+}
+
+// vector reads a test vector of the encoding (capture/testdata/eventstream).
+func vector(name string) func(t *testing.T) []byte {
+	return func(t *testing.T) []byte {
+		data, err := os.ReadFile(fixtures.Path("capture/testdata/eventstream/" + name + ".eventstream"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := newTestModel(t, data, 160, 200)
-		m.insp.tl.SelectOrd(0)
-		press(m, "2", "z")
-		v := plainView(m)
-		for _, w := range want {
-			if !strings.Contains(v, w) {
-				t.Errorf("%s: detail lacks %q:\n%s", name, w, v)
-			}
-		}
+		return data
 	}
+}
+
+// typedHeadersMessage is one AWS event stream message with a header of
+// every type the encoding has (bool true and false, byte, short, int,
+// long, bytes, string, timestamp, uuid) and a JSON payload, as the AWS
+// SDKs' positive test vector has them.
+func typedHeadersMessage() []byte {
+	var h []byte
+	header := func(name string, typ byte, value ...byte) {
+		h = append(h, byte(len(name)))
+		h = append(h, name...)
+		h = append(h, typ)
+		h = append(h, value...)
+	}
+	header(":event-type", 7, 0, 5, 'c', 'h', 'u', 'n', 'k')
+	header("bool true", 0)
+	header("bool false", 1)
+	header("byte", 2, 0xcf)
+	header("short", 3, 0x00, 0x2a)
+	header("int", 4, 0x00, 0x00, 0xa0, 0x0c)
+	header("long", 5, 0x00, 0x00, 0x00, 0x00, 0x02, 0x87, 0x57, 0xb2)
+	header("bytes", 6, 0, 4, 0xde, 0xad, 0xbe, 0xef)
+	header("timestamp", 8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x84, 0x5f, 0xed)
+	header("uuid", 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+	payload := []byte(`{"foo":"bar"}`)
+	total := 12 + len(h) + len(payload) + 4
+	msg := binary.BigEndian.AppendUint32(nil, uint32(total))
+	msg = binary.BigEndian.AppendUint32(msg, uint32(len(h)))
+	msg = binary.BigEndian.AppendUint32(msg, crc32.ChecksumIEEE(msg))
+	msg = append(msg, h...)
+	msg = append(msg, payload...)
+	return binary.BigEndian.AppendUint32(msg, crc32.ChecksumIEEE(msg))
 }
 
 // TestEventStreamLinesAnyBytes: the layout takes any bytes, as a message

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -20,7 +21,7 @@ func TestEveryEventEveryPane(t *testing.T) {
 	for _, s := range samples.List() {
 		streams[s.Name] = sampleBytes(t, s.Name)
 	}
-	if files, _ := filepath.Glob("../../shared/captures/*.sse"); len(files) > 0 && !testing.Short() {
+	if files := fixtures.SharedGlob("captures/*.sse"); len(files) > 0 && !testing.Short() {
 		for _, f := range files {
 			b, err := os.ReadFile(f)
 			if err != nil {
