@@ -22,8 +22,10 @@ const (
 	inspectorAbout = `Inspects a stream: the interactive inspector on a terminal, the plain
 timeline (one line per event) when stdout is not one. FILE is a stream, a
 timed recording or a curl -i capture; - reads stdin. With no FILE, streamtap
-reads stdin when it is a pipe (curl -N … | streamtap), and otherwise opens
-the demo sample. streamtap - on a terminal with nothing piped in says so and
+reads stdin when it is a pipe or a file (curl -N … | streamtap), opens the
+demo sample when stdin is a terminal, and otherwise (stdin is /dev/null, as
+an unset variable in a CI script leaves it) says there is no input, exit 2.
+streamtap - on a terminal with nothing piped in says so and
 waits for q. streamtap A --diff B shows A and B side by side, the selection
 linked and the differences marked (streamtap diff A B is the report).
 `
