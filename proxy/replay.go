@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
 )
 
@@ -27,10 +29,16 @@ var replayHeaders = map[string]bool{
 // path: the recorded status and headers (as CheckReplay cleans them),
 // then each chunk of the body when its recorded time, divided by speed,
 // has come. A recording CheckReplay refuses is answered 502 with why.
-// log may be nil.
+// log may be nil; each request's line ends with its outcome, as the
+// proxy's does: the recorded stream's (completed, truncated, …) once all
+// of it was sent, client-canceled when the client left first.
 func Replay(rec *capture.Recording, speed float64, log *Log) http.Handler {
 	var n atomic.Int64
 	status, header, _, refused := replayHead(rec)
+	recorded := ""
+	if refused == nil && log != nil {
+		recorded = recordedOutcome(rec)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := n.Add(1)
 		start := time.Now()
@@ -55,7 +63,7 @@ func Replay(rec *capture.Recording, speed float64, log *Log) http.Handler {
 		rc := http.NewResponseController(w)
 		_ = rc.Flush()
 		var sent int64
-		outcome := "done"
+		outcome := recorded
 		for _, c := range rec.Body {
 			if c.At != capture.NoTime {
 				if Wait(ctx, start, c.At, speed) != nil {
@@ -195,4 +203,21 @@ func Wait(ctx context.Context, start time.Time, at time.Duration, speed float64)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// recordedOutcome is how the recorded stream ends, as the proxy's log
+// names the outcome of a stream it passed on (completed, truncated,
+// incomplete, …): modelled once, when the replay starts.
+func recordedOutcome(rec *capture.Recording) string {
+	var body []byte
+	for _, c := range rec.Body {
+		body = append(body, c.Data...)
+	}
+	s := model.NewSession(model.Options{Raw: bytes.NewReader(body)})
+	fr := capture.NewFramer(rec.Format)
+	add := func(f *capture.Frame) { s.Add(f) }
+	fr.Feed(body, capture.NoTime, add)
+	fr.Finish(capture.NoTime, add)
+	s.End(nil)
+	return s.Outcome().State
 }
