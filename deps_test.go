@@ -23,7 +23,8 @@ import (
 // no ui, and ui never imports it.
 // suite (check over a test suite: the inputs under directories, the
 // config file, the CI report formats) stands beside termtext too; the
-// commands use it.
+// commands use it. docs carries the reference pages the binary shows
+// (the rule catalogue) and imports nothing.
 // cli holds the commands and may import every package but the root. The
 // root is main.go alone, and it imports cli only (rootFile, rootImports).
 // internal/ holds helpers for tests only (a WebSocket peer, SSE blocks,
@@ -35,10 +36,11 @@ var layers = map[string][]string{
 	"termtext": {"model"},
 	"ingest":   {"capture", "model"},
 	"samples":  nil,
+	"docs":     nil, // the reference pages the binary shows (rules.md)
 	"ui":       {"capture", "model", "samples", "termtext"},
 	"proxy":    {"capture", "model", "ingest", "termtext"},
-	"suite":    {"capture", "model", "termtext"}, // check over a suite: inputs, config, CI formats
-	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy", "suite"},
+	"suite":    {"capture", "model", "termtext", "docs"}, // check over a suite: inputs, config, CI formats
+	"cli":      {"capture", "model", "ingest", "samples", "termtext", "ui", "proxy", "suite", "docs"},
 	"internal": {"capture", "model", "samples"},
 	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
 }
@@ -267,6 +269,62 @@ func TestUIImportDirection(t *testing.T) {
 	for sub := range uiLayers {
 		if seen[sub] == 0 {
 			t.Errorf("no Go files found under ui/%s; drop its rule from uiLayers", sub)
+		}
+	}
+}
+
+// TestModelImportDirection keeps model's tree a core and its plug-ins:
+// the core (model, model/jsonscan, model/checks, model/streamdiff) imports
+// no dialect, so that it is the contract alone; a dialect
+// (model/dialect/<name>) imports the core and no other dialect, so that a
+// dialect is a folder that can be added or dropped by itself (one dialect
+// that hands events to another finds it by name, model.Lookup); only
+// model/dialects, the registration list, imports them all, and only the
+// commands (cli) import it. Packages outside model may name a dialect's
+// exported constants (its event types), never register one.
+func TestModelImportDirection(t *testing.T) {
+	mod := modulePath(t)
+	const dialectDir, list = "model/dialect/", "model/dialects"
+	dialectOf := func(path string) string { // "anthropic" for model/dialect/anthropic/…, "" otherwise
+		rest, ok := strings.CutPrefix(path, dialectDir)
+		if !ok {
+			return ""
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		return name
+	}
+	seen := map[string]int{}
+	for _, f := range sourceFiles(t) {
+		dir := f.path[:max(strings.LastIndex(f.path, "/"), 0)]
+		own := dialectOf(f.path)
+		switch {
+		case own != "":
+			seen["dialect"]++
+		case dir == list:
+			seen["list"]++
+		case f.layer == "model":
+			seen["core"]++
+		}
+		for _, imp := range f.imports {
+			rest, ok := strings.CutPrefix(imp, mod+"/")
+			if !ok {
+				continue
+			}
+			target := dialectOf(rest + "/")
+			switch {
+			case rest == list && f.layer != "cli":
+				t.Errorf("%s imports %s; only the commands (cli/) register the dialects", f.path, imp)
+			case target == "" || target == own || dir == list:
+			case own != "":
+				t.Errorf("%s imports %s; a dialect imports no other dialect (find it by name: model.Lookup)", f.path, imp)
+			case f.layer == "model":
+				t.Errorf("%s imports %s; the model core imports no dialect", f.path, imp)
+			}
+		}
+	}
+	for _, part := range []string{"core", "dialect", "list"} {
+		if seen[part] == 0 {
+			t.Errorf("no Go files found for the model's %s", part)
 		}
 	}
 }

@@ -7,12 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui/plain"
@@ -27,15 +29,24 @@ when no FILE is given and stdin is a pipe.
 Several inputs, or a DIR (its recordings, recursively: files named *.sse,
 *.jsonl, *.ndjson, *.json, *.har, *.yaml, *.yml, *.chunks.txt, *.http,
 *.eventstream, hidden ones skipped), are checked one by one: a verdict for
-each (for each session of a HAR file or a cassette), then a summary; the
-exit code is the worst. --output-format junit, sarif or github writes the
-verdicts for CI: a JUnit test case per input, a SARIF 2.1.0 log whose
-results point at the line and bytes of the events they cite, or GitHub
-Actions annotations.
+each (for each session of a HAR file or a cassette), then a line for each
+input that did not pass and a summary; the exit code is the worst. Under a
+DIR a link that leads out of it is skipped (--follow-links reads it), and
+a link to nothing or a named pipe is unreadable. --quiet prints only what
+does not pass. --output-format junit, sarif or github writes the verdicts
+for CI: a JUnit test case per input, a SARIF 2.1.0 log whose results point
+at the line and bytes of the events they cite, or GitHub Actions
+annotations.
 
---disable and --severity turn rules off or grade them otherwise; so does a
-.streamtap.yaml (keys disable and severity) found from each input's
-directory up, or the file --config names. The command line wins.
+--disable and --severity turn rules off or grade them otherwise, and
+--fail-on, --profile and --allow-outcome set the policy; so does a
+.streamtap.yaml (keys disable, severity, fail-on, profile, allow-outcome)
+found from each input's directory up to the repository's root or your
+home (one another user owns is passed over), or the file --config names.
+A flag given wins. Every output names the config file used.
+
+An input that holds data but no LLM stream fails, and its findings are
+not shown: they would quote its bytes.
 
 The check fails on a finding at or above --fail-on, and on an outcome of
 error (an HTTP error or an error event), failed, blocked (a refusal or a
@@ -79,17 +90,21 @@ func checkFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.outputFormat, "output-format", "text", "print the verdicts as `FORMAT`: text, json, junit (JUnit XML), sarif (SARIF 2.1.0) or github (GitHub Actions workflow commands)")
 	o.rules = new(ruleFlags)
 	defineRuleFlags(fs, o.rules, "from each input's directory up")
-	fs.StringVar(&o.failOnName, "fail-on", "error", "fail on a finding at or above `SEVERITY`: error, warning or info")
-	fs.StringVar(&o.profileName, "profile", "strict", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	o.failOnName, o.profileName = namedFlag{value: "error"}, namedFlag{value: "strict"}
+	fs.Var(&o.failOnName, "fail-on", "fail on a finding at or above `SEVERITY`: error, warning or info")
+	fs.Var(&o.profileName, "profile", "judge by `PROFILE`: strict (the official contract) or tolerant (legal variations and common vendor habits are info)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print only the inputs that do not pass (and, in GitHub commands, only the findings that fail), then the summary; with one input that passes, nothing")
+	fs.BoolVar(&o.quiet, "q", false, "short for --quiet")
+	fs.BoolVar(&o.followLinks, "follow-links", false, "read the files that links under a DIR lead to outside it (without it they are skipped, and said so)")
 	fs.Var(&o.allow, "allow-outcome", "let the stream's `OUTCOMES` pass, a comma-separated list of error, failed, blocked, truncated, empty (completed, incomplete and closed always pass); may be repeated")
 }
 
 // parseCheckFlags reads --fail-on and --profile.
 func parseCheckFlags(o *options) (err error) {
-	if o.failOn, err = checks.ParseSeverity(o.failOnName); err != nil {
+	if o.failOn, err = checks.ParseSeverity(o.failOnName.value); err != nil {
 		return fmt.Errorf("--fail-on: %w", err)
 	}
-	if o.profile, err = checks.ParseProfile(o.profileName); err != nil {
+	if o.profile, err = checks.ParseProfile(o.profileName.value); err != nil {
 		return fmt.Errorf("--profile: %w", err)
 	}
 	if !slices.Contains(suite.Formats, o.outputFormat) {
@@ -102,6 +117,9 @@ func parseCheckFlags(o *options) (err error) {
 		o.outputFormat = "json"
 	}
 	o.json = o.outputFormat == "json"
+	if o.quiet && (o.outputFormat == "junit" || o.outputFormat == "sarif") {
+		return fmt.Errorf("--quiet leaves out what passes; --output-format %s is a document of every input: give one of them", o.outputFormat)
+	}
 	if len(o.inputs) > 1 || suite.Many(o.inputs) {
 		for _, f := range []struct{ name, value string }{{"--save", o.save}, {"--save-timed", o.saveTimed}, {"--save-har", o.saveHAR}} {
 			if f.value != "" {
@@ -113,6 +131,12 @@ func parseCheckFlags(o *options) (err error) {
 		}
 	}
 	return nil
+}
+
+// checkStyle colours check's text on a terminal, as diff does: never
+// under NO_COLOR, nor into a pipe or a file.
+func checkStyle(stdout io.Writer) plain.CheckStyle {
+	return plain.CheckStyle{Color: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""}
 }
 
 // outcomeNames are the outcomes a finished stream can have (model.Outcome),
@@ -128,13 +152,16 @@ func outcomeFails(state string, allow outcomeSet) bool {
 
 // checkStream checks one stream and writes its report; it ends as check
 // does.
-func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ io.Writer) error {
-	cfg, err := o.rules.configFor(inputDir(o))
+func checkStream(ctx context.Context, src *capture.Source, o options, stdout, stderr io.Writer) error {
+	o.rules.configs.PassedOver = passedOver(stderr)
+	o, cfg, cfgPath, err := o.rules.policyFor(o, inputDir(o))
 	if err != nil {
 		return err
 	}
 	opts, c := attachChecks(model.Options{}, src, o)
 	c.SetConfig(cfg)
+	sniff := new(streamSniff)
+	opts = opts.WithObserver(sniff)
 	s, err := readStream(ctx, src, o, opts, nil)
 	if err != nil {
 		return readError(err)
@@ -142,14 +169,29 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ 
 	rep := c.Report(s, o.profile)
 	outcomeFailed := outcomeFails(rep.Outcome.State, o.allow)
 	pass := !rep.Fails(o.failOn) && !outcomeFailed
+	v := suite.Verdict{Report: rep, Pass: pass}
+	if sniff.notAStream(s) {
+		v.Withhold()
+		rep, pass = v.Report, false
+	}
 	w := bufio.NewWriter(stdout)
-	if o.json {
-		err = writeCheckJSON(w, rep, pass)
-	} else {
-		err = plain.WriteCheckReport(w, rep)
+	st := checkStyle(stdout)
+	switch {
+	case o.quiet && pass:
+		// --quiet: nothing to say
+	case o.json:
+		err = writeCheckJSON(w, rep, pass, cfgPath, v.NotAStream)
+	default:
+		if cfgPath != "" {
+			fmt.Fprintf(w, "config: %s\n", termtext.Safe(cfgPath))
+		}
+		err = plain.WriteCheckReportStyled(w, rep, st)
 		if err == nil && outcomeFailed {
 			state := termtext.Safe(rep.Outcome.State)
-			_, err = fmt.Fprintf(w, "outcome %s fails the check (allow it with --allow-outcome %s)\n", state, state)
+			_, err = fmt.Fprintf(w, "%s fails the check (allow it with --allow-outcome %s)\n", st.Fail("outcome "+state), state)
+		}
+		if err == nil && v.NotAStream {
+			_, err = fmt.Fprintln(w, st.Fail(v.NotAStreamMessage()))
 		}
 	}
 	if err == nil {
@@ -166,9 +208,11 @@ func checkStream(ctx context.Context, src *capture.Source, o options, stdout, _ 
 
 // writeCheckJSON writes the report's JSON (checks.Report.MarshalJSON) with
 // the verdict added as a last member, "pass": true exactly when the exit
-// code is 0. The report's own members are kept as they are: scripts rely
-// on them.
-func writeCheckJSON(w io.Writer, rep checks.Report, pass bool) error {
+// code is 0, and before it "config", the config file that judged it, when
+// one did, and "not_a_stream": true when the input holds no LLM stream
+// (its findings withheld). The report's own members are kept as they
+// are: scripts rely on them.
+func writeCheckJSON(w io.Writer, rep checks.Report, pass bool, config string, notAStream bool) error {
 	b, err := rep.MarshalJSON()
 	if err != nil {
 		return err
@@ -176,6 +220,12 @@ func writeCheckJSON(w io.Writer, rep checks.Report, pass bool) error {
 	obj, ok := bytes.CutSuffix(b, []byte("}"))
 	if !ok {
 		return fmt.Errorf("check report is not a JSON object: %.40q", b)
+	}
+	if config != "" {
+		obj = append(append(obj, `,"config":`...), jsonscan.AppendQuote(nil, config)...)
+	}
+	if notAStream {
+		obj = append(obj, `,"not_a_stream":true`...)
 	}
 	_, err = fmt.Fprintf(w, "%s,\"pass\":%t}\n", obj, pass)
 	return err

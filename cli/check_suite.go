@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -33,7 +34,7 @@ type ruleFlags struct {
 	config  string // --config FILE: this file for every input, no search
 	configs suite.Configs
 
-	file    *checks.Config // --config's, once read
+	file    *suite.Config // --config's, once read
 	fileErr error
 }
 
@@ -46,29 +47,67 @@ func defineRuleFlags(fs *flag.FlagSet, rf *ruleFlags, found string) {
 	fs.Func("severity", "grade every finding of RULE at LEVEL (error, warning, info, or off), whatever the profile; `RULE=LEVEL` pairs, comma-separated (RULE may be PREFIX/*); may be repeated", func(v string) error {
 		return suite.AddSeverities(&rf.edits, v)
 	})
-	fs.StringVar(&rf.config, "config", "", "read the rule changes from `FILE` instead of the .streamtap.yaml (or .yml) found "+found)
+	fs.StringVar(&rf.config, "config", "", "read the rule changes and the policy (keys "+strings.Join(suite.ConfigKeys, ", ")+") from `FILE` instead of the .streamtap.yaml (or .yml) found "+found+" (up to the repository's root or your home)")
 }
 
-// configFor is the rule config of an input in dir ("" for standard input
-// or a sample: the working directory): the config file's changes, then
-// the command line's.
-func (rf *ruleFlags) configFor(dir string) (checks.Config, error) {
-	var file checks.Config
-	var err error
-	switch {
-	case rf.config != "" && rf.file == nil:
+// fileFor is the config file that governs an input in dir ("" for
+// standard input or a sample: the working directory): the one --config
+// names, or the one found from dir up; a zero suite.Config for none.
+func (rf *ruleFlags) fileFor(dir string) (suite.Config, error) {
+	if rf.config == "" {
+		cfg, err := rf.configs.For(dir)
+		if err != nil {
+			return suite.Config{}, fmt.Errorf("config: %w", err)
+		}
+		return cfg, nil
+	}
+	if rf.file == nil {
 		cfg, err := suite.LoadConfig(rf.config)
 		rf.file, rf.fileErr = &cfg, err
-		fallthrough
-	case rf.config != "":
-		file, err = *rf.file, rf.fileErr
-	default:
-		file, _, err = rf.configs.For(dir)
 	}
+	if rf.fileErr != nil {
+		return suite.Config{}, fmt.Errorf("config: %w", rf.fileErr)
+	}
+	return *rf.file, nil
+}
+
+// configFor is the rule config of an input in dir: the config file's
+// changes, then the command line's.
+func (rf *ruleFlags) configFor(dir string) (checks.Config, error) {
+	file, err := rf.fileFor(dir)
 	if err != nil {
-		return checks.Config{}, fmt.Errorf("config: %w", err)
+		return checks.Config{}, err
 	}
-	return file.Then(rf.edits), nil
+	return file.Rules.Then(rf.edits), nil
+}
+
+// policyFor is what judges an input in dir: the rule config (configFor),
+// and o with the config file's fail-on, profile and allow-outcome where
+// the command line gave none (a flag given wins over the file); and the
+// config file's path, "" for none.
+func (rf *ruleFlags) policyFor(o options, dir string) (options, checks.Config, string, error) {
+	file, err := rf.fileFor(dir)
+	if err != nil {
+		return o, checks.Config{}, "", err
+	}
+	if file.FailOn != nil && !o.failOnName.set {
+		o.failOn = *file.FailOn
+	}
+	if file.Profile != nil && !o.profileName.set {
+		o.profile = *file.Profile
+	}
+	if file.AllowOutcome != nil && o.allow.names == nil {
+		o.allow = outcomeSet{names: file.AllowOutcome}
+	}
+	return o, file.Rules.Then(rf.edits), file.Path, nil
+}
+
+// passedOver says on w that the search for a config file passed over one
+// (another user's), once for each.
+func passedOver(w io.Writer) func(path, why string) {
+	return func(path, why string) {
+		fmt.Fprintf(w, "streamtap: passed over the config file %s: %s\n", termtext.Safe(path), why)
+	}
 }
 
 // inputDir is the directory whose config governs an input: its own, or
@@ -113,16 +152,36 @@ func runSuite(ctx context.Context, o options, stdin *os.File, stdout, stderr io.
 	case o.sample != "":
 		inputs = []suite.Input{{Path: ""}} // --sample names it
 	case len(o.inputs) > 0:
-		inputs = suite.Expand(o.inputs)
+		inputs = suite.Expand(o.inputs, suite.ExpandOptions{FollowLinks: o.followLinks})
 	case capture.IsPipe(stdin):
 		inputs = []suite.Input{{Path: "-"}}
 	default:
 		return usageError("check", errors.New("no input: give FILEs or DIRs, '-' for stdin, or pipe a stream in"))
 	}
+	// Every input's config file is read before any input is judged: a
+	// broken one is one error, said once, and the run judges nothing by
+	// half a policy.
+	o.rules.configs.PassedOver = passedOver(stderr)
+	for _, in := range inputs {
+		if in.Err == nil {
+			oi := o
+			oi.input = in.Path
+			if _, _, _, err := o.rules.policyFor(oi, inputDir(oi)); err != nil {
+				return commandError("check", err)
+			}
+		}
+	}
 	w := bufio.NewWriter(stdout)
-	out, err := suite.NewOutput(o.outputFormat, w, o.failOn, moduleVersion(), plain.WriteCheckReport)
+	st := checkStyle(stdout)
+	out, err := suite.NewOutput(o.outputFormat, w, o.failOn, moduleVersion(), func(w io.Writer, r checks.Report) error {
+		return plain.WriteCheckReportStyled(w, r, st)
+	})
 	if err != nil {
 		return usageError("check", err)
+	}
+	out.Quiet = o.quiet
+	if st.Color {
+		out.Fail, out.Pass = st.Fail, st.Pass
 	}
 	for _, in := range inputs {
 		verdicts, err := checkInput(ctx, in, o, stdin, stderr)
@@ -132,7 +191,7 @@ func runSuite(ctx context.Context, o options, stdin *os.File, stdout, stderr io.
 		}
 		for _, v := range verdicts {
 			if v.Skipped != "" {
-				fmt.Fprintf(stderr, "streamtap check: skipped %s: %s\n", termtext.Safe(v.Input), v.Skipped)
+				fmt.Fprintf(stderr, "streamtap check: skipped %s: %s\n", termtext.Safe(v.Input), termtext.Safe(v.Skipped))
 			}
 			if v.Err != nil {
 				writeErrorLine(stderr, "streamtap check", v.Err)
@@ -168,11 +227,21 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	if in.Err != nil {
 		return unreadable(suite.InputError(in.Path, in.Err)), nil
 	}
+	if in.Skipped != "" {
+		return []suite.Verdict{{Input: in.Path, File: in.Path, Skipped: in.Skipped, Last: -1}}, nil
+	}
 	o.input, o.inputs = in.Path, nil
 	o.format = inputFormat(o.input, o.format)
-	cfg, err := o.rules.configFor(inputDir(o))
+	o, cfg, cfgPath, err := o.rules.policyFor(o, inputDir(o))
 	if err != nil {
-		return unreadable(err), nil
+		return nil, err // runSuite read every config first: not here
+	}
+	judged := func(vs []suite.Verdict) []suite.Verdict {
+		for i := range vs {
+			vs[i].Config = cfgPath
+			vs[i].FailOn = &o.failOn
+		}
+		return vs
 	}
 	// A .json or .yaml file a directory's walk found may be anything (a
 	// request body, a tool's config): it is skipped, not failed, when it
@@ -186,7 +255,8 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 		return unreadable(err), nil
 	}
 	if ar != nil {
-		return checkArchive(ctx, ar, o, cfg)
+		vs, err := checkArchive(ctx, ar, o, cfg)
+		return judged(vs), err
 	}
 	if o.session > 0 {
 		return unreadable(errOneStream), nil
@@ -214,7 +284,7 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	if mayHoldNone && v.Err == nil && s.Dialect() == model.DialectUnknown && len(s.Responses) == 0 && len(s.Errors) == 0 {
 		v = suite.Verdict{Input: in.Path, File: in.Path, Skipped: "no stream in it", Last: -1}
 	}
-	return []suite.Verdict{v}, nil
+	return judged([]suite.Verdict{v}), nil
 }
 
 // checkArchive checks the sessions of an archive (the one --session
@@ -260,6 +330,8 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 	}
 	opts, c := attachChecks(model.Options{}, src, o)
 	c.SetConfig(cfg)
+	sniff := new(streamSniff)
+	opts = opts.WithObserver(sniff)
 	var pos *suite.Positions
 	locate := v.File != "" && v.Session == 0 && (o.outputFormat == "sarif" || o.outputFormat == "github")
 	if locate {
@@ -278,6 +350,9 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 	v.Report = c.Report(s, o.profile)
 	v.OutcomeFails = outcomeFails(v.Report.Outcome.State, o.allow)
 	v.Pass = !v.Report.Fails(o.failOn) && !v.OutcomeFails
+	if sniff.notAStream(s) {
+		v.Withhold()
+	}
 	if ra := src.ReaderAt(); locate && ra != nil {
 		v.Places, err = pos.Locate(ra, s.Bytes(), v.Cited())
 		if err != nil {
@@ -285,4 +360,22 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 		}
 	}
 	return s, nil
+}
+
+// streamSniff watches a session for an event that carries data: with no
+// dialect recognised, such a session holds no LLM stream at all, where
+// one of comments, keep-alives, a sentinel or an HTTP head alone is a
+// stream that ended before its first event.
+type streamSniff struct{ data bool }
+
+// Observe implements model.Observer.
+func (sn *streamSniff) Observe(_ *model.Session, _ int, ev *model.Event, _ *capture.Frame) {
+	if ev.Source == capture.FrameEvent && ev.Kind != model.KindKeepalive && ev.Kind != model.KindSentinel {
+		sn.data = true
+	}
+}
+
+// notAStream says whether s, read whole, holds data and no LLM stream.
+func (sn *streamSniff) notAStream(s *model.Session) bool {
+	return sn.data && s.Dialect() == model.DialectUnknown && len(s.Responses) == 0 && len(s.Errors) == 0
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/internal/sariftest"
+	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/samples"
 	"github.com/streamtap/streamtap/suite"
 )
@@ -336,15 +338,103 @@ func TestCheckRulesConfig(t *testing.T) {
 			}
 		})
 	}
-	// A directory whose inputs have different configs, and a broken one.
+	// A directory with a broken config: one error, said once, before
+	// anything is judged.
 	code, stdout, stderr := runCheckArgs(t, nil, p("repo"))
-	if code != 2 || !strings.Contains(stderr, p("repo/broken/.streamtap.yaml")) || !strings.Contains(stderr, "responses/nope") {
-		t.Errorf("a broken config: exit %d, stderr %q", code, stderr)
+	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
+		!strings.Contains(stderr, p("repo/broken/.streamtap.yaml")) || !strings.Contains(stderr, "responses/nope") {
+		t.Errorf("a broken config: exit %d, stdout %q, stderr %q; want 2 and one line naming it", code, stdout, stderr)
 	}
-	for _, want := range []string{"/plain/gap.sse: pass\n", "/strict/gap.sse: fail\n", "/broken/gap.sse: unreadable\n"} {
+	// Its inputs have different configs, each named.
+	if err := os.Remove(p("repo/broken/.streamtap.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCheckArgs(t, nil, p("repo"))
+	if code != 1 || stderr != "" {
+		t.Errorf("check repo = %d, stderr %q; want 1", code, stderr)
+	}
+	for _, want := range []string{"/plain/gap.sse: pass\n", "/strict/gap.sse: fail\n", "/broken/gap.sse: pass\n",
+		"\nconfig: " + p("repo/.streamtap.yaml") + "\n", "\nconfig: " + p("repo/strict/.streamtap.yml") + "\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}
+	}
+}
+
+// TestCheckConfigPolicy: a config file sets check's policy as the flags
+// do (fail-on, profile, allow-outcome), each input by its own file; a
+// flag given wins; every output names the file that judged each input;
+// an unknown key is one error, once, that names the keys, however many
+// inputs the file governs.
+func TestCheckConfigPolicy(t *testing.T) {
+	t.Parallel()
+	gap := sample(t, "broken-sequence-gap.sse")        // an error and an info
+	cut := sample(t, "broken-cut-before-terminal.sse") // truncated
+	files := map[string]string{
+		"repo/.git/HEAD":             "",
+		"repo/lax/.streamtap.yaml":   "disable: [responses/text-done-mismatch, responses/no-terminal]\nallow-outcome: truncated\nprofile: tolerant\n",
+		"repo/lax/gap.sse":           gap,
+		"repo/lax/cut.sse":           cut,
+		"repo/lax/ident.sse":         strings.Replace(chatStream, `"model":"m"`, `"model":"m2"`, 1), // chat/identity-changed: warning; info when tolerant
+		"repo/picky/.streamtap.yaml": "disable: [responses/text-done-mismatch]\nfail-on: info\n",
+		"repo/picky/gap.sse":         gap,
+		"repo/typo/.streamtap.yaml":  "fail_on: warning\n",
+		"repo/other/.streamtap.yaml": "# nothing\n",
+		"repo/other/gap.sse":         gap,
+	}
+	for i := range 63 {
+		files[fmt.Sprintf("repo/typo/%02d.sse", i)] = gap
+	}
+	dir := suiteDir(t, files)
+	p := func(rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"allow-outcome from the file", []string{p("repo/lax/cut.sse")}, 0},
+		{"--allow-outcome wins", []string{"--allow-outcome", "empty", p("repo/lax/cut.sse")}, 1},
+		{"fail-on from the file", []string{p("repo/picky/gap.sse")}, 1},
+		{"--fail-on wins", []string{"--fail-on", "error", p("repo/picky/gap.sse")}, 0},
+		{"each input its own file", []string{p("repo/lax/cut.sse"), p("repo/picky/gap.sse")}, 1},
+		{"--config for all", []string{"--config", p("repo/lax/.streamtap.yaml"), p("repo/lax/cut.sse"), p("repo/picky/gap.sse")}, 0},
+		{"profile from the file", []string{"--fail-on", "warning", p("repo/lax/ident.sse")}, 0},
+		{"--profile wins", []string{"--fail-on", "warning", "--profile", "strict", p("repo/lax/ident.sse")}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCheckArgs(t, nil, tt.args...)
+			if code != tt.want {
+				t.Errorf("check %q = %d; want %d\n%s%s", tt.args, code, tt.want, stdout, stderr)
+			}
+		})
+	}
+	_, stdout, _ := runCheckArgs(t, nil, "--json", p("repo/lax/gap.sse"))
+	var rep struct {
+		Config string `json:"config"`
+		Pass   bool   `json:"pass"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Config != p("repo/lax/.streamtap.yaml") || !rep.Pass {
+		t.Errorf("check --json: %+v, %v; want the config named\n%s", rep, err, stdout)
+	}
+	// Every format names the config files.
+	for _, format := range suite.Formats {
+		_, stdout, _ := runCheckArgs(t, nil, "--output-format", format, p("repo/lax"), p("repo/picky"))
+		for _, c := range []string{p("repo/lax/.streamtap.yaml"), p("repo/picky/.streamtap.yaml")} {
+			if format == "sarif" {
+				c = "file://" + c
+			}
+			if !strings.Contains(stdout, c) {
+				t.Errorf("--output-format %s does not name %s:\n%s", format, c, stdout)
+			}
+		}
+	}
+	// A typo in a file that governs 63 inputs: one line, the keys named.
+	code, stdout, stderr := runCheckArgs(t, nil, p("repo/typo"))
+	want := "streamtap check: config: " + p("repo/typo/.streamtap.yaml") + `: line 1: unknown key "fail_on" (the keys are disable, severity, fail-on, profile, allow-outcome)` + "\n"
+	if code != 2 || stdout != "" || stderr != want {
+		t.Errorf("a typo: exit %d, stdout %q, stderr\n%q; want 2 and\n%q", code, stdout, stderr, want)
 	}
 }
 
@@ -449,5 +539,83 @@ func TestCheckSuiteSkipsWhatHoldsNoStream(t *testing.T) {
 	noStream := suiteDir(t, map[string]string{"clean.sse": checkClean, "empty.sse": "name: x\n"})
 	if code, stdout, _ := runCheckArgs(t, nil, noStream); code != 1 || strings.Contains(stdout, "skipped") {
 		t.Errorf("a .sse holding no stream: exit %d; want 1, judged:\n%s", code, stdout)
+	}
+}
+
+// TestRulesExplains: `streamtap rules ID` prints the rule's section of
+// docs/rules.md, which the binary carries, for every rule (it exited 2,
+// "rules takes no arguments"); PREFIX/* names a dialect's rules; a
+// mistyped id is an error that suggests the rule; --json adds the section
+// as "doc".
+func TestRulesExplains(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range checks.Rules() {
+		code, stdout, stderr := runCLI(t, nil, "rules", r.ID)
+		_, rest, _ := strings.Cut(string(data), "\n### "+r.ID+"\n")
+		first, _, _ := strings.Cut(rest, "\n")
+		if code != 0 || !strings.HasPrefix(stdout, r.ID+": ") || first == "" || !strings.Contains(stdout, "\n"+first+"\n") ||
+			!strings.HasSuffix(stdout, "/docs/rules.md#"+strings.ReplaceAll(r.ID, "/", "")+"\n") {
+			t.Errorf("rules %s = %d:\n%s%s\nwant its section of docs/rules.md (%q) and its address", r.ID, code, stdout, stderr, first)
+		}
+	}
+	code, stdout, _ := runCLI(t, nil, "rules", "gemini/*", "framing/no-data")
+	if n := strings.Count(stdout, "\nhttps://"); code != 0 || n < 3 || !strings.HasPrefix(stdout, "gemini/") || !strings.Contains(stdout, "framing/no-data: ") {
+		t.Errorf("rules gemini/* framing/no-data = %d, %d sections:\n%s", code, n, stdout)
+	}
+	code, _, stderr := runCLI(t, nil, "rules", "responses/item-id-chnged")
+	if code != 2 || !strings.Contains(stderr, "did you mean 'responses/item-id-changed'") {
+		t.Errorf("a mistyped rule: %d, %q", code, stderr)
+	}
+	code, stdout, _ = runCLI(t, nil, "rules", "--json", "chat/args-empty")
+	var rules []struct {
+		ID, Doc string
+		HelpURI string `json:"help_uri"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rules); err != nil || code != 0 || len(rules) != 1 ||
+		!strings.HasPrefix(rules[0].Doc, "### chat/args-empty\n") || !strings.HasSuffix(rules[0].HelpURI, "#chatargs-empty") {
+		t.Errorf("rules --json chat/args-empty = %d, %+v, %v", code, rules, err)
+	}
+}
+
+// TestCheckEndsWithWhatFailed: check of many inputs ends with a line for
+// each input that did not pass (as pytest's short summary does), before
+// the count; --quiet prints only those inputs (one that passes alone:
+// nothing), and is refused with a format that is a document of every
+// input.
+func TestCheckEndsWithWhatFailed(t *testing.T) {
+	t.Parallel()
+	dir := suiteDir(t, map[string]string{
+		"a-cut.sse": sample(t, "broken-cut-before-terminal.sse"),
+		"b-ok.sse":  checkClean,
+		"c-gap.sse": sample(t, "broken-sequence-gap.sse"),
+	})
+	missing := filepath.Join(dir, "d-missing.sse")
+	p := func(name string) string { return filepath.Join(dir, name) }
+	code, stdout, _ := runCheckArgs(t, nil, dir, missing)
+	wantEnd := "\n\nwhat did not pass:\n" +
+		"  " + p("a-cut.sse") + ": responses/no-terminal; outcome truncated\n" +
+		"  " + p("c-gap.sse") + ": responses/text-done-mismatch\n" +
+		"  " + missing + ": unreadable (open: no such file or directory)\n" +
+		"checked 4: 1 passed, 2 failed, 1 unreadable\n"
+	if code != 2 || !strings.HasSuffix(stdout, wantEnd) || !strings.Contains(stdout, "# "+p("b-ok.sse")+": pass\n") {
+		t.Errorf("check = %d:\n%s\nwant it to end with\n%s", code, stdout, wantEnd)
+	}
+	code, stdout, _ = runCheckArgs(t, nil, "--quiet", dir, missing)
+	if code != 2 || strings.Contains(stdout, "b-ok.sse") || !strings.HasPrefix(stdout, "# "+p("a-cut.sse")+": fail\n") || !strings.HasSuffix(stdout, wantEnd) {
+		t.Errorf("check --quiet = %d:\n%s", code, stdout)
+	}
+	code, stdout, _ = runCheckArgs(t, nil, "--quiet", "--json", dir)
+	if code != 1 || strings.Count(stdout, "\n") != 2 || strings.Contains(stdout, "b-ok.sse") {
+		t.Errorf("check --quiet --json = %d:\n%s", code, stdout)
+	}
+	if code, stdout, stderr := runCheckArgs(t, nil, "-q", p("b-ok.sse")); code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("check -q on a passing input = %d, %q, %q; want 0 and nothing", code, stdout, stderr)
+	}
+	if code, _, stderr := runCheckArgs(t, nil, "--quiet", "--output-format", "junit", dir); code != 2 || !strings.Contains(stderr, "--quiet") {
+		t.Errorf("--quiet --output-format junit = %d, %q; want a usage error", code, stderr)
 	}
 }

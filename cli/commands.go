@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	_ "github.com/streamtap/streamtap/model/dialects" // every dialect streamtap reads
 )
 
 // command is one command of streamtap. Its help is rendered from the flag

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"io"
-	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -61,7 +60,8 @@ func runEvents(ctx context.Context, src *capture.Source, o options, stdout, stde
 // safeJSONWriter passes JSON text to w through jsonscan.AppendSafe, 64
 // KiB at a time so that a big event is never copied whole. Each Write
 // must hold whole JSON texts, as json.Encoder writes them: pieces are cut
-// before a rune start, which escape to the same bytes as the whole.
+// where jsonscan.PieceEnd cuts, so that they escape to the same bytes as
+// the whole.
 type safeJSONWriter struct {
 	w       io.Writer
 	scratch []byte
@@ -70,10 +70,7 @@ type safeJSONWriter struct {
 func (s *safeJSONWriter) Write(p []byte) (int, error) {
 	const piece = 64 << 10
 	for j := p; len(j) > 0; {
-		cut := min(len(j), piece)
-		for cut < len(j) && !utf8.RuneStart(j[cut]) {
-			cut++
-		}
+		cut := jsonscan.PieceEnd(j, piece)
 		s.scratch = jsonscan.AppendSafe(s.scratch[:0], j[:cut])
 		if _, err := s.w.Write(s.scratch); err != nil {
 			return 0, err

@@ -148,12 +148,11 @@ func writeUsageLine(w io.Writer, name string, err error) {
 
 // writeErrorLine writes err as streamtap's error line on w, after prefix
 // ("streamtap", "streamtap check"). Its text may hold what the user typed
-// (a file name) or what a stream or a server sent (a header, a status
-// line): each line is made terminal-safe, as stream content is.
+// or a pull request named (a file name) or what a stream or a server sent
+// (a header, a status line): it is made terminal-safe as stream content
+// is, line breaks included, so that it is one line, as it says, and
+// starts none of its own in a CI log (a file name holding a line break
+// and "::error::" forged a workflow command there).
 func writeErrorLine(w io.Writer, prefix string, err error) {
-	lines := strings.Split(err.Error(), "\n")
-	for i, l := range lines {
-		lines[i] = termtext.Safe(l)
-	}
-	fmt.Fprintln(w, prefix+": "+strings.Join(lines, "\n"))
+	fmt.Fprintln(w, prefix+": "+termtext.Safe(err.Error()))
 }

@@ -98,8 +98,8 @@ type options struct {
 	// that takes several (reader.many: check); input is the one when
 	// there is exactly one.
 	inputs      []string
-	failOnName  string // check: --fail-on
-	profileName string // check: --profile
+	failOnName  namedFlag // check: --fail-on
+	profileName namedFlag // check: --profile
 	failOn      checks.Severity
 	profile     checks.Profile
 	allow       outcomeSet // check, request: outcomes that pass
@@ -119,6 +119,8 @@ type options struct {
 
 	// check's output and rules (check_suite.go).
 	outputFormat string     // --output-format; --json is "json"
+	followLinks  bool       // --follow-links: read links under a DIR that lead out of it
+	quiet        bool       // --quiet: only what does not pass
 	rules        *ruleFlags // --disable, --severity and --config
 }
 
@@ -274,6 +276,26 @@ func inputFormat(path string, f capture.Format) capture.Format {
 // outcomeSet is the value of --allow-outcome: outcome names, given as a
 // comma-separated list, the flag repeatable. Its zero value is empty.
 type outcomeSet struct{ names []string }
+
+// namedFlag is a flag's word, and whether the command line gave it: a
+// config file's value applies where it did not (check's --fail-on and
+// --profile).
+type namedFlag struct {
+	value string
+	set   bool
+}
+
+func (f *namedFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.value
+}
+
+func (f *namedFlag) Set(v string) error {
+	f.value, f.set = v, true
+	return nil
+}
 
 func (s *outcomeSet) String() string {
 	if s == nil {

@@ -23,25 +23,17 @@ type Batch struct {
 	arena    []byte
 	idx      jsonscan.Indexes
 	borrowed bool
-	inner    []byte // the decoded bytes of InvokeModel chunks (see prescanChunk)
-	b64      []byte
+	inner    []byte // the decoded inner documents of wrapped events (see Wrapper)
+	b64      []byte // scratch for decoding them
 }
 
 // prescan is what a Batch's validation found in one frame's data.
 type prescan struct {
 	sc jsonscan.Scanned
 	ok bool // the data was scanned: a JSON document, not absent or [DONE]
-	// chunk is the event an InvokeModel chunk wraps, decoded and scanned
-	// (see prescanChunk), when chunk.ok.
+	// chunk is the document a wrapped event carries, decoded and scanned
+	// (see Wrapper), when chunk.ok.
 	chunk wrapped
-}
-
-// wrapped is an inner document decoded and scanned ahead of the session:
-// its place in the Batch's inner arena and its scan.
-type wrapped struct {
-	at, n int
-	sc    jsonscan.Scanned
-	ok    bool
 }
 
 // Add copies f into the batch. With borrow set it keeps f's slices
@@ -68,20 +60,21 @@ func (b *Batch) ValidateLast() {
 		return
 	}
 	if g := &b.frames[i]; g.Kind == capture.FrameEvent && g.HasData && !isDoneSentinel(g.Data) {
-		chunk := g.Flags&capture.EventStream != 0 && string(g.Event) == TypeInvokeChunk
-		if chunk {
-			// The usual payload is valid JSON when its base64 decodes
-			// (see chunkShape): decoding it is its validation.
-			if b64, ok := chunkShape(g.Data); ok {
-				if w := b.unwrapShaped(b64); w.ok {
-					b.scans[i] = prescan{sc: jsonscan.Scanned{IsObject: true}, ok: true, chunk: w}
-					return
-				}
+		var w Wrapper
+		if len(wrappers) > 0 {
+			w = wrapperOf(g)
+		}
+		if w != nil {
+			// The usual payload is valid JSON when it decodes (see
+			// Wrapper.UnwrapShaped): decoding it is its validation.
+			if in := b.unwrapShaped(w, g.Data); in.ok {
+				b.scans[i] = prescan{sc: jsonscan.Scanned{IsObject: true}, ok: true, chunk: in}
+				return
 			}
 		}
 		b.scans[i] = prescan{sc: b.idx.ScanObject(g.Data), ok: true}
-		if chunk {
-			b.scans[i].chunk = b.prescanChunk(g.Data, b.scans[i].sc)
+		if w != nil {
+			b.scans[i].chunk = b.prescanWrapped(w, g.Data, b.scans[i].sc)
 		}
 	}
 }

@@ -66,7 +66,7 @@ func TestExplainEveryBedrockType(t *testing.T) {
 		}
 	}
 	for _, typ := range []string{"messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop",
-		"metadata", "message_start", "content_block_delta", TypeInvokeChunk} {
+		"metadata", "message_start", "content_block_delta", "chunk"} {
 		if !claimed[typ] {
 			t.Errorf("the probe did not find %q among the Bedrock handlers' types", typ)
 		}

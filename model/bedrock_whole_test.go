@@ -99,8 +99,8 @@ func TestConverseWholeBody(t *testing.T) {
 				t.Fatalf("%d events; want the body as one", s.Len())
 			}
 			ev := s.Events.At(0)
-			if got := s.TypeName(ev.Type); got != TypeConverseResponse || ev.Kind != KindTerminal {
-				t.Errorf("event = %s %v; want %s terminal", got, ev.Kind, TypeConverseResponse)
+			if got := s.TypeName(ev.Type); got != "(converse response)" || ev.Kind != KindTerminal {
+				t.Errorf("event = %s %v; want %s terminal", got, ev.Kind, "(converse response)")
 			}
 			if len(rep.Calls) != len(tc.calls) {
 				t.Fatalf("%d calls %+v; want %d", len(rep.Calls), rep.Calls, len(tc.calls))
@@ -121,7 +121,7 @@ func TestConverseWholeBody(t *testing.T) {
 			}
 			reasons := 0
 			for _, it := range s.Items {
-				if it.Closed != 0 || it.Dialect != DialectBedrockConverse {
+				if it.Closed != 0 || it.Dialect != dialectOf("bedrock-converse") {
 					t.Errorf("item %d (%s) closed at %d, dialect %s; want closed by event 0, bedrock-converse", it.Index, it.Type, it.Closed, it.Dialect)
 				}
 				if it.Role == RoleReasoning {
@@ -132,7 +132,7 @@ func TestConverseWholeBody(t *testing.T) {
 				t.Errorf("%d items, %d reasoning; want %d, %d", len(s.Items), reasons, tc.items, tc.reasons)
 			}
 			sh := s.Shape(ev, 0, []byte(tc.body))
-			if sh.Dialect != DialectBedrockConverse || sh.Type != TypeConverseResponse {
+			if sh.Dialect != dialectOf("bedrock-converse") || sh.Type != "(converse response)" {
 				t.Errorf("shape = %+v; want the whole response's", sh)
 			}
 			if _, ok := explainedByShape[sh]; !ok {

@@ -1,117 +1,154 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 )
 
-// Dialect is the API whose stream an event belongs to. Each dialect is one
-// file of this package (responses.go, chat.go, anthropic.go, gemini.go,
-// ollama.go, bedrock_converse.go, bedrock_invoke.go) and one line of the
-// registry below.
+// Dialect is the API whose stream an event belongs to: the id Register
+// gave its Protocol. Ids follow the order of registration, which is also
+// the order reports list dialects in; DialectUnknown (0) is no dialect.
+// Each dialect is a package of its own (model/dialect/<name>), and
+// model/dialects registers them all.
 type Dialect uint8
 
-const (
-	DialectUnknown Dialect = iota
-	DialectResponses
-	DialectChat
-	DialectAnthropic
-	DialectGemini
-	DialectOllama
-	DialectBedrockConverse
-	DialectBedrockInvoke
-	numDialects // the dialects above; a test may register more
-)
+// DialectUnknown is the dialect of an event no dialect claims.
+const DialectUnknown Dialect = 0
 
 // maxDialects bounds the registry, so that a session keeps its counts and
 // states per dialect in arrays instead of allocating them.
 const maxDialects = 16
 
-// registry lists every dialect once. It is also the order of detection:
-// when two dialects claim an event's shape (or an error), the one listed
-// first takes it: a whole Anthropic message (typed "message"), then a Chat
-// payload (choices win over any other member), then a Responses body,
-// then a Gemini chunk, then an Ollama line (by its boolean done, which no
-// other dialect's payload has); the Bedrock dialects claim only event
-// stream messages, whose payloads hold none of the members the others
-// claim by. A new dialect is a constant above, its files
-// (<dialect>.go: detection and assembly; <dialect>_explain.go: shapes and
-// explanations), and a line here; its rules are a file and a line in
-// model/checks. Two places outside them read every dialect on purpose:
-// ParseRequest reads a request body of any dialect in one decoding, and
-// the session's top members (top.collect) are the union of the members
-// the dialects read often, gathered in the one pass over each event.
-var registry = []registered{
-	{DialectAnthropic, new(anthropicDialect)},
-	{DialectChat, new(chatDialect)},
-	{DialectResponses, new(responsesDialect)},
-	{DialectGemini, new(geminiDialect)},
-	{DialectOllama, new(ollamaDialect)},
-	{DialectBedrockConverse, new(converseDialect)},
-	{DialectBedrockInvoke, new(invokeDialect)},
-}
-
-type registered struct {
-	id Dialect
-	d  dialect
-}
-
-// dialect is one API's stream: how its events are recognised and
-// assembled. Its methods run for every event, so they must be cheap and
-// must not allocate on the common path.
-type dialect interface {
-	info() DialectInfo
-	// The claims say whether the event being added, of type typ, is the
-	// dialect's (see detect). claimType judges the type alone, so a
-	// session asks it once per type: no two dialects share a type.
-	// claimShape judges a payload by a member or object tag only the
-	// dialect's payloads have; claimError an error event in the
-	// dialect's shape. The members s.top holds are at hand; others cost a
-	// walk over the event (Session.Field) for every event.
-	claimType(typ string) bool
-	claimShape(s *Session, typ string) bool
-	claimError(s *Session, typ string) bool
-	// keepalive reports whether an event with no data, named name, is the
+// Protocol is what a dialect provides the core: how its events are
+// recognised (the claims), assembled into responses and items (its
+// Assembly), and explained (its shapes and its rows of the explanations
+// table). Its methods run for every event, so they must be cheap and must
+// not allocate on the common path. Implement it by embedding Base, which
+// gives the optional hooks and claims their defaults and holds the
+// dialect's id, and register it once (Register, from model/dialects).
+//
+// How an event is judged: the core frames it, validates its JSON once,
+// records the top-level members any dialect declared (MemberOf) and
+// types it (its "type" member, else its "object", else its SSE event
+// name). Then it asks the dialects, in detection order, whose it is (see
+// ClaimType, ClaimShape, ClaimError) and hands the event to that
+// dialect's Assembly in the session. Optional hooks a Protocol may add:
+// FinishOutcomer (what its finish reasons mean for the outcome),
+// CompleteWithout (a response complete without its terminal event), and
+// Wrapper (events that carry another document encoded inside).
+type Protocol interface {
+	// Info describes the dialect; it is read once, at registration.
+	Info() DialectInfo
+	// ClaimType reports whether every event of type typ is the
+	// dialect's. It judges the type alone, so a session asks it once per
+	// type (a stream repeats a few types over and over): no two dialects
+	// may claim one type.
+	ClaimType(typ string) bool
+	// ClaimShape reports whether the event being added, of type typ,
+	// which no dialect claims by type, is the dialect's by a member or
+	// object tag only the dialect's payloads have: read them with
+	// Session.Member (members declared with MemberOf are at hand; others
+	// cost a walk over the event, Session.Field). When two dialects claim
+	// one shape, the first in detection order takes it.
+	ClaimShape(s *Session, typ string) bool
+	// ClaimError reports whether the event, an error no dialect claimed by
+	// type or shape, is the dialect's error in a stream that has shown no
+	// dialect yet (later errors belong to the stream's dialect).
+	ClaimError(s *Session, typ string) bool
+	// Keepalive reports whether an event with no data, named name, is the
 	// dialect's keepalive (Anthropic's "event: ping").
-	keepalive(name []byte) bool
-	// array applies a JSON array body, element by element, when its
+	Keepalive(name []byte) bool
+	// Array applies a JSON array body, element by element, when its
 	// elements are the dialect's (Gemini answers streamGenerateContent
 	// without alt=sse with an array of chunks), and reports whether they
 	// were.
-	array(s *Session, ev *Event, data []byte, ord int) bool
-	// newState returns the dialect's assembly state for a new session.
-	newState() dialectState
-	// shape names the shape of event ev, of type typ, that the dialect
+	Array(s *Session, ev *Event, data []byte, ord int) bool
+	// NewAssembly returns the dialect's assembly state for a new session.
+	NewAssembly() Assembly
+	// Shape names the shape of event ev, of type typ, that the dialect
 	// claimed (see Session.Shape); data is the event's data, nil when not
-	// at hand; without a shape of its own (noHooks) a dialect's events are
-	// shaped by their type alone. explanations are the dialect's rows of
-	// the explanations table, which keys them by shape: every dialect has
-	// its own (the explain test lists the shapes that have no row).
-	shape(s *Session, ev *Event, ord int, typ string, data []byte) Shape
-	explanations() []Explanation
+	// at hand. Base's shapes an event by its type alone.
+	Shape(s *Session, ev *Event, ord int, typ string, data []byte) Shape
+	// Explanations are the dialect's rows of the explanations table, which
+	// keys them by shape (NewExplanation builds one): every shape the
+	// dialect's Shape names has its row. It is read once, at registration,
+	// when ID is known.
+	Explanations() []Explanation
+	base() *Base
 }
 
-// dialectState is a dialect's assembly in one session: the responses and
-// items it has open.
-type dialectState interface {
-	// event applies an event the dialect claimed: data is its JSON object,
-	// whose top-level members Session.top holds; typ is its type.
-	event(s *Session, ev *Event, typ string, data []byte, ord int)
-	// sentinel applies a data: [DONE] that follows the dialect's events.
-	sentinel(s *Session, ord int)
+// Assembly is a dialect's assembly in one session: the responses and items
+// it has open. A session makes it when the dialect's first event arrives
+// (Protocol.NewAssembly); it is not safe for concurrent use, like the
+// session.
+type Assembly interface {
+	// Event applies an event the dialect claimed: data is its JSON object,
+	// whose declared members Session.Member holds; typ is its type. It
+	// sets ev.Kind (and ev.Item, ev.Flags as they apply), and grows the
+	// session's responses (Session.NewResponse) and items
+	// (Session.NewItem).
+	Event(s *Session, ev *Event, typ string, data []byte, ord int)
+	// Sentinel applies a data: [DONE] that follows the dialect's events.
+	Sentinel(s *Session, ord int)
 }
 
-// noHooks gives a dialect the optional hooks and claims it does without.
-type noHooks struct{}
+// Base gives a Protocol the optional hooks and claims it does without, and
+// holds the id Register gave it: embed it.
+type Base struct{ id Dialect }
 
-func (noHooks) keepalive([]byte) bool                    { return false }
-func (noHooks) array(*Session, *Event, []byte, int) bool { return false }
-func (noHooks) sentinel(*Session, int)                   {}
-func (noHooks) claimType(string) bool                    { return false }
-func (noHooks) claimShape(*Session, string) bool         { return false }
-func (noHooks) claimError(*Session, string) bool         { return false }
+// ID is the dialect's id, DialectUnknown until it is registered.
+func (b *Base) ID() Dialect { return b.id }
 
-func (noHooks) shape(_ *Session, ev *Event, _ int, typ string, _ []byte) Shape {
+func (b *Base) base() *Base { return b }
+
+// ClaimType claims no type.
+func (*Base) ClaimType(string) bool { return false }
+
+// ClaimShape claims no shape.
+func (*Base) ClaimShape(*Session, string) bool { return false }
+
+// ClaimError claims no error.
+func (*Base) ClaimError(*Session, string) bool { return false }
+
+// Keepalive knows no keepalive.
+func (*Base) Keepalive([]byte) bool { return false }
+
+// Array takes no array.
+func (*Base) Array(*Session, *Event, []byte, int) bool { return false }
+
+// Shape shapes an event by its type alone.
+func (*Base) Shape(_ *Session, ev *Event, _ int, typ string, _ []byte) Shape {
 	return Shape{Dialect: ev.Dialect, Type: typ}
+}
+
+// Explanations has no rows.
+func (*Base) Explanations() []Explanation { return nil }
+
+// NoSentinel gives an Assembly the Sentinel of a dialect whose streams do
+// not end with data: [DONE]: embed it.
+type NoSentinel struct{}
+
+// Sentinel ignores the [DONE].
+func (NoSentinel) Sentinel(*Session, int) {}
+
+// FinishOutcomer is the optional hook of a dialect whose terminal event
+// carries a finish or stop reason (Chat's finish_reason, Anthropic's
+// stop_reason, Gemini's finishReason, the reason of Responses'
+// incomplete_details): FinishOutcome returns OutcomeIncomplete for a
+// reason that is a limit, OutcomeBlocked for a refusal or a filter, and ""
+// for a normal end. A dialect without it keeps the status its terminal
+// event set.
+type FinishOutcomer interface {
+	FinishOutcome(reason string) string
+}
+
+// CompleteWithout is the optional hook of a dialect whose responses may
+// end complete without their terminal event (a Chat stream without data:
+// [DONE] once every choice has its finish_reason): FinishedWithout
+// reports, for a response of an ended stream without a terminal event,
+// whether it was complete anyway, and the event that completed it.
+type CompleteWithout interface {
+	FinishedWithout(s *Session, r *Response) (ord int, ok bool)
 }
 
 // DialectInfo describes a dialect to reports, views and the checks.
@@ -120,7 +157,7 @@ type DialectInfo struct {
 	// ("openai-responses"). Scripts read it: it never changes.
 	Name string
 	// Short is the name where room is short, and the prefix of the
-	// dialect's rule ids in package model/checks ("responses").
+	// dialect's rule ids ("responses").
 	Short string
 	// TypePrefix is the prefix all the dialect's event types share
 	// ("response."), which narrow views may drop; "" when there is none.
@@ -135,18 +172,101 @@ type DialectInfo struct {
 	ArgsRebuilt bool
 }
 
-// byDialect is the registry by Dialect, and infos each one's description,
-// made once: String runs for every event a report or filter names.
-var byDialect, infos = indexDialects()
+// The registry, filled by Register from init functions before any session
+// exists, and read only afterwards.
+var (
+	// byDialect is each dialect's Protocol, and infos its description, by
+	// id: String runs for every event a report or filter names.
+	byDialect [maxDialects]Protocol
+	infos     = unknownInfos()
+	// registered lists the dialects in id order; detection in the order
+	// of their claims (see Register).
+	registered, detection []registration
+	// wrappers are the dialects that implement Wrapper, in detection
+	// order.
+	wrappers []Wrapper
+)
 
-func indexDialects() (ds [maxDialects]dialect, in [maxDialects]DialectInfo) {
+type registration struct {
+	id   Dialect
+	p    Protocol
+	rank int
+}
+
+func unknownInfos() (in [maxDialects]DialectInfo) {
 	for i := range in {
 		in[i] = DialectInfo{Name: "unknown", Short: "unknown"}
 	}
-	for _, r := range registry {
-		ds[r.id], in[r.id] = r.d, r.d.info()
+	return in
+}
+
+// Register adds a dialect and returns its id, the next free one: ids, and
+// so the order reports list dialects in, follow the order of
+// registration. rank places its claims in the order of detection: the
+// dialects of rank 1, 2, … are asked first, in that order, then those of
+// rank 0, in the order of registration; a rank matters only when the
+// dialect's ClaimShape may take a payload another's also takes. It must
+// run before any session is made, from an init function (model/dialects
+// registers every dialect). It panics on a second registration of p or
+// of its name, or past the room for dialects: these are programming
+// errors, never input.
+func Register(p Protocol, rank int) Dialect {
+	b := p.base()
+	info := p.Info()
+	if b.id != DialectUnknown {
+		panic(fmt.Sprintf("model: dialect %q registered twice", info.Name))
 	}
-	return ds, in
+	if _, dup := Lookup(info.Name); dup {
+		panic(fmt.Sprintf("model: two dialects named %q", info.Name))
+	}
+	id := Dialect(len(registered) + 1)
+	if int(id) >= maxDialects {
+		panic(fmt.Sprintf("model: no room for dialect %q (at most %d)", info.Name, maxDialects-1))
+	}
+	b.id = id
+	byDialect[id], infos[id] = p, info
+	r := registration{id: id, p: p, rank: rank}
+	registered = append(registered, r)
+	detection = append(detection, r)
+	slices.SortStableFunc(detection, func(a, b registration) int { return claimOrder(a.rank) - claimOrder(b.rank) })
+	wrappers = wrappers[:0]
+	for _, r := range detection {
+		if w, ok := r.p.(Wrapper); ok {
+			wrappers = append(wrappers, w)
+		}
+	}
+	explanations, explainedByShape = indexExplanations()
+	return id
+}
+
+// claimOrder sorts ranks 1, 2, … before rank 0.
+func claimOrder(rank int) int {
+	if rank <= 0 {
+		return maxDialects + 1
+	}
+	return rank
+}
+
+// Lookup returns the dialect registered under name (DialectInfo.Name),
+// and false when there is none. A dialect that hands events to another
+// (Bedrock InvokeModel chunks carry Anthropic's) finds it so, by name,
+// without importing it.
+func Lookup(name string) (Dialect, bool) {
+	for _, r := range registered {
+		if infos[r.id].Name == name {
+			return r.id, true
+		}
+	}
+	return DialectUnknown, false
+}
+
+// Protocol returns the dialect's Protocol, or nil for DialectUnknown and
+// any value no dialect is registered as.
+func (d Dialect) Protocol() Protocol {
+	if int(d) < len(byDialect) {
+		return byDialect[d]
+	}
+	return nil
 }
 
 // Info describes the dialect; DialectUnknown, and any value no dialect is
@@ -168,18 +288,17 @@ func (d Dialect) String() string {
 // AllDialects lists every registered dialect in Dialect order, without
 // DialectUnknown.
 func AllDialects() []Dialect {
-	out := make([]Dialect, 0, len(registry))
-	for _, r := range registry {
+	out := make([]Dialect, 0, len(registered))
+	for _, r := range registered {
 		out = append(out, r.id)
 	}
-	slices.Sort(out)
 	return out
 }
 
 // detect names the dialect of an event: the dialect that claims its type,
-// else the first registered that claims its shape. A stream may mix
-// dialects, so each event is judged on its own; an error that no type or
-// shape claims belongs to the stream's recent dialect, or, in a stream
+// else the first in detection order that claims its shape. A stream may
+// mix dialects, so each event is judged on its own; an error that no type
+// or shape claims belongs to the stream's recent dialect, or, in a stream
 // with none yet, to the first that claims it as an error.
 func (s *Session) detect(id uint16, typ string) Dialect {
 	var owner Dialect
@@ -191,16 +310,16 @@ func (s *Session) detect(id uint16, typ string) Dialect {
 	if owner != DialectUnknown {
 		return owner
 	}
-	for _, r := range registry {
-		if r.d.claimShape(s, typ) {
+	for _, r := range detection {
+		if r.p.ClaimShape(s, typ) {
 			return r.id
 		}
 	}
-	if (typ == "error" || s.top.err != nil) && s.lastDial != DialectUnknown {
+	if (typ == "error" || s.Member(mError) != nil) && s.lastDial != DialectUnknown {
 		return s.lastDial
 	}
-	for _, r := range registry {
-		if r.d.claimError(s, typ) {
+	for _, r := range detection {
+		if r.p.ClaimError(s, typ) {
 			return r.id
 		}
 	}
@@ -218,8 +337,8 @@ func (s *Session) typeOwner(id uint16, typ string) Dialect {
 		s.typeOwners = append(s.typeOwners, make([]Dialect, int(id)+1-len(s.typeOwners))...)
 	}
 	owner := DialectUnknown
-	for _, r := range registry {
-		if r.d.claimType(typ) {
+	for _, r := range detection {
+		if r.p.ClaimType(typ) {
 			owner = r.id
 			break
 		}
@@ -228,13 +347,37 @@ func (s *Session) typeOwner(id uint16, typ string) Dialect {
 	return owner
 }
 
-// state returns the session's assembly state of dialect d, making it on
-// first use.
-func (s *Session) state(d Dialect) dialectState {
+// Assembly returns the session's assembly of dialect d, making it on first
+// use; nil for DialectUnknown. A dialect's rules read their own dialect's
+// assembly so (type-asserting it to their own type).
+func (s *Session) Assembly(d Dialect) Assembly {
+	if d == DialectUnknown || int(d) >= len(s.states) {
+		return nil
+	}
 	st := s.states[d]
 	if st == nil {
-		st = byDialect[d].newState()
+		st = byDialect[d].NewAssembly()
 		s.states[d] = st
 	}
 	return st
+}
+
+// NewAssembly returns a new assembly of dialect d, apart from the
+// session's own: a dialect whose events carry another's (Bedrock
+// InvokeModel chunks carry Anthropic Messages events) assembles them in
+// one of these, so that they do not mix with a plain stream of that
+// dialect. nil for DialectUnknown.
+func NewAssembly(d Dialect) Assembly {
+	if p := d.Protocol(); p != nil {
+		return p.NewAssembly()
+	}
+	return nil
+}
+
+// Carried is the optional method of an Assembly whose events another
+// dialect may carry (Anthropic's inside Bedrock InvokeModel chunks):
+// Response returns the response it is assembling, or nil, so that the
+// carrier can end it when its own stream fails (an exception).
+type Carried interface {
+	Response() *Response
 }

@@ -9,20 +9,23 @@ import (
 	"github.com/streamtap/streamtap/samples"
 )
 
-// TestRegistryComplete holds the registry to the Dialect constants: each
-// is registered once, named, and taught by an embedded sample whose events
-// of that dialect each get a kind, one of them its end (a terminal event
-// or data: [DONE]).
+// TestRegistryComplete holds the registry (model/dialects registers every
+// dialect for these tests, register_test.go) to its ids: each dialect is
+// registered once, under the next id, named, and taught by an embedded
+// sample whose events of that dialect each get a kind, one of them its end
+// (a terminal event or data: [DONE]).
 func TestRegistryComplete(t *testing.T) {
-	var want []Dialect
-	for d := DialectUnknown + 1; d < numDialects; d++ {
-		want = append(want, d)
+	want := AllDialects()
+	if len(want) == 0 {
+		t.Fatal("no dialect registered")
 	}
-	if got := AllDialects(); !slices.Equal(got, want) {
-		t.Fatalf("AllDialects() = %v; want every constant, %v", got, want)
+	for i, d := range want {
+		if d != Dialect(i+1) || d.Protocol() == nil || d.Protocol().base().ID() != d {
+			t.Errorf("AllDialects()[%d] = %d; want dialect %d, registered as itself", i, d, i+1)
+		}
 	}
 	seen := map[Dialect]int{}
-	for _, r := range registry {
+	for _, r := range detection {
 		seen[r.id]++
 	}
 	names, shorts := map[string]Dialect{}, map[string]Dialect{}
@@ -43,7 +46,7 @@ func TestRegistryComplete(t *testing.T) {
 			t.Errorf("dialects %d and %d are both short-named %q", o, d, info.Short)
 		}
 		names[info.Name], shorts[info.Short] = d, d
-		if byDialect[d].newState() == nil {
+		if byDialect[d].NewAssembly() == nil {
 			t.Errorf("dialect %s has no assembly state", d)
 		}
 	}
@@ -86,82 +89,93 @@ func TestRegistryComplete(t *testing.T) {
 }
 
 // echoDialect is a made-up dialect, registered only by the test below, to
-// show what a new dialect takes: a file like this one and a line in the
-// registry. Its events are {"type":"x.open","id","name"},
-// {"type":"x.args","id","delta"} and {"type":"x.end"}; a response is
-// everything up to x.end.
-type echoDialect struct{ noHooks }
+// show what a new dialect takes: a package like this code (a Protocol and
+// its Assembly) and a line in model/dialects. Its events are
+// {"type":"x.open","id","name"}, {"type":"x.args","id","delta"} and
+// {"type":"x.end"}; a response is everything up to x.end.
+type echoDialect struct{ Base }
 
-func (echoDialect) info() DialectInfo {
+// echo is the dialect, for registerDialect.
+var echo = new(echoDialect)
+
+// The members it reads, recorded by the core's scan (here "id" and
+// "name", which other dialects declare too, and "delta").
+var (
+	echoID    = MemberOf("id")
+	echoName  = MemberOf("name")
+	echoDelta = MemberOf("delta")
+)
+
+func (*echoDialect) Info() DialectInfo {
 	return DialectInfo{Name: "x-echo", Short: "echo", TypePrefix: "x."}
 }
 
-func (echoDialect) claimType(typ string) bool { return strings.HasPrefix(typ, "x.") }
+func (*echoDialect) ClaimType(typ string) bool { return strings.HasPrefix(typ, "x.") }
 
-func (echoDialect) newState() dialectState { return &echoState{calls: map[string]*Item{}} }
+func (*echoDialect) NewAssembly() Assembly { return &echoState{calls: map[string]*Item{}} }
 
-// explanations teaches x.open; the dialect's events are shaped by their
-// type (noHooks' shape).
-func (echoDialect) explanations() []Explanation {
-	return []Explanation{explain(echoDialectID, "x.open", "", "Opens a call.", "id, name.", "Starts the call.", "None.")}
+// Explanations teaches x.open; the dialect's events are shaped by their
+// type (Base's Shape).
+func (*echoDialect) Explanations() []Explanation {
+	return []Explanation{NewExplanation(echo.ID(), "x.open", "", "Opens a call.", "id, name.", "Starts the call.", "None.")}
 }
 
-// echoDialectID is the Dialect the test registers it as: a new dialect
-// would have a constant of its own.
-const echoDialectID = numDialects
-
 type echoState struct {
-	noHooks
+	NoSentinel
 	resp  *Response
 	calls map[string]*Item
 }
 
-func (st *echoState) event(s *Session, ev *Event, typ string, _ []byte, ord int) {
+func (st *echoState) Event(s *Session, ev *Event, typ string, _ []byte, ord int) {
+	echoDialectID := echo.ID()
 	if st.resp == nil || st.resp.Terminal >= 0 {
-		st.resp = s.newResponse(echoDialectID, ord)
-		st.resp.Status.set(ord, "in_progress")
+		st.resp = s.NewResponse(echoDialectID, ord)
+		st.resp.Status.Set(ord, "in_progress")
 	}
-	id := str(s.Field("id"))
+	id := StringOf(s.Member(echoID))
 	switch typ {
 	case "x.open":
 		ev.Kind = KindItemOpen
-		it := s.newItem(echoDialectID, RoleCall, "echo_call", ord)
+		it := s.NewItem(echoDialectID, RoleCall, "echo_call", ord)
 		it.Response, it.Position, it.Opened = st.resp.Index, len(st.calls), ord
-		it.CallID, it.Name = id, str(s.Field("name"))
+		it.CallID, it.Name = id, StringOf(s.Member(echoName))
 		st.calls[id] = it
 		ev.Item = int32(it.Index)
 	case "x.args":
 		ev.Kind = KindArgsDelta
 		if it := st.calls[id]; it != nil {
-			it.Args.addString(ord, s.Field("delta"))
+			it.Args.AddString(ord, s.Member(echoDelta))
 			it.Deltas++
-			it.touch(ord)
+			it.Touch(ord)
 			ev.Item = int32(it.Index)
 		}
 	case "x.end":
 		ev.Kind = KindTerminal
 		st.resp.Terminal = ord
-		st.resp.Status.set(ord, "completed")
+		st.resp.Status.Set(ord, "completed")
 		for _, it := range st.calls {
-			it.close(ord)
-			it.Status.set(ord, "completed")
+			it.Close(ord)
+			it.Status.Set(ord, "completed")
 		}
 	}
 }
 
-// registerDialect adds d to the registry as id for the rest of the test.
-// A test that calls it must not run in parallel with others.
-func registerDialect(t *testing.T, id Dialect, d dialect) {
+// registerDialect registers p (Register) for the rest of the test, and
+// returns its id. A test that calls it must not run in parallel with
+// others.
+func registerDialect(t *testing.T, p Protocol) Dialect {
 	t.Helper()
-	saved, savedBy, savedInfos := registry, byDialect, infos
+	savedReg, savedDet, savedWrap := slices.Clip(registered), slices.Clone(detection), slices.Clone(wrappers)
+	savedBy, savedInfos := byDialect, infos
 	savedExpl, savedByShape := explanations, explainedByShape
-	registry = append(slices.Clip(registry), registered{id, d})
-	byDialect, infos = indexDialects()
-	explanations, explainedByShape = indexExplanations()
+	id := Register(p, 0)
 	t.Cleanup(func() {
-		registry, byDialect, infos = saved, savedBy, savedInfos
+		registered, detection, wrappers = savedReg, savedDet, savedWrap
+		byDialect, infos = savedBy, savedInfos
 		explanations, explainedByShape = savedExpl, savedByShape
+		p.base().id = DialectUnknown
 	})
+	return id
 }
 
 // TestNewDialect registers echoDialect and reads a stream that mixes it
@@ -176,17 +190,17 @@ func TestNewDialect(t *testing.T) {
 		`{"type":"x.open","id":"e0","name":"whisper"}`,
 		`{"type":"x.end"}`,
 	)
-	if s := assemble(t, in); s.Dialect() != DialectChat || len(s.Calls()) != 0 {
+	if s := assemble(t, in); s.Dialect() != dialectOf("openai-chat") || len(s.Calls()) != 0 {
 		t.Fatalf("unregistered: dialect %s, %d calls; want chat and none", s.Dialect(), len(s.Calls()))
 	}
 
-	registerDialect(t, echoDialectID, echoDialect{})
+	echoDialectID := registerDialect(t, echo)
 	s := assemble(t, in)
 	wantKinds := []Kind{KindTextDelta, KindItemOpen, KindArgsDelta, KindArgsDelta, KindItemOpen, KindTerminal}
 	for i := range s.Events.All() {
 		want := echoDialectID
 		if i == 0 {
-			want = DialectChat
+			want = dialectOf("openai-chat")
 		}
 		if ev := s.Events.At(i); ev.Dialect != want || ev.Kind != wantKinds[i] {
 			t.Errorf("event %d: %s %s; want %s %s", i, ev.Dialect, ev.Kind, want, wantKinds[i])
@@ -228,13 +242,13 @@ func TestNewDialect(t *testing.T) {
 // dialects decided before they were a registry (checked against main's
 // build).
 func TestDetectPrecedence(t *testing.T) {
-	const (
+	var (
 		unk  = DialectUnknown
-		resp = DialectResponses
-		chat = DialectChat
-		anth = DialectAnthropic
-		gem  = DialectGemini
-		oll  = DialectOllama
+		resp = dialectOf("openai-responses")
+		chat = dialectOf("openai-chat")
+		anth = dialectOf("anthropic")
+		gem  = dialectOf("gemini")
+		oll  = dialectOf("ollama")
 	)
 	tests := []struct {
 		name string

@@ -134,3 +134,31 @@ func (in *interner) id(b []byte) uint16 {
 	in.names = append(in.names, s)
 	return id
 }
+
+// rank orders kinds when one event does several things (a Chat chunk that
+// adds text and opens a call): the timeline shows the most telling one.
+func (k Kind) rank() int {
+	switch k {
+	case KindError:
+		return 6
+	case KindTerminal:
+		return 5
+	case KindItemOpen:
+		return 4
+	case KindArgsDelta:
+		return 3
+	case KindItemDone:
+		return 2
+	case KindTextDelta:
+		return 1
+	}
+	return 0
+}
+
+// Raise sets k to to when to is the more telling of the two, for an event
+// that does several things (see rank).
+func (k *Kind) Raise(to Kind) {
+	if to.rank() > k.rank() {
+		*k = to
+	}
+}

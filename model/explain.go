@@ -97,7 +97,7 @@ func (s *Session) Shape(ev *Event, ord int, data []byte) Shape {
 		return sh
 	}
 	if d := ev.Dialect; d != DialectUnknown && int(d) < len(byDialect) && byDialect[d] != nil {
-		return byDialect[d].shape(s, ev, ord, typ, data)
+		return byDialect[d].Shape(s, ev, ord, typ, data)
 	}
 	if ev.Kind == KindError {
 		return Shape{Type: typeErrorBody}
@@ -110,8 +110,8 @@ const (
 	typeUntyped     = "(untyped)"       // a JSON object no dialect claims
 	typeNotObject   = "(not an object)" // JSON that is not an object
 	typeErrorBody   = "(error)"         // an error outside any dialect
-	typeNonStandard = "(non-standard)"  // a type outside a dialect's stream
-	shapeError      = "error"           // the Sub of an error in a dialect whose type says nothing
+	TypeNonStandard = "(non-standard)"  // a type outside a dialect's stream
+	ShapeError      = "error"           // the Sub of an error in a dialect whose type says nothing
 )
 
 // transportShape names the shapes every dialect shares: comments, heads,
@@ -140,18 +140,18 @@ func transportShape(ev *Event, typ string) (Shape, bool) {
 	return Shape{}, false
 }
 
-// eventItem returns the item ev touched, or nil.
-func (s *Session) eventItem(ev *Event) *Item {
+// EventItem returns the item ev touched, or nil.
+func (s *Session) EventItem(ev *Event) *Item {
 	if ev.Item < 0 || int(ev.Item) >= len(s.Items) {
 		return nil
 	}
 	return s.Items[ev.Item]
 }
 
-// responseAt returns the response of dialect d that event ord belongs to:
+// ResponseAt returns the response of dialect d that event ord belongs to:
 // the latest one started at or before it. Responses are kept in the order
 // they started.
-func (s *Session) responseAt(ord int, d Dialect) *Response {
+func (s *Session) ResponseAt(ord int, d Dialect) *Response {
 	i := sort.Search(len(s.Responses), func(i int) bool { return s.Responses[i].First > ord })
 	for i--; i >= 0; i-- {
 		if s.Responses[i].Dialect == d {

@@ -15,8 +15,8 @@ import (
 	"github.com/streamtap/streamtap/internal/fixtures"
 )
 
-// sourceLiterals returns every string literal in the package's non-test
-// source: a superset of the event, block and delta types the dialect
+// sourceLiterals returns every string literal in the non-test source of
+// the core and of every dialect package (model/dialect/*): a superset of the event, block and delta types the dialect
 // handlers name, whatever table or switch they sit in. Which of them are
 // types is for the model to say (see probeType).
 func sourceLiterals(t *testing.T) []string {
@@ -25,6 +25,11 @@ func sourceLiterals(t *testing.T) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	dialects, err := filepath.Glob("dialect/*/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, dialects...)
 	seen := map[string]bool{}
 	fset := token.NewFileSet()
 	for _, name := range files {
@@ -118,32 +123,13 @@ func TestExplainEveryKnownType(t *testing.T) {
 	}
 	// The probe must find what the handlers' tables list, or it has
 	// stopped working.
+	// (The responses package's TestTablesClaimed holds its tables to its
+	// claims.)
 	var tables []string
-	for typ, v := range argStreams {
-		tables = append(tables, typ, v.done)
-	}
-	for typ := range responsesKinds {
-		tables = append(tables, typ)
-	}
-	tables = append(tables, toolCallPrefixes...)
 	tables = append(tables, "response.created", "message_start", "content_block_delta", "ping", "keepalive", "error")
 	for _, typ := range tables {
 		if !claimed[typ] {
 			t.Errorf("the probe did not find %q among the model's known types", typ)
-		}
-	}
-}
-
-// TestExplainToolCallFamilies: each hosted-tool status prefix the
-// Responses handler knows has one explanation for all its statuses.
-func TestExplainToolCallFamilies(t *testing.T) {
-	for _, p := range toolCallPrefixes {
-		fam := ToolCallFamily(p + "searching")
-		if fam != p+"*" {
-			t.Errorf("ToolCallFamily(%q) = %q; want %q", p+"searching", fam, p+"*")
-		}
-		if _, ok := Explain(Shape{Dialect: DialectResponses, Type: fam}); !ok {
-			t.Errorf("no explanation for %s", fam)
 		}
 	}
 }
@@ -177,7 +163,7 @@ func TestExplainEveryKnownBlockAndDelta(t *testing.T) {
 		ev, it := evs[2], s.Items[0]
 		if ev.ev.Kind == KindArgsDelta || it.Text.Count() > 0 || it.Sign.Count() > 0 {
 			deltas++
-			want := Shape{Dialect: DialectAnthropic, Type: "content_block_delta", Sub: lit}
+			want := Shape{Dialect: dialectOf("anthropic"), Type: "content_block_delta", Sub: lit}
 			if _, ok := Explain(want); !ok {
 				t.Errorf("delta type %q: no explanation for %v", lit, want)
 			}
@@ -361,7 +347,7 @@ func TestShapeByFact(t *testing.T) {
 	find("../samples/responses-websocket-turns.sse", "(http)")
 
 	s, evs := shapeStream([]byte("data: {\"type\":\"response.web_search_call.searching\",\"sequence_number\":0,\"item_id\":\"ws_1\",\"output_index\":0}\n\n"), capture.FormatSSE)
-	if got := evs[0].withData; got != (Shape{Dialect: DialectResponses, Type: "response.web_search_call.*"}) {
+	if got := evs[0].withData; got != (Shape{Dialect: dialectOf("openai-responses"), Type: "response.web_search_call.*"}) {
 		t.Errorf("web search status: Shape = %v (%s)", got, s.TypeName(evs[0].ev.Type))
 	}
 }

@@ -48,7 +48,7 @@ func TestGeminiNestedPartialArgs(t *testing.T) {
 	if c.Name != "cookRecipe" || c.FinalArgs() != want {
 		t.Fatalf("call %q args = %s; want cookRecipe %s", c.Name, c.FinalArgs(), want)
 	}
-	if streamed, ended := c.GeminiEnded(); !streamed || !ended {
+	if streamed, ended := geminiEnded(c); !streamed || !ended {
 		t.Errorf("GeminiEnded() = %v, %v; want true, true", streamed, ended)
 	}
 	if got := s.CallStatus(c); got != "completed" {

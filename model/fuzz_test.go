@@ -262,7 +262,7 @@ func checkArgsAsOf(t *testing.T, s *Session, inputLen int) {
 	// most maxPathPad nulls.
 	maxRender := 8*inputLen + 6*maxPathPad
 	for _, it := range s.Calls() {
-		streamed, _ := it.GeminiEnded()
+		streamed, _ := geminiEnded(it)
 		var prev []byte
 		for ord := -1; ord <= last; ord++ {
 			cur := it.ArgsAsOf(ord)

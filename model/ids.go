@@ -117,7 +117,13 @@ func TallyOf(more []IDTally, field string) IDTally {
 	return IDTally{Field: field}
 }
 
-// recordID records an identifier observed on one of the item's events.
-func (it *Item) recordID(ord int, field, own, value string) {
+// RecordID records an identifier observed on one of the item's events.
+func (it *Item) RecordID(ord int, field, own, value string) {
 	recordID(&it.IDs, &it.MoreIDs, IDSeen{Ordinal: ord, Field: field, Value: value}, own)
+}
+
+// RecordID records an identifier observed on one of the response's later
+// snapshots (see IDs).
+func (r *Response) RecordID(ord int, field, own, value string) {
+	recordID(&r.IDs, &r.MoreIDs, IDSeen{Ordinal: ord, Field: field, Value: value}, own)
 }

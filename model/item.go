@@ -18,7 +18,9 @@ type Change struct {
 // History is a sequence of changes in stream order.
 type History []Change
 
-func (h *History) set(ord int, v string) {
+// Set records value v, set by event ord, unless it is the value already
+// set last.
+func (h *History) Set(ord int, v string) {
 	if n := len(*h); n > 0 && (*h)[n-1].Value == v {
 		return
 	}
@@ -56,23 +58,24 @@ type Buffer struct {
 	Frags []Fragment
 }
 
-func (b *Buffer) add(ord int, p []byte) {
+// Add appends fragment p, added by event ord.
+func (b *Buffer) Add(ord int, p []byte) {
 	b.start(len(p))
 	b.b = append(b.b, p...)
 	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
 }
 
-// whole makes p the buffer's one fragment, sized to fit: a value that
+// SetWhole makes p the buffer's one fragment, sized to fit: a value that
 // arrives whole (an Ollama call's arguments) needs neither the room start
 // gives deltas nor the copy trim makes of it at the item's close.
-func (b *Buffer) whole(ord int, p []byte) {
+func (b *Buffer) SetWhole(ord int, p []byte) {
 	b.b = slices.Clip(append([]byte(nil), p...))
 	b.Frags = []Fragment{{Ordinal: int32(ord), End: int32(len(p))}}
 }
 
-// addString adds the decoded JSON string v, decoding it straight into the
+// AddString adds the decoded JSON string v, decoding it straight into the
 // buffer: a 50 MB delta then costs no 50 MB scratch copy on the way.
-func (b *Buffer) addString(ord int, v []byte) {
+func (b *Buffer) AddString(ord int, v []byte) {
 	b.start(len(v))
 	b.b = jsonscan.Unquote(b.b, v)
 	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
@@ -149,11 +152,11 @@ func (b *Buffer) FragmentAt(ord int) (start, end int, ok bool) {
 	return start, int(b.Frags[j].End), true
 }
 
-// statement is how an item keeps one source's statement of its final
+// Stated is how an item keeps one source's statement of its final
 // arguments or text: a Statement without its name (where it is kept names
 // it), made or not, with its value shared with the assembled bytes when
 // it equals them, so that a 20 MB .done costs no copy.
-type statement struct {
+type Stated struct {
 	Ordinal int // the event that stated it
 	Value   string
 	// sharedLen, when not 0, says the value is the first sharedLen-1 bytes
@@ -242,29 +245,29 @@ type Item struct {
 
 	ext *itemExtra // text sources and replaced statements, for the few items that have them
 
-	paths *pathArgs // arguments that arrive as values at JSON paths (Gemini partialArgs), rebuilt on query
+	paths *PathArgs // arguments that arrive as values at JSON paths (Gemini partialArgs), rebuilt on query
 }
 
-// argsSourceOf states v as a source of the final arguments. When v equals
+// ArgsSourceOf states v as a source of the final arguments. When v equals
 // the arguments assembled so far, as it does on a healthy stream, the
 // source only marks that; its string is made when the source is read, and
 // then shared by every source that agrees. A 50 MB call stated by its
 // deltas, its .done event, output_item.done and the terminal snapshot is
 // then held once while the stream is read, not four times.
-func (it *Item) argsSourceOf(v []byte, ord int) statement {
+func (it *Item) ArgsSourceOf(v []byte, ord int) Stated {
 	if bytes.Equal(v, it.Args.Bytes()) {
-		return statement{Present: true, Ordinal: ord, sharedLen: int32(it.Args.Len() + 1)}
+		return Stated{Present: true, Ordinal: ord, sharedLen: int32(it.Args.Len() + 1)}
 	}
-	return statement{Present: true, Ordinal: ord, Value: string(v)}
+	return Stated{Present: true, Ordinal: ord, Value: string(v)}
 }
 
-// argsSourceOfString is argsSourceOf for a JSON string value, compared
+// ArgsSourceOfString is argsSourceOf for a JSON string value, compared
 // with the arguments a few KiB at a time rather than decoded whole first.
-func (it *Item) argsSourceOfString(v []byte, ord int) statement {
+func (it *Item) ArgsSourceOfString(v []byte, ord int) Stated {
 	if jsonscan.EqualDecoded(v, it.Args.Bytes()) {
-		return it.argsSourceOf(it.Args.Bytes(), ord)
+		return it.ArgsSourceOf(it.Args.Bytes(), ord)
 	}
-	return statement{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, v))}
+	return Stated{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, v))}
 }
 
 // sharedArgs returns the first n bytes of the arguments as a string, made
@@ -295,27 +298,28 @@ func (it *Item) argsCached() string {
 // to 384 bytes), and a 100 MB stream holds tens of thousands of items,
 // live until the end, which the collector marks again on every cycle.
 type argStatements struct {
-	by      [numSources]statement
+	by      [numSources]Stated
 	argsStr string
 }
 
 // Statement returns source n's statement of the final arguments, and
 // whether the stream made one.
 func (it *Item) Statement(n SourceName) (Statement, bool) {
-	if !it.stating(n) {
+	if !it.Stating(n) {
 		return Statement{}, false
 	}
 	src := it.resolveArgs(it.statements.by[n])
 	return Statement{Name: n.String(), Ordinal: src.Ordinal, Value: src.Value}, true
 }
 
-// stating reports whether source n stated the final arguments, without
+// Stating reports whether source n stated the final arguments, without
 // making a string of them as Statement may.
-func (it *Item) stating(n SourceName) bool {
+func (it *Item) Stating(n SourceName) bool {
 	return it.statements != nil && it.statements.by[n].Present
 }
 
-func (it *Item) setSource(n SourceName, src statement) {
+// SetSource records src as source n's statement of the final arguments.
+func (it *Item) SetSource(n SourceName, src Stated) {
 	if it.statements == nil {
 		it.statements = new(argStatements)
 	}
@@ -326,26 +330,26 @@ func (it *Item) setSource(n SourceName, src statement) {
 	it.statements.by[n] = src
 }
 
-// refusal and sign return the item's refusal and signature buffers,
+// RefusalBuffer and SignatureBuffer return the item's refusal and signature buffers,
 // making them on first use.
-func (it *Item) refusal() *Buffer {
+func (it *Item) RefusalBuffer() *Buffer {
 	if it.Refusal == nil {
 		it.Refusal = new(Buffer)
 	}
 	return it.Refusal
 }
 
-func (it *Item) sign() *Buffer {
+func (it *Item) SignatureBuffer() *Buffer {
 	if it.Sign == nil {
 		it.Sign = new(Buffer)
 	}
 	return it.Sign
 }
 
-// close marks the item closed by event ord and trims its buffers: append
+// Close marks the item closed by event ord and trims its buffers: append
 // leaves up to half of a buffer unused, and a long stream keeps tens of
 // thousands of closed items. Fragments that arrive later still append.
-func (it *Item) close(ord int) {
+func (it *Item) Close(ord int) {
 	it.Closed = ord
 	it.Args.trim()
 	it.Text.trim()
@@ -364,7 +368,21 @@ func (b *Buffer) trim() {
 // IsCall reports whether the item is a tool call.
 func (it *Item) IsCall() bool { return it.Role == RoleCall }
 
-func (it *Item) touch(ord int) {
+// LastArgsOrdinal is the event that added the last fragment of the
+// arguments, or the item's last event when none did.
+func (it *Item) LastArgsOrdinal() int {
+	if n := len(it.Args.Frags); n > 0 {
+		return int(it.Args.Frags[n-1].Ordinal)
+	}
+	return it.Last
+}
+
+// AddTextDelta counts an output_text delta of a Responses message: the
+// deltas then state its final text (see TextSourcesAsOf).
+func (it *Item) AddTextDelta() { it.textDeltas++ }
+
+// Touch widens the item's span of events (First, Last) to event ord.
+func (it *Item) Touch(ord int) {
 	if it.First < 0 || ord < it.First {
 		it.First = ord
 	}
@@ -373,25 +391,25 @@ func (it *Item) touch(ord int) {
 	}
 }
 
-// seen records an identifier observed on an event when it differs from the
+// SawID records an identifier observed on an event when it differs from the
 // item's own.
-func (it *Item) seen(ord int, field, own, value string) {
+func (it *Item) SawID(ord int, field, own, value string) {
 	if value == "" || value == own {
 		return
 	}
-	it.recordID(ord, field, own, value)
+	it.RecordID(ord, field, own, value)
 }
 
-// seenUnlessLearnt is seen for a call id or name, except that an item no
+// SawIDUnlessLearnt is seen for a call id or name, except that an item no
 // output_item.added opened (an orphan, or one opened before a resumed
 // stream's resume point) had none to change: its first value is learnt,
 // not a change. Only an item opened with an empty value records the
 // value's late arrival.
-func (it *Item) seenUnlessLearnt(ord int, field, own, value string) {
+func (it *Item) SawIDUnlessLearnt(ord int, field, own, value string) {
 	if own == "" && it.Opened < 0 {
 		return
 	}
-	it.seen(ord, field, own, value)
+	it.SawID(ord, field, own, value)
 }
 
 // FinalArgs returns the arguments a client would execute: for Responses the
@@ -435,7 +453,7 @@ func (it *Item) stated(n SourceName) (stated, bool) {
 	if n == SourceDeltas && it.Deltas > 0 {
 		return stated{shared: it.Args.Len() + 1}, true
 	}
-	if !it.stating(n) {
+	if !it.Stating(n) {
 		return stated{}, false
 	}
 	src := it.statements.by[n]

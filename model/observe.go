@@ -73,85 +73,34 @@ func findObserver[T Observer](o Observer) (T, bool) {
 // added, or nil when the member is absent or the event's data is not a
 // JSON object. It answers only while the event is added: to the dialect
 // that claims and assembles it, and during Observer.Observe (elsewhere it
-// returns nil), because the event's bytes belong to the framer. The members
-// the assembly reads are already at hand; others cost one walk over the
-// event's top level.
+// returns nil), because the event's bytes belong to the framer. A member
+// some dialect declared (MemberOf) is at hand, as Member returns it;
+// others cost one walk over the event's top level.
 func (s *Session) Field(key string) []byte {
 	if s.cur == nil {
 		return nil
 	}
-	t := &s.top
-	switch key {
-	case "type":
-		return t.typ
-	case "sequence_number":
-		return t.seq
-	case "item_id":
-		return t.itemID
-	case "output_index":
-		return t.outputIndex
-	case "content_index":
-		return t.contentIndex
-	case "summary_index":
-		return t.summaryIndex
-	case "delta":
-		return t.delta
-	case "arguments":
-		return t.arguments
-	case "item":
-		return t.item
-	case "response":
-		return t.response
-	case "error":
-		return t.err
-	case "index":
-		return t.index
-	case "content_block":
-		return t.contentBlock
-	case "object":
-		return t.object
-	case "id":
-		return t.id
-	case "choices":
-		return t.choices
-	case "message":
-		return t.message
-	case "name":
-		return t.name
-	case "code":
-		return t.code
-	case "usage":
-		return t.usage
-	case "content":
-		return t.content
-	case "model":
-		return t.model
-	case "created":
-		return t.created
-	case "stop_reason":
-		return t.stopReason
-	case "contentBlockIndex":
-		return t.blockIndex
-	case "start":
-		return t.start
-	case "stopReason":
-		return t.converseStop
+	if sl, ok := lookupMember(key); ok {
+		return s.top.vals[sl.m]
 	}
 	return s.idx.Get(s.cur, key)
 }
 
-// DeltaType returns the "type" member of the delta of the Anthropic
-// content_block_delta being added (the first one, as Index.Get finds it),
-// or nil when the delta has none, and true; false when the assembly did
-// not walk this event's delta, and then the caller reads it itself. It
-// answers as Field does, only while the event is added and observed: the
-// rules read the type of every delta, and the assembly's walk over it has
-// found it already.
-func (s *Session) DeltaType() ([]byte, bool) {
-	if s.cur == nil || !s.top.deltaWalked {
+// SetMemo leaves v, something the assembly found in the event being added
+// and does not keep, for the dialect's rules to read (Memo) as they
+// observe the event, so that they need not walk it again: Anthropic's
+// assembly leaves the type of a content_block_delta's delta. A dialect
+// has one memo per event, cleared before the next.
+func (s *Session) SetMemo(v []byte) { s.top.memo, s.top.memoSet = v, true }
+
+// Memo returns what the assembly left with SetMemo for the event being
+// added, and whether it left anything. It answers as Field does, only
+// while the event is added and observed.
+func (s *Session) Memo() ([]byte, bool) {
+	if s.cur == nil || !s.top.memoSet {
 		return nil, false
 	}
-	return s.top.deltaType, true
+	return s.top.memo, true
 }
 
 // Note is what the assembly saw of the event being added and does not
@@ -161,30 +110,18 @@ func (s *Session) DeltaType() ([]byte, bool) {
 type Note struct {
 	// Item is the index in Session.Items of the item it concerns, or -1.
 	Item int
-	// What says what: NoteMessageInChunk, NoteNullArguments, NoteNullID,
-	// NoteNullType, NoteNullName.
+	// What says what, in the dialect's words (package chat's
+	// NoteMessageInChunk, …).
 	What string
 }
-
-// The notes a Chat chunk may bring.
-const (
-	// NoteMessageInChunk: a chunk's choice carries a whole message next to
-	// its delta.
-	NoteMessageInChunk = "message in chunk"
-	// NoteNullArguments: a tool-call fragment sends "arguments": null.
-	NoteNullArguments = "arguments"
-	// NoteNullID, NoteNullType, NoteNullName: a fragment that continues a
-	// call sends "id", "type" or "name": null.
-	NoteNullID   = "id"
-	NoteNullType = "type"
-	NoteNullName = "name"
-)
 
 // Notes returns what the assembly noted of the event being added. Like
 // Field, it answers during Observer.Observe; the slice is reused.
 func (s *Session) Notes() []Note { return s.notes }
 
-func (s *Session) note(item int, what string) {
+// AddNote notes, for the event being added, a quirk the rules judge (see
+// Note): item is the index of the item it concerns, or -1.
+func (s *Session) AddNote(item int, what string) {
 	s.notes = append(s.notes, Note{Item: item, What: what})
 }
 

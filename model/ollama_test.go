@@ -66,7 +66,7 @@ func TestOllamaCaptures(t *testing.T) {
 			}
 			var at int64
 			for i, ev := range s.Events.All() {
-				if ev.Offset != at || ev.Dialect != DialectOllama || ev.Kind == KindUnknown {
+				if ev.Offset != at || ev.Dialect != dialectOf("ollama") || ev.Kind == KindUnknown {
 					t.Fatalf("event %d at %d (previous ended at %d): %s %s", i, ev.Offset, at, ev.Dialect, ev.Kind)
 				}
 				at = ev.Offset + int64(ev.Len)
@@ -220,7 +220,7 @@ func TestOllamaEnds(t *testing.T) {
 	// The error line is the stream's: an error event of Ollama, recorded
 	// with its message.
 	s := Assemble([]byte(tests[4].stream), capture.FormatAuto, Options{KeepEvents: true})
-	if ev := s.Events.At(1); ev.Dialect != DialectOllama || ev.Kind != KindError || len(s.Errors) != 1 || s.Errors[0].Ordinal != 1 {
+	if ev := s.Events.At(1); ev.Dialect != dialectOf("ollama") || ev.Kind != KindError || len(s.Errors) != 1 || s.Errors[0].Ordinal != 1 {
 		t.Errorf("error line: %s %s, errors %v", ev.Dialect, ev.Kind, s.Errors)
 	}
 }

@@ -7,7 +7,7 @@ package model
 // The outcomes of a stream (Outcome.State). A dialect's terminal event
 // sets its response's status to one of the first four (Response.Status);
 // a dialect whose terminal event carries a finish or stop reason instead
-// maps the reason with an outcome hook (finishOutcome); the other words
+// maps the reason with an outcome hook (FinishOutcomer); the other words
 // are decided by the session: an error, no terminal event, nothing at all.
 const (
 	// OutcomeCompleted: the model finished its answer (a natural stop, a
@@ -50,25 +50,6 @@ func Outcomes() []string {
 // blocked so has no candidate at all.
 const PromptChoice = -1
 
-// finishOutcomer is the hook of a dialect whose terminal event carries a
-// finish or stop reason (Chat's finish_reason, Anthropic's stop_reason,
-// Gemini's finishReason, the reason of Responses' incomplete_details):
-// finishOutcome returns OutcomeIncomplete for a reason that is a limit,
-// OutcomeBlocked for a refusal or a filter, and "" for a normal end. A
-// dialect without it keeps the status its terminal event set.
-type finishOutcomer interface {
-	finishOutcome(reason string) string
-}
-
-// unterminatedEnder is the hook of a dialect whose responses may end
-// complete without their terminal event (a Chat stream without data:
-// [DONE] once every choice has its finish_reason): finishedWithout
-// reports, for a response of an ended stream without a terminal event,
-// whether it was complete anyway, and the event that completed it.
-type unterminatedEnder interface {
-	finishedWithout(s *Session, r *Response) (ord int, ok bool)
-}
-
 // outcomeRank orders the outcomes a finish reason can lead to: the worst
 // choice of a response tells its outcome.
 func outcomeRank(state string) int {
@@ -89,7 +70,7 @@ func outcomeRank(state string) int {
 // else choice 0's last reason.
 func (r *Response) finished(state string) (string, string) {
 	detail := r.FinishOf(0).Last()
-	fo, _ := byDialect[r.Dialect].(finishOutcomer)
+	fo, _ := byDialect[r.Dialect].(FinishOutcomer)
 	worst, why := "", ""
 	for _, cf := range r.Finish {
 		reason := cf.Reasons.Last()
@@ -98,7 +79,7 @@ func (r *Response) finished(state string) (string, string) {
 		case cf.Choice == PromptChoice:
 			o, reason = OutcomeBlocked, "prompt: "+reason
 		case fo != nil:
-			o = fo.finishOutcome(reason)
+			o = fo.FinishOutcome(reason)
 		}
 		if outcomeRank(o) > outcomeRank(worst) {
 			worst, why = o, reason

@@ -7,22 +7,31 @@ import (
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
-// pathArgs keeps a call's arguments that arrive as values at JSON paths
+// PathArgs keeps a call's arguments that arrive as values at JSON paths
 // rather than as text (Gemini's partialArgs, from Vertex's streamed
 // function calls): they are kept as operations and rendered to compact
 // JSON, keys in stream order, when asked for.
-type pathArgs struct {
-	ops   []pathOp
-	ended bool // the dialect's end marker arrived
+type PathArgs struct {
+	Ops   []PathOp
+	Ended bool // the dialect's end marker arrived
 }
 
-type pathOp struct {
-	ord   int
-	path  string
-	str   []byte // a string piece, for stringValue
-	raw   []byte // the JSON of any other value
-	cont  bool   // willContinue: the next piece of the same string follows
-	isStr bool
+// SetPathArgs makes the item's arguments ones that arrive as values at
+// JSON paths (p), rebuilt when read, instead of text fragments.
+func (it *Item) SetPathArgs(p *PathArgs) { it.paths = p }
+
+// PathArgs returns the item's arguments that arrive at JSON paths, nil when
+// they arrive as text (see SetPathArgs).
+func (it *Item) PathArgs() *PathArgs { return it.paths }
+
+// PathOp is one value of a PathArgs: a value at a JSON path.
+type PathOp struct {
+	Ord   int
+	Path  string
+	Str   []byte // a string piece, for stringValue
+	Raw   []byte // the JSON of any other value
+	Cont  bool   // willContinue: the next piece of the same string follows
+	IsStr bool
 }
 
 // gnode is a node of the arguments being rebuilt.
@@ -70,28 +79,28 @@ func (n *gnode) child(key string, index int, pad *int) *gnode {
 }
 
 // render returns the arguments as of event ord (all when ord < 0).
-func (g *pathArgs) render(ord int) []byte {
+func (g *PathArgs) render(ord int) []byte {
 	root := &gnode{isObj: true}
 	cont := map[string]bool{}
 	pad := maxPathPad
-	for _, op := range g.ops {
-		if ord >= 0 && op.ord > ord {
+	for _, op := range g.Ops {
+		if ord >= 0 && op.Ord > ord {
 			break
 		}
 		n := root
-		for _, seg := range parsePath(op.path) {
+		for _, seg := range parsePath(op.Path) {
 			n = n.child(seg.key, seg.index, &pad)
 		}
 		switch {
-		case op.isStr:
-			if n.isStr && cont[op.path] {
-				n.str = append(n.str, op.str...)
+		case op.IsStr:
+			if n.isStr && cont[op.Path] {
+				n.str = append(n.str, op.Str...)
 			} else {
-				n.str, n.isStr, n.raw = append([]byte(nil), op.str...), true, nil
+				n.str, n.isStr, n.raw = append([]byte(nil), op.Str...), true, nil
 			}
-			cont[op.path] = op.cont
+			cont[op.Path] = op.Cont
 		default:
-			n.raw, n.isStr = op.raw, false
+			n.raw, n.isStr = op.Raw, false
 		}
 	}
 	return root.write(nil)

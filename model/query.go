@@ -261,8 +261,8 @@ func (s *Session) Outcome() Outcome {
 		if !s.ended {
 			return Outcome{State: OutcomeStreaming, Ordinal: -1}
 		}
-		if ue, ok := byDialect[r.Dialect].(unterminatedEnder); ok && s.endedCleanly() {
-			if ord, ok := ue.finishedWithout(s, r); ok {
+		if ue, ok := byDialect[r.Dialect].(CompleteWithout); ok && s.endedCleanly() {
+			if ord, ok := ue.FinishedWithout(s, r); ok {
 				state, detail := r.finished(OutcomeCompleted)
 				return Outcome{State: state, Detail: detail, Ordinal: ord}
 			}

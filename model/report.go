@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
@@ -381,10 +380,7 @@ func escapeInPieces[T string | []byte](pw *pieceWriter, b []byte, s T) []byte {
 		return jsonscan.AppendEscaped(b, s)
 	}
 	for len(s) > 0 && pw.err == nil {
-		cut := min(len(s), bigString)
-		for cut < len(s) && !utf8.RuneStart(s[cut]) {
-			cut++
-		}
+		cut := jsonscan.PieceEnd(s, bigString)
 		b = jsonscan.AppendEscaped(b, s[:cut])
 		_, pw.err = pw.w.Write(b)
 		b = b[:0]

@@ -59,9 +59,9 @@ type ToolOutput struct {
 // MaxOutputShown bounds how much of one tool output a Request keeps.
 const MaxOutputShown = 512
 
-// outputText renders a tool output: a JSON string unquoted, anything
+// OutputText renders a tool output: a JSON string unquoted, anything
 // else compacted, cut to MaxOutputShown bytes.
-func outputText(raw json.RawMessage) string {
+func OutputText(raw json.RawMessage) string {
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
 		var b bytes.Buffer
@@ -79,6 +79,20 @@ func outputText(raw json.RawMessage) string {
 		s = s[:cut] + "…"
 	}
 	return s
+}
+
+// RequestReader is the optional hook of a Protocol whose request bodies
+// say what ParseRequest's own reading does not. ParseRequest reads, in one
+// decoding, the members the OpenAI APIs, Anthropic and Gemini share or
+// mirror (model, stream, tools, tool_choice, messages, input, contents):
+// a request body arrives before its stream says its dialect, and the
+// proxy reads every one. A dialect with members of its own (Bedrock
+// Converse's toolConfig and toolUse blocks) reads them with ReadRequest,
+// which ParseRequest calls, dialect by dialect in id order, for every body
+// that is a JSON object: it must leave a body that is not its dialect's
+// as it found it.
+type RequestReader interface {
+	ReadRequest(body []byte, r *Request)
 }
 
 // ParseRequest reads an LLM request body of any dialect; path is the
@@ -113,23 +127,13 @@ func ParseRequest(body []byte, path string) Request {
 		info.readTooling(&req.tooling)
 		info.Model, info.Stream, info.Previous = req.Model, req.Stream, req.Previous
 		if len(req.Choice) > 0 {
-			info.ToolChoice = outputText(req.Choice)
+			info.ToolChoice = OutputText(req.Choice)
 		}
 		if req.Parallel != nil {
 			info.Parallel = strconv.FormatBool(*req.Parallel)
 		}
 		for _, t := range req.Tools {
 			info.Tools = append(info.Tools, toolNames(t)...)
-		}
-		if cfg := req.ToolConfig; cfg != nil { // Bedrock Converse
-			for _, t := range cfg.Tools {
-				for _, d := range converseDecls(t) {
-					info.Tools = append(info.Tools, d.Name)
-				}
-			}
-			if len(req.Choice) == 0 && present(cfg.Choice) {
-				info.ToolChoice = outputText(cfg.Choice)
-			}
 		}
 		// Responses: input items.
 		var items []struct {
@@ -143,7 +147,7 @@ func ParseRequest(body []byte, path string) Request {
 				switch it.Type {
 				case "function_call_output", "custom_tool_call_output":
 					info.Answers = append(info.Answers, it.CallID)
-					info.Outputs = append(info.Outputs, ToolOutput{Kind: it.Type, CallID: it.CallID, Output: outputText(it.Output)})
+					info.Outputs = append(info.Outputs, ToolOutput{Kind: it.Type, CallID: it.CallID, Output: OutputText(it.Output)})
 				case "function_call", "custom_tool_call":
 					info.Assistants = append(info.Assistants, it.CallID)
 				case "tool_search_output":
@@ -156,25 +160,23 @@ func ParseRequest(body []byte, path string) Request {
 		for _, m := range req.Messages {
 			if m.Role == "tool" && m.ToolCallID != "" { // Chat
 				info.Answers = append(info.Answers, m.ToolCallID)
-				info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool", CallID: m.ToolCallID, Output: outputText(m.Content)})
+				info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool", CallID: m.ToolCallID, Output: OutputText(m.Content)})
 			}
 			for _, c := range m.ToolCalls {
 				info.Assistants = append(info.Assistants, c.ID)
 			}
-			var blocks []struct { // Anthropic, and Bedrock Converse's
+			var blocks []struct { // Anthropic
 				Type      string          `json:"type"`
 				ID        string          `json:"id"`
 				ToolUseID string          `json:"tool_use_id"`
 				Content   json.RawMessage `json:"content"`
-				converseBlock
 			}
 			if json.Unmarshal(m.Content, &blocks) == nil {
 				for _, b := range blocks {
-					info.readConverseBlock(&b.converseBlock)
 					switch b.Type {
 					case "tool_result":
 						info.Answers = append(info.Answers, b.ToolUseID)
-						info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool_result", CallID: b.ToolUseID, Output: outputText(b.Content)})
+						info.Outputs = append(info.Outputs, ToolOutput{Kind: "tool_result", CallID: b.ToolUseID, Output: OutputText(b.Content)})
 					case "tool_use":
 						info.Assistants = append(info.Assistants, b.ID)
 					}
@@ -191,8 +193,13 @@ func ParseRequest(body []byte, path string) Request {
 					if id == "" {
 						id = fr.Name
 					}
-					info.Outputs = append(info.Outputs, ToolOutput{Kind: "functionResponse", CallID: id, Output: outputText(fr.Response)})
+					info.Outputs = append(info.Outputs, ToolOutput{Kind: "functionResponse", CallID: id, Output: OutputText(fr.Response)})
 				}
+			}
+		}
+		for _, r := range registered {
+			if rr, ok := r.p.(RequestReader); ok {
+				rr.ReadRequest(body, &info)
 			}
 		}
 	}

@@ -120,13 +120,12 @@ type tooling struct {
 	ToolConfigSnake    *toolConfig       `json:"tool_config"`
 }
 
-// toolConfig is the toolConfig member of two dialects: Gemini's holds
-// functionCallingConfig, Bedrock Converse's the tools and toolChoice.
+// toolConfig is Gemini's toolConfig member: its functionCallingConfig
+// (Bedrock Converse's toolConfig, its tools and toolChoice, is read by
+// that dialect, see RequestReader).
 type toolConfig struct {
-	Calling      *geminiCalling    `json:"functionCallingConfig"`
-	CallingSnake *geminiCalling    `json:"function_calling_config"`
-	Tools        []json.RawMessage `json:"tools"`      // Bedrock Converse
-	Choice       json.RawMessage   `json:"toolChoice"` // Bedrock Converse
+	Calling      *geminiCalling `json:"functionCallingConfig"`
+	CallingSnake *geminiCalling `json:"function_calling_config"`
 }
 
 type geminiCalling struct {
@@ -147,25 +146,18 @@ func (info *Request) readTooling(t *tooling) {
 			Parameters json.RawMessage `json:"parameters"`
 		}
 		if json.Unmarshal(raw, &f) == nil && f.Name != "" {
-			info.Decls = append(info.Decls, ToolDecl{Name: f.Name, Type: "function", Kind: ToolFunction, Schema: schemaOf(f.Parameters)})
+			info.Decls = append(info.Decls, ToolDecl{Name: f.Name, Type: "function", Kind: ToolFunction, Schema: SchemaOf(f.Parameters)})
 		}
 	}
 	info.ToolsElsewhere = present(t.Prompt) || present(t.CachedContent) || present(t.CachedContentSnake)
 	if t.Parallel != nil && !*t.Parallel {
 		info.Serial = true
 	}
-	if cfg := t.ToolConfig; cfg != nil {
-		for _, raw := range cfg.Tools {
-			info.Decls = append(info.Decls, converseDecls(raw)...)
-		}
-	}
 	switch {
 	case present(t.Choice):
 		info.readChoice(t.Choice)
 	case present(t.FunctionCall):
 		info.readChoice(legacyChoice(t.FunctionCall))
-	case t.ToolConfig != nil && present(t.ToolConfig.Choice):
-		info.Choice = converseChoice(t.ToolConfig.Choice)
 	default:
 		for _, cfg := range []*toolConfig{t.ToolConfig, t.ToolConfigSnake} {
 			if cfg == nil {
@@ -186,8 +178,8 @@ func present(raw json.RawMessage) bool {
 	return len(v) > 0 && string(v) != "null"
 }
 
-// schemaOf keeps a schema when one was given.
-func schemaOf(raw json.RawMessage) json.RawMessage {
+// SchemaOf keeps a schema when one was given.
+func SchemaOf(raw json.RawMessage) json.RawMessage {
 	if !present(raw) {
 		return nil
 	}
@@ -225,13 +217,13 @@ func toolDecls(raw json.RawMessage) []ToolDecl {
 	switch {
 	case t.Function != nil && t.Function.Name != "": // Chat function
 		return []ToolDecl{{Name: t.Function.Name, Type: t.Type, Kind: ToolFunction,
-			Schema: schemaOf(t.Function.Parameters), Strict: strict(t.Function.Strict)}}
+			Schema: SchemaOf(t.Function.Parameters), Strict: strict(t.Function.Strict)}}
 	case t.Custom != nil && t.Custom.Name != "": // Chat custom
 		return []ToolDecl{{Name: t.Custom.Name, Type: t.Type, Kind: ToolCustom, Grammar: grammarOf(t.Custom.Format)}}
 	case present(t.InputSchema) && t.Name != "": // Anthropic client tool
 		return []ToolDecl{{Name: t.Name, Type: t.Type, Kind: ToolFunction, Schema: t.InputSchema, Strict: strict(t.Strict)}}
 	case t.Type == "function" && t.Name != "": // Responses function
-		return []ToolDecl{{Name: t.Name, Type: t.Type, Kind: ToolFunction, Schema: schemaOf(t.Parameters), Strict: strict(t.Strict)}}
+		return []ToolDecl{{Name: t.Name, Type: t.Type, Kind: ToolFunction, Schema: SchemaOf(t.Parameters), Strict: strict(t.Strict)}}
 	case t.Type == "custom" && t.Name != "": // Responses custom
 		return []ToolDecl{{Name: t.Name, Type: t.Type, Kind: ToolCustom, Grammar: grammarOf(t.Format)}}
 	case t.Type != "": // a built-in: Anthropic's named, OpenAI's by type
@@ -241,7 +233,7 @@ func toolDecls(raw json.RawMessage) []ToolDecl {
 		}
 		return []ToolDecl{{Name: name, Type: t.Type, Kind: ToolBuiltin}}
 	case t.Name != "": // a client tool declared without a schema
-		return []ToolDecl{{Name: t.Name, Kind: ToolFunction, Schema: schemaOf(t.Parameters)}}
+		return []ToolDecl{{Name: t.Name, Kind: ToolFunction, Schema: SchemaOf(t.Parameters)}}
 	}
 	var out []ToolDecl
 	for _, d := range append(t.Decls, t.DeclsSnake...) {

@@ -21,7 +21,7 @@ func viewDecls(ds []ToolDecl) []declView {
 	for _, d := range ds {
 		v := declView{Name: d.Name, Type: d.Type, Kind: d.Kind, OpenAPI: d.OpenAPI, Strict: d.Strict, Grammar: d.Grammar}
 		if d.Schema != nil {
-			v.Schema = compactJSON(d.Schema)
+			v.Schema = CompactJSON(d.Schema)
 		}
 		out = append(out, v)
 	}

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"cmp"
+	"encoding/json"
 	"io"
 	"slices"
 	"strconv"
@@ -56,7 +57,9 @@ type Response struct {
 	MoreIDs []IDTally
 }
 
-func (r *Response) finish(choice, ord int, reason string) {
+// AddFinish records choice's finish reason, given by event ord (see
+// Finish).
+func (r *Response) AddFinish(choice, ord int, reason string) {
 	for i := range r.Finish {
 		if r.Finish[i].Choice == choice {
 			r.Finish[i].Reasons = append(r.Finish[i].Reasons, Change{Ordinal: ord, Value: reason})
@@ -125,25 +128,26 @@ type Session struct {
 	done     int // ordinal of the first [DONE], or -1
 	ended    bool
 	endErr   error
-	top      top
+	top      members         // the declared members of the event being added: see Member
 	idx      *jsonscan.Index // the structure of the event being added: &scanIdx, or &batchIdx
 	scanIdx  jsonscan.Index  // indexes events that Add validates itself
 	batchIdx jsonscan.Index  // reads an event a Batch validated
 	scratch  []byte
-	cur      []byte                    // the data of the event being added, when it is a JSON object
-	status   int                       // HTTP status of the latest head
-	upgraded bool                      // a head switched protocols: see Upgraded
-	states   [maxDialects]dialectState // each dialect's assembly, made when first needed
+	cur      []byte                // the data of the event being added, when it is a JSON object
+	status   int                   // HTTP status of the latest head
+	upgraded bool                  // a head switched protocols: see Upgraded
+	states   [maxDialects]Assembly // each dialect's assembly, made when first needed
 	// typeOwners holds, by interned type, 1 + the dialect that claims the
 	// type (see typeOwner), or 0 while unasked.
 	typeOwners []Dialect
 	notes      []Note // the event being added's: see Notes
-	// chunk is the inner document of the InvokeModel chunk being added,
-	// when its Batch decoded and scanned it already (see prescanChunk).
+	// chunk is the inner document of the wrapped event being added, when
+	// its Batch decoded and scanned it already (see Wrapper).
 	chunk prefocus
-	// unwrapped is the decoded bytes of the InvokeModel chunk being added,
-	// when its payload was validated by decoding them (see unwrapChunk).
-	unwrapped []byte
+	// unwrapped is the decoded bytes of the wrapped event being added,
+	// when its payload was validated by decoding them (see
+	// unwrapShaped), and inner the buffer they are decoded into.
+	unwrapped, inner []byte
 }
 
 // NewSession returns an empty session.
@@ -242,116 +246,6 @@ func (s *Session) Dialects() []Dialect {
 	return out
 }
 
-// top holds the top-level members of the current event's JSON that the
-// dialects read, most of them to claim it. One pass of the scanner fills
-// it for every event; a member not here costs a walk (Session.Field).
-type top struct {
-	typ, seq, itemID, outputIndex, contentIndex, summaryIndex, delta, arguments,
-	text, item, response, err, index, contentBlock, object, id, choices, model,
-	candidates, message, name, input, code, refusal, part, usage, usageMeta,
-	promptFeedback, content, role, responseID, stopReason, created, done []byte
-	// Bedrock ConverseStream's (also Nova's inside InvokeModel chunks).
-	blockIndex, start, converseStop []byte
-	// bytes is an InvokeModel chunk's base64 member, its first: collected
-	// here, the chunk's decoding does not scan the string a second time
-	// to find where it ends.
-	bytes []byte
-	// deltaType is the first "type" member of an Anthropic
-	// content_block_delta's delta, and deltaWalked says the assembly
-	// walked that delta (see Session.DeltaType).
-	deltaType   []byte
-	deltaWalked bool
-}
-
-// member is collect for Index.Members.
-func (t *top) member(key, v []byte) bool {
-	t.collect(key, v)
-	return true
-}
-
-func (t *top) collect(key, v []byte) {
-	switch string(key) {
-	case "type":
-		t.typ = v
-	case "sequence_number":
-		t.seq = v
-	case "item_id":
-		t.itemID = v
-	case "output_index":
-		t.outputIndex = v
-	case "content_index":
-		t.contentIndex = v
-	case "summary_index":
-		t.summaryIndex = v
-	case "delta":
-		t.delta = v
-	case "arguments":
-		t.arguments = v
-	case "text":
-		t.text = v
-	case "item":
-		t.item = v
-	case "response":
-		t.response = v
-	case "error":
-		t.err = v
-	case "index":
-		t.index = v
-	case "content_block":
-		t.contentBlock = v
-	case "object":
-		t.object = v
-	case "id":
-		t.id = v
-	case "choices":
-		t.choices = v
-	case "model":
-		t.model = v
-	case "created":
-		t.created = v
-	case "candidates":
-		t.candidates = v
-	case "message":
-		t.message = v
-	case "name":
-		t.name = v
-	case "input":
-		t.input = v
-	case "code":
-		t.code = v
-	case "refusal":
-		t.refusal = v
-	case "part":
-		t.part = v
-	case "usage":
-		t.usage = v
-	case "usageMetadata":
-		t.usageMeta = v
-	case "promptFeedback":
-		t.promptFeedback = v
-	case "content":
-		t.content = v
-	case "role":
-		t.role = v
-	case "responseId":
-		t.responseID = v
-	case "stop_reason":
-		t.stopReason = v
-	case "done":
-		t.done = v
-	case "contentBlockIndex":
-		t.blockIndex = v
-	case "start":
-		t.start = v
-	case "stopReason":
-		t.converseStop = v
-	case "bytes":
-		if t.bytes == nil {
-			t.bytes = v
-		}
-	}
-}
-
 // Add turns a frame into an event, updates the assembly and returns the
 // event. The pointer is valid until the next Add.
 func (s *Session) Add(f *capture.Frame) *Event { return s.add(f, nil, jsonscan.Scanned{}) }
@@ -366,6 +260,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
 	s.cur = nil
+	s.top.reset() // Member answers nil for any event without members, not the last one's
 	s.notes = s.notes[:0]
 	switch f.Kind {
 	case capture.FrameComment:
@@ -425,8 +320,8 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		if ev.Type == 0 {
 			ev.Type = s.types.id([]byte(TypeNoData))
 		}
-		for _, r := range registry {
-			if r.d.keepalive(f.Event) {
+		for _, r := range detection {
+			if r.p.Keepalive(f.Event) {
 				ev.Kind, ev.Dialect = KindKeepalive, r.id
 				break
 			}
@@ -440,18 +335,17 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 			s.done = ord
 		}
 		if s.lastDial != DialectUnknown {
-			s.state(s.lastDial).sentinel(s, ord)
+			s.Assembly(s.lastDial).Sentinel(s, ord)
 		}
 		return
 	}
-	s.top = top{}
 	var isObj bool
 	var err error
 	switch {
 	case s.chunk.in != nil:
-		// An InvokeModel chunk the Batch decoded and scanned already: its
-		// outer document is read no more (the chunk's dialect reads the
-		// event it wraps), so it is neither loaded nor walked again.
+		// A wrapped event the Batch decoded and scanned already: its outer
+		// document is read no more (its dialect reads the event it wraps),
+		// so it is neither loaded nor walked again.
 		isObj, err = sc.IsObject, sc.Err
 	case pre != nil:
 		s.idx = &s.batchIdx
@@ -460,10 +354,9 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 			s.idx.Members(data, s.top.member)
 		}
 	default:
-		if inner, ok := s.unwrapChunk(f); ok {
-			// Valid JSON, since its base64 decoded: the chunk's dialect
-			// reads the event it wraps, so its outer document is not
-			// scanned (see chunkShape).
+		if inner, ok := s.unwrapShaped(f); ok {
+			// Valid JSON, since it decoded: its dialect reads the event it
+			// wraps, so its outer document is not scanned (see Wrapper).
 			s.unwrapped, isObj = inner, true
 		} else {
 			isObj, err = s.idx.ScanObject(data, s.top.collect)
@@ -482,51 +375,51 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		return
 	}
 	s.cur = data
-	t := &s.top
+	t := &s.top.vals
 	if f.Flags&capture.EventStream != 0 {
 		ev.Type = ev.Name // an event stream message is typed by its :event-type header
-	} else if len(t.typ) > 0 {
-		s.scratch = jsonscan.Unquote(s.scratch[:0], t.typ)
+	} else if len(t[mType]) > 0 {
+		s.scratch = jsonscan.Unquote(s.scratch[:0], t[mType])
 		ev.Type = s.types.id(s.scratch)
 		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {
 			ev.Flags |= NameMismatch
 		}
-	} else if jsonscan.Kind(t.object) == '"' {
-		ev.Type = s.types.id(jsonscan.Unquote(s.scratch[:0], t.object)) // chat.completion.chunk
+	} else if jsonscan.Kind(t[mObject]) == '"' {
+		ev.Type = s.types.id(jsonscan.Unquote(s.scratch[:0], t[mObject])) // chat.completion.chunk
 	} else {
 		ev.Type = ev.Name
 	}
-	if n, ok := jsonscan.Int(t.seq); ok {
+	if n, ok := jsonscan.Int(t[mSeq]); ok {
 		ev.Seq = n
 	}
 	typ := s.types.names[ev.Type]
 	if ev.Dialect = s.detect(ev.Type, typ); ev.Dialect != DialectUnknown {
-		st := s.states[ev.Dialect] // state, inlined by hand: this runs for every event
+		st := s.states[ev.Dialect] // Assembly, inlined by hand: this runs for every event
 		if st == nil {
-			st = s.state(ev.Dialect)
+			st = s.Assembly(ev.Dialect)
 		}
-		st.event(s, ev, typ, data, ord)
-	} else if t.err != nil {
-		s.errorEvent(ev, t.err, ord)
+		st.Event(s, ev, typ, data, ord)
+	} else if t[mError] != nil {
+		s.ErrorEvent(ev, t[mError], ord)
 	}
 	if ev.Type == 0 {
 		ev.Type = s.types.id([]byte("(untyped)"))
 	}
 	if s.status >= 400 && ev.Kind != KindError {
-		s.errorEvent(ev, t.err, ord)
+		s.ErrorEvent(ev, t[mError], ord)
 	}
 }
 
 // array handles a JSON value that is not an object: a dialect's array
-// body (see dialect.array), or anything else, shown as it is.
+// body (see Protocol.Array), or anything else, shown as it is.
 func (s *Session) array(ev *Event, data []byte, ord int) {
 	ev.Flags |= NotObject
 	ev.Type = s.types.id([]byte("(not an object)"))
 	if jsonscan.Kind(data) != '[' {
 		return
 	}
-	for _, r := range registry {
-		if r.d.array(s, ev, data, ord) {
+	for _, r := range detection {
+		if r.p.Array(s, ev, data, ord) {
 			ev.Dialect = r.id
 			ev.Flags &^= NotObject
 			return
@@ -534,10 +427,10 @@ func (s *Session) array(ev *Event, data []byte, ord int) {
 	}
 }
 
-// errorEvent records an error payload: {"error": {...}}, a flat
+// ErrorEvent records an error payload: {"error": {...}}, a flat
 // {"code", "message"} (the documented Responses shape), or the body of an
 // HTTP error.
-func (s *Session) errorEvent(ev *Event, errV []byte, ord int) {
+func (s *Session) ErrorEvent(ev *Event, errV []byte, ord int) {
 	ev.Kind = KindError
 	info := ErrorInfo{Ordinal: ord, Status: s.status}
 	obj := errV
@@ -557,8 +450,8 @@ func (s *Session) errorEvent(ev *Event, errV []byte, ord int) {
 		}
 		info.Message = str(s.idx.Get(obj, "message"))
 	} else {
-		info.Code = str(s.top.code)
-		info.Message = str(s.top.message)
+		info.Code = str(s.top.vals[mCode])
+		info.Message = str(s.top.vals[mMessage])
 		if errV != nil && info.Message == "" {
 			info.Message = str(errV)
 		}
@@ -566,8 +459,8 @@ func (s *Session) errorEvent(ev *Event, errV []byte, ord int) {
 	s.Errors = append(s.Errors, info)
 }
 
-// newItem starts an item.
-func (s *Session) newItem(d Dialect, role ItemRole, typ string, ord int) *Item {
+// NewItem starts an item.
+func (s *Session) NewItem(d Dialect, role ItemRole, typ string, ord int) *Item {
 	it := &Item{Index: len(s.Items), Dialect: d, Role: role, Type: typ, Position: -1, Response: -1,
 		First: ord, Last: ord, Opened: -1, Closed: -1}
 	if n := len(s.Responses); n > 0 {
@@ -577,30 +470,32 @@ func (s *Session) newItem(d Dialect, role ItemRole, typ string, ord int) *Item {
 	return it
 }
 
-// newResponse starts a response envelope.
-func (s *Session) newResponse(d Dialect, ord int) *Response {
+// NewResponse starts a response envelope.
+func (s *Session) NewResponse(d Dialect, ord int) *Response {
 	r := &Response{Index: len(s.Responses), Dialect: d, First: ord, Terminal: -1, Created: -1, Final: -1}
 	s.Responses = append(s.Responses, r)
 	return r
 }
 
-func str(v []byte) string {
+// StringOf returns the JSON string v unquoted, "" when v is no string.
+func StringOf(v []byte) string {
 	x, _ := jsonscan.String(v)
 	return x
 }
 
-func intOr(v []byte, def int) int {
+// IntOr returns the JSON integer v, or def when v is no integer.
+func IntOr(v []byte, def int) int {
 	if n, ok := jsonscan.Int(v); ok {
 		return int(n)
 	}
 	return def
 }
 
-// compactJSON returns v without insignificant whitespace, keys in their
+// CompactJSON returns v without insignificant whitespace, keys in their
 // original order.
-func compactJSON(v []byte) string {
+func CompactJSON(v []byte) string {
 	var b bytes.Buffer
-	if err := jsonCompact(&b, v); err != nil {
+	if err := json.Compact(&b, v); err != nil {
 		return string(v)
 	}
 	return b.String()

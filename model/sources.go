@@ -27,7 +27,7 @@ func (n TextSourceName) String() string { return textSourceKeys[n] }
 // TextSourceName. A statement made per content part (.done events) is the
 // concatenation of the parts stated so far, in content_index order, as the
 // item-level statements are.
-type textStatements [numTextSources]statement
+type textStatements [numTextSources]Stated
 
 // replacedSource is a statement that a later one of the same source
 // replaced (a second .done, a second terminal event): kept so that the
@@ -35,7 +35,7 @@ type textStatements [numTextSources]statement
 type replacedSource struct {
 	text bool // a text source, else an arguments source
 	name uint8
-	src  statement
+	src  Stated
 }
 
 // textParts holds the per-part statements of a message with more than one
@@ -71,7 +71,7 @@ func (it *Item) TextStatement(n TextSourceName) (Statement, bool) {
 }
 
 // resolveText fills in the value of a statement shared with the text.
-func (it *Item) resolveText(src statement) statement {
+func (it *Item) resolveText(src Stated) Stated {
 	if src.sharedLen > 0 {
 		n, x := int(src.sharedLen)-1, it.extra()
 		if len(x.textStr) != n {
@@ -83,14 +83,14 @@ func (it *Item) resolveText(src statement) statement {
 }
 
 // resolveArgs fills in the value of a statement shared with the arguments.
-func (it *Item) resolveArgs(src statement) statement {
+func (it *Item) resolveArgs(src Stated) Stated {
 	if src.sharedLen > 0 {
 		src.Value, src.sharedLen = it.sharedArgs(int(src.sharedLen)-1), 0
 	}
 	return src
 }
 
-func (it *Item) setTextSource(n TextSourceName, src statement) {
+func (it *Item) setTextSource(n TextSourceName, src Stated) {
 	x := it.extra()
 	if old := x.text[n]; old.Present {
 		x.replaced = append(x.replaced, replacedSource{text: true, name: uint8(n), src: old})
@@ -100,23 +100,23 @@ func (it *Item) setTextSource(n TextSourceName, src statement) {
 
 // textSourceOf states v as a source of the final text, shared with the
 // text when it equals the text so far (see argsSourceOf).
-func (it *Item) textSourceOf(v []byte, ord int) statement {
+func (it *Item) textSourceOf(v []byte, ord int) Stated {
 	if string(v) == string(it.Text.Bytes()) {
-		return statement{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)}
+		return Stated{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)}
 	}
-	return statement{Present: true, Ordinal: ord, Value: string(v)}
+	return Stated{Present: true, Ordinal: ord, Value: string(v)}
 }
 
-// stateTextPart records a per-part statement (output_text.done,
+// StateTextPart records a per-part statement (output_text.done,
 // content_part.done): raw is the part's text as a JSON string, ci its
 // content_index.
-func (it *Item) stateTextPart(n TextSourceName, ci int, raw []byte, ord int) {
+func (it *Item) StateTextPart(n TextSourceName, ci int, raw []byte, ord int) {
 	x := it.extra()
 	if x.parts == nil && ci == 0 {
 		if jsonscan.EqualDecoded(raw, it.Text.Bytes()) {
-			it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)})
+			it.setTextSource(n, Stated{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)})
 		} else {
-			it.setTextSource(n, statement{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, raw))})
+			it.setTextSource(n, Stated{Present: true, Ordinal: ord, Value: string(jsonscan.Unquote(nil, raw))})
 		}
 		return
 	}
@@ -158,9 +158,9 @@ func (it *Item) textStatements(ord int) (map[string]string, bool) {
 	if it.ext == nil {
 		return nil, false
 	}
-	var first statement
+	var first Stated
 	n, differ := 0, false
-	each := func(yield func(TextSourceName, statement) bool) {
+	each := func(yield func(TextSourceName, Stated) bool) {
 		for name := range TextDeltas {
 			if src, ok := it.textAsOf(name, ord); ok && !yield(name, src) {
 				return
@@ -190,7 +190,7 @@ func (it *Item) textStatements(ord int) (map[string]string, bool) {
 
 // sameText compares two text statements without making strings of shared
 // ones.
-func (it *Item) sameText(a, b statement) bool {
+func (it *Item) sameText(a, b Stated) bool {
 	switch {
 	case a.sharedLen > 0 && b.sharedLen > 0:
 		return a.sharedLen == b.sharedLen
@@ -204,24 +204,24 @@ func (it *Item) sameText(a, b statement) bool {
 
 // textAsOf returns the statement of source n in force at the end of event
 // ord (the latest when ord < 0), unresolved.
-func (it *Item) textAsOf(n TextSourceName, ord int) (statement, bool) {
+func (it *Item) textAsOf(n TextSourceName, ord int) (Stated, bool) {
 	if it.ext == nil {
-		return statement{}, false
+		return Stated{}, false
 	}
 	return it.sourceAsOf(true, uint8(n), it.ext.text[n], ord)
 }
 
 // sourceAsOf picks, of a source's latest statement and the ones it
 // replaced, the one in force at the end of event ord.
-func (it *Item) sourceAsOf(text bool, name uint8, latest statement, ord int) (statement, bool) {
+func (it *Item) sourceAsOf(text bool, name uint8, latest Stated, ord int) (Stated, bool) {
 	if !latest.Present {
-		return statement{}, false
+		return Stated{}, false
 	}
 	if ord < 0 || latest.Ordinal <= ord {
 		return latest, true
 	}
 	if it.ext == nil {
-		return statement{}, false
+		return Stated{}, false
 	}
 	for i := len(it.ext.replaced) - 1; i >= 0; i-- {
 		r := it.ext.replaced[i]
@@ -229,24 +229,24 @@ func (it *Item) sourceAsOf(text bool, name uint8, latest statement, ord int) (st
 			return r.src, true
 		}
 	}
-	return statement{}, false
+	return Stated{}, false
 }
 
 // textDeltasAsOf states the output_text deltas received by the end of
 // event ord as a source: the whole text so far, shared. A resumed item's
 // deltas are only its tail and state nothing.
-func (it *Item) textDeltasAsOf(ord int) (statement, bool) {
+func (it *Item) textDeltasAsOf(ord int) (Stated, bool) {
 	if it.textDeltas == 0 || it.Resumed {
-		return statement{}, false
+		return Stated{}, false
 	}
 	b, last := it.Text.Bytes(), len(it.Text.Frags)-1
 	if ord >= 0 {
 		b, last = it.Text.AsOf(ord)
 	}
 	if last < 0 {
-		return statement{}, false
+		return Stated{}, false
 	}
-	return statement{Present: true, Ordinal: int(it.Text.Frags[last].Ordinal), sharedLen: int32(len(b) + 1)}, true
+	return Stated{Present: true, Ordinal: int(it.Text.Frags[last].Ordinal), sharedLen: int32(len(b) + 1)}, true
 }
 
 // Statement is one source's statement of an item's final content as of an
@@ -309,9 +309,9 @@ func disagree(stmts []Statement) bool {
 
 // argsAsOf returns arguments source n's statement in force at the end of
 // event ord, unresolved.
-func (it *Item) argsAsOf(n SourceName, ord int) (statement, bool) {
+func (it *Item) argsAsOf(n SourceName, ord int) (Stated, bool) {
 	if it.statements == nil {
-		return statement{}, false
+		return Stated{}, false
 	}
 	return it.sourceAsOf(false, uint8(n), it.statements.by[n], ord)
 }
@@ -324,11 +324,11 @@ func (it *Item) deltasAsOf(ord int) (Statement, bool) {
 	}
 	if it.paths != nil {
 		last := -1
-		for _, op := range it.paths.ops {
-			if ord >= 0 && op.ord > ord {
+		for _, op := range it.paths.Ops {
+			if ord >= 0 && op.Ord > ord {
 				break
 			}
-			last = op.ord
+			last = op.Ord
 		}
 		if last < 0 {
 			return Statement{}, false
@@ -373,12 +373,12 @@ func (it *Item) FinalTextAsOf(ord int) []byte {
 	return b
 }
 
-// stateSnapshotText records a Responses message snapshot's text
+// StateSnapshotText records a Responses message snapshot's text
 // (output_item.done, the terminal output[]: its output_text parts,
 // concatenated) as a source of the final text. The common single part that
 // equals the text is compared where it lies, not decoded first. Only the
 // Responses assembly calls it, with its own items.
-func (s *Session) stateSnapshotText(it *Item, n TextSourceName, content []byte, ord int) {
+func (s *Session) StateSnapshotText(it *Item, n TextSourceName, content []byte, ord int) {
 	if it.Role != RoleMessage {
 		return
 	}
@@ -393,7 +393,7 @@ func (s *Session) stateSnapshotText(it *Item, n TextSourceName, content []byte, 
 	case len(raws) == 0:
 		return
 	case len(raws) == 1 && jsonscan.Kind(raws[0]) == '"' && jsonscan.EqualDecoded(raws[0], it.Text.Bytes()):
-		it.setTextSource(n, statement{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)})
+		it.setTextSource(n, Stated{Present: true, Ordinal: ord, sharedLen: int32(it.Text.Len() + 1)})
 		return
 	}
 	var text []byte
@@ -402,6 +402,3 @@ func (s *Session) stateSnapshotText(it *Item, n TextSourceName, content []byte, 
 	}
 	it.setTextSource(n, it.textSourceOf(text, ord))
 }
-
-// textIndex is the content_index of the event being added, 0 when absent.
-func (s *Session) textIndex() int { return intOr(s.top.contentIndex, 0) }

@@ -33,7 +33,7 @@ func (it *Item) FinalArgsViewAsOf(ord int) (b []byte, v string) {
 
 // argsView is a statement of the arguments as a view of the assembled
 // bytes when it shares them, else as its own value.
-func (it *Item) argsView(src statement) ([]byte, string) {
+func (it *Item) argsView(src Stated) ([]byte, string) {
 	if src.sharedLen > 0 {
 		n := int(src.sharedLen) - 1
 		return it.Args.Bytes()[:n:n], ""

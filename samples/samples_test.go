@@ -121,7 +121,7 @@ var cases = []struct {
 					t.Errorf("event %d: %s/%s; want a chunk typed by the Anthropic event it wraps", i, s.TypeName(ev.Name), s.TypeName(ev.Type))
 				}
 			}
-			if it := s.Calls()[0]; it.Dialect != model.DialectAnthropic {
+			if it := s.Calls()[0]; it.Dialect.String() != "anthropic" {
 				t.Errorf("the call was assembled as %s; want by the Anthropic assembly", it.Dialect)
 			}
 		},

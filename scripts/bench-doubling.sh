@@ -13,6 +13,10 @@
 #   calls   `calls --json` on Anthropic captures (scripts/gencapture: the
 #           smallest events, the most of them per byte) of SIZES
 #   check   `check` on the same captures
+#   timeline  `timeline` (the plain timeline, one line an event) on the
+#           same captures: a line's summary once looked up its event's
+#           status change among every response, quadratic in the number
+#           of responses
 #   diff    `diff A A` (identical) and `diff A B` where B holds A's events
 #           shuffled (seeded), on the first EVENTS events of one capture
 #   index   the inspector reading the first capture to its end in a tmux
@@ -28,7 +32,7 @@
 #   EVENTS    event counts of the diff series (default "100000 200000 400000 800000")
 #   BASE_REF  also build this git ref (e.g. main) and run every series
 #             with it too, for a before/after in one run
-#   SERIES    the series to run (default "calls check diff index")
+#   SERIES    the series to run (default "calls check timeline diff index")
 #   RUNS      runs of each command on each input, the least time kept
 #             (default 1; the machine's load moves single runs by 10%)
 #   BENCH_DIR, KEEP=1 as for bench.sh
@@ -42,7 +46,7 @@ cd "$root"
 
 SIZES=${SIZES:-128MiB 256MiB 512MiB 1GiB}
 EVENTS=${EVENTS:-100000 200000 400000 800000}
-SERIES=${SERIES:-calls check diff index}
+SERIES=${SERIES:-calls check timeline diff index}
 RUNS=${RUNS:-1}
 TIMEFORMAT=%3R
 
@@ -89,6 +93,7 @@ series() {
 			case $name in
 			calls) time_once "${bins[$i]}" calls --json "${args[@]}" ;;
 			check) time_once "${bins[$i]}" check "${args[@]}" ;;
+			timeline) time_once "${bins[$i]}" timeline "${args[@]}" ;;
 			diff*) time_once "${bins[$i]}" diff "${args[@]}" ;;
 			esac
 			if [[ -z $bu ]] || awk -v a="$u" -v b="$bu" 'BEGIN { exit !(a < b) }'; then bu=$u; fi
@@ -110,7 +115,7 @@ series() {
 }
 
 captures=()
-if has calls || has check || has index; then
+if has calls || has check || has timeline || has index; then
 	for size in $SIZES; do
 		f=$dir/doubling-anthropic-$size.sse
 		generated+=("$f")
@@ -168,6 +173,7 @@ for i in "${!bins[@]}"; do
 	echo "running ${labels[$i]}..." >&2
 	if has calls; then series calls "$i" "${captures[@]}"; fi
 	if has check; then series check "$i" "${captures[@]}"; fi
+	if has timeline; then series timeline "$i" "${captures[@]}"; fi
 	if has diff; then
 		series diff-same "$i" "${diffs_same[@]}"
 		series diff-shuffled "$i" "${diffs_shuffled[@]}"

@@ -27,7 +27,7 @@ func TestConfigFIFORefused(t *testing.T) {
 		name string
 		f    func() error
 	}{
-		{"found from a subdirectory", func() error { _, _, err := new(Configs).For(sub); return err }},
+		{"found from a subdirectory", func() error { _, err := new(Configs).For(sub); return err }},
 		{"--config", func() error { _, err := LoadConfig(fifo); return err }},
 	} {
 		done := make(chan error, 1)

@@ -49,26 +49,63 @@ func TestParseConfig(t *testing.T) {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
 		}
-		if got := grades(cfg, checks.Error, rules...); got != tt.want {
+		if got := grades(cfg.Rules, checks.Error, rules...); got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
 		}
 	}
 	bad := []struct {
 		name, file, says string
 	}{
-		{"unknown key", "disabled: [chat/created-changed]\n", "disabled"},
+		{"unknown key", "disabled: [chat/created-changed]\n", `line 1: unknown key "disabled" (the keys are disable, severity, fail-on, profile, allow-outcome)`},
 		{"unknown rule", "disable: [chat/no-such]\n", "chat/no-such"},
 		{"unknown prefix", "disable: [nope/*]\n", "nope/*"},
-		{"bad level", "severity: {chat/created-changed: fatal}\n", "fatal"},
+		{"bad level", "severity: {chat/created-changed: fatal}\n", "line 1: chat/created-changed: unknown level \"fatal\""},
 		{"both", "disable: [chat/created-changed]\nseverity: {chat/created-changed: info}\n", "both"},
-		{"not a list", "disable: chat/created-changed\n", "line 1"},
-		{"not yaml", "disable: [\n", "yaml"},
+		{"not a list", "disable: {chat/created-changed: x}\n", "line 1: disable: want a list, got a mapping"},
+		{"not yaml", "disable: [\n", "line 1: did not find expected node content"},
+		{"a second document", "disable: [chat/created-changed]\n---\nfail-on: info\n", "line 2: a second YAML document"},
+		{"an empty second document", "disable: [chat/created-changed]\n---\n", "a second YAML document"},
+		{"not a mapping", "- disable\n", "want a mapping"},
+		{"twice", "fail-on: info\nfail-on: error\n", "fail-on"},
+		{"bad fail-on", "fail-on: loud\n", `line 1: fail-on: unknown severity "loud"`},
+		{"fail-on list", "fail-on: [info]\n", "fail-on: want one word, got a list"},
+		{"bad profile", "profile: lax\n", `profile: unknown profile "lax"`},
+		{"bad outcome", "allow-outcome: [truncated, fine]\n", `allow-outcome: "fine" is not an outcome`},
+		{"empty outcome", "allow-outcome: \"truncated,,empty\"\n", "an empty item"},
 	}
 	for _, tt := range bad {
 		_, err := ParseConfig([]byte(tt.file))
-		if err == nil || !strings.Contains(err.Error(), tt.says) {
-			t.Errorf("%s: err = %v; want one that says %q", tt.name, err, tt.says)
+		if err == nil || !strings.Contains(err.Error(), tt.says) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: err = %v; want one line that says %q", tt.name, err, tt.says)
 		}
+	}
+}
+
+// TestParseConfigPolicy: the keys of check's policy flags, each as the
+// flag takes it; a list of outcomes also as one word or words separated
+// by commas; a file that sets none leaves each nil.
+func TestParseConfigPolicy(t *testing.T) {
+	t.Parallel()
+	cfg, err := ParseConfig([]byte("---\nfail-on: warning\nprofile: tolerant\nallow-outcome: [truncated, empty]\ndisable: chat/created-changed, framing/no-data\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.FailOn == nil || *cfg.FailOn != checks.Warning || cfg.Profile == nil || *cfg.Profile != checks.Tolerant ||
+		strings.Join(cfg.AllowOutcome, ",") != "truncated,empty" {
+		t.Errorf("policy: %+v", cfg)
+	}
+	if got := grades(cfg.Rules, checks.Error, "chat/created-changed", "framing/no-data"); got != "chat/created-changed=off framing/no-data=off" {
+		t.Errorf("disable as a comma list: %s", got)
+	}
+	for _, text := range []string{"allow-outcome: truncated\n", "allow-outcome: truncated, empty\n"} {
+		cfg, err := ParseConfig([]byte(text))
+		if err != nil || len(cfg.AllowOutcome) == 0 || cfg.AllowOutcome[0] != "truncated" {
+			t.Errorf("%q: %+v, %v", text, cfg, err)
+		}
+	}
+	cfg, err = ParseConfig([]byte("disable: [gemini/*]\n"))
+	if err != nil || cfg.FailOn != nil || cfg.Profile != nil || cfg.AllowOutcome != nil {
+		t.Errorf("a file without policy keys: %+v, %v", cfg, err)
 	}
 }
 
@@ -130,23 +167,48 @@ func TestConfigsSearch(t *testing.T) {
 		{"repo", top, "chat/created-changed=off"},
 		{"elsewhere", "", "chat/created-changed=error"},
 	} {
-		cfg, file, err := c.For(filepath.Join(root, filepath.FromSlash(tt.dir)))
-		if err != nil || file != tt.file {
-			t.Errorf("For(%s) = %q, %v; want %q", tt.dir, file, err, tt.file)
+		cfg, err := c.For(filepath.Join(root, filepath.FromSlash(tt.dir)))
+		if err != nil || cfg.Path != tt.file {
+			t.Errorf("For(%s) = %q, %v; want %q", tt.dir, cfg.Path, err, tt.file)
 			continue
 		}
-		if got := grades(cfg, checks.Error, "chat/created-changed"); got != tt.want {
+		if got := grades(cfg.Rules, checks.Error, "chat/created-changed"); got != tt.want {
 			t.Errorf("For(%s): %s; want %s", tt.dir, got, tt.want)
 		}
 	}
 	if err := os.WriteFile(top, []byte("disable: [framing/no-data]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, _, _ := c.For(filepath.Join(root, "repo/suite/plain"))
-	if got := grades(cfg, checks.Error, "chat/created-changed"); got != "chat/created-changed=off" {
+	cfg, _ := c.For(filepath.Join(root, "repo/suite/plain"))
+	if got := grades(cfg.Rules, checks.Error, "chat/created-changed"); got != "chat/created-changed=off" {
 		t.Errorf("the config was read again: %s", got)
 	}
-	if _, file, err := c.For(filepath.Join(root, "broken")); err == nil || file != broken || !strings.Contains(err.Error(), broken) {
-		t.Errorf("a broken config: %q, %v; want an error naming %s", file, err, broken)
+	if _, err := c.For(filepath.Join(root, "broken")); err == nil || !strings.Contains(err.Error(), broken) {
+		t.Errorf("a broken config: %v; want an error naming %s", err, broken)
 	}
+}
+
+// FuzzParseConfig: any bytes parse or give one error line, never a panic;
+// what parses says at most what the keys can.
+func FuzzParseConfig(f *testing.F) {
+	for _, s := range []string{
+		"", "# x\n", "disable: [chat/*]\nseverity: {chat/identity-changed: info}\n", "fail-on: warning\nprofile: tolerant\nallow-outcome: truncated, empty\n",
+		"a: 1\n---\nb: 2\n", "disable: &x [chat/*]\nseverity: *x\n", "- x\n", "disable: [\n", "fail-on: [info]\n", "~\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, err := ParseConfig(data)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("ParseConfig(%q): an error of several lines: %q", data, err)
+			}
+			return
+		}
+		for _, o := range cfg.AllowOutcome {
+			if o == "" {
+				t.Fatalf("ParseConfig(%q) allows an empty outcome", data)
+			}
+		}
+	})
 }

@@ -11,8 +11,8 @@ import (
 // WriteGitHub writes v as GitHub Actions workflow commands, which the
 // runner turns into annotations on the file and line: one per finding
 // (::error, ::warning or ::notice by its severity, titled with its rule),
-// one for an outcome that fails the check, one for an input that could
-// not be read. A verdict with nothing to say writes nothing.
+// one for an outcome that fails the check, one for an input that holds no
+// LLM stream, one for an input that could not be read. A verdict with nothing to say writes nothing.
 //
 // The syntax is "::command key=value,key=value::data"
 // (https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions).
@@ -21,7 +21,10 @@ import (
 // (actions/runner's ActionCommand unescapes exactly these). Every line
 // starts with "::" and holds one command, so nothing from a stream can
 // start a command of its own.
-func WriteGitHub(w io.Writer, v *Verdict) error {
+func WriteGitHub(w io.Writer, v *Verdict) error { return writeGitHub(w, v, checks.Info) }
+
+// writeGitHub is WriteGitHub with only the findings at or above failOn.
+func writeGitHub(w io.Writer, v *Verdict, failOn checks.Severity) error {
 	var b strings.Builder
 	prefix := sessionPrefix(v)
 	if v.File == "" && v.Input != "" {
@@ -32,6 +35,9 @@ func WriteGitHub(w io.Writer, v *Verdict) error {
 		ghCommand(&b, "error", v.File, 0, "unreadable input", errorText(v))
 	default:
 		for _, f := range v.Report.Findings {
+			if f.Severity < failOn {
+				continue
+			}
 			line := 0
 			if len(f.Events) > 0 {
 				line = v.Places[f.Events[0]].Line
@@ -40,6 +46,9 @@ func WriteGitHub(w io.Writer, v *Verdict) error {
 		}
 		if v.OutcomeFails {
 			ghCommand(&b, "error", v.File, v.Places[v.outcomeEvent()].Line, "outcome "+v.Report.Outcome.State, prefix+v.outcomeMessage())
+		}
+		if v.NotAStream {
+			ghCommand(&b, "error", v.File, 0, "not an LLM stream", prefix+v.NotAStreamMessage())
 		}
 	}
 	_, err := io.WriteString(w, b.String())

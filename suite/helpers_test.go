@@ -51,4 +51,4 @@ func sampleFile(t *testing.T, dir, name string) (string, []byte) {
 // hostile is text that a terminal would obey (an escape sequence, a C1
 // control, a bidi override, a bare CR and LF) and that each format must
 // escape (XML's < & ]]>, the workflow commands' % : , ::).
-const hostile = "a\x1b]0;owned\x07 b\u009b31m c\u202e d\r\ne <x> & ]]> 100% f::g,h:i"
+const hostile = "a\x1b]0;owned\x07 b\u009b31m c\u202e d\r\ne <x> & ]]> 100% f::g,h:i \ufffe\uffff ##[error]j\n::warning::k"

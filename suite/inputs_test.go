@@ -69,7 +69,7 @@ func TestExpand(t *testing.T) {
 		"empty/README.md",
 	)
 	rec := filepath.Join(dir, "recordings")
-	got := paths(dir, Expand([]string{rec, filepath.Join(dir, "other/named.bin"), filepath.Join(rec, "nested/b.har"), "-", filepath.Join(dir, "nope.sse"), filepath.Join(dir, "empty")}))
+	got := paths(dir, Expand([]string{rec, filepath.Join(dir, "other/named.bin"), filepath.Join(rec, "nested/b.har"), "-", filepath.Join(dir, "nope.sse"), filepath.Join(dir, "empty")}, ExpandOptions{}))
 	want := []string{
 		"recordings/20261121T200105-0001-POST-v1-responses.sse",
 		"recordings/20261121T200105-0002-POST-v1-responses.sse",
@@ -86,7 +86,7 @@ func TestExpand(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Expand =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	ins := Expand([]string{filepath.Join(dir, "empty")})
+	ins := Expand([]string{filepath.Join(dir, "empty")}, ExpandOptions{})
 	if len(ins) != 1 || !errors.Is(ins[0].Err, errNoInputs) || !strings.Contains(ins[0].Err.Error(), "*.sse") {
 		t.Errorf("an empty directory: %+v; want one input saying it holds no recordings", ins)
 	}
@@ -104,7 +104,7 @@ func TestExpandUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(filepath.Join(dir, "a"), 0o755) })
-	got := paths(dir, Expand([]string{dir}))
+	got := paths(dir, Expand([]string{dir}, ExpandOptions{}))
 	if !slices.Equal(got, []string{"a !", "b/y.sse"}) {
 		t.Errorf("Expand = %v", got)
 	}

@@ -3,10 +3,12 @@ package suite
 import (
 	"encoding/xml"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // The JUnit XML shape that CI systems read (Jenkins, GitLab, Azure
@@ -26,12 +28,22 @@ type (
 		Suites   []junitSuite `xml:"testsuite"`
 	}
 	junitSuite struct {
-		Name     string      `xml:"name,attr"`
-		Tests    int         `xml:"tests,attr"`
-		Failures int         `xml:"failures,attr"`
-		Errors   int         `xml:"errors,attr"`
-		Skipped  int         `xml:"skipped,attr"`
-		Cases    []junitCase `xml:"testcase"`
+		Name       string           `xml:"name,attr"`
+		Tests      int              `xml:"tests,attr"`
+		Failures   int              `xml:"failures,attr"`
+		Errors     int              `xml:"errors,attr"`
+		Skipped    int              `xml:"skipped,attr"`
+		Properties *junitProperties `xml:"properties"`
+		Cases      []junitCase      `xml:"testcase"`
+	}
+	// junitProperties are the testsuite's <properties>: one "config"
+	// property for each config file that judged its cases.
+	junitProperties struct {
+		Property []junitProperty `xml:"property"`
+	}
+	junitProperty struct {
+		Name  string `xml:"name,attr"`
+		Value string `xml:"value,attr"`
 	}
 	junitCase struct {
 		Name      string        `xml:"name,attr"`
@@ -58,30 +70,57 @@ type (
 // would name the class of its tests.
 const junitClass = "streamtap.check"
 
+// xmlSafe is text made safe for a terminal (safe), then legal in XML
+// (xmlLegal).
+func xmlSafe(s string) string { return xmlLegal(safe(s)) }
+
+// xmlLegal shows escaped, as safe shows the others, the two code points
+// safe keeps that XML 1.0 does not allow in a document (U+FFFE, U+FFFF:
+// https://www.w3.org/TR/xml/#charsets). Everything else safe leaves is a
+// legal character; encoding/xml escapes markup and splits a CDATA section
+// around "]]>".
+func xmlLegal(s string) string {
+	if !strings.ContainsAny(s, "\ufffe\uffff") {
+		return s
+	}
+	return strings.NewReplacer("\ufffe", termtext.EscapeRune(0xfffe), "\uffff", termtext.EscapeRune(0xffff)).Replace(s)
+}
+
 // WriteJUnit writes the run as JUnit XML: a testcase per verdict (an
 // input, or a session of an archive) named by its label. A failing one
 // has a <failure> whose type is the first failing rule ("outcome" when
-// only the outcome fails), whose message counts what fails, and whose
+// only the outcome fails, "not-a-stream" when only that does), whose
+// message counts what fails, and whose
 // text lists each failing finding (severity, rule, events, message) and
 // the outcome; an unreadable input has an <error>. Every testcase with
 // anything to say carries the whole report, findings under the
-// threshold included, in <system-out>. Text is escaped for a terminal
-// first (a report viewer may print it), then for XML.
+// threshold included, in <system-out>, after the config file that judged
+// it; the testsuite's <properties> name each config file used. Text is
+// escaped for a terminal first (a report viewer may print it), then for
+// XML.
 func WriteJUnit(w io.Writer, run Run) error {
 	suite := junitSuite{Name: "streamtap check"}
 	for i := range run.Verdicts {
 		v := &run.Verdicts[i]
-		tc := junitCase{Name: safe(v.Label()), Classname: junitClass, File: safe(v.File)}
+		tc := junitCase{Name: xmlSafe(v.Label()), Classname: junitClass, File: xmlSafe(v.File)}
+		if c := xmlSafe(v.Config); c != "" {
+			if suite.Properties == nil {
+				suite.Properties = new(junitProperties)
+			}
+			if !slices.Contains(suite.Properties.Property, junitProperty{"config", c}) {
+				suite.Properties.Property = append(suite.Properties.Property, junitProperty{"config", c})
+			}
+		}
 		switch {
 		case v.Err != nil:
 			suite.Errors++
-			tc.Error = &junitProblem{Type: "unreadable", Message: safe(errorText(v))}
+			tc.Error = &junitProblem{Type: "unreadable", Message: xmlSafe(errorText(v))}
 		case !v.Pass:
 			suite.Failures++
-			tc.Failure = junitFailure(v, run.FailOn)
+			tc.Failure = junitFailure(v, v.Threshold(run.FailOn))
 		}
-		if v.Err == nil && (len(v.Report.Findings) > 0 || v.Report.Outcome.State != "completed") {
-			tc.SystemOut = &junitText{reportText(v)}
+		if v.Err == nil && (len(v.Report.Findings) > 0 || v.Report.Outcome.State != "completed" || v.NotAStream) {
+			tc.SystemOut = &junitText{xmlLegal(reportText(v))}
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}
@@ -121,13 +160,23 @@ func junitFailure(v *Verdict, failOn checks.Severity) *junitProblem {
 		reasons = append(reasons, "outcome "+v.Report.Outcome.State)
 		lines = append(lines, safe(v.outcomeMessage()))
 	}
-	return &junitProblem{Type: safe(typ), Message: strings.Join(reasons, ", "), Text: strings.Join(lines, "\n")}
+	if v.NotAStream {
+		if len(failing) == 0 && !v.OutcomeFails {
+			typ = notAStreamRule
+		}
+		reasons = append(reasons, "not an LLM stream")
+		lines = append(lines, v.NotAStreamMessage())
+	}
+	return &junitProblem{Type: xmlSafe(typ), Message: strings.Join(reasons, ", "), Text: xmlLegal(strings.Join(lines, "\n"))}
 }
 
 // reportText is the verdict's report as the text output writes it: the
-// outcome, then a line per finding.
+// config file that judged it, the outcome, then a line per finding.
 func reportText(v *Verdict) string {
 	var b strings.Builder
+	if v.Config != "" {
+		b.WriteString("config: " + safe(v.Config) + "\n")
+	}
 	b.WriteString("outcome: " + safe(v.Report.Outcome.State))
 	if d := v.Report.Outcome.Detail; d != "" {
 		b.WriteString(" (" + safe(d) + ")")

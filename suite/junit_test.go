@@ -118,7 +118,7 @@ func TestJUnitParses(t *testing.T) {
 	var failures, errs int
 	for i, tc := range s.Cases {
 		v := &run.Verdicts[i]
-		if tc.Name != safe(v.Label()) || tc.Classname == "" {
+		if tc.Name != xmlSafe(v.Label()) || tc.Classname == "" {
 			t.Errorf("testcase %d: name %q classname %q; want %q", i, tc.Name, tc.Classname, v.Label())
 		}
 		switch {
@@ -146,7 +146,7 @@ func TestJUnitParses(t *testing.T) {
 				for j, e := range fd.Events {
 					evs[j] = strconv.Itoa(e)
 				}
-				line := fd.Severity.String() + " " + fd.Rule + " [" + strings.Join(evs, ",") + "]: " + safe(fd.Message)
+				line := fd.Severity.String() + " " + fd.Rule + " [" + strings.Join(evs, ",") + "]: " + xmlSafe(fd.Message)
 				if !slices.Contains(strings.Split(f.Text, "\n"), line) {
 					t.Errorf("%s: the failure's text lacks %q:\n%s", tc.Name, line, f.Text)
 				}
@@ -164,7 +164,7 @@ func TestJUnitParses(t *testing.T) {
 			}
 		}
 		for _, fd := range v.Report.Findings {
-			if !strings.Contains(tc.SystemOut, safe(fd.Message)) {
+			if !strings.Contains(tc.SystemOut, xmlSafe(fd.Message)) {
 				t.Errorf("%s: system-out lacks the finding %q", tc.Name, fd.Message)
 			}
 		}

@@ -120,7 +120,12 @@ func TestOutputText(t *testing.T) {
 		"\n\n# " + run.Verdicts[2].Input + ": pass\noutcome: completed\n0 findings\n",
 		": unreadable\nopen ",
 		" #2 (POST https://api.example/v1/responses 200): fail\n",
-		"\n\nchecked 7: 1 passed, 5 failed, 1 unreadable\n",
+		// the end lists what did not pass, in a line each, then the summary
+		"\n\nwhat did not pass:\n  " + run.Verdicts[0].Input + ": responses/no-terminal; outcome truncated\n",
+		"\n  " + run.Verdicts[3].Input + ": unreadable (open: file does not exist)\n",
+		"\n  " + run.Verdicts[4].Label() + ": responses/text-done-mismatch\n",
+		"\n  stdin: responses/no-terminal; outcome truncated\n",
+		": responses/text-done-mismatch\nchecked 7: 1 passed, 5 failed, 1 unreadable\n",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("the text lacks %q:\n%s", s, out)
@@ -128,6 +133,57 @@ func TestOutputText(t *testing.T) {
 	}
 	if !strings.HasPrefix(out, "# ") || !strings.HasSuffix(out, "unreadable\n") {
 		t.Errorf("the text starts or ends oddly:\n%s", out)
+	}
+	if strings.Contains(out, run.Verdicts[2].Input+": ") && strings.Count(out, run.Verdicts[2].Input) != 1 {
+		t.Errorf("the passing input is listed at the end:\n%s", out)
+	}
+}
+
+// TestOutputQuiet: --quiet writes only what does not pass (in GitHub's
+// commands, only the findings that fail), the list and the summary still
+// at the end; the words for what fails and passes are painted when the
+// command asks.
+func TestOutputQuiet(t *testing.T) {
+	t.Parallel()
+	run, _ := sampleRun(t)
+	var b strings.Builder
+	o, err := NewOutput("text", &b, run.FailOn, "v", func(w io.Writer, r checks.Report) error {
+		_, err := fmt.Fprintf(w, "%d findings\n", len(r.Findings))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Quiet = true
+	o.Fail = func(s string) string { return "<F>" + s + "</F>" }
+	o.Pass = func(s string) string { return "<P>" + s + "</P>" }
+	for _, v := range run.Verdicts {
+		if err := o.Add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, run.Verdicts[2].Input) || !strings.HasPrefix(out, "# "+run.Verdicts[0].Input+": <F>fail</F>\n") ||
+		!strings.Contains(out, "\n<F>what did not pass:</F>\n") || !strings.HasSuffix(out, "checked 7: <P>1 passed</P>, <F>5 failed</F>, <F>1 unreadable</F>\n") ||
+		!strings.Contains(out, "<F>outcome truncated</F> fails the check") {
+		t.Errorf("quiet text:\n%s", out)
+	}
+	var gh strings.Builder
+	o, _ = NewOutput("github", &gh, run.FailOn, "v", nil)
+	o.Quiet = true
+	for _, v := range run.Verdicts {
+		if err := o.Add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := o.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if out := "\n" + gh.String(); strings.Contains(out, "\n::notice") || strings.Contains(out, "\n::warning") || !strings.Contains(out, "\n::error") {
+		t.Errorf("quiet github writes what does not fail:\n%s", gh.String())
 	}
 }
 

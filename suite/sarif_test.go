@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/streamtap/streamtap/internal/sariftest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // sarifSchema compiles the published SARIF 2.1.0 schema kept in testdata.
@@ -238,5 +240,117 @@ func TestSARIFSchemaRefusesBadLogs(t *testing.T) {
 		if err := sch.Validate(inst); !errors.As(err, &ve) {
 			t.Errorf("with %s → %s the log still validates (%v)", bad.from, bad.to, err)
 		}
+	}
+}
+
+// sarifWhole is the log of run as one encoding/json document built whole
+// in memory: what the SARIFWriter's stream must equal byte for byte.
+func sarifWhole(t *testing.T, run Run) []byte {
+	t.Helper()
+	driver, index := sarifDriverOf(run.Version)
+	inv := sarifInvocation{ExecutionSuccessful: true}
+	results := []sarifResult{}
+	var artifacts []sarifArtifactX
+	var configs []string
+	for i := range run.Verdicts {
+		v := &run.Verdicts[i]
+		if v.Config != "" && !slices.Contains(configs, v.Config) {
+			configs = append(configs, v.Config)
+			artifacts = append(artifacts, sarifArtifactX{Location: sarifArtifact{fileURI(v.Config)}, Roles: []string{"userSpecifiedConfiguration"}})
+		}
+		if v.Err != nil {
+			inv.ExecutionSuccessful = false
+			n := sarifNotification{Level: "error", Message: sarifText{safe(errorText(v))}}
+			if v.File != "" {
+				n.Locations = []sarifLocation{{Physical: sarifPhysical{Artifact: sarifArtifact{fileURI(v.File)}}}}
+			}
+			inv.Notifications = append(inv.Notifications, n)
+			continue
+		}
+		results = append(results, v.sarifResults(index)...)
+	}
+	doc := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{{
+		Tool: sarifTool{Driver: driver}, Results: results, Artifacts: artifacts, Invocations: []sarifInvocation{inv},
+	}}}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	return jsonscan.AppendSafe(nil, b.Bytes())
+}
+
+// TestSARIFStreamedIsTheWholeLog: the log written a verdict at a time is,
+// byte for byte, the one encoding/json writes for the whole run, for a
+// run with results of every kind, config files and an unreadable input,
+// for one with no result, and for an empty one; each validates.
+func TestSARIFStreamedIsTheWholeLog(t *testing.T) {
+	t.Parallel()
+	full, _ := sampleRun(t)
+	full.Verdicts[0].Config = "repo/.streamtap.yaml"
+	full.Verdicts[2].Config = "/abs/other, dir/.streamtap.yml"
+	clean := Run{Version: "v1", Verdicts: []Verdict{full.Verdicts[2]}}
+	for name, run := range map[string]Run{"full": full, "no result": clean, "empty": {}} {
+		var out bytes.Buffer
+		if err := WriteSARIF(&out, run); err != nil {
+			t.Fatal(err)
+		}
+		if want := sarifWhole(t, run); !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("%s: the streamed log differs from the whole one:\n%s\nwant:\n%s", name, out.Bytes(), want)
+		}
+		validateSARIF(t, sarifSchema(t), out.Bytes())
+	}
+}
+
+// TestSARIFRuleHelp: every rule in the driver carries its section of
+// docs/rules.md as help (text and Markdown) and a helpUri to that section
+// in the repository, at the release's tag: a user's repository has no
+// docs/rules.md for the old help text to point at.
+func TestSARIFRuleHelp(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	if err := WriteSARIF(&out, Run{Version: "v1.2.3"}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+						Help    struct {
+							Text, Markdown string
+						} `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]int{}
+	for i, r := range log.Runs[0].Tool.Driver.Rules {
+		byID[r.ID] = i
+	}
+	for _, r := range checks.Rules() {
+		i, ok := byID[r.ID]
+		if !ok {
+			t.Errorf("the driver lacks %s", r.ID)
+			continue
+		}
+		got := log.Runs[0].Tool.Driver.Rules[i]
+		if want := "https://github.com/streamtap/streamtap/blob/v1.2.3/docs/rules.md#" + strings.ReplaceAll(r.ID, "/", ""); got.HelpURI != want {
+			t.Errorf("%s: helpUri %q; want %q", r.ID, got.HelpURI, want)
+		}
+		if !strings.HasPrefix(got.Help.Markdown, "### "+r.ID+"\n- **") || got.Help.Text == "" {
+			t.Errorf("%s: help %+v; want its section of docs/rules.md", r.ID, got.Help)
+		}
+	}
+	if o := log.Runs[0].Tool.Driver.Rules[byID[outcomeRule]]; !strings.HasSuffix(o.HelpURI, "#outcomes") || !strings.HasPrefix(o.Help.Markdown, "## Outcomes") {
+		t.Errorf("outcome: %+v", o)
 	}
 }

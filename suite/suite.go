@@ -45,6 +45,12 @@ type Verdict struct {
 	// already redacted; zero for a stream.
 	Exchange Exchange
 
+	// Config is the config file that judged it (its rule changes and
+	// policy), "" for none; FailOn is the threshold it was judged by when
+	// it differs from the run's (a config file's fail-on), nil otherwise.
+	Config string
+	FailOn *checks.Severity
+
 	Report checks.Report
 	// OutcomeFails says the outcome fails the check (--allow-outcome does
 	// not name it), and Pass that the input passes: no finding at or above
@@ -56,6 +62,13 @@ type Verdict struct {
 	// .json or .yaml file that holds no LLM stream); no format writes it
 	// but the summary's count.
 	Skipped string
+
+	// NotAStream says the input holds data but no LLM stream (no dialect
+	// recognised an event): it fails, and its findings, which would quote
+	// its bytes (a credentials file a link led to), are withheld: Withheld
+	// counts them.
+	NotAStream bool
+	Withheld   int
 
 	// Places says where the events the report cites are in File, by
 	// ordinal (see Positions); nil when unknown.
@@ -90,6 +103,36 @@ func (x Exchange) String() string {
 		return ""
 	}
 	return x.Method + " " + x.URL + " " + strconv.Itoa(x.Status)
+}
+
+// Withhold marks v as the verdict on an input that holds no LLM stream:
+// it fails, and its findings are withheld (NotAStream).
+func (v *Verdict) Withhold() {
+	v.NotAStream, v.Pass = true, false
+	v.Withheld += len(v.Report.Findings)
+	v.Report.Findings = nil
+}
+
+// notAStreamRule is the rule id under which the formats that file every
+// failure under a rule (JUnit's type, SARIF) report an input that holds
+// no LLM stream.
+const notAStreamRule = "not-a-stream"
+
+// NotAStreamMessage says why v fails when it holds no LLM stream.
+func (v *Verdict) NotAStreamMessage() string {
+	s := "not an LLM stream: no event in it is one of a known dialect"
+	if v.Withheld > 0 {
+		s += "; not shown: its " + countWord(v.Withheld, "finding") + ", which would quote its bytes (streamtap events lists its events)"
+	}
+	return s
+}
+
+// Threshold is the severity v was judged by: its own, else the run's.
+func (v *Verdict) Threshold(run checks.Severity) checks.Severity {
+	if v.FailOn != nil {
+		return *v.FailOn
+	}
+	return run
 }
 
 // Failing returns the findings that fail the check under failOn, in the
@@ -149,15 +192,20 @@ type Run struct {
 	Version  string
 }
 
-// Summary counts a run's verdicts, and the files skipped.
+// Summary counts a run's verdicts, and the files skipped: those with no
+// stream in them, and links not followed (SkippedLinks, of Skipped).
 type Summary struct {
 	Checked, Passed, Failed, Unreadable, Skipped int
+	SkippedLinks                                 int
 }
 
 // Add counts one verdict.
 func (s *Summary) Add(v *Verdict) {
 	if v.Skipped != "" {
 		s.Skipped++
+		if strings.HasPrefix(v.Skipped, "a link to ") {
+			s.SkippedLinks++
+		}
 		return
 	}
 	s.Checked++
@@ -173,15 +221,24 @@ func (s *Summary) Add(v *Verdict) {
 
 // String is the summary's line: "checked 12: 10 passed, 1 failed, 1
 // unreadable; 2 skipped (no stream in them)" (unreadable and skipped only
-// when there are some).
+// when there are some; "3 skipped (2 with no stream in them, 1 link not
+// followed)" when links were).
 func (s Summary) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "checked %d: %d passed, %d failed", s.Checked, s.Passed, s.Failed)
 	if s.Unreadable > 0 {
 		fmt.Fprintf(&b, ", %d unreadable", s.Unreadable)
 	}
-	if s.Skipped > 0 {
+	switch noStream := s.Skipped - s.SkippedLinks; {
+	case s.SkippedLinks == 0 && noStream > 0:
 		fmt.Fprintf(&b, "; %d skipped (no stream in them)", s.Skipped)
+	case s.SkippedLinks > 0:
+		var why []string
+		if noStream > 0 {
+			why = append(why, fmt.Sprintf("%d with no stream in them", noStream))
+		}
+		why = append(why, countWord(s.SkippedLinks, "link")+" not followed")
+		fmt.Fprintf(&b, "; %d skipped (%s)", s.Skipped, strings.Join(why, ", "))
 	}
 	return b.String()
 }

@@ -12,6 +12,7 @@ package termtext
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/model/jsonscan"
@@ -22,8 +23,17 @@ import (
 // escapes (EscapeByte, EscapeRune), so the text can never move the
 // cursor, retitle the window or clear the screen. Printable text,
 // including non-ASCII, is kept.
+//
+// It also keeps the text from writing a command into the log of a CI job
+// that shows it (a recording's name or content comes from a pull
+// request): the "[" of a CI command marker anywhere ("##[", "##vso[",
+// "##teamcity[": jsonscan.CIMarker) is shown as \x5b, and a ":" that
+// starts the text, after white space, when a second follows (a GitHub
+// workflow command, "::error::…", is a line that starts so) as \x3a.
+// With its line breaks escaped the text starts no line of its own, and a
+// line that starts with it starts with no command.
 func Safe(s string) string {
-	if printableASCII(s) {
+	if printableASCII(s) && !logCommand(s) {
 		return s
 	}
 	var b strings.Builder
@@ -42,6 +52,48 @@ func Safe(s string) string {
 		}
 		i += size
 	}
+	out := b.String()
+	if logCommand(out) { // escapes hold no "#" and start with "\\": they never make one
+		out = disarm(out)
+	}
+	return out
+}
+
+// logCommand says whether s holds what a CI runner would obey in a line of
+// its log: a command marker, or a leading "::".
+func logCommand(s string) bool {
+	return jsonscan.CIMarker(s) >= 0 || colonStart(s) >= 0
+}
+
+// colonStart is the index of the ":" that starts s after white space (as
+// the GitHub runner trims it: unicode.IsSpace is its list) when another
+// ":" follows it, or -1.
+func colonStart(s string) int {
+	t := strings.TrimLeftFunc(s, unicode.IsSpace)
+	if strings.HasPrefix(t, "::") {
+		return len(s) - len(t)
+	}
+	return -1
+}
+
+// disarm escapes the leading ":" and the "[" of each marker of s.
+func disarm(s string) string {
+	var b strings.Builder
+	if i := colonStart(s); i >= 0 {
+		b.WriteString(s[:i])
+		b.WriteString(EscapeByte(':'))
+		s = s[i+1:]
+	}
+	for {
+		m := jsonscan.CIMarker(s)
+		if m < 0 {
+			break
+		}
+		b.WriteString(s[:m])
+		b.WriteString(EscapeByte('['))
+		s = s[m+1:]
+	}
+	b.WriteString(s)
 	return b.String()
 }
 
@@ -56,7 +108,8 @@ func Escaped(r rune) bool {
 }
 
 // EscapeByte is how Safe shows a control byte or a byte that is not
-// valid UTF-8: \n, \r and \t for those three, \xNN for the others.
+// valid UTF-8 (and the ":" and "[" of a CI log command): \n, \r and \t for
+// those three, \xNN for the others.
 func EscapeByte(c byte) string {
 	switch c {
 	case '\n':

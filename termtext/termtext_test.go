@@ -1,9 +1,15 @@
 package termtext
 
 import (
+	"regexp"
+	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
+
+// ciCommand finds what a CI runner obeys anywhere in a line of its log.
+var ciCommand = regexp.MustCompile(`##[#A-Za-z]*\[`)
 
 func TestSafe(t *testing.T) {
 	t.Parallel()
@@ -19,6 +25,15 @@ func TestSafe(t *testing.T) {
 		{"nul\x00", `nul\x00`},
 		{"del\x7f", `del\x7f`},
 		{"bom\ufeff sep\u2028", `bom\u{feff} sep\u{2028}`},
+		// CI log commands: a marker anywhere, "::" at the start.
+		{"x ##[error]forged", `x ##\x5berror]forged`},
+		{"##vso[task.setvariable variable=x]1 ##teamcity[message]", `##vso\x5btask.setvariable variable=x]1 ##teamcity\x5bmessage]`},
+		{"é ##[warning]", `é ##\x5bwarning]`},
+		{"::error::forged", `\x3a:error::forged`},
+		{"  \u00a0\u3000::warning title=x::y", "  \u00a0\u3000\\x3a:warning title=x::y"},
+		{"\n::error::x", `\n::error::x`}, // the escaped break starts it: no command
+		{"a::b ## heading [x] #[ :: ##1[", "a::b ## heading [x] #[ :: ##1["},
+		{":x :", ":x :"},
 	}
 	for _, tt := range tests {
 		if got := Safe(tt.in); got != tt.want {
@@ -57,7 +72,7 @@ func TestEscapesAreSafes(t *testing.T) {
 }
 
 func FuzzSafe(f *testing.F) {
-	for _, s := range []string{"a", "\x1b[31m", "\xff", "\u009b", "\u202e"} {
+	for _, s := range []string{"a", "\x1b[31m", "\xff", "\u009b", "\u202e", "##[error]", " ::x", "#\x00#["} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -69,6 +84,9 @@ func FuzzSafe(f *testing.F) {
 			if Escaped(r) {
 				t.Fatalf("Safe(%q) let %U through", s, r)
 			}
+		}
+		if ciCommand.MatchString(out) || strings.HasPrefix(strings.TrimLeftFunc(out, unicode.IsSpace), "::") {
+			t.Fatalf("Safe(%q) = %q holds a CI log command", s, out)
 		}
 	})
 }

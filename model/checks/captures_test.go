@@ -38,7 +38,7 @@ var captureFindings = map[string][]captureFinding{
 		// compat layer numbers tool calls by content block, and block 0 is
 		// the text). openai-python's stream helper indexes
 		// tool_calls[delta.index] and fails on it.
-		{cIndexDense, []int{3}, "tool_call indices: 1"},
+		{"chat/tool-index-not-dense", []int{3}, "tool_call indices: 1"},
 		// The file ends `data: [DONE]\n`: one line ending, no blank line, so
 		// a spec parser discards the [DONE] at EOF (the notes do not
 		// mention it; the bytes do).
@@ -63,14 +63,14 @@ var captureFindings = map[string][]captureFinding{
 		// the same "id":"0" and "name":"llm_version" again with
 		// "arguments":"{}". openai-python's accumulate_delta concatenates
 		// them into "00" and "llm_versionllm_version".
-		{cRepeated, []int{2, 3}, "id repeated on 1 later fragments"},
+		{"chat/tool-id-repeated", []int{2, 3}, "id repeated on 1 later fragments"},
 		// No chunk has a non-null finish_reason; event 5 is the [DONE].
-		{cFinishMissing, []int{5}, "no finish_reason"},
+		{"chat/finish-reason-missing", []int{5}, "no finish_reason"},
 	},
 	"chat__xai-call__vercel-ai.sse": {
 		// Events 0–4 carry "created":1770774064, events 5–7
 		// "created":1770774066: xAI stamps each chunk. Harmless (info).
-		{cCreated, []int{0, 5}, ""},
+		{"chat/created-changed", []int{0, 5}, ""},
 	},
 	"gemini__partial-args-array-missing-terminal__vercel-ai.sse": {
 		// Event 0 opens writeItems with "willContinue":true; event 14, the
@@ -79,7 +79,7 @@ var captureFindings = map[string][]captureFinding{
 		// empty functionCall {} end marker never comes (what the vercel
 		// fixture's name says). Clients waiting for the marker lose the
 		// call; the call itself is complete (info).
-		{gNoEndMarker, []int{0, 14, 15}, ""},
+		{"gemini/partial-args-no-end-marker", []int{0, 14, 15}, ""},
 	},
 	"responses__error-insufficient-quota-failed__vercel-ai.sse": {
 		// Event 2 is {"type":"error","sequence_number":2,"error":{"type":
@@ -91,11 +91,11 @@ var captureFindings = map[string][]captureFinding{
 		// Event 73 adds fc_z9synwu0kvc33k6e9u3dq4 with "arguments":"";
 		// event 74 is function_call_arguments.done with the whole
 		// {"location":"San Francisco"} and no delta came before it.
-		{rArgsDoneOnly, []int{73, 74}, "no argument deltas"},
+		{"responses/args-done-only", []int{73, 74}, "no argument deltas"},
 	},
 	"responses__openrouter-no-event-lines__pydantic-ai.sse": {
 		// Event 41 is data: [DONE] after response.completed (event 40).
-		{rDoneSentinel, []int{40, 41}, "ends with data: [DONE] (official OpenAI does not)"},
+		{"responses/done-sentinel", []int{40, 41}, "ends with data: [DONE] (official OpenAI does not)"},
 		// The notes miss this one; the bytes show it. Events 3–39 stream
 		// the reasoning item as "rs_tmp_2kbe7x16sax" (output_item.added
 		// at event 3, output_item.done at event 39), but
@@ -106,12 +106,12 @@ var captureFindings = map[string][]captureFinding{
 		// calls). Only a reasoning item differs, so it is a warning, not
 		// an error: clients that merge the stream with the snapshot by id
 		// keep a duplicate.
-		{rOutputMismatch, []int{3, 40}, ""},
+		{"responses/terminal-output-mismatch", []int{3, 40}, ""},
 	},
 	"responses__single-call-no-seqnum-2025-03__pydantic-ai.sse": {
 		// None of the 11 events has a sequence_number (a 2025-03 gpt-4o
 		// recording, before the field existed).
-		{rSeqMissing, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, "no sequence_number fields at all"},
+		{"responses/seq-missing", []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, "no sequence_number fields at all"},
 	},
 }
 

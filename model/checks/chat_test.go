@@ -24,204 +24,204 @@ func chatCases() []ruleCase {
 	}
 	text := chunk(choice(`{"role":"assistant","content":"Hello"}`, "null"))
 	return []ruleCase{
-		hit(cIdentity, "id changes", chat(func(p []string) []string {
+		hit("chat/identity-changed", "id changes", chat(func(p []string) []string {
 			p[2] = strings.Replace(p[2], "chatcmpl-1", "chatcmpl-2", 1)
 			return p
 		}), 0, 2, 3),
-		hit(cIdentity, "model empty on the first chunk", chat(func(p []string) []string {
+		hit("chat/identity-changed", "model empty on the first chunk", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"model":"gpt-4o"`, `"model":""`, 1)
 			return p
 		}), 0, 1),
 		// Azure's prompt-filter chunk: no choice, prompt_filter_results,
 		// and an empty id, model and created.
-		miss(cIdentity, "Azure's prompt-filter chunk", chat(func(p []string) []string {
+		miss("chat/identity-changed", "Azure's prompt-filter chunk", chat(func(p []string) []string {
 			return append([]string{`{"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`}, p...)
 		})),
-		miss(cCreated, "Azure's prompt-filter chunk", chat(func(p []string) []string {
+		miss("chat/created-changed", "Azure's prompt-filter chunk", chat(func(p []string) []string {
 			return append([]string{`{"choices":[],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`}, p...)
 		})),
-		miss(cIdentity, "Azure's prompt-filter chunk, choices [ ] with white space", chat(func(p []string) []string {
+		miss("chat/identity-changed", "Azure's prompt-filter chunk, choices [ ] with white space", chat(func(p []string) []string {
 			return append([]string{`{"choices":[ ],"created":0,"id":"","model":"","object":"","prompt_filter_results":[{"prompt_index":0,"content_filter_results":{}}]}`}, p...)
 		})),
-		hit(cIdentity, "a chunk with a choice and prompt_filter_results is no filter chunk", chat(func(p []string) []string {
+		hit("chat/identity-changed", "a chunk with a choice and prompt_filter_results is no filter chunk", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"model":"gpt-4o"`, `"model":""`, 1)
 			p[0] = strings.Replace(p[0], `{`, `{"prompt_filter_results":[],`, 1)
 			return p
 		}), 0, 1),
-		miss(cIdentity, "only created changes", chat(func(p []string) []string {
+		miss("chat/identity-changed", "only created changes", chat(func(p []string) []string {
 			p[2] = strings.Replace(p[2], `"created":1`, `"created":2`, 1)
 			return p
 		})),
 
-		hit(cCreated, "created changes", chat(func(p []string) []string {
+		hit("chat/created-changed", "created changes", chat(func(p []string) []string {
 			for i := 2; i < 5; i++ {
 				p[i] = strings.Replace(p[i], `"created":1`, `"created":2`, 1)
 			}
 			return p
 		}), 0, 2),
-		miss(cCreated, "created constant", chat(func(p []string) []string { return p })),
+		miss("chat/created-changed", "created constant", chat(func(p []string) []string { return p })),
 
-		hit(cIndexMissing, "no index", chat(func(p []string) []string {
+		hit("chat/tool-index-missing", "no index", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"index":0,"id"`, `"id"`, 1)
 			p[1] = strings.Replace(p[1], `{"index":0,`, `{`, 1)
 			p[2] = strings.Replace(p[2], `{"index":0,`, `{`, 1)
 			return p
 		}), 0),
-		miss(cIndexMissing, "index 0", chat(func(p []string) []string { return p })),
+		miss("chat/tool-index-missing", "index 0", chat(func(p []string) []string { return p })),
 
-		hit(cIndexDense, "starts at 1", strings.ReplaceAll(chat(func(p []string) []string { return p }),
+		hit("chat/tool-index-not-dense", "starts at 1", strings.ReplaceAll(chat(func(p []string) []string { return p }),
 			`"tool_calls":[{"index":0`, `"tool_calls":[{"index":1`), 0),
-		hit(cIndexDense, "0 then 2", chat(func(p []string) []string {
+		hit("chat/tool-index-not-dense", "0 then 2", chat(func(p []string) []string {
 			return append(p[:3], append([]string{cont(`{"index":2,"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{}"}}`)}, p[3:]...)...)
 		}), 3),
-		miss(cIndexDense, "0 then 1", chat(func(p []string) []string {
+		miss("chat/tool-index-not-dense", "0 then 1", chat(func(p []string) []string {
 			return append(p[:3], append([]string{cont(`{"index":1,"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{}"}}`)}, p[3:]...)...)
 		})),
 
-		hit(cCollision, "two ids at index 0", chat(func(p []string) []string {
+		hit("chat/tool-index-collision", "two ids at index 0", chat(func(p []string) []string {
 			return append(p[:3], append([]string{cont(`{"index":0,"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{}"}}`)}, p[3:]...)...)
 		}), 0, 3),
-		miss(cCollision, "same id repeated at index 0", chat(func(p []string) []string {
+		miss("chat/tool-index-collision", "same id repeated at index 0", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"id":"call_1","function":{"arguments":` + argsDelta1 + `}}`)
 			return p
 		})),
 
-		hit(cIDMissing, "never an id", chat(func(p []string) []string {
+		hit("chat/tool-id-missing", "never an id", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"id":"call_1",`, ``, 1)
 			return p
 		}), 0),
-		hit(cIDMissing, "id on the second fragment", chat(func(p []string) []string {
+		hit("chat/tool-id-missing", "id on the second fragment", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"id":"call_1",`, ``, 1)
 			p[1] = cont(`{"index":0,"id":"call_1","function":{"arguments":` + argsDelta1 + `}}`)
 			return p
 		}), 0, 1),
-		miss(cIDMissing, "id on the first fragment", chat(func(p []string) []string { return p })),
+		miss("chat/tool-id-missing", "id on the first fragment", chat(func(p []string) []string { return p })),
 
-		hit(cNameMissing, "name on the second fragment", chat(func(p []string) []string {
+		hit("chat/tool-name-missing", "name on the second fragment", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"name":"get_weather",`, ``, 1)
 			p[1] = cont(`{"index":0,"function":{"name":"get_weather","arguments":` + argsDelta1 + `}}`)
 			return p
 		}), 0, 1),
-		hit(cNameMissing, "never a name", chat(func(p []string) []string {
+		hit("chat/tool-name-missing", "never a name", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"name":"get_weather",`, ``, 1)
 			return p
 		}), 0),
-		miss(cNameMissing, "name first", chat(func(p []string) []string { return p })),
+		miss("chat/tool-name-missing", "name first", chat(func(p []string) []string { return p })),
 
-		hit(cNameChanged, "renamed", chat(func(p []string) []string {
+		hit("chat/tool-name-changed", "renamed", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"function":{"name":"get_time","arguments":` + argsDelta1 + `}}`)
 			return p
 		}), 0, 1),
-		miss(cNameChanged, "same name again", chat(func(p []string) []string {
+		miss("chat/tool-name-changed", "same name again", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"function":{"name":"get_weather","arguments":` + argsDelta1 + `}}`)
 			return p
 		})),
 
-		hit(cRepeated, "id and name on every fragment", chat(func(p []string) []string {
+		hit("chat/tool-id-repeated", "id and name on every fragment", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":` + argsDelta1 + `}}`)
 			p[2] = cont(`{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":` + argsDelta2 + `}}`)
 			return p
 		}), 0, 1, 2),
-		miss(cRepeated, "explicit nulls", chat(func(p []string) []string {
+		miss("chat/tool-id-repeated", "explicit nulls", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"id":null,"type":"function","function":{"name":null,"arguments":` + argsDelta1 + `}}`)
 			return p
 		})),
 
-		hit(cEmptyID, `"id":"" on continuations`, chat(func(p []string) []string {
+		hit("chat/tool-id-empty", `"id":"" on continuations`, chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"id":"","type":"function","function":{"name":"","arguments":` + argsDelta1 + `}}`)
 			return p
 		}), 0, 1),
-		miss(cEmptyID, "explicit nulls", chat(func(p []string) []string {
+		miss("chat/tool-id-empty", "explicit nulls", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"id":null,"function":{"name":null,"arguments":` + argsDelta1 + `}}`)
 			return p
 		})),
 
-		hit(cToolNull, `"arguments": null on the opening fragment`, chat(func(p []string) []string {
+		hit("chat/tool-field-null", `"arguments": null on the opening fragment`, chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"arguments":""`, `"arguments":null`, 1)
 			return p
 		}), 0),
-		hit(cToolNull, "id, type and name null on a continuation", chat(func(p []string) []string {
+		hit("chat/tool-field-null", "id, type and name null on a continuation", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"id":null,"type":null,"function":{"name":null,"arguments":` + argsDelta1 + `}}`)
 			return p
 		}), 1),
-		miss(cToolNull, "members left out on continuations", dataSSE(chatBase())),
-		miss(cToolNull, "id and name null on the opening fragment", chat(func(p []string) []string {
+		miss("chat/tool-field-null", "members left out on continuations", dataSSE(chatBase())),
+		miss("chat/tool-field-null", "id and name null on the opening fragment", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `"id":"call_1"`, `"id":null`, 1)
 			return p
 		})),
 
-		hit(cArgsNotString, "arguments object", chat(func(p []string) []string {
+		hit("chat/args-not-string", "arguments object", chat(func(p []string) []string {
 			p[1] = cont(`{"index":0,"function":{"arguments":{"city":"Paris"}}}`)
 			return p[:2]
 		}), 1),
-		miss(cArgsNotString, "arguments string", chat(func(p []string) []string { return p })),
+		miss("chat/args-not-string", "arguments string", chat(func(p []string) []string { return p })),
 
-		hit(cArgsResent, "whole again after the deltas", chat(withArgs(argsDelta1, argsDelta2, `"{\"city\":\"Paris\"}"`)), 1, 3),
-		hit(cArgsResent, "cumulative fragments", chat(withArgs(`"{\"city\":"`, `"{\"city\":\"Par"`, `"{\"city\":\"Paris\"}"`)), 1, 2),
-		miss(cArgsResent, "incremental", chat(func(p []string) []string { return p })),
+		hit("chat/args-resent", "whole again after the deltas", chat(withArgs(argsDelta1, argsDelta2, `"{\"city\":\"Paris\"}"`)), 1, 3),
+		hit("chat/args-resent", "cumulative fragments", chat(withArgs(`"{\"city\":"`, `"{\"city\":\"Par"`, `"{\"city\":\"Paris\"}"`)), 1, 2),
+		miss("chat/args-resent", "incremental", chat(func(p []string) []string { return p })),
 
-		hit(cArgsInvalid, "lost brace", chat(withArgs(argsDelta1, `"\"Paris\""`)), 0, 2),
-		miss(cArgsInvalid, "complete", chat(func(p []string) []string { return p })),
+		hit("chat/args-invalid-json", "lost brace", chat(withArgs(argsDelta1, `"\"Paris\""`)), 0, 2),
+		miss("chat/args-invalid-json", "complete", chat(func(p []string) []string { return p })),
 
-		hit(cArgsEmpty, `only ""`, chat(withArgs(`""`)), 0),
-		miss(cArgsEmpty, `"{}"`, chat(withArgs(`"{}"`))),
+		hit("chat/args-empty", `only ""`, chat(withArgs(`""`)), 0),
+		miss("chat/args-empty", `"{}"`, chat(withArgs(`"{}"`))),
 
-		hit(cArgsMissing, "no arguments key", chat(func(p []string) []string {
+		hit("chat/args-missing", "no arguments key", chat(func(p []string) []string {
 			p[0] = strings.Replace(p[0], `,"arguments":""`, ``, 1)
 			return append(p[:1], p[3:]...)
 		}), 0),
-		miss(cArgsMissing, "arguments sent", chat(func(p []string) []string { return p })),
+		miss("chat/args-missing", "arguments sent", chat(func(p []string) []string { return p })),
 
-		hit(cFinishMissing, "[DONE] without finish_reason", chat(func(p []string) []string { return append(p[:3], p[4:]...) }), 4),
-		miss(cFinishMissing, "finish_reason tool_calls", chat(func(p []string) []string { return p })),
+		hit("chat/finish-reason-missing", "[DONE] without finish_reason", chat(func(p []string) []string { return append(p[:3], p[4:]...) }), 4),
+		miss("chat/finish-reason-missing", "finish_reason tool_calls", chat(func(p []string) []string { return p })),
 
-		{rule: cFinishRepeated, name: "tool_calls then stop", hit: true, stream: chat(func(p []string) []string {
+		{rule: "chat/finish-reason-repeated", name: "tool_calls then stop", hit: true, stream: chat(func(p []string) []string {
 			return append(p[:4], append([]string{chunk(choice(`{}`, `"stop"`))}, p[4:]...)...)
 		}), events: []int{3, 4}, sev: sevp(Error)},
-		{rule: cFinishRepeated, name: "tool_calls twice (harmless)", hit: true, stream: chat(func(p []string) []string {
+		{rule: "chat/finish-reason-repeated", name: "tool_calls twice (harmless)", hit: true, stream: chat(func(p []string) []string {
 			return append(p[:4], append([]string{chunk(choice(`{}`, `"tool_calls"`))}, p[4:]...)...)
 		}), events: []int{3, 4}, sev: sevp(Info)},
-		miss(cFinishRepeated, "once", chat(func(p []string) []string { return p })),
+		miss("chat/finish-reason-repeated", "once", chat(func(p []string) []string { return p })),
 
-		hit(cFinishOdd, "end_turn", chat(finish(`"end_turn"`)), 3),
-		hit(cFinishOdd, "empty string on every chunk", strings.ReplaceAll(chat(func(p []string) []string { return p }),
+		hit("chat/finish-reason-nonstandard", "end_turn", chat(finish(`"end_turn"`)), 3),
+		hit("chat/finish-reason-nonstandard", "empty string on every chunk", strings.ReplaceAll(chat(func(p []string) []string { return p }),
 			`"finish_reason":null`, `"finish_reason":""`), 0, 1, 2),
-		miss(cFinishOdd, "length", chat(finish(`"length"`))),
+		miss("chat/finish-reason-nonstandard", "length", chat(finish(`"length"`))),
 
-		hit(cStopWithCalls, "stop after a call", chat(finish(`"stop"`)), 0, 3),
-		miss(cStopWithCalls, "stop after text", dataSSE([]string{text, chunk(choice(`{}`, `"stop"`)), "[DONE]"})),
+		hit("chat/stop-with-tool-calls", "stop after a call", chat(finish(`"stop"`)), 0, 3),
+		miss("chat/stop-with-tool-calls", "stop after text", dataSSE([]string{text, chunk(choice(`{}`, `"stop"`)), "[DONE]"})),
 
-		hit(cCallsNoCalls, "tool_calls after text", dataSSE([]string{text, chunk(choice(`{}`, `"tool_calls"`)), "[DONE]"}), 1),
-		miss(cCallsNoCalls, "tool_calls after a call", chat(func(p []string) []string { return p })),
+		hit("chat/tool-calls-without-calls", "tool_calls after text", dataSSE([]string{text, chunk(choice(`{}`, `"tool_calls"`)), "[DONE]"}), 1),
+		miss("chat/tool-calls-without-calls", "tool_calls after a call", chat(func(p []string) []string { return p })),
 
-		hit(cAfterFinish, "arguments after finish_reason", chat(func(p []string) []string {
+		hit("chat/delta-after-finish", "arguments after finish_reason", chat(func(p []string) []string {
 			p[2], p[3] = p[3], p[2]
 			return p
 		}), 2, 3),
-		miss(cAfterFinish, "usage chunk with empty content", chat(func(p []string) []string {
+		miss("chat/delta-after-finish", "usage chunk with empty content", chat(func(p []string) []string {
 			p[4] = strings.Replace(usageChunk, `"choices":[]`, `"choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]`, 1)
 			return p
 		})),
 
-		hit(cMessageInChunk, "message next to delta", chat(func(p []string) []string {
+		hit("chat/message-in-chunk", "message next to delta", chat(func(p []string) []string {
 			p[1] = strings.Replace(p[1], `"delta":`, `"message":{"role":"assistant","content":null},"delta":`, 1)
 			return p
 		}), 1),
-		miss(cMessageInChunk, "message null next to delta", chat(func(p []string) []string {
+		miss("chat/message-in-chunk", "message null next to delta", chat(func(p []string) []string {
 			p[1] = strings.Replace(p[1], `"delta":`, `"message":null,"delta":`, 1)
 			return p
 		})),
-		miss(cMessageInChunk, "a whole completion's message", dataSSE([]string{
+		miss("chat/message-in-chunk", "a whole completion's message", dataSSE([]string{
 			`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}`})),
 
-		hit(cDoneMissing, "no [DONE]", chat(func(p []string) []string { return p[:5] }), 4),
-		miss(cDoneMissing, "error chunk ends the stream", chat(func(p []string) []string {
+		hit("chat/done-missing", "no [DONE]", chat(func(p []string) []string { return p[:5] }), 4),
+		miss("chat/done-missing", "error chunk ends the stream", chat(func(p []string) []string {
 			return append(p[:2], `{"error":{"message":"overloaded","code":529}}`)
 		})),
 
-		hit(cAfterDone, "chunk after [DONE]", chat(func(p []string) []string { return append(p, usageChunk) }), 5, 6),
-		hit(cAfterDone, "[DONE] twice", chat(func(p []string) []string { return append(p, "[DONE]") }), 5, 6),
-		miss(cAfterDone, "comment after [DONE]", chat(func(p []string) []string { return p })+": bye\n\n"),
+		hit("chat/data-after-done", "chunk after [DONE]", chat(func(p []string) []string { return append(p, usageChunk) }), 5, 6),
+		hit("chat/data-after-done", "[DONE] twice", chat(func(p []string) []string { return append(p, "[DONE]") }), 5, 6),
+		miss("chat/data-after-done", "comment after [DONE]", chat(func(p []string) []string { return p })+": bye\n\n"),
 	}
 }
 
@@ -240,8 +240,8 @@ func TestChatCallsInOpeningOrder(t *testing.T) {
 		in.WriteString("data: " + chunk("["+c+"]") + "\n\n")
 	}
 	in.WriteString("data: [DONE]\n\n")
-	got := findings(CheckBytes([]byte(in.String()), capture.FormatAuto, Strict), cRepeated)
+	got := findings(CheckBytes([]byte(in.String()), capture.FormatAuto, Strict), "chat/tool-id-repeated")
 	if len(got) != 2 || !slices.Equal(got[0].Events, []int{0, 1}) || !slices.Equal(got[1].Events, []int{0, 2}) {
-		t.Fatalf("%s findings = %v; want events [0 1] (the call opened first, at index 1), then [0 2]", cRepeated, got)
+		t.Fatalf("%s findings = %v; want events [0 1] (the call opened first, at index 1), then [0 2]", "chat/tool-id-repeated", got)
 	}
 }

@@ -215,7 +215,7 @@ type Checker struct {
 	frames framingState
 	// byDialect holds what each dialect's rules remember (see of), by
 	// model.Dialect.
-	byDialect []dialectChecks
+	byDialect []Judge
 	// req is the request the stream answers, when known (SetRequest).
 	req *requestChecks
 	// cfg is what the user changed of the rules (SetConfig).
@@ -288,10 +288,10 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 	for ; c.items < len(s.Items); c.items++ {
 		it := s.Items[c.items]
 		if dc := c.of(it.Dialect); dc != nil {
-			dc.newItem(it, ord)
+			dc.NewItem(it, ord)
 		}
 	}
-	if f.Kind == capture.FrameEvent && isSSE(f) {
+	if f.Kind == capture.FrameEvent && IsSSE(f) {
 		c.sse = true
 	}
 	c.learnRecording(ord, f)
@@ -299,11 +299,11 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 	c.observeFrame(s, ord, ev, f)
 	if ev.Dialect != model.DialectUnknown {
 		if dc := c.of(ev.Dialect); dc != nil {
-			dc.observe(c, s, ord, ev, f)
+			dc.Observe(c, s, ord, ev, f)
 		}
 		c.lastDial = ev.Dialect
 	} else if dc := c.seen(c.lastDial); dc != nil {
-		dc.unplaced(c, s, ord, ev)
+		dc.Unplaced(c, s, ord, ev)
 	}
 	if ev.Kind == model.KindSentinel {
 		c.observeSentinel(s, ord, ev)
@@ -312,10 +312,10 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 	}
 }
 
-// isSSE tells an SSE event from a JSON line or body: its first byte starts
+// IsSSE tells an SSE event from a JSON line or body: its first byte starts
 // a field or a comment, not a JSON value. Rules about SSE fields (event:
 // names, [DONE]) apply only to SSE.
-func isSSE(f *capture.Frame) bool {
+func IsSSE(f *capture.Frame) bool {
 	if f.Flags&capture.EventStream != 0 {
 		return false
 	}
@@ -331,18 +331,18 @@ func isSSE(f *capture.Frame) bool {
 	return false
 }
 
-// add records a finding at its rule's severity.
-func (c *Checker) add(id string, events []int, format string, args ...any) {
+// Add records a finding at its rule's severity.
+func (c *Checker) Add(id string, events []int, format string, args ...any) {
 	sev := Error
 	if r := ruleByID[id]; r != nil {
 		sev = r.Severity
 	}
-	c.addAt(id, sev, events, format, args...)
+	c.AddAt(id, sev, events, format, args...)
 }
 
-// addAt records a finding at a given severity: a rule may grade one case
+// AddAt records a finding at a given severity: a rule may grade one case
 // lower than its default, as documented in its summary.
-func (c *Checker) addAt(id string, sev Severity, events []int, format string, args ...any) {
+func (c *Checker) AddAt(id string, sev Severity, events []int, format string, args ...any) {
 	c.record(id, sev, events, format, args...)
 }
 
@@ -368,7 +368,7 @@ func (c *Checker) Report(s *model.Session, p Profile) Report {
 	c.finishFraming(end, s)
 	for _, r := range dialects {
 		if dc := c.seen(r.dialect); dc != nil {
-			dc.finish(end, s, c.sse)
+			dc.Finish(end, s, c.sse)
 		}
 	}
 	c.finishRequest(end, s)
@@ -388,14 +388,14 @@ func grade(f Finding, p Profile) Severity {
 	return f.Severity
 }
 
-// errored reports whether the stream ended in an error payload or an HTTP
+// Errored reports whether the stream ended in an error payload or an HTTP
 // error status: the outcome tells that story, so a terminator missing after
 // it is not a second defect.
-func errored(s *model.Session) bool { return len(s.Errors) > 0 }
+func Errored(s *model.Session) bool { return len(s.Errors) > 0 }
 
-// quote shortens a value from the stream for a message and quotes it, with
+// Quote shortens a value from the stream for a message and quotes it, with
 // control characters escaped.
-func quote(v string) string {
+func Quote(v string) string {
 	const maxRunes = 60
 	r := []rune(v)
 	if len(r) > maxRunes {
@@ -404,13 +404,13 @@ func quote(v string) string {
 	return fmt.Sprintf("%q", v)
 }
 
-// quoteBytes is quote for raw bytes.
-func quoteBytes(b []byte) string {
-	return quote(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))))
+// QuoteBytes is quote for raw bytes.
+func QuoteBytes(b []byte) string {
+	return Quote(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))))
 }
 
-// plural returns "1 event" or "3 events".
-func plural(n int, word string) string {
+// Plural returns "1 event" or "3 events".
+func Plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
 	}

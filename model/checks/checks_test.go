@@ -539,11 +539,11 @@ func TestProfiles(t *testing.T) {
 	})
 	strict := CheckBytes([]byte(stream), capture.FormatAuto, Strict)
 	tolerant := CheckBytes([]byte(stream), capture.FormatAuto, Tolerant)
-	if f := findings(strict, rSeqMissing); len(f) != 1 || f[0].Severity != Warning {
-		t.Errorf("strict %s = %v; want one warning", rSeqMissing, f)
+	if f := findings(strict, "responses/seq-missing"); len(f) != 1 || f[0].Severity != Warning {
+		t.Errorf("strict %s = %v; want one warning", "responses/seq-missing", f)
 	}
-	if f := findings(tolerant, rSeqMissing); len(f) != 1 || f[0].Severity != Info {
-		t.Errorf("tolerant %s = %v; want one info", rSeqMissing, f)
+	if f := findings(tolerant, "responses/seq-missing"); len(f) != 1 || f[0].Severity != Info {
+		t.Errorf("tolerant %s = %v; want one info", "responses/seq-missing", f)
 	}
 	if !strict.Fails(Warning) || tolerant.Fails(Warning) || !tolerant.Fails(Info) {
 		t.Errorf("Fails: strict %v tolerant %v", strict.Findings, tolerant.Findings)
@@ -608,7 +608,7 @@ func TestReportLive(t *testing.T) {
 	fr.Finish(capture.NoTime, emit)
 	s.End(nil)
 	rep := c.Report(s, Strict)
-	for _, rule := range []string{cDoneMissing, cFinishMissing} {
+	for _, rule := range []string{"chat/done-missing", "chat/finish-reason-missing"} {
 		if len(findings(rep, rule)) != 1 {
 			t.Errorf("final report lacks %s: %v", rule, rep.Findings)
 		}
@@ -624,11 +624,11 @@ func TestReportLive(t *testing.T) {
 func TestSamples(t *testing.T) {
 	dir := filepath.Join(projectRoot(t), "samples")
 	want := map[string][]string{
-		"broken-chat-all-index-0.sse":    {cCollision},
-		"broken-cut-before-terminal.sse": {rNoTerminal, fUnterminated},
-		"broken-done-args-differ.sse":    {rArgsMismatch},
-		"broken-item-id-changes.sse":     {rItemIDChanged},
-		"broken-sequence-gap.sse":        {rSeqGap, rTextMismatch},
+		"broken-chat-all-index-0.sse":    {"chat/tool-index-collision"},
+		"broken-cut-before-terminal.sse": {"responses/no-terminal", fUnterminated},
+		"broken-done-args-differ.sse":    {"responses/args-done-mismatch"},
+		"broken-item-id-changes.sse":     {"responses/item-id-changed"},
+		"broken-sequence-gap.sse":        {"responses/seq-gap", "responses/text-done-mismatch"},
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
 	if len(files) == 0 {
@@ -702,8 +702,8 @@ func TestRulesDocumented(t *testing.T) {
 	}
 	checklist := doc[start : start+end]
 	for _, row := range strings.Split(checklist, "\n") {
-		if strings.Contains(row, "carry `item_id`") && !strings.Contains(row, "`"+rItemIDMissing+"`") {
-			t.Errorf("the checklist item %q does not map to %s", row, rItemIDMissing)
+		if strings.Contains(row, "carry `item_id`") && !strings.Contains(row, "`"+"responses/item-id-missing"+"`") {
+			t.Errorf("the checklist item %q does not map to %s", row, "responses/item-id-missing")
 		}
 	}
 	if !strings.Contains(checklist, "carry `item_id`") {

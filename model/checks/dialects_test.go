@@ -22,14 +22,14 @@ func TestRulesRegistered(t *testing.T) {
 			t.Errorf("dialect %s has no rules registered", d)
 			continue
 		}
-		if len(r.rules) == 0 {
+		if len(r.Rules) == 0 {
 			t.Errorf("dialect %s registers no rule", d)
 		}
-		if r.new == nil || r.new() == nil {
+		if r.New == nil || r.New() == nil {
 			t.Errorf("dialect %s's rules remember nothing: new is missing", d)
 		}
 		short := d.Info().Short
-		for _, rule := range r.rules {
+		for _, rule := range r.Rules {
 			if rule.Dialect != short || !strings.HasPrefix(rule.ID, short+"/") {
 				t.Errorf("dialect %s registers rule %s (dialect %q); want ids %s/…", d, rule.ID, rule.Dialect, short)
 			}
@@ -39,16 +39,16 @@ func TestRulesRegistered(t *testing.T) {
 		if !known[r.dialect] {
 			t.Errorf("rules %d are registered for %s, which the model does not know", i, r.dialect)
 		}
-		if slices.IndexFunc(dialects, func(o *dialectRules) bool { return o.dialect == r.dialect }) != i {
+		if slices.IndexFunc(dialects, func(o *DialectRules) bool { return o.dialect == r.dialect }) != i {
 			t.Errorf("dialect %s has rules registered twice", r.dialect)
 		}
-		if r.afterDone != "" && ruleByID[r.afterDone] == nil {
-			t.Errorf("dialect %s: afterDone names unknown rule %s", r.dialect, r.afterDone)
+		if r.AfterDone != "" && ruleByID[r.AfterDone] == nil {
+			t.Errorf("dialect %s: afterDone names unknown rule %s", r.dialect, r.AfterDone)
 		}
 	}
 	n := len(framingRules) + len(requestRules)
 	for _, r := range dialects {
-		n += len(r.rules)
+		n += len(r.Rules)
 	}
 	if len(Rules()) != n {
 		t.Errorf("Rules() lists %d rules; the transport and the dialects register %d", len(Rules()), n)
@@ -58,27 +58,27 @@ func TestRulesRegistered(t *testing.T) {
 // echoChecks is a made-up dialect's rules: one finding for the first event
 // it observes, one at the end for every item it saw.
 type echoChecks struct {
-	noChecks
+	Base
 	first, items int
 	seen         bool
 }
 
-func (e *echoChecks) newItem(*model.Item, int) { e.items++ }
+func (e *echoChecks) NewItem(*model.Item, int) { e.items++ }
 
-func (e *echoChecks) observe(c *Checker, _ *model.Session, ord int, _ *model.Event, _ *capture.Frame) {
+func (e *echoChecks) Observe(c *Checker, _ *model.Session, ord int, _ *model.Event, _ *capture.Frame) {
 	if !e.seen {
 		e.seen, e.first = true, ord
-		c.add("echo/first", []int{ord}, "event %d is the first the echo rules see", ord)
+		c.Add("echo/first", []int{ord}, "event %d is the first the echo rules see", ord)
 	}
 }
 
-func (e *echoChecks) finish(out *Checker, _ *model.Session, _ bool) {
-	out.add("echo/items", []int{e.first}, "%d items", e.items)
+func (e *echoChecks) Finish(out *Checker, _ *model.Session, _ bool) {
+	out.Add("echo/items", []int{e.first}, "%d items", e.items)
 }
 
 // registerRules swaps the registered rules for rs for the rest of the
 // test. A test that calls it must not run in parallel with others.
-func registerRules(t *testing.T, rs ...*dialectRules) {
+func registerRules(t *testing.T, rs ...*DialectRules) {
 	t.Helper()
 	saved, savedTable, savedByID := dialects, table, ruleByID
 	dialects = rs
@@ -89,21 +89,28 @@ func registerRules(t *testing.T, rs ...*dialectRules) {
 // TestDialectRulesRegistration registers a rule set in place of Gemini's
 // and checks the Gemini sample: the Checker observes, remembers and
 // reports through whatever is registered, so a dialect's rules need their
-// files and one line in dialects, nothing in the Checker.
+// files and one line in model/dialects, nothing in the Checker.
 func TestDialectRulesRegistration(t *testing.T) {
 	data, err := samples.Open("gemini-call")
 	if err != nil {
 		t.Fatal(err)
 	}
-	echo := dialectRules{
-		dialect: model.DialectGemini,
-		new:     func() dialectChecks { return new(echoChecks) },
-		rules: []Rule{
-			rule("echo/first", Info, Info, "the first event the echo rules see"),
-			rule("echo/items", Warning, Info, "how many items the echo rules saw"),
+	gemini, _ := model.Lookup("gemini")
+	echo := DialectRules{
+		dialect: gemini,
+		New:     func() Judge { return new(echoChecks) },
+		Rules: []Rule{
+			NewRule("echo/first", Info, Info, "the first event the echo rules see"),
+			NewRule("echo/items", Warning, Info, "how many items the echo rules saw"),
 		},
 	}
-	registerRules(t, &responsesDialect, &chatDialect, &anthropicDialect, &echo)
+	var rs []*DialectRules
+	for _, r := range dialects {
+		if r.dialect != gemini {
+			rs = append(rs, r)
+		}
+	}
+	registerRules(t, append(rs, &echo)...)
 	rep := CheckBytes(data, capture.FormatAuto, Strict)
 	var got []string
 	for _, f := range rep.Findings {
@@ -117,7 +124,7 @@ func TestDialectRulesRegistration(t *testing.T) {
 	for _, r := range Rules() {
 		ids = append(ids, r.ID)
 	}
-	if !slices.Contains(ids, "echo/items") || slices.Contains(ids, gNoEndMarker) {
+	if !slices.Contains(ids, "echo/items") || slices.Contains(ids, "gemini/partial-args-no-end-marker") {
 		t.Errorf("Rules() = %v; want the echo rules in place of Gemini's", ids)
 	}
 }

@@ -52,25 +52,25 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 	case f.Flags&capture.NoNewline != 0 && ev.Flags&model.DecodeError == 0:
 		// A JSON line whose newline never came is whole: line readers
 		// (httpx, ollama-js) still yield it, `while read` drops it.
-		c.addAt(fUnterminated, Info, []int{ord}, "%s is not ended by a newline before EOF; readers that wait for the newline drop it",
+		c.AddAt(fUnterminated, Info, []int{ord}, "%s is not ended by a newline before EOF; readers that wait for the newline drop it",
 			frameNamed("line", ord, name))
 	case f.Flags&capture.NoNewline != 0:
 		truncated = true // cut mid-line: the unterminated line says so, not invalid-json
-		c.add(fUnterminated, []int{ord}, "%s is not ended by a newline before EOF, and stops mid-JSON", frameNamed("line", ord, name))
+		c.Add(fUnterminated, []int{ord}, "%s is not ended by a newline before EOF, and stops mid-JSON", frameNamed("line", ord, name))
 	case truncated:
 		cut := ""
 		if ev.Flags&model.DecodeError != 0 {
 			cut = "; its data stops mid-JSON"
 		}
-		c.add(fUnterminated, []int{ord}, "%s is not ended by a blank line before EOF: spec parsers discard it%s",
+		c.Add(fUnterminated, []int{ord}, "%s is not ended by a blank line before EOF: spec parsers discard it%s",
 			frameNamed("event", ord, name), cut)
 	}
 	leading := f.Flags&capture.LeadingSpaceField != 0
 	if leading {
 		for _, u := range f.Unknown {
 			if t := bytes.TrimLeft(u.Name, " \t"); len(t) < len(u.Name) && isField(t) {
-				c.add(fLeadingSpace, []int{ord}, "event %d: line %s starts with a space; spec parsers ignore the unknown field %s",
-					ord, quoteBytes(append(append(bytes.Clone(u.Name), ':'), u.Value...)), quoteBytes(u.Name))
+				c.Add(fLeadingSpace, []int{ord}, "event %d: line %s starts with a space; spec parsers ignore the unknown field %s",
+					ord, QuoteBytes(append(append(bytes.Clone(u.Name), ':'), u.Value...)), QuoteBytes(u.Name))
 				break
 			}
 		}
@@ -84,29 +84,29 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 			break
 		}
 		if f.HasEvent {
-			c.add(fEmptyData, []int{ord}, "event %d (event: %s) has no data line; clients that parse every event's data fail on it",
-				ord, quoteBytes(f.Event))
+			c.Add(fEmptyData, []int{ord}, "event %d (event: %s) has no data line; clients that parse every event's data fail on it",
+				ord, QuoteBytes(f.Event))
 		} else {
-			c.add(fEmptyData, []int{ord}, "event %d has no data line", ord)
+			c.Add(fEmptyData, []int{ord}, "event %d has no data line", ord)
 		}
 	case blank(f.Data):
-		c.add(fEmptyData, []int{ord}, "event %d: data is empty (a heartbeat?); JSON.parse(\"\") fails on it", ord)
+		c.Add(fEmptyData, []int{ord}, "event %d: data is empty (a heartbeat?); JSON.parse(\"\") fails on it", ord)
 	case ev.Kind == model.KindError:
 		// The body of an HTTP error: the error payload below reports it.
 	case ev.Flags&model.DecodeError != 0 && truncated:
 		// Cut off by EOF: the unterminated event says so.
 	case ev.Flags&model.DecodeError != 0:
 		if f.Data[0] == ':' {
-			c.add(fInvalidJSON, []int{ord}, "event %d: data %s is an SSE comment re-wrapped as data; JSON parsers throw on it",
-				ord, quoteBytes(f.Data))
+			c.Add(fInvalidJSON, []int{ord}, "event %d: data %s is an SSE comment re-wrapped as data; JSON parsers throw on it",
+				ord, QuoteBytes(f.Data))
 		} else {
-			c.add(fInvalidJSON, []int{ord}, "event %d: data %s is not JSON", ord, quoteBytes(f.Data))
+			c.Add(fInvalidJSON, []int{ord}, "event %d: data %s is not JSON", ord, QuoteBytes(f.Data))
 		}
 	case ev.Flags&model.NotObject != 0:
-		c.add(fNotObject, []int{ord}, "event %d: data %s is JSON but not an object", ord, quoteBytes(f.Data))
+		c.Add(fNotObject, []int{ord}, "event %d: data %s is JSON but not an object", ord, QuoteBytes(f.Data))
 	}
 	if f.Flags&capture.InvalidUTF8 != 0 {
-		c.add(fInvalidUTF8, []int{ord}, "%s contains bytes that are not valid UTF-8", frameNamed("event", ord, name))
+		c.Add(fInvalidUTF8, []int{ord}, "%s contains bytes that are not valid UTF-8", frameNamed("event", ord, name))
 	}
 	if ev.Kind == model.KindError {
 		// One event may carry several error payloads (a Gemini array body
@@ -116,7 +116,7 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 			first--
 		}
 		for _, e := range s.Errors[first:] {
-			what := quote(e.Message)
+			what := Quote(e.Message)
 			if e.Code != "" {
 				what = e.Code + ": " + what
 			}
@@ -124,14 +124,14 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 				what = fmt.Sprintf("(HTTP %d) %s", e.Status, what)
 			}
 			if strings.HasPrefix(name, "(") {
-				c.add(fErrorPayload, []int{ord}, "event %d is an error payload %s", ord, what)
+				c.Add(fErrorPayload, []int{ord}, "event %d is an error payload %s", ord, what)
 			} else {
-				c.add(fErrorPayload, []int{ord}, "%s is an error payload %s", frameNamed("event", ord, name), what)
+				c.Add(fErrorPayload, []int{ord}, "%s is an error payload %s", frameNamed("event", ord, name), what)
 			}
 		}
 	}
 	if ev.Flags&model.NameMismatch != 0 && !judgesNames(ev.Dialect) {
-		c.add(fNameMismatch, []int{ord}, "event %d: event: %s but data.type %s", ord, quote(s.TypeName(ev.Name)), quote(name))
+		c.Add(fNameMismatch, []int{ord}, "event %d: event: %s but data.type %s", ord, Quote(s.TypeName(ev.Name)), Quote(name))
 	}
 }
 
@@ -139,7 +139,7 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 // differs from data.type themselves.
 func judgesNames(d model.Dialect) bool {
 	r := rulesOf(d)
-	return r != nil && r.judgesNames
+	return r != nil && r.JudgesNames
 }
 
 // blank reports whether data is empty or white space alone, as
@@ -166,7 +166,7 @@ func (c *Checker) observeSentinel(s *model.Session, ord int, ev *model.Event) {
 	if fs.done == 0 {
 		fs.done = ord + 1
 		if r := rulesOf(ev.Dialect); r != nil {
-			fs.doneRule = r.afterDone
+			fs.doneRule = r.AfterDone
 		}
 		return
 	}
@@ -197,19 +197,19 @@ func (c *Checker) finishFraming(out *Checker, s *model.Session) {
 		}
 	}
 	if len(seen) > 1 {
-		out.add(fMixedEndings, at, "line endings are mixed: %s", strings.Join(seen, ", "))
+		out.Add(fMixedEndings, at, "line endings are mixed: %s", strings.Join(seen, ", "))
 	}
 	if fs.afterDoneN > 0 {
-		out.add(fs.doneRule, append([]int{fs.done - 1}, fs.afterDone...), "%s after data: [DONE] (event %d); clients stop at the first [DONE]",
-			plural(fs.afterDoneN, "event"), fs.done-1)
+		out.Add(fs.doneRule, append([]int{fs.done - 1}, fs.afterDone...), "%s after data: [DONE] (event %d); clients stop at the first [DONE]",
+			Plural(fs.afterDoneN, "event"), fs.done-1)
 	}
 	// A connection that switched protocols (a WebSocket) may carry no
 	// event at all: its messages are comments, and that is no defect.
-	if ended, _ := s.Ended(); ended && fs.data == 0 && !errored(s) && !s.Upgraded() {
+	if ended, _ := s.Ended(); ended && fs.data == 0 && !Errored(s) && !s.Upgraded() {
 		if s.Len() == 0 {
-			out.add(fNoData, nil, "the stream is empty")
+			out.Add(fNoData, nil, "the stream is empty")
 		} else {
-			out.add(fNoData, []int{0}, "none of the %s carries data", plural(s.Len(), "frame"))
+			out.Add(fNoData, []int{0}, "none of the %s carries data", Plural(s.Len(), "frame"))
 		}
 	}
 }

@@ -59,45 +59,45 @@ func ollamaCases() []ruleCase {
 		`{"model":"llama3","created_at":"2024-05-24T21:02:02.699896Z","response":"","done":true,"done_reason":"stop","context":[1,2]}` + "\n"
 	base := ollBase()
 	return []ruleCase{
-		hit(oBlankLine, "blank line between lines", ndjson(base[:2])+"\n"+ndjson(base[2:]), 2),
-		hit(oBlankLine, "blank lines at the end", ndjson(base)+"\n\n", 4),
-		hit(oBlankLine, "blank line before an invalid line", ndjson(base[:2])+"\n{\"mess\n"+ndjson(base[2:]), 2),
-		miss(oBlankLine, "every line ended once", ndjson(base)),
+		hit("ollama/blank-line", "blank line between lines", ndjson(base[:2])+"\n"+ndjson(base[2:]), 2),
+		hit("ollama/blank-line", "blank lines at the end", ndjson(base)+"\n\n", 4),
+		hit("ollama/blank-line", "blank line before an invalid line", ndjson(base[:2])+"\n{\"mess\n"+ndjson(base[2:]), 2),
+		miss("ollama/blank-line", "every line ended once", ndjson(base)),
 
-		hit(oArgsNotObject, "arguments as a string", ndjson(with(2, ollCall("call_1", "0", `"get_weather"`, `"{\"city\":\"Paris\"}"`))), 2),
-		hit(oArgsNotObject, "no arguments", ndjson(with(2, strings.Replace(ollCall("call_1", "0", `"f"`, `{}`), `,"arguments":{}`, ``, 1))), 2),
-		miss(oArgsNotObject, "arguments {}", ndjson(with(2, ollCall("call_1", "0", `"get_time"`, `{}`)))),
+		hit("ollama/args-not-object", "arguments as a string", ndjson(with(2, ollCall("call_1", "0", `"get_weather"`, `"{\"city\":\"Paris\"}"`))), 2),
+		hit("ollama/args-not-object", "no arguments", ndjson(with(2, strings.Replace(ollCall("call_1", "0", `"f"`, `{}`), `,"arguments":{}`, ``, 1))), 2),
+		miss("ollama/args-not-object", "arguments {}", ndjson(with(2, ollCall("call_1", "0", `"get_time"`, `{}`)))),
 
-		hit(oCallSplit, "same id twice", ndjson(append(base[:3:3], ollCall("call_k2x7q9ma", "0", `"get_weather"`, `{"unit":"c"}`), base[3])), 2, 3),
-		hit(oCallSplit, "same index, no ids", ndjson(append(with(2, ollCall("", "0", `"get_weather"`, `{"city":"Paris"}`))[:3],
+		hit("ollama/call-split", "same id twice", ndjson(append(base[:3:3], ollCall("call_k2x7q9ma", "0", `"get_weather"`, `{"unit":"c"}`), base[3])), 2, 3),
+		hit("ollama/call-split", "same index, no ids", ndjson(append(with(2, ollCall("", "0", `"get_weather"`, `{"city":"Paris"}`))[:3],
 			ollCall("", "0", `"get_weather"`, `{"unit":"c"}`), base[3])), 2, 3),
-		hit(oCallSplit, "a nameless piece", ndjson(append(base[:3:3], ollCall("", "", `""`, `{"unit":"c"}`), base[3])), 3),
-		miss(oCallSplit, "two calls, two ids", ndjson(append(base[:3:3], ollCall("call_8fj3v0wd", "1", `"get_local_time"`, `{}`), base[3]))),
-		miss(oCallSplit, "two calls without ids or indexes", ndjson(append(with(2, ollCall("", "", `"a"`, `{}`))[:3], ollCall("", "", `"a"`, `{}`), base[3]))),
-		miss(oCallSplit, "the same id in the next response", ndjson(append(with(3, ollDone(`,"done_reason":"length"`)), ollCall("call_k2x7q9ma", "0", `"get_weather"`, `{}`),
+		hit("ollama/call-split", "a nameless piece", ndjson(append(base[:3:3], ollCall("", "", `""`, `{"unit":"c"}`), base[3])), 3),
+		miss("ollama/call-split", "two calls, two ids", ndjson(append(base[:3:3], ollCall("call_8fj3v0wd", "1", `"get_local_time"`, `{}`), base[3]))),
+		miss("ollama/call-split", "two calls without ids or indexes", ndjson(append(with(2, ollCall("", "", `"a"`, `{}`))[:3], ollCall("", "", `"a"`, `{}`), base[3]))),
+		miss("ollama/call-split", "the same id in the next response", ndjson(append(with(3, ollDone(`,"done_reason":"length"`)), ollCall("call_k2x7q9ma", "0", `"get_weather"`, `{}`),
 			ollDone(`,"done_reason":"length"`)))),
 
-		hit(oDoneReason, "tool_calls", ndjson(with(3, ollDone(`,"done_reason":"tool_calls"`))), 3),
-		hit(oDoneReason, "empty", ndjson(with(3, ollDone(`,"done_reason":""`))), 3),
-		miss(oDoneReason, "load", ndjson([]string{ollDone(`,"done_reason":"load"`)})),
-		miss(oDoneReason, "none (servers before done_reason)", ndjson(with(3, ollDone(``)))),
+		hit("ollama/done-reason-unknown", "tool_calls", ndjson(with(3, ollDone(`,"done_reason":"tool_calls"`))), 3),
+		hit("ollama/done-reason-unknown", "empty", ndjson(with(3, ollDone(`,"done_reason":""`))), 3),
+		miss("ollama/done-reason-unknown", "load", ndjson([]string{ollDone(`,"done_reason":"load"`)})),
+		miss("ollama/done-reason-unknown", "none (servers before done_reason)", ndjson(with(3, ollDone(``)))),
 
 		func() ruleCase {
-			c := hit(oStopWithCalls, "calls, then stop", ndjson(with(3, ollDone(`,"done_reason":"stop"`))), 3)
+			c := hit("ollama/stop-with-tool-calls", "calls, then stop", ndjson(with(3, ollDone(`,"done_reason":"stop"`))), 3)
 			c.sev = sevp(Info)
 			return c
 		}(),
-		miss(oStopWithCalls, "stop without calls", ndjson(append(base[:2:2], ollDone(`,"done_reason":"stop"`)))),
-		miss(oStopWithCalls, "generate, stop", gen),
+		miss("ollama/stop-with-tool-calls", "stop without calls", ndjson(append(base[:2:2], ollDone(`,"done_reason":"stop"`)))),
+		miss("ollama/stop-with-tool-calls", "generate, stop", gen),
 
-		hit(oDoneMissing, "cut after the call", ndjson(base[:3]), 2),
-		hit(oDoneMissing, "cut mid-line", ndjson(base[:3])+base[3][:30], 3),
-		miss(oDoneMissing, "an error line ends it", ndjson(append(base[:2:2], `{"error":"an error was encountered while running the model: unexpected EOF"}`))),
-		miss(oDoneMissing, "generate", gen),
+		hit("ollama/done-missing", "cut after the call", ndjson(base[:3]), 2),
+		hit("ollama/done-missing", "cut mid-line", ndjson(base[:3])+base[3][:30], 3),
+		miss("ollama/done-missing", "an error line ends it", ndjson(append(base[:2:2], `{"error":"an error was encountered while running the model: unexpected EOF"}`))),
+		miss("ollama/done-missing", "generate", gen),
 
-		hit(oAfterDone, "a line after done", ndjson(append(base, ollChat(`,"content":"late"`))), 3, 4),
-		hit(oAfterDone, "an invalid line after done", ndjson(base)+"{\"mess\n", 3, 4),
-		miss(oAfterDone, "blank lines after done", ndjson(base)+"\n"),
+		hit("ollama/after-done", "a line after done", ndjson(append(base, ollChat(`,"content":"late"`))), 3, 4),
+		hit("ollama/after-done", "an invalid line after done", ndjson(base)+"{\"mess\n", 3, 4),
+		miss("ollama/after-done", "blank lines after done", ndjson(base)+"\n"),
 	}
 }
 
@@ -116,7 +116,7 @@ func TestOllamaWireQuirks(t *testing.T) {
 			t.Errorf("%s: outcome %v; want completed (stop)", p, rep.Outcome)
 		}
 		for _, f := range rep.Findings {
-			if f.Rule != oStopWithCalls || f.Severity != Info {
+			if f.Rule != "ollama/stop-with-tool-calls" || f.Severity != Info {
 				t.Errorf("%s: finding %s %s: %s; want only the info on stop", p, f.Severity, f.Rule, f.Message)
 			}
 		}

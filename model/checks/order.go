@@ -207,7 +207,7 @@ func (c *Checker) arrange(findings []Finding, p Profile) []Finding {
 // 1040–1989".
 func (t *ruleTally) overflowMessage() string {
 	var b strings.Builder
-	b.WriteString(plural(t.dropped, "more finding") + " of this rule")
+	b.WriteString(Plural(t.dropped, "more finding") + " of this rule")
 	for i, r := range t.runs {
 		if i == 0 {
 			b.WriteString(", at ")
@@ -225,7 +225,7 @@ func (t *ruleTally) overflowMessage() string {
 		}
 	}
 	if t.unnamed > 0 {
-		fmt.Fprintf(&b, " and %s", plural(t.unnamed, "more event"))
+		fmt.Fprintf(&b, " and %s", Plural(t.unnamed, "more event"))
 	}
 	return b.String()
 }

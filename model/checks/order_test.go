@@ -33,11 +33,11 @@ func TestFindingsOrder(t *testing.T) {
 	for _, f := range rep.Findings {
 		got = append(got, fmt.Sprintf("%s %d", f.Rule, f.Key()))
 	}
-	want := []string{aStopMissing + " 0"}
+	want := []string{"anthropic/stop-reason-missing" + " 0"}
 	for e := 2; e < 2+MaxPerRule; e++ {
-		want = append(want, fmt.Sprintf("%s %d", aDeltaType, e))
+		want = append(want, fmt.Sprintf("%s %d", "anthropic/delta-type-mismatch", e))
 	}
-	want = append(want, aDeltaType+" 52")
+	want = append(want, "anthropic/delta-type-mismatch"+" 52")
 	if !slices.Equal(got, want) {
 		t.Fatalf("findings by key =\n%q\nwant\n%q", got, want)
 	}

@@ -192,19 +192,20 @@ func (rc *requestChecks) judge(out *Checker, s *model.Session, g group, invalid 
 	}
 	rc.judgeChoice(out, s, g, uses, client)
 	if rc.req.Serial && len(client) > 1 {
-		out.add(qParallel, opened(client), "the request disables parallel tool calls, but %s made %s: %s",
-			where(g), plural(len(client), "call"), listCalls(client))
+		out.Add(qParallel, opened(client), "the request disables parallel tool calls, but %s made %s: %s",
+			where(g), Plural(len(client), "call"), listCalls(client))
 	}
 }
 
 // toolUse reports whether an item is the model using a tool: a call, or
-// a Responses built-in's item (web_search_call, tool_search_call …, and
-// an MCP approval request). tool_choice "required" counts them all.
+// what its dialect counts as one (DialectRules.ToolUse: a Responses
+// built-in's item). tool_choice "required" counts them all.
 func toolUse(it *model.Item) bool {
 	if it.IsCall() {
 		return true
 	}
-	return it.Dialect == model.DialectResponses && (strings.HasSuffix(it.Type, "_call") || it.Type == "mcp_approval_request")
+	r := rulesOf(it.Dialect)
+	return r != nil && r.ToolUse != nil && r.ToolUse(it)
 }
 
 // serverCall reports whether a call is run by the provider (an MCP call,
@@ -226,13 +227,13 @@ func (rc *requestChecks) judgeCall(out *Checker, g group, it *model.Item, invali
 	d := rc.req.Decl(it.Name)
 	if d == nil {
 		if !rc.req.ToolsElsewhere {
-			out.add(qUndeclared, []int{openedAt(it)}, "%s at event %d names a tool the request does not declare (it declares %s)",
+			out.Add(qUndeclared, []int{openedAt(it)}, "%s at event %d names a tool the request does not declare (it declares %s)",
 				callLabel(it), openedAt(it), declared(rc.req))
 		}
 		return
 	}
 	if kind, ok := callKind(it); ok && d.Kind != model.ToolBuiltin && kind != d.Kind {
-		out.add(qTypeMismatch, []int{openedAt(it)}, "%s at event %d is a %s, but the request declares %s as a %s tool",
+		out.Add(qTypeMismatch, []int{openedAt(it)}, "%s at event %d is a %s, but the request declares %s as a %s tool",
 			callLabel(it), openedAt(it), label(it.Type), label(d.Name), d.Kind)
 		return
 	}
@@ -251,7 +252,7 @@ func (rc *requestChecks) judgeCall(out *Checker, g group, it *model.Item, invali
 	if why := cmp.Or(tc.err, v.invalid); why != "" {
 		if !invalid[d.Name] {
 			invalid[d.Name] = true
-			out.add(qSchemaInvalid, []int{at}, "the schema of %s does not compile, so %s is not validated: %s",
+			out.Add(qSchemaInvalid, []int{at}, "the schema of %s does not compile, so %s is not validated: %s",
 				label(d.Name), callLabel(it), cut(why, 240))
 		}
 		return
@@ -265,23 +266,16 @@ func (rc *requestChecks) judgeCall(out *Checker, g group, it *model.Item, invali
 		sev = Error // constrained decoding promised a match
 	}
 	if len(problems) > maxProblems {
-		problems = append(problems[:maxProblems:maxProblems], plural(len(problems)-maxProblems, "more failure"))
+		problems = append(problems[:maxProblems:maxProblems], Plural(len(problems)-maxProblems, "more failure"))
 	}
-	out.addAt(qArgsSchema, sev, []int{at}, "%s: %s (arguments complete at event %d)", callLabel(it), strings.Join(problems, "; "), at)
+	out.AddAt(qArgsSchema, sev, []int{at}, "%s: %s (arguments complete at event %d)", callLabel(it), strings.Join(problems, "; "), at)
 }
 
-// callKind is the kind of tool a Responses call item is of: a
-// function_call calls a function, a custom_tool_call a custom tool. The
-// other dialects' calls do not say.
+// callKind is the kind of tool a call item is of, when its dialect says
+// (DialectRules.CallKind).
 func callKind(it *model.Item) (model.ToolKind, bool) {
-	if it.Dialect != model.DialectResponses {
-		return 0, false
-	}
-	switch it.Type {
-	case "function_call":
-		return model.ToolFunction, true
-	case "custom_tool_call":
-		return model.ToolCustom, true
+	if r := rulesOf(it.Dialect); r != nil && r.CallKind != nil {
+		return r.CallKind(it)
 	}
 	return 0, false
 }
@@ -325,15 +319,11 @@ func (rc *requestChecks) verdict(it *model.Item, tc *toolCheck) argsVerdict {
 	case len(args) > maxValidatedArgs:
 	case tc.re != nil:
 		if !tc.re.MatchString(args) {
-			v.problems = []string{"input " + quote(args) + " does not match the regex grammar " + quote(strings.TrimSuffix(strings.TrimPrefix(tc.re.String(), "^(?:"), ")$")) + " [grammar]"}
+			v.problems = []string{"input " + Quote(args) + " does not match the regex grammar " + Quote(strings.TrimSuffix(strings.TrimPrefix(tc.re.String(), "^(?:"), ")$")) + " [grammar]"}
 		}
 	default:
-		if args == "" && (it.Dialect == model.DialectGemini || it.Dialect == model.DialectAnthropic || it.Dialect == model.DialectBedrockConverse) {
-			// A functionCall without args passes none; Anthropic's SDKs
-			// read an empty tool input as {}; a Converse call whose
-			// toolUse.input strings are all "" (Claude opens each call
-			// with one) is read the same way.
-			args = "{}"
+		if r := rulesOf(it.Dialect); args == "" && r != nil && r.EmptyArgsObject {
+			args = "{}" // see DialectRules.EmptyArgsObject
 		}
 		v.problems, v.invalid = validateArgs(tc.schema, args)
 	}
@@ -350,12 +340,12 @@ func (rc *requestChecks) judgeChoice(out *Checker, s *model.Session, g group, us
 	switch ch.Mode {
 	case model.ChoiceNone:
 		if len(uses) > 0 {
-			out.add(qChoice, opened(uses), `tool_choice is "none", but %s made %s: %s`, where(g), plural(len(uses), "call"), listCalls(uses))
+			out.Add(qChoice, opened(uses), `tool_choice is "none", but %s made %s: %s`, where(g), Plural(len(uses), "call"), listCalls(uses))
 		}
 		return
 	case model.ChoiceRequired:
 		if at, ok := endedNormally(s, g); ok && len(uses) == 0 {
-			out.add(qChoice, []int{at}, "tool_choice requires %s, but %s ended at event %d without one", required(ch), where(g), at)
+			out.Add(qChoice, []int{at}, "tool_choice requires %s, but %s ended at event %d without one", required(ch), where(g), at)
 		}
 	}
 	if ch.Names == nil {
@@ -364,7 +354,7 @@ func (rc *requestChecks) judgeChoice(out *Checker, s *model.Session, g group, us
 	for _, it := range client {
 		if it.Name != "" && !slices.Contains(ch.Names, it.Name) {
 			ev := openedAt(it)
-			out.add(qChoice, []int{ev}, "tool_choice allows only %s, but %s at event %d calls another tool", names(ch.Names), callLabel(it), ev)
+			out.Add(qChoice, []int{ev}, "tool_choice allows only %s, but %s at event %d calls another tool", names(ch.Names), callLabel(it), ev)
 		}
 	}
 }
@@ -385,7 +375,7 @@ func required(ch model.ToolChoice) string {
 // that is not a limit, a filter or an error. It returns the event that
 // ended it.
 func endedNormally(s *model.Session, g group) (int, bool) {
-	if g.resp == nil || errored(s) {
+	if g.resp == nil || Errored(s) {
 		return 0, false
 	}
 	if reasons := g.resp.FinishOf(g.choice); len(reasons) > 0 {
@@ -441,7 +431,7 @@ func listCalls(items []*model.Item) string {
 	var parts []string
 	for i, it := range items {
 		if i == shown {
-			parts = append(parts, plural(len(items)-shown, "more"))
+			parts = append(parts, Plural(len(items)-shown, "more"))
 			break
 		}
 		parts = append(parts, callLabel(it)+" at event "+strconv.Itoa(openedAt(it)))
@@ -479,7 +469,7 @@ func names(ns []string) string {
 	var parts []string
 	for i, n := range ns {
 		if i == shown {
-			parts = append(parts, plural(len(ns)-shown, "more"))
+			parts = append(parts, Plural(len(ns)-shown, "more"))
 			break
 		}
 		parts = append(parts, label(n))
@@ -492,13 +482,13 @@ func names(ns []string) string {
 // it is anything else.
 func label(s string) string {
 	if s == "" || len(s) > 64 {
-		return quote(s)
+		return Quote(s)
 	}
 	for _, r := range s {
 		plain := r == '_' || r == '-' || r == '.' || r == ':' || r == '/' ||
 			(r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
 		if !plain {
-			return quote(s)
+			return Quote(s)
 		}
 	}
 	return s

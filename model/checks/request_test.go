@@ -238,11 +238,11 @@ func requestCases() []ruleCase {
 		// chat/stop-with-tool-calls: "stop" is what OpenAI answers a
 		// named tool_choice with, so it is silent then; under "required"
 		// it is tolerated: info, not warning.
-		withRequest(miss(cStopWithCalls, "stop after a named forced call", chatStop),
+		withRequest(miss("chat/stop-with-tool-calls", "stop after a named forced call", chatStop),
 			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":{"type":"function","function":{"name":"get_weather"}}`)),
-		sev(withRequest(hit(cStopWithCalls, "stop after a required call", chatStop, 0, 3),
+		sev(withRequest(hit("chat/stop-with-tool-calls", "stop after a required call", chatStop, 0, 3),
 			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":"required"`)), sevp(Info)),
-		sev(withRequest(hit(cStopWithCalls, "stop after a call under auto", chatStop, 0, 3),
+		sev(withRequest(hit("chat/stop-with-tool-calls", "stop after a call under auto", chatStop, 0, 3),
 			chatReq(chatFn("get_weather", cityOnly), `,"tool_choice":"auto"`)), warn),
 
 		// request/parallel-disabled

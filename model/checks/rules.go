@@ -42,7 +42,7 @@ const (
 	fESException  = "framing/eventstream-exception"
 )
 
-func rule(id string, sev, tolerant Severity, summary string, refs ...string) Rule {
+func NewRule(id string, sev, tolerant Severity, summary string, refs ...string) Rule {
 	d := id
 	for i := range id {
 		if id[i] == '/' {
@@ -56,27 +56,27 @@ func rule(id string, sev, tolerant Severity, summary string, refs ...string) Rul
 // framingRules are the rules of the transport (SSE, and the AWS event
 // stream's), every dialect's.
 var framingRules = []Rule{
-	rule(fNoData, Error, Error, "the stream carries no data event: it is empty, or only comments and pings"),
-	rule(fUnterminated, Warning, Warning, "the last event is not ended by a blank line (SSE) or a newline (JSON lines); spec parsers discard it at EOF (info for a whole JSON line)",
+	NewRule(fNoData, Error, Error, "the stream carries no data event: it is empty, or only comments and pings"),
+	NewRule(fUnterminated, Warning, Warning, "the last event is not ended by a blank line (SSE) or a newline (JSON lines); spec parsers discard it at EOF (info for a whole JSON line)",
 		"sse-unterminated-final-event"),
-	rule(fLeadingSpace, Error, Error, `a field line starts with a space (" data: …"); spec parsers ignore it as an unknown field`),
-	rule(fInvalidJSON, Error, Error, "data is neither JSON nor [DONE] (includes a comment re-wrapped as data: \": PROCESSING\")",
+	NewRule(fLeadingSpace, Error, Error, `a field line starts with a space (" data: …"); spec parsers ignore it as an unknown field`),
+	NewRule(fInvalidJSON, Error, Error, "data is neither JSON nor [DONE] (includes a comment re-wrapped as data: \": PROCESSING\")",
 		"sse-invalid-json", "sse-comment-rewrapped-as-data"),
-	rule(fNotObject, Error, Error, "data is JSON but not an object (a string, number or array where an event object belongs)",
+	NewRule(fNotObject, Error, Error, "data is JSON but not an object (a string, number or array where an event object belongs)",
 		"sse-invalid-json"),
-	rule(fEmptyData, Warning, Warning, "an event with empty data or no data line (heartbeats such as \"data:\" or a bare \"event: x\")",
+	NewRule(fEmptyData, Warning, Warning, "an event with empty data or no data line (heartbeats such as \"data:\" or a bare \"event: x\")",
 		"sse-empty-data"),
-	rule(fNameMismatch, Info, Info, "OpenAI: the event: name differs from data.type (the SDK dispatches on data.type)",
+	NewRule(fNameMismatch, Info, Info, "OpenAI: the event: name differs from data.type (the SDK dispatches on data.type)",
 		"sse-event-name-mismatch"),
-	rule(fErrorPayload, Info, Info, "a JSON error payload in the stream; the outcome reports the failure",
+	NewRule(fErrorPayload, Info, Info, "a JSON error payload in the stream; the outcome reports the failure",
 		"cc-midstream-error-chunk", "an-midstream-error", "resp-error-shape"),
-	rule(fMixedEndings, Info, Info, "the stream mixes line endings (LF, CRLF, CR); legal, but LF-only splitters mis-frame it",
+	NewRule(fMixedEndings, Info, Info, "the stream mixes line endings (LF, CRLF, CR); legal, but LF-only splitters mis-frame it",
 		"sse-crlf"),
-	rule(fInvalidUTF8, Warning, Warning, "an event's bytes are not valid UTF-8; decoders replace or reject them"),
-	rule(fESPreludeCRC, Error, Error, "an event stream message's prelude CRC fails: its lengths cannot be trusted; the AWS SDKs raise and stop"),
-	rule(fESMessageCRC, Error, Error, "an event stream message's CRC fails: its headers or payload were damaged; the AWS SDKs raise and stop"),
-	rule(fESLength, Error, Error, "an event stream prelude with lengths no message can have (under 16 bytes, headers past the message, over 16 MiB), or headers that overrun them"),
-	rule(fESException, Info, Info, "an event stream exception (:message-type exception): the service failed mid-stream; the outcome reports it"),
+	NewRule(fInvalidUTF8, Warning, Warning, "an event's bytes are not valid UTF-8; decoders replace or reject them"),
+	NewRule(fESPreludeCRC, Error, Error, "an event stream message's prelude CRC fails: its lengths cannot be trusted; the AWS SDKs raise and stop"),
+	NewRule(fESMessageCRC, Error, Error, "an event stream message's CRC fails: its headers or payload were damaged; the AWS SDKs raise and stop"),
+	NewRule(fESLength, Error, Error, "an event stream prelude with lengths no message can have (under 16 bytes, headers past the message, over 16 MiB), or headers that overrun them"),
+	NewRule(fESException, Info, Info, "an event stream exception (:message-type exception): the service failed mid-stream; the outcome reports it"),
 }
 
 // table lists every rule, in the order reports and docs use: the
@@ -86,11 +86,14 @@ var table, ruleByID = indexRules()
 func indexRules() ([]Rule, map[string]*Rule) {
 	t := slices.Clone(framingRules)
 	for _, d := range dialects {
-		t = append(t, d.rules...)
+		t = append(t, d.Rules...)
 	}
 	t = append(t, requestRules...)
 	m := map[string]*Rule{}
 	for i := range t {
+		if m[t[i].ID] != nil {
+			panic("checks: rule " + t[i].ID + " registered twice")
+		}
 		m[t[i].ID] = &t[i]
 	}
 	return t, m

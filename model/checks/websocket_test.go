@@ -115,7 +115,7 @@ func TestWebSocketTurns(t *testing.T) {
 	}
 
 	sse := CheckBytes([]byte(respSSE(append(respBase(), secondResponse()...))), capture.FormatAuto, Strict)
-	for _, rule := range []string{rTermRepeated, rAfterTerminal} {
+	for _, rule := range []string{"responses/terminal-repeated", "responses/events-after-terminal"} {
 		if len(findings(sse, rule)) == 0 {
 			t.Errorf("two responses in one SSE stream: no %s; got %v", rule, sse.Findings)
 		}
@@ -135,23 +135,23 @@ func TestWebSocketTurnRules(t *testing.T) {
 		rule   string
 		events []int // nil: the rule must not fire
 	}{
-		{"first turn cut short", wsSession(first[:8], second), rNoTerminal, []int{2, 8}},
-		{"last turn cut short", wsSession(first, second[:8]), rNoTerminal, []int{11, 17}},
-		{"a terminal repeated", wsSession(first, first[len(first)-1:], second), rTermRepeated, []int{9, 10}},
+		{"first turn cut short", wsSession(first[:8], second), "responses/no-terminal", []int{2, 8}},
+		{"last turn cut short", wsSession(first, second[:8]), "responses/no-terminal", []int{11, 17}},
+		{"a terminal repeated", wsSession(first, first[len(first)-1:], second), "responses/terminal-repeated", []int{9, 10}},
 		{"an event between turns", wsSession(first, []wsMsg{{capture.WSServer, capture.WSText, `{"type":"keepalive","sequence_number":8}`}}, second),
-			rAfterTerminal, []int{9, 10}},
+			"responses/events-after-terminal", []int{9, 10}},
 		{"an error answers a turn", wsSession(first, []wsMsg{
 			{capture.WSClient, capture.WSText, `{"type":"response.create","previous_response_id":"resp_0"}`},
 			{capture.WSServer, capture.WSText, `{"type":"error","sequence_number":0,"error":{"type":"invalid_request_error","code":"previous_response_not_found","message":"not found"}}`},
-		}, second), rAfterTerminal, nil},
+		}, second), "responses/events-after-terminal", nil},
 		{"a turn ends in an error", wsSession(first[:6], []wsMsg{
 			{capture.WSServer, capture.WSText, `{"type":"error","sequence_number":5,"error":{"type":"server_error","code":"server_error","message":"boom"}}`},
-		}, second), rNoTerminal, nil},
+		}, second), "responses/no-terminal", nil},
 		{"the turn after an error starts with response.created", wsSession(first[:6], []wsMsg{
 			{capture.WSServer, capture.WSText, `{"type":"error","sequence_number":5,"error":{"type":"server_error","code":"server_error","message":"boom"}}`},
-		}, second), rFirstNotCreated, nil},
-		{"two clean turns", wsSession(first, second), rTermRepeated, nil},
-		{"two clean turns, nothing after a terminal", wsSession(first, second), rAfterTerminal, nil},
+		}, second), "responses/first-not-created", nil},
+		{"two clean turns", wsSession(first, second), "responses/terminal-repeated", nil},
+		{"two clean turns, nothing after a terminal", wsSession(first, second), "responses/events-after-terminal", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

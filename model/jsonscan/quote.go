@@ -1,7 +1,9 @@
 package jsonscan
 
 import (
+	"bytes"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -22,9 +24,20 @@ func AppendQuote[T string | []byte](dst []byte, s T) []byte {
 }
 
 // AppendEscaped appends what AppendQuote appends between the quotes. A
-// string cut into pieces at rune starts escapes piece by piece to the same
-// bytes.
+// string cut into pieces where PieceEnd cuts escapes piece by piece to the
+// same bytes.
 func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
+	for {
+		m := CIMarker(s)
+		if m < 0 {
+			return appendEscaped(dst, s)
+		}
+		dst = append(appendEscaped(dst, s[:m]), markerEscape...)
+		s = s[m+1:]
+	}
+}
+
+func appendEscaped[T string | []byte](dst []byte, s T) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		// Jump to the first byte that needs escaping or decoding: a word
@@ -90,6 +103,74 @@ func AppendEscaped[T string | []byte](dst []byte, s T) []byte {
 	return append(dst, s[start:]...)
 }
 
+// markerEscape is the "[" of a CIMarker, escaped in a JSON string.
+const markerEscape = `\u005b`
+
+// CIMarker returns the index of the "[" that ends the first CI log
+// command marker in s, or -1. CI runners obey a command in any line of
+// their log that holds "##[" (GitHub Actions' first workflow command
+// syntax, still parsed anywhere in a line), "##vso[" (Azure Pipelines) or
+// "##teamcity[" (TeamCity); a marker is any "##" followed by letters and
+// "[", so that each of them is one. Everything streamtap writes shows that
+// "[" escaped when the text came from outside (a stream, a file name), so
+// that a recording cannot write a command into the log of the CI job that
+// checks it.
+func CIMarker[T string | []byte](s T) int {
+	for i := 0; i < len(s); {
+		h := indexHashes(s[i:])
+		if h < 0 {
+			return -1
+		}
+		j := i + h + 2
+		for j < len(s) && (s[j] == '#' || isLetter(s[j])) {
+			j++
+		}
+		if j < len(s) && s[j] == '[' {
+			return j
+		}
+		i = j
+	}
+	return -1
+}
+
+// indexHashes is the index of the first "##" in s, or -1: strings.Index or
+// bytes.Index, whichever s is, so that text without one costs a fast
+// search and no more.
+func indexHashes[T string | []byte](s T) int {
+	var zero T
+	if _, ok := any(zero).(string); ok {
+		return strings.Index(string(s), "##")
+	}
+	return bytes.Index([]byte(s), []byte("##"))
+}
+
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// PieceEnd returns where to end the first piece of s, of n bytes or a
+// little more, so that pieces escape (AppendEscaped, AppendSafe) to the
+// bytes the whole escapes to: at a rune start, and never inside a
+// CIMarker (past the run of "#" and letters the cut falls in, and past a
+// "[" that ends it). It is above 0 when s is not empty.
+func PieceEnd[T string | []byte](s T, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	cut := max(n, 1)
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	if cut == len(s) || !(s[cut-1] == '#' || isLetter(s[cut-1])) {
+		return cut
+	}
+	for cut < len(s) && (s[cut] == '#' || isLetter(s[cut])) {
+		cut++
+	}
+	if cut < len(s) && s[cut] == '[' {
+		cut++
+	}
+	return cut
+}
+
 // HiddenRune reports the runes beyond ASCII that a JSON document may hold
 // raw but that streamtap escapes everywhere it shows or writes text: the
 // C1 controls (U+0080–U+009F, which an 8-bit terminal obeys), the bidi
@@ -129,13 +210,26 @@ var quoteSafe = func() (t [256]bool) {
 func delOrHigh(x uint64) uint64 { return (x | (x + lsb)) & msb }
 
 // AppendSafe appends the JSON text j, as encoding/json writes it, with the
-// escapes AppendQuote adds: each DEL and HiddenRune as \uXXXX and each
-// byte that is not UTF-8 as \ufffd. In such a text those bytes can only
-// stand inside strings (a raw message included: encoding/json checks its
-// syntax, not its UTF-8), so the document keeps its meaning and becomes
-// safe to print. Writers built on encoding/json pass their output through
-// it; a string AppendQuote wrote is left as it is.
+// escapes AppendQuote adds: each DEL and HiddenRune as \uXXXX, each byte
+// that is not UTF-8 as \ufffd, and the "[" of each CIMarker as \u005b. In
+// such a text those bytes can only stand inside strings (a raw message
+// included: encoding/json checks its syntax, not its UTF-8; a "#" is never
+// outside a string), so the document keeps its meaning and becomes safe
+// to print. Writers built on encoding/json pass their output through it,
+// whole or in pieces cut where PieceEnd cuts; a string AppendQuote wrote
+// is left as it is.
 func AppendSafe(dst, j []byte) []byte {
+	for {
+		m := CIMarker(j)
+		if m < 0 {
+			return appendSafe(dst, j)
+		}
+		dst = append(appendSafe(dst, j[:m]), markerEscape...)
+		j = j[m+1:]
+	}
+}
+
+func appendSafe(dst, j []byte) []byte {
 	start := 0
 	for i := 0; i < len(j); {
 		for i+8 <= len(j) {

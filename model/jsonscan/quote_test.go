@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -31,7 +32,9 @@ func hidden(r rune) bool {
 }
 
 // withExtraEscapes is the oracle: encoding/json's text j with each hidden
-// rune escaped as \uXXXX. j is UTF-8 (encoding/json replaced the rest).
+// rune escaped as \uXXXX, and the "[" of each CI log command marker
+// ("##[", "##vso[", "##teamcity[", any "##", letters and "[") as \u005b.
+// j is UTF-8 (encoding/json replaced the rest).
 func withExtraEscapes(j []byte) []byte {
 	var out []byte
 	for _, r := range string(j) {
@@ -41,8 +44,12 @@ func withExtraEscapes(j []byte) []byte {
 			out = utf8.AppendRune(out, r)
 		}
 	}
-	return out
+	return ciMarker.ReplaceAllFunc(out, func(m []byte) []byte {
+		return append(m[:len(m)-1:len(m)-1], `\u005b`...)
+	})
 }
+
+var ciMarker = regexp.MustCompile(`##[#A-Za-z]*\[`)
 
 // rawHidden reports the first raw control, DEL or hidden rune in a JSON
 // text, or -1.
@@ -63,6 +70,8 @@ var quoteSeeds = []string{
 	"8-bit CSI \u009b31m and NEL \u0085, raw \x9b", "abcdefg\x7fhijklmn DEL inside a word",
 	"bidi \u202eevil\u202c \u2066iso\u2069 \u200e\u200f and BOM \ufeff", "\u00a0 and \u00ff are printable",
 	"\xff\xff\xff\xff\xff\xff\xff\x7f carry into DEL",
+	"##[error]forged ##vso[task.setvariable]x ##teamcity[message] ###[ ##a##[ ## [ #[ ##", "##[##[##[",
+	"markdown ## heading [link] # and ##word without", "# # [ ##1[",
 }
 
 func quoteSame(t *testing.T, s string) {
@@ -81,18 +90,21 @@ func quoteSame(t *testing.T, s string) {
 	if err := json.Unmarshal(want, &back); err != nil || back != string(eachInvalidByte([]byte(s))) {
 		t.Fatalf("AppendQuote(%q) = %s decodes to %q, %v", s, want, back, err)
 	}
-	// Pieces cut at rune starts escape to the same bytes.
-	var pieces []byte
-	for rest := s; len(rest) > 0; {
-		cut := min(len(rest), 5)
-		for cut < len(rest) && !utf8.RuneStart(rest[cut]) {
-			cut++
+	// Pieces cut where PieceEnd cuts escape to the same bytes, whatever
+	// their size.
+	for n := range 6 {
+		var pieces []byte
+		for rest := s; len(rest) > 0; {
+			cut := PieceEnd(rest, n)
+			if cut == 0 {
+				t.Fatalf("PieceEnd(%q, %d) = 0", rest, n)
+			}
+			pieces = AppendEscaped(pieces, rest[:cut])
+			rest = rest[cut:]
 		}
-		pieces = AppendEscaped(pieces, rest[:cut])
-		rest = rest[cut:]
-	}
-	if !bytes.Equal(pieces, want[1:len(want)-1]) {
-		t.Fatalf("AppendEscaped in pieces of %q = %s; want %s", s, pieces, want[1:len(want)-1])
+		if !bytes.Equal(pieces, want[1:len(want)-1]) {
+			t.Fatalf("AppendEscaped in pieces of %d bytes of %q = %s; want %s", n, s, pieces, want[1:len(want)-1])
+		}
 	}
 	// encoding/json's text made safe is the same text.
 	if got := AppendSafe(nil, encodingJSON(t, s)); !bytes.Equal(got, want) {

@@ -86,7 +86,7 @@ func TestFilterPrefixes(t *testing.T) {
 		}},
 		{"call:call_8e6l", func(o int32) bool { it := item(o); return it != nil && it.Name == "get_local_time" }},
 		{"item:fc_68e78674260865", func(o int32) bool { it := item(o); return it != nil && it.Name == "get_local_time" }},
-		{"dialect:openai-responses", func(o int32) bool { return m.insp.s.Events.At(int(o)).Dialect == model.DialectResponses }},
+		{"dialect:openai-responses", func(o int32) bool { return m.insp.s.Events.At(int(o)).Dialect.String() == "openai-responses" }},
 		{"type:output_text", func(o int32) bool {
 			return strings.Contains(m.insp.s.TypeName(m.insp.s.Events.At(int(o)).Type), "output_text")
 		}},

@@ -8,6 +8,8 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/dialect/chat"
+	"github.com/streamtap/streamtap/model/dialect/gemini"
 	"github.com/streamtap/streamtap/ui/cell"
 	"github.com/streamtap/streamtap/ui/plain"
 	"github.com/streamtap/streamtap/ui/theme"
@@ -447,7 +449,7 @@ func (p *Pane) typeLabel(ev *model.Event, ord int, resp *model.Response) string 
 
 // chunkType reports whether typ is the one type of every event of a
 // dialect (a Chat or Gemini chunk): it says nothing of what the event did.
-func chunkType(typ string) bool { return typ == model.TypeChunk || typ == model.TypeGemini }
+func chunkType(typ string) bool { return typ == chat.TypeChunk || typ == gemini.TypeGemini }
 
 // errorText is the message of the error event ord reported.
 func (p *Pane) errorText(ord int) string {

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +19,9 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/dialect/chat"
+	"github.com/streamtap/streamtap/model/dialect/gemini"
+	"github.com/streamtap/streamtap/model/dialect/ollama"
 	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/termtext"
 )
@@ -58,17 +63,18 @@ func Summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode Labe
 	case model.KindSentinel:
 		return "end of stream sentinel"
 	case model.KindError:
-		for _, e := range s.Errors {
-			if e.Ordinal == ord {
-				msg := Truncate(e.Message, LabelMax) // cut to what shows before joining
-				if e.Code != "" {
-					msg = Truncate(e.Code, LabelMax) + ": " + msg
-				}
-				if e.Status > 0 {
-					msg = "HTTP " + strconv.Itoa(e.Status) + " " + msg
-				}
-				return termtext.Safe(Truncate(msg, 2*summaryMax))
+		// Errors are in stream order: a search, not a walk, so that a
+		// stream of many error events is not quadratic.
+		if i := sort.Search(len(s.Errors), func(i int) bool { return s.Errors[i].Ordinal >= ord }); i < len(s.Errors) && s.Errors[i].Ordinal == ord {
+			e := s.Errors[i]
+			msg := Truncate(e.Message, LabelMax) // cut to what shows before joining
+			if e.Code != "" {
+				msg = Truncate(e.Code, LabelMax) + ": " + msg
 			}
+			if e.Status > 0 {
+				msg = "HTTP " + strconv.Itoa(e.Status) + " " + msg
+			}
+			return termtext.Safe(Truncate(msg, 2*summaryMax))
 		}
 		return "error"
 	}
@@ -128,10 +134,9 @@ func Summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode Labe
 	case ev.Source == capture.FrameRemainder:
 		return fmt.Sprintf("%d trailing bytes", ev.Len)
 	case ev.Source == capture.FrameHead:
-		for _, h := range s.Heads {
-			if h.Ordinal == ord {
-				return SafeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
-			}
+		if i := sort.Search(len(s.Heads), func(i int) bool { return s.Heads[i].Ordinal >= ord }); i < len(s.Heads) && s.Heads[i].Ordinal == ord {
+			h := s.Heads[i]
+			return SafeLabel(h.Proto) + " " + strconv.Itoa(h.Status)
 		}
 	}
 	if it != nil {
@@ -156,37 +161,59 @@ func Fragment(buf *model.Buffer, ord int) (string, bool) {
 // A finish reason comes first: where one event sets both (a Gemini or
 // Chat chunk that ends the candidate and the response), the reason says
 // why it ended, the status only that it did.
+//
+// Each dialect's assembly changes only its current response, the newest
+// of that dialect, so the search starts at the newest response begun by
+// ord and walks back only over responses of dialects not met yet: one or
+// two responses, where a walk over all of them made the timeline of a
+// stream of many responses quadratic.
 func statusChange(s *model.Session, ord int) string {
-	for _, r := range s.Responses {
-		if ord < r.First {
-			continue
+	rs := s.Responses
+	var met [8]model.Dialect // the dialects walked past; more is not a real stream
+	n := 0
+	for i := sort.Search(len(rs), func(i int) bool { return rs[i].First > ord }) - 1; i >= 0 && n < len(met); i-- {
+		r := rs[i]
+		if slices.Contains(met[:n], r.Dialect) {
+			break
 		}
-		for _, cf := range r.Finish {
-			choice := cf.Choice
-			for _, c := range cf.Reasons {
-				if c.Ordinal == ord {
-					if choice > 0 {
-						return fmt.Sprintf("choice %d finish %s", choice, SafeLabel(c.Value))
-					}
-					return "finish " + SafeLabel(c.Value)
-				}
-			}
-		}
-	}
-	for _, r := range s.Responses {
-		if ord < r.First {
-			continue
-		}
-		for i, c := range r.Status {
-			if c.Ordinal == ord {
-				if i > 0 {
-					return "status " + SafeLabel(r.Status[i-1].Value) + "→" + SafeLabel(c.Value)
-				}
-				return "status " + SafeLabel(c.Value)
-			}
+		met[n] = r.Dialect
+		n++
+		if text := responseChange(r, ord); text != "" {
+			return text
 		}
 	}
 	return ""
+}
+
+// responseChange describes the finish reason or status r's event ord set,
+// or "".
+func responseChange(r *model.Response, ord int) string {
+	for _, cf := range r.Finish {
+		if c, ok := changeAt(cf.Reasons, ord); ok {
+			if cf.Choice > 0 {
+				return fmt.Sprintf("choice %d finish %s", cf.Choice, SafeLabel(c.Value))
+			}
+			return "finish " + SafeLabel(c.Value)
+		}
+	}
+	h := r.Status
+	i := sort.Search(len(h), func(i int) bool { return h[i].Ordinal >= ord })
+	if i < len(h) && h[i].Ordinal == ord {
+		if i > 0 {
+			return "status " + SafeLabel(h[i-1].Value) + "→" + SafeLabel(h[i].Value)
+		}
+		return "status " + SafeLabel(h[i].Value)
+	}
+	return ""
+}
+
+// changeAt finds the change event ord made in h (in stream order).
+func changeAt(h model.History, ord int) (model.Change, bool) {
+	i := sort.Search(len(h), func(i int) bool { return h[i].Ordinal >= ord })
+	if i < len(h) && h[i].Ordinal == ord {
+		return h[i], true
+	}
+	return model.Change{}, false
 }
 
 // ItemLabel names an item by the ids a reader would search for.
@@ -675,7 +702,7 @@ func cutLine(b []byte) (line, rest []byte) {
 // rather than repeat the constant.
 func ShapeNamed(t string) bool {
 	switch t {
-	case model.TypeChunk, model.TypeGemini, model.TypeOllamaChat, model.TypeOllamaGenerate:
+	case chat.TypeChunk, gemini.TypeGemini, ollama.TypeOllamaChat, ollama.TypeOllamaGenerate:
 		return true
 	}
 	return false

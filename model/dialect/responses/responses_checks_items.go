@@ -1,0 +1,343 @@
+package responses
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
+
+// The Responses rules judged per item at the end of a stream: identity,
+// lifecycle, arguments and text.
+
+// checkItem judges one item's identity, lifecycle and arguments.
+func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model.Item) {
+	var rf *respFacts
+	var r *model.Response
+	if it.Response >= 0 && it.Response < len(s.Responses) {
+		r = s.Responses[it.Response]
+		rf = rc.resp(it.Response)
+	}
+	open, wasOpened := rc.item(it.Index)
+	label := lazyLabel{it: it}
+	origin := it.Opened
+	if origin < 0 {
+		origin = it.First
+	}
+
+	var byField map[string][]model.IDSeen
+	var fields []string
+	if len(it.IDs) > 0 {
+		byField = map[string][]model.IDSeen{}
+	}
+	for _, id := range it.IDs {
+		if _, ok := byField[id.Field]; !ok {
+			fields = append(fields, id.Field)
+		}
+		byField[id.Field] = append(byField[id.Field], id)
+	}
+	for _, field := range fields {
+		seen := byField[field]
+		more := model.TallyOf(it.MoreIDs, field) // past the kept ones: counted only
+		if field == "item_id" && it.CallID == "" && r != nil && more.N == 0 && onlyAt(seen, r.Final) {
+			// Renamed only in the terminal output[]: terminal-output-mismatch
+			// tells that rename.
+			continue
+		}
+		evs := []int{origin}
+		for _, x := range seen {
+			evs = append(evs, x.Ordinal)
+		}
+		vals := valuesAt(seen, more)
+		switch field {
+		case "item_id":
+			out.Add(rItemIDChanged, evs, "item %s (opened at event %d with id %s) is named %s", label, origin,
+				checks.Quote(it.ItemID), vals)
+		case "call_id":
+			if wasOpened && open.callID == "" && it.Type == "function_call" {
+				out.Add(rCallIDMissing, evs[:2], "call %s has no call_id at output_item.added (event %d); it first appears at event %d",
+					label, origin, seen[0].Ordinal)
+				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				vals = valuesAt(seen, more)
+			}
+			if len(seen) > 0 || more.N > 0 {
+				out.Add(rCallIDChanged, evs, "call %s: call_id changes to %s", label, vals)
+			}
+		case "name":
+			if wasOpened && open.name == "" {
+				out.Add(rNameLate, evs[:2], "call %s has no name at output_item.added (event %d); the name %s first appears at event %d",
+					label, origin, checks.Quote(seen[0].Value), seen[0].Ordinal)
+				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				vals = valuesAt(seen, more)
+			}
+			if len(seen) > 0 || more.N > 0 {
+				out.Add(rNameChanged, evs, "call %s (named %s at event %d) is named %s", label, checks.Quote(open.name), origin,
+					vals)
+			}
+		case "type":
+			out.Add(rTypeChanged, evs, "item %s is %s at event %d but %s", label, checks.Quote(it.Type), origin, vals)
+		case "output_item.done":
+			out.Add(rDoneTwice, append(evs, it.Closed), "item %s: output_item.done again at event %d after event %d",
+				label, seen[0].Ordinal, it.Closed)
+		case "arguments_done":
+			out.Add(rDoneTwice, evs, "call %s: arguments .done again at event %d", label, seen[0].Ordinal)
+		}
+	}
+
+	// Lifecycle.
+	if rf != nil && it.Opened >= 0 && it.Closed < 0 && rf.terminalType == "response.completed" {
+		out.Add(rDoneMissing, []int{it.Opened, rf.terminal}, "item %s opened at event %d has no output_item.done before response.completed (event %d)",
+			label, it.Opened, rf.terminal)
+	}
+	var final model.Change
+	for _, ch := range it.Status {
+		switch {
+		case final.Value == "" && finalStatus(ch.Value):
+			final = ch
+		case final.Value != "" && ch.Value != final.Value:
+			out.Add(rItemStatus, []int{final.Ordinal, ch.Ordinal}, "item %s: status %s at event %d after %s at event %d",
+				label, checks.Quote(ch.Value), ch.Ordinal, checks.Quote(final.Value), final.Ordinal)
+			final = ch
+		}
+	}
+
+	if it.Role == model.RoleMessage {
+		rc.checkText(out, it, label)
+	}
+	if !it.IsCall() {
+		return
+	}
+	if it.CallID == "" && (it.Type == "function_call" || it.Type == "custom_tool_call") {
+		out.Add(rCallIDMissing, []int{origin}, "call %s (%s) never states a call_id; its output cannot be paired", label, it.Name)
+	}
+	incomplete := it.StatusLast() == "incomplete" || (rf != nil && rf.terminalType == "response.incomplete" && it.Closed < 0)
+	if incomplete && rf != nil && rf.terminalType == "response.incomplete" {
+		out.Add(rIncompleteCall, []int{origin, rf.terminal}, "call %s is cut off by response.incomplete (event %d): its arguments %s are truncated",
+			label, rf.terminal, checks.Quote(it.FinalArgs()))
+	}
+	present, differ := it.SourcesDisagree()
+	if differ && !jsonEquivalent(present) {
+		var stated []statedAt
+		for _, src := range []model.SourceName{model.SourceDeltas, model.SourceArgsDone, model.SourceItemDone, model.SourceTerminal} {
+			v, ok := present[src.String()]
+			if !ok {
+				continue
+			}
+			st, _ := it.Statement(src)
+			o := st.Ordinal
+			if src == model.SourceDeltas {
+				o = it.LastArgsOrdinal()
+			}
+			stated = append(stated, statedAt{sourceLabel(src), v, o})
+		}
+		evs, parts := partingValues(stated)
+		out.Add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, parts)
+	}
+	if a, ok := it.Statement(model.SourceAdded); ok && a.Value != "" && it.Deltas > 0 {
+		out.Add(rArgsInAdded, []int{a.Ordinal, it.LastArgsOrdinal()}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
+			label, a.Ordinal, checks.Quote(a.Value), checks.Plural(it.Deltas, "delta"))
+	}
+	// The final arguments as a view of the assembled bytes where they
+	// are: a 50 MB call is judged without two copies of it (this runs at
+	// the end of every session the proxy logs).
+	args, v := it.FinalArgsViewAsOf(-1)
+	if args == nil {
+		args = []byte(v)
+	}
+	if it.Opened >= 0 && it.Deltas == 0 && len(args) > 0 {
+		done, ok := it.Statement(model.SourceArgsDone)
+		if !ok {
+			done, ok = it.Statement(model.SourceItemDone)
+		}
+		if ok {
+			out.Add(rArgsDoneOnly, []int{it.Opened, done.Ordinal}, "call %s: no argument delta; the arguments arrive whole at event %d", label, done.Ordinal)
+		}
+	}
+	if it.Type == "custom_tool_call" || incomplete {
+		return // free-form input, or arguments cut off on purpose
+	}
+	st := model.ArgsState(args, it.Closed >= 0 || (r != nil && r.Terminal >= 0))
+	switch {
+	case st.Empty && it.Closed >= 0:
+		out.Add(rArgsEmpty, []int{it.Closed}, `call %s: final arguments are "" (JSON.parse("") fails; "{}" is the empty object)`, label)
+	case !st.Complete && !st.Empty && !st.Incomplete:
+		out.Add(rArgsInvalid, []int{origin, max(it.Closed, it.Last)}, "call %s: final arguments %s are not valid JSON (%s)",
+			label, checks.Quote(string(args)), st)
+	}
+}
+
+// onlyAt reports whether every observation was made by event ord.
+func onlyAt(seen []model.IDSeen, ord int) bool {
+	for _, x := range seen {
+		if x.Ordinal != ord {
+			return false
+		}
+	}
+	return len(seen) > 0
+}
+
+// maxValuesShown bounds the distinct values a message lists: a gateway that
+// renames an item on each of its thousand events makes one finding, not a
+// thousand-name message.
+const maxValuesShown = 3
+
+// statedAt is one source's value, labelled, with the event that stated it.
+type statedAt struct {
+	label string
+	value string
+	ord   int
+}
+
+// partingValues groups statements by value and shows each value from a
+// little before the first byte where they part: "deltas (event 4) say
+// …"Paris"; arguments .done (event 5) say …"Rome"", with the events.
+func partingValues(stated []statedAt) ([]int, string) {
+	var values []string
+	names := map[string][]string{}
+	var evs []int
+	for _, st := range stated {
+		evs = append(evs, st.ord)
+		if _, seen := names[st.value]; !seen {
+			values = append(values, st.value)
+		}
+		names[st.value] = append(names[st.value], fmt.Sprintf("%s (event %d)", st.label, st.ord))
+	}
+	from := max(commonPrefix(values)-16, 0)
+	parts := make([]string, len(values))
+	for i, v := range values {
+		shown := checks.Quote(v[from:])
+		if from > 0 {
+			shown = "…" + shown
+		}
+		parts[i] = fmt.Sprintf("%s say %s", strings.Join(names[v], " and "), shown)
+	}
+	return evs, strings.Join(parts, "; ")
+}
+
+// checkText judges a message whose text is stated again by .done events
+// and snapshots: every statement must be the deltas' text.
+func (rc *respChecks) checkText(out *checks.Checker, it *model.Item, label lazyLabel) {
+	present, differ := it.TextSourcesDisagree()
+	if !differ {
+		return
+	}
+	var stated []statedAt
+	for _, n := range []model.TextSourceName{model.TextDeltas, model.TextDone, model.TextPartDone, model.TextItemDone, model.TextTerminal} {
+		v, ok := present[n.String()]
+		if !ok {
+			continue
+		}
+		st, _ := it.TextStatement(n)
+		o := st.Ordinal
+		if n == model.TextDeltas {
+			o = int(it.Text.Frags[len(it.Text.Frags)-1].Ordinal)
+		}
+		stated = append(stated, statedAt{textSourceLabel(n), v, o})
+	}
+	evs, parts := partingValues(stated)
+	out.Add(rTextMismatch, evs, "%s: text differs: %s; clients that read the .done events show other text than clients that concatenate the deltas", label, parts)
+}
+
+func textSourceLabel(n model.TextSourceName) string {
+	switch n {
+	case model.TextDeltas:
+		return "deltas"
+	case model.TextDone:
+		return "output_text.done"
+	case model.TextPartDone:
+		return "content_part.done"
+	case model.TextItemDone:
+		return "output_item.done"
+	case model.TextTerminal:
+		return "terminal output[]"
+	}
+	return n.String()
+}
+
+// valuesAt lists the distinct values seen with the events that carried
+// each: "x" (events 3, 5), "y" (event 9); past maxValuesShown values it
+// counts the rest, with the new values among the observations the model
+// only counted (more).
+func valuesAt(seen []model.IDSeen, more model.IDTally) string {
+	var order []string
+	at := map[string][]string{}
+	for _, x := range seen {
+		if _, ok := at[x.Value]; !ok {
+			order = append(order, x.Value)
+		}
+		at[x.Value] = append(at[x.Value], fmt.Sprint(x.Ordinal))
+	}
+	var parts []string
+	for i, v := range order {
+		if i == maxValuesShown {
+			break
+		}
+		word := "event"
+		if len(at[v]) > 1 {
+			word = "events"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s %s)", checks.Quote(v), word, strings.Join(at[v], ", ")))
+	}
+	if rest := max(len(order)-maxValuesShown, 0) + more.Fresh; rest > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more", rest))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// commonPrefix is the length of the longest prefix all values share, cut
+// back to a UTF-8 boundary.
+func commonPrefix(values []string) int {
+	if len(values) == 0 {
+		return 0
+	}
+	n := len(values[0])
+	for _, v := range values[1:] {
+		i := 0
+		for i < n && i < len(v) && v[i] == values[0][i] {
+			i++
+		}
+		n = i
+	}
+	for n > 0 && n < len(values[0]) && !utf8.RuneStart(values[0][n]) {
+		n--
+	}
+	return n
+}
+
+func sourceLabel(src model.SourceName) string {
+	switch src {
+	case model.SourceDeltas:
+		return "deltas"
+	case model.SourceArgsDone:
+		return "arguments .done"
+	case model.SourceItemDone:
+		return "output_item.done"
+	case model.SourceTerminal:
+		return "terminal output[]"
+	}
+	return src.String()
+}
+
+// jsonEquivalent reports whether differing argument texts are the same
+// JSON, told apart only by whitespace: a client parsing any of them runs
+// the same call.
+func jsonEquivalent(present map[string]string) bool {
+	var first string
+	n := 0
+	for _, v := range present {
+		if jsonscan.Validate([]byte(v)) != nil {
+			return false
+		}
+		cv := model.CompactJSON([]byte(v))
+		if n == 0 {
+			first = cv
+		} else if cv != first {
+			return false
+		}
+		n++
+	}
+	return true
+}
