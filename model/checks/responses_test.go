@@ -361,6 +361,15 @@ func responsesCases() []ruleCase {
 		}), 7, 8),
 		miss("responses/done-sentinel", "no [DONE]", resp(noEvents)),
 
+		// A gateway that drops every event: line: the OpenAI SDKs read on,
+		// clients that dispatch on the event name get nothing.
+		hit("responses/event-name-missing", "no event: lines", resp(noEvents), 0, 1, 2, 3, 4, 5, 6, 7),
+		hit("responses/event-name-missing", "one event: line lost", resp(func(e []revt) []revt {
+			e[4].name = "-"
+			return e
+		}), 4),
+		miss("responses/event-name-missing", "every event named", resp(func(e []revt) []revt { return e })),
+
 		hit("responses/done-before-terminal", "[DONE] before completed", resp(func(e []revt) []revt {
 			return ins(e, 7, revt{typ: "[DONE]", name: "-"})
 		}), 7, 8),

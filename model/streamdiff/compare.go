@@ -169,6 +169,7 @@ func (c *comparer) alignEvents() {
 	c.alignLanes(laneOfItem, laneOfResp)
 	c.checkOrder()
 	c.checkSequence()
+	c.checkEventLines()
 	c.checkIDs()
 	c.compareCalls(c.calls, true)
 }

@@ -2,6 +2,7 @@ package streamdiff
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -377,6 +378,71 @@ func (c *comparer) seqPass(lenient bool, skip map[pair]bool) map[pair]bool {
 	return told
 }
 
+// IgnoreEventLines is the name that leaves SSE event: lines out of a
+// comparison (--ignore event:).
+const IgnoreEventLines = "event:"
+
+// checkEventLines compares the SSE event: lines of aligned events: a
+// stream that lost them (a gateway that rebuilds the stream from the
+// data, OpenRouter's Responses) reads the same to the OpenAI SDKs, which
+// dispatch on data.type, and to nothing that dispatches on the event
+// name. One difference says how many events one side names and the other
+// does not, for each side, from the first such pair. A WebSocket session
+// has no event: lines to compare.
+func (c *comparer) checkEventLines() {
+	if c.o.Ignore.Has(IgnoreEventLines) || c.side[0].S.Upgraded() || c.side[1].S.Upgraded() {
+		return
+	}
+	type tally struct {
+		n           int
+		first, last pair
+	}
+	var only [2]tally // only[SideA]: A names the event, B does not
+	c.eachAligned(func(a, b int32) {
+		na, nb := c.side[0].rec.named(a), c.side[1].rec.named(b)
+		if na == nb {
+			return
+		}
+		t := &only[SideB]
+		if na {
+			t = &only[SideA]
+		}
+		if t.n == 0 {
+			t.first = pair{a, b}
+		}
+		t.last = pair{a, b}
+		t.n++
+	})
+	for w, t := range only {
+		if t.n == 0 {
+			continue
+		}
+		with, without := "A", "B"
+		vals := [2]json.RawMessage{[]byte("true"), []byte("false")}
+		if Which(w) == SideB {
+			with, without = "B", "A"
+			vals[0], vals[1] = vals[1], vals[0]
+		}
+		d := Difference{Kind: Field, Path: IgnoreEventLines, Type: c.typeName(SideA, t.first.a),
+			EventA: int(t.first.a), EventB: int(t.first.b), LastA: -1, LastB: -1, CountA: t.n, CountB: t.n,
+			A: vals[0], B: vals[1]}
+		if t.n > 1 {
+			d.LastA, d.LastB = int(t.last.a), int(t.last.b)
+		}
+		from := t.first.b
+		if without == "A" {
+			from = t.first.a
+		}
+		what := "1 event"
+		if t.n > 1 {
+			what = fmt.Sprintf("%d events", t.n)
+		}
+		d.Message = fmt.Sprintf("event: lines on %s only: %s sends %s without the event: line %s writes before each (from %s#%d); clients that dispatch on the SSE event name miss them",
+			with, without, what, with, without, from)
+		c.add(d)
+	}
+}
+
 // seqJump says which side's numbering moved, and by how much, since the
 // previous aligned pair.
 func seqJump(da, db int64, lenient bool) string {
@@ -521,7 +587,7 @@ func mergeRuns(diffs []Difference) []Difference {
 		out = append(out, d)
 	}
 	for i := range out {
-		if d := &out[i]; d.Kind == Field && d.CountA > 1 && !d.says.saysArgs() {
+		if d := &out[i]; d.Kind == Field && d.CountA > 1 && !d.says.saysArgs() && d.Message == "" {
 			d.says = saysFieldRun // its message, once listed, covers the run
 		}
 	}

@@ -79,7 +79,9 @@ type recBlock struct {
 	typ  [recBlockSize]uint16  // the session's interned type
 	kind [recBlockSize]model.Kind
 	off  [recBlockSize / recStep]int64 // offset of every recStep-th event
-	seq  *[recBlockSize]int32          // sequence numbers (saturated), -1 when none; nil until one has one
+	// named has a bit set for each event an SSE event: line named.
+	named [recBlockSize / 64]uint64
+	seq   *[recBlockSize]int32 // sequence numbers (saturated), -1 when none; nil until one has one
 }
 
 // NewRecorder returns a recorder that leaves the members ig names out of
@@ -127,6 +129,9 @@ func (r *Recorder) Observe(s *model.Session, ord int, ev *model.Event, f *captur
 	}
 	b.n[i] = uint32(max(ev.Len, 0))
 	b.item[i], b.typ[i], b.kind[i] = ev.Item, ev.Type, ev.Kind
+	if ev.Name != 0 {
+		b.named[i/64] |= 1 << (i % 64)
+	}
 	if i%recStep == 0 {
 		b.off[i/recStep] = ev.Offset
 	} else if ev.Offset != r.next {
@@ -193,6 +198,12 @@ func (r *Recorder) afp(ord int32) uint32 {
 func (r *Recorder) item(ord int32) int32        { b, i := r.block(ord); return b.item[i] }
 func (r *Recorder) typ(ord int32) uint16        { b, i := r.block(ord); return b.typ[i] }
 func (r *Recorder) kindOf(ord int32) model.Kind { b, i := r.block(ord); return b.kind[i] }
+
+// named reports whether an event: line named event ord.
+func (r *Recorder) named(ord int32) bool {
+	b, i := r.block(ord)
+	return b.named[i/64]&(1<<(i%64)) != 0
+}
 
 // seq is event ord's sequence number, or -1.
 func (r *Recorder) seq(ord int32) int32 {

@@ -106,3 +106,44 @@ func summaryOf(r *Result) string {
 	}
 	return b.String()
 }
+
+// TestEventLinesLost: a Responses stream that lost every SSE event: line
+// (a gateway that rebuilds the stream from the data) differs from one
+// that has them, in one line each way round, with the count and the
+// first event; --ignore event: leaves it out; the default and --strict
+// both say it.
+func TestEventLinesLost(t *testing.T) {
+	t.Parallel()
+	a := sampleBytes(t, "responses-single-call")
+	var kept []string
+	for _, l := range strings.Split(string(a), "\n") {
+		if !strings.HasPrefix(l, "event:") {
+			kept = append(kept, l)
+		}
+	}
+	b := []byte(strings.Join(kept, "\n"))
+	for _, o := range []Options{DefaultOptions(), strict()} {
+		for i, pair := range [][2][]byte{{a, b}, {b, a}} {
+			r := compare(t, pair[0], pair[1], o)
+			var got []Difference
+			for _, d := range r.Differences {
+				if d.Path == IgnoreEventLines {
+					got = append(got, d)
+				}
+			}
+			side := []string{"A", "B"}[i]
+			if len(got) != 1 || got[0].Kind != Field || got[0].CountA != 14 || got[0].EventA != 0 || got[0].LastA != 13 ||
+				!strings.Contains(got[0].Message, "event: lines on "+side+" only") {
+				t.Errorf("%s lost its event: lines (strict %v): %v; want one field difference over the 14 events on %s only\n%s", side, o.Ignore.Names() == nil, got, side, summaryOf(r))
+			}
+		}
+	}
+	ig := DefaultOptions()
+	ig.Ignore = NewIgnore(append(DefaultIgnore(), IgnoreEventLines)...)
+	if r := compare(t, a, b, ig); !r.Equal() {
+		t.Errorf("--ignore event: should leave the event: lines out:\n%s", summaryOf(r))
+	}
+	if r := compare(t, sampleBytes(t, "responses-websocket-turns"), sampleBytes(t, "responses-websocket-turns"), strict()); !r.Equal() {
+		t.Errorf("a WebSocket session has no event: lines to compare:\n%s", summaryOf(r))
+	}
+}

@@ -30,6 +30,10 @@ type respChecks struct {
 	seqStarted  bool
 	seqMissing  []int
 	seqMissingN int
+	// noName lists the SSE events without an event: line (the first
+	// MaxEvents), noNameN counts them.
+	noName  []int
+	noNameN int
 
 	terminal     int // ordinal + 1 of the first terminal event
 	terminalType string
@@ -174,7 +178,7 @@ func (rc *respChecks) facts(s *model.Session, ord int) (*model.Response, *respFa
 	return nil, nil
 }
 
-func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
+func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
 	typ := s.TypeName(ev.Type)
 	if ev.Kind == model.KindSentinel {
 		switch {
@@ -195,6 +199,12 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 	}
 	rc.last = ord + 1
 	rc.events++
+	if ev.Name == 0 && c.SSE() && checks.IsSSE(f) && !s.Upgraded() { // a WebSocket message has no event: line to lose
+		rc.noNameN++
+		if len(rc.noName) < checks.MaxEvents {
+			rc.noName = append(rc.noName, ord)
+		}
+	}
 	if rc.earlyDone > 0 && !rc.earlyTold {
 		rc.earlyTold = true
 		c.Add(rDoneEarly, []int{rc.earlyDone - 1, ord}, "data: [DONE] at event %d comes before the stream's end (%s at event %d follows); the official SDKs stop reading at [DONE]",
@@ -630,6 +640,14 @@ func (rc *respChecks) Finish(out *checks.Checker, s *model.Session, _ bool) {
 		return
 	}
 	ended, _ := s.Ended()
+	switch {
+	case rc.noNameN > 0 && rc.noNameN == rc.events:
+		out.Add(rNameMissing, rc.noName, "none of the %d Responses events has an event: line (a gateway dropped them?); the OpenAI SDKs read data.type, but clients that dispatch on the SSE event name (an EventSource listener for response.completed, a proxy that routes by it) receive nothing",
+			rc.events)
+	case rc.noNameN > 0:
+		out.Add(rNameMissing, rc.noName, "%d of %d Responses events have no event: line (first: event %d); clients that dispatch on the SSE event name miss them",
+			rc.noNameN, rc.events, rc.noName[0])
+	}
 	if rc.seqMissingN > 0 {
 		out.Add(rSeqMissing, rc.seqMissing, "%d of %d Responses events have no integer sequence_number (first: event %d)",
 			rc.seqMissingN, rc.events, rc.seqMissing[0])
