@@ -212,7 +212,7 @@ func (b *statusBar) state(in statusInfo) string {
 	}
 	style := st.Status.Ended
 	switch o.State {
-	case "failed", "error", "truncated", "blocked":
+	case "failed", "error", "truncated", "blocked", model.OutcomeNotAStream:
 		style = st.Status.Error
 	case "incomplete":
 		style = st.Status.Warn
