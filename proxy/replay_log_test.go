@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -26,14 +25,12 @@ func TestReplayLogsTheStreamsOutcome(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := &capture.Recording{
-				Exchange: capture.Exchange{Status: http.StatusOK, HeadAt: capture.NoTime,
-					ResponseHeader: http.Header{"Content-Type": {"text/event-stream"}}},
-				Body:   []capture.Chunk{{At: capture.NoTime, Data: data}},
-				Format: capture.DetectFormat(data),
+			rc, err := ReplayData("sample "+tt.sample, data)
+			if err != nil {
+				t.Fatal(err)
 			}
 			var logs syncBuffer
-			srv := httptest.NewServer(Replay(rec, 1, NewLog(&logs)))
+			srv := httptest.NewServer(Replay(rc, ReplayOptions{Log: NewLog(&logs)}))
 			defer srv.Close()
 			resp, err := http.Get(srv.URL + "/v1/responses")
 			if err != nil {
