@@ -23,7 +23,8 @@ var seed = maphash.MakeSeed()
 const maxHashDepth = 64
 
 // Recorder watches a session as it is built (it is a model.Observer) and
-// keeps what the alignment needs of every event in about 15 bytes: its
+// keeps what the alignment needs of every event in about 15 bytes (19
+// when it keeps a second fingerprint, see align): its
 // item, type and kind, the length of its bytes (its offset follows from
 // the lengths before it), its sequence number when it has one, and a
 // fingerprint of its data with the ignored members left out. Two events
