@@ -256,8 +256,15 @@ func (c streamCopy) remodel(name string, ig streamdiff.Ignore) DiffSide {
 	pos, last := int64(0), capture.NoTime
 	for _, e := range c.events {
 		if e.head >= 0 {
+			// The proxy's head covers no bytes of the body; an archive's
+			// session holds its head's text before the body.
 			h := c.heads[e.head]
-			s.Add(&capture.Frame{Kind: capture.FrameHead, At: e.at, Retry: -1, Proto: h.Proto, Status: h.Status, Header: h.Header, Start: pos, End: pos})
+			end := pos
+			if e.start == pos && e.end > pos && e.end <= int64(len(c.body)) {
+				end = e.end
+			}
+			s.Add(&capture.Frame{Kind: capture.FrameHead, At: e.at, Retry: -1, Proto: h.Proto, Status: h.Status, Header: h.Header, Start: pos, End: end})
+			pos = end
 			continue
 		}
 		if e.start != pos || e.end < e.start || e.end > int64(len(c.body)) {
