@@ -106,6 +106,7 @@ type options struct {
 	replay      float64    // replay: play the stream in the inspector at this speed
 	explain     bool       // the inspector, timeline and events: explain each event
 	lesson      bool       // the inspector: open in lesson mode
+	reveal      bool       // the inspector: show the rows up to the selected event only
 	session     int        // a HAR file's or a cassette's session to read (1-based), 0 for all
 	saveHAR     string     // also write a HAR of what is read
 	request     string     // check, the inspector: the request body's file (--request)

@@ -135,6 +135,9 @@ type Session struct {
 	bytes    int64
 	types    *interner
 	dialects [maxDialects]int // events per dialect
+	// data counts the events that carry data: neither a comment, a
+	// keep-alive nor a sentinel (see OutcomeNotAStream).
+	data     int
 	last     Event
 	lastDial Dialect
 	headDial Dialect // the dialect that claimed the latest head: see HeadClaimer
@@ -288,6 +291,9 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 	if ev.Dialect != DialectUnknown {
 		s.dialects[ev.Dialect]++
 		s.lastDial = ev.Dialect
+	}
+	if f.Kind == capture.FrameEvent && ev.Kind != KindKeepalive && ev.Kind != KindSentinel {
+		s.data++
 	}
 	if s.opts.KeepEvents {
 		s.Events.append(*ev)
