@@ -285,7 +285,7 @@ func NewRecorder(w io.Writer, x *Exchange, opt RecordOptions) *Recorder {
 		r.x.HeadAt = NoTime
 	}
 	switch opt.Format {
-	case FormatSSE, FormatAuto, FormatEventStream, FormatJSONL:
+	case FormatSSE, FormatAuto, FormatEventStream, FormatJSONL, FormatDataStream:
 		r.fr = NewFramer(opt.Format)
 	}
 	return r
@@ -497,7 +497,7 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 	f.frame = fr
 	emit(&f.frame)
 
-	format := ContentFormat(x.ResponseHeader.Get("Content-Type"))
+	format := HeadFormat(x.ResponseHeader)
 	rest := f.buf[end:]
 	f.base += int64(end)
 	if format == FormatAuto {
@@ -592,26 +592,27 @@ type Recording struct {
 // ParseRecording reads a whole recording held in memory. It returns
 // ErrNotRecording when data does not start with RecordingMagic.
 func ParseRecording(data []byte) (*Recording, error) {
-	if !bytes.HasPrefix(data, []byte(RecordingMagic)) {
-		return nil, ErrNotRecording
+	rr, err := NewRecordingReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
 	}
-	rec := &Recording{}
-	f := &recordingFramer{
-		onHead: func(x *Exchange) { rec.Exchange = *x },
-		onBody: func(at time.Duration, parts ...[]byte) {
-			var b []byte
-			for _, p := range parts {
-				b = append(b, p...)
-			}
-			rec.Body = append(rec.Body, Chunk{At: at, Data: b})
-		},
+	rec := &Recording{Exchange: *rr.Exchange()}
+	for {
+		c, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(c.Data) == 0 {
+			c.Data = nil
+		} else {
+			c.Data = bytes.Clone(c.Data)
+		}
+		rec.Body = append(rec.Body, c)
 	}
-	f.feed(data, NoTime, func(*Frame) {})
-	f.finish(NoTime, func(*Frame) {})
-	if f.err != nil {
-		return nil, f.err
-	}
-	rec.BadTimes, rec.Format = f.badTimes, f.body.Format()
+	rec.BadTimes, rec.Format = rr.BadTimes(), rr.Format()
 	return rec, nil
 }
 

@@ -33,7 +33,8 @@ var helpCases = []helpCase{
 	{"rules", []string{"--json"}},
 	{"samples", nil},
 	{"proxy", []string{"--upstream", "--listen", "--record", "--save-har", "--no-tui", "--log", "--keep-secrets", "--timeout", "--idle-timeout"}},
-	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets"}},
+	{"replay", []string{"--speed", "--listen", "--sample", "--keep-secrets", "--inject", "--fault", "--scenario", "--seed"}},
+	{"inject", []string{"--list", "--json", "-o", "--report", "--seed", "--force"}},
 	{"request", []string{"-X", "-H", "-d", "--json", "--timeout", "--save", "--save-timed", "--keep-secrets", "--format", "--allow-outcome"}},
 	{"completion", nil},
 	{"help", nil},
@@ -362,7 +363,7 @@ func TestFlagError(t *testing.T) {
 		{[]string{"--speed"}, "--speed needs an argument"},
 		{[]string{"--speed", "fast"}, `invalid value "fast" for --speed: parse error`},
 		{[]string{"--json=maybe"}, `invalid boolean value "maybe" for --json: parse error`},
-		{[]string{"--allow-outcome", "gone"}, `invalid value "gone" for --allow-outcome: "gone" is not an outcome (want completed, incomplete, blocked, failed, error, truncated, empty, closed)`},
+		{[]string{"--allow-outcome", "gone"}, `invalid value "gone" for --allow-outcome: "gone" is not an outcome (want completed, incomplete, blocked, failed, error, truncated, empty, closed, not-a-stream)`},
 	}
 	for _, tt := range tests {
 		err := fs.Parse(tt.args)

@@ -17,7 +17,15 @@ import (
 // event. Two sides read differently (one file piped, the other not) must
 // still match event for event.
 func TestFingerprintsEveryWay(t *testing.T) {
-	ig := NewIgnore(DefaultIgnore()...)
+	for _, ig := range []Ignore{NewIgnore(DefaultIgnore()...), NewIgnore()} {
+		fingerprintsEveryWay(t, ig)
+	}
+}
+
+// fingerprintsEveryWay is TestFingerprintsEveryWay with ig ignored: with
+// less than the default, the recorder keeps a second fingerprint for the
+// alignment, which must agree too.
+func fingerprintsEveryWay(t *testing.T, ig Ignore) {
 	for _, sm := range samples.List() {
 		data := sampleBytes(t, sm.Name)
 		want := Build("A", data, capture.FormatAuto, ig).rec
@@ -29,6 +37,11 @@ func TestFingerprintsEveryWay(t *testing.T) {
 			for ord := range int32(want.Len()) {
 				if got.fp(ord) != want.fp(ord) {
 					t.Errorf("%s (told %v): event %d fingerprint %x; built by the session %x", sm.Name, told, ord, got.fp(ord), want.fp(ord))
+				}
+				gb, i := got.block(ord)
+				wb, _ := want.block(ord)
+				if (gb.afp == nil) != (wb.afp == nil) || (gb.afp != nil && gb.afp[i] != wb.afp[i]) {
+					t.Errorf("%s (told %v): event %d: the alignment's fingerprints differ", sm.Name, told, ord)
 				}
 			}
 		}

@@ -22,7 +22,8 @@ var seed = maphash.MakeSeed()
 const maxHashDepth = 64
 
 // Recorder watches a session as it is built (it is a model.Observer) and
-// keeps what the alignment needs of every event in about 15 bytes: its
+// keeps what the alignment needs of every event in about 15 bytes (19
+// when it keeps a second fingerprint, see align): its
 // item, type and kind, the length of its bytes (its offset follows from
 // the lengths before it), its sequence number when it has one, and a
 // fingerprint of its data with the ignored members left out. Two events
@@ -36,14 +37,28 @@ const maxHashDepth = 64
 // A Recorder is not safe for concurrent use; the session calls it from
 // the goroutine that adds events.
 type Recorder struct {
-	ign    Ignore
-	skip   *jsonscan.KeySet // the members fingerprints leave out: ign's, and sequence numbers
-	blocks []*recBlock
-	n      int
-	next   int64           // where the next event would start if contiguous
-	moved  map[int32]int64 // offsets of events that do not start where the one before ended
-	timing Times
-	prevAt time.Duration
+	ign Ignore
+	// skip is what fingerprints leave out: ign's members, and sequence
+	// numbers (compared apart, by checkSequence: in the fingerprint, one
+	// dropped event would make every later one differ).
+	skip *jsonscan.KeySet
+	// align, when the recorder ignores less than DefaultIgnore does
+	// (--strict, or an Ignore without some default names), is what the
+	// alignment leaves out: the default names as well as ign's. Events are
+	// aligned by that second fingerprint, so that a strict comparison pairs
+	// the events the default one pairs and reports what it reports, and
+	// more: a fingerprint that counts every member would take a delta
+	// whose obfuscation a gateway changed for another event, and a
+	// dropped delta would hide in a chunking difference.
+	align     Ignore
+	alignSkip *jsonscan.KeySet // align's members and sequence numbers
+	twoPrint  bool
+	blocks   []*recBlock
+	n        int
+	next     int64           // where the next event would start if contiguous
+	moved    map[int32]int64 // offsets of events that do not start where the one before ended
+	timing   Times
+	prevAt   time.Duration
 	// raw reads the stream's bytes back (the session's Options.Raw), into
 	// buf, which is reused: the fields of three 50 MB events that differ
 	// are then read with one 50 MB buffer per side, not six.
@@ -62,23 +77,39 @@ const (
 // fixed arrays never copied as the recorder grows, without the padding a
 // struct per event would cost.
 type recBlock struct {
-	fp   [recBlockSize]uint32 // fingerprint
-	n    [recBlockSize]uint32 // length of the event's bytes
-	item [recBlockSize]int32  // index in Session.Items, or -1
-	typ  [recBlockSize]uint16 // the session's interned type
+	fp   [recBlockSize]uint32  // fingerprint
+	afp  *[recBlockSize]uint32 // the alignment's fingerprint, when it is another (Recorder.align)
+	n    [recBlockSize]uint32  // length of the event's bytes
+	item [recBlockSize]int32   // index in Session.Items, or -1
+	typ  [recBlockSize]uint16  // the session's interned type
 	kind [recBlockSize]model.Kind
 	off  [recBlockSize / recStep]int64 // offset of every recStep-th event
-	seq  *[recBlockSize]int32          // sequence numbers (saturated), -1 when none; nil until one has one
+	// named has a bit set for each event an SSE event: line named.
+	named [recBlockSize / 64]uint64
+	seq   *[recBlockSize]int32 // sequence numbers (saturated), -1 when none; nil until one has one
 }
 
 // NewRecorder returns a recorder that leaves the members ig names out of
 // the fingerprints.
 func NewRecorder(ig Ignore) *Recorder {
-	// Sequence numbers are compared apart (checkSequence): in the
-	// fingerprint, one dropped event would make every later one differ.
-	skip := jsonscan.NewKeySet(append(ig.Names(), IgnoreSeq)...)
-	return &Recorder{ign: ig, skip: skip, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
+	r := &Recorder{ign: ig, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
+	def := DefaultIgnore()
+	for _, n := range def {
+		if !ig.Has(n) {
+			r.twoPrint = true
+		}
+	}
+	r.skip = jsonscan.NewKeySet(append(ig.Names(), IgnoreSeq)...)
+	if r.twoPrint {
+		r.align = NewIgnore(append(def, ig.Names()...)...)
+		r.alignSkip = jsonscan.NewKeySet(append(r.align.Names(), IgnoreSeq)...)
+	}
+	return r
 }
+
+// FingerprintSkip implements model.Fingerprinter: the scan of each event
+// computes its fingerprint, leaving out what the comparison ignores.
+func (r *Recorder) FingerprintSkip() *jsonscan.KeySet { return r.skip }
 
 // Attach returns opts with a new Recorder observing its events, after
 // the observer opts already has if any (the inspector's checks), and the
@@ -88,10 +119,6 @@ func Attach(opts model.Options, ig Ignore) (model.Options, *Recorder) {
 	r.raw = opts.Raw
 	return opts.WithObserver(r), r
 }
-
-// FingerprintSkip implements model.Fingerprinter: the scan of each event
-// computes its fingerprint, leaving out what the comparison ignores.
-func (r *Recorder) FingerprintSkip() *jsonscan.KeySet { return r.skip }
 
 // Observe implements model.Observer.
 func (r *Recorder) Observe(s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
@@ -103,9 +130,19 @@ func (r *Recorder) Observe(s *model.Session, ord int, ev *model.Event, f *captur
 		r.blocks = append(r.blocks, new(recBlock))
 	}
 	b := r.blocks[len(r.blocks)-1]
-	b.fp[i] = fold(r.fingerprint(s, ev, f))
+	full, aligned := r.fingerprint(s, ev, f)
+	b.fp[i] = fold(full)
+	if r.twoPrint {
+		if b.afp == nil {
+			b.afp = new([recBlockSize]uint32)
+		}
+		b.afp[i] = fold(aligned)
+	}
 	b.n[i] = uint32(max(ev.Len, 0))
 	b.item[i], b.typ[i], b.kind[i] = ev.Item, ev.Type, ev.Kind
+	if ev.Name != 0 {
+		b.named[i/64] |= 1 << (i % 64)
+	}
 	if i%recStep == 0 {
 		b.off[i/recStep] = ev.Offset
 	} else if ev.Offset != r.next {
@@ -158,10 +195,26 @@ func (r *Recorder) block(ord int32) (*recBlock, int32) {
 	return r.blocks[ord/recBlockSize], ord % recBlockSize
 }
 
-func (r *Recorder) fp(ord int32) uint32         { b, i := r.block(ord); return b.fp[i] }
+func (r *Recorder) fp(ord int32) uint32 { b, i := r.block(ord); return b.fp[i] }
+
+// afp is the fingerprint events are aligned by (see Recorder.align).
+func (r *Recorder) afp(ord int32) uint32 {
+	b, i := r.block(ord)
+	if b.afp == nil {
+		return b.fp[i]
+	}
+	return b.afp[i]
+}
+
 func (r *Recorder) item(ord int32) int32        { b, i := r.block(ord); return b.item[i] }
 func (r *Recorder) typ(ord int32) uint16        { b, i := r.block(ord); return b.typ[i] }
 func (r *Recorder) kindOf(ord int32) model.Kind { b, i := r.block(ord); return b.kind[i] }
+
+// named reports whether an event: line named event ord.
+func (r *Recorder) named(ord int32) bool {
+	b, i := r.block(ord)
+	return b.named[i/64]&(1<<(i%64)) != 0
+}
 
 // seq is event ord's sequence number, or -1.
 func (r *Recorder) seq(ord int32) int32 {
@@ -193,28 +246,38 @@ func (r *Recorder) span(ord int32) (off int64, n int32) {
 	return off, int32(b.n[i])
 }
 
-// fingerprint hashes what an event says, leaving out what is ignored.
-func (r *Recorder) fingerprint(s *model.Session, ev *model.Event, f *capture.Frame) uint64 {
+// fingerprint hashes what an event says, leaving out what is ignored;
+// and, when the alignment ignores more (Recorder.align), what it says
+// leaving that out too, in the same walk. aligned is full otherwise.
+func (r *Recorder) fingerprint(s *model.Session, ev *model.Event, f *capture.Frame) (full, aligned uint64) {
 	h := uint64(ev.Kind)<<56 ^ maphash.String(seed, s.TypeName(ev.Type))
 	switch {
 	case f.Kind == capture.FrameHead:
-		return mix(h ^ uint64(f.Status))
+		h = mix(h ^ uint64(f.Status))
+		return h, h
 	case ev.Kind == model.KindKeepalive && len(f.Data) == 0:
-		return mix(h ^ maphash.Bytes(seed, f.Raw))
+		h = mix(h ^ maphash.Bytes(seed, f.Raw))
+		return h, h
 	}
 	data := bytes.TrimSpace(f.Data)
 	if len(data) > 0 && data[0] == '{' && ev.Flags&model.DecodeError == 0 {
 		// What the event's JSON says: objects member by member in any
 		// order (a re-serialising gateway may reorder keys), ignored
 		// members left out; computed by the scan that validated the event
-		// (model.Fingerprinter), else by a walk of the same definition.
+		// (model.Fingerprinter), else by a walk of the same definition
+		// (jsonscan.Fingerprint), as the alignment's is.
 		fp, ok := s.Fingerprint()
 		if !ok {
 			fp = jsonscan.Fingerprint(s.JSON(), data, r.skip)
 		}
-		return mix(h ^ fp)
+		full = mix(h ^ fp)
+		if !r.twoPrint {
+			return full, full
+		}
+		return full, mix(h ^ jsonscan.Fingerprint(s.JSON(), data, r.alignSkip))
 	}
-	return mix(h ^ maphash.Bytes(seed, data))
+	h = mix(h ^ maphash.Bytes(seed, data))
+	return h, h
 }
 
 // mix is the finaliser of MurmurHash3: it spreads every input bit over
