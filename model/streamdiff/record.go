@@ -53,12 +53,12 @@ type Recorder struct {
 	align     Ignore
 	alignSkip *jsonscan.KeySet // align's members and sequence numbers
 	twoPrint  bool
-	blocks   []*recBlock
-	n        int
-	next     int64           // where the next event would start if contiguous
-	moved    map[int32]int64 // offsets of events that do not start where the one before ended
-	timing   Times
-	prevAt   time.Duration
+	blocks    []*recBlock
+	n         int
+	next      int64           // where the next event would start if contiguous
+	moved     map[int32]int64 // offsets of events that do not start where the one before ended
+	timing    Times
+	prevAt    time.Duration
 	// raw reads the stream's bytes back (the session's Options.Raw), into
 	// buf, which is reused: the fields of three 50 MB events that differ
 	// are then read with one 50 MB buffer per side, not six.
