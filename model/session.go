@@ -604,11 +604,26 @@ func IntOr(v []byte, def int) int {
 // CompactJSON returns v without insignificant whitespace, keys in their
 // original order.
 func CompactJSON(v []byte) string {
+	if !hasSpace(v) {
+		// Nothing to take out, valid or not (json.Compact's error then
+		// gives v back too): the usual {} of a tool_use block's start.
+		return string(v)
+	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, v); err != nil {
 		return string(v)
 	}
 	return b.String()
+}
+
+// hasSpace reports whether v holds a byte JSON counts as whitespace.
+func hasSpace(v []byte) bool {
+	for _, c := range v {
+		if c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			return true
+		}
+	}
+	return false
 }
 
 // Assemble frames and models a whole stream held in memory, such as an

@@ -151,7 +151,15 @@ func (x *Index) Reset() {
 		*x = Index{}
 		return
 	}
-	x.data, x.opens, x.conts, x.members, x.found = nil, x.opens[:0], x.conts[:0], x.members[:0], x.found[:0]
+	// One statement a slice: the compiler then stores only the length,
+	// with no write barrier (a tuple assignment stores every word).
+	if x.data != nil {
+		x.data = nil
+	}
+	x.opens = x.opens[:0]
+	x.conts = x.conts[:0]
+	x.members = x.members[:0]
+	x.found = x.found[:0]
 	x.o0, x.m0, x.f0 = 0, 0, 0
 	x.hash, x.hashed = 0, false
 }

@@ -254,6 +254,29 @@ func decode(dst, s []byte, limit int) ([]byte, int) {
 	start := len(dst)
 	i := 0
 	for i < len(s) && len(dst)-start < limit {
+		// A run of bytes that decode to themselves (ASCII, no escape),
+		// found 8 at a time and copied at once: an argument fragment is
+		// mostly such runs between its escaped quotes.
+		j := i
+		for j+8 <= len(s) {
+			x := binary.LittleEndian.Uint64(s[j:])
+			if m := (x | zeroBytes(x^(lsb*'\\'))) & msb; m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		for j < len(s) && s[j] != '\\' && s[j] < utf8.RuneSelf {
+			j++
+		}
+		if j > i {
+			if rest := limit - (len(dst) - start); j-i > rest {
+				j = i + rest
+			}
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
 		c := s[i]
 		switch {
 		case c == '\\' && i+1 < len(s):
