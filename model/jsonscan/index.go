@@ -192,14 +192,37 @@ func (x *Index) member(slot, prev, ks, ke, vs, ve int) int {
 		c.first = partial
 		return prev
 	}
-	x.members = append(x.members, member{int32(ks), int32(ke), int32(vs), int32(ve), -1})
-	m := len(x.members) - 1
+	// The fields are stored into the slice's element one by one: a
+	// member built whole and then copied in was written as four 4-byte
+	// stores read back as one 16-byte load, a stall the store forwarding
+	// cannot serve, and the largest single cost of a scan.
+	m := len(x.members)
+	if m < cap(x.members) {
+		x.members = x.members[:m+1]
+	} else {
+		x.members = append(x.members, member{})
+	}
+	e := &x.members[m]
+	e.ks, e.ke, e.vs, e.ve, e.next = int32(ks), int32(ke), int32(vs), int32(ve), -1
 	if prev < 0 {
 		c.first = int32(m)
 	} else {
 		x.members[prev].next = int32(m)
 	}
 	return m
+}
+
+// addFound records that the value of the member named k lies at
+// data[vs:ve], storing the fields one by one as member does.
+func (x *Index) addFound(k, vs, ve int) {
+	n := len(x.found)
+	if n < cap(x.found) {
+		x.found = x.found[:n+1]
+	} else {
+		x.found = append(x.found, Found{})
+	}
+	f := &x.found[n]
+	f.Name, f.Start, f.End = uint8(k), int32(vs), int32(ve)
 }
 
 // base returns the offset of d within the indexed document, when d is a

@@ -123,7 +123,7 @@ func (p *pass) object(i int, names *Names) int {
 		}
 		if names != nil && ke > ks {
 			if k := int(names.table[hashName(d[ks:ke], names.seed, names.whole)]) - 1; k >= 0 && names.names[k] == string(d[ks:ke]) {
-				x.found = append(x.found, Found{Name: uint8(k), Start: int32(vs), End: int32(i)})
+				x.addFound(k, vs, i)
 			}
 		}
 		if i < len(d) && d[i] <= ' ' {
