@@ -81,13 +81,27 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 		return usageError("diff", fmt.Errorf("--format: %w", err))
 	}
 	switch {
-	case len(positional) != 2:
+	case len(positional) < 2:
 		return usageError("diff", fmt.Errorf("diff takes two streams, A and B (got %d)", len(positional)))
-	case positional[0] == "-" && positional[1] == "-":
+	case countOf(positional, "-") > 1:
 		return usageError("diff", errors.New("only one of A and B can be - (stdin)"))
 	}
 	warnUnmatchedIgnores("streamtap diff", o.compare.ignore, positional, stderr)
+	if len(positional) > 2 || severalStreams(positional[0], format, stdin) {
+		return diffLegs(ctx, positional, format, o.compare.options(), o.json, stdin, stdout, stderr)
+	}
 	return diffStreams(ctx, [2]string(positional), format, o.compare.options(), o.json, stdin, stdout, stderr)
+}
+
+// countOf counts the strings of list equal to s.
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }
 
 // diffStreams compares streams a and b (each a file, - or sample:NAME)

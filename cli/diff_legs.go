@@ -1,0 +1,244 @@
+package cli
+
+// This file reads the operands of `streamtap diff PROVIDER… APP`: the
+// provider's side of an application's turn is one stream per model call
+// (per step), given as files, a proxy's recordings folder or an archive
+// (HAR, cassette) of several sessions, and compared with the one stream
+// the application sent its own client.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/streamdiff"
+	"github.com/streamtap/streamtap/ui/plain"
+)
+
+// severalStreams reports whether operand arg stands for several streams:
+// a folder, or an archive of more than one session.
+func severalStreams(arg string, format capture.Format, stdin *os.File) bool {
+	if _, isSample := sampleOperand(arg); isSample || arg == "-" {
+		return false
+	}
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		return true
+	}
+	ar, err := loadArchive(options{input: arg, format: inputFormat(arg, format)}, stdin)
+	return err == nil && ar != nil && len(ar.entries) > 1
+}
+
+// diffLegs compares the provider's streams (every operand but the last,
+// each a file, a folder of recordings or an archive) with the
+// application's stream (the last), step by step, and prints the report
+// as diff does.
+func diffLegs(ctx context.Context, args []string, format capture.Format, opts streamdiff.Options, asJSON bool,
+	stdin *os.File, stdout, stderr io.Writer) error {
+	keepHeapNear(diffHeap)
+	appArg := args[len(args)-1]
+	app, closeApp, err := readDiffSide(ctx, appArg, format, model.Options{}, opts.Ignore, stdin, stderr)
+	if err != nil {
+		return commandError("diff", readError(fmt.Errorf("B: %w", err)))
+	}
+	defer closeApp()
+	appSpan := spanOf(appArg, app)
+	var legs []*streamdiff.Side
+	var dropped []string
+	for _, arg := range args[:len(args)-1] {
+		sides, closers, skipped, err := readLegOperand(ctx, arg, appArg, appSpan, format, opts.Ignore, stdin, stderr)
+		for _, c := range closers {
+			defer c()
+		}
+		if err != nil {
+			return commandError("diff", readError(fmt.Errorf("A: %w", err)))
+		}
+		legs = append(legs, sides...)
+		dropped = append(dropped, skipped...)
+	}
+	if len(legs) == 0 {
+		return commandError("diff", fmt.Errorf("no provider stream to compare with %s: %s", appArg, strings.Join(dropped, "; ")))
+	}
+	res := streamdiff.CompareLegs(legs, []*streamdiff.Side{app}, opts)
+	w := bufio.NewWriter(stdout)
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		err = enc.Encode(res)
+	} else {
+		err = plain.WriteDiff(w, res, plain.DiffStyle{Color: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""})
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return commandError("diff", fmt.Errorf("write: %w", err))
+	}
+	if !res.Equal() {
+		return exitStatus(statusFailed)
+	}
+	return nil
+}
+
+// timeSpan is when a stream was recorded: from its request to its last
+// event. The zero span is unknown.
+type timeSpan struct{ from, to time.Time }
+
+func (ts timeSpan) known() bool { return !ts.from.IsZero() }
+
+// holds reports whether t falls within the span, a second of slack on
+// either side for the clocks of two recorders.
+func (ts timeSpan) holds(t time.Time) bool {
+	return !t.Before(ts.from.Add(-time.Second)) && !t.After(ts.to.Add(time.Second))
+}
+
+// spanOf is when the stream of operand arg, read into sd, was recorded:
+// known for a timed recording (its start, and its last event's time).
+func spanOf(arg string, sd *streamdiff.Side) timeSpan {
+	start := recordingStart(arg)
+	if start.IsZero() {
+		return timeSpan{}
+	}
+	end := start
+	if ev := sd.S.Current(); sd.S.Len() > 0 && ev.HasTime() {
+		end = start.Add(ev.At)
+	}
+	return timeSpan{from: start, to: end}
+}
+
+// recordingStart reads the start of a timed recording from its header
+// (`: started …`), the zero time for any other file.
+func recordingStart(path string) time.Time {
+	if _, isSample := sampleOperand(path); isSample || path == "-" || !isRegular(path) {
+		return time.Time{}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return time.Time{}
+	}
+	defer f.Close()
+	head := make([]byte, 4<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if !bytes.HasPrefix(head, []byte(capture.RecordingMagic)) {
+		return time.Time{}
+	}
+	for _, line := range strings.Split(string(head), "\n")[1:] {
+		line = strings.TrimRight(line, "\r")
+		if v, ok := strings.CutPrefix(line, ": started "); ok {
+			t, _ := time.Parse(time.RFC3339Nano, v)
+			return t
+		}
+		if line == "" {
+			break
+		}
+	}
+	return time.Time{}
+}
+
+// legCandidate is one stream of a provider operand, before it is kept:
+// how to open it, its name and when it started.
+type legCandidate struct {
+	name  string
+	start time.Time
+	open  func() (*streamdiff.Side, func(), error)
+}
+
+// readLegOperand reads the provider streams operand arg stands for: a
+// file or sample (one stream), a folder (every file in it but appArg, in
+// the order they started, else by name) or an archive (its sessions, in
+// the order they started). Of several, it keeps those of a provider
+// dialect (an application's stream is no provider's: a dialect with
+// steps) that started while the application's stream was recorded, when
+// that is known. It returns the sides, the functions that close their
+// sources, and a line for each stream it left out and why.
+func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, format capture.Format, ig streamdiff.Ignore,
+	stdin *os.File, stderr io.Writer) ([]*streamdiff.Side, []func(), []string, error) {
+	var cands []legCandidate
+	switch st, statErr := os.Stat(arg); {
+	case statErr == nil && st.IsDir():
+		entries, err := os.ReadDir(arg)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, e := range entries {
+			path := filepath.Join(arg, e.Name())
+			if !e.Type().IsRegular() || sameFile(path, appArg) || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			cands = append(cands, legCandidate{name: path, start: recordingStart(path), open: func() (*streamdiff.Side, func(), error) {
+				return readDiffSide(ctx, path, format, model.Options{}, ig, stdin, stderr)
+			}})
+		}
+		if len(cands) == 0 {
+			return nil, nil, []string{arg + " holds no file"}, nil
+		}
+	default:
+		ar, err := loadArchive(options{input: arg, format: inputFormat(arg, format)}, stdin)
+		if err != nil {
+			return nil, nil, nil, operandError(arg, err)
+		}
+		if ar == nil || len(ar.entries) <= 1 {
+			sd, closer, err := readDiffSide(ctx, arg, format, model.Options{}, ig, stdin, stderr)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			return []*streamdiff.Side{sd}, []func(){closer}, nil, nil
+		}
+		for i := range ar.entries {
+			e := &ar.entries[i]
+			name := fmt.Sprintf("%s session %d", ar.name, i+1)
+			cands = append(cands, legCandidate{name: name, start: e.Started, open: func() (*streamdiff.Side, func(), error) {
+				src := e.Source(name)
+				mopts, rec := streamdiff.Attach(model.Options{Raw: src.ReaderAt()}, ig)
+				s, err := readSession(ctx, src, capture.ReadOptions{}, mopts, true, nil)
+				if err != nil {
+					src.Close()
+					return nil, nil, err
+				}
+				return streamdiff.NewSide(name, s, rec), func() { src.Close() }, nil
+			}})
+		}
+	}
+	slices.SortStableFunc(cands, func(x, y legCandidate) int {
+		if !x.start.IsZero() && !y.start.IsZero() {
+			return x.start.Compare(y.start)
+		}
+		return strings.Compare(x.name, y.name)
+	})
+	var sides []*streamdiff.Side
+	var closers []func()
+	var skipped []string
+	for _, c := range cands {
+		if app.known() && !c.start.IsZero() && !app.holds(c.start) {
+			skipped = append(skipped, c.name+" started outside the application's stream")
+			continue
+		}
+		sd, closer, err := c.open()
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return nil, closers, nil, err
+			}
+			skipped = append(skipped, c.name+": "+err.Error())
+			continue
+		}
+		if d := sd.S.Dialect(); d == model.DialectUnknown || d.HasSteps() {
+			closer()
+			skipped = append(skipped, c.name+" is no provider's stream ("+d.String()+")")
+			continue
+		}
+		sides = append(sides, sd)
+		closers = append(closers, closer)
+	}
+	return sides, closers, skipped, nil
+}
