@@ -32,8 +32,15 @@ type, not by byte position: events present in one stream only, events in
 another order, fields that differ (with their JSON path), deltas cut into a
 different number of events, sequence numbers out of step, and the assembled
 calls (arguments compared as JSON and as bytes), text and outcome. Timing
-is shown when both streams carry arrival times. Two dialects (Chat and
-Responses for one request) are compared by calls, text and outcome only.
+is shown when both streams carry arrival times.
+
+Two dialects (Chat and Responses for one request; the provider's stream
+and the one an app built on it sends its client) are compared by what a
+client of each ends up with, step by step: calls (by id, then by name
+and order; arguments as JSON values), text, reasoning and outcome.
+streamtap diff PROVIDER… APP compares the provider's streams of an app's
+turn, one per step (files, a folder of recordings or a HAR), with the
+app's one stream.
 
 %s
 --ignore adds names (JSON members, matched at any depth, or kinds of
@@ -47,7 +54,7 @@ differ, 2 unreadable input or bad usage
 // diffCommand compares two streams of one request.
 func diffCommand() command {
 	return command{
-		name: "diff", args: "A B", summary: "compare two streams of one request (exit 1 when they differ)",
+		name: "diff", args: "A B  |  PROVIDER… APP", summary: "compare two streams, or an app's with its provider's (exit 1 when they differ)",
 		about: fmt.Sprintf(diffAbout, strings.Join(wrap(strings.Fields("Ignored unless told otherwise: "+strings.Join(streamdiff.DefaultIgnore(), ", ")+"."), helpWidth), "\n")), exits: diffExits,
 		flags:    func() *flag.FlagSet { return diffFlags(new(diffOptions)) },
 		run:      runDiff,

@@ -105,6 +105,11 @@ type Proxy struct {
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
 	open     openSessions                    // sessions not finished yet
 	spill    *spillDir                       // where ended sessions wait for the sessions list, or nil
+
+	// multi says the proxy serves several listeners (ServeLegs), whose
+	// sessions legs links.
+	multi bool
+	legs  model.Legs
 }
 
 // New returns a proxy to o.Upstream that writes one line per exchange to
@@ -143,29 +148,60 @@ func New(o Options, logw io.Writer) *Proxy {
 // Serve returns once every session has ended (its log line and HAR entry
 // written), or cutWait after cutting them.
 func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: headTimeout, IdleTimeout: p.o.ClientIdle}
-	if p.o.ClientIdle <= 0 {
-		srv.IdleTimeout = -1 // 0 would mean the same as ReadTimeout, which is none
+	return p.ServeLegs(ctx, []Leg{{Listener: ln, Upstream: p.o.Upstream}})
+}
+
+// Leg is a listener of the proxy and the upstream it forwards to.
+type Leg struct {
+	Listener net.Listener
+	Upstream *url.URL
+}
+
+// ServeLegs is Serve on several listeners, each forwarding to its own
+// upstream, their sessions numbered, logged, recorded and listed as one
+// proxy's. With two or more, the sessions of an application and of the
+// provider it calls (one listener in front of each) are linked: a
+// provider session to the application session it was a model call of
+// (model.Legs). It returns when every listener has stopped, with the
+// first error.
+func (p *Proxy) ServeLegs(ctx context.Context, legs []Leg) error {
+	p.multi = len(legs) > 1
+	servers := make([]*http.Server, len(legs))
+	errc := make(chan error, len(legs))
+	for i, l := range legs {
+		srv := &http.Server{Handler: p.legHandler(i, l.Upstream), ReadHeaderTimeout: headTimeout, IdleTimeout: p.o.ClientIdle}
+		if p.o.ClientIdle <= 0 {
+			srv.IdleTimeout = -1 // 0 would mean the same as ReadTimeout, which is none
+		}
+		servers[i] = srv
+		go func() { errc <- srv.Serve(l.Listener) }()
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	var err error
 	select {
-	case err := <-errc:
-		return err
+	case err = <-errc:
 	case <-ctx.Done():
 	}
 	grace := cmp.Or(p.o.Grace, ShutdownGrace)
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close() // streams still open after the grace period are cut
+	var wg sync.WaitGroup
+	for _, srv := range servers {
+		wg.Go(func() {
+			if err := srv.Shutdown(sctx); err != nil {
+				_ = srv.Close() // streams still open after the grace period are cut
+			}
+		})
 	}
+	wg.Wait()
 	p.closeUpgraded()
 	// Close does not wait for the handlers: the sessions it cut end
 	// moments later, and their log lines and HAR entries must be written
 	// before the caller closes the files.
 	p.open.wait(cutWait)
-	return nil
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
 }
 
 // cutWait bounds how long Serve waits for the sessions it cut to end:
@@ -213,7 +249,11 @@ func (o *openSessions) wait(d time.Duration) {
 }
 
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
-	pr.SetURL(p.o.Upstream)
+	up := p.o.Upstream
+	if l, ok := pr.In.Context().Value(legKey{}).(legOf); ok {
+		up = l.upstream
+	}
+	pr.SetURL(up)
 	// A compressed stream could not be shown; ask for identity. Clients
 	// accept an uncompressed response to any Accept-Encoding.
 	pr.Out.Header.Set("Accept-Encoding", "identity")
@@ -229,9 +269,33 @@ type sessionKey struct{}
 
 // ServeHTTP reads the first MaxRequestKept bytes of the request body (the
 // model, the tools and the tool outputs sent back are in it), then
-// forwards the request, the rest of the body streamed as it arrives.
+// forwards the request to Options.Upstream, the rest of the body streamed
+// as it arrives.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.serve(w, r, legOf{upstream: p.o.Upstream})
+}
+
+// legOf is the listener a request came in on: its index, and the upstream
+// it forwards to.
+type legOf struct {
+	leg      int
+	upstream *url.URL
+}
+
+type legKey struct{}
+
+// legHandler serves the requests of listener i, forwarding to up.
+func (p *Proxy) legHandler(i int, up *url.URL) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.serve(w, r, legOf{leg: i, upstream: up})
+	})
+}
+
+// serve is ServeHTTP for a request that came in on leg l.
+func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
+	r = r.WithContext(context.WithValue(r.Context(), legKey{}, l))
 	sess := p.newSession(r)
+	sess.leg = l.leg
 	if r.Body != nil && r.Body != http.NoBody {
 		body := newRequestBody(r, w, p.o.BodyTimeout)
 		defer body.release()
@@ -266,7 +330,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
 	sess.learnChecks()
 	sess.prev, sess.unanswered = p.turns.Link(sess.req)
-	u := *p.o.Upstream
+	u := *l.upstream
 	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
 	u.RawQuery = r.URL.RawQuery
 	sess.url = u.String()
