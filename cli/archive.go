@@ -331,11 +331,15 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 		sessions[i], errs[i] = readSession(ctx, src, capture.ReadOptions{}, sopts, true, nil)
 	}
 	links := linkTurns(sel, func(i int) *model.Session { return sessions[i] })
+	xs := make([]model.Exchange, len(sel))
+	for i, s := range sessions {
+		xs[i] = exchangeInfo(i+1, &sel[i], s)
+		xs[i].TurnOf, xs[i].Unanswered = links[i].of, links[i].unanswered
+	}
+	linkLegs(sel, func(i int) *model.Session { return sessions[i] }, xs)
 	batch := make([]model.SessionUpdate, len(sel))
 	for i, s := range sessions {
-		x := exchangeInfo(i+1, &sel[i], s)
-		x.TurnOf, x.Unanswered = links[i].of, links[i].unanswered
-		batch[i] = model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]}
+		batch[i] = model.SessionUpdate{Info: xs[i], Live: model.NewLive(s), Ended: true, EndErr: errs[i]}
 	}
 	m := ui.NewSessions(ui.Options{
 		Source:       name,

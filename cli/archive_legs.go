@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+)
+
+// linkLegs links the two legs of the turns an archive holds, as the proxy
+// links them live (model.Legs): a HAR that a proxy with two listeners
+// wrote (--save-har) holds an app's sessions and its provider's, told
+// apart by the host each was forwarded to. It sets each exchange's
+// LegOf, Step, Legs and LegsBy; with one host there is nothing to link.
+func linkLegs(entries []capture.Entry, session func(i int) *model.Session, xs []model.Exchange) {
+	var hosts []string
+	leg := make([]int, len(entries))
+	for i := range entries {
+		host := entries[i].URL
+		if u, err := url.Parse(entries[i].URL); err == nil {
+			host = u.Scheme + "://" + u.Host
+		}
+		if leg[i] = slices.Index(hosts, host); leg[i] < 0 {
+			leg[i] = len(hosts)
+			hosts = append(hosts, host)
+		}
+	}
+	if len(hosts) < 2 {
+		return
+	}
+	var legs model.Legs
+	byID := map[int]*model.Exchange{}
+	for i := range xs {
+		byID[xs[i].ID] = &xs[i]
+	}
+	// Added in the order they ended, as a proxy adds them.
+	order := make([]int, len(entries))
+	ends := make([]time.Time, len(entries))
+	for i := range entries {
+		order[i] = i
+		ends[i] = entryEnd(&entries[i], session(i))
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return ends[a].Compare(ends[b]) })
+	for _, i := range order {
+		if entries[i].Started.IsZero() {
+			continue
+		}
+		for _, g := range legs.Add(model.Summarize(i+1, leg[i], entries[i].Started, ends[i], session(i))) {
+			if x := byID[g.App]; x != nil {
+				x.Legs, x.LegsBy = slices.Clone(g.Providers), slices.Clone(g.By)
+			}
+			for k, p := range g.Providers {
+				if x := byID[p]; x != nil {
+					x.LegOf, x.Step, x.LegsBy = g.App, k+1, []string{g.By[k]}
+				}
+			}
+			for _, p := range g.Unlinked {
+				if x := byID[p]; x != nil && x.LegOf == g.App {
+					x.LegOf, x.Step, x.LegsBy = 0, 0, nil
+				}
+			}
+		}
+	}
+}
+
+// entryEnd is when an archive's exchange ended: its start and duration,
+// else its last event's time.
+func entryEnd(e *capture.Entry, s *model.Session) time.Time {
+	switch {
+	case e.Dur != capture.NoTime && e.Dur > 0:
+		return e.Started.Add(e.Dur)
+	case s != nil && s.Len() > 0 && s.Current().HasTime():
+		return e.Started.Add(s.Current().At)
+	}
+	return e.Started
+}
