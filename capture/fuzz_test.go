@@ -15,7 +15,7 @@ import (
 // project's samples and the real captures kept beside the project root. The
 // target runs without them.
 var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "testdata/eventstream/*.eventstream",
-	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"), filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
+	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"), filepath.Join(fixtures.SharedRoot(), "captures-app", "*.txt"), filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
 
 // fuzzSeeds are small inputs that reach each corner of the framers.
 var fuzzSeeds = []string{
@@ -24,6 +24,9 @@ var fuzzSeeds = []string{
 	"  \r\n\r\n{\n\n\"a\": 1}\n",
 	"{\"a\":\n \n\n[1]\n",
 	"data: x\n\n",
+	dataStreamBody,
+	"0:\"a\"\n\n:\n:1\r\n0",
+	"HTTP/1.1 200 OK\r\nX-Vercel-Ai-Data-Stream: v1\r\n\r\n0:\"a\"\nb",
 	"data: x\r\n\r\n",
 	"data: x\r\rdata: y\r\r",
 	"data: x\r\ndata: y\n\r",
@@ -88,7 +91,7 @@ var fuzzSeeds = []string{
 	"HTTP/1.1 200 OK\r\ncontent-type: application/vnd.amazon.eventstream\r\n\r\n\x00\x00\x00\x10\x00\x00\x00\x00\x05\xc2H\xeb}\x98\xc8\xff",
 }
 
-var fuzzFormats = []Format{FormatSSE, FormatJSONL, FormatJSON, FormatHTTP, FormatChunks, FormatEventStream, FormatAuto}
+var fuzzFormats = []Format{FormatSSE, FormatJSONL, FormatJSON, FormatHTTP, FormatChunks, FormatEventStream, FormatDataStream, FormatAuto}
 
 // FuzzSSE checks the framers on arbitrary input: they never panic, their
 // frames tile the input, and the frames do not depend on where the input was

@@ -51,9 +51,16 @@ func Outcomes() []string {
 const PromptChoice = -1
 
 // outcomeRank orders the outcomes a finish reason can lead to: the worst
-// choice of a response tells its outcome.
+// choice of a response tells its outcome. A reason may say the response
+// was cut (the AI SDK's finish reason "interrupted": its provider's stream
+// ended without its terminal event) or failed ("error"), though the
+// terminal event that carries it came.
 func outcomeRank(state string) int {
 	switch state {
+	case OutcomeError:
+		return 4
+	case OutcomeTruncated:
+		return 3
 	case OutcomeBlocked:
 		return 2
 	case OutcomeIncomplete:

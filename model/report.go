@@ -22,7 +22,11 @@ type CallsReport struct {
 	// disagree (the deltas, output_text.done, content_part.done,
 	// output_item.done, the terminal output[]); absent when none do.
 	TextSources []TextSourcesReport `json:"text_sources,omitempty"`
-	Outcome     OutcomeReport       `json:"outcome"`
+	// Steps counts the steps (model calls) of a dialect whose responses
+	// are made of several (the AI SDK's start-step…finish-step); absent
+	// for the others.
+	Steps   int           `json:"steps,omitempty"`
+	Outcome OutcomeReport `json:"outcome"`
 }
 
 // TextSourcesReport is one message whose text sources disagree: which
@@ -52,6 +56,20 @@ type CallReport struct {
 	Sources map[string]string `json:"sources,omitempty"`
 	// ArgumentsJSON is "complete", "empty", or "invalid at offset N".
 	ArgumentsJSON string `json:"arguments_json"`
+	// Step is the number (from 1) of the step the call was made in, for a
+	// dialect whose responses have steps; absent otherwise.
+	Step int `json:"step,omitempty"`
+	// What became of the call, as an application's stream tells (see
+	// ToolRun); absent when it tells nothing: whether the provider ran it,
+	// whether its tool is dynamic, its output (JSON text, the latest when
+	// several came), how many preliminary outputs came before it, the
+	// error of an invalid input or a failed run, the approval it waits for.
+	ProviderExecuted bool    `json:"provider_executed,omitempty"`
+	Dynamic          bool    `json:"dynamic,omitempty"`
+	Output           *string `json:"output,omitempty"`
+	Preliminary      int     `json:"preliminary,omitempty"`
+	Error            string  `json:"error,omitempty"`
+	ApprovalID       string  `json:"approval_id,omitempty"`
 }
 
 // OutcomeReport is how the stream ended.
@@ -121,6 +139,9 @@ func (s *Session) reportTail(rep CallsReport) CallsReport {
 		src, _ := it.TextSourcesDisagree()
 		rep.TextSources = append(rep.TextSources, TextSourcesReport{ItemID: it.ItemID, Choice: it.Choice, Index: it.Position, Sources: src})
 	}
+	for _, r := range s.Responses {
+		rep.Steps += len(s.Steps(r))
+	}
 	o := s.Outcome()
 	rep.Outcome = OutcomeReport{State: o.State, Detail: o.Detail}
 	return rep
@@ -148,6 +169,14 @@ func (s *Session) callReportArgs(it *Item) (CallReport, []byte) {
 		args = []byte(v)
 	}
 	c.ArgumentsJSON = ArgsState(args, true).String()
+	c.Step = s.StepOf(it)
+	if run := it.Run(); run != nil {
+		c.ProviderExecuted, c.Dynamic, c.Preliminary, c.Error, c.ApprovalID = run.ProviderExecuted, run.Dynamic, run.Preliminary, run.Error, run.ApprovalID
+		if run.OutputAt >= 0 {
+			out := string(run.Output)
+			c.Output = &out
+		}
+	}
 	return c, args
 }
 
@@ -242,6 +271,33 @@ func (pw *pieceWriter) call(c CallReport, args []byte) {
 	}
 	b = append(b, `,"arguments_json":`...)
 	b = jsonscan.AppendQuote(b, c.ArgumentsJSON)
+	if c.Step != 0 {
+		b = append(b, `,"step":`...)
+		b = strconv.AppendInt(b, int64(c.Step), 10)
+	}
+	if c.ProviderExecuted {
+		b = append(b, `,"provider_executed":true`...)
+	}
+	if c.Dynamic {
+		b = append(b, `,"dynamic":true`...)
+	}
+	if c.Output != nil {
+		b = append(b, `,"output":"`...)
+		b = escapeInPieces(pw, b, *c.Output)
+		b = append(b, '"')
+	}
+	if c.Preliminary != 0 {
+		b = append(b, `,"preliminary":`...)
+		b = strconv.AppendInt(b, int64(c.Preliminary), 10)
+	}
+	if c.Error != "" {
+		b = append(b, `,"error":`...)
+		b = jsonscan.AppendQuote(b, c.Error)
+	}
+	if c.ApprovalID != "" {
+		b = append(b, `,"approval_id":`...)
+		b = jsonscan.AppendQuote(b, c.ApprovalID)
+	}
 	pw.flush(append(b, '}'))
 }
 
@@ -276,6 +332,9 @@ func (pw *pieceWriter) tail(r CallsReport) {
 			pw.textSources(ts)
 		}
 		pw.raw("]")
+	}
+	if r.Steps != 0 {
+		pw.raw(`,"steps":` + strconv.Itoa(r.Steps))
 	}
 	pw.raw(`,"outcome":`)
 	pw.value(r.Outcome)

@@ -125,7 +125,7 @@ func (ps *session) respond(resp *http.Response) {
 	if ps.headAt == capture.NoTime { // a spilled session's is known already
 		ps.headAt = time.Since(ps.start)
 	}
-	format := capture.ContentFormat(resp.Header.Get("Content-Type"))
+	format := capture.HeadFormat(resp.Header)
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		format = capture.FormatSSE // the messages are written as SSE blocks
 	}

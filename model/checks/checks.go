@@ -17,6 +17,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/streamtap/streamtap/capture"
@@ -415,4 +416,16 @@ func Plural(n int, word string) string {
 		return fmt.Sprintf("1 %s", word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// SameJSON reports whether a and b are equal as JSON values (numbers as
+// float64, objects whatever the order of their members, a duplicate
+// member's last value): arguments that one writer re-serialised are the
+// same arguments. It reports false when either does not parse.
+func SameJSON(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }
