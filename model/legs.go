@@ -59,6 +59,18 @@ const anchorLen = 64
 // maxAnchors bounds the texts a summary keeps.
 const maxAnchors = 16
 
+// HasSteps reports whether the dialect's answers are made of steps (its
+// assembly is a Stepper): an application's stream (the AI SDK's), never
+// a provider's.
+func (d Dialect) HasSteps() bool {
+	p := d.Protocol()
+	if p == nil {
+		return false
+	}
+	_, ok := p.NewAssembly().(Stepper)
+	return ok
+}
+
 // Summarize makes the summary of exchange id, carried by listener leg,
 // from start to end, s being its ended session.
 func Summarize(id, leg int, start, end time.Time, s *Session) LegSummary {

@@ -146,54 +146,63 @@ func (lc *legComparer) steps(leg []*Side) []*legStep {
 	return out
 }
 
-// stepsOf finds the steps of one stream: its dialect's (Stepper), else its
-// responses, else the whole stream as one.
+// stepSpan is a step's events, as stepsOf finds them.
+type stepSpan struct{ first, last int }
+
+// stepsOf finds the steps of one stream: its dialect's (model.Stepper),
+// else its responses when it has several, else the whole stream as one.
 func stepsOf(sess int, sd *Side) []*legStep {
 	s := sd.S
 	n := sd.Len()
-	var spans []model.Step
-	if d := s.Dialect(); d.HasSteps() && n > 0 {
-		spans = model.StepsOf(d, n, func(ord int) string { return s.TypeName(sd.rec.typ(int32(ord))) })
-	}
-	byResponse := false
-	if len(spans) == 0 && len(s.Responses) > 1 {
-		byResponse = true
-		for i, r := range s.Responses {
-			last := n - 1
-			if i+1 < len(s.Responses) {
-				last = s.Responses[i+1].First - 1
+	var spans []stepSpan
+	for i, r := range s.Responses {
+		rlast := n - 1
+		if i+1 < len(s.Responses) {
+			rlast = s.Responses[i+1].First - 1
+		}
+		steps := s.Steps(r)
+		for k, st := range steps {
+			last := st.End
+			if last < 0 {
+				last = rlast
+				if k+1 < len(steps) {
+					last = steps[k+1].Start - 1
+				}
 			}
-			spans = append(spans, model.Step{First: r.First, Last: last, Closed: r.Terminal >= 0})
+			spans = append(spans, stepSpan{first: st.Start, last: last})
+		}
+		if len(steps) == 0 && len(s.Responses) > 1 {
+			spans = append(spans, stepSpan{first: r.First, last: rlast})
 		}
 	}
 	if len(spans) == 0 {
-		spans = []model.Step{{First: 0, Last: n - 1}}
+		spans = []stepSpan{{first: 0, last: n - 1}}
 		if n == 0 {
-			spans[0].First = -1
+			spans[0].first = -1
 		}
 	}
 	steps := make([]*legStep, len(spans))
 	for i, sp := range spans {
-		steps[i] = &legStep{sess: sess, sd: sd, first: sp.First, last: sp.Last}
+		steps[i] = &legStep{sess: sess, sd: sd, first: sp.first, last: sp.last}
 	}
-	// An item or error belongs to the step its first event falls in; one
-	// before the first step to the first, one between two steps (or after
-	// the last) to the one before it.
+	// An item or error belongs to the step it opened (or first came) in;
+	// one before the first step to the first, one between two steps (or
+	// after the last) to the one before it.
 	at := func(ord int) int {
 		k := 0
 		for i, sp := range spans {
-			if sp.First <= ord {
+			if sp.first <= ord {
 				k = i
 			}
 		}
 		return k
 	}
 	for _, it := range s.ItemsAsOf(-1) {
-		k := at(it.First)
-		if byResponse && it.Response >= 0 && it.Response < len(steps) {
-			k = it.Response
+		ord := it.First
+		if it.Opened >= 0 {
+			ord = it.Opened
 		}
-		st := steps[k]
+		st := steps[at(ord)]
 		switch it.Role {
 		case model.RoleCall:
 			st.calls = append(st.calls, it)
@@ -211,7 +220,7 @@ func stepsOf(sess int, sd *Side) []*legStep {
 	}
 	whole := s.Outcome()
 	for i, st := range steps {
-		st.outcome = stepOutcome(st, whole, i == len(steps)-1, spans[i].Closed)
+		st.outcome = stepOutcome(st, whole, i == len(steps)-1)
 	}
 	if last := steps[len(steps)-1]; isFinished(last.outcome.State) {
 		last.cut = undispatched(s, last.outcome)
@@ -220,9 +229,11 @@ func stepsOf(sess int, sd *Side) []*legStep {
 }
 
 // stepOutcome is how one step ended: an error in its span says it; the
-// last step ends as the stream does; an earlier step that was closed, or
-// that another followed, completed.
-func stepOutcome(st *legStep, whole model.Outcome, last, closed bool) model.Outcome {
+// last step ends as the stream does (an application says how its model
+// calls ended with its finish reasons, which its dialect maps: the AI
+// SDK's "interrupted" is truncated); an earlier step, which another
+// followed, completed.
+func stepOutcome(st *legStep, whole model.Outcome, last bool) model.Outcome {
 	if n := len(st.errors); n > 0 {
 		e := st.errors[n-1]
 		state := model.OutcomeError
@@ -234,7 +245,6 @@ func stepOutcome(st *legStep, whole model.Outcome, last, closed bool) model.Outc
 	if last && (whole.Ordinal < 0 || whole.Ordinal >= st.first || !isError(whole.State)) {
 		return whole
 	}
-	_ = closed
 	return model.Outcome{State: model.OutcomeCompleted, Ordinal: st.last}
 }
 
@@ -276,13 +286,6 @@ func isFinished(state string) bool {
 
 func isError(state string) bool { return state == model.OutcomeError || state == model.OutcomeFailed }
 
-// interruptedReasons are the finish reasons by which an application's
-// stream says the model call under it was cut: the AI SDK's UI message
-// stream says "interrupted" when the provider's stream ended without its
-// terminal event, its v4 data stream "unknown" (the provider sent no
-// finish reason).
-var interruptedReasons = []string{"interrupted", "unknown"}
-
 // class is the outcome class of a step as its client sees it.
 func (st *legStep) class() string {
 	if st.cut != "" {
@@ -291,9 +294,6 @@ func (st *legStep) class() string {
 	o := st.outcome
 	switch o.State {
 	case model.OutcomeCompleted:
-		if containsString(interruptedReasons, o.Detail) {
-			return classCut
-		}
 		if st.refused() {
 			return classBlocked
 		}

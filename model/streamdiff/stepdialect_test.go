@@ -35,33 +35,34 @@ func (*stepDialect) NewAssembly() model.Assembly {
 	return &stepState{calls: map[string]*model.Item{}, texts: map[int]*model.Item{}}
 }
 
-func (*stepDialect) StepEdge(typ string) model.StepEdge {
-	switch typ {
-	case "tst.step-start":
-		return model.StepStart
-	case "tst.step-end":
-		return model.StepEnd
-	}
-	return model.StepNone
-}
-
 func (*stepDialect) FinishOutcome(reason string) string {
 	switch reason {
 	case "length":
 		return model.OutcomeIncomplete
 	case "content-filter":
 		return model.OutcomeBlocked
+	case "interrupted":
+		return model.OutcomeTruncated
 	}
 	return ""
 }
 
 type stepState struct {
 	model.NoSentinel
+	steps     []model.Step
 	resp      *model.Response
 	calls     map[string]*model.Item
 	texts     map[int]*model.Item
 	reasoning *model.Item
 	n         int
+}
+
+// Steps implements model.Stepper.
+func (st *stepState) Steps(r int) []model.Step {
+	if r != 0 {
+		return nil
+	}
+	return st.steps
 }
 
 func (st *stepState) Event(s *model.Session, ev *model.Event, typ string, data []byte, ord int) {
@@ -74,6 +75,11 @@ func (st *stepState) Event(s *model.Session, ev *model.Event, typ string, data [
 	switch typ {
 	case "tst.step-start":
 		st.texts, st.reasoning = map[int]*model.Item{}, nil
+		st.steps = append(st.steps, model.Step{Response: r.Index, Start: ord, End: -1})
+	case "tst.step-end":
+		if n := len(st.steps); n > 0 && st.steps[n-1].End < 0 {
+			st.steps[n-1].End = ord
+		}
 	case "tst.text":
 		ch := model.IntOr(s.Field("choice"), 0)
 		it := st.texts[ch]
