@@ -248,7 +248,7 @@ func legArgs(it *model.Item) []byte {
 
 // compareText compares the text (kind Text: per choice, a refusal counted
 // as text, since an application passes a refusal on as text) or the
-// reasoning (kind Reasoning) of two steps. Several choices on one side
+// reasoning (kind Reasoning, where both legs carry some) of two steps. Several choices on one side
 // against one text on the other, which holds their fragments interleaved
 // as they arrived, is one difference: the choices were merged.
 func (lc *legComparer) compareText(n int, p stepPair, k Kind) {
@@ -285,6 +285,14 @@ func (lc *legComparer) compareText(n int, p stepPair, k Kind) {
 			text[w] = visibleText(items, k)
 		}
 		if bytes.Equal(text[0], text[1]) || (len(text[0]) == 0 && len(text[1]) == 0) {
+			continue
+		}
+		if k == Reasoning && (len(text[0]) == 0 || len(text[1]) == 0) {
+			// Reasoning one leg does not carry at all is left out, not
+			// changed: an app passes it on only when asked (the AI SDK's
+			// sendReasoning), and only from the fields its provider SDK
+			// reads (a Responses reasoning_text, a Chat delta.reasoning
+			// are dropped, their part left empty).
 			continue
 		}
 		path := "text"
@@ -439,7 +447,7 @@ var classWords = map[string]string{
 	classLimit:    "stopped at a limit",
 	classBlocked:  "was blocked (a refusal or a filter)",
 	classError:    "failed",
-	classCut:      "was cut (no terminal event)",
+	classCut:      "was cut",
 }
 
 // compareOutcome compares how the model call of each step ended, as its

@@ -268,4 +268,8 @@ func TestLegsReasoning(t *testing.T) {
 	if got := kinds(r); len(got) != 1 || got[0] != "reasoning reasoning" {
 		t.Errorf("differences %v; want one reasoning difference\n%s", got, dumpJSON(r))
 	}
+	// Reasoning the app does not pass on at all is no difference.
+	if r := legs([]string{provider}, app(stepStart, stepEnd, appFinish("stop"))); !r.Equal() {
+		t.Errorf("no reasoning in the app: differences %v; want none", kinds(r))
+	}
 }
