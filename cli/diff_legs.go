@@ -67,7 +67,11 @@ func diffLegs(ctx context.Context, args []string, format capture.Format, opts st
 		dropped = append(dropped, skipped...)
 	}
 	if len(legs) == 0 {
-		return commandError("diff", fmt.Errorf("no provider stream to compare with %s: %s", appArg, strings.Join(dropped, "; ")))
+		why := strings.Join(dropped, "; ")
+		if len(dropped) > 3 {
+			why = fmt.Sprintf("%s; and %d more", strings.Join(dropped[:3], "; "), len(dropped)-3)
+		}
+		return commandError("diff", fmt.Errorf("no provider stream to compare with %s: %s", appArg, why))
 	}
 	res := streamdiff.CompareLegs(legs, []*streamdiff.Side{app}, opts)
 	w := bufio.NewWriter(stdout)
@@ -91,29 +95,29 @@ func diffLegs(ctx context.Context, args []string, format capture.Format, opts st
 }
 
 // timeSpan is when a stream was recorded: from its request to its last
-// event. The zero span is unknown.
-type timeSpan struct{ from, to time.Time }
+// event (to is zero when the events carry no times of their own: a body
+// that is not SSE is recorded whole), and what it holds, to know its
+// provider's streams by when its end is not known. The zero span is
+// unknown.
+type timeSpan struct {
+	from, to time.Time
+	sum      model.LegSummary
+}
 
 func (ts timeSpan) known() bool { return !ts.from.IsZero() }
 
-// holds reports whether t falls within the span, a second of slack on
-// either side for the clocks of two recorders.
-func (ts timeSpan) holds(t time.Time) bool {
-	return !t.Before(ts.from.Add(-time.Second)) && !t.After(ts.to.Add(time.Second))
-}
-
 // spanOf is when the stream of operand arg, read into sd, was recorded:
-// known for a timed recording (its start, and its last event's time).
+// known for a timed recording.
 func spanOf(arg string, sd *streamdiff.Side) timeSpan {
 	start := recordingStart(arg)
 	if start.IsZero() {
 		return timeSpan{}
 	}
-	end := start
-	if ev := sd.S.Current(); sd.S.Len() > 0 && ev.HasTime() {
-		end = start.Add(ev.At)
+	ts := timeSpan{from: start, sum: model.Summarize(0, 0, start, start, sd.S)}
+	if tm := sd.Timing(); tm.FirstEvent >= 0 && tm.Total > tm.FirstEvent {
+		ts.to = start.Add(tm.Total)
 	}
-	return timeSpan{from: start, to: end}
+	return ts
 }
 
 // recordingStart reads the start of a timed recording from its header
@@ -160,8 +164,9 @@ type legCandidate struct {
 // the order they started). Of several, it keeps those of a provider
 // dialect (an application's stream is no provider's: a dialect with
 // steps) that started while the application's stream was recorded, when
-// that is known. It returns the sides, the functions that close their
-// sources, and a line for each stream it left out and why.
+// that is known (see timeSpan.holds for a stream whose end is not). It
+// returns the sides, the functions that close their sources, and a line
+// for each stream it left out and why.
 func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, format capture.Format, ig streamdiff.Ignore,
 	stdin *os.File, stderr io.Writer) ([]*streamdiff.Side, []func(), []string, error) {
 	var cands []legCandidate
@@ -219,8 +224,14 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 	var sides []*streamdiff.Side
 	var closers []func()
 	var skipped []string
-	for _, c := range cands {
-		if app.known() && !c.start.IsZero() && !app.holds(c.start) {
+	var first *legCandidate // the first that started after the app's request, had none been kept
+	var firstSide *streamdiff.Side
+	var firstClose func()
+	seen := map[string]bool{} // the call ids of the streams kept
+	for i := range cands {
+		c := &cands[i]
+		timed := app.known() && !c.start.IsZero()
+		if timed && (c.start.Before(app.from) || !app.to.IsZero() && c.start.After(app.to)) {
 			skipped = append(skipped, c.name+" started outside the application's stream")
 			continue
 		}
@@ -237,8 +248,40 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 			skipped = append(skipped, c.name+" is no provider's stream ("+d.String()+")")
 			continue
 		}
+		if timed && app.to.IsZero() {
+			// When the application's stream ended is unknown, a stream
+			// that started after its request belongs to it when it
+			// shares a call id or a text with it, until one repeats a
+			// call id of those kept (a provider mints its ids anew: that
+			// is another turn's).
+			sum := model.Summarize(0, 1, c.start, c.start, sd.S)
+			if slices.ContainsFunc(sum.CallIDs, func(id string) bool { return seen[id] }) {
+				closer()
+				break
+			}
+			if app.sum.Shares(sum) == "" {
+				if first == nil {
+					first, firstSide, firstClose = c, sd, closer
+				} else {
+					closer()
+				}
+				skipped = append(skipped, c.name+" shares no call id or text with the application's stream")
+				continue
+			}
+			for _, id := range sum.CallIDs {
+				seen[id] = true
+			}
+		}
 		sides = append(sides, sd)
 		closers = append(closers, closer)
+	}
+	switch {
+	case len(sides) == 0 && first != nil:
+		// Nothing tied one to it (an error before any output): the first
+		// provider request after its own.
+		sides, closers = []*streamdiff.Side{firstSide}, []func(){firstClose}
+	case first != nil:
+		firstClose()
 	}
 	return sides, closers, skipped, nil
 }

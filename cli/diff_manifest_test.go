@@ -166,6 +166,45 @@ func TestDiffAppCaptures(t *testing.T) {
 			if wantCode := min(len(res.Differences), 1); code != wantCode {
 				t.Errorf("exit %d; want %d", code, wantCode)
 			}
+			// The proxy's recording of the app's leg against the whole
+			// provider-leg folder: its own steps are found by when they
+			// started (or, for a body recorded without times, by what they
+			// share with it), and the report is the same.
+			if _, rec, ok := strings.Cut(notes, "app-leg recording: "); ok {
+				rec, _, _ = strings.Cut(rec, ";")
+				_, byFolder, errOut := runDiffArgs(t, nil, "--json", filepath.Join(dir, "provider-leg"), filepath.Join(dir, rec))
+				var folder struct {
+					ASessions []struct {
+						Name string `json:"name"`
+					} `json:"a_sessions"`
+					A struct {
+						Name string `json:"name"`
+					} `json:"a"`
+					Differences []legDiff `json:"differences"`
+				}
+				if err := json.Unmarshal([]byte(byFolder), &folder); err != nil {
+					t.Fatalf("diff provider-leg %s: stderr %q: %v", rec, errOut, err)
+				}
+				names := []string{folder.A.Name}
+				if folder.ASessions != nil {
+					names = nil
+					for _, a := range folder.ASessions {
+						names = append(names, a.Name)
+					}
+				}
+				if !slices.Equal(names, steps) {
+					t.Errorf("diff provider-leg %s took %v; want %v", rec, names, steps)
+				}
+				kinds := func(ds []legDiff) (out []string) {
+					for _, d := range ds {
+						out = append(out, d.Kind+" "+d.Path)
+					}
+					return out
+				}
+				if got, want := kinds(folder.Differences), kinds(res.Differences); !slices.Equal(got, want) {
+					t.Errorf("diff provider-leg %s: %v; want %v as with its steps named", rec, got, want)
+				}
+			}
 			if t.Failed() {
 				t.Logf("notes: %s", notes)
 			}

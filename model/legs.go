@@ -220,7 +220,7 @@ func (l *Legs) appOf(p LegSummary) (app int, by string) {
 		}
 	}
 	for _, a := range containers {
-		if sharedText(a.Anchors, p.Anchors) {
+		if a.Shares(p) == "text" {
 			return a.ID, "text"
 		}
 	}
@@ -234,6 +234,19 @@ func (l *Legs) appOf(p LegSummary) (app int, by string) {
 		return around[0].ID, "time"
 	}
 	return 0, ""
+}
+
+// Shares says what two exchanges share, as Legs links them: "call ids"
+// (a call id of one is a call id of the other), "text" (a text of one
+// starts as a text of the other does), or "".
+func (x LegSummary) Shares(y LegSummary) string {
+	switch {
+	case shared(x.CallIDs, y.CallIDs):
+		return "call ids"
+	case sharedText(x.Anchors, y.Anchors):
+		return "text"
+	}
+	return ""
 }
 
 func shared(a, b []string) bool {
