@@ -14,12 +14,12 @@ import (
 // wrote (--save-har) holds an app's sessions and its provider's, told
 // apart by the host each was forwarded to. It sets each exchange's
 // LegOf, Step, Legs and LegsBy; with one host there is nothing to link.
-func linkLegs(entries []capture.Entry, session func(i int) *model.Session, xs []model.Exchange) {
+func linkLegs(entries []legEntry, session func(i int) *model.Session, xs []model.Exchange) {
 	var hosts []string
 	leg := make([]int, len(entries))
 	for i := range entries {
-		host := entries[i].URL
-		if u, err := url.Parse(entries[i].URL); err == nil {
+		host := entries[i].url
+		if u, err := url.Parse(entries[i].url); err == nil {
 			host = u.Scheme + "://" + u.Host
 		}
 		if leg[i] = slices.Index(hosts, host); leg[i] < 0 {
@@ -44,10 +44,10 @@ func linkLegs(entries []capture.Entry, session func(i int) *model.Session, xs []
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return ends[a].Compare(ends[b]) })
 	for _, i := range order {
-		if entries[i].Started.IsZero() {
+		if entries[i].started.IsZero() {
 			continue
 		}
-		for _, g := range legs.Add(model.Summarize(i+1, leg[i], entries[i].Started, ends[i], session(i))) {
+		for _, g := range legs.Add(model.Summarize(i+1, leg[i], entries[i].started, ends[i], session(i))) {
 			if x := byID[g.App]; x != nil {
 				x.Legs, x.LegsBy = slices.Clone(g.Providers), slices.Clone(g.By)
 			}
@@ -65,14 +65,23 @@ func linkLegs(entries []capture.Entry, session func(i int) *model.Session, xs []
 	}
 }
 
+// legEntry is what linkLegs needs of an archive's exchange: where it was
+// forwarded, when it started and how long it took (capture.NoTime when
+// unknown).
+type legEntry struct {
+	url     string
+	started time.Time
+	dur     time.Duration
+}
+
 // entryEnd is when an archive's exchange ended: its start and duration,
 // else its last event's time.
-func entryEnd(e *capture.Entry, s *model.Session) time.Time {
+func entryEnd(e *legEntry, s *model.Session) time.Time {
 	switch {
-	case e.Dur != capture.NoTime && e.Dur > 0:
-		return e.Started.Add(e.Dur)
+	case e.dur != capture.NoTime && e.dur > 0:
+		return e.started.Add(e.dur)
 	case s != nil && s.Len() > 0 && s.Current().HasTime():
-		return e.Started.Add(s.Current().At)
+		return e.started.Add(s.Current().At)
 	}
-	return e.Started
+	return e.started
 }

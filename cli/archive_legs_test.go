@@ -21,18 +21,18 @@ func TestArchiveLegs(t *testing.T) {
 	}
 	s := model.Assemble(data, capture.FormatAuto, model.Options{})
 	t0 := time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC)
-	entry := func(u string, from, dur time.Duration) capture.Entry {
-		return capture.Entry{Exchange: capture.Exchange{URL: u, Started: t0.Add(from)}, Dur: dur}
+	entry := func(u string, from, dur time.Duration) legEntry {
+		return legEntry{url: u, started: t0.Add(from), dur: dur}
 	}
 	for _, tt := range []struct {
 		name     string
-		entries  []capture.Entry
+		entries  []legEntry
 		wantLegs []int
 		wantOf   int
 	}{
-		{"two hosts", []capture.Entry{entry("http://127.0.0.1:3000/api/chat", 0, time.Second),
+		{"two hosts", []legEntry{entry("http://127.0.0.1:3000/api/chat", 0, time.Second),
 			entry("https://api.openai.com/v1/chat/completions", 100*time.Millisecond, 300*time.Millisecond)}, []int{2}, 1},
-		{"one host", []capture.Entry{entry("https://api.openai.com/v1/chat/completions", 0, time.Second),
+		{"one host", []legEntry{entry("https://api.openai.com/v1/chat/completions", 0, time.Second),
 			entry("https://api.openai.com/v1/chat/completions", 100*time.Millisecond, 300*time.Millisecond)}, nil, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -36,7 +36,11 @@ func severalStreams(arg string, format capture.Format, stdin *os.File) bool {
 		return true
 	}
 	ar, err := loadArchive(options{input: arg, format: inputFormat(arg, format)}, stdin)
-	return err == nil && ar != nil && len(ar.entries) > 1
+	if err != nil || ar == nil {
+		return false
+	}
+	defer ar.close()
+	return ar.len() > 1
 }
 
 // diffLegs compares the provider's streams (every operand but the last,
@@ -170,6 +174,7 @@ type legCandidate struct {
 func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, format capture.Format, ig streamdiff.Ignore,
 	stdin *os.File, stderr io.Writer) ([]*streamdiff.Side, []func(), []string, error) {
 	var cands []legCandidate
+	archiveClosed := func() {}
 	switch st, statErr := os.Stat(arg); {
 	case statErr == nil && st.IsDir():
 		entries, err := os.ReadDir(arg)
@@ -193,18 +198,25 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 		if err != nil {
 			return nil, nil, nil, operandError(arg, err)
 		}
-		if ar == nil || len(ar.entries) <= 1 {
+		if ar == nil || ar.len() <= 1 {
+			if ar != nil {
+				ar.close()
+			}
 			sd, closer, err := readDiffSide(ctx, arg, format, model.Options{}, ig, stdin, stderr)
 			if err != nil {
 				return nil, nil, nil, err
 			}
 			return []*streamdiff.Side{sd}, []func(){closer}, nil, nil
 		}
-		for i := range ar.entries {
-			e := &ar.entries[i]
+		archiveClosed = ar.close
+		for i := range ar.len() {
+			var started time.Time
+			if e, err := ar.entry(i); err == nil {
+				started = e.Started
+			}
 			name := fmt.Sprintf("%s session %d", ar.name, i+1)
-			cands = append(cands, legCandidate{name: name, start: e.Started, open: func() (*streamdiff.Side, func(), error) {
-				src := e.Source(name)
+			cands = append(cands, legCandidate{name: name, start: started, open: func() (*streamdiff.Side, func(), error) {
+				src := ar.source(i, name)
 				mopts, rec := streamdiff.Attach(model.Options{Raw: src.ReaderAt()}, ig)
 				s, err := readSession(ctx, src, capture.ReadOptions{}, mopts, true, nil)
 				if err != nil {
@@ -283,5 +295,6 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 	case first != nil:
 		firstClose()
 	}
+	closers = append(closers, archiveClosed)
 	return sides, closers, skipped, nil
 }

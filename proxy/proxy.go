@@ -47,9 +47,6 @@ const (
 	// drop their own idle connections sooner (4-5 s for Node and
 	// Python's httpx), so they rarely race the close.
 	DefaultClientIdle = 30 * time.Second
-	// headTimeout bounds the time a client takes to send a request's
-	// head, from its first byte.
-	headTimeout = 30 * time.Second
 )
 
 // Options configure a Proxy.
@@ -70,6 +67,17 @@ type Options struct {
 	// ClientIdle closes a client's keep-alive connection after this long
 	// without a new request (0: never).
 	ClientIdle time.Duration
+	// ClientHeadTimeout bounds the time a client takes to send a
+	// request's head (0: DefaultClientHeadTimeout); a head is at most
+	// MaxHeadBytes.
+	ClientHeadTimeout time.Duration
+	// ClientWriteTimeout cuts a client that takes none of the response's
+	// bytes for this long: its session ends and the upstream connection
+	// is closed (0: never).
+	ClientWriteTimeout time.Duration
+	// MaxConns is how many client connections may be open at once; past
+	// it new ones wait to be accepted (0: no bound).
+	MaxConns int
 	// Feed, when set, receives every exchange for the sessions list; its
 	// sessions then keep their events and bytes for the panes, and the
 	// protocol checks observe them.
@@ -105,6 +113,7 @@ type Proxy struct {
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
 	open     openSessions                    // sessions not finished yet
 	spill    *spillDir                       // where ended sessions wait for the sessions list, or nil
+	loop     *loopGuard                      // the proxy's own listeners and hop name
 
 	// multi says the proxy serves several listeners (ServeLegs), whose
 	// sessions legs links.
@@ -115,12 +124,12 @@ type Proxy struct {
 // New returns a proxy to o.Upstream that writes one line per exchange to
 // logw.
 func New(o Options, logw io.Writer) *Proxy {
-	p := &Proxy{o: o, log: NewLog(logw), feed: o.Feed}
+	p := &Proxy{o: o, log: NewLog(logw), feed: o.Feed, loop: newLoopGuard()}
 	if o.Feed != nil && o.Spill != "" {
 		p.spill = &spillDir{dir: o.Spill}
 	}
 	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
+		Proxy:                 p.upstreamProxy, // the environment's, never this proxy (loop.go)
 		DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          512,
@@ -163,32 +172,19 @@ type Leg struct {
 // provider it calls (one listener in front of each) are linked: a
 // provider session to the application session it was a model call of
 // (model.Legs). It returns when every listener has stopped, with the
-// first error.
+// first error (which stops the others).
 func (p *Proxy) ServeLegs(ctx context.Context, legs []Leg) error {
 	p.multi = len(legs) > 1
-	servers := make([]*http.Server, len(legs))
-	errc := make(chan error, len(legs))
-	for i, l := range legs {
-		srv := &http.Server{Handler: p.legHandler(i, l.Upstream), ReadHeaderTimeout: headTimeout, IdleTimeout: p.o.ClientIdle}
-		if p.o.ClientIdle <= 0 {
-			srv.IdleTimeout = -1 // 0 would mean the same as ReadTimeout, which is none
-		}
-		servers[i] = srv
-		go func() { errc <- srv.Serve(l.Listener) }()
-	}
-	var err error
-	select {
-	case err = <-errc:
-	case <-ctx.Done():
-	}
-	grace := cmp.Or(p.o.Grace, ShutdownGrace)
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	l := Limits{MaxConns: p.o.MaxConns, HeadTimeout: p.o.ClientHeadTimeout, Idle: p.o.ClientIdle, WriteTimeout: p.o.ClientWriteTimeout}
+	errs := make([]error, len(legs))
 	var wg sync.WaitGroup
-	for _, srv := range servers {
+	for i, leg := range legs {
+		p.listening(leg.Listener)
 		wg.Go(func() {
-			if err := srv.Shutdown(sctx); err != nil {
-				_ = srv.Close() // streams still open after the grace period are cut
+			if errs[i] = serve(ctx, leg.Listener, p.legHandler(i, leg.Upstream), l, p.o.Grace, nil); errs[i] != nil {
+				cancel()
 			}
 		})
 	}
@@ -198,10 +194,7 @@ func (p *Proxy) ServeLegs(ctx context.Context, legs []Leg) error {
 	// moments later, and their log lines and HAR entries must be written
 	// before the caller closes the files.
 	p.open.wait(cutWait)
-	if errors.Is(err, http.ErrServerClosed) {
-		err = nil
-	}
-	return err
+	return errors.Join(errs...)
 }
 
 // cutWait bounds how long Serve waits for the sessions it cut to end:
@@ -254,6 +247,7 @@ func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 		up = l.upstream
 	}
 	pr.SetURL(up)
+	pr.Out.Header.Add("Via", p.loop.via(pr.In)) // a request that comes back is refused (loop.go)
 	// A compressed stream could not be shown; ask for identity. Clients
 	// accept an uncompressed response to any Accept-Encoding.
 	pr.Out.Header.Set("Accept-Encoding", "identity")
@@ -296,6 +290,13 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
 	r = r.WithContext(context.WithValue(r.Context(), legKey{}, l))
 	sess := p.newSession(r)
 	sess.leg = l.leg
+	if p.loop.looped(r) {
+		sess.url = p.upstreamURL(r)
+		sess.finish(http.StatusLoopDetected, errLoop, "loop")
+		w.Header().Set("Connection", "close")
+		http.Error(w, "streamtap proxy: loop: "+errLoop.Error(), http.StatusLoopDetected)
+		return
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		body := newRequestBody(r, w, p.o.BodyTimeout)
 		defer body.release()
@@ -330,13 +331,22 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
 	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
 	sess.learnChecks()
 	sess.prev, sess.unanswered = p.turns.Link(sess.req)
-	u := *l.upstream
-	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
-	u.RawQuery = r.URL.RawQuery
-	sess.url = u.String()
+	sess.url = p.upstreamURL(r)
 	sess.reqHeader = r.Header.Clone()
 	sess.publish()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+}
+
+// upstreamURL is the URL a request is forwarded to: on the upstream of
+// the listener it came in on (ServeLegs), else Options.Upstream.
+func (p *Proxy) upstreamURL(r *http.Request) string {
+	u := *p.o.Upstream
+	if l, ok := r.Context().Value(legKey{}).(legOf); ok {
+		u = *l.upstream
+	}
+	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
+	u.RawQuery = r.URL.RawQuery
+	return u.String()
 }
 
 func singleJoin(a, b string) string {
