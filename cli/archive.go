@@ -448,7 +448,7 @@ func runSessionsView(ctx context.Context, ar *archiveInput, source func(int) *ca
 		x := exchangeInfo(i+1, e, s)
 		x.TurnOf, x.Unanswered = links[i].of, links[i].unanswered
 		xs = append(xs, x)
-		metas = append(metas, legEntry{url: e.URL, started: e.Started, dur: e.Dur})
+		metas = append(metas, legEntry{url: e.URL, started: e.Started, dur: e.Dur, notModel: namesNoModel(&e.Exchange)})
 	}
 	linkLegs(metas, func(i int) *model.Session { return sessions[i] }, xs)
 	batch := make([]model.SessionUpdate, 0, n)

@@ -47,7 +47,9 @@ func linkLegs(entries []legEntry, session func(i int) *model.Session, xs []model
 		if entries[i].started.IsZero() {
 			continue
 		}
-		for _, g := range legs.Add(model.Summarize(i+1, leg[i], entries[i].started, ends[i], session(i))) {
+		sum := model.Summarize(i+1, leg[i], entries[i].started, ends[i], session(i))
+		sum.NotModel = entries[i].notModel
+		for _, g := range legs.Add(sum) {
 			if x := byID[g.App]; x != nil {
 				x.Legs, x.LegsBy = slices.Clone(g.Providers), slices.Clone(g.By)
 			}
@@ -69,9 +71,10 @@ func linkLegs(entries []legEntry, session func(i int) *model.Session, xs []model
 // forwarded, when it started and how long it took (capture.NoTime when
 // unknown).
 type legEntry struct {
-	url     string
-	started time.Time
-	dur     time.Duration
+	url      string
+	started  time.Time
+	dur      time.Duration
+	notModel bool // its request names no model (namesNoModel)
 }
 
 // entryEnd is when an archive's exchange ended: its start and duration,

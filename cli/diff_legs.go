@@ -8,13 +8,13 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"net/url"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -127,39 +127,52 @@ func spanOf(arg string, sd *streamdiff.Side) timeSpan {
 // recordingStart reads the start of a timed recording from its header
 // (`: started …`), the zero time for any other file.
 func recordingStart(path string) time.Time {
+	if x := recordingHead(path); x != nil {
+		return x.Started
+	}
+	return time.Time{}
+}
+
+// recordingHead reads the header of a timed recording (the exchange it
+// holds: its start, its request), nil for any other file.
+func recordingHead(path string) *capture.Exchange {
 	if _, isSample := sampleOperand(path); isSample || path == "-" || !isRegular(path) {
-		return time.Time{}
+		return nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return time.Time{}
+		return nil
 	}
 	defer f.Close()
-	head := make([]byte, 4<<10)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if !bytes.HasPrefix(head, []byte(capture.RecordingMagic)) {
-		return time.Time{}
+	rr, err := capture.NewRecordingReader(f)
+	if err != nil {
+		return nil
 	}
-	for _, line := range strings.Split(string(head), "\n")[1:] {
-		line = strings.TrimRight(line, "\r")
-		if v, ok := strings.CutPrefix(line, ": started "); ok {
-			t, _ := time.Parse(time.RFC3339Nano, v)
-			return t
-		}
-		if line == "" {
-			break
-		}
+	return rr.Exchange()
+}
+
+// namesNoModel reports whether a recording's request was kept and names
+// no model: no provider's (a tool server's, an MCP tools/call; an app's
+// own request).
+func namesNoModel(x *capture.Exchange) bool {
+	if x == nil || len(x.RequestBody) == 0 {
+		return false
 	}
-	return time.Time{}
+	path := x.URL
+	if u, err := url.Parse(x.URL); err == nil {
+		path = u.Path
+	}
+	req := model.ParseRequest(x.RequestBody, path)
+	return req.Parsed && req.Model == ""
 }
 
 // legCandidate is one stream of a provider operand, before it is kept:
 // how to open it, its name and when it started.
 type legCandidate struct {
-	name  string
-	start time.Time
-	open  func() (*streamdiff.Side, func(), error)
+	name     string
+	start    time.Time
+	notModel bool // its request names no model (namesNoModel)
+	open     func() (*streamdiff.Side, func(), error)
 }
 
 // readLegOperand reads the provider streams operand arg stands for: a
@@ -186,7 +199,12 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 			if !e.Type().IsRegular() || sameFile(path, appArg) || strings.HasPrefix(e.Name(), ".") {
 				continue
 			}
-			cands = append(cands, legCandidate{name: path, start: recordingStart(path), open: func() (*streamdiff.Side, func(), error) {
+			x := recordingHead(path)
+			var start time.Time
+			if x != nil {
+				start = x.Started
+			}
+			cands = append(cands, legCandidate{name: path, start: start, notModel: namesNoModel(x), open: func() (*streamdiff.Side, func(), error) {
 				return readDiffSide(ctx, path, format, model.Options{}, ig, stdin, stderr)
 			}})
 		}
@@ -211,11 +229,12 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 		archiveClosed = ar.close
 		for i := range ar.len() {
 			var started time.Time
+			notModel := false
 			if e, err := ar.entry(i); err == nil {
-				started = e.Started
+				started, notModel = e.Started, namesNoModel(&e.Exchange)
 			}
 			name := fmt.Sprintf("%s session %d", ar.name, i+1)
-			cands = append(cands, legCandidate{name: name, start: started, open: func() (*streamdiff.Side, func(), error) {
+			cands = append(cands, legCandidate{name: name, start: started, notModel: notModel, open: func() (*streamdiff.Side, func(), error) {
 				src := ar.source(i, name)
 				mopts, rec := streamdiff.Attach(model.Options{Raw: src.ReaderAt()}, ig)
 				s, err := readSession(ctx, src, capture.ReadOptions{}, mopts, true, nil)
@@ -245,6 +264,10 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 		timed := app.known() && !c.start.IsZero()
 		if timed && (c.start.Before(app.from) || !app.to.IsZero() && c.start.After(app.to)) {
 			skipped = append(skipped, c.name+" started outside the application's stream")
+			continue
+		}
+		if c.notModel {
+			skipped = append(skipped, c.name+"'s request names no model: no model call")
 			continue
 		}
 		sd, closer, err := c.open()

@@ -44,8 +44,10 @@ type LegSummary struct {
 	// Start and End are when its request arrived and its response ended.
 	Start, End time.Time
 	// Steps says its dialect answers in steps (an application's stream:
-	// it is never a provider's).
-	Steps bool
+	// it is never a provider's); NotModel that its request was read and
+	// names no model (a tool server's exchange, an MCP tools/call, or a
+	// page's asset: no model call either).
+	Steps, NotModel bool
 	// CallIDs are the ids of its calls; Anchors the start of each of its
 	// texts and reasoning (at most anchorLen bytes each).
 	CallIDs []string
@@ -198,10 +200,10 @@ func (l *Legs) group(app int) LegGroup {
 // was still streaming when p started, and shares a call id or a text with
 // it; else, when exactly one such exchange also ended after p (an
 // application waits for its provider's stream), that one, by time. p is
-// no provider when its dialect answers in steps, and an exchange linked as
-// a provider is no application.
+// no provider when its dialect answers in steps or its request names no
+// model, and an exchange linked as a provider is no application.
 func (l *Legs) appOf(p LegSummary) (app int, by string) {
-	if p.Steps {
+	if p.Steps || p.NotModel {
 		return 0, ""
 	}
 	var containers []LegSummary

@@ -74,6 +74,14 @@ func TestLegs(t *testing.T) {
 			want: []string{"[]", "[]"},
 		},
 		{
+			name: "a request that names no model is no model call",
+			add: []LegSummary{
+				ex(1, 0, 0, 300, []string{"c"}),
+				{ID: 2, Leg: 1, Start: at(10), End: at(200), NotModel: true},
+			},
+			want: []string{"[]", "[]"},
+		},
+		{
 			name: "a stream of steps is never a provider",
 			add: []LegSummary{
 				ex(1, 0, 0, 300, []string{"c"}),

@@ -58,7 +58,7 @@ func (l legLinks) logFields(kv func(k, v string)) {
 		kv("legs", strings.Join(ids, ","))
 	}
 	if len(l.by) > 0 {
-		kv("linked-by", strings.ReplaceAll(strings.Join(slices.Compact(slices.Clone(l.by)), ","), " ", "-"))
+		kv("linked-by", strings.ReplaceAll(strings.Join(slices.Compact(slices.Sorted(slices.Values(l.by))), ","), " ", "-"))
 	}
 }
 

@@ -436,7 +436,9 @@ func (ps *session) finish(status int, err error, state string) {
 		if responded {
 			ps.p.turns.Add(ps.id, s)
 			if ps.p.multi {
-				groups = ps.p.legs.Add(model.Summarize(ps.id, ps.leg, ps.start, ps.start.Add(ps.dur), s))
+				sum := model.Summarize(ps.id, ps.leg, ps.start, ps.start.Add(ps.dur), s)
+				sum.NotModel = ps.req.Parsed && ps.req.Model == ""
+				groups = ps.p.legs.Add(sum)
 				ps.links = linksOf(ps.id, groups)
 			}
 		}
