@@ -53,7 +53,7 @@ func diffLegs(ctx context.Context, args []string, format capture.Format, opts st
 	appArg := args[len(args)-1]
 	app, closeApp, err := readDiffSide(ctx, appArg, format, model.Options{}, opts.Ignore, stdin, stderr)
 	if err != nil {
-		return commandError("diff", readError(fmt.Errorf("B: %w", err)))
+		return commandError("diff", readError(fmt.Errorf("%s: %w", "B", err)))
 	}
 	defer closeApp()
 	appSpan := spanOf(appArg, app)
@@ -65,7 +65,7 @@ func diffLegs(ctx context.Context, args []string, format capture.Format, opts st
 			defer c()
 		}
 		if err != nil {
-			return commandError("diff", readError(fmt.Errorf("A: %w", err)))
+			return commandError("diff", readError(fmt.Errorf("%s: %w", "A", err)))
 		}
 		legs = append(legs, sides...)
 		dropped = append(dropped, skipped...)

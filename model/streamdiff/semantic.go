@@ -19,14 +19,6 @@ import (
 // lacks it.
 type callPair [2]*model.Item
 
-// pairItemsByName pairs calls across dialects: exactly by name, then, in
-// the gaps between, in order whatever the name.
-func pairItemsByName(a, b []*model.Item) [][2]*model.Item {
-	sameName := func(x, y *model.Item) bool { return x.Name == y.Name }
-	anyway := func(x, y *model.Item) bool { return true }
-	return alignItems(a, b, sameName, anyway)
-}
-
 // compareCalls compares paired calls: presence, name, final arguments (as
 // bytes and as JSON), and within one dialect their status, wire type and,
 // unless ids are ignored, the id a client answers with.
