@@ -99,6 +99,17 @@ func jsonStart(c byte) bool {
 	return '0' <= c && c <= '9'
 }
 
+// FormatHeader is the head a body of format f is served with (by replay,
+// when no head was recorded): its Content-Type (ContentType), and for the
+// data stream its own header, which says what text/plain does not.
+func FormatHeader(f Format) http.Header {
+	h := http.Header{"Content-Type": {ContentType(f)}}
+	if f == FormatDataStream {
+		h.Set(DataStreamHeader, "v1")
+	}
+	return h
+}
+
 // HeadFormat is the format a response body is framed as, by its head:
 // the data stream when the head carries DataStreamHeader (its
 // Content-Type, text/plain, names none), else the one its Content-Type

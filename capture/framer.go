@@ -136,6 +136,8 @@ func ContentType(f Format) string {
 		return EventStreamContentType
 	case FormatJSON:
 		return "application/json"
+	case FormatDataStream:
+		return "text/plain; charset=utf-8"
 	}
 	return "text/event-stream; charset=utf-8"
 }

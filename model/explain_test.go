@@ -184,6 +184,12 @@ func TestExplainCorpus(t *testing.T) {
 		paths, _ := filepath.Glob(filepath.Join(caps, "*.sse"))
 		next, _ := filepath.Glob(filepath.Join(caps, "..", "captures-next", "*.eventstream"))
 		paths = append(paths, next...)
+		// The application leg's AI SDK exchanges: bodies, and the proxy's
+		// recordings (their head claims the body).
+		for _, pattern := range []string{"aisdk-*.sse", "aisdk-*.txt", "recordings/aisdk-*"} {
+			app, _ := filepath.Glob(filepath.Join(caps, "..", "captures-app", pattern))
+			paths = append(paths, app...)
+		}
 		for _, p := range paths {
 			b, err := os.ReadFile(p)
 			if err != nil {

@@ -70,7 +70,9 @@ func LoadReplay(ctx context.Context, path string) (*Recorded, error) {
 // ReplayData is LoadReplay for bytes held in memory (a sample). A plain
 // stream is served as what its bytes are: an AWS event stream as
 // application/vnd.amazon.eventstream, JSON lines as
-// application/x-ndjson, SSE (and anything else) as text/event-stream.
+// application/x-ndjson, the AI SDK's v4 data stream as text/plain with its
+// x-vercel-ai-data-stream header, SSE (and anything else) as
+// text/event-stream.
 func ReplayData(name string, data []byte) (*Recorded, error) {
 	return loadReplay(context.Background(), name, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
 }
@@ -133,7 +135,7 @@ func plainReplay(name string, open func() (io.ReadCloser, error)) (*Recorded, er
 		return nil, err
 	}
 	format := capture.DetectFormat(head)
-	rc := &Recorded{Name: name, status: http.StatusOK, header: http.Header{"Content-Type": {capture.ContentType(format)}}}
+	rc := &Recorded{Name: name, status: http.StatusOK, header: capture.FormatHeader(format)}
 	rc.body = func() (chunkReader, io.Closer, error) {
 		f, err := open()
 		if err != nil {
@@ -355,8 +357,10 @@ func replayHead(rec *capture.Recording) (status int, h http.Header, warnings []s
 		// A stream recorded from stdin: no head was seen. Serve it as
 		// what its bytes are.
 		status = http.StatusOK
-		if h.Get("Content-Type") == "" {
-			h.Set("Content-Type", capture.ContentType(rec.Format))
+		for k, v := range capture.FormatHeader(rec.Format) {
+			if h.Get(k) == "" {
+				h[k] = v
+			}
 		}
 	}
 	return status, h, warnings, nil

@@ -287,8 +287,9 @@ func (ps *session) closeHAR(at time.Duration) {
 // extension says what the body is, as its Content-Type (or, without one
 // that tells, its first bytes: see openRecording) tells (format):
 // .eventstream for an AWS event stream (binary: no text tool should take
-// it for SSE), .ndjson for JSON lines, .sse for the rest (the recording
-// format is SSE comments and the body).
+// it for SSE), .ndjson for JSON lines, .datastream for the AI SDK's v4
+// data stream (text/plain CODE:JSON lines), .sse for the rest (the
+// recording format is SSE comments and the body).
 func createRecording(dir string, start time.Time, id int, method, path string, format capture.Format) (*capture.Output, string, error) {
 	path, _, _ = strings.Cut(strings.TrimPrefix(path, "/"), "?")
 	ext := ".sse"
@@ -297,6 +298,8 @@ func createRecording(dir string, start time.Time, id int, method, path string, f
 		ext = ".eventstream"
 	case capture.FormatJSONL:
 		ext = ".ndjson"
+	case capture.FormatDataStream:
+		ext = ".datastream"
 	}
 	name := fmt.Sprintf("%s-%04d-%s-%s%s", start.Format("20060102T150405"), id,
 		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath), ext)

@@ -417,11 +417,13 @@ func TestReportLive(t *testing.T) {
 func TestSamples(t *testing.T) {
 	dir := filepath.Join(projectRoot(t), "samples")
 	want := map[string][]string{
-		"broken-chat-all-index-0.sse":    {"chat/tool-index-collision"},
-		"broken-cut-before-terminal.sse": {"responses/no-terminal", fUnterminated},
-		"broken-done-args-differ.sse":    {"responses/args-done-mismatch"},
-		"broken-item-id-changes.sse":     {"responses/item-id-changed"},
-		"broken-sequence-gap.sse":        {"responses/seq-gap", "responses/text-done-mismatch"},
+		"broken-aisdk-ui-delta-before-start.sse": {"aisdk-ui/before-start"},
+		"broken-aisdk-ui-no-finish.sse":          {"aisdk-ui/finish-missing", "aisdk-ui/done-missing"},
+		"broken-chat-all-index-0.sse":            {"chat/tool-index-collision"},
+		"broken-cut-before-terminal.sse":         {"responses/no-terminal", fUnterminated},
+		"broken-done-args-differ.sse":            {"responses/args-done-mismatch"},
+		"broken-item-id-changes.sse":             {"responses/item-id-changed"},
+		"broken-sequence-gap.sse":                {"responses/seq-gap", "responses/text-done-mismatch"},
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
 	if len(files) == 0 {

@@ -351,10 +351,10 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 		}
 	}
 	glyph, gs := theme.GlyphPending, st.Calls.StateWarn
-	switch {
-	case status == "completed" || status == "done":
+	switch status {
+	case "completed", "done", model.ToolInputAvailable, model.ToolOutputAvailable, model.ToolApprovalResponded:
 		glyph, gs = theme.GlyphDone, st.Calls.StateOK
-	case status == "failed" || status == "incomplete" || status == "error":
+	case "failed", "incomplete", "error", model.ToolInputError, model.ToolOutputError, model.ToolOutputDenied:
 		glyph, gs = theme.GlyphFailed, st.Calls.StateErr
 	}
 	var h strings.Builder
@@ -391,9 +391,40 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 	c.list.add(h.String(), st.Calls.ID.Render(ids))
 	if it.IsCall() {
 		c.args(it, ord, closed, selected, old)
+		c.run(it, status, ord)
 		return
 	}
 	c.text(it, ord, selected, old)
+}
+
+// run lays out what an application's stream said became of a call by ord
+// (model.ToolRun): who ran it, its output, its error, the approval it
+// waits for; each on one line, cut to a label's length.
+func (c *callsPane) run(it *model.Item, status string, ord int) {
+	r := it.Run()
+	if r == nil {
+		return
+	}
+	st := c.st
+	if r.ProviderExecuted || r.Dynamic {
+		var who []string
+		if r.ProviderExecuted {
+			who = append(who, "provider-executed")
+		}
+		if r.Dynamic {
+			who = append(who, "dynamic")
+		}
+		c.list.add(st.Muted.Render("  " + strings.Join(who, " · ")))
+	}
+	if r.OutputAt >= 0 && r.OutputAt <= ord {
+		c.list.add(st.Muted.Render("  output ") + plain.SafeLabel(string(r.Output)))
+	}
+	switch status {
+	case model.ToolInputError, model.ToolOutputError:
+		c.list.add(st.Calls.StateErr.Render("  error ") + plain.SafeLabel(r.Error))
+	case model.ToolApprovalRequested:
+		c.list.add(st.Calls.StateWarn.Render("  waits for approval ") + plain.SafeLabel(r.ApprovalID))
+	}
 }
 
 // args lays out a call's arguments as they stood at ord: the ones `calls`

@@ -143,3 +143,23 @@ func callsAsOfGolden(t *testing.T, sample, typ string) {
 		})
 	}
 }
+
+// TestCallsAsOfToolRunGolden draws the calls pane of aisdk-ui-two-steps at
+// its finish: the call done, then run, its output under its arguments.
+func TestCallsAsOfToolRunGolden(t *testing.T) {
+	callsAsOfGolden(t, "aisdk-ui-two-steps", "finish")
+}
+
+// TestCallsToolRunAsOf: the output shows from the event that brought it,
+// never before.
+func TestCallsToolRunAsOf(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "aisdk-ui-call-output"), 140, 60)
+	press(m, "3")
+	out := firstOfType(m.insp.s, "tool-output-available")
+	for _, ord := range []int{out - 1, out} {
+		m.insp.tl.SelectOrd(ord)
+		if got := strings.Contains(plainView(m), `output {"city":"Lisbon","celsius":19,"sky":"clear"}`); got != (ord == out) {
+			t.Errorf("as of #%d the output shows: %v; want %v", ord, got, ord == out)
+		}
+	}
+}

@@ -10,9 +10,12 @@ import (
 // TestWriteCalls: the plain calls report of samples whose sources
 // disagree: a call's arguments (broken-done-args-differ), a message's text
 // (broken-sequence-gap: the deltas lost five fragments that the .done
-// events and snapshots still have).
+// events and snapshots still have); and an application's stream, whose
+// calls carry their step and what became of them (aisdk-ui-two-steps: an
+// output after a preliminary one; broken-aisdk-ui-no-finish: a call cut
+// short).
 func TestWriteCalls(t *testing.T) {
-	for _, name := range []string{"broken-done-args-differ", "broken-sequence-gap", "responses-parallel-calls"} {
+	for _, name := range []string{"broken-done-args-differ", "broken-sequence-gap", "responses-parallel-calls", "aisdk-ui-two-steps", "broken-aisdk-ui-no-finish"} {
 		t.Run(name, func(t *testing.T) {
 			var b strings.Builder
 			if err := WriteCalls(&b, newSession(sampleBytes(t, name)).Report()); err != nil {

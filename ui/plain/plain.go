@@ -541,7 +541,11 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	if rep.Outcome.Detail != "" {
 		fmt.Fprintf(&b, " (%s)", termtext.Safe(rep.Outcome.Detail))
 	}
-	fmt.Fprintf(&b, " · %s\n", CountOf(len(rep.Calls), "call"))
+	fmt.Fprintf(&b, " · %s", CountOf(len(rep.Calls), "call"))
+	if rep.Steps > 0 {
+		fmt.Fprintf(&b, " · %s", CountOf(rep.Steps, "step"))
+	}
+	b.WriteString("\n")
 	for i, c := range rep.Calls {
 		id := "(no id)"
 		if c.ID != nil {
@@ -551,8 +555,10 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 		if c.ItemID != "" {
 			fmt.Fprintf(&b, "  item %s", termtext.Safe(c.ItemID))
 		}
-		fmt.Fprintf(&b, "  %s  %s  json %s\n", termtext.Safe(c.Kind), termtext.Safe(c.Status), c.ArgumentsJSON)
+		fmt.Fprintf(&b, "  %s  %s  json %s", termtext.Safe(c.Kind), termtext.Safe(c.Status), c.ArgumentsJSON)
+		writeRunFlags(&b, c)
 		fmt.Fprintf(&b, "    %s\n", termtext.Safe(c.Arguments))
+		writeRun(&b, c)
 		if c.Sources != nil {
 			b.WriteString("    sources disagree:\n")
 			for _, k := range []string{"deltas", "arguments_done", "item_done", "terminal"} {
@@ -577,6 +583,39 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	writeTextSources(&b, rep.TextSources)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeRunFlags ends a call's line with what an application's stream says
+// of it: its step, and who ran it.
+func writeRunFlags(b *strings.Builder, c model.CallReport) {
+	if c.Step > 0 {
+		fmt.Fprintf(b, "  step %d", c.Step)
+	}
+	if c.ProviderExecuted {
+		b.WriteString("  provider-executed")
+	}
+	if c.Dynamic {
+		b.WriteString("  dynamic")
+	}
+	b.WriteString("\n")
+}
+
+// writeRun shows, under a call's arguments, what became of it: its
+// output, its error, the approval it waits for.
+func writeRun(b *strings.Builder, c model.CallReport) {
+	if c.Output != nil {
+		after := ""
+		if c.Preliminary > 0 {
+			after = fmt.Sprintf(" (after %s)", CountOf(c.Preliminary, "preliminary output"))
+		}
+		fmt.Fprintf(b, "    → output%s %s\n", after, termtext.Safe(*c.Output))
+	}
+	if c.Error != "" {
+		fmt.Fprintf(b, "    → error %s\n", termtext.Safe(c.Error))
+	}
+	if c.ApprovalID != "" {
+		fmt.Fprintf(b, "    → waits for approval %s\n", termtext.Safe(c.ApprovalID))
+	}
 }
 
 // writeTextSources shows, under the text, each message whose statements
