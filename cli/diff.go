@@ -228,6 +228,9 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 // error, since diff compares one stream with one.
 func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*capture.Source, capture.Format, error) {
 	format = inputFormat(arg, format)
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		return nil, format, fmt.Errorf("%s is a folder: compare it as the provider's streams of an app's turn, before the app's one stream (streamtap diff %s APP)", arg, arg)
+	}
 	ar, err := loadArchive(options{input: arg, format: format}, stdin)
 	switch {
 	case err != nil:

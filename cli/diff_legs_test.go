@@ -94,3 +94,15 @@ func TestDiffLegsArchive(t *testing.T) {
 		t.Errorf("diff ARCHIVE APP = %d, stderr %q:\n%s", code, errOut, out)
 	}
 }
+
+// TestDiffFolderLast: a folder is the provider's streams, before the
+// app's one stream; as the last operand (or --diff's) it is refused in a
+// line that says so.
+func TestDiffFolderLast(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	code, _, errOut := runDiffArgs(t, nil, "sample:chat-single-call", dir)
+	if code != 2 || !strings.Contains(errOut, "B: "+dir+" is a folder: compare it as the provider's streams of an app's turn, before the app's one stream") {
+		t.Errorf("diff STREAM DIR = %d, stderr %q", code, errOut)
+	}
+}
