@@ -34,7 +34,7 @@ type Legs struct {
 // KeptLegs is how many exchanges Legs remembers: a turn's legs end within
 // minutes of each other, and a proxy rarely carries thousands of exchanges
 // in that time.
-const KeptLegs = 1 << 12
+const KeptLegs = 1 << 10
 
 // LegSummary is what Legs keeps of an ended exchange: which listener
 // carried it, when it ran, and what it shares with the other leg.

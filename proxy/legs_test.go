@@ -159,3 +159,48 @@ func TestProxyLinksLegs(t *testing.T) {
 		}
 	}
 }
+
+// TestServeLegsStops: with a stream open through one listener and the
+// other idle, ServeLegs returns within 2 s of its context's end, the
+// stream cut and its session logged.
+func TestServeLegsStops(t *testing.T) {
+	t.Parallel()
+	up := slowUpstream(t, 64, time.Millisecond, nil)
+	u, _ := url.Parse(up.URL)
+	var lns [2]net.Listener
+	for i := range lns {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns[i] = ln
+	}
+	logs := &syncBuffer{}
+	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, logs)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() {
+		served <- p.ServeLegs(ctx, []Leg{{Listener: lns[0], Upstream: u}, {Listener: lns[1], Upstream: u}})
+	}()
+	resp, err := http.Get("http://" + lns[1].Addr().String() + "/v1?sample=responses-single-call&stall=1m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("ServeLegs: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("ServeLegs still serving 2 s after its context ended")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("ServeLegs took %v to stop", d)
+	}
+	if !strings.Contains(logs.String(), "#1 GET /v1") {
+		t.Errorf("the cut session was not logged:\n%s", logs)
+	}
+}
