@@ -11,6 +11,7 @@ package streamdiff
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
@@ -189,13 +190,10 @@ func stepsOf(sess int, sd *Side) []*legStep {
 	// one before the first step to the first, one between two steps (or
 	// after the last) to the one before it.
 	at := func(ord int) int {
-		k := 0
-		for i, sp := range spans {
-			if sp.first <= ord {
-				k = i
-			}
-		}
-		return k
+		// The last step that starts at or before ord (the spans are in
+		// stream order), else the first.
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].first > ord })
+		return max(i-1, 0)
 	}
 	for _, it := range s.ItemsAsOf(-1) {
 		ord := it.First

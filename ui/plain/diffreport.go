@@ -179,13 +179,34 @@ func writeSteps(b *bufio.Writer, r *streamdiff.Result) {
 		}
 		return fmt.Sprintf("%s %s · %s", ref, out, CountOf(s.Calls, "call"))
 	}
+	// A long conversation's steps are listed only where something is
+	// said of them: a difference, a note, a side missing.
+	cited := map[int]bool{}
+	for _, d := range r.Differences {
+		cited[d.Step] = true
+	}
+	quiet := 0
 	for _, sp := range r.Steps {
+		if len(r.Steps) > maxStepsListed && !cited[sp.Step] && len(sp.Notes) == 0 && sp.A != nil && sp.B != nil {
+			quiet++
+			continue
+		}
 		fmt.Fprintf(b, "  step %-3d %s   %s\n", sp.Step, cell("A", r.ASessions != nil, sp.A), cell("B", r.BSessions != nil, sp.B))
 		for _, n := range sp.Notes {
 			fmt.Fprintf(b, "           note: %s\n", termtext.Safe(n))
 		}
 	}
+	switch {
+	case quiet == len(r.Steps):
+		fmt.Fprintf(b, "  all %d steps paired, without a difference (--json lists every step)\n", quiet)
+	case quiet > 0:
+		fmt.Fprintf(b, "  and %s paired without a difference (--json lists every step)\n", CountOf(quiet, "more step"))
+	}
 }
+
+// maxStepsListed is how many steps the report lists before it lists only
+// those something is said of.
+const maxStepsListed = 50
 
 // EventRef is "A#4", "A#4–#9", or "-" when the side has no event.
 func EventRef(side string, first, last int) string {
