@@ -26,6 +26,9 @@ type ruleCase struct {
 	// request, when set, is the body of the request the stream answers
 	// (Checker.SetRequest).
 	request string
+	// earlier, when set, is the exchange the stream continues
+	// (model.Session.SetEarlier: an MCP GET that resumes a stream).
+	earlier *model.Earlier
 }
 
 func hit(rule, name, stream string, events ...int) ruleCase {
@@ -38,7 +41,7 @@ func miss(rule, name, stream string) ruleCase {
 
 func allCases() []ruleCase {
 	var all []ruleCase
-	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, bedrockCases,
+	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, bedrockCases, mcpCases,
 		requestCases, bedrockRequestCases} {
 		all = append(all, f()...)
 	}
@@ -153,6 +156,10 @@ func TestBasesClean(t *testing.T) {
 
 // checkCase checks a case's stream, with its request when it has one.
 func checkCase(tc ruleCase) Report {
+	if tc.earlier != nil {
+		opts, c := Attach(model.Options{Earlier: *tc.earlier})
+		return c.Report(model.Assemble([]byte(tc.stream), capture.FormatAuto, opts), Strict)
+	}
 	if tc.request == "" {
 		return CheckBytes([]byte(tc.stream), capture.FormatAuto, Strict)
 	}
@@ -628,6 +635,7 @@ func TestSamples(t *testing.T) {
 		"broken-cut-before-terminal.sse": {"responses/no-terminal", fUnterminated},
 		"broken-done-args-differ.sse":    {"responses/args-done-mismatch"},
 		"broken-item-id-changes.sse":     {"responses/item-id-changed"},
+		"broken-mcp-id-type-changed.sse": {"mcp/response-unknown-id", "mcp/no-response"},
 		"broken-sequence-gap.sse":        {"responses/seq-gap", "responses/text-done-mismatch"},
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))

@@ -12,6 +12,7 @@ import (
 	"github.com/streamtap/streamtap/model/dialect/bedrock"
 	"github.com/streamtap/streamtap/model/dialect/chat"
 	"github.com/streamtap/streamtap/model/dialect/gemini"
+	"github.com/streamtap/streamtap/model/dialect/mcp"
 	"github.com/streamtap/streamtap/model/dialect/ollama"
 	"github.com/streamtap/streamtap/model/dialect/responses"
 )
@@ -36,6 +37,7 @@ var all = []struct {
 	{ollama.Protocol, 0, &ollama.Rules},
 	{bedrock.Converse, 0, &bedrock.ConverseRules},
 	{bedrock.Invoke, 0, &bedrock.InvokeRules},
+	{mcp.Protocol, 0, &mcp.Rules},
 }
 
 func init() {
