@@ -8,6 +8,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -172,8 +173,30 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 		}
 		return src
 	}
+	// The sessions each one continues: the text outputs' headers say
+	// them, and a session that continues another by what its request
+	// carries (an MCP GET that resumes a stream) is read with it. Linking
+	// models the sessions before the last that continues one once more,
+	// plainly, as the output reads each anew.
+	upTo := ar.entries[:first-1+len(sel)]
+	var links []turnLink
+	link := func() {
+		if links == nil {
+			links = linkTurns(upTo, func(i int, _ turnLink) *model.Session {
+				s, _ := readSession(ctx, upTo[i].Source(""), capture.ReadOptions{}, model.Options{}, false, nil)
+				return s
+			})
+		}
+	}
+	if linksWanted(upTo) {
+		link()
+	}
 	if len(sel) == 1 {
-		return r.read(ctx, source(0), o, stdout, stderr)
+		so := o
+		if links != nil {
+			so.earlier = links[first-1].earlier
+		}
+		return r.read(ctx, source(0), so, stdout, stderr)
 	}
 	if r.sessionsList && isTerminal(stdout) {
 		return runSessionsView(ctx, ar.name, sel, source, o, stdout)
@@ -182,8 +205,10 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 	if r.marks != nil {
 		mark = r.marks(o)
 	}
+	if mark == markHeader {
+		link()
+	}
 	worst := 0
-	var links []turnLink // the text outputs' headers say them
 	for i := range sel {
 		n := first + i
 		var w io.Writer = stdout
@@ -196,17 +221,13 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 			if i > 0 {
 				fmt.Fprintln(stdout)
 			}
-			if links == nil {
-				// The headers need the sessions a request continues once
-				// more: modelled plainly, as the output reads each anew.
-				links = linkTurns(sel, func(i int) *model.Session {
-					s, _ := readSession(ctx, sel[i].Source(""), capture.ReadOptions{}, model.Options{}, false, nil)
-					return s
-				})
-			}
-			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[i])
+			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[n-1])
 		}
-		err := r.read(ctx, source(i), o, w, stderr)
+		so := o
+		if links != nil {
+			so.earlier = links[n-1].earlier
+		}
+		err := r.read(ctx, source(i), so, w, stderr)
 		var e *exitError
 		if errors.As(err, &e) && e.status == statusInterrupted {
 			return err
@@ -226,38 +247,57 @@ func sessionsCount(n int) string {
 
 // turnLink is the earlier session a session's request continues, as
 // model.Turns links them: 0 for none, and that session's calls the
-// request sends no output for.
+// request sends no output for; or, for a request that continues it by
+// what it carries (model.Turns.LinkExchange: an MCP GET resuming a
+// stream), what it does to it and that session's request, which its own
+// session reads.
 type turnLink struct {
 	of         int
 	unanswered []string
+	verb       string
+	earlier    model.Earlier
 }
 
 // String is what a session's header line adds: "" for no link, else
-// " · answers #1", and " · no tool output for …" naming the calls.
+// " · answers #1" (or what the request does: " · resumes #1"), and " · no
+// tool output for …" naming the calls.
 func (l turnLink) String() string {
 	if l.of == 0 {
 		return ""
 	}
-	s := fmt.Sprintf(" · answers #%d", l.of)
+	s := fmt.Sprintf(" · %s #%d", cmp.Or(l.verb, "answers"), l.of)
 	if len(l.unanswered) > 0 {
 		s += " · no tool output for " + termtext.Safe(strings.Join(l.unanswered, ", "))
 	}
 	return s
 }
 
+// linksWanted reports whether a request of entries continues an earlier
+// session by what it carries (model.Wants): its session is then read with
+// that session's request.
+func linksWanted(entries []capture.Entry) bool {
+	for i := range entries {
+		if model.Wants(&entries[i].Exchange) {
+			return true
+		}
+	}
+	return false
+}
+
 // linkTurns links each of an archive's sessions (numbered from 1, all of
 // them in order) to the earlier one its request continues, as the proxy
 // links its exchanges (model.Turns). Linking needs the earlier sessions'
-// responses and calls: session(i) gives session i modelled, and is asked
-// only for the sessions before the last request that can continue one,
-// so an archive whose requests continue nothing costs no more than
-// reading their bodies.
-func linkTurns(entries []capture.Entry, session func(i int) *model.Session) []turnLink {
+// responses, calls and marks: session(i, link) gives session i modelled
+// (link is its own, found from the sessions before it), and is asked only
+// for the sessions before the last request that can continue one, so an
+// archive whose requests continue nothing costs no more than reading
+// their bodies.
+func linkTurns(entries []capture.Entry, session func(i int, link turnLink) *model.Session) []turnLink {
 	reqs := make([]model.Request, len(entries))
 	last := -1 // the last request that can continue an earlier session
 	for i := range entries {
 		reqs[i], _ = model.EntryRequest(&entries[i])
-		if reqs[i].Continues() {
+		if reqs[i].Continues() || model.Wants(&entries[i].Exchange) {
 			last = i
 		}
 	}
@@ -265,8 +305,11 @@ func linkTurns(entries []capture.Entry, session func(i int) *model.Session) []tu
 	var turns model.Turns
 	for i := range entries {
 		links[i].of, links[i].unanswered = turns.Link(reqs[i])
+		if l := turns.LinkExchange(&entries[i].Exchange); links[i].of == 0 && l.Prev > 0 {
+			links[i].of, links[i].verb, links[i].earlier = l.Prev, l.Verb, l.Earlier
+		}
 		if i < last {
-			turns.Add(i+1, session(i))
+			turns.Add(i+1, session(i, links[i]))
 		}
 	}
 	return links
@@ -325,16 +368,21 @@ func (s *sessionLines) Write(p []byte) (int, error) {
 func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout io.Writer) error {
 	sessions := make([]*model.Session, len(sel))
 	errs := make([]error, len(sel))
-	for i := range sel {
-		src := source(i)
-		sopts, _ := attachChecks(model.Options{KeepEvents: true}, src, o)
-		sessions[i], errs[i] = readSession(ctx, src, capture.ReadOptions{}, sopts, true, nil)
+	read := func(i int, l turnLink) *model.Session {
+		if sessions[i] == nil {
+			src, so := source(i), o
+			so.earlier = l.earlier
+			sopts, _ := attachChecks(model.Options{KeepEvents: true}, src, so)
+			sessions[i], errs[i] = readSession(ctx, src, capture.ReadOptions{}, sopts, true, nil)
+		}
+		return sessions[i]
 	}
-	links := linkTurns(sel, func(i int) *model.Session { return sessions[i] })
+	links := linkTurns(sel, read)
 	batch := make([]model.SessionUpdate, len(sel))
-	for i, s := range sessions {
+	for i := range sel {
+		s := read(i, links[i])
 		x := exchangeInfo(i+1, &sel[i], s)
-		x.TurnOf, x.Unanswered = links[i].of, links[i].unanswered
+		x.TurnOf, x.Unanswered, x.Link = links[i].of, links[i].unanswered, links[i].verb
 		batch[i] = model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]}
 	}
 	m := ui.NewSessions(ui.Options{
