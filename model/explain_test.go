@@ -228,6 +228,7 @@ func TestExplainCorpus(t *testing.T) {
 		paths, _ := filepath.Glob(filepath.Join(caps, "*.sse"))
 		next, _ := filepath.Glob(filepath.Join(caps, "..", "captures-next", "*.eventstream"))
 		paths = append(paths, next...)
+		paths = append(paths, appCaptures()...)
 		for _, p := range paths {
 			b, err := os.ReadFile(p)
 			if err != nil {

@@ -558,7 +558,10 @@ func (ps *session) logLine(s *model.Session) string {
 			kv("worst", worstRule(rep))
 		}
 	}
-	if ps.prev > 0 {
+	switch {
+	case ps.prev > 0 && ps.link != "":
+		kv(ps.link, "#"+strconv.Itoa(ps.prev)) // resumes=#4: an MCP GET that resumes #4's stream
+	case ps.prev > 0:
 		kv("turn-of", "#"+strconv.Itoa(ps.prev))
 	}
 	if len(ps.unanswered) > 0 {

@@ -144,7 +144,7 @@ func (*mcpDialect) Array(s *model.Session, ev *model.Event, data []byte, ord int
 			st.note(ruleJSONRPC, []int{ord}, "event %d: a batch element %s is not a JSON object", ord, quoteCut(v))
 			return true
 		}
-		st.apply(s, ev, readMessage(s, v), ord, false)
+		st.apply(s, ev, readMessage(s, v), ord, true)
 		kind.Raise(ev.Kind)
 		return true
 	})
