@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -135,6 +136,16 @@ type Archive struct {
 	// Cut says what was repaired of a HAR whose writer was stopped inside
 	// an entry (see HAR), or is empty.
 	Cut string
+
+	// An archive OpenArchive indexed reads its entries from src when
+	// asked: slots say where each is (archive_open.go). src is nil when
+	// the entries are in Entries.
+	src    io.ReaderAt
+	size   int64
+	opt    ArchiveOptions
+	budget *inflateBudget
+	mu     sync.Mutex
+	slots  []archiveSlot
 }
 
 // ArchiveOptions tune the reading of an archive.
@@ -143,6 +154,14 @@ type ArchiveOptions struct {
 	// are replaced by Redacted as the archive is read, so nothing later
 	// can show them.
 	KeepSecrets bool
+
+	// Keep, when set, is asked about each entry as OpenArchive indexes
+	// the archive, in the file's order (Entry.Index set): the entries it
+	// refuses are left out of the archive (Len, Entry), but in a HAR file
+	// streamtap wrote (Own), which keeps every entry. Each entry is read
+	// once for the index, so a caller that filters the entries (the LLM
+	// exchanges) costs no read more.
+	Keep func(*Entry) bool
 
 	// maxBody and maxFile replace MaxInflatedBody and MaxInflatedFile
 	// when set, so that tests need no bomb of a gigabyte.
@@ -154,21 +173,30 @@ type ArchiveOptions struct {
 var ErrNotArchive = errors.New("not a HAR file or a cassette")
 
 // ReadArchive reads a whole archive held in memory: a HAR file or a
-// cassette, as format says, or detected when format is FormatAuto. Errors
-// name the place in the file (line and column, or the field's path).
-// Compressed bodies are kept compressed: each is inflated when its entry
-// is read, within MaxInflatedBody and, for all of them, MaxInflatedFile.
+// cassette, as format says, or detected when format is FormatAuto, into
+// its Entries. Errors name the place in the file (line and column, or the
+// field's path). Compressed bodies are kept compressed: each is inflated
+// when its entry is read, within MaxInflatedBody and, for all of them,
+// MaxInflatedFile. OpenArchive reads an archive from a file instead,
+// holding only where its entries are.
 func ReadArchive(data []byte, format Format, opt ArchiveOptions) (*Archive, error) {
-	if format == FormatAuto {
-		format = DetectArchive(data)
+	a, err := OpenArchive(bytes.NewReader(data), int64(len(data)), format, opt)
+	if err != nil {
+		return nil, err
 	}
-	switch format {
-	case FormatHAR:
-		return readHAR(data, opt)
-	case FormatCassette:
-		return readCassette(data, opt)
+	if a.src == nil {
+		return a, nil // read whole already
 	}
-	return nil, ErrNotArchive
+	entries := make([]Entry, a.Len())
+	for i := range entries {
+		e, err := a.Entry(i)
+		if err != nil {
+			return nil, err
+		}
+		entries[i] = *e
+	}
+	a.Entries, a.src, a.slots = entries, nil, nil
+	return a, nil
 }
 
 // archivePeek is how much of a file DetectArchive needs at most: the

@@ -134,56 +134,6 @@ func (m *harMessage) id() string {
 	return m.ID
 }
 
-func readHAR(data []byte, opt ArchiveOptions) (*Archive, error) {
-	var h harLog
-	data = bytes.TrimPrefix(data, bom)
-	cut := ""
-	if err := json.Unmarshal(data, &h); err != nil {
-		var ok bool
-		if h, cut, ok = repairHAR(data); !ok {
-			return nil, fmt.Errorf("har: %s", jsonErrorAt(data, err))
-		}
-	}
-	if h.Log == nil {
-		return nil, errors.New("har: no log object")
-	}
-	a := &Archive{Format: FormatHAR, Own: h.Log.Creator.Name == harCreator, Cut: cut}
-	budget := newInflateBudget(opt)
-	for i := range h.Log.Entries {
-		e, ok := harEntryOf(&h.Log.Entries[i], opt, budget, a.Own)
-		if !ok {
-			a.Skipped++
-			continue
-		}
-		e.Index = i
-		a.Entries = append(a.Entries, e)
-	}
-	return a, nil
-}
-
-// repairHAR reads a HAR that a writer stopped inside an entry (see HAR):
-// a whole document followed by the entry's start, or by the whole entry
-// and the closing brackets again when the writer stopped just before
-// linking it in. It returns the document, that entry added when it is
-// whole, and what was cut; ok is false when data is no such thing.
-func repairHAR(data []byte) (h harLog, cut string, ok bool) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&h); err != nil || h.Log == nil {
-		return harLog{}, "", false
-	}
-	rest := bytes.TrimSpace(data[dec.InputOffset():])
-	if len(rest) == 0 {
-		return harLog{}, "", false // the error was inside the document
-	}
-	var e harEntry
-	dec = json.NewDecoder(bytes.NewReader(rest))
-	if err := dec.Decode(&e); err == nil && string(bytes.TrimSpace(rest[dec.InputOffset():])) == strings.TrimSpace(harTail) {
-		h.Log.Entries = append(h.Log.Entries, e)
-		return h, fmt.Sprintf("the last entry (%d) was written whole after the end of the HAR, as a writer stopped before it linked it in: it is read too", len(h.Log.Entries)), true
-	}
-	return h, fmt.Sprintf("%d bytes after the end of the HAR are an entry cut while it was written (the writer was stopped inside it): not read; the %d entries before it are", len(rest), len(h.Log.Entries)), true
-}
-
 // jsonErrorAt says where in data a JSON error is: line and column, and
 // the field for a value of the wrong type.
 func jsonErrorAt(data []byte, err error) string {
@@ -209,8 +159,9 @@ func jsonErrorAt(data []byte, err error) string {
 // a stream nor JSON and whose request posts no JSON either, unless keepAll
 // (a HAR streamtap wrote, where every entry is a session it read). The
 // request counts because an API call that failed (401 with an HTML page,
-// no response at all) is still an exchange to report.
-func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll bool) (Entry, bool) {
+// no response at all) is still an exchange to report. Without build it
+// only tells ok, and the entry's body is left unread.
+func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll, build bool) (Entry, bool) {
 	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
 	rq, rs := &he.Request, &he.Response
 	e.Method, e.URL = rq.Method, rq.URL
@@ -256,6 +207,9 @@ func harEntryOf(he *harEntry, opt ArchiveOptions, budget *inflateBudget, keepAll
 		strings.HasPrefix(mime, EventStreamContentType) || len(he.Messages) > 0
 	if !e.Stream && !keepAll && !postsJSON(rq) && !isJSON(mime, bodyStart(body, packed)) {
 		return e, false
+	}
+	if !build {
+		return e, true
 	}
 	switch {
 	case packed != nil:

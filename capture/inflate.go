@@ -89,14 +89,20 @@ func newInflateBudget(opt ArchiveOptions) *inflateBudget {
 }
 
 // packedBody is a compressed body kept as the archive stores it. Entries
-// are copied by value; they share their packedBody, so a body is measured
-// (and charged to its file's budget) once however many copies read it.
+// are copied by value; they share their packedBody, and an entry read
+// again from its file shares the measurement of the first read
+// (Archive.Entry), so a body is measured (and charged to its file's
+// budget) once however many copies read it.
 type packedBody struct {
 	data   []byte
 	enc    string // "gzip" or "deflate"
 	raw    bool   // deflate without the zlib wrapper some servers leave out
 	budget *inflateBudget
+	*measurement
+}
 
+// measurement is what measuring a compressed body found.
+type measurement struct {
 	mu       sync.Mutex
 	measured bool
 	size     int64         // what it inflates to
@@ -115,7 +121,7 @@ func packBody(body []byte, h http.Header, budget *inflateBudget) (packed *packed
 	if enc == "" && len(body) >= 2 && body[0] == 0x1f && body[1] == 0x8b {
 		enc = "gzip"
 	}
-	p := &packedBody{data: body, budget: budget}
+	p := &packedBody{data: body, budget: budget, measurement: new(measurement)}
 	switch enc {
 	case "", "identity":
 		return nil, ""

@@ -592,26 +592,27 @@ type Recording struct {
 // ParseRecording reads a whole recording held in memory. It returns
 // ErrNotRecording when data does not start with RecordingMagic.
 func ParseRecording(data []byte) (*Recording, error) {
-	if !bytes.HasPrefix(data, []byte(RecordingMagic)) {
-		return nil, ErrNotRecording
+	rr, err := NewRecordingReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
 	}
-	rec := &Recording{}
-	f := &recordingFramer{
-		onHead: func(x *Exchange) { rec.Exchange = *x },
-		onBody: func(at time.Duration, parts ...[]byte) {
-			var b []byte
-			for _, p := range parts {
-				b = append(b, p...)
-			}
-			rec.Body = append(rec.Body, Chunk{At: at, Data: b})
-		},
+	rec := &Recording{Exchange: *rr.Exchange()}
+	for {
+		c, err := rr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(c.Data) == 0 {
+			c.Data = nil
+		} else {
+			c.Data = bytes.Clone(c.Data)
+		}
+		rec.Body = append(rec.Body, c)
 	}
-	f.feed(data, NoTime, func(*Frame) {})
-	f.finish(NoTime, func(*Frame) {})
-	if f.err != nil {
-		return nil, f.err
-	}
-	rec.BadTimes, rec.Format = f.badTimes, f.body.Format()
+	rec.BadTimes, rec.Format = rr.BadTimes(), rr.Format()
 	return rec, nil
 }
 

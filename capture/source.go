@@ -219,14 +219,7 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		}
 		return time.Since(start)
 	}
-	n := readChunk
-	if size, ok := s.Size(); ok && size < readChunk {
-		// A small file is read whole in one read (the byte past it finds
-		// the end): a check over a thousand recordings then clears no
-		// 256 KiB buffer for each.
-		n = int(size) + 1
-	}
-	buf := make([]byte, n)
+	var buf []byte // made at the first read of r: an archive entry's chunks need none
 	r := s.r
 	if r != nil {
 		var done func()
@@ -239,6 +232,9 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		if err := ctx.Err(); err != nil {
 			readErr = err
 			break
+		}
+		if buf == nil && s.pos >= len(s.chunks) && r != nil {
+			buf = make([]byte, s.readSize())
 		}
 		p, at, err := s.next(r, buf, stamp)
 		if n := len(p); n > 0 {
@@ -299,6 +295,20 @@ func (s *Source) Read(ctx context.Context, opt ReadOptions, emit func(*Frame) er
 		return emitErr
 	}
 	return readErr
+}
+
+// readSize is the size of Read's buffer. A small file is read whole in
+// one read (the byte past it finds the end): a check over a thousand
+// recordings then clears no 256 KiB buffer for each. An archive's
+// sessions, whose bytes are in memory, need no buffer at all, unless
+// their body is inflated as it is read: before, the 256 KiB each of
+// 10,000 small sessions cleared and dropped kept the collector running
+// without pause.
+func (s *Source) readSize() int {
+	if size, ok := s.Size(); ok && size < readChunk {
+		return int(size) + 1
+	}
+	return readChunk
 }
 
 // next returns the next piece of input and its arrival time: an archive

@@ -350,6 +350,33 @@ func TestStoreReadAt(t *testing.T) {
 	if n, err := s.ReadAt(buf, int64(len(data)-10)); n != 10 || err == nil {
 		t.Fatalf("ReadAt at end = %d, %v; want 10, EOF", n, err)
 	}
+	// Across every block boundary, the doubling ones and the fixed ones.
+	for i, start := 0, int64(0); start < int64(len(data)); i++ {
+		start += int64(blockSize(i))
+		off := min(max(start-37, 0), int64(len(data)-1))
+		n, _ := s.ReadAt(buf, off)
+		if want := data[off:min(off+100, int64(len(data)))]; !bytes.Equal(buf[:n], want) {
+			t.Fatalf("ReadAt(%d) across the end of block %d = %q; want %q", off, i, buf[:n], want)
+		}
+	}
+	all := make([]byte, len(data))
+	if n, err := s.ReadAt(all, 0); n != len(data) || err != nil || !bytes.Equal(all, data) {
+		t.Fatalf("ReadAt of everything = %d, %v, equal %t", n, err, bytes.Equal(all, data))
+	}
+}
+
+// A short stream's Store holds a few KiB, not a block of 1 MiB: the
+// proxy's sessions list keeps one per session open.
+func TestStoreStartsSmall(t *testing.T) {
+	var s Store
+	s.Append(bytes.Repeat([]byte("x"), 300))
+	held := 0
+	for _, b := range s.blocks {
+		held += cap(b)
+	}
+	if held > 4<<10 {
+		t.Errorf("a Store of 300 bytes holds %d bytes of blocks; want at most 4 KiB", held)
+	}
 }
 
 func TestReadStampsTimedSources(t *testing.T) {

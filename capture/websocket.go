@@ -175,6 +175,14 @@ const wsMaxControl = 125
 // messages; a larger one, grown for one big message, is released.
 const wsKeptPayload = 1 << 20
 
+// MaxWSKept bounds how much of one message's payload a WSParser keeps:
+// the first MaxWSKept bytes. The rest of a longer message is counted
+// (WSMessage.Size) but not kept: its bytes have passed on to the other
+// side already, and a message of 500 MB, or a frame that declares 2^62
+// bytes, would otherwise be held whole, several times over, by whoever
+// reads it. Every event an API sends fits many times over.
+const MaxWSKept = 16 << 20
+
 // WSMessage is one WebSocket message: a data message (text or binary,
 // its fragments joined) or a single control frame, or a frame that fits
 // neither (an orphan continuation, a reserved opcode).
@@ -183,9 +191,13 @@ type WSMessage struct {
 	Opcode WSOpcode // the first frame's opcode
 	// RSV holds the first frame's RSV1–3 bits, RSV1 as 0x4.
 	RSV uint8
-	// Payload is the unmasked payload, fragments joined. It is valid only
-	// until the callback that received the message returns.
-	Payload  []byte
+	// Payload is the unmasked payload, fragments joined: its first
+	// MaxWSKept bytes (Cut). It is valid only until the callback that
+	// received the message returns.
+	Payload []byte
+	// Size is the payload's length, all of it: more than len(Payload)
+	// when the message was cut.
+	Size     int64
 	Frames   int
 	Problems WSProblem
 	// Start and End are the offsets, in this direction's bytes, of the
@@ -195,6 +207,10 @@ type WSMessage struct {
 	// At is when its last byte arrived.
 	At time.Duration
 }
+
+// Cut reports whether Payload holds only the start of the message (see
+// MaxWSKept).
+func (m *WSMessage) Cut() bool { return m.Size > int64(len(m.Payload)) }
 
 // CloseCode returns a close frame's status code and reason. ok is false
 // when the frame carries no code (§5.5.1 allows an empty body).
@@ -251,7 +267,7 @@ func (p *WSParser) Feed(b []byte, at time.Duration, emit func(*WSMessage)) {
 	for len(b) > 0 {
 		switch {
 		case p.broken:
-			p.cur.Payload = append(p.cur.Payload, b...)
+			p.keep(p.cur, b)
 			p.off += int64(len(b))
 			return
 		case !p.inFrame:
@@ -334,7 +350,11 @@ func (p *WSParser) startFrame(at time.Duration, emit func(*WSMessage)) {
 			p.data.Problems |= WSInterrupted
 			p.emitData(at, emit)
 		}
-		p.data = WSMessage{Dir: p.dir, Opcode: op, RSV: rsv, Payload: p.data.Payload[:0], Start: start}
+		payload := p.data.Payload[:0]
+		if want := int(min(n, MaxWSKept)); cap(payload) < want && n>>63 == 0 {
+			payload = make([]byte, 0, want) // the frame's length is known: no growth past it
+		}
+		p.data = WSMessage{Dir: p.dir, Opcode: op, RSV: rsv, Payload: payload, Start: start}
 		p.inData, p.cur = true, &p.data
 	case op == WSContinuation && p.inData:
 		p.cur = &p.data
@@ -357,18 +377,27 @@ func (p *WSParser) startFrame(at time.Duration, emit func(*WSMessage)) {
 	}
 }
 
-// payload appends unmasked payload bytes to the current message.
+// payload appends unmasked payload bytes to the current message, as far
+// as it keeps them.
 func (p *WSParser) payload(b []byte) {
 	m := p.cur
 	at := len(m.Payload)
-	m.Payload = append(m.Payload, b...)
+	p.keep(m, b)
 	if p.masked {
 		for i := at; i < len(m.Payload); i++ {
-			m.Payload[i] ^= p.key[p.pos&3]
-			p.pos++
+			m.Payload[i] ^= p.key[(p.pos+i-at)&3]
 		}
 	}
+	p.pos += len(b)
 	p.left -= uint64(len(b))
+}
+
+// keep adds b to m's payload up to MaxWSKept, and counts all of it.
+func (p *WSParser) keep(m *WSMessage, b []byte) {
+	m.Size += int64(len(b))
+	if room := MaxWSKept - len(m.Payload); room > 0 {
+		m.Payload = append(m.Payload, b[:min(len(b), room)]...)
+	}
 }
 
 // endFrame ends the current frame, and its message when it is the last.
@@ -442,7 +471,7 @@ func (p *WSParser) Finish(at time.Duration, emit func(*WSMessage)) {
 	case p.nhdr > 0:
 		// Cut inside a header: keep its bytes as the payload.
 		m := WSMessage{Dir: p.dir, Opcode: WSOpcode(p.hdr[0] & 0xF), RSV: p.hdr[0] >> 4 & 0x7, Frames: 1,
-			Payload: p.hdr[:p.nhdr], Problems: WSTruncated, Start: p.off - int64(p.nhdr), End: p.off, At: at}
+			Payload: p.hdr[:p.nhdr], Size: int64(p.nhdr), Problems: WSTruncated, Start: p.off - int64(p.nhdr), End: p.off, At: at}
 		emit(&m)
 	}
 	if p.inData {
@@ -456,7 +485,7 @@ func (p *WSParser) Finish(at time.Duration, emit func(*WSMessage)) {
 // eventForm reports whether m can be written as SSE data lines: a server
 // text message that is UTF-8 without CR, whole and not compressed.
 func (m *WSMessage) eventForm() bool {
-	return m.Dir == WSServer && m.Opcode == WSText && m.RSV == 0 &&
+	return m.Dir == WSServer && m.Opcode == WSText && m.RSV == 0 && !m.Cut() &&
 		m.Problems&(WSTruncated|WSInvalidUTF8|WSBadLength|WSInterrupted) == 0 &&
 		bytes.IndexByte(m.Payload, '\r') < 0 && utf8.Valid(m.Payload)
 }
@@ -508,6 +537,12 @@ func (m *WSMessage) AppendSSE(b []byte, events bool) []byte {
 	}
 	if m.Problems != 0 {
 		b = append(b, " problem="+strings.Join(m.Problems.Names(), ",")...)
+	}
+	if m.Cut() {
+		b = append(b, " size="...)
+		b = strconv.AppendInt(b, m.Size, 10)
+		b = append(b, " kept="...)
+		b = strconv.AppendInt(b, int64(len(m.Payload)), 10)
 	}
 	if !event {
 		b = appendPayload(b, payload)
@@ -592,6 +627,7 @@ func ParseWSBlock(block []byte) (WSMessage, error) {
 	if code >= 0 {
 		m.Payload = append(binary.BigEndian.AppendUint16(nil, uint16(code)), m.Payload...)
 	}
+	m.Size = max(m.Size, int64(len(m.Payload))) // size= says what a cut payload was
 	return m, nil
 }
 
@@ -624,6 +660,12 @@ func (m *WSMessage) setAttr(name, value string, code *int) error {
 				m.RSV |= 0x1
 			}
 		}
+	case "size":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < 0 {
+			return ErrNotWSBlock
+		}
+		m.Size = n
 	case "code":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 || n > 0xFFFF {

@@ -346,3 +346,64 @@ func BenchmarkWSParser(b *testing.B) {
 		}
 	})
 }
+
+// A frame that declares 2^62 bytes, or any message over MaxWSKept, keeps
+// its first MaxWSKept bytes and counts the rest: the parser used to
+// append every byte, for as long as the connection lasted. Masked bytes
+// past the cut still move the mask along.
+func TestWSParserKeepsMessagesCut(t *testing.T) {
+	t.Parallel()
+	for _, dir := range []WSDir{WSServer, WSClient} {
+		p := NewWSParser(dir)
+		hdr := []byte{0x82, 127}
+		if dir == WSClient {
+			hdr[1] |= 0x80
+		}
+		hdr = binary.BigEndian.AppendUint64(hdr, 1<<62)
+		key := []byte{1, 2, 3, 4}
+		if dir == WSClient {
+			hdr = append(hdr, key...)
+		}
+		var got []WSMessage
+		emit := func(m *WSMessage) {
+			c := *m
+			c.Payload = bytes.Clone(m.Payload)
+			got = append(got, c)
+		}
+		p.Feed(hdr, 0, emit)
+		chunk := bytes.Repeat([]byte{'a'}, 1<<20)
+		const fed = 3 * MaxWSKept
+		for range fed / len(chunk) {
+			in := chunk
+			if dir == WSClient {
+				in = bytes.Clone(chunk) // masked as sent: 'a' xor the key
+				for i := range in {
+					in[i] ^= key[i%4]
+				}
+			}
+			p.Feed(in, 0, emit)
+			if c := cap(p.data.Payload); c > MaxWSKept {
+				t.Fatalf("%s: the parser holds a payload buffer of %d bytes; want at most %d", dir, c, MaxWSKept)
+			}
+		}
+		p.Finish(time.Second, emit)
+		if len(got) != 1 {
+			t.Fatalf("%s: %d messages; want the one cut short", dir, len(got))
+		}
+		m := got[0]
+		if len(m.Payload) != MaxWSKept || m.Size != fed || !m.Cut() || m.Problems&WSTruncated == 0 {
+			t.Fatalf("%s: payload %d bytes, size %d, cut %t, problems %v; want %d kept of %d, truncated", dir, len(m.Payload), m.Size, m.Cut(), m.Problems.Names(), MaxWSKept, fed)
+		}
+		if bytes.Count(m.Payload, []byte{'a'}) != MaxWSKept {
+			t.Errorf("%s: the kept payload is not the bytes sent, unmasked", dir)
+		}
+		block := m.AppendSSE(nil, true)
+		if !bytes.Contains(block, fmt.Appendf(nil, " size=%d kept=%d ", fed, MaxWSKept)) {
+			t.Errorf("%s: the block does not say it was cut: %.80q", dir, block)
+		}
+		back, err := ParseWSBlock(block)
+		if err != nil || back.Size != fed || len(back.Payload) != MaxWSKept || !back.Cut() {
+			t.Errorf("%s: ParseWSBlock: size %d, %d bytes, %v; want %d and %d", dir, back.Size, len(back.Payload), err, fed, MaxWSKept)
+		}
+	}
+}

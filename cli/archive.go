@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -29,18 +30,48 @@ import (
 // errOneStream refuses --session on an input that is not an archive.
 var errOneStream = errors.New("--session N chooses a session of a HAR file or a cassette; this input is one stream")
 
-// archiveInput is an archive read from the input, with the sessions it
-// holds.
+// archiveInput is an archive read from the input: where its sessions
+// are, not the sessions. Each is read from the file when it is asked for
+// (capture.OpenArchive), so an archive of 50,000 sessions costs its
+// index, and one session at a time.
 type archiveInput struct {
-	name    string
-	entries []capture.Entry
-	cut     string // what was repaired of a HAR whose writer was stopped inside an entry
+	name string
+	ar   *capture.Archive // its entries that are sessions (model.IsLLMExchange)
+	file *fileAt          // the file the entries are read from; nil for standard input
+	// continues holds the archive positions (Entry.Index) of the
+	// requests that can continue an earlier session (model.Turns).
+	continues map[int]bool
+	// wants says a request continues an earlier session by what it
+	// carries (model.Wants: an MCP GET that resumes a stream): its
+	// session is read with that session's request, so the links are
+	// found before any session is read.
+	wants bool
+	cut   string // what was repaired of a HAR whose writer was stopped inside an entry
+}
+
+// len is the number of sessions.
+func (in *archiveInput) len() int { return in.ar.Len() }
+
+// entry reads session k (from 0).
+func (in *archiveInput) entry(k int) (*capture.Entry, error) { return in.ar.Entry(k) }
+
+// source is session k's stream, named name; its Read fails when the
+// session cannot be read again.
+func (in *archiveInput) source(k int, name string) *capture.Source { return in.ar.Source(k, name) }
+
+// close closes the archive's file; a later read opens it again.
+func (in *archiveInput) close() {
+	if in.file != nil {
+		in.file.close()
+	}
 }
 
 // loadArchive reads the input as an archive when --format says it is one,
 // or when it is a file that DetectArchive recognises; it returns nil for a
 // stream. Standard input is an archive only with --format: detecting it
-// would wait for bytes a live stream has not sent yet.
+// would wait for bytes a live stream has not sent yet. A file's archive
+// is read from the file as its sessions are asked for; standard input's
+// is read into memory.
 func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	if _, isSample := sampleOperand(o.input); o.sample != "" || isSample {
 		return nil, nil
@@ -61,28 +92,103 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	if !format.IsArchive() {
 		return nil, nil
 	}
-	name := o.input
-	var data []byte
-	var err error
+	in := &archiveInput{name: o.input}
+	var r io.ReaderAt
+	var size int64
 	switch {
 	case o.input == "" || o.input == "-":
-		name = "stdin"
-		data, err = io.ReadAll(stdin)
+		in.name = "stdin"
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, err
+		}
+		r, size = bytes.NewReader(data), int64(len(data))
 	default:
-		data, err = os.ReadFile(o.input)
+		f, err := openFileAt(o.input)
+		if err != nil {
+			return nil, err
+		}
+		defer f.close() // reopened for the sessions, when they are read
+		in.file, r, size = f, f, f.size
 	}
+	in.continues = map[int]bool{}
+	// Each entry is read once here: whether it is a session (as
+	// model.LLMEntries chooses), and whether its request continues one.
+	keep := func(e *capture.Entry) bool {
+		wants := model.Wants(&e.Exchange)
+		if req, _ := model.EntryRequest(e); req.Continues() || wants {
+			in.continues[e.Index] = true
+		}
+		in.wants = in.wants || wants
+		return model.IsLLMExchange(e)
+	}
+	ar, err := capture.OpenArchive(r, size, format, capture.ArchiveOptions{KeepSecrets: o.keepSecrets, Keep: keep})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", in.name, err)
 	}
-	ar, err := capture.ReadArchive(data, format, capture.ArchiveOptions{KeepSecrets: o.keepSecrets})
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	in := &archiveInput{name: name, entries: model.LLMEntries(ar), cut: ar.Cut}
-	if len(in.entries) == 0 {
-		return nil, fmt.Errorf("%s: %w", name, errNoLLMExchange)
+	in.ar, in.cut = ar, ar.Cut
+	if ar.Len() == 0 {
+		return nil, fmt.Errorf("%s: %w", in.name, errNoLLMExchange)
 	}
 	return in, nil
+}
+
+// fileAt reads a file at offsets, opening it at the first read and again
+// after close: an archive's sessions are read from it one at a time, and
+// a check of thousands of archives keeps none of them open.
+type fileAt struct {
+	path string
+	size int64 // when it was first opened: a file that changed since is refused
+	mu   sync.Mutex
+	f    *os.File
+}
+
+func openFileAt(path string) (*fileAt, error) {
+	f := &fileAt{path: path, size: -1}
+	if err := f.open(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *fileAt) open() error {
+	file, err := os.Open(f.path)
+	if err != nil {
+		return err
+	}
+	st, err := file.Stat()
+	switch {
+	case err != nil:
+	case f.size >= 0 && st.Size() != f.size:
+		err = fmt.Errorf("%s changed while it was read (%d bytes, was %d)", f.path, st.Size(), f.size)
+	}
+	if err != nil {
+		file.Close()
+		return err
+	}
+	f.f, f.size = file, st.Size()
+	return nil
+}
+
+// ReadAt implements io.ReaderAt.
+func (f *fileAt) ReadAt(p []byte, off int64) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.f == nil {
+		if err := f.open(); err != nil {
+			return 0, err
+		}
+	}
+	return f.f.ReadAt(p, off)
+}
+
+func (f *fileAt) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.f != nil {
+		f.f.Close()
+		f.f = nil
+	}
 }
 
 // errNoLLMExchange is an archive in which no exchange is an LLM's: a
@@ -145,15 +251,16 @@ func jsonMarks(o options) sessionMark {
 // opens. Each session's error is said when it ends; the exit status is
 // the worst of the sessions'.
 func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, stdout, stderr io.Writer) error {
-	sel, first := ar.entries, 1
+	defer ar.close()
+	lo, hi := 0, ar.len()
 	if o.session > 0 {
-		if o.session > len(ar.entries) {
-			return usageError(r.name, fmt.Errorf("--session %d: %s holds %s", o.session, ar.name, sessionsCount(len(ar.entries))))
+		if o.session > ar.len() {
+			return usageError(r.name, fmt.Errorf("--session %d: %s holds %s", o.session, ar.name, sessionsCount(ar.len())))
 		}
-		sel, first = ar.entries[o.session-1:o.session], o.session
+		lo, hi = o.session-1, o.session
 	}
-	if len(sel) > 1 && (o.save != "" || o.saveTimed != "") {
-		return usageError(r.name, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", len(sel)))
+	if hi-lo > 1 && (o.save != "" || o.saveTimed != "") {
+		return usageError(r.name, fmt.Errorf("--save and --save-timed write one stream: choose one of the %d sessions with --session N", hi-lo))
 	}
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var har *harFile
@@ -165,71 +272,73 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 		defer func() { _ = h.close() }() // each entry's Close says when it was not written
 		har = h
 	}
-	source := func(i int) *capture.Source {
-		e := &sel[i]
-		src := e.Source(fmt.Sprintf("%s #%d", ar.name, first+i))
-		if har != nil {
-			src.Record(har.h.Entry(&e.Exchange))
+	// record adds --save-har to session i's stream (from 0).
+	record := func(src *capture.Source) *capture.Source {
+		if har != nil && src.Exchange != nil {
+			src.Record(har.h.Entry(src.Exchange))
 		}
 		return src
 	}
+	source := func(i int) *capture.Source { return record(ar.source(i, fmt.Sprintf("%s #%d", ar.name, i+1))) }
 	// The sessions each one continues: the text outputs' headers say
 	// them, and a session that continues another by what its request
 	// carries (an MCP GET that resumes a stream) is read with it. Linking
 	// models the sessions before the last that continues one once more,
 	// plainly, as the output reads each anew.
-	upTo := ar.entries[:first-1+len(sel)]
 	var links []turnLink
 	link := func() {
 		if links == nil {
-			links = linkTurns(upTo, func(i int, _ turnLink) *model.Session {
-				s, _ := readSession(ctx, upTo[i].Source(""), capture.ReadOptions{}, model.Options{}, false, nil)
+			links = linkTurns(ar, func(i int, _ turnLink) *model.Session {
+				s, _ := readSession(ctx, ar.source(i, ""), capture.ReadOptions{}, model.Options{}, false, nil)
 				return s
 			})
 		}
 	}
-	if linksWanted(upTo) {
+	if ar.wants {
 		link()
 	}
-	if len(sel) == 1 {
+	if hi-lo == 1 {
 		so := o
 		if links != nil {
-			so.earlier = links[first-1].earlier
+			so.earlier = links[lo].earlier
 		}
-		return r.read(ctx, source(0), so, stdout, stderr)
+		return r.read(ctx, source(lo), so, stdout, stderr)
 	}
 	if r.sessionsList && isTerminal(stdout) {
-		return runSessionsView(ctx, ar.name, sel, source, o, stdout)
+		return runSessionsView(ctx, ar, source, o, stdout)
 	}
 	mark := markHeader
 	if r.marks != nil {
 		mark = r.marks(o)
 	}
-	if mark == markHeader {
-		link()
-	}
 	worst := 0
-	for i := range sel {
-		n := first + i
+	for i := lo; i < hi; i++ {
+		n := i + 1
 		var w io.Writer = stdout
+		e, err := ar.entry(i)
+		if err != nil {
+			worst = max(worst, exit(readError(fmt.Errorf("%s #%d: %w", ar.name, n, err)), stdout, stderr))
+			continue
+		}
 		switch mark {
 		case markSession:
 			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,`, n), start: true}
 		case markExchange:
-			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,"exchange":%s,`, n, exchangeJSON(&sel[i])), start: true}
+			w = &sessionLines{w: stdout, prefix: fmt.Sprintf(`"session":%d,"exchange":%s,`, n, exchangeJSON(e)), start: true}
 		default:
-			if i > 0 {
+			if i > lo {
 				fmt.Fprintln(stdout)
 			}
-			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, len(ar.entries), termtext.Safe(sel[i].String()), links[n-1])
+			link()
+			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, ar.len(), termtext.Safe(e.String()), links[i])
 		}
 		so := o
 		if links != nil {
-			so.earlier = links[n-1].earlier
+			so.earlier = links[i].earlier
 		}
-		err := r.read(ctx, source(i), so, w, stderr)
-		var e *exitError
-		if errors.As(err, &e) && e.status == statusInterrupted {
+		err = r.read(ctx, record(e.Source(fmt.Sprintf("%s #%d", ar.name, n))), so, w, stderr)
+		var x *exitError
+		if errors.As(err, &x) && x.status == statusInterrupted {
 			return err
 		}
 		worst = max(worst, exit(err, stdout, stderr))
@@ -272,41 +381,30 @@ func (l turnLink) String() string {
 	return s
 }
 
-// linksWanted reports whether a request of entries continues an earlier
-// session by what it carries (model.Wants): its session is then read with
-// that session's request.
-func linksWanted(entries []capture.Entry) bool {
-	for i := range entries {
-		if model.Wants(&entries[i].Exchange) {
-			return true
-		}
-	}
-	return false
-}
-
 // linkTurns links each of an archive's sessions (numbered from 1, all of
 // them in order) to the earlier one its request continues, as the proxy
 // links its exchanges (model.Turns). Linking needs the earlier sessions'
 // responses, calls and marks: session(i, link) gives session i modelled
 // (link is its own, found from the sessions before it), and is asked only
-// for the sessions before the last request that can continue one, so an
-// archive whose requests continue nothing costs no more than reading
-// their bodies.
-func linkTurns(entries []capture.Entry, session func(i int, link turnLink) *model.Session) []turnLink {
-	reqs := make([]model.Request, len(entries))
+// for the sessions before the last request that can continue one (found
+// as the archive was indexed), so an archive whose requests continue
+// nothing costs nothing more.
+func linkTurns(ar *archiveInput, session func(i int, link turnLink) *model.Session) []turnLink {
 	last := -1 // the last request that can continue an earlier session
-	for i := range entries {
-		reqs[i], _ = model.EntryRequest(&entries[i])
-		if reqs[i].Continues() || model.Wants(&entries[i].Exchange) {
+	for i := range ar.len() {
+		if ar.continues[ar.ar.Index(i)] {
 			last = i
 		}
 	}
-	links := make([]turnLink, len(entries))
+	links := make([]turnLink, ar.len())
 	var turns model.Turns
-	for i := range entries {
-		links[i].of, links[i].unanswered = turns.Link(reqs[i])
-		if l := turns.LinkExchange(&entries[i].Exchange); links[i].of == 0 && l.Prev > 0 {
-			links[i].of, links[i].verb, links[i].earlier = l.Prev, l.Verb, l.Earlier
+	for i := 0; i <= last; i++ { // a later request continues nothing
+		if e, err := ar.entry(i); err == nil {
+			req, _ := model.EntryRequest(e)
+			links[i].of, links[i].unanswered = turns.Link(req)
+			if l := turns.LinkExchange(&e.Exchange); links[i].of == 0 && l.Prev > 0 {
+				links[i].of, links[i].verb, links[i].earlier = l.Prev, l.Verb, l.Earlier
+			}
 		}
 		if i < last {
 			turns.Add(i+1, session(i, links[i]))
@@ -364,10 +462,11 @@ func (s *sessionLines) Write(p []byte) (int, error) {
 // runSessionsView opens the sessions list over the archive's sessions:
 // each is read into a session of its own first (an archive is a file,
 // read at once), checked and linked to the one its request continues,
-// then handed to the list as ended.
-func runSessionsView(ctx context.Context, name string, sel []capture.Entry, source func(int) *capture.Source, o options, stdout io.Writer) error {
-	sessions := make([]*model.Session, len(sel))
-	errs := make([]error, len(sel))
+// then handed to the list as ended. The list keeps every session.
+func runSessionsView(ctx context.Context, ar *archiveInput, source func(int) *capture.Source, o options, stdout io.Writer) error {
+	n := ar.len()
+	sessions := make([]*model.Session, n)
+	errs := make([]error, n)
 	read := func(i int, l turnLink) *model.Session {
 		if sessions[i] == nil {
 			src, so := source(i), o
@@ -377,16 +476,20 @@ func runSessionsView(ctx context.Context, name string, sel []capture.Entry, sour
 		}
 		return sessions[i]
 	}
-	links := linkTurns(sel, read)
-	batch := make([]model.SessionUpdate, len(sel))
-	for i := range sel {
+	links := linkTurns(ar, read)
+	batch := make([]model.SessionUpdate, 0, n)
+	for i := range n {
 		s := read(i, links[i])
-		x := exchangeInfo(i+1, &sel[i], s)
+		e, err := ar.entry(i)
+		if err != nil {
+			e = &capture.Entry{Exchange: capture.Exchange{HeadAt: capture.NoTime}, Dur: capture.NoTime, Note: err.Error()}
+		}
+		x := exchangeInfo(i+1, e, s)
 		x.TurnOf, x.Unanswered, x.Link = links[i].of, links[i].unanswered, links[i].verb
-		batch[i] = model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]}
+		batch = append(batch, model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]})
 	}
 	m := ui.NewSessions(ui.Options{
-		Source:       name,
+		Source:       ar.name,
 		NoColor:      os.Getenv("NO_COLOR") != "",
 		KeepSecrets:  o.keepSecrets,
 		Checks:       ui.StrictChecks,

@@ -290,24 +290,27 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 // checkArchive checks the sessions of an archive (the one --session
 // names, or each), a verdict each.
 func checkArchive(ctx context.Context, ar *archiveInput, o options, cfg checks.Config) ([]suite.Verdict, error) {
-	sel, first := ar.entries, 1
+	defer ar.close()
+	lo, hi := 0, ar.len()
 	if o.session > 0 {
-		if o.session > len(ar.entries) {
+		if o.session > ar.len() {
 			return []suite.Verdict{{Input: ar.name, File: o.input, Last: -1,
-				Err: fmt.Errorf("--session %d: %s holds %s", o.session, ar.name, sessionsCount(len(ar.entries)))}}, nil
+				Err: fmt.Errorf("--session %d: %s holds %s", o.session, ar.name, sessionsCount(ar.len()))}}, nil
 		}
-		sel, first = ar.entries[o.session-1:o.session], o.session
+		lo, hi = o.session-1, o.session
 	}
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var out []suite.Verdict
-	for i := range sel {
-		e := &sel[i]
-		v := suite.Verdict{Input: ar.name, File: o.input, Session: first + i, Sessions: len(ar.entries),
-			Exchange: suite.Exchange{Method: e.Method, URL: e.URL, Status: e.Status}}
+	for i := lo; i < hi; i++ {
+		v := suite.Verdict{Input: ar.name, File: o.input, Session: i + 1, Sessions: ar.len()}
 		if o.input == "" || o.input == "-" {
 			v.File = ""
 		}
-		if _, err := judge(ctx, e.Source(fmt.Sprintf("%s #%d", ar.name, first+i)), o, cfg, &v); err != nil {
+		src := ar.source(i, fmt.Sprintf("%s #%d", ar.name, i+1))
+		if e := src.Exchange; e != nil {
+			v.Exchange = suite.Exchange{Method: e.Method, URL: e.URL, Status: e.Status}
+		}
+		if _, err := judge(ctx, src, o, cfg, &v); err != nil {
 			return nil, err
 		}
 		out = append(out, v)

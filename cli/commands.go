@@ -43,6 +43,7 @@ func commands() []command {
 		timelineCommand(),
 		proxyCommand(),
 		replayCommand(),
+		injectCommand(),
 		requestCommand(),
 		completionCommand(),
 		versionCommand(),

@@ -229,6 +229,8 @@ var valueKinds = map[string]func(cur string) ([]string, string){
 	"N":             func(cur string) ([]string, string) { return nil, "" },
 	"ADDR":          func(cur string) ([]string, string) { return nil, "" },
 	"URL":           func(cur string) ([]string, string) { return nil, "" },
+	"DEFECT,…":      defectValues,
+	"FAULT,…":       faultValues,
 }
 
 // ruleValues completes one rule of a comma-separated list: the rule ids

@@ -214,15 +214,15 @@ func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*captur
 	case ar == nil:
 		src, err := capture.Open(arg, stdin)
 		return src, format, operandError(arg, err)
-	case len(ar.entries) != 1:
+	case ar.len() != 1:
 		return nil, format, severalSessions(ar)
 	}
-	return ar.entries[0].Source(ar.name), capture.FormatAuto, nil
+	return ar.source(0, ar.name), capture.FormatAuto, nil
 }
 
 // severalSessions says why archive ar cannot be compared: it is not one
 // stream.
 func severalSessions(ar *archiveInput) error {
 	return fmt.Errorf("%s holds %d sessions: diff compares one stream with one (write one out with `streamtap timeline --session N --save FILE %s`)",
-		ar.name, len(ar.entries), ar.name)
+		ar.name, ar.len(), ar.name)
 }

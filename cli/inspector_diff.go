@@ -49,7 +49,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 	switch {
 	case err != nil:
 	case ar != nil:
-		src = ar.entries[0].Source(ar.name)
+		src = ar.source(0, ar.name)
 	default:
 		src, err = openSource(ctx, o, stdin, stderr, false)
 	}
@@ -104,7 +104,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 // shown on the diff page, before it opens: each must be one stream, as
 // for `streamtap diff` (an archive of one session is its stream).
 func diffPageOperands(ar *archiveInput, o options, stdin *os.File) error {
-	if ar != nil && len(ar.entries) != 1 {
+	if ar != nil && ar.len() != 1 {
 		return severalSessions(ar)
 	}
 	if _, ok := sampleOperand(o.diff); ok {

@@ -45,8 +45,7 @@ type proxyOptions struct {
 	force       bool // --force: overwrite the --save-har file
 	headTimeout time.Duration
 	idle        time.Duration
-	bodyTimeout time.Duration
-	clientIdle  time.Duration
+	clients     clientLimits
 	keep        int // with the sessions list: how many sessions it keeps, 0 for all
 	// rules is the config file's rule changes (.streamtap.yaml, found from
 	// the working directory up), for the findings of the log line.
@@ -67,9 +66,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.BoolVar(&o.keepSecrets, "keep-secrets", false, "do not redact credentials (Authorization, API keys, cookies) in recordings, the log and the sessions list")
 	fs.DurationVar(&o.headTimeout, "timeout", proxy.DefaultHeadTimeout, "give up on an upstream that sends no response head within `DURATION` (504 to the client)")
 	fs.DurationVar(&o.idle, "idle-timeout", 0, "cut a stream that sends no bytes for `DURATION` (0: never)")
-	fs.DurationVar(&o.bodyTimeout, "client-body-timeout", proxy.DefaultBodyTimeout,
-		fmt.Sprintf("cut a client that sends its request body at under %d bytes a second on average over `DURATION` (408; 0: never)", proxy.MinBodyRate))
-	fs.DurationVar(&o.clientIdle, "client-idle-timeout", proxy.DefaultClientIdle, "close a client's keep-alive connection after `DURATION` without a request (0: never)")
+	o.clients.flags(fs)
 	fs.IntVar(&o.keep, "keep", 0, "with the sessions list, keep only the newest `N` sessions in it: older ended ones leave the list (0: keep all)")
 	return fs, up
 }
@@ -78,7 +75,8 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 // feed or nil.
 func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
 	return proxy.Options{Upstream: o.upstream, Record: o.record, HAR: o.har, KeepSecrets: o.keepSecrets,
-		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.bodyTimeout, ClientIdle: o.clientIdle, Feed: feed, Rules: o.rules}
+		HeadTimeout: o.headTimeout, Idle: o.idle, BodyTimeout: o.clients.body, ClientIdle: o.clients.idle,
+		ClientHeadTimeout: o.clients.head, ClientWriteTimeout: o.clients.write, MaxConns: o.clients.maxConns, Feed: feed, Rules: o.rules}
 }
 
 func parseProxyArgs(args []string) (proxyOptions, error) {
@@ -101,6 +99,9 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	o.upstream = u
 	if o.keep < 0 {
 		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
+	}
+	if err := o.clients.check(); err != nil {
+		return o, err
 	}
 	if err := existingOutputs(o.force, [2]string{"--save-har", o.saveHAR}); err != nil {
 		return o, err

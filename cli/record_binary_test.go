@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -143,9 +144,20 @@ func TestReplayPlainBinary(t *testing.T) {
 		"chat-single-call":           sseType,
 	} {
 		data, _ := samples.Open(name)
-		rec, err := replayRecording(data)
-		if err != nil || rec.ResponseHeader.Get("Content-Type") != ctype || !bytes.Equal(rec.Bytes(), data) {
-			t.Errorf("%s: served as %q (%v); want %q", name, rec.ResponseHeader.Get("Content-Type"), err, ctype)
+		rc, err := proxy.ReplayData(name, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(proxy.Replay(rc, proxy.ReplayOptions{}))
+		resp, err := rawClient.Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if err != nil || resp.Header.Get("Content-Type") != ctype || !bytes.Equal(got, data) {
+			t.Errorf("%s: served as %q (%v); want %q and its bytes", name, resp.Header.Get("Content-Type"), err, ctype)
 		}
 	}
 }

@@ -7,12 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/inject/fault"
 	"github.com/streamtap/streamtap/proxy"
 	"github.com/streamtap/streamtap/termtext"
 )
@@ -25,14 +24,24 @@ recorded status and headers; otherwise plays it in the inspector on a
 terminal, or prints the plain timeline line by line as its time comes.
 --sample NAME plays an embedded sample instead of FILE; a stream without
 timing is served at once and played at a fixed pace.
+
+Breaking it on purpose, for a client's tests (docs/inject.md): --inject
+serves it with protocol defects ('streamtap inject --list'); with --listen,
+--fault breaks the transport of every request and --scenario FILE (YAML or
+JSON) gives each request number its own faults and defects.
 `
 
 type replayOptions struct {
-	file   string
-	sample string
-	speed  float64
-	listen string
-	keep   bool
+	file     string
+	sample   string
+	speed    float64
+	listen   string
+	keep     bool
+	clients  clientLimits // with --listen
+	inject   string
+	faults   headerFlags // each --fault, a comma-separated list
+	scenario string
+	seed     uint64
 }
 
 // replayFlags defines replay's flags into o.
@@ -42,6 +51,11 @@ func replayFlags(o *replayOptions) *flag.FlagSet {
 	fs.StringVar(&o.listen, "listen", "", "serve the recording over HTTP on `ADDR` (host:port) instead of showing it")
 	fs.StringVar(&o.sample, "sample", "", "play the embedded sample `NAME` instead of FILE ('streamtap samples' lists them)")
 	fs.BoolVar(&o.keep, "keep-secrets", false, "do not redact credentials in the recorded HTTP headers")
+	o.clients.flags(fs)
+	fs.StringVar(&o.inject, "inject", "", "apply the protocol defects `DEFECT,…` first ('streamtap inject --list' lists them)")
+	fs.Var(&o.faults, "fault", "with --listen, break every request's transport with `FAULT,…`: "+fault.Syntax)
+	fs.StringVar(&o.scenario, "scenario", "", "with --listen, give each request number its faults and defects from `FILE` (YAML or JSON; docs/inject.md)")
+	fs.Uint64Var(&o.seed, "seed", 0, "with --inject, choose where each defect acts with `N` (as 'streamtap inject --seed')")
 	return fs
 }
 
@@ -59,6 +73,15 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 	}
 	if !(o.speed > 0) || o.speed > 1e6 {
 		return o, fmt.Errorf("--speed %v: want a number above 0", o.speed)
+	}
+	if err := o.clients.check(); err != nil {
+		return o, err
+	}
+	switch {
+	case o.listen == "" && (len(o.faults) > 0 || o.scenario != ""):
+		return o, errors.New("--fault and --scenario break a served stream: give --listen ADDR")
+	case o.scenario != "" && (len(o.faults) > 0 || o.inject != ""):
+		return o, errors.New("--scenario says what each request gets: give no --fault or --inject beside it")
 	}
 	if o.sample == "" {
 		if name, ok := sampleOperand(positional[0]); ok {
@@ -85,12 +108,18 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return usageError("replay", err)
 	}
 	if o.listen != "" {
+		if len(o.faults) > 0 || o.scenario != "" || o.inject != "" {
+			return serveBroken(ctx, o, stdin, stderr)
+		}
 		return serveReplay(ctx, o, stderr)
 	}
 	var src *capture.Source
-	if o.sample != "" {
+	switch {
+	case o.inject != "":
+		src, err = injectedSource(ctx, o, stdin, stderr)
+	case o.sample != "":
 		src, err = sampleSource(o.sample)
-	} else {
+	default:
 		src, err = capture.Open(o.file, stdin)
 		err = operandError(o.file, err)
 	}
@@ -108,56 +137,29 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	return err
 }
 
-// loadReplay reads FILE as a recording, or as a plain stream without
-// timing (served all at once, with the media type of its format).
-func loadReplay(path string) (*capture.Recording, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return replayRecording(data)
-}
-
-// replayRecording parses data as a recording, or wraps it as a plain
-// stream without timing, served as what its bytes are: an AWS event
-// stream as application/vnd.amazon.eventstream, JSON lines as
-// application/x-ndjson, SSE (and anything else) as text/event-stream.
-func replayRecording(data []byte) (*capture.Recording, error) {
-	rec, err := capture.ParseRecording(data)
-	if errors.Is(err, capture.ErrNotRecording) {
-		format := capture.DetectFormat(data)
-		return &capture.Recording{
-			Exchange: capture.Exchange{Status: http.StatusOK, HeadAt: capture.NoTime,
-				ResponseHeader: http.Header{"Content-Type": {capture.ContentType(format)}}},
-			Body:   []capture.Chunk{{At: capture.NoTime, Data: data}},
-			Format: format,
-		}, nil
-	}
-	return rec, err
-}
-
-// serveReplay serves the recording of o over HTTP until ctx ends.
+// serveReplay serves the recording of o over HTTP until ctx ends. The
+// serving itself (reading the recording, pacing, bounds) is proxy's
+// (proxy/replay.go).
 func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
-	var rec *capture.Recording
+	var rc *proxy.Recorded
 	var err error
 	name := o.file
 	if o.sample != "" {
 		name = "sample " + o.sample
 		var data []byte
 		if data, err = openSample(o.sample); err == nil {
-			rec, err = replayRecording(data)
+			rc, err = proxy.ReplayData(name, data)
 		}
 	} else {
-		rec, err = loadReplay(o.file)
+		rc, err = proxy.LoadReplay(ctx, o.file)
 	}
 	if err != nil {
 		return err
 	}
-	warnings, err := proxy.CheckReplay(rec)
-	for _, w := range warnings {
+	for _, w := range rc.Warnings() {
 		fmt.Fprintf(stderr, "streamtap replay: %s\n", w)
 	}
-	if err != nil {
+	if err := rc.Err(); err != nil {
 		return commandError("replay", fmt.Errorf("%s: %w", name, err))
 	}
 	ln, err := net.Listen("tcp", o.listen)
@@ -165,22 +167,9 @@ func serveReplay(ctx context.Context, o replayOptions, stderr io.Writer) error {
 		return err
 	}
 	warnExposed(stderr, ln, replayExposes)
-	log := proxy.NewLog(stderr)
+	ro := proxy.ReplayOptions{Speed: o.speed, Log: proxy.NewLog(stderr), BodyTimeout: o.clients.body, Limits: o.clients.limits()}
 	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", termtext.Safe(name), ln.Addr(), trimFloat(o.speed))
-	srv := &http.Server{Handler: proxy.Replay(rec, o.speed, log), ReadHeaderTimeout: 30 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), proxy.ShutdownGrace)
-	defer cancel()
-	if srv.Shutdown(sctx) != nil {
-		_ = srv.Close()
-	}
-	return nil
+	return proxy.ServeReplay(ctx, ln, rc, ro)
 }
 
 func trimFloat(f float64) string {

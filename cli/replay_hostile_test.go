@@ -113,11 +113,11 @@ func TestReplayRefuses1xx(t *testing.T) {
 	if code := stop(); base != "" || code != 2 || !strings.Contains(strings.Join(before, ""), "the recorded status 101 is informational") {
 		t.Errorf("replay --listen of a 101: listening %q, exit %d, stderr %q; want exit 2 before listening", base, code, before)
 	}
-	rec, err := capture.ParseRecording([]byte(text))
+	rc, err := proxy.ReplayData("rec", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(proxy.Replay(rec, 1, nil))
+	srv := httptest.NewServer(proxy.Replay(rc, proxy.ReplayOptions{}))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second) // a hang guard, not a timing
 	defer cancel()

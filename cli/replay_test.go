@@ -54,12 +54,12 @@ func TestReplayServesAtPace(t *testing.T) {
 	t.Parallel()
 	const total = 400 * time.Millisecond
 	path, times := pacedRecording(t, total)
-	rec, err := loadReplay(path)
+	rc, err := proxy.LoadReplay(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, speed := range []float64{1, 4} {
-		srv := httptest.NewServer(proxy.Replay(rec, speed, nil))
+		srv := httptest.NewServer(proxy.Replay(rc, proxy.ReplayOptions{Speed: speed}))
 		start := time.Now()
 		resp, err := rawClient.Post(srv.URL+"/any/path", "application/json", strings.NewReader(`{}`))
 		if err != nil {

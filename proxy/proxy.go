@@ -47,9 +47,6 @@ const (
 	// drop their own idle connections sooner (4-5 s for Node and
 	// Python's httpx), so they rarely race the close.
 	DefaultClientIdle = 30 * time.Second
-	// headTimeout bounds the time a client takes to send a request's
-	// head, from its first byte.
-	headTimeout = 30 * time.Second
 )
 
 // Options configure a Proxy.
@@ -70,6 +67,17 @@ type Options struct {
 	// ClientIdle closes a client's keep-alive connection after this long
 	// without a new request (0: never).
 	ClientIdle time.Duration
+	// ClientHeadTimeout bounds the time a client takes to send a
+	// request's head (0: DefaultClientHeadTimeout); a head is at most
+	// MaxHeadBytes.
+	ClientHeadTimeout time.Duration
+	// ClientWriteTimeout cuts a client that takes none of the response's
+	// bytes for this long: its session ends and the upstream connection
+	// is closed (0: never).
+	ClientWriteTimeout time.Duration
+	// MaxConns is how many client connections may be open at once; past
+	// it new ones wait to be accepted (0: no bound).
+	MaxConns int
 	// Feed, when set, receives every exchange for the sessions list; its
 	// sessions then keep their events and bytes for the panes, and the
 	// protocol checks observe them.
@@ -105,17 +113,18 @@ type Proxy struct {
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
 	open     openSessions                    // sessions not finished yet
 	spill    *spillDir                       // where ended sessions wait for the sessions list, or nil
+	loop     *loopGuard                      // the proxy's own listeners and hop name
 }
 
 // New returns a proxy to o.Upstream that writes one line per exchange to
 // logw.
 func New(o Options, logw io.Writer) *Proxy {
-	p := &Proxy{o: o, log: NewLog(logw), feed: o.Feed}
+	p := &Proxy{o: o, log: NewLog(logw), feed: o.Feed, loop: newLoopGuard()}
 	if o.Feed != nil && o.Spill != "" {
 		p.spill = &spillDir{dir: o.Spill}
 	}
 	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
+		Proxy:                 p.upstreamProxy, // the environment's, never this proxy (loop.go)
 		DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          512,
@@ -143,29 +152,15 @@ func New(o Options, logw io.Writer) *Proxy {
 // Serve returns once every session has ended (its log line and HAR entry
 // written), or cutWait after cutting them.
 func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
-	srv := &http.Server{Handler: p, ReadHeaderTimeout: headTimeout, IdleTimeout: p.o.ClientIdle}
-	if p.o.ClientIdle <= 0 {
-		srv.IdleTimeout = -1 // 0 would mean the same as ReadTimeout, which is none
-	}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	grace := cmp.Or(p.o.Grace, ShutdownGrace)
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		_ = srv.Close() // streams still open after the grace period are cut
-	}
-	p.closeUpgraded()
-	// Close does not wait for the handlers: the sessions it cut end
-	// moments later, and their log lines and HAR entries must be written
-	// before the caller closes the files.
-	p.open.wait(cutWait)
-	return nil
+	p.listening(ln)
+	l := Limits{MaxConns: p.o.MaxConns, HeadTimeout: p.o.ClientHeadTimeout, Idle: p.o.ClientIdle, WriteTimeout: p.o.ClientWriteTimeout}
+	return serve(ctx, ln, p, l, p.o.Grace, func() {
+		p.closeUpgraded()
+		// Close does not wait for the handlers: the sessions it cut end
+		// moments later, and their log lines and HAR entries must be
+		// written before the caller closes the files.
+		p.open.wait(cutWait)
+	})
 }
 
 // cutWait bounds how long Serve waits for the sessions it cut to end:
@@ -214,6 +209,7 @@ func (o *openSessions) wait(d time.Duration) {
 
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
 	pr.SetURL(p.o.Upstream)
+	pr.Out.Header.Add("Via", p.loop.via(pr.In)) // a request that comes back is refused (loop.go)
 	// A compressed stream could not be shown; ask for identity. Clients
 	// accept an uncompressed response to any Accept-Encoding.
 	pr.Out.Header.Set("Accept-Encoding", "identity")
@@ -232,6 +228,13 @@ type sessionKey struct{}
 // forwards the request, the rest of the body streamed as it arrives.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sess := p.newSession(r)
+	if p.loop.looped(r) {
+		sess.url = p.upstreamURL(r)
+		sess.finish(http.StatusLoopDetected, errLoop, "loop")
+		w.Header().Set("Connection", "close")
+		http.Error(w, "streamtap proxy: loop: "+errLoop.Error(), http.StatusLoopDetected)
+		return
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		body := newRequestBody(r, w, p.o.BodyTimeout)
 		defer body.release()
@@ -263,10 +266,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}{io.MultiReader(bytes.NewReader(kept), body), body}
 		}
 	}
-	u := *p.o.Upstream
-	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
-	u.RawQuery = r.URL.RawQuery
-	sess.url = u.String()
+	sess.url = p.upstreamURL(r)
 	sess.reqHeader = r.Header.Clone()
 	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
 	sess.learnChecks()
@@ -279,6 +279,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sess.learnExchange(&x, link.Earlier)
 	sess.publish()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+}
+
+// upstreamURL is the URL a request is forwarded to.
+func (p *Proxy) upstreamURL(r *http.Request) string {
+	u := *p.o.Upstream
+	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
+	u.RawQuery = r.URL.RawQuery
+	return u.String()
 }
 
 func singleJoin(a, b string) string {

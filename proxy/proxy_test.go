@@ -240,7 +240,11 @@ func TestProxyStreamsThrough(t *testing.T) {
 	}
 
 	// Replayed over HTTP, fast, the recording gives back the same bytes.
-	rs := httptest.NewServer(Replay(rec, 20, nil))
+	rc, err := ReplayData("rec", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := httptest.NewServer(Replay(rc, ReplayOptions{Speed: 20}))
 	defer rs.Close()
 	rr, err := rawClient.Get(rs.URL + "/anything")
 	if err != nil {

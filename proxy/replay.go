@@ -1,12 +1,17 @@
 package proxy
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"math"
+	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -23,61 +28,273 @@ var replayHeaders = map[string]bool{
 	"Date": true, "Trailer": true, "Upgrade": true, "Proxy-Connection": true,
 }
 
+// Replay serving, all of it in this file: loading what is served
+// (LoadReplay, ReplayData), the handler that plays it to each request
+// (Replay), and the server with its bounds (ServeReplay). A recording is
+// read through once when it is loaded, to check it, and then again from
+// its start for each request, a chunk at a time: memory stays at one
+// chunk per request whatever the recording's size. Holding it parsed
+// took 6.5 times its size (561 MB: 3.68 GB, 22.6 s to start).
+
+// Recorded is what replay serves: a recording's status and headers,
+// checked, and how to read its body from the start. It holds no body.
+type Recorded struct {
+	Name     string
+	status   int
+	header   http.Header
+	warnings []string
+	refused  error
+	body     func() (chunkReader, io.Closer, error)
+}
+
+// chunkReader gives a body a chunk at a time, each with its recorded
+// time; a chunk's Data is valid until the next call. io.EOF ends it.
+type chunkReader interface {
+	Next() (capture.Chunk, error)
+}
+
+// Warnings are what Replay changes in the recording (CheckReplay).
+func (rc *Recorded) Warnings() []string { return rc.warnings }
+
+// Err is why the recording cannot be served (CheckReplay), or nil.
+func (rc *Recorded) Err() error { return rc.refused }
+
+// LoadReplay opens path as a recording, or as a plain stream without
+// timing (served all at once, as what its bytes are: see ReplayData). A
+// recording is read through once to check it, which gives way to ctx;
+// the file is opened again for each request.
+func LoadReplay(ctx context.Context, path string) (*Recorded, error) {
+	return loadReplay(ctx, path, func() (io.ReadCloser, error) { return os.Open(path) })
+}
+
+// ReplayData is LoadReplay for bytes held in memory (a sample). A plain
+// stream is served as what its bytes are: an AWS event stream as
+// application/vnd.amazon.eventstream, JSON lines as
+// application/x-ndjson, SSE (and anything else) as text/event-stream.
+func ReplayData(name string, data []byte) (*Recorded, error) {
+	return loadReplay(context.Background(), name, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
+}
+
+func loadReplay(ctx context.Context, name string, open func() (io.ReadCloser, error)) (*Recorded, error) {
+	f, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rr, err := capture.NewRecordingReader(f)
+	if errors.Is(err, capture.ErrNotRecording) {
+		return plainReplay(name, open)
+	}
+	if err != nil {
+		return nil, err
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if _, err := rr.Next(); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	rec := &capture.Recording{Exchange: *rr.Exchange(), Format: rr.Format(), BadTimes: rr.BadTimes()}
+	rc := &Recorded{Name: name}
+	rc.warnings, rc.refused = CheckReplay(rec)
+	rc.status, rc.header, _, _ = replayHead(rec)
+	rc.body = func() (chunkReader, io.Closer, error) {
+		f, err := open()
+		if err != nil {
+			return nil, nil, err
+		}
+		rr, err := capture.NewRecordingReader(f)
+		if err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		return rr, f, nil
+	}
+	return rc, nil
+}
+
+// plainPeek is how much of a plain stream tells its format.
+const plainPeek = 64 << 10
+
+// plainReplay serves a stream that is not a recording: status 200, the
+// media type of its format, its bytes at once.
+func plainReplay(name string, open func() (io.ReadCloser, error)) (*Recorded, error) {
+	f, err := open()
+	if err != nil {
+		return nil, err
+	}
+	head, err := io.ReadAll(io.LimitReader(f, plainPeek))
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	format := capture.DetectFormat(head)
+	rc := &Recorded{Name: name, status: http.StatusOK, header: http.Header{"Content-Type": {capture.ContentType(format)}}}
+	rc.body = func() (chunkReader, io.Closer, error) {
+		f, err := open()
+		if err != nil {
+			return nil, nil, err
+		}
+		return &rawChunks{r: f, buf: make([]byte, plainPeek)}, f, nil
+	}
+	return rc, nil
+}
+
+// rawChunks reads a plain stream in untimed chunks.
+type rawChunks struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (c *rawChunks) Next() (capture.Chunk, error) {
+	n, err := c.r.Read(c.buf)
+	if n > 0 {
+		return capture.Chunk{At: capture.NoTime, Data: c.buf[:n]}, nil
+	}
+	if err == nil {
+		err = io.ErrNoProgress
+	}
+	return capture.Chunk{}, err
+}
+
+// ReplayOptions configure Replay and ServeReplay.
+type ReplayOptions struct {
+	// Speed divides the recorded times (2 plays twice as fast); 0 is 1.
+	Speed float64
+	// Log gets one line per request served, or nil.
+	Log *Log
+	// BodyTimeout cuts a client that sends its request body at under
+	// MinBodyRate over this long, as the proxy does (0: never).
+	BodyTimeout time.Duration
+	// Limits bound the server's clients (ServeReplay).
+	Limits Limits
+}
+
+// ServeReplay serves rc on ln until ctx ends, within o.Limits; then it
+// stops, giving open requests ShutdownGrace.
+func ServeReplay(ctx context.Context, ln net.Listener, rc *Recorded, o ReplayOptions) error {
+	return serve(ctx, ln, Replay(rc, o), o.Limits, ShutdownGrace, nil)
+}
+
+// ServeReplayHandler is ServeReplay for a handler built of Replay's:
+// streamtap replay --fault and --inject choose, request by request, which
+// stream is played and how its transport breaks (package inject/fault).
+func ServeReplayHandler(ctx context.Context, ln net.Listener, h http.Handler, o ReplayOptions) error {
+	return serve(ctx, ln, h, o.Limits, ShutdownGrace, nil)
+}
+
 // Replay serves the recording to every request, whatever its method and
 // path: the recorded status and headers (as CheckReplay cleans them),
 // then each chunk of the body when its recorded time, divided by speed,
 // has come. A recording CheckReplay refuses is answered 502 with why.
-// log may be nil.
-func Replay(rec *capture.Recording, speed float64, log *Log) http.Handler {
+func Replay(rc *Recorded, o ReplayOptions) http.Handler {
 	var n atomic.Int64
-	status, header, _, refused := replayHead(rec)
+	speed := cmp.Or(o.Speed, 1)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := n.Add(1)
 		start := time.Now()
-		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxRequestBody))
-		ctx := r.Context()
-		if refused != nil {
-			http.Error(w, "streamtap replay: "+refused.Error(), http.StatusBadGateway)
-			if log != nil {
-				log.Printf("replay #%d %s %s %d outcome=refused", id, r.Method, termtext.Safe(capture.RedactURL(r.URL.RequestURI())), http.StatusBadGateway)
+		logf := func(format string, args ...any) {
+			if o.Log != nil {
+				o.Log.Printf("replay #%d %s %s "+format, append([]any{id, r.Method, termtext.Safe(capture.RedactURL(r.URL.RequestURI()))}, args...)...)
 			}
+		}
+		if state, status, err := discardBody(w, r, o.BodyTimeout); err != nil {
+			logf("%d outcome=%s error=%q", status, state, err.Error())
+			w.Header().Set("Connection", "close")
+			http.Error(w, "streamtap replay: reading the request body failed: "+state, status)
 			return
 		}
-		for k, vs := range header {
-			w.Header()[k] = slices.Clone(vs)
+		if rc.refused != nil {
+			http.Error(w, "streamtap replay: "+rc.refused.Error(), http.StatusBadGateway)
+			logf("%d outcome=refused", http.StatusBadGateway)
+			return
 		}
-		if rec.HeadAt != capture.NoTime {
-			if Wait(ctx, start, rec.HeadAt, speed) != nil {
-				return
+		if r.Method == http.MethodHead { // the head alone: no body to read through
+			for k, vs := range rc.header {
+				w.Header()[k] = slices.Clone(vs)
 			}
+			w.WriteHeader(rc.status)
+			logf("%d bytes=0 dur=%.3fs outcome=head", rc.status, time.Since(start).Seconds())
+			return
 		}
-		w.WriteHeader(status)
-		rc := http.NewResponseController(w)
-		_ = rc.Flush()
-		var sent int64
-		outcome := "done"
-		for _, c := range rec.Body {
-			if c.At != capture.NoTime {
-				if Wait(ctx, start, c.At, speed) != nil {
-					outcome = "client-canceled"
-					break
-				}
-			}
-			k, err := w.Write(c.Data)
-			sent += int64(k)
-			if err == nil {
-				err = rc.Flush()
-			}
-			if err != nil {
-				outcome = "client-canceled"
-				break
-			}
+		body, closer, err := rc.body()
+		if err != nil {
+			http.Error(w, "streamtap replay: "+err.Error(), http.StatusInternalServerError)
+			logf("%d outcome=unreadable error=%q", http.StatusInternalServerError, err.Error())
+			return
 		}
-		if log != nil {
-			log.Printf("replay #%d %s %s %d bytes=%d dur=%.3fs outcome=%s", id, r.Method, termtext.Safe(capture.RedactURL(r.URL.RequestURI())),
-				status, sent, time.Since(start).Seconds(), outcome)
-		}
+		defer closer.Close()
+		sent, outcome := play(r.Context(), w, rc, body, start, speed)
+		logf("%d bytes=%d dur=%.3fs outcome=%s", rc.status, sent, time.Since(start).Seconds(), outcome)
 	})
+}
+
+// play writes the head and the body's chunks, each at its time. Chunks
+// already due go out together: the response is flushed before each wait
+// and at the end, not after every chunk (a recording without times is
+// written at once, not an event per write).
+func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkReader, start time.Time, speed float64) (sent int64, outcome string) {
+	for k, vs := range rc.header {
+		w.Header()[k] = slices.Clone(vs)
+	}
+	rec, _ := body.(*capture.RecordingReader)
+	if rec != nil && rec.Exchange().HeadAt != capture.NoTime {
+		if Wait(ctx, start, rec.Exchange().HeadAt, speed) != nil {
+			return 0, "client-canceled"
+		}
+	}
+	w.WriteHeader(rc.status)
+	rctl := http.NewResponseController(w)
+	if rctl.Flush() != nil {
+		return 0, "client-canceled"
+	}
+	pending := false // written, not flushed
+	for {
+		c, err := body.Next()
+		if err == io.EOF {
+			if pending && rctl.Flush() != nil {
+				return sent, "client-canceled"
+			}
+			return sent, "done"
+		}
+		if err != nil {
+			return sent, "unreadable"
+		}
+		if c.At != capture.NoTime && due(start, c.At, speed).After(time.Now()) {
+			if pending && rctl.Flush() != nil {
+				return sent, "client-canceled"
+			}
+			if Wait(ctx, start, c.At, speed) != nil {
+				return sent, "client-canceled"
+			}
+		}
+		k, err := w.Write(c.Data)
+		sent += int64(k)
+		if err != nil {
+			return sent, "client-canceled"
+		}
+		pending = true
+	}
+}
+
+// discardBody reads and drops a request body, MaxRequestBody at most,
+// holding the client to MinBodyRate over timeout as the proxy does. It
+// returns why the client was cut, with the status to answer.
+func discardBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) (state string, status int, err error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return "", 0, nil
+	}
+	body := newRequestBody(r, w, timeout)
+	defer body.release()
+	_, err = io.Copy(io.Discard, io.LimitReader(body, MaxRequestBody))
+	if errors.Is(err, ErrBodyTimeout) {
+		return "client-timeout", http.StatusRequestTimeout, err
+	}
+	return "", 0, nil // a body cut short is no reason not to answer
 }
 
 // CheckReplay says what Replay will change in rec before serving it, one
@@ -179,11 +396,7 @@ func cleanHeaderValue(v string) string {
 // since start, or until ctx ends (then it returns ctx's error). Replays
 // keep a recording's pace with it.
 func Wait(ctx context.Context, start time.Time, at time.Duration, speed float64) error {
-	wait := float64(at) / speed
-	if wait >= math.MaxInt64 { // a slow --speed: wait, do not wrap around to now
-		wait = math.MaxInt64
-	}
-	d := time.Until(start.Add(time.Duration(wait)))
+	d := time.Until(due(start, at, speed))
 	if d <= 0 {
 		return ctx.Err()
 	}
@@ -195,4 +408,13 @@ func Wait(ctx context.Context, start time.Time, at time.Duration, speed float64)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// due is when the recorded time at, divided by speed, comes after start.
+func due(start time.Time, at time.Duration, speed float64) time.Time {
+	wait := float64(at) / speed
+	if wait >= math.MaxInt64 { // a slow --speed: wait, do not wrap around to now
+		wait = math.MaxInt64
+	}
+	return start.Add(time.Duration(wait))
 }

@@ -507,3 +507,53 @@ func TestProxyStopClosesWebSockets(t *testing.T) {
 		t.Errorf("outcome %q; log:\n%s", s.state, logs)
 	}
 }
+
+// TestProxyWebSocketKeepsBigMessagesCut: a message far over MaxWSKept
+// crosses the proxy whole both ways, while the session keeps only its
+// first MaxWSKept bytes (its block says size= and kept=): the proxy held
+// a whole message about five times over (500 MB: 2.7 GB).
+func TestProxyWebSocketKeepsBigMessagesCut(t *testing.T) {
+	t.Parallel()
+	up, peers := wstest.Server(t, nil, wstest.Echo)
+	proxyURL, done, logs := startProxy(t, up.URL, func(o *Options) {
+		o.Feed = NewFeed(func([]model.SessionUpdate) {}) // the sessions list keeps its bytes
+	})
+	c, resp := wstest.Dial(t, proxyURL, "/v1/echo", nil)
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("status %d; want 101\n%s", resp.StatusCode, logs)
+	}
+	s := <-peers
+	big := bytes.Repeat([]byte("0123456789abcdef"), 3*capture.MaxWSKept/16)
+	c.Send(t, c.Frame(true, wstest.OpBinary, big))
+	if got := c.MustRead(t); got.Op != wstest.OpBinary || !bytes.Equal(got.Payload, big) {
+		t.Fatalf("the echo of %d bytes came back as %d bytes (op %#x)", len(big), len(got.Payload), got.Op)
+	}
+	c.Send(t, c.Frame(true, wstest.OpClose, wstest.ClosePayload(1000, "")))
+	c.MustRead(t)
+	c.Drain(t)
+	sess := waitSession(t, done)
+	if !bytes.Equal(s.Received(), c.SentBytes()) || !bytes.Equal(c.Received(), s.SentBytes()) {
+		t.Fatal("the bytes did not cross the proxy unchanged")
+	}
+	// Two blocks of a cut message (one each way), at most 4/3 of the kept
+	// bytes each (base64), and the close frames.
+	if held, most := sess.store.Size(), int64(2*capture.MaxWSKept*4/3+1<<10); held > most {
+		t.Errorf("the session holds %d bytes for two messages of %d; want their first %d kept (at most %d in all)", held, len(big), capture.MaxWSKept, most)
+	}
+	var blocks int
+	for _, p := range bytes.Split(readStore(sess.store), []byte("\n\n")) {
+		if bytes.Contains(p, []byte(fmt.Sprintf(" binary size=%d kept=%d utf8 ", len(big), capture.MaxWSKept))) {
+			blocks++
+		}
+	}
+	if blocks != 2 {
+		t.Errorf("%d blocks say the message was cut; want 2 (client and server)", blocks)
+	}
+}
+
+// readStore reads a Store whole.
+func readStore(s *capture.Store) []byte {
+	b := make([]byte, s.Size())
+	n, _ := s.ReadAt(b, 0)
+	return b[:n]
+}

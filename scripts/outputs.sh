@@ -153,6 +153,16 @@ for c in $("$bin" --help | awk '/^commands:/ { list = 1; next } list && /^  [a-z
 done
 run "rules" rules
 run "rules.json" rules --json
+run "inject.list" inject --list
+run "inject.list.json" inject --list --json
+# inject: the stream on stdout, where each defect acted on stderr; one
+# defect of each dialect's samples, and a recording.
+run "inject.chat" inject stop-not-tool,done-doubled sample:chat-single-call
+run "inject.responses.json" inject args-differ sample:responses-parallel-calls --json
+run "inject.anthropic" inject midstream-error sample:anthropic-text-then-tool --seed 2
+run "inject.bedrock" inject crc sample:bedrock-converse-text-then-tool
+run "inject.recording" inject cut-terminal sample:responses-websocket-turns
+run "inject.not-applicable" inject crc sample:chat-single-call
 run "samples" samples
 for shell in bash zsh fish; do
 	run "completion.$shell" completion "$shell"

@@ -19,12 +19,21 @@
 #   memory  the sessions list at N sessions holds at most 300 MB RSS
 #   quit    q at 2N sessions takes at most 200 ms
 #
+# With GAP the upstream waits GAP between its writes, so that C sessions
+# are open at once (C=250 GAP=50ms: about 250, each open 2 s): the peak
+# RSS columns then say what each session open costs with the sessions
+# list, against --no-tui (issue 25 L4: 762 MB at 250-300 open, 144 MB
+# without the list). BASE builds that git ref too and runs its sessions
+# list the same way, after this tree's, for a before/after.
+#
 # Environment:
 #   N      sessions in the first round (default 2000; the second doubles it)
 #   SIZE   size of each session's stream (default 151KB)
 #   C      sessions at a time (default 4)
 #   KEEP_N when set, the proxy runs with --keep KEEP_N (at most N): the
 #          list then holds the newest KEEP_N sessions
+#   GAP    the upstream's wait between two 4 KiB writes (default 0)
+#   BASE   a git ref to build and measure the same way (its sessions list)
 #   SPILL_FAIL when set, the sessions list's spill directory is removed
 #          once the proxy started, so that no session's copy can be
 #          written (as when $TMPDIR is full): the list must stay within
@@ -40,6 +49,7 @@ cd "$root"
 N=${N:-2000}
 SIZE=${SIZE:-151KB}
 C=${C:-4}
+GAP=${GAP:-0}
 
 command -v tmux >/dev/null || { echo "proxy-sessions.sh needs tmux" >&2; exit 2; }
 source "$root/scripts/bench-lib.sh"
@@ -48,6 +58,14 @@ bin=$TMP/streamtap
 load=$TMP/proxyload
 go build -o "$bin" .
 go build -o "$load" ./scripts/proxyload
+base_bin=
+if [[ -n ${BASE:-} ]]; then
+	echo "building $BASE as the baseline..." >&2
+	mkdir "$TMP/base"
+	git archive "$BASE" | tar -x -C "$TMP/base"
+	(cd "$TMP/base" && go build -o "$TMP/streamtap-base" .)
+	base_bin=$TMP/streamtap-base
+fi
 "$TMP/gencapture" -dialect responses -size "$SIZE" -out "$TMP/body.sse" 2>/dev/null
 sock=$TMP/tmux.sock
 pids=()
@@ -58,7 +76,7 @@ stop_all() {
 }
 trap stop_all EXIT
 
-"$load" upstream -body "$TMP/body.sse" >"$TMP/up.addr" &
+"$load" upstream -body "$TMP/body.sse" -gap "$GAP" >"$TMP/up.addr" &
 pids+=($!)
 for _ in $(seq 100); do [[ -s $TMP/up.addr ]] && break; sleep 0.05; done
 up=http://$(cat "$TMP/up.addr")
@@ -76,6 +94,7 @@ listed() {
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 rss_mb() { awk '/^VmRSS/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
+peak_mb() { awk '/^VmHWM/ {printf "%.0f", $2/1024}' "/proc/$1/status"; }
 wait_port() {
 	for _ in $(seq 200); do
 		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
@@ -98,9 +117,10 @@ wait_exit() { # wait_exit PID: until the process is gone
 	while [[ -e /proc/$1 ]] && ! grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; do sleep 0.002; done
 }
 
-# run MODE: sets rss0, rss1, rss2 (MB) and quit (ms).
+# run MODE [BIN]: sets rss0, rss1, rss2 and peak1, peak2 (MB) and quit
+# (ms).
 run() {
-	local mode=$1 port pid
+	local mode=$1 bin=${2:-$bin} port pid
 	port=$("$load" port)
 	if [[ $mode == tui ]]; then
 		mkdir -p "$TMP/spilltmp"
@@ -119,6 +139,7 @@ run() {
 	rss0=$(rss_mb "$pid")
 	"$load" drive -proxy "http://127.0.0.1:$port" -n "$N" -c "$C" >/dev/null
 	[[ $mode == tui ]] && wait_screen "$(listed "$N")"
+	peak1=$(peak_mb "$pid")
 	sleep 1
 	rss1=$(rss_mb "$pid")
 	if [[ $mode == tui && -n ${SPILL_FAIL:-} ]]; then
@@ -139,6 +160,7 @@ run() {
 	fi
 	"$load" drive -proxy "http://127.0.0.1:$port" -n "$N" -c "$C" >/dev/null
 	[[ $mode == tui ]] && wait_screen "$(listed $((2 * N)))"
+	peak2=$(peak_mb "$pid")
 	sleep 1
 	rss2=$(rss_mb "$pid")
 	local t0
@@ -154,13 +176,23 @@ run() {
 	return 0
 }
 
-printf '%-10s %10s %14s %14s %10s\n' mode "start MB" "$N sess MB" "$((2 * N)) sess MB" "quit ms"
+echo "streamtap proxy, $N then $((2 * N)) sessions of $SIZE, $C at a time, gap $GAP — $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
+printf '%-14s %9s %12s %14s %12s %14s %8s\n' mode "start MB" "$N sess MB" "peak to $N" "$((2 * N)) sess MB" "peak to $((2 * N))" "quit ms"
+row() { printf '%-14s %9s %12s %14s %12s %14s %8s\n' "$1" "$rss0" "$rss1" "$peak1" "$rss2" "$peak2" "$quit"; }
 run notui
-b0=$rss0 b1=$rss1 b2=$rss2 bq=$quit
-printf '%-10s %10s %14s %14s %10s\n' --no-tui "$b0" "$b1" "$b2" "$bq"
+b0=$rss0 b1=$rss1 b2=$rss2 bq=$quit bp1=$peak1
+row --no-tui
 run tui
-printf '%-10s %10s %14s %14s %10s\n' sessions "$rss0" "$rss1" "$rss2" "$quit"
-echo "sessions list vs --no-tui: RSS x$(awk -v a="$rss1" -v b="$b1" 'BEGIN{printf "%.2f", a/b}') at $N, x$(awk -v a="$rss2" -v b="$b2" 'BEGIN{printf "%.2f", a/b}') at $((2 * N)); quit $quit ms vs $bq ms"
+row sessions
+tp1=$peak1
+if [[ -n $base_bin ]]; then
+	s0=$rss0 s1=$rss1 s2=$rss2 sq=$quit sp1=$peak1 sp2=$peak2
+	run tui "$base_bin"
+	row "sessions $BASE"
+	echo "peak to $N: sessions list ${tp1} MB, $BASE's ${peak1} MB, --no-tui ${bp1} MB: ${BASE} x$(awk -v a="$peak1" -v b="$tp1" 'BEGIN{printf "%.2f", a/b}') this tree"
+	rss0=$s0 rss1=$s1 rss2=$s2 quit=$sq peak1=$sp1 peak2=$sp2
+fi
+echo "sessions list vs --no-tui: RSS x$(awk -v a="$rss1" -v b="$b1" 'BEGIN{printf "%.2f", a/b}') at $N, x$(awk -v a="$rss2" -v b="$b2" 'BEGIN{printf "%.2f", a/b}') at $((2 * N)), peak x$(awk -v a="$peak1" -v b="$bp1" 'BEGIN{printf "%.2f", a/b}') to $N; quit $quit ms vs $bq ms"
 status=0
 if ((rss1 <= 300)); then echo "PASS memory: $rss1 MB at $N sessions (target <= 300 MB)"; else echo "FAIL memory: $rss1 MB at $N sessions (target <= 300 MB)"; status=1; fi
 if ((quit <= 200)); then echo "PASS quit: $quit ms at $((2 * N)) sessions (target <= 200 ms)"; else echo "FAIL quit: $quit ms at $((2 * N)) sessions (target <= 200 ms)"; status=1; fi

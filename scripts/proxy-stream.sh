@@ -18,6 +18,23 @@
 #            keep-alive connections: how many are still open after twice
 #            the deadline (--client-body-timeout and --client-idle-timeout
 #            at DEADLINE).
+#   heads    600 connections each sending a request head of 1 MiB and
+#            never ending it: the proxy's peak RSS (target <= 150 MB) and
+#            how many it still holds after twice the deadline (target 0).
+#   readers  20 clients asking for an endless stream and never reading:
+#            the upstream streams still open after twice the deadline
+#            (target 0: --client-write-timeout at DEADLINE).
+#   loop     HTTP_PROXY naming the proxy itself: the sessions one request
+#            makes in 3 s (target <= 2: itself and its refused return).
+#   ws       a WebSocket message of WS_SIZE, in a frame that says so and in
+#            one declaring 2^62 bytes: the proxy's peak RSS (target <= 150
+#            MB), next to its peak after a message of 1 kB.
+#   replay   `streamtap replay REC --listen` of a recording of REPLAY_SIZE
+#            (the Responses capture of gencapture, recorded with calls
+#            --save-timed): the time until it listens and its peak RSS
+#            after serving it once (target <= 100 MB).
+#   replay-clients  the clients measure, and 20 clients that stop
+#            reading, against replay --listen (target: none open).
 #
 # usage: scripts/proxy-stream.sh
 #
@@ -29,14 +46,18 @@
 #   COMPLETED size of the events of its last response (default 2.7MB)
 #   BIG       size of the big event (default 50MB)
 #   UPLOAD    bytes per upload (default 100000000)
-#   DEADLINE  the client deadlines for the clients measure (default 2s)
-#   ONLY      a comma list of measures (default uploads,stream,clients)
+#   DEADLINE  the client deadlines of the clients, heads, readers and
+#             replay-clients measures (default 2s)
+#   WS_SIZE   bytes of the WebSocket message (default 500000000)
+#   REPLAY_SIZE  size of the recording replay serves (default 200MB)
+#   ONLY      a comma list of measures (default all: uploads,stream,clients,
+#             heads,readers,loop,ws,replay,replay-clients)
 #   BENCH_DIR, KEEP=1  as for scripts/bench.sh
 #
-# Exit status: 0 when the peak RSS of the uploads is within 150 MB, every
-# byte arrived and no slow or idle client is left open; 1 otherwise; 2 on
-# error. A failure of the baseline (the stalls on large events of main) is
-# printed as FAILED base: and does not count.
+# Exit status: 0 when every target above holds for this tree's streamtap
+# (every byte arrived, no client left open); 1 otherwise; 2 on error. A
+# failure of the baseline (the stalls on large events of main) is printed
+# as FAILED base: and does not count.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -47,7 +68,9 @@ COMPLETED=${COMPLETED:-2.7MB}
 BIG=${BIG:-50MB}
 UPLOAD=${UPLOAD:-100000000}
 DEADLINE=${DEADLINE:-2s}
-ONLY=${ONLY:-uploads,stream,clients}
+WS_SIZE=${WS_SIZE:-500000000}
+REPLAY_SIZE=${REPLAY_SIZE:-200MB}
+ONLY=${ONLY:-uploads,stream,clients,heads,readers,loop,ws,replay,replay-clients}
 
 source "$root/scripts/bench-lib.sh"
 bench_setup proxy-stream
@@ -78,11 +101,22 @@ if [[ ,$ONLY, == *,stream,* ]]; then
 	capture_args=(-capture "$dir/proxy-responses.sse" -capture "$dir/proxy-big-event.sse")
 fi
 
+if [[ ,$ONLY, == *,replay* ]]; then
+	rec_src=$dir/replay-capture.sse
+	rec=$dir/replay-recording.sse
+	generated+=("$rec_src" "$rec")
+	echo "generating a recording of $REPLAY_SIZE..." >&2
+	"$TMP/gencapture" -dialect responses -size "$REPLAY_SIZE" -out "$rec_src"
+	"$TMP/streamtap" calls --save-timed "$rec" "$rec_src" >/dev/null
+	rm -f -- "$rec_src"
+	capture_args+=(-recording "$rec")
+fi
+
 echo
 echo "streamtap proxy on loopback — $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a), $(go version | cut -d' ' -f3), $(date -u +%Y-%m-%dT%H:%MZ)"
 rc=0
 "$TMP/proxystream" -bin "$TMP/streamtap" "${base_args[@]}" "${capture_args[@]}" \
-	-upload-size "$UPLOAD" -deadline "$DEADLINE" -only "$ONLY" | tee "$TMP/out" || rc=$?
+	-upload-size "$UPLOAD" -deadline "$DEADLINE" -ws-size "$WS_SIZE" -only "$ONLY" | tee "$TMP/out" || rc=$?
 ((rc <= 1)) || exit 2 # 1: a measure of the binary failed (FAILED bin: above)
 
 verdict=0
@@ -102,5 +136,25 @@ if open=$(sed -n 's/^clients bin: \([0-9]*\) of .*/\1/p' "$TMP/out") && [[ -n $o
 		echo "PASS: no slow or idle client left open"
 	fi
 fi
+# target NAME VALUE MAX WHAT: a PASS or FAIL line when VALUE was measured
+target() {
+	[[ -n $2 ]] || return 0
+	if awk -v v="$2" -v m="$3" 'BEGIN { exit !(v <= m) }'; then
+		echo "PASS: $1 $4 $2 (at most $3)"
+	else
+		echo "FAIL: $1 $4 $2 (at most $3)"
+		verdict=1
+	fi
+}
+target heads "$(sed -n 's/^heads bin: .*peak RSS \([0-9]*\) MB.*/\1/p' "$TMP/out")" 150 "peak RSS MB"
+target heads "$(sed -n 's/^heads bin: .*; \([0-9]*\) still open.*/\1/p' "$TMP/out")" 0 "connections still open"
+target readers "$(sed -n 's/^readers bin: \([0-9]*\) of .*/\1/p' "$TMP/out")" 0 "upstream streams still open"
+target loop "$(sed -n 's/^loop bin: .* \([0-9]*\) sessions logged.*/\1/p' "$TMP/out")" 2 "sessions"
+for peak in $(sed -n 's/^ws bin: .*proxy peak RSS \([0-9]*\) MB.*/\1/p' "$TMP/out"); do
+	target ws "$peak" 150 "peak RSS MB"
+done
+target replay "$(sed -n 's/^replay bin: .*peak RSS \([0-9]*\) MB.*/\1/p' "$TMP/out")" 100 "peak RSS MB"
+target replay-clients "$(sed -n 's/^replay-clients bin: \([0-9]*\) of .*/\1/p' "$TMP/out")" 0 "slow or idle clients still open"
+target replay-clients "$(sed -n 's/^replay-clients bin: .*; \([0-9]*\) of .*still served/\1/p' "$TMP/out")" 0 "clients that stopped reading still served"
 ((rc == 0)) || verdict=1
 exit $verdict

@@ -2,13 +2,13 @@
 // scripts/proxy-sessions.sh: it serves a generated stream as the upstream,
 // or sends sessions through the proxy as a client.
 //
-//	proxyload upstream -listen 127.0.0.1:9001 -body stream.sse
+//	proxyload upstream -listen 127.0.0.1:9001 -body stream.sse [-gap 20ms]
 //	proxyload drive -proxy http://127.0.0.1:9002 -n 2000 -c 4
 //	proxyload port
 //
 // The upstream answers every request with the body file as
-// text/event-stream, in 4 KiB writes, each flushed, so the proxy sees a
-// stream and not one block. The driver sends n POST /v1/responses
+// text/event-stream, in 4 KiB writes, each flushed (and -gap apart, so
+// that sessions overlap), so the proxy sees a stream and not one block. The driver sends n POST /v1/responses
 // requests, c at a time, reads every response whole, and fails unless each
 // one came back complete and 200. On success it prints one line of
 // key=value facts to stdout. port prints a free loopback port.
@@ -50,6 +50,7 @@ func upstream(args []string) {
 	fs := flag.NewFlagSet("upstream", flag.ExitOnError)
 	listen := fs.String("listen", "127.0.0.1:0", "listen on ADDR")
 	bodyPath := fs.String("body", "", "the stream FILE to serve")
+	gap := fs.Duration("gap", 0, "wait DURATION between two writes")
 	_ = fs.Parse(args)
 	body, err := os.ReadFile(*bodyPath)
 	if err != nil {
@@ -72,6 +73,9 @@ func upstream(args []string) {
 			}
 			_ = rc.Flush()
 			rest = rest[n:]
+			if *gap > 0 && len(rest) > 0 {
+				time.Sleep(*gap)
+			}
 		}
 	})
 	fatal(http.Serve(ln, h))

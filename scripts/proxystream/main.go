@@ -23,6 +23,23 @@
 //     counts how many the proxy still holds open after twice -deadline
 //     (plus a second); -bin runs with --client-body-timeout and
 //     --client-idle-timeout set to -deadline, -base with its defaults.
+//   - heads: -heads connections each sending a request head of 1 MiB
+//     (64 KiB writes, never ended): the proxy's peak RSS, and how many it
+//     holds open after twice -deadline (-bin with --client-head-timeout).
+//   - readers: -readers clients asking for an endless stream and never
+//     reading it: how many upstream streams are still open after twice
+//     -deadline (-bin with --client-write-timeout).
+//   - loop: the proxy with HTTP_PROXY naming its own listener, in front
+//     of an upstream on a non-loopback address: the sessions it logs and
+//     the files it holds 3 s after one request.
+//   - ws: a WebSocket whose upstream sends one binary message of -ws-size
+//     bytes, in a frame that says so and in one that declares 2^62 bytes:
+//     the proxy's peak RSS, next to its peak after a message of 1 kB.
+//   - replay: `replay -recording --listen`: the time until it listens,
+//     and its peak RSS after serving the recording once, against the
+//     file's size.
+//   - replay-clients: the clients measure and -readers against replay
+//     --listen (-bin with its client flags at -deadline).
 //
 // It imports only the standard library and is not part of streamtap.
 package main
@@ -57,8 +74,12 @@ func main() {
 	runs := flag.Int("runs", 3, "timed runs per stream, best kept")
 	slow := flag.Int("slow", 20, "clients sending their body at 1 byte/s")
 	idle := flag.Int("idle", 100, "idle keep-alive connections")
-	deadline := flag.Duration("deadline", 2*time.Second, "--client-body-timeout and --client-idle-timeout of -bin")
-	only := flag.String("only", "uploads,stream,clients", "which measures to run")
+	deadline := flag.Duration("deadline", 2*time.Second, "the --client-*-timeout flags of -bin")
+	heads := flag.Int("heads", 600, "connections sending a head of 1 MiB")
+	readers := flag.Int("readers", 20, "clients that stop reading")
+	wsSize := flag.Int64("ws-size", 500_000_000, "bytes of the WebSocket message")
+	recording := flag.String("recording", "", "a timed recording for the replay measures")
+	only := flag.String("only", "uploads,stream,clients", "which measures to run (also heads,readers,loop,ws,replay,replay-clients)")
 	flag.Parse()
 	if *bin == "" {
 		fatal(errors.New("-bin is required"))
@@ -91,13 +112,40 @@ func main() {
 				check(measureStream(name, b, up, c, *runs))
 			}
 		}
+		var clientFlags []string // the bounds of -bin; -base keeps its defaults (it may lack the flags)
+		if i == 0 {
+			d := deadline.String()
+			clientFlags = []string{"--client-body-timeout", d, "--client-idle-timeout", d, "--client-head-timeout", d, "--client-write-timeout", d}
+		}
 		if want("clients") {
-			var extra []string
+			extra := clientFlags
 			if i == 0 {
-				d := deadline.String()
-				extra = []string{"--client-body-timeout", d, "--client-idle-timeout", d}
+				extra = clientFlags[:4]
 			}
 			check(measureClients(name, b, up, *slow, *idle, *deadline, extra))
+		}
+		if want("heads") {
+			check(measureHeads(name, b, up, *heads, *deadline, clientFlags))
+		}
+		if want("readers") {
+			check(measureReaders(name, b, up, *readers, *deadline, clientFlags))
+		}
+		if want("loop") {
+			check(measureLoop(name, b, up))
+		}
+		if want("ws") {
+			check(measureWS(name, b, up, *wsSize, nil))
+		}
+		if want("replay") || want("replay-clients") {
+			if *recording == "" {
+				fatal(errNoRecording)
+			}
+		}
+		if want("replay") {
+			check(measureReplay(name, b, *recording, nil))
+		}
+		if want("replay-clients") {
+			check(measureReplayClients(name, b, *recording, *slow, *idle, *readers, *deadline, clientFlags))
 		}
 	}
 	if failed {
@@ -122,6 +170,9 @@ type upstream struct {
 	addr string
 	mu   sync.Mutex
 	got  []received
+
+	endless     atomic.Int64 // endless streams started
+	endlessOpen atomic.Int64 // endless streams not ended
 }
 
 type received struct {
@@ -142,6 +193,14 @@ func startUpstream() *upstream {
 }
 
 func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.URL.Path == "/ws":
+		serveWS(w, r)
+		return
+	case r.URL.Query().Get("endless") != "":
+		u.serveEndless(w, r)
+		return
+	}
 	if p := r.URL.Query().Get("path"); p != "" {
 		f, err := os.Open(p)
 		if err != nil {
@@ -163,6 +222,22 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	// The driver reads this, or has hung up: nothing to do either way.
 	_, _ = io.WriteString(w, "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":0,\"response\":{\"id\":\"r\",\"status\":\"completed\",\"output\":[]}}\n\n")
+}
+
+// serveEndless sends SSE events of 32 KiB until the request is cancelled.
+func (u *upstream) serveEndless(w http.ResponseWriter, r *http.Request) {
+	u.endless.Add(1)
+	u.endlessOpen.Add(1)
+	defer u.endlessOpen.Add(-1)
+	w.Header().Set("Content-Type", "text/event-stream")
+	rc := http.NewResponseController(w)
+	ev := []byte("data: " + strings.Repeat("x", 32<<10) + "\n\n")
+	for r.Context().Err() == nil {
+		if _, err := w.Write(ev); err != nil {
+			return
+		}
+		_ = rc.Flush()
+	}
 }
 
 func (u *upstream) take() []received {

@@ -1,11 +1,12 @@
 package bedrock
 
 import (
-	"github.com/streamtap/streamtap/model"
 	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
 
 // Whole InvokeModel bodies of the text models, in the shapes of AWS's
@@ -73,7 +74,7 @@ func TestInvokeWholeBody(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := model.Assemble([]byte(tc.body), capture.FormatAuto, model.Options{KeepEvents: true})
 			rep := s.Report()
-			sameReportJSON(t, s, rep)
+			dialecttest.SameReportJSON(t, s, rep)
 			if rep.Dialect != "bedrock-invoke" || rep.Dialects != nil {
 				t.Fatalf("dialect = %s %v; want only bedrock-invoke", rep.Dialect, rep.Dialects)
 			}

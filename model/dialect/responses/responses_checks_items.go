@@ -60,7 +60,7 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 			if wasOpened && open.callID == "" && it.Type == "function_call" {
 				out.Add(rCallIDMissing, evs[:2], "call %s has no call_id at output_item.added (event %d); it first appears at event %d",
 					label, origin, seen[0].Ordinal)
-				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				seen, evs, more = afterLate(seen, evs, more)
 				vals = valuesAt(seen, more)
 			}
 			if len(seen) > 0 || more.N > 0 {
@@ -70,7 +70,7 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 			if wasOpened && open.name == "" {
 				out.Add(rNameLate, evs[:2], "call %s has no name at output_item.added (event %d); the name %s first appears at event %d",
 					label, origin, checks.Quote(seen[0].Value), seen[0].Ordinal)
-				seen, evs = seen[1:], append(evs[:1], evs[2:]...)
+				seen, evs, more = afterLate(seen, evs, more)
 				vals = valuesAt(seen, more)
 			}
 			if len(seen) > 0 || more.N > 0 {
@@ -260,6 +260,27 @@ func textSourceLabel(n model.TextSourceName) string {
 // valuesAt lists the distinct values seen with the events that carried
 // each: "x" (events 3, 5), "y" (event 9); past maxValuesShown values it
 // counts the rest, with the new values among the observations the model
+// afterLate drops a value that arrived late (an item opened without a
+// call_id or name learns it later) from the values seen and from evs
+// (the item's origin, then each value's event): its first arrival, which
+// the late rule reports, and every later event that states the same
+// value, which is no change. Observations past the kept ones count as a
+// change only when they bring a value not kept (more.Fresh).
+func afterLate(seen []model.IDSeen, evs []int, more model.IDTally) ([]model.IDSeen, []int, model.IDTally) {
+	late := seen[0].Value
+	keptSeen, keptEvs := []model.IDSeen{}, []int{evs[0]}
+	for k, x := range seen[1:] {
+		if x.Value != late {
+			keptSeen = append(keptSeen, x)
+			keptEvs = append(keptEvs, evs[k+2])
+		}
+	}
+	if more.Fresh == 0 {
+		more.N = 0
+	}
+	return keptSeen, keptEvs, more
+}
+
 // only counted (more).
 func valuesAt(seen []model.IDSeen, more model.IDTally) string {
 	var order []string
