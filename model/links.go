@@ -24,6 +24,12 @@ type Linker interface {
 	// Wants lists the keys the request of exchange x continues, each with
 	// what it does to the exchange that offered it.
 	Wants(x *capture.Exchange) []Want
+	// Carry returns what a finished exchange, session s, hands the
+	// exchange that continues it, in the dialect's own form (MCP: the
+	// requests its stream left unanswered, which a GET that resumes it
+	// answers; a resumed stream carries its own on, so a stream resumed
+	// twice still knows them); nil for nothing. It is asked with Marks.
+	Carry(s *Session) []byte
 }
 
 // Want is a key an exchange's request continues (see Linker), and what it
@@ -44,12 +50,14 @@ type ExchangeLink struct {
 }
 
 // Earlier is the exchange a stream continues, as its session reads it:
-// the request (an MCP GET that resumes a POST's stream carries the
-// responses to that POST's requests) and what that exchange offered
-// (Linker.Marks: the ids of the events it delivered already).
+// its exchange, what it offered (Linker.Marks: the ids of the events it
+// delivered already) and what it carries on (Linker.Carry: an MCP
+// stream's unanswered requests, whose responses a GET that resumes it
+// carries).
 type Earlier struct {
 	Exchange *capture.Exchange
 	Marks    []string
+	Carry    []byte
 }
 
 // SetEarlier tells the session the exchange its stream continues (see
@@ -119,7 +127,7 @@ func (t *Turns) addMarks(id int, s *Session) bool {
 	for _, k := range marks {
 		t.marks[k] = id
 	}
-	t.earlier[id] = Earlier{Exchange: s.Exchange(), Marks: marks}
+	t.earlier[id] = Earlier{Exchange: s.Exchange(), Marks: marks, Carry: l.Carry(s)}
 	return true
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
 
 // The shared captures of the app leg (../shared/captures-app): MCP
@@ -62,6 +63,7 @@ func mcpRows(t *testing.T, dir string) []appRow {
 // imported archive read it: linked to the exchange it continues.
 type exchange struct {
 	name string // the recording's name without .rec.*
+	data []byte // the recording
 	x    capture.Exchange
 	link model.ExchangeLink
 	s    *model.Session
@@ -89,9 +91,9 @@ func readMode(t *testing.T, dir, mode string) []*exchange {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		e := &exchange{name: strings.Split(filepath.Base(p), ".rec.")[0], x: rec.Exchange}
+		e := &exchange{name: strings.Split(filepath.Base(p), ".rec.")[0], data: data, x: rec.Exchange}
 		e.link = turns.LinkExchange(&e.x)
-		opts, c := checks.Attach(model.Options{KeepEvents: true, Exchange: &e.x, Earlier: e.link.Earlier})
+		opts, c := checks.Attach(model.Options{KeepEvents: true, Raw: bytes.NewReader(data), Exchange: &e.x, Earlier: e.link.Earlier})
 		e.s, e.c = model.Assemble(data, capture.FormatAuto, opts), c
 		turns.Add(i+1, e.s)
 		out = append(out, e)
@@ -179,6 +181,10 @@ func TestManifest(t *testing.T) {
 			name := strings.TrimSuffix(strings.TrimSuffix(row.File, ".sse"), ".json")
 			e := byName(t, modes[mode], name)
 			rep := e.s.Report()
+			dialecttest.SameReportJSON(t, e.s, rep)
+			dialecttest.CheckTiling(t, e.s, e.data)
+			dialecttest.CheckOutputs(t, e.s)
+			dialecttest.CheckArgsAsOf(t, e.s, len(e.data))
 			if rep.Dialect != "mcp" {
 				t.Errorf("dialect = %s; want mcp", rep.Dialect)
 			}

@@ -227,6 +227,7 @@ type pending struct {
 	text            *model.Item // its result's text content
 	token           string      // IDKey of its progressToken, "" when none
 	answered        int         // the event of its response, or -1
+	raw             []byte      // the request, when seen: a stream that resumes this one answers it (Carry)
 }
 
 // note is a finding of the event being added, for the rules (mcpChecks).
@@ -341,23 +342,17 @@ func (st *mcpState) unrequested(s *model.Session, ord int) {
 // them by the Last-Event-ID): its requests are the ones the GET answers,
 // and the events it delivered must not come again.
 func (st *mcpState) resumes(s *model.Session, e model.Earlier, ord int) {
-	if e.Exchange == nil || !strings.EqualFold(e.Exchange.Method, http.MethodPost) {
-		return
+	if e.Exchange == nil {
+		return // not linked: the requests it answers are not known
 	}
-	body := bytes.TrimSpace(e.Exchange.RequestBody)
-	if jsonscan.Validate(body) != nil {
-		return
-	}
-	each := func(v []byte) {
+	// What the resumed stream carries on (Carry): the requests it left
+	// unanswered, a JSON array.
+	jsonscan.Elements(e.Carry, func(_ int, v []byte) bool {
 		if m := ParseMessage(v); m.Kind == Request {
 			st.expect(s, m, ord, true)
 		}
-	}
-	if jsonscan.Kind(body) == '[' {
-		jsonscan.Elements(body, func(_ int, v []byte) bool { each(v); return true })
-	} else {
-		each(body)
-	}
+		return true
+	})
 	st.known = true
 	prefix := keyEvent + st.sid + " "
 	st.delivered = map[string]bool{}
@@ -372,7 +367,7 @@ func (st *mcpState) resumes(s *model.Session, e model.Earlier, ord int) {
 // carry: a response envelope for it, and for a tools/call its call, whose
 // name and arguments are the request's.
 func (st *mcpState) expect(s *model.Session, m Message, ord int, late bool) *pending {
-	p := &pending{key: IDKey(m.ID), id: IDText(m.ID), method: m.MethodOf(), ord: ord, answered: -1}
+	p := &pending{key: IDKey(m.ID), id: IDText(m.ID), method: m.MethodOf(), ord: ord, answered: -1, raw: m.Raw}
 	p.resp = s.NewResponse(Protocol.ID(), ord)
 	p.resp.Resumed = late
 	p.resp.Status.Set(ord, "in_progress")

@@ -349,6 +349,24 @@ func TestLinks(t *testing.T) {
 	if turns.LinkExchange(&capture.Exchange{Method: "GET", RequestHeader: http.Header{"Mcp-Session-Id": {"another"}, "Last-Event-Id": {"a2"}}}).Prev != 0 {
 		t.Error("a GET of another MCP session links to this one's stream")
 	}
+
+	// A stream resumed twice: the second GET resumes the first, which
+	// was cut too, and still answers the POST's call.
+	add(5, rec("POST", call("20", "slow_count", `{"n":3}`), "200 OK", "text/event-stream", "event: message\nid: b1\ndata: "+progress(1)+"\n\n"))
+	add(6, rec("GET", "", "200 OK", "text/event-stream", "event: message\nid: b2\ndata: "+progress(2)+"\n\n", "Last-Event-Id: b1"))
+	s7, l7 := add(7, rec("GET", "", "200 OK", "text/event-stream", "event: message\nid: b3\ndata: "+result("20", "counted to 3")+"\n\n", "Last-Event-Id: b2"))
+	if r := s7.Report(); l7.Prev != 6 || len(r.Calls) != 1 || r.Calls[0].Name != "slow_count" || r.Text != "counted to 3" {
+		t.Errorf("the second resumption (of #%d) reads %+v, text %q; want #6's, slow_count's result", l7.Prev, r.Calls, r.Text)
+	}
+	// A stream that ended with its response, resumed all the same (the
+	// TypeScript SDK 1.x resumes a stream that ended with an error): the
+	// GET answers nothing, and carries no call.
+	add(8, rec("POST", call("21", "needs_login", `{}`), "200 OK", "text/event-stream",
+		"event: message\nid: c1\ndata: "+`{"jsonrpc":"2.0","id":21,"error":{"code":-32042,"message":"Login required"}}`+"\n\n"))
+	s9, l9 := add(9, rec("GET", "", "200 OK", "text/event-stream", "", "Last-Event-Id: c1"))
+	if r := s9.Report(); l9.Prev != 8 || len(r.Calls) != 0 || s9.Outcome().State != "completed" {
+		t.Errorf("a GET that resumes an answered stream (of #%d) reads %+v, %s; want #8's, no call, completed", l9.Prev, r.Calls, s9.Outcome().State)
+	}
 }
 
 // TestMessage classifies JSON-RPC messages.
@@ -399,7 +417,8 @@ func FuzzMCP(f *testing.F) {
 		for _, method := range []string{"POST", "GET"} {
 			x := &capture.Exchange{Method: method, RequestBody: []byte(req),
 				RequestHeader: http.Header{"Mcp-Session-Id": {sid}, "Last-Event-Id": {"p"}}}
-			earlier := model.Earlier{Exchange: &capture.Exchange{Method: "POST", RequestBody: []byte(req)}, Marks: []string{"event " + sid + " p"}}
+			earlier := model.Earlier{Exchange: &capture.Exchange{Method: "POST", RequestBody: []byte(req)}, Marks: []string{"event " + sid + " p"},
+				Carry: []byte("[" + req + "]")}
 			s, _ := read(body, model.Options{KeepEvents: true, Exchange: x, Earlier: earlier})
 			var b bytes.Buffer
 			if err := s.WriteReportJSON(&b); err != nil || !json.Valid(b.Bytes()) {

@@ -43,6 +43,8 @@ type Message struct {
 	JSONRPC, Method, ID, Params, Res, Err []byte
 	// Why says what makes an Invalid message invalid.
 	Why string
+	// Raw is the whole message, when ParseMessage read it.
+	Raw []byte
 }
 
 // message reads msg, a JSON object (its members read by each).
@@ -89,7 +91,9 @@ func ParseMessage(data []byte) Message {
 	if jsonscan.Validate(data) != nil || jsonscan.Kind(data) != '{' {
 		return Message{Why: "not a JSON object"}
 	}
-	return message(func(fn func(k, v []byte) bool) { jsonscan.Members(data, fn) })
+	m := message(func(fn func(k, v []byte) bool) { jsonscan.Members(data, fn) })
+	m.Raw = data
+	return m
 }
 
 // classify sets Kind (and Why) from the members.

@@ -110,6 +110,33 @@ func (*mcpDialect) Marks(s *model.Session) []string {
 	return out
 }
 
+// Carry hands a GET that resumes the stream the requests it left
+// unanswered, as a JSON array: their responses are the GET's to carry. A
+// resumed stream carries on the requests it did not answer either, so a
+// stream resumed twice still knows them.
+func (*mcpDialect) Carry(s *model.Session) []byte {
+	st := state(s)
+	if st == nil {
+		return nil
+	}
+	var out []byte
+	for _, p := range st.reqs {
+		if p.answered >= 0 || p.raw == nil {
+			continue
+		}
+		if out == nil {
+			out = append(out, '[')
+		} else {
+			out = append(out, ',')
+		}
+		out = append(out, p.raw...)
+	}
+	if out == nil {
+		return nil
+	}
+	return append(out, ']')
+}
+
 // Wants lists what an exchange's request continues: the event a GET
 // resumes after, the request a notifications/cancelled cancels, the server
 // request a response answers.

@@ -129,13 +129,15 @@ func cases() []dialecttest.Case {
 }
 
 // mcpResumed is the POST whose stream a GET resumes, as Turns links them:
-// its request, and the ids of the events it delivered (e1, e2).
+// its request, the ids of the events it delivered (e1, e2), and the
+// request it left unanswered.
 func mcpResumed(body string) *model.Earlier {
 	sid := "9f0d5082-6ab3-4f98-aa8a-3e8c225241da "
 	return &model.Earlier{
 		Exchange: &capture.Exchange{Method: "POST", RequestBody: []byte(body),
 			RequestHeader: http.Header{"Mcp-Session-Id": {"9f0d5082-6ab3-4f98-aa8a-3e8c225241da"}}},
 		Marks: []string{"event " + sid + "e1", "event " + sid + "e2", "request " + sid + "n3"},
+		Carry: []byte("[" + body + "]"),
 	}
 }
 
