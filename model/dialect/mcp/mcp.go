@@ -154,7 +154,7 @@ func (*mcpDialect) Array(s *model.Session, ev *model.Event, data []byte, ord int
 
 func (*mcpDialect) NewAssembly() model.Assembly {
 	return &mcpState{byID: map[string]*pending{}, tokens: map[string]*pending{}, answered: map[string]int{},
-		subs: map[int]string{}, server: map[string]int{}}
+		subs: map[int]string{}, answers: map[int]*pending{}, server: map[string]int{}}
 }
 
 // FinishedWithout completes a GET stream that ended cleanly: a stream of
@@ -175,6 +175,8 @@ func (*mcpDialect) FinishedWithout(s *model.Session, r *model.Response) (int, bo
 // the event being added.
 type mcpState struct {
 	reqs   []*pending          // the client's requests the stream answers, in order
+	open   int                 // how many of them have no response yet
+	single *pending            // the one open request, when handled found it
 	byID   map[string]*pending // by IDKey
 	tokens map[string]*pending // by IDKey of their progressToken
 	// answered holds the event that answered each id first, requests not
@@ -210,8 +212,10 @@ type mcpState struct {
 	sid       string
 	delivered map[string]bool
 	// subs holds the shape of each response event (see Shape), which the
-	// session does not keep: what it answered.
-	subs map[int]string
+	// session does not keep: what it answered; and answers the request it
+	// answered.
+	subs    map[int]string
+	answers map[int]*pending
 	// notes are what the rules report of the event being added.
 	notes []note
 	model.NoSentinel
@@ -395,6 +399,7 @@ func (st *mcpState) expect(s *model.Session, m Message, ord int, late bool) *pen
 		st.byID[p.key] = p
 	}
 	st.reqs = append(st.reqs, p)
+	st.open++
 	return p
 }
 
@@ -499,17 +504,24 @@ func (st *mcpState) serverRequest(s *model.Session, ev *model.Event, m Message, 
 // handled returns the request the server is handling when the stream
 // carries one unanswered request, else nil: a notification or a server
 // request on a POST stream belongs to that stream's request.
+// It counts the open requests as they come and go, and looks for the one
+// only when that count is 1 and it has not found it since: a batch of
+// thousands of requests and as many notifications costs no walk per
+// notification.
 func (st *mcpState) handled() *pending {
-	var open *pending
-	for _, p := range st.reqs {
-		if p.answered < 0 {
-			if open != nil {
-				return nil
+	if st.open != 1 {
+		return nil
+	}
+	if st.single == nil || st.single.answered >= 0 {
+		st.single = nil
+		for _, p := range st.reqs {
+			if p.answered < 0 {
+				st.single = p
+				break
 			}
-			open = p
 		}
 	}
-	return open
+	return st.single
 }
 
 // touch ties event ev to request p's call.
@@ -594,13 +606,21 @@ func (st *mcpState) unknownID(ev *model.Event, m Message, ord int) {
 			ord, IDText(m.ID))
 		return
 	}
-	ids := make([]string, 0, len(st.reqs))
+	ids := make([]string, 0, min(len(st.reqs), maxIDsListed+1))
 	for _, p := range st.reqs {
+		if len(ids) == maxIDsListed {
+			ids = append(ids, "…")
+			break
+		}
 		ids = append(ids, p.id)
 	}
 	st.note(ruleUnknownID, []int{ord}, "event %d: a response to id %s, which no request of this stream has (%s); the client reports an error and drops it",
 		ord, IDText(m.ID), idList(ids))
 }
+
+// maxIDsListed bounds the request ids a finding lists: a batch may carry
+// thousands.
+const maxIDsListed = 5
 
 // toolResult reports whether a result is a CallToolResult: content[],
 // isError or structuredContent, which no other result has.
@@ -617,6 +637,7 @@ func toolResult(s *model.Session, res []byte) bool {
 // and says why), or a JSON-RPC error (the call could not be made).
 func (st *mcpState) answer(s *model.Session, ev *model.Event, p *pending, m Message, ord int) {
 	p.answered = ord
+	st.open--
 	r := p.resp
 	r.Terminal = ord
 	sub := p.method
@@ -646,7 +667,7 @@ func (st *mcpState) answer(s *model.Session, ev *model.Event, p *pending, m Mess
 		p.call.Close(ord)
 		st.touch(ev, p, ord)
 	}
-	st.subs[ord] = sub
+	st.subs[ord], st.answers[ord] = sub, p
 }
 
 // subToolError is the shape of a tools/call result with isError.

@@ -90,10 +90,8 @@ func (mc *mcpChecks) Finish(out *checks.Checker, s *model.Session, _ bool) {
 
 // answeredAt returns the request that event ord answered.
 func (st *mcpState) answeredAt(ord int) *pending {
-	for _, p := range st.reqs {
-		if p.answered == ord {
-			return p
-		}
+	if p := st.answers[ord]; p != nil {
+		return p
 	}
 	return &pending{}
 }

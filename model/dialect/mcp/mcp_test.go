@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -432,4 +433,31 @@ func FuzzMCP(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkBatch reads a batch of 2,000 calls, each with its progress and
+// its result: the cost per message stays flat however many requests the
+// stream carries (no walk over them per message).
+func BenchmarkBatch(b *testing.B) {
+	const n = 2000
+	var req, body strings.Builder
+	req.WriteString("[")
+	for i := range n {
+		id := strconv.Itoa(i + 1)
+		if i > 0 {
+			req.WriteString(",")
+		}
+		req.WriteString(call(id, "f", `{"i":`+id+`}`))
+		body.WriteString(sse(`{"method":"notifications/progress","params":{"progressToken":`+id+`,"progress":1},"jsonrpc":"2.0"}`, result(id, "ok")))
+	}
+	req.WriteString("]")
+	x := &capture.Exchange{Method: "POST", RequestBody: []byte(req.String())}
+	data := []byte(body.String())
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		s, _ := read(string(data), model.Options{Exchange: x})
+		if len(s.Calls()) != n {
+			b.Fatalf("%d calls", len(s.Calls()))
+		}
+	}
 }

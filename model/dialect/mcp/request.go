@@ -71,6 +71,11 @@ var _ model.Linker = Protocol
 // proxy between them saw last too, unless the stream was cut between them.
 const keptIDs = 16
 
+// maxMarked bounds the requests of each side an exchange offers to be
+// cancelled or answered: Turns keeps the keys of tens of thousands of
+// exchanges, and a batch may carry thousands of requests.
+const maxMarked = 64
+
 // The kinds of key.
 const (
 	keyEvent   = "event "   // an SSE event id a stream carried
@@ -98,16 +103,19 @@ func (*mcpDialect) Marks(s *model.Session) []string {
 	for _, id := range st.recent {
 		out = append(out, keyEvent+sid+id)
 	}
+	n := 0
 	for _, p := range st.reqs {
-		if !p.resp.Resumed && p.key != "" {
+		if !p.resp.Resumed && p.key != "" && n < maxMarked {
 			out = append(out, keyRequest+sid+p.key)
+			n++
 		}
 	}
+	servers := make([]string, 0, len(st.server))
 	for key := range st.server {
-		out = append(out, keyServer+sid+key)
+		servers = append(servers, keyServer+sid+key)
 	}
-	slices.Sort(out[len(st.recent):]) // the map's order is random: a stable list
-	return out
+	slices.Sort(servers) // the map's order is random: a stable list
+	return append(out, servers[:min(len(servers), maxMarked)]...)
 }
 
 // Carry hands a GET that resumes the stream the requests it left
