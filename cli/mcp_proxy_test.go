@@ -304,3 +304,19 @@ func TestCassetteMCP(t *testing.T) {
 		t.Errorf("the cancel's header does not say it cancels #1:\n%s", out.String())
 	}
 }
+
+// streamtap request against an MCP server: its own request body is the
+// call the stream answers.
+func TestRequestMCP(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(&mcpServer{})
+	defer up.Close()
+	var out, errs strings.Builder
+	code := run(context.Background(), []string{"request", up.URL + "/mcp", "--json",
+		"-H", "Accept: application/json, text/event-stream", "-H", "Mcp-Session-Id: " + mcpSession,
+		"-d", `{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}},"jsonrpc":"2.0","id":1}`}, os.Stdin, &out, &errs)
+	want := `{"dialect":"mcp","calls":[{"id":"1","name":"add","arguments":"{\"a\":2,\"b\":40}","kind":"tools/call","status":"completed","choice":0,"index":0,"arguments_json":"complete"}],"text":"42","outcome":{"state":"completed"}}`
+	if code != 0 || strings.TrimSpace(out.String()) != want {
+		t.Errorf("request: exit %d\n%s\nwant\n%s\n%s", code, out.String(), want, errs.String())
+	}
+}

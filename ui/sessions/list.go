@@ -169,7 +169,14 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		return strconv.Itoa(in.Status), st.OK
 	case "model":
 		if in.Model == "" && in.Request != nil {
-			return termtext.Safe(in.Request.RPC), st.Accent // what a JSON-RPC request (MCP) calls
+			// What a JSON-RPC request (MCP) calls, where the model would
+			// be: the column is narrow, so a method that names its target
+			// ("tools/call slow_count") shows the target.
+			rpc := in.Request.RPC
+			if method, target, ok := strings.Cut(rpc, " "); ok && strings.Contains(method, "/") && !strings.ContainsAny(target, " ,") {
+				rpc = target
+			}
+			return termtext.Safe(rpc), st.Accent
 		}
 		return termtext.Safe(in.Model), st.Accent
 	case "dialect":
