@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -255,4 +256,76 @@ func deref(p *string) any {
 		return nil
 	}
 	return *p
+}
+
+// TestManifestFindings holds each shared capture's findings to its notes:
+// a tool error is mcp/tool-error, a JSON-RPC error answering a call
+// mcp/jsonrpc-error, a body with no response mcp/no-response (info when
+// its events carry ids, which the client resumes from), a message that is
+// no JSON-RPC mcp/jsonrpc-invalid, an event a resumed stream had
+// delivered already mcp/resume-replayed; nothing else of the dialect, and
+// nothing at warning or above besides.
+func TestManifestFindings(t *testing.T) {
+	dir := appDir(t)
+	modes := map[string][]*exchange{}
+	for _, row := range mcpRows(t, dir) {
+		t.Run(row.File, func(t *testing.T) {
+			mode := modeOf(row.File)
+			if modes[mode] == nil {
+				modes[mode] = readMode(t, dir, mode)
+			}
+			name := strings.TrimSuffix(strings.TrimSuffix(row.File, ".sse"), ".json")
+			e := byName(t, modes[mode], name)
+			want := map[string]checks.Severity{}
+			n := row.Notes
+			switch {
+			case strings.Contains(n, "outcome: tool error"):
+				want["mcp/tool-error"] = checks.Info
+			case strings.Contains(n, "outcome: JSON-RPC error") && strings.Contains(n, "tools/call"):
+				want["mcp/jsonrpc-error"] = checks.Info
+			case strings.Contains(n, "outcome: no response in this body"):
+				want["mcp/no-response"] = checks.Error
+				if bytes.Contains(e.data, []byte("\nid: ")) {
+					want["mcp/no-response"] = checks.Info
+				}
+			}
+			if strings.Contains(n, "not a JSON-RPC message") {
+				want["mcp/jsonrpc-invalid"] = checks.Error
+			}
+			if e.link.Verb == "resumes" && replays(t, modes[mode][e.link.Prev-1], e) {
+				want["mcp/resume-replayed"] = checks.Warning
+			}
+			got := map[string]checks.Severity{}
+			for _, f := range e.c.Report(e.s, checks.Strict).Findings {
+				if strings.HasPrefix(f.Rule, "mcp/") || f.Severity >= checks.Warning {
+					got[f.Rule] = max(got[f.Rule], f.Severity)
+				}
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("findings %v; the notes say %v", got, want)
+			}
+		})
+	}
+}
+
+// replays reports whether the resumed stream b carries an event whose id
+// the stream it resumes, a, carried already.
+func replays(t *testing.T, a, b *exchange) bool {
+	t.Helper()
+	ids := func(data []byte) map[string]bool {
+		out := map[string]bool{}
+		for line := range strings.Lines(string(data)) {
+			if id, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), "id: "); ok {
+				out[id] = true
+			}
+		}
+		return out
+	}
+	seen := ids(a.data)
+	for id := range ids(b.data) {
+		if seen[id] {
+			return true
+		}
+	}
+	return false
 }
