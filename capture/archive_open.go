@@ -58,6 +58,8 @@ func OpenArchive(r io.ReaderAt, size int64, format Format, opt ArchiveOptions) (
 		err = a.indexHAR()
 	case FormatCassette:
 		err = a.indexCassette()
+	case FormatHTTPRR:
+		err = a.indexHTTPRR()
 	default:
 		return nil, ErrNotArchive
 	}
@@ -102,7 +104,7 @@ func (a *Archive) Entry(i int) (*Entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", s.index, s.line, err)
 		}
-		if e, err = cassetteEntry(deref(it), a.opt, a.budget, a.yamlLimit()); err != nil {
+		if e, err = cassetteEntry(deref(it), a.opt, a.budget, a.yamlLimit(), false); err != nil {
 			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", s.index, line(it), err)
 		}
 	}
@@ -449,7 +451,7 @@ func (a *Archive) indexCassette() error {
 				ok = false // say it as the whole parse does, or read what the cut missed
 				break
 			}
-			e, err := cassetteEntry(deref(node), a.opt, a.budget, a.yamlLimit())
+			e, err := cassetteEntry(deref(node), a.opt, a.budget, a.yamlLimit(), false)
 			if err != nil {
 				return fmt.Errorf("cassette: interactions[%d] (line %d): %w", k, line(node), err)
 			}

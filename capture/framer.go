@@ -38,13 +38,18 @@ const (
 	// FormatEventStream is an AWS event stream (eventstream.go), as
 	// Amazon Bedrock streams responses: binary messages.
 	FormatEventStream
+	// FormatHTTPRR is a Go httprr trace (httprr.go), read like
+	// FormatHAR: raw HTTP/1.1 exchanges, as Go projects record them.
+	FormatHTTPRR
 )
 
-var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks", "eventstream"}
+var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks", "eventstream", "httprr"}
 
 // IsArchive reports whether f is a format of several exchanges, read
 // with ReadArchive rather than framed.
-func (f Format) IsArchive() bool { return f == FormatHAR || f == FormatCassette }
+func (f Format) IsArchive() bool {
+	return f == FormatHAR || f == FormatCassette || f == FormatHTTPRR
+}
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {

@@ -137,6 +137,8 @@ var archiveSeeds = []string{
 	"http_interactions:\n- request: {method: get}\n  response: {body: {base64_string: 'eA=='}}\n",
 	"interactions: [{request: {}, response: {code: 200, body: x, duration: 5}}]",
 	"interactions:\n- &a {request: *a}\n",
+	`{"request":{"method":"POST","url":"u","body":"base64:e30="},"response":{"status":{"code":200},"headers":{"Content-Encoding":"gzip"},"body":"base64:H4sI"}}`,
+	"httprr trace v1\n18 62\nGET / HTTP/1.1\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
 	// go-vcr v2, indented; vcrpy's httpx content; a list cut by a key.
 	"---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        method: POST\n        url: https://x/v1\n        body: '{\"model\":\"m\"}'\n      response:\n        body: \"data: 1\\n\\n\"\n        headers:\n            Content-Type:\n                - text/event-stream\n        code: 200\n        duration: 83.9ms\n",
 	"interactions:\n- request:\n    body: '{\"model\":\"m\",\"stream\":true}'\n    method: POST\n    uri: https://x/v1\n  response:\n    content: \"data: {}\\n\\n\"\n    headers:\n      content-encoding:\n      - gzip\n    http_version: HTTP/1.1\n    status_code: 200\nversion: 1\n",
@@ -155,15 +157,16 @@ const (
 )
 
 // FuzzArchive checks the archive readers on arbitrary input, read as
-// detected or as a HAR file or a cassette whatever it is (which): they
+// detected or as a HAR file, a cassette or an httprr trace whatever it is
+// (which): they
 // never panic, and every entry they return reads back as a stream whose
 // frames tile its bytes.
 func FuzzArchive(f *testing.F) {
 	for i, s := range archiveSeeds {
-		f.Add([]byte(s), uint8(i)) // each read as detected, and as HAR or cassette whatever it is
+		f.Add([]byte(s), uint8(i)) // each read as detected, and as HAR, cassette or httprr whatever it is
 	}
 	opt := ArchiveOptions{maxBody: fuzzArchiveInflate, maxFile: 2 * fuzzArchiveInflate}
-	formats := []Format{FormatAuto, FormatHAR, FormatCassette}
+	formats := []Format{FormatAuto, FormatHAR, FormatCassette, FormatHTTPRR}
 	f.Fuzz(func(t *testing.T, in []byte, which uint8) {
 		if len(in) > fuzzArchiveMax {
 			return

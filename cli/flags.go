@@ -131,7 +131,7 @@ type options struct {
 // format into format: the flags every reader takes, then r's own.
 func readFlags(r *reader, o *options, format *string) *flag.FlagSet {
 	fs := newFlagSet(r.name)
-	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), har, cassette (VCR YAML), or auto to detect it")
+	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), har, cassette (VCR YAML or JSON, ddapm-test-agent JSON), httprr (Go httprr trace, or .httprr.gz), or auto to detect it")
 	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
 	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
 	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")

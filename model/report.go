@@ -22,7 +22,12 @@ type CallsReport struct {
 	// disagree (the deltas, output_text.done, content_part.done,
 	// output_item.done, the terminal output[]); absent when none do.
 	TextSources []TextSourcesReport `json:"text_sources,omitempty"`
-	Outcome     OutcomeReport       `json:"outcome"`
+	// Reasoning is the model's reasoning (thinking, a reasoning summary,
+	// thoughts), kept out of Text: a string, or one string per choice,
+	// "" for reasoning that carried no text (redacted or encrypted);
+	// absent when the stream has none.
+	Reasoning any           `json:"reasoning,omitempty"`
+	Outcome   OutcomeReport `json:"outcome"`
 }
 
 // TextSourcesReport is one message whose text sources disagree: which
@@ -115,6 +120,13 @@ func (s *Session) reportTail(rep CallsReport) CallsReport {
 				differ = append(differ, it)
 			}
 		}
+	}
+	switch rs := s.Reasoning(); len(rs) {
+	case 0:
+	case 1:
+		rep.Reasoning = rs[0]
+	default:
+		rep.Reasoning = rs
 	}
 	sortOutput(differ)
 	for _, it := range differ {
@@ -248,7 +260,30 @@ func (pw *pieceWriter) call(c CallReport, args []byte) {
 // tail writes the report's members after "calls".
 func (pw *pieceWriter) tail(r CallsReport) {
 	pw.raw(`,"text":`)
-	switch t := r.Text.(type) {
+	pw.texts(r.Text)
+	if len(r.TextSources) > 0 {
+		pw.raw(`,"text_sources":[`)
+		for i, ts := range r.TextSources {
+			if i > 0 {
+				pw.raw(",")
+			}
+			pw.textSources(ts)
+		}
+		pw.raw("]")
+	}
+	if r.Reasoning != nil {
+		pw.raw(`,"reasoning":`)
+		pw.texts(r.Reasoning)
+	}
+	pw.raw(`,"outcome":`)
+	pw.value(r.Outcome)
+	pw.raw("}\n")
+}
+
+// texts writes a text member's value: a string or one per choice, each
+// escaped in pieces (a text may be megabytes).
+func (pw *pieceWriter) texts(v any) {
+	switch t := v.(type) {
 	case string:
 		pw.quoted(t)
 	case []string:
@@ -267,19 +302,6 @@ func (pw *pieceWriter) tail(r CallsReport) {
 	default:
 		pw.value(t)
 	}
-	if len(r.TextSources) > 0 {
-		pw.raw(`,"text_sources":[`)
-		for i, ts := range r.TextSources {
-			if i > 0 {
-				pw.raw(",")
-			}
-			pw.textSources(ts)
-		}
-		pw.raw("]")
-	}
-	pw.raw(`,"outcome":`)
-	pw.value(r.Outcome)
-	pw.raw("}\n")
 }
 
 // textSources writes one message's disagreeing text sources, each value

@@ -414,7 +414,7 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 	if !frags && len(stmts) > 0 && stmts[0].Name != model.SourceDeltas.String() {
 		from = fmt.Sprintf(" (%s #%d)", stmts[0].Name, stmts[0].Ordinal)
 	}
-	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %s · json ", len(args), from, plain.CountOf(fragmentsAsOf(&it.Args, ord), "fragment")))
+	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %s · json ", len(args), from, plain.CountOf(it.ArgsFragmentsAsOf(ord), "fragment")))
 	if len(args) == 0 {
 		c.list.add(info+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()), st.Muted.Render("  (no arguments yet)"))
 	} else {
@@ -519,12 +519,6 @@ func (c *callsPane) textDoc(it *model.Item, buf int, b *model.Buffer, txt []byte
 	d := c.docFor(callDocKey{it: it, buf: buf, ord: ord, w: c.w, n: len(txt)}, old, txt, doc.Text, ms, me)
 	c.addDoc(d, ms, selected)
 	return d.Done()
-}
-
-// fragmentsAsOf counts the fragments added by the end of ord.
-func fragmentsAsOf(b *model.Buffer, ord int) int {
-	_, i := b.AsOf(ord)
-	return i + 1
 }
 
 // sideBySide shows the distinct values of the statements in two columns,

@@ -84,6 +84,9 @@ func Summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode Labe
 			if frag, ok := Fragment(&it.Args, ord); ok {
 				return itemLabel(it) + " +" + QuoteShort(frag)
 			}
+			if ops := it.PathArgs().OpsAt(ord); len(ops) > 0 {
+				return itemLabel(it) + " " + pathOps(ops)
+			}
 			if it.ArgsAsOf(ord) != nil {
 				args := it.ArgsAsOf(ord)
 				return itemLabel(it) + " args " + QuoteShort(tail(string(args[max(len(args)-summaryMax-utf8.UTFMax, 0):]), summaryMax))
@@ -155,6 +158,31 @@ func Fragment(buf *model.Buffer, ord int) (string, bool) {
 	// than quoteShort keeps (and enough more to know it was cut).
 	end = min(end, start+summaryMax+utf8.UTFMax)
 	return string(buf.Bytes()[start:end]), true
+}
+
+// pathOps describes the values an event added at JSON paths (Gemini's
+// partialArgs) as the other dialects' deltas are described, by what they
+// added: a string's piece as +"…" (the next piece of the same string may
+// follow), any other value as = and its JSON, each after its path; the
+// first few.
+func pathOps(ops []model.PathOp) string {
+	const shown = 3
+	var b strings.Builder
+	for i, op := range ops[:min(len(ops), shown)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(SafeLabel(op.Path))
+		if op.IsStr {
+			b.WriteString(" +" + QuoteShort(string(op.Str[:min(len(op.Str), summaryMax+utf8.UTFMax)])))
+		} else {
+			b.WriteString(" = " + termtext.Safe(Truncate(string(op.Raw[:min(len(op.Raw), summaryMax+utf8.UTFMax)]), summaryMax)))
+		}
+	}
+	if len(ops) > shown {
+		fmt.Fprintf(&b, " (+%d more)", len(ops)-shown)
+	}
+	return b.String()
 }
 
 // statusChange describes a finish reason or response status set by ord.
@@ -562,6 +590,14 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 			}
 		}
 	}
+	switch t := rep.Reasoning.(type) {
+	case string:
+		fmt.Fprintf(&b, "\nreasoning: %s\n", reasoningLine(t))
+	case []string:
+		for i, s := range t {
+			fmt.Fprintf(&b, "\nreasoning[%d]: %s\n", i, reasoningLine(s))
+		}
+	}
 	switch t := rep.Text.(type) {
 	case string:
 		if t != "" {
@@ -577,6 +613,15 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	writeTextSources(&b, rep.TextSources)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// reasoningLine is reasoning as WriteCalls shows it: its text, or what
+// an empty one means.
+func reasoningLine(s string) string {
+	if s == "" {
+		return "(no text: redacted or encrypted)"
+	}
+	return termtext.Safe(s)
 }
 
 // writeTextSources shows, under the text, each message whose statements

@@ -1,7 +1,6 @@
 package bedrock_test
 
 import (
-	"encoding/base64"
 	"os"
 	"path/filepath"
 	"slices"
@@ -78,14 +77,44 @@ func cases() []dialecttest.Case {
 		dialecttest.Hit("invoke/chunk-invalid", "bytes not base64", join(modeltest.WithEvent(modeltest.InvokeAnthropic(`"{}"`), 2, modeltest.ESEvent("chunk", `{"bytes":"not base64!"}`))), 2),
 		dialecttest.Hit("invoke/chunk-invalid", "bytes decode to no object", join(modeltest.WithEvent(modeltest.InvokeAnthropic(`"{}"`), 2, modeltest.ESEvent("chunk", `{"bytes":"WzFd"}`))), 2),
 		dialecttest.Miss("invoke/chunk-invalid", "sound chunks", join(modeltest.InvokeAnthropic(`"{}"`))),
-		dialecttest.Hit("invoke/unknown-model", "an unknown family", modeltest.ESEvent("chunk", `{"bytes":"`+base64.StdEncoding.EncodeToString([]byte(`{"completion":"Hi","stop":null}`))+`"}`), 0),
-		dialecttest.Miss("invoke/unknown-model", "Titan", modeltest.ESEvent("chunk", `{"bytes":"`+base64.StdEncoding.EncodeToString([]byte(`{"outputText":"Hi","index":0,"completionReason":"FINISH"}`))+`"}`)),
+		dialecttest.Hit("invoke/unknown-model", "a chunk no family explains", chunks(`{"token":{"text":"Hi"},"generated_text":null}`), 0),
+		dialecttest.Hit("invoke/unknown-model", "two Converse members in one chunk", chunks(`{"messageStart":{"role":"assistant"},"messageStop":{"stopReason":"end_turn"}}`), 0),
+		dialecttest.Miss("invoke/unknown-model", "Titan", chunks(`{"outputText":"Hi","index":0,"completionReason":"FINISH"}`)),
+		// Every family of AWS's model parameter pages is read, with
+		// Bedrock's own members beside it.
+		dialecttest.Miss("invoke/unknown-model", "Claude Text Completions, typed", chunks(`{"type":"completion","completion":" Hi","stop_reason":null,"stop":null}`,
+			`{"type":"completion","completion":"","stop_reason":"stop_sequence","stop":"\n\nHuman:","amazon-bedrock-invocationMetrics":{"inputTokenCount":1}}`)),
+		dialecttest.Miss("invoke/unknown-model", "Claude Text Completions, untyped", chunks(`{"completion":" Hi","stop_reason":"stop_sequence","stop":"\n\nHuman:","amazon-bedrock-invocationMetrics":{}}`)),
+		dialecttest.Miss("invoke/unknown-model", "Nova's last chunk with the invocation metrics", chunks(`{"messageStart":{"role":"assistant"}}`,
+			`{"messageStop":{"stopReason":"end_turn"}}`, `{"metadata":{"usage":{"inputTokens":1,"outputTokens":1}},"amazon-bedrock-invocationMetrics":{"inputTokenCount":1}}`)),
+		dialecttest.Miss("invoke/unknown-model", "Nova deltas with a guardrail's action", chunks(`{"messageStart":{"role":"assistant"}}`,
+			`{"contentBlockDelta":{"delta":{"text":"Hi"},"contentBlockIndex":0},"amazon-bedrock-guardrailAction":"INTERVENED"}`)),
+		dialecttest.Miss("invoke/unknown-model", "Cohere generations by index", chunks(`{"index":0,"is_finished":false,"text":" A"}`, `{"index":1,"is_finished":false,"text":" B"}`,
+			`{"finish_reason":"COMPLETE","is_finished":true,"amazon-bedrock-invocationMetrics":{}}`)),
+		dialecttest.Miss("invoke/unknown-model", "AI21 Jamba's metrics-only last chunk", chunks(`{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}`,
+			`{"amazon-bedrock-invocationMetrics":{"inputTokenCount":1,"outputTokenCount":1}}`)),
+		dialecttest.Miss("bedrock/metadata-missing", "Nova's metadata beside the invocation metrics", chunks(`{"messageStart":{"role":"assistant"}}`,
+			`{"contentBlockDelta":{"delta":{"text":"Hi"},"contentBlockIndex":0}}`, `{"contentBlockStop":{"contentBlockIndex":0}}`, `{"messageStop":{"stopReason":"end_turn"}}`,
+			`{"metadata":{"usage":{"inputTokens":1,"outputTokens":1}},"amazon-bedrock-invocationMetrics":{"inputTokenCount":1}}`)),
+		dialecttest.Miss("bedrock/delta-unknown-block", "Nova text blocks opened by their first delta, one a delta, beside a guardrail's action", chunks(`{"messageStart":{"role":"assistant"}}`,
+			`{"contentBlockDelta":{"delta":{"text":"On"},"contentBlockIndex":0},"amazon-bedrock-guardrailAction":"INTERVENED"}`, `{"contentBlockStop":{"contentBlockIndex":0}}`,
+			`{"contentBlockDelta":{"delta":{"text":" it"},"contentBlockIndex":2},"amazon-bedrock-guardrailAction":"INTERVENED"}`, `{"contentBlockStop":{"contentBlockIndex":2}}`,
+			`{"messageStop":{"stopReason":"end_turn"}}`, `{"metadata":{"usage":{}},"amazon-bedrock-invocationMetrics":{}}`)),
 
 		// One implementation: the Anthropic rules judge the Anthropic
 		// events InvokeModel chunks wrap.
 		dialecttest.Hit("anthropic/tool-input-invalid-json", "Anthropic input cut inside InvokeModel chunks", join(modeltest.InvokeAnthropic(`""`, `"{\"city\":"`)), 1, 4),
 		dialecttest.Miss("anthropic/tool-input-invalid-json", "Anthropic input whole inside InvokeModel chunks", join(modeltest.InvokeAnthropic(`""`, `"{\"city\":\"Paris\"}"`))),
 	}
+}
+
+// chunks is an InvokeModel stream of chunks wrapping each inner event.
+func chunks(inner ...string) string {
+	var b strings.Builder
+	for _, in := range inner {
+		b.WriteString(modeltest.InvokeChunk(in))
+	}
+	return b.String()
 }
 
 // TestCapturesClean: the Bedrock streams of ../shared/captures-next, when
