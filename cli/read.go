@@ -142,7 +142,8 @@ func (r *reader) fail(err error) error {
 }
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,
-// or (for the viewer only) the demo sample when there is no input at all.
+// or (for the viewer only) the demo sample when there is no input and
+// stdin is a terminal.
 // "-" on a terminal reads what is typed until ctrl+d, like cat, after a
 // hint on stderr; ctrl+c (ctx) ends the read at once, as it ends any
 // read (capture.Interruptible).
@@ -162,8 +163,13 @@ func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer
 		return src, operandError(o.input, err)
 	case capture.IsPipe(stdin):
 		return capture.Open("-", stdin)
-	case demo:
+	case demo && isTerminal(stdin):
 		return sampleSource(samples.Default)
+	case demo:
+		// stdin is neither a pipe, a file nor a terminal: /dev/null, as a
+		// CI script whose variable was unset leaves it. The demo there
+		// would pass for the stream the script meant, with exit 0.
+		return nil, errors.New("no input: stdin is not a pipe, a file or a terminal (/dev/null?): give a FILE, '-' for stdin, or pipe a stream in; the demo opens only on a terminal")
 	}
 	return nil, errors.New("no input: give a FILE, '-' for stdin, or pipe a stream in")
 }
@@ -183,6 +189,9 @@ func sampleSource(name string) (*capture.Source, error) {
 func readStream(ctx context.Context, src *capture.Source, o options, opt model.Options,
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	ropt := capture.ReadOptions{Format: o.format}
+	if opt.Exchange == nil {
+		opt.Exchange, opt.Earlier = exchangeOf(src, o), o.earlier
+	}
 	if o.save != "" {
 		save, err := createOutput("--save", o.save, o.force)
 		if err != nil {
@@ -210,6 +219,9 @@ func readSession(ctx context.Context, src *capture.Source, ropt capture.ReadOpti
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	if opt.Raw == nil {
 		opt.Raw = src.ReaderAt()
+	}
+	if opt.Exchange == nil {
+		opt.Exchange = src.Exchange
 	}
 	if opt.Raw == nil && keep {
 		store := new(capture.Store)

@@ -32,6 +32,10 @@ const (
 	// OutcomeClosed: a connection that switched protocols (a WebSocket)
 	// and carried no response.
 	OutcomeClosed = "closed"
+	// OutcomeNotAStream: the input holds data, but no event of it is one
+	// of a known dialect: not an LLM stream at all (a text file, an HTML
+	// error page), which "truncated" misnamed.
+	OutcomeNotAStream = "not-a-stream"
 	// OutcomeStreaming: the stream has not ended yet.
 	OutcomeStreaming = "streaming"
 )
@@ -41,7 +45,7 @@ const (
 // state of a stream still being read).
 func Outcomes() []string {
 	return []string{OutcomeCompleted, OutcomeIncomplete, OutcomeBlocked, OutcomeFailed, OutcomeError,
-		OutcomeTruncated, OutcomeEmpty, OutcomeClosed}
+		OutcomeTruncated, OutcomeEmpty, OutcomeClosed, OutcomeNotAStream}
 }
 
 // PromptChoice is the choice under which a response's Finish holds a

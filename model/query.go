@@ -269,6 +269,8 @@ func (s *Session) Outcome() Outcome {
 			// A connection that carried no response: its messages, if
 			// any, are comments (a WebSocket of another kind, or none).
 			return Outcome{State: OutcomeClosed, Ordinal: -1}
+		case s.data > 0 && s.Dialect() == DialectUnknown:
+			return Outcome{State: OutcomeNotAStream, Detail: "no event of a known dialect", Ordinal: -1}
 		}
 		return Outcome{State: OutcomeTruncated, Detail: "no response recognised", Ordinal: -1}
 	}

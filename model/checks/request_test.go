@@ -267,11 +267,11 @@ func TestRequestMessages(t *testing.T) {
 			e[6].Body = `"output_index":0,"item":` + fc("arguments", `"{\"city\":\"Paris\",\"units\":\"k\"}"`)
 			return e
 		}), respReq(respFn("get_weather", cityOnly, true), ""), qArgsSchema,
-			`get_weather (call_1): /units: value must be one of 'c', 'f' [enum] (arguments complete at event 6)`},
+			`the arguments of call get_weather, complete at event 6, break its schema: /units: value must be one of 'c', 'f' [enum] — id "call_1"`},
 		{"required", respStream, respReq(respFn("get_weather", needUnits, true), ""), qArgsSchema,
-			`get_weather (call_1): (root): missing property 'units' [required]`},
+			`the arguments of call get_weather, complete at event 6, break its schema: (root): missing property 'units' [required]`},
 		{"undeclared", respStream, respReq(respFn("get_time", cityOnly, false), ""), qUndeclared,
-			`get_weather (call_1) at event 2 names a tool the request does not declare (it declares get_time)`},
+			`call get_weather at event 2 names a tool the request does not declare; it declares get_time — id "call_1"`},
 		{"none", respStream, respReq(respFn("get_weather", cityOnly, false), `,"tool_choice":"none"`), qChoice,
 			`tool_choice is "none", but response resp_1 made 1 call: get_weather (call_1) at event 2`},
 		{"parallel", chatTwo, chatReq(chatFn("get_weather", cityOnly), `,"parallel_tool_calls":false`), qParallel,

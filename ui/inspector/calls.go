@@ -311,32 +311,27 @@ func (c *callsPane) addDoc(d *doc.Layout, ms int, selected bool) {
 	}
 }
 
-func roleRank(it *model.Item) int {
-	switch it.Role {
-	case model.RoleCall:
-		return 0
-	case model.RoleReasoning:
-		return 1
-	case model.RoleMessage:
-		return 2
-	}
-	return 3
-}
-
 // shownItems returns the items the pane lists as of event ord: the
-// calls, then reasoning, then text, each in output order, which the
-// session's index of each response's items already is; and how many are
-// calls.
+// calls, reasoning and text begun by then, in output order (the order
+// the session indexes each response's items in, and the lanes pane's),
+// so that reasoning the model wrote before a call is read before it; and
+// how many are calls.
 func shownItems(s *model.Session, ord int) ([]*model.Item, int) {
-	var byRank [3][]*model.Item
+	var items []*model.Item
+	calls := 0
 	for r := -1; r < len(s.Responses); r++ {
 		for _, it := range s.ResponseItems(r) {
-			if k := roleRank(it); k < len(byRank) && it.First <= ord {
-				byRank[k] = append(byRank[k], it)
+			switch {
+			case it.First > ord:
+			case it.Role == model.RoleCall:
+				items = append(items, it)
+				calls++
+			case it.Role == model.RoleReasoning, it.Role == model.RoleMessage:
+				items = append(items, it)
 			}
 		}
 	}
-	return slices.Concat(byRank[:]...), len(byRank[0])
+	return items, calls
 }
 
 // item lays out one item as of ord.

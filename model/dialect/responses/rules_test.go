@@ -394,6 +394,15 @@ func cases() []dialecttest.Case {
 		}), 7, 8),
 		dialecttest.Miss("responses/done-sentinel", "no [DONE]", modeltest.Resp(noEvents)),
 
+		// A gateway that drops every event: line: the OpenAI SDKs read on,
+		// clients that dispatch on the event name get nothing.
+		dialecttest.Hit("responses/event-name-missing", "no event: lines", modeltest.Resp(noEvents), 0, 1, 2, 3, 4, 5, 6, 7),
+		dialecttest.Hit("responses/event-name-missing", "one event: line lost", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
+			e[4].Name = "-"
+			return e
+		}), 4),
+		dialecttest.Miss("responses/event-name-missing", "every event named", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt { return e })),
+
 		dialecttest.Hit("responses/done-before-terminal", "[DONE] before completed", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
 			return modeltest.Ins(e, 7, modeltest.Revt{Typ: "[DONE]", Name: "-"})
 		}), 7, 8),
