@@ -86,13 +86,18 @@ func sampleServer(t *testing.T) *httptest.Server {
 // base) once per name in steps and passing every stream on to its client,
 // one after the other: its stream holds the provider's call ids and text.
 func relay(t *testing.T, steps ...string) func(string) *httptest.Server {
+	return relayWith(t, `{"model":"m","stream":true}`, steps...)
+}
+
+// relayWith is relay whose requests send body.
+func relayWith(t *testing.T, body string, steps ...string) func(string) *httptest.Server {
 	return func(base string) *httptest.Server {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			_, _ = io.Copy(io.Discard, r.Body)
 			w.Header().Set("Content-Type", sseType)
 			w.WriteHeader(http.StatusOK)
 			for _, s := range steps {
-				resp, err := http.Post(base+"/"+s, "application/json", strings.NewReader(`{"model":"m","stream":true}`))
+				resp, err := http.Post(base+"/"+s, "application/json", strings.NewReader(body))
 				if err != nil {
 					t.Errorf("the app's provider request: %v", err)
 					return
@@ -202,5 +207,28 @@ func TestServeLegsStops(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "#1 GET /v1") {
 		t.Errorf("the cut session was not logged:\n%s", logs)
+	}
+}
+
+// TestProxyLegsNoModel: a request that names no model (an MCP tools/call
+// the app makes while it streams) is no model call of the app's, even
+// when it is the only one in its time.
+func TestProxyLegsNoModel(t *testing.T) {
+	t.Parallel()
+	provider := sampleServer(t)
+	appURL, _, _, logs := startLegs(t, provider, relayWith(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}`, "mcp-tools-call-progress"))
+	resp, err := http.Post(appURL+"/api/chat", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(logs.String(), " POST /api/chat "); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no line for the app's session:\n%s", logs)
+		}
+	}
+	if strings.Contains(logs.String(), "legs=") || strings.Contains(logs.String(), "leg-of=") {
+		t.Errorf("an MCP tools/call linked as a model call:\n%s", logs)
 	}
 }
