@@ -4,6 +4,7 @@ package sessions
 // line under it and the selected session's line.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -167,6 +168,16 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		}
 		return strconv.Itoa(in.Status), st.OK
 	case "model":
+		if in.Model == "" && in.Request != nil {
+			// What a JSON-RPC request (MCP) calls, where the model would
+			// be: the column is narrow, so a method that names its target
+			// ("tools/call slow_count") shows the target.
+			rpc := in.Request.RPC
+			if method, target, ok := strings.Cut(rpc, " "); ok && strings.Contains(method, "/") && !strings.ContainsAny(target, " ,") {
+				rpc = target
+			}
+			return termtext.Safe(rpc), st.Accent
+		}
 		return termtext.Safe(in.Model), st.Accent
 	case "dialect":
 		if d := p.dialect; d != model.DialectUnknown {
@@ -201,6 +212,13 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		if in.TurnOf > 0 {
 			parts = append(parts, "of #"+strconv.Itoa(in.TurnOf))
 		}
+		if in.LegOf > 0 {
+			// A model call of an application's session: step N of #M.
+			parts = append(parts, fmt.Sprintf("s%d of #%d", in.Step, in.LegOf))
+		}
+		if len(in.Legs) > 0 {
+			parts = append(parts, "legs "+legIDs(in.Legs))
+		}
 		if n := len(in.Unanswered); n > 0 {
 			// !N: calls of that turn this request sends no output for.
 			parts = append(parts, fmt.Sprintf("!%d", n))
@@ -209,6 +227,22 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		return strings.Join(parts, " "), st.Muted
 	}
 	return "", st.Base
+}
+
+// legIDs is "#2,#3", or "#2–#5" for consecutive ids.
+func legIDs(ids []int) string {
+	consecutive := len(ids) > 2
+	for i := 1; i < len(ids) && consecutive; i++ {
+		consecutive = ids[i] == ids[i-1]+1
+	}
+	if consecutive {
+		return fmt.Sprintf("#%d–#%d", ids[0], ids[len(ids)-1])
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = "#" + strconv.Itoa(id)
+	}
+	return strings.Join(parts, ",")
 }
 
 // outcome is how the exchange stands: its final state, or how far it got.
@@ -337,10 +371,27 @@ func (sp *Page) selectedLine() string {
 	sep := st.Subtle.Render(" · ")
 	parts := []string{st.Accent.Render(fmt.Sprintf("#%d", in.ID))}
 	if in.TurnOf > 0 {
-		parts = append(parts, st.Base.Render(fmt.Sprintf("answers #%d", in.TurnOf)))
+		parts = append(parts, st.Base.Render(fmt.Sprintf("%s #%d", cmp.Or(termtext.Safe(in.Link), "answers"), in.TurnOf)))
 	}
 	if len(in.Unanswered) > 0 {
 		parts = append(parts, st.Warn.Render("no tool output for "+termtext.Safe(strings.Join(in.Unanswered, ", "))))
+	}
+	if in.LegOf > 0 {
+		by := ""
+		if len(in.LegsBy) > 0 {
+			by = " (linked by " + in.LegsBy[0] + ")"
+		}
+		parts = append(parts, st.Base.Render(fmt.Sprintf("step %d of #%d%s", in.Step, in.LegOf, by)))
+	}
+	if len(in.Legs) > 0 {
+		steps := make([]string, len(in.Legs))
+		for i, id := range in.Legs {
+			steps[i] = fmt.Sprintf("#%d", id)
+			if i < len(in.LegsBy) {
+				steps[i] += " by " + in.LegsBy[i]
+			}
+		}
+		parts = append(parts, st.Base.Render("model calls "+strings.Join(steps, ", ")))
 	}
 	if in.Err != "" {
 		parts = append(parts, st.Err.Render(termtext.Safe(in.Err)))
