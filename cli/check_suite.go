@@ -247,7 +247,10 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	// request body, a tool's config): it is skipped, not failed, when it
 	// holds no LLM stream. Named on the command line, it is judged.
 	mayHoldNone := in.Found && suite.IsGenericName(in.Path)
-	ar, err := loadArchive(o, stdin)
+	ar, err := loadArchive(ctx, o, stdin)
+	if errors.Is(err, context.Canceled) {
+		return nil, readError(err)
+	}
 	if mayHoldNone && errors.Is(err, errNoLLMExchange) {
 		return []suite.Verdict{{Input: in.Path, File: in.Path, Skipped: "no LLM exchange in it", Last: -1}}, nil
 	}
@@ -267,7 +270,7 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	}
 	defer src.Close()
 	if o.saveHAR != "" {
-		closeHAR, err := saveHAR(src, nil, o)
+		closeHAR, err := saveHAR(ctx, src, nil, o, stderr)
 		if err != nil {
 			return unreadable(err), nil
 		}

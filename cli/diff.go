@@ -185,7 +185,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		src = capture.FromReader("stdin", capture.SourceStdin, stdin, true)
 	default:
 		var err error
-		if src, format, err = openDiffOperand(arg, format, stdin); err != nil {
+		if src, format, err = openDiffOperand(ctx, arg, format, stdin); err != nil {
 			return nil, nil, err
 		}
 		raw = src.ReaderAt()
@@ -205,9 +205,9 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 // vercel/ai fixture; an archive (HAR, cassette) of one session is that
 // session's stream, read as `curl -i` output; an archive of several is an
 // error, since diff compares one stream with one.
-func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*capture.Source, capture.Format, error) {
+func openDiffOperand(ctx context.Context, arg string, format capture.Format, stdin *os.File) (*capture.Source, capture.Format, error) {
 	format = inputFormat(arg, format)
-	ar, err := loadArchive(options{input: arg, format: format}, stdin)
+	ar, err := loadArchive(ctx, options{input: arg, format: format}, stdin)
 	switch {
 	case err != nil:
 		return nil, format, operandError(arg, err)

@@ -155,7 +155,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	}
 	warnExposed(stderr, ln, proxyExposes)
 	if o.saveHAR != "" {
-		h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
+		h, err := createHAR(ctx, o.saveHAR, o.keepSecrets, o.force, stderr)
 		if err != nil {
 			ln.Close()
 			return err
