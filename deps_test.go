@@ -37,8 +37,8 @@ var layers = map[string][]string{
 	"ingest":   {"capture", "model"},
 	"inject":   {"capture", "model"}, // defects applied to a recording; inject/fault: transport faults of a served one
 	"samples":  nil,
-	"docs":     nil, // the reference pages the binary shows (rules.md)
-	"ui":       {"capture", "model", "samples", "termtext"},
+	"docs":     nil,                                                 // the reference pages the binary shows (rules.md)
+	"ui":       {"capture", "model", "samples", "termtext", "docs"}, // docs: the findings pane's rule text
 	"proxy":    {"capture", "model", "ingest", "termtext"},
 	"suite":    {"capture", "model", "termtext", "docs"}, // check over a suite: inputs, config, CI formats
 	"cli":      {"capture", "model", "ingest", "inject", "samples", "termtext", "ui", "proxy", "suite", "docs"},
