@@ -146,7 +146,6 @@ func (f *findingsPane) Wheel(delta int) {
 	f.move(delta)
 }
 
-
 // set replaces the findings, in the order the report gives them (as
 // `streamtap check` prints them): by severity, then by the event that
 // tells each apart.
