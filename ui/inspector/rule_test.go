@@ -1,7 +1,6 @@
 package inspector
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -126,5 +125,4 @@ func TestRuleTextWidths(t *testing.T) {
 			}
 		}
 	}
-	_ = fmt.Sprint()
 }
