@@ -103,10 +103,10 @@ func (rf *ruleFlags) policyFor(o options, dir string) (options, checks.Config, s
 }
 
 // passedOver says on w that the search for a config file passed over one
-// (another user's), once for each.
+// (another user's), once for each, and that --config reads it.
 func passedOver(w io.Writer) func(path, why string) {
 	return func(path, why string) {
-		fmt.Fprintf(w, "streamtap: passed over the config file %s: %s\n", termtext.Safe(path), why)
+		fmt.Fprintf(w, "streamtap: passed over the config file %s: %s: name it with --config to use it\n", termtext.Safe(path), why)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/proxy"
+	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -48,8 +49,19 @@ type proxyOptions struct {
 	clients     clientLimits
 	keep        int // with the sessions list: how many sessions it keeps, 0 for all
 	// rules is the config file's rule changes (.streamtap.yaml, found from
-	// the working directory up), for the findings of the log line.
-	rules checks.Config
+	// the working directory up), for the findings of the log line; passed
+	// says each config file the search passed over (another user's), which
+	// check and rules say on stderr too.
+	rules  checks.Config
+	passed []passedFile
+}
+
+// passedFile is a config file the search passed over, and why.
+type passedFile struct{ path, why string }
+
+// String is the line the log says it in.
+func (p passedFile) String() string {
+	return fmt.Sprintf("streamtap: passed over the config file %s: %s: the proxy grades its sessions without it", termtext.Safe(p.path), p.why)
 }
 
 // proxyFlags defines the proxy's flags into o; the upstream URL, parsed
@@ -141,7 +153,10 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	if err != nil {
 		return usageError("proxy", err)
 	}
-	if o.rules, err = new(ruleFlags).configFor(""); err != nil {
+	rf := &ruleFlags{configs: suite.Configs{PassedOver: func(path, why string) {
+		o.passed = append(o.passed, passedFile{path, why})
+	}}}
+	if o.rules, err = rf.configFor(""); err != nil {
 		return err
 	}
 	if o.record != "" {
@@ -178,8 +193,36 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		fmt.Fprintln(stderr, "streamtap: no terminal for the sessions list: the log goes to stderr, and --keep and --log do nothing")
 	}
 	p := proxy.New(o.proxy(nil), stderr)
+	for _, p := range o.passed {
+		fmt.Fprintln(stderr, p)
+	}
 	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), termtext.Safe(o.shownUpstream()))
 	return p.Serve(ctx, ln)
+}
+
+// tuiSource is what the sessions list's status line says of the proxy:
+// where it listens (and to whom it is open: the warning on stderr is
+// behind the screen), and where it forwards.
+func tuiSource(o proxyOptions, addr net.Addr) string {
+	where := ""
+	if e := exposure(addr); e != "" {
+		where = " (open to " + e + ")"
+	}
+	return fmt.Sprintf("proxy http://%s%s → %s", addr, where, o.shownUpstream())
+}
+
+// tuiWarning is what the sessions list's status line keeps saying of the
+// config files the search passed over (another user's), whose lines on
+// stderr the screen hides; "" for none.
+func tuiWarning(o proxyOptions) string {
+	if len(o.passed) == 0 {
+		return ""
+	}
+	w := "passed over config " + o.passed[0].path + ": " + o.passed[0].why // the status line escapes it
+	if n := len(o.passed) - 1; n > 0 {
+		w += fmt.Sprintf(" (and %d more)", n)
+	}
+	return w
 }
 
 // terminalOf returns the first of ws that is a terminal, or nil: the
@@ -217,12 +260,12 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 		defer f.Close()
 		logw = f
 	}
-	where := ""
-	if e := exposure(ln.Addr()); e != "" {
-		where = " (open to " + e + ")" // the warning on stderr is behind the screen
+	for _, p := range o.passed {
+		fmt.Fprintln(logw, p)
 	}
 	m := ui.NewSessions(ui.Options{
-		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, o.shownUpstream()),
+		Source:      tuiSource(o, ln.Addr()),
+		Warning:     tuiWarning(o),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,
