@@ -282,7 +282,10 @@ func TestUIImportDirection(t *testing.T) {
 // that hands events to another finds it by name, model.Lookup); only
 // model/dialects, the registration list, imports them all, and only the
 // commands (cli) import it. Packages outside model may name a dialect's
-// exported constants (its event types), never register one.
+// exported constants (its event types), never register one; but ui knows
+// no dialect at all: what a view needs of one is in the core's contract
+// (DialectInfo, Shape, the explanations), so that a new dialect needs no
+// edit of the views.
 func TestModelImportDirection(t *testing.T) {
 	mod := modulePath(t)
 	const dialectDir, list = "model/dialect/", "model/dialects"
@@ -315,6 +318,8 @@ func TestModelImportDirection(t *testing.T) {
 			switch {
 			case rest == list && f.layer != "cli":
 				t.Errorf("%s imports %s; only the commands (cli/) register the dialects", f.path, imp)
+			case target != "" && f.layer == "ui":
+				t.Errorf("%s imports %s; ui knows no dialect: ask the core (model.DialectInfo, model.NamedByShape, Session.Shape)", f.path, imp)
 			case target == "" || target == own || dir == list:
 			case own != "":
 				t.Errorf("%s imports %s; a dialect imports no other dialect (find it by name: model.Lookup)", f.path, imp)
