@@ -208,10 +208,16 @@ const archivePeek = 64 << 10
 // DetectArchive tells FormatHAR for a JSON object whose first key is "log",
 // FormatCassette for a YAML or JSON document with a top-level
 // "interactions" (vcrpy, go-vcr) or "http_interactions" (Ruby VCR) key,
-// and FormatAuto for anything else, such as a stream. It looks at the
-// first 64 KiB at most.
+// or a JSON object that is one interaction (a ddapm-test-agent cassette:
+// "request", then "response"), FormatHTTPRR for a Go httprr trace (its
+// first line, plain or gzipped), and FormatAuto for anything else, such as
+// a stream. It looks at the first 64 KiB at most.
 func DetectArchive(data []byte) Format {
-	data = bytes.TrimPrefix(data[:min(len(data), archivePeek)], bom)
+	data = data[:min(len(data), archivePeek)]
+	if isHTTPRR(data) {
+		return FormatHTTPRR
+	}
+	data = bytes.TrimPrefix(data, bom)
 	t := bytes.TrimLeft(data, " \t\r\n")
 	if len(t) > 0 && t[0] == '{' {
 		return detectJSONArchive(t)
@@ -237,11 +243,44 @@ func detectJSONArchive(t []byte) Format {
 			return FormatHAR
 		case key == "interactions" || key == "http_interactions":
 			return FormatCassette
+		case key == "request" && first:
+			return detectInteraction(dec)
 		}
 		var skip json.RawMessage
 		if dec.Decode(&skip) != nil {
 			return FormatAuto
 		}
+	}
+	return FormatAuto
+}
+
+// detectInteraction tells FormatCassette for the object dec is at when
+// it opens with a request's method and url (strings, in either order), as
+// a ddapm-test-agent cassette's request does: enough to know, before the
+// body, which may be larger than what detection reads.
+func detectInteraction(dec *json.Decoder) Format {
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return FormatAuto
+	}
+	seen := 0
+	for seen < 2 && dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return FormatAuto
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return FormatAuto
+		}
+		if (key == "method" || key == "url") && len(v) > 0 && v[0] == '"' {
+			seen++
+			continue
+		}
+		return FormatAuto
+	}
+	if seen == 2 {
+		return FormatCassette
 	}
 	return FormatAuto
 }

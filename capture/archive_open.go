@@ -70,6 +70,8 @@ func openArchive(ctx context.Context, r io.ReaderAt, size int64, format Format, 
 		err = a.indexHAR()
 	case FormatCassette:
 		err = a.indexCassette()
+	case FormatHTTPRR:
+		err = a.indexHTTPRR()
 	default:
 		return nil, ErrNotArchive
 	}
@@ -118,7 +120,7 @@ func (a *Archive) entry(i int) (*Entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", s.index, s.line, err)
 		}
-		if e, err = cassetteEntry(deref(it), a.opt, a.budget, a.yamlLimit()); err != nil {
+		if e, err = cassetteEntry(deref(it), a.opt, a.budget, a.yamlLimit(), false); err != nil {
 			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", s.index, line(it), err)
 		}
 	}
@@ -527,7 +529,7 @@ func (a *Archive) indexCassette() error {
 				ok = false // say it as the whole parse does, or read what the cut missed
 				break
 			}
-			e, err := cassetteEntry(deref(node), a.opt, a.budget, a.yamlLimit())
+			e, err := cassetteEntry(deref(node), a.opt, a.budget, a.yamlLimit(), false)
 			if err != nil {
 				return fmt.Errorf("cassette: interactions[%d] (line %d): %w", k, line(node), err)
 			}

@@ -21,6 +21,15 @@ package capture
 //     headers, http_version, status_code}. The content is the text httpx
 //     had already inflated, while the headers still say Content-Encoding:
 //     gzip, so a content body is inflated only when it starts like gzip.
+//   - ddapm-test-agent's JSON cassettes, as the Datadog tracers' test
+//     suites keep them (one file per interaction,
+//     https://github.com/DataDog/dd-apm-test-agent, vcr_proxy.py): the
+//     interaction itself at the top, {request: {method, url, headers,
+//     body}, response: {status: {code, message}, headers, body}}, each
+//     header one string, a body text or "base64:" and the base64 of bytes
+//     that are not text (an AWS event stream). The response body is what
+//     the requests library had already inflated, so it too is inflated
+//     only when it starts like gzip.
 //
 // Headers are maps from a name to a list of values (or one value).
 
@@ -75,13 +84,18 @@ func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
 	if list == nil {
 		list = get(root, "http_interactions")
 	}
+	one := false
+	if list == nil && isMapping(get(root, "request")) && isMapping(get(root, "response")) {
+		// ddapm-test-agent: the file is one interaction.
+		list, one = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{root}}, true
+	}
 	if list == nil || list.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("cassette: line %d: no interactions list", line(root))
+		return nil, fmt.Errorf("cassette: line %d: no interactions list, and no request and response of one interaction", line(root))
 	}
 	a = &Archive{Format: FormatCassette}
 	budget := newInflateBudget(opt)
 	for i, it := range list.Content {
-		e, err := cassetteEntry(deref(it), opt, budget, yamlGrowth*len(data)+yamlSlack)
+		e, err := cassetteEntry(deref(it), opt, budget, yamlGrowth*len(data)+yamlSlack, one)
 		if err != nil {
 			return nil, fmt.Errorf("cassette: interactions[%d] (line %d): %w", i, line(it), err)
 		}
@@ -91,8 +105,12 @@ func readCassette(data []byte, opt ArchiveOptions) (a *Archive, err error) {
 	return a, nil
 }
 
-// cassetteEntry reads one interaction.
-func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, limit int) (Entry, error) {
+func isMapping(n *yaml.Node) bool { return n != nil && n.Kind == yaml.MappingNode }
+
+// cassetteEntry reads one interaction; ddapm says it is a
+// ddapm-test-agent cassette's (bodies "base64:"-prefixed when binary, the
+// response's already inflated).
+func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, limit int, ddapm bool) (Entry, error) {
 	e := Entry{Exchange: Exchange{HeadAt: NoTime}, Dur: NoTime}
 	if it == nil || it.Kind != yaml.MappingNode {
 		return e, errors.New("want a mapping with request and response")
@@ -107,7 +125,7 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, lim
 		e.URL = scalar(get(req, "url"))
 	}
 	e.RequestHeader = cassetteHeaders(get(req, "headers"))
-	body, _, _, err := cassetteBody(req, limit)
+	body, _, _, err := cassetteBody(req, limit, ddapm)
 	if err != nil {
 		return e, fmt.Errorf("request body: %w", err)
 	}
@@ -127,10 +145,11 @@ func cassetteEntry(it *yaml.Node, opt ArchiveOptions, budget *inflateBudget, lim
 	if d, ok := cassetteDuration(get(resp, "duration")); ok {
 		e.Dur = d
 	}
-	body, decoded, inflated, err := cassetteBody(resp, limit)
+	body, decoded, inflated, err := cassetteBody(resp, limit, ddapm)
 	if err != nil {
 		return e, fmt.Errorf("response body: %w", err)
 	}
+	inflated = inflated || ddapm
 	if decoded != "" {
 		e.Decoded = append(e.Decoded, decoded)
 	}
@@ -186,8 +205,9 @@ func cassetteDuration(n *yaml.Node) (time.Duration, bool) {
 // `string` or `base64_string`; or, with no `body`, vcrpy's httpx
 // `content`, a string or `!!binary`, which inflated says is already
 // inflated whatever the headers say. decoded is "base64" when the body
-// was.
-func cassetteBody(m *yaml.Node, limit int) (body []byte, decoded string, inflated bool, err error) {
+// was; with prefixed, a string body that starts "base64:" is base64 after
+// it (ddapm-test-agent's binary bodies).
+func cassetteBody(m *yaml.Node, limit int, prefixed bool) (body []byte, decoded string, inflated bool, err error) {
 	if pb := get(m, "parsed_body"); pb != nil {
 		b, err := yamlJSON(pb, limit)
 		return b, "", false, err
@@ -215,6 +235,13 @@ func cassetteBody(m *yaml.Node, limit int) (body []byte, decoded string, inflate
 		b, err := decodeBase64(n.Value)
 		if err != nil {
 			return nil, "", false, fmt.Errorf("line %d: !!binary: %w", line(n), err)
+		}
+		return b, "base64", inflated, nil
+	}
+	if b64, ok := strings.CutPrefix(n.Value, "base64:"); ok && prefixed {
+		b, err := decodeBase64(b64)
+		if err != nil {
+			return nil, "", false, fmt.Errorf("line %d: base64: body: %w", line(n), err)
 		}
 		return b, "base64", inflated, nil
 	}

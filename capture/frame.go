@@ -120,6 +120,11 @@ const (
 	// Exception: an event stream message whose :message-type is
 	// exception or error: the service reports a failure in the stream.
 	Exception
+	// Coded: a line of the AI SDK's data stream (datastream.go), CODE:JSON.
+	// Event holds its code and Data the JSON after the first ':', a value
+	// of any kind; a line without ':' has no Event and keeps its whole
+	// content as Data.
+	Coded
 )
 
 // MaxFrameSize is the size above which a frame is flagged TooLarge. It is a

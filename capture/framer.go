@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -38,13 +39,21 @@ const (
 	// FormatEventStream is an AWS event stream (eventstream.go), as
 	// Amazon Bedrock streams responses: binary messages.
 	FormatEventStream
+	// FormatHTTPRR is a Go httprr trace (httprr.go), read like
+	// FormatHAR: raw HTTP/1.1 exchanges, as Go projects record them.
+	FormatHTTPRR
+	// FormatDataStream is the Vercel AI SDK's data stream before v5
+	// (datastream.go): lines CODE:JSON, each one part.
+	FormatDataStream
 )
 
-var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks", "eventstream"}
+var formatNames = []string{"auto", "sse", "jsonl", "http", "json", "recording", "har", "cassette", "chunks", "eventstream", "httprr", "datastream"}
 
 // IsArchive reports whether f is a format of several exchanges, read
 // with ReadArchive rather than framed.
-func (f Format) IsArchive() bool { return f == FormatHAR || f == FormatCassette }
+func (f Format) IsArchive() bool {
+	return f == FormatHAR || f == FormatCassette || f == FormatHTTPRR
+}
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {
@@ -132,6 +141,8 @@ func ContentType(f Format) string {
 		return EventStreamContentType
 	case FormatJSON:
 		return "application/json"
+	case FormatDataStream:
+		return "text/plain; charset=utf-8"
 	}
 	return "text/event-stream; charset=utf-8"
 }
@@ -154,6 +165,8 @@ func newSplitter(format Format, base int64) splitter {
 		return newChunksFramer(base)
 	case FormatEventStream:
 		return newEventStreamFramer(base)
+	case FormatDataStream:
+		return newDataStreamFramer(base)
 	default:
 		return newSSEFramer(base)
 	}
@@ -271,6 +284,11 @@ func (d *detector) detect(b []byte, final bool) (Format, bool) {
 	d.looked += len(rest) - len(t)
 	if len(t) == 0 {
 		return FormatSSE, final
+	}
+	if yes, ok := dataStreamStart(t); !ok && !final {
+		return FormatAuto, false // a code and its ':', or not
+	} else if yes {
+		return FormatDataStream, true
 	}
 	if t[0] != '{' && t[0] != '[' {
 		return FormatSSE, true
@@ -516,7 +534,7 @@ type httpFramer struct {
 	buf   []byte
 	base  int64
 	body  *Framer
-	ctype string
+	head  http.Header // the latest head's headers that tell the body's format (HeadFormat)
 	frame Frame
 }
 
@@ -593,6 +611,7 @@ func parseStatus(s string) int {
 
 func (f *httpFramer) emitHead(end int, at time.Duration, emit func(*Frame)) {
 	raw := f.buf[:end]
+	f.head = nil // the body follows the last head: only its headers tell its format
 	fr := Frame{Kind: FrameHead, Start: f.base, End: f.base + int64(end), At: at, Raw: raw, Retry: -1,
 		Flags: contentFlags(raw)}
 	lines := strings.Split(strings.TrimRight(string(raw), "\r\n"), "\n")
@@ -606,8 +625,11 @@ func (f *httpFramer) emitHead(end int, at time.Duration, emit func(*Frame)) {
 			l = strings.TrimRight(l, "\r")
 			name, value, _ := strings.Cut(l, ":")
 			fr.Header = append(fr.Header, Field{Name: []byte(name), Value: []byte(strings.TrimSpace(value))})
-			if strings.EqualFold(name, "content-type") {
-				f.ctype = strings.ToLower(strings.TrimSpace(value))
+			if strings.EqualFold(name, "content-type") || strings.EqualFold(name, DataStreamHeader) {
+				if f.head == nil {
+					f.head = http.Header{}
+				}
+				f.head.Set(name, strings.TrimSpace(value))
 			}
 		}
 	}
@@ -616,14 +638,9 @@ func (f *httpFramer) emitHead(end int, at time.Duration, emit func(*Frame)) {
 }
 
 func (f *httpFramer) startBody(at time.Duration, emit func(*Frame)) {
-	format := FormatAuto
-	switch {
-	case strings.HasPrefix(f.ctype, "text/event-stream"):
-		format = FormatSSE
-	case strings.Contains(f.ctype, "ndjson") || strings.Contains(f.ctype, "jsonl"):
-		format = FormatJSONL
-	case strings.HasPrefix(f.ctype, EventStreamContentType):
-		format = FormatEventStream
+	format := HeadFormat(f.head)
+	if format == FormatJSON {
+		format = FormatAuto // a JSON body may be a stream mislabelled: its bytes tell
 	}
 	body := &Framer{format: format}
 	if format != FormatAuto {

@@ -15,7 +15,7 @@ import (
 // project's samples and the real captures kept beside the project root. The
 // target runs without them.
 var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "testdata/eventstream/*.eventstream",
-	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"), filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
+	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"), filepath.Join(fixtures.SharedRoot(), "captures-app", "*.txt"), filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
 
 // fuzzSeeds are small inputs that reach each corner of the framers.
 var fuzzSeeds = []string{
@@ -24,6 +24,9 @@ var fuzzSeeds = []string{
 	"  \r\n\r\n{\n\n\"a\": 1}\n",
 	"{\"a\":\n \n\n[1]\n",
 	"data: x\n\n",
+	dataStreamBody,
+	"0:\"a\"\n\n:\n:1\r\n0",
+	"HTTP/1.1 200 OK\r\nX-Vercel-Ai-Data-Stream: v1\r\n\r\n0:\"a\"\nb",
 	"data: x\r\n\r\n",
 	"data: x\r\rdata: y\r\r",
 	"data: x\r\ndata: y\n\r",
@@ -88,7 +91,7 @@ var fuzzSeeds = []string{
 	"HTTP/1.1 200 OK\r\ncontent-type: application/vnd.amazon.eventstream\r\n\r\n\x00\x00\x00\x10\x00\x00\x00\x00\x05\xc2H\xeb}\x98\xc8\xff",
 }
 
-var fuzzFormats = []Format{FormatSSE, FormatJSONL, FormatJSON, FormatHTTP, FormatChunks, FormatEventStream, FormatAuto}
+var fuzzFormats = []Format{FormatSSE, FormatJSONL, FormatJSON, FormatHTTP, FormatChunks, FormatEventStream, FormatDataStream, FormatAuto}
 
 // FuzzSSE checks the framers on arbitrary input: they never panic, their
 // frames tile the input, and the frames do not depend on where the input was
@@ -137,6 +140,8 @@ var archiveSeeds = []string{
 	"http_interactions:\n- request: {method: get}\n  response: {body: {base64_string: 'eA=='}}\n",
 	"interactions: [{request: {}, response: {code: 200, body: x, duration: 5}}]",
 	"interactions:\n- &a {request: *a}\n",
+	`{"request":{"method":"POST","url":"u","body":"base64:e30="},"response":{"status":{"code":200},"headers":{"Content-Encoding":"gzip"},"body":"base64:H4sI"}}`,
+	"httprr trace v1\n18 62\nGET / HTTP/1.1\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
 	// go-vcr v2, indented; vcrpy's httpx content; a list cut by a key.
 	"---\nversion: 2\ninteractions:\n    - id: 0\n      request:\n        method: POST\n        url: https://x/v1\n        body: '{\"model\":\"m\"}'\n      response:\n        body: \"data: 1\\n\\n\"\n        headers:\n            Content-Type:\n                - text/event-stream\n        code: 200\n        duration: 83.9ms\n",
 	"interactions:\n- request:\n    body: '{\"model\":\"m\",\"stream\":true}'\n    method: POST\n    uri: https://x/v1\n  response:\n    content: \"data: {}\\n\\n\"\n    headers:\n      content-encoding:\n      - gzip\n    http_version: HTTP/1.1\n    status_code: 200\nversion: 1\n",
@@ -155,15 +160,16 @@ const (
 )
 
 // FuzzArchive checks the archive readers on arbitrary input, read as
-// detected or as a HAR file or a cassette whatever it is (which): they
+// detected or as a HAR file, a cassette or an httprr trace whatever it is
+// (which): they
 // never panic, and every entry they return reads back as a stream whose
 // frames tile its bytes.
 func FuzzArchive(f *testing.F) {
 	for i, s := range archiveSeeds {
-		f.Add([]byte(s), uint8(i)) // each read as detected, and as HAR or cassette whatever it is
+		f.Add([]byte(s), uint8(i)) // each read as detected, and as HAR, cassette or httprr whatever it is
 	}
 	opt := ArchiveOptions{maxBody: fuzzArchiveInflate, maxFile: 2 * fuzzArchiveInflate}
-	formats := []Format{FormatAuto, FormatHAR, FormatCassette}
+	formats := []Format{FormatAuto, FormatHAR, FormatCassette, FormatHTTPRR}
 	f.Fuzz(func(t *testing.T, in []byte, which uint8) {
 		if len(in) > fuzzArchiveMax {
 			return

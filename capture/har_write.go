@@ -710,6 +710,8 @@ func (e *HAREntry) mimeType() string {
 		return "application/json"
 	case FormatJSONL, FormatChunks:
 		return "application/x-ndjson"
+	case FormatDataStream:
+		return "text/plain; charset=utf-8"
 	}
 	return "application/octet-stream"
 }

@@ -285,7 +285,7 @@ func NewRecorder(w io.Writer, x *Exchange, opt RecordOptions) *Recorder {
 		r.x.HeadAt = NoTime
 	}
 	switch opt.Format {
-	case FormatSSE, FormatAuto, FormatEventStream, FormatJSONL:
+	case FormatSSE, FormatAuto, FormatEventStream, FormatJSONL, FormatDataStream:
 		r.fr = NewFramer(opt.Format)
 	}
 	return r
@@ -497,7 +497,7 @@ func (f *recordingFramer) header(final bool, at time.Duration, emit func(*Frame)
 	f.frame = fr
 	emit(&f.frame)
 
-	format := ContentFormat(x.ResponseHeader.Get("Content-Type"))
+	format := HeadFormat(x.ResponseHeader)
 	rest := f.buf[end:]
 	f.base += int64(end)
 	if format == FormatAuto {

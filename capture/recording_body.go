@@ -66,6 +66,8 @@ func timed(s splitter) {
 		s.timed = true
 	case *lineFramer:
 		s.timed = true
+	case *dataStreamFramer:
+		s.lines.timed = true
 	}
 }
 
@@ -85,7 +87,7 @@ func bodyTiming(format Format, fr *Frame) (own int, at time.Duration, valid, ok 
 		if own >= len(raw) {
 			return 0, 0, false, false
 		}
-	case FormatJSONL:
+	case FormatJSONL, FormatDataStream:
 		if fr.Kind != FrameEvent {
 			return 0, 0, false, false
 		}
@@ -109,7 +111,7 @@ func bodyTiming(format Format, fr *Frame) (own int, at time.Duration, valid, ok 
 // timesBody reports whether a recording adds a timing line after each
 // frame of a body of this format.
 func timesBody(format Format) bool {
-	return format == FormatEventStream || format == FormatJSONL
+	return format == FormatEventStream || format == FormatJSONL || format == FormatDataStream
 }
 
 // writeTimed writes a frame of an event stream or JSON lines body and, when

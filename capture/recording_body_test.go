@@ -28,7 +28,7 @@ func bodyInputs(t testing.TB) map[string]struct {
 	short := make([]byte, 12)
 	binary.BigEndian.PutUint32(short, 12)
 	binary.BigEndian.PutUint32(short[8:], crc32.ChecksumIEEE(short[:8]))
-	const es, nd = EventStreamContentType, "application/x-ndjson"
+	const es, nd, ds = EventStreamContentType, "application/x-ndjson", dataStreamType
 	out := map[string]struct {
 		in    []byte
 		ctype string
@@ -47,6 +47,9 @@ func bodyInputs(t testing.TB) map[string]struct {
 		"nd blank lines":       {[]byte("{\"a\":1}\n\n\n{\"b\":2}\n\n"), nd},
 		"nd no newline":        {[]byte("{\"a\":1}\n{\"b\":2}"), nd},
 		"nd invalid line":      {[]byte("{\"a\":1}\n{\"cut\n{\"b\":2}\n"), nd},
+		"ds lines":             {[]byte("f:{\"messageId\":\"m\"}\n0:\"Hi\"\n2:[1]\nd:{\"finishReason\":\"stop\"}\n"), ds},
+		"ds no separator":      {[]byte("0:\"a\"\nno separator\n\n3:\"err\""), ds},
+		"ds a colon after":     {[]byte("0:\"a\"\n: t=1\n0:\"b\"\n"), ds}, // a line of the stream, not a timing line
 	}
 	for _, name := range []string{"bedrock-converse-text-then-tool", "bedrock-invoke-claude-tool", "ollama-chat-tool-calls"} {
 		data, err := samples.Open(name)
@@ -65,6 +68,20 @@ func bodyInputs(t testing.TB) map[string]struct {
 	return out
 }
 
+// dataStreamType stands, in bodyInputs, for the AI SDK's data stream,
+// whose head says what it is by a header of its own (bodyHead).
+const dataStreamType = "text/plain; charset=utf-8"
+
+// bodyHead is the response head of a body of bodyInputs: its Content-Type,
+// and the data stream's header for a data stream.
+func bodyHead(ctype string) http.Header {
+	h := http.Header{"Content-Type": {ctype}}
+	if ctype == dataStreamType {
+		h.Set(DataStreamHeader, "v1")
+	}
+	return h
+}
+
 // TestRecordingTimesBinaryBody: a recording of an event stream or JSON
 // lines body keeps each message's (or line's) arrival time, and reads
 // back as the same frames, each at its time, whatever the reads; the
@@ -77,8 +94,8 @@ func TestRecordingTimesBinaryBody(t *testing.T) {
 	for name, tt := range bodyInputs(t) {
 		for _, head := range []bool{true, false} {
 			x := sseExchange()
-			x.ResponseHeader.Set("Content-Type", tt.ctype)
-			format := ContentFormat(tt.ctype) // as the proxy records a body
+			x.ResponseHeader = bodyHead(tt.ctype)
+			format := HeadFormat(x.ResponseHeader) // as the proxy records a body
 			if !head {
 				x, format = nil, FormatAuto // as --save-timed records stdin
 			}
@@ -118,7 +135,7 @@ func TestRecordingTimesBinaryBody(t *testing.T) {
 				if !bytes.Equal(parsed.Bytes(), tt.in) {
 					t.Fatalf("%s/%d: ParseRecording body = %q; want %q", name, n, parsed.Bytes(), tt.in)
 				}
-				wantFormat := ContentFormat(tt.ctype)
+				wantFormat := HeadFormat(bodyHead(tt.ctype))
 				if !head {
 					wantFormat = NewFramer(FormatAuto).detectAll(tt.in)
 				}
@@ -136,13 +153,13 @@ func TestRecordingTimesBinaryBody(t *testing.T) {
 func TestRecordingBinaryBodyUntimed(t *testing.T) {
 	t.Parallel()
 	for name, tt := range bodyInputs(t) {
-		if name == "es a colon after" {
+		if name == "es a colon after" || name == "ds a colon after" {
 			continue // its own ": t=1" line after a message reads as that message's time
 		}
 		x := sseExchange()
-		x.ResponseHeader.Set("Content-Type", tt.ctype)
+		x.ResponseHeader = bodyHead(tt.ctype)
 		rec, _ := record(t, x, RecordOptions{Format: FormatJSON}, tt.in, 64) // verbatim
-		want := feedTimed(ContentFormat(tt.ctype), tt.in, 64, nil)
+		want := feedTimed(HeadFormat(x.ResponseHeader), tt.in, 64, nil)
 		got := readBack(t, rec, FormatAuto)[1:]
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d frames; want %d", name, len(got), len(want))
@@ -190,8 +207,8 @@ func TestHARFromTimedBody(t *testing.T) {
 	t.Parallel()
 	for name, tt := range bodyInputs(t) {
 		x := sseExchange()
-		x.ResponseHeader.Set("Content-Type", tt.ctype)
-		rec, _ := record(t, x, RecordOptions{Format: ContentFormat(tt.ctype)}, tt.in, 7)
+		x.ResponseHeader = bodyHead(tt.ctype)
+		rec, _ := record(t, x, RecordOptions{Format: HeadFormat(x.ResponseHeader)}, tt.in, 7)
 		var w bytes.Buffer
 		h := NewHAR(&w, HAROptions{})
 		src := FromReader("rec", SourceFile, bytes.NewReader(rec), false)

@@ -74,7 +74,8 @@ func TestBedrockWholeInvoke(t *testing.T) {
 	}
 	// The outcome passes or fails check as a stream's would: a length
 	// limit passes as incomplete, a filter or a guardrail's intervention
-	// fails as blocked; a body short of its shape's keys stays unknown.
+	// fails as blocked; a body short of its shape's keys stays unknown,
+	// no LLM stream (not-a-stream).
 	for _, c := range []struct {
 		body, want string
 		code       int
@@ -84,7 +85,7 @@ func TestBedrockWholeInvoke(t *testing.T) {
 		{`{"inputTextTokenCount":5,"results":[{"tokenCount":0,"outputText":"","completionReason":"CONTENT_FILTERED"}]}`, "outcome: blocked (CONTENT_FILTERED)", 1},
 		{`{"inputTextTokenCount":5,"results":[{"tokenCount":3,"outputText":"Sorry.","completionReason":"FINISH"}],"amazon-bedrock-guardrailAction":"INTERVENED"}`,
 			"outcome: blocked (guardrail_intervened)", 1},
-		{`{"generation":" hi"}`, "outcome: truncated (no response recognised)", 1},
+		{`{"generation":" hi"}`, "outcome: not-a-stream (no event of a known dialect)", 1},
 	} {
 		code, out, errs := runCLI(t, []byte(c.body), "check", "-")
 		if code != c.code || !strings.Contains(out, c.want) {

@@ -356,7 +356,7 @@ func judge(ctx context.Context, src *capture.Source, o options, cfg checks.Confi
 	v.Report = c.Report(s, o.profile)
 	v.OutcomeFails = outcomeFails(v.Report.Outcome.State, o.allow)
 	v.Pass = !v.Report.Fails(o.failOn) && !v.OutcomeFails
-	if sniff.notAStream(s) {
+	if sniff.notAStream(s) && !o.allow.has(model.OutcomeNotAStream) {
 		v.Withhold()
 	}
 	if ra := src.ReaderAt(); locate && ra != nil {

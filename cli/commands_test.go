@@ -363,7 +363,7 @@ func TestFlagError(t *testing.T) {
 		{[]string{"--speed"}, "--speed needs an argument"},
 		{[]string{"--speed", "fast"}, `invalid value "fast" for --speed: parse error`},
 		{[]string{"--json=maybe"}, `invalid boolean value "maybe" for --json: parse error`},
-		{[]string{"--allow-outcome", "gone"}, `invalid value "gone" for --allow-outcome: "gone" is not an outcome (want completed, incomplete, blocked, failed, error, truncated, empty, closed)`},
+		{[]string{"--allow-outcome", "gone"}, `invalid value "gone" for --allow-outcome: "gone" is not an outcome (want completed, incomplete, blocked, failed, error, truncated, empty, closed, not-a-stream)`},
 	}
 	for _, tt := range tests {
 		err := fs.Parse(tt.args)

@@ -177,7 +177,7 @@ func parseCommandLine(args []string) error {
 
 // docRuleID matches a code span that is a rule id or a dialect's prefix
 // (`responses/item-id-changed`, `gemini/*`).
-var docRuleID = regexp.MustCompile("`([a-z]+)/([a-z0-9*-]+)`")
+var docRuleID = regexp.MustCompile("`([a-z][a-z0-9]*(?:-[a-z0-9]+)*)/([a-z0-9*-]+)`")
 
 // TestDocRuleIDs holds every rule id the documents quote to the rule
 // table: a renamed rule, or one cited from memory

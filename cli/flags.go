@@ -106,6 +106,7 @@ type options struct {
 	replay      float64    // replay: play the stream in the inspector at this speed
 	explain     bool       // the inspector, timeline and events: explain each event
 	lesson      bool       // the inspector: open in lesson mode
+	reveal      bool       // the inspector: show the rows up to the selected event only
 	session     int        // a HAR file's or a cassette's session to read (1-based), 0 for all
 	saveHAR     string     // also write a HAR of what is read
 	request     string     // check, the inspector: the request body's file (--request)
@@ -127,7 +128,7 @@ type options struct {
 // format into format: the flags every reader takes, then r's own.
 func readFlags(r *reader, o *options, format *string) *flag.FlagSet {
 	fs := newFlagSet(r.name)
-	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), har, cassette (VCR YAML), or auto to detect it")
+	fs.StringVar(format, "format", "auto", "read the input as `FORMAT`: sse, jsonl (one JSON object a line), http (curl -i output), json (one whole response), chunks (vercel/ai .chunks.txt), eventstream (AWS binary event stream: Bedrock), datastream (the AI SDK's v4 data stream, CODE:JSON lines), har, cassette (VCR YAML or JSON, ddapm-test-agent JSON), httprr (Go httprr trace, or .httprr.gz), or auto to detect it")
 	fs.StringVar(&o.sample, "sample", "", "open the embedded sample `NAME` instead of a file ('streamtap samples' lists them)")
 	fs.StringVar(&o.save, "save", "", "also write the bytes received, exactly, to `FILE`")
 	fs.StringVar(&o.saveTimed, "save-timed", "", "also write a timed recording (each event with its arrival time) to `FILE`")

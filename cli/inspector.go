@@ -22,8 +22,10 @@ const (
 	inspectorAbout = `Inspects a stream: the interactive inspector on a terminal, the plain
 timeline (one line per event) when stdout is not one. FILE is a stream, a
 timed recording or a curl -i capture; - reads stdin. With no FILE, streamtap
-reads stdin when it is a pipe (curl -N … | streamtap), and otherwise opens
-the demo sample. streamtap - on a terminal with nothing piped in says so and
+reads stdin when it is a pipe or a file (curl -N … | streamtap), opens the
+demo sample when stdin is a terminal, and otherwise (stdin is /dev/null, as
+an unset variable in a CI script leaves it) says there is no input, exit 2.
+streamtap - on a terminal with nothing piped in says so and
 waits for q. streamtap A --diff B shows A and B side by side, the selection
 linked and the differences marked (streamtap diff A B is the report).
 `
@@ -179,6 +181,7 @@ func newInspector(src *capture.Source, o options, save io.Writer, send func(tea.
 		Replay:      o.replay,
 		Explain:     o.explain,
 		LessonMode:  o.lesson,
+		Reveal:      o.reveal,
 		Lesson:      sampleLesson(src),
 		Request:     requestShown(src),
 	})
@@ -265,6 +268,7 @@ func inspectorReader() *reader {
 			requestFlag(fs, o)
 			timelineExplainFlag(fs, o)
 			fs.BoolVar(&o.lesson, "lesson", false, "open the inspector in lesson mode (L): at the first event with the explanation on, space steps one event a press, and from 160 columns the timeline, the calls as of the event and the explanation side by side")
+			fs.BoolVar(&o.reveal, "reveal", false, "show the timeline's rows up to the selected event only, as they would arrive live (v): for a lesson or a replay, where the class should not see what comes next")
 			fs.StringVar(&o.diff, "diff", "", "compare the input (A) with stream `B`, a FILE or sample:NAME, side by side; not on a terminal, print the report of 'streamtap diff A B'")
 			o.compare.define(fs, "with --diff: ")
 		},

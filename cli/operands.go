@@ -43,7 +43,7 @@ func operandError(arg string, err error) error {
 // or that every stream of some dialect has: the kinds of difference, the
 // aspects streamdiff names, and the default names.
 func knownIgnores() []string {
-	names := append(streamdiff.DefaultIgnore(), streamdiff.IgnoreSeq, streamdiff.IgnoreKeepalive, streamdiff.IgnoreTiming, streamdiff.IgnoreChunking)
+	names := append(streamdiff.DefaultIgnore(), streamdiff.IgnoreSeq, streamdiff.IgnoreKeepalive, streamdiff.IgnoreTiming, streamdiff.IgnoreChunking, streamdiff.IgnoreEventLines)
 	for k := streamdiff.Kind(0); k.String() != "unknown"; k++ {
 		names = append(names, k.String())
 	}

@@ -142,7 +142,8 @@ func (r *reader) fail(err error) error {
 }
 
 // openSource resolves the input: a sample, a file, "-" or a piped stdin,
-// or (for the viewer only) the demo sample when there is no input at all.
+// or (for the viewer only) the demo sample when there is no input and
+// stdin is a terminal.
 // "-" on a terminal reads what is typed until ctrl+d, like cat, after a
 // hint on stderr; ctrl+c (ctx) ends the read at once, as it ends any
 // read (capture.Interruptible).
@@ -162,8 +163,13 @@ func openSource(ctx context.Context, o options, stdin *os.File, stderr io.Writer
 		return src, operandError(o.input, err)
 	case capture.IsPipe(stdin):
 		return capture.Open("-", stdin)
-	case demo:
+	case demo && isTerminal(stdin):
 		return sampleSource(samples.Default)
+	case demo:
+		// stdin is neither a pipe, a file nor a terminal: /dev/null, as a
+		// CI script whose variable was unset leaves it. The demo there
+		// would pass for the stream the script meant, with exit 0.
+		return nil, errors.New("no input: stdin is not a pipe, a file or a terminal (/dev/null?): give a FILE, '-' for stdin, or pipe a stream in; the demo opens only on a terminal")
 	}
 	return nil, errors.New("no input: give a FILE, '-' for stdin, or pipe a stream in")
 }

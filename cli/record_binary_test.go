@@ -135,13 +135,15 @@ func TestRecordBinaryBodies(t *testing.T) {
 }
 
 // TestReplayPlainBinary: a file that is not a recording is served with the
-// media type of what its bytes are.
+// media type of what its bytes are, and the AI SDK's v4 data stream with
+// the header that says what its text/plain does not.
 func TestReplayPlainBinary(t *testing.T) {
 	t.Parallel()
 	for name, ctype := range map[string]string{
 		"bedrock-invoke-claude-tool": capture.EventStreamContentType,
 		"ollama-chat-tool-calls":     "application/x-ndjson",
 		"chat-single-call":           sseType,
+		"aisdk-data-two-steps":       "text/plain; charset=utf-8",
 	} {
 		data, _ := samples.Open(name)
 		rc, err := proxy.ReplayData(name, data)
@@ -158,6 +160,9 @@ func TestReplayPlainBinary(t *testing.T) {
 		srv.Close()
 		if err != nil || resp.Header.Get("Content-Type") != ctype || !bytes.Equal(got, data) {
 			t.Errorf("%s: served as %q (%v); want %q and its bytes", name, resp.Header.Get("Content-Type"), err, ctype)
+		}
+		if ds := resp.Header.Get(capture.DataStreamHeader); (ds == "v1") != (name == "aisdk-data-two-steps") {
+			t.Errorf("%s: %s %q", name, capture.DataStreamHeader, ds)
 		}
 	}
 }

@@ -262,7 +262,7 @@ func runRequest(ctx context.Context, args []string, stdin *os.File, stdout, stde
 		RequestBody: sent, Proto: resp.Proto, Status: resp.StatusCode, ResponseHeader: resp.Header, HeadAt: headAt}
 	src.Exchange = x
 	if o.base.format == capture.FormatAuto {
-		o.base.format = capture.ContentFormat(resp.Header.Get("Content-Type"))
+		o.base.format = capture.HeadFormat(resp.Header)
 	}
 	if timed != nil {
 		src.Record(capture.NewRecorder(timed, x, capture.RecordOptions{Format: capture.RecordFormat(o.base.format), KeepSecrets: o.base.keepSecrets}))

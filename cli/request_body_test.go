@@ -56,8 +56,8 @@ func TestCheckRequestFlag(t *testing.T) {
 		msg  string
 	}{
 		{"declared, arguments valid", reqDeclaresF, 0, "", ""},
-		{"undeclared tool", reqDeclaresG, 0, "request/tool-undeclared", "f (call_1) at event 0 names a tool the request does not declare (it declares g)"},
-		{"strict schema fails", reqNeedsCity, 1, "request/args-schema", "f (call_1): (root): missing property 'city' [required]"},
+		{"undeclared tool", reqDeclaresG, 0, "request/tool-undeclared", `call f at event 0 names a tool the request does not declare; it declares g — id "call_1"`},
+		{"strict schema fails", reqNeedsCity, 1, "request/args-schema", `the arguments of call f, complete at event 1, break its schema: (root): missing property 'city' [required]`},
 		{"tool_choice none", reqChoiceNone, 1, "request/tool-choice-violated", `tool_choice is "none"`},
 	}
 	for _, tt := range tests {

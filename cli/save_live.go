@@ -59,6 +59,8 @@ func saveExt(f capture.Format) string {
 		return ".eventstream"
 	case capture.FormatJSONL:
 		return ".ndjson"
+	case capture.FormatDataStream:
+		return ".datastream"
 	}
 	return ".sse"
 }

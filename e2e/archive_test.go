@@ -103,3 +103,51 @@ func TestImportedTurnsInSessionsList(t *testing.T) {
 		})
 	}
 }
+
+// TestTmuxSessionsDiffOneNumbering: m, j, m, d in the sessions list of an
+// archive compares its two sessions as the list opens each: the same
+// events under the same numbers (the HTTP head #0, message_start #1 on
+// both sides, as in session 1's own inspector), and enter opens a side
+// with its request pane. Modelled again from their bytes, the sides had an
+// event session 1 has not (its head read as SSE) and no request pane.
+func TestTmuxSessionsDiffOneNumbering(t *testing.T) {
+	t.Parallel()
+	bin := builtBinary(t)
+	file, err := filepath.Abs(fixtures.Import(fixtures.AnthropicTurns))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := startTmux(t, 160, 40, shellQuote(bin)+" "+shellQuote(file))
+	tm.waitFor("the sessions list", importLiveness, func(s string) bool { return strings.Contains(s, "2 sessions") })
+	tm.send("Enter")
+	s := tm.waitFor("session 1 in the inspector", importLiveness, func(s string) bool { return strings.Contains(s, "1 timeline") })
+	events := ""
+	for _, f := range strings.Fields(s) {
+		if strings.HasSuffix(f, "events") {
+			break
+		}
+		events = f
+	}
+	if !strings.Contains(s, "message_start") {
+		t.Fatalf("session 1 should show its events:\n%s", s)
+	}
+	tm.send("Escape")
+	tm.waitFor("the list again", importLiveness, func(s string) bool { return strings.Contains(s, "2 sessions") })
+	tm.send("g", "m", "j", "m", "d")
+	s = tm.waitFor("the diff page", importLiveness, func(s string) bool { return strings.Contains(s, "A #1 POST") && strings.Contains(s, "B #2 POST") })
+	if !strings.Contains(s, "· "+events+" events ·") {
+		t.Errorf("side A should hold session 1's %s events:\n%s", events, s)
+	}
+	if rows := rowsWith(s, "message_start"); len(rows) == 0 || strings.Count(rows[0], " 1 message_start") != 2 {
+		t.Errorf("message_start should be #1 on both sides, the head #0, as in session 1's inspector:\n%s", s)
+	}
+	tm.send("Enter")
+	s = tm.waitFor("side A's inspector", importLiveness, func(s string) bool {
+		return strings.Contains(s, "1 timeline") && strings.Contains(s, "esc back to the diff")
+	})
+	if !strings.Contains(s, "7 request") {
+		t.Errorf("side A's inspector should have the request pane:\n%s", s)
+	}
+	tm.send("q")
+	tm.waitExit("q to quit", importLiveness)
+}

@@ -25,7 +25,7 @@ func TestTmuxFindingsYouCanSee(t *testing.T) {
 	tm.waitFor("the stream to be read", wait, func(s string) bool { return selectedOrdinal(s) == "13" })
 	tm.send("e") // the sample opens on its last event, #13: e goes round to #2
 	s := tm.waitFor("e to say the finding", wait, func(s string) bool {
-		return strings.Contains(lastLine(s), "responses/item-id-changed: item")
+		return strings.Contains(lastLine(s), "responses/item-id-changed: call get")
 	})
 	if st := lastLine(s); strings.Count(st, "ended") != 1 || !strings.Contains(st, "openai-responses · ended: completed") || !strings.Contains(st, "1 err") {
 		t.Errorf("the status line should say the end once, the dialect and the count beside the notice: %q", st)

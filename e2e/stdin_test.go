@@ -4,6 +4,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +106,25 @@ func TestTerminalStdinRequestBody(t *testing.T) {
 	s = tm.waitFor("ctrl+c to interrupt", stdinLiveness, func(s string) bool { return strings.Contains(s, "streamtap-exit=") })
 	if !strings.Contains(s, "streamtap-exit=130") {
 		t.Errorf("request -d @- after ctrl+c: want exit 130:\n%s", s)
+	}
+}
+
+// TestDevNullStdinSaysNoInput: on a terminal, `streamtap < /dev/null` (an
+// unset variable in a script) says there is no input and exits 2, where
+// it opened the demo with exit 0; plain `streamtap` with the terminal as
+// stdin still opens the demo (TestTmuxDemoLessonAndExplainFlag).
+func TestDevNullStdinSaysNoInput(t *testing.T) {
+	t.Parallel()
+	bin := builtBinary(t)
+	dir := t.TempDir()
+	errFile, codeFile := filepath.Join(dir, "stderr"), filepath.Join(dir, "code")
+	// The command ends at once, before tmux may have drawn the pane: what
+	// it says and its status go to files.
+	tm := startTmux(t, 160, 24, shellQuote(bin)+" </dev/null 2>"+shellQuote(errFile)+"; echo $? >"+shellQuote(codeFile))
+	tm.waitExit("the exit", stdinLiveness)
+	stderr, _ := os.ReadFile(errFile)
+	code, _ := os.ReadFile(codeFile)
+	if strings.TrimSpace(string(code)) != "2" || !strings.Contains(string(stderr), "no input") {
+		t.Errorf("streamtap </dev/null should say there is no input, exit 2: exit %q, stderr %q\n%s", code, stderr, tm.screen())
 	}
 }

@@ -35,13 +35,17 @@ func LLMEntries(a *capture.Archive) []capture.Entry {
 // timing), its request is an LLM request (it names a model or declares
 // tools), or a dialect recognises its response. A request of an LLM API
 // counts whatever came back: a 401 page or no response at all is a
-// session that fails its check, not one to skip.
+// session that fails its check, not one to skip. A request to an
+// endpoint that generates nothing (embeddings, token counts, moderation)
+// names a model too, but counts only when a dialect recognises what came
+// back: Go projects' traces and the tracers' cassettes record a
+// retriever's embeddings beside its chat calls.
 func IsLLMExchange(e *capture.Entry) bool {
 	if e.Stream || len(e.Body) > 1 ||
 		strings.HasPrefix(strings.ToLower(e.ResponseHeader.Get("Content-Type")), "text/event-stream") {
 		return true
 	}
-	if req, _ := EntryRequest(e); req.Model != "" || len(req.Decls) > 0 {
+	if req, path := EntryRequest(e); (req.Model != "" || len(req.Decls) > 0) && !generatesNothing(path) {
 		return true
 	}
 	// The entry's body is in memory: read as a stream, a compressed one is
@@ -52,6 +56,21 @@ func IsLLMExchange(e *capture.Entry) bool {
 		return nil
 	})
 	return s.Dialect() != DialectUnknown
+}
+
+// generatesNothing reports whether a request path (its query aside) is an
+// LLM API's endpoint that generates no answer: OpenAI's and Ollama's
+// embeddings, Gemini's embedContent and countTokens, Anthropic's
+// count_tokens, OpenAI's moderations.
+func generatesNothing(path string) bool {
+	path, _, _ = strings.Cut(path, "?")
+	for _, end := range []string{"/embeddings", "/api/embed", ":embedContent", ":batchEmbedContents", ":countTokens",
+		"/messages/count_tokens", "/moderations"} {
+		if strings.HasSuffix(path, end) {
+			return true
+		}
+	}
+	return false
 }
 
 // EntryRequest reads an archive exchange's request body, and returns it

@@ -114,8 +114,8 @@ func TestBadInput(t *testing.T) {
 						t.Errorf("event %d (%s, frame flags %b, flags %b) carries no diagnosis", i, s.TypeName(ev.Type), ev.Frame, ev.Flags)
 					}
 				}
-				if o := s.Outcome(); o.State != "truncated" {
-					t.Errorf("Outcome() = %+v; want truncated", o)
+				if o := s.Outcome(); o.State != OutcomeNotAStream {
+					t.Errorf("Outcome() = %+v; want not-a-stream: no event of it is an LLM stream's", o)
 				}
 			},
 		},

@@ -33,7 +33,8 @@ const maxDialects = 16
 // name). Then it asks the dialects, in detection order, whose it is (see
 // ClaimType, ClaimShape, ClaimError) and hands the event to that
 // dialect's Assembly in the session. Optional hooks a Protocol may add:
-// FinishOutcomer (what its finish reasons mean for the outcome),
+// HeadClaimer (a response whose head names the dialect is its, whatever
+// its events' types), FinishOutcomer (what its finish reasons mean for the outcome),
 // CompleteWithout (a response complete without its terminal event), and
 // Wrapper (events that carry another document encoded inside).
 type Protocol interface {
@@ -135,11 +136,31 @@ func (NoSentinel) Sentinel(*Session, int) {}
 // carries a finish or stop reason (Chat's finish_reason, Anthropic's
 // stop_reason, Gemini's finishReason, the reason of Responses'
 // incomplete_details): FinishOutcome returns OutcomeIncomplete for a
-// reason that is a limit, OutcomeBlocked for a refusal or a filter, and ""
-// for a normal end. A dialect without it keeps the status its terminal
-// event set.
+// reason that is a limit, OutcomeBlocked for a refusal or a filter,
+// OutcomeTruncated for one that says the response was cut short (the AI
+// SDK's "interrupted"), OutcomeError for one that says it failed, and ""
+// for a normal end. The worst reason of a response decides. A dialect
+// without it keeps the status its terminal event set.
 type FinishOutcomer interface {
 	FinishOutcome(reason string) string
+}
+
+// HeadClaimer is the optional hook of a dialect whose responses name
+// their protocol in their HTTP head: the AI SDK's
+// x-vercel-ai-ui-message-stream: v1 (and x-vercel-ai-data-stream: v1 before
+// v5), an MCP server's mcp-session-id. ClaimHead reports whether the
+// response whose head is h is the dialect's. Every event of a body so
+// claimed is the dialect's, asked before any claim by type or shape
+// (ClaimType, ClaimShape, ClaimError): its types may be words other APIs
+// use too ("start", "finish", "error"), and its body may have no shape of
+// its own. Each head of a session is asked anew (a 100 Continue, the next
+// response on a connection), and one no dialect claims leaves the body to
+// the claims by type and shape. The head is known wherever the response
+// is: a `curl -i` capture, a recording, an archive's entry, the proxy; a
+// bare body has none, so a dialect that claims heads still claims its
+// events by type or shape for it.
+type HeadClaimer interface {
+	ClaimHead(h *Head) bool
 }
 
 // CompleteWithout is the optional hook of a dialect whose responses may
@@ -314,12 +335,16 @@ func AllDialects() []Dialect {
 	return out
 }
 
-// detect names the dialect of an event: the dialect that claims its type,
-// else the first in detection order that claims its shape. A stream may
+// detect names the dialect of an event: the dialect that claimed the
+// response by its head (HeadClaimer), else the dialect that claims its
+// type, else the first in detection order that claims its shape. A stream may
 // mix dialects, so each event is judged on its own; an error that no type
 // or shape claims belongs to the stream's recent dialect, or, in a stream
 // with none yet, to the first that claims it as an error.
 func (s *Session) detect(id uint16, typ string) Dialect {
+	if s.headDial != DialectUnknown {
+		return s.headDial // the head said whose the body is: see HeadClaimer whose the body is: see HeadClaimer
+	}
 	var owner Dialect
 	if int(id) < len(s.typeOwners) && s.typeOwners[id] != 0 { // typeOwner, inlined by hand
 		owner = s.typeOwners[id] - 1
@@ -339,6 +364,17 @@ func (s *Session) detect(id uint16, typ string) Dialect {
 	}
 	for _, r := range detection {
 		if r.p.ClaimError(s, typ) {
+			return r.id
+		}
+	}
+	return DialectUnknown
+}
+
+// claimHead returns the dialect that claims a response by its head h
+// (HeadClaimer), the first in detection order, or DialectUnknown.
+func claimHead(h *Head) Dialect {
+	for _, r := range detection {
+		if hc, ok := r.p.(HeadClaimer); ok && hc.ClaimHead(h) {
 			return r.id
 		}
 	}

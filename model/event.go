@@ -137,17 +137,24 @@ func (in *interner) id(b []byte) uint16 {
 
 // rank orders kinds when one event does several things (a Chat chunk that
 // adds text and opens a call): the timeline shows the most telling one.
+// Every kind an assembly may raise to has a rank above lifecycle's: a
+// Gemini end marker (args-done) once ranked with lifecycle, so its chunk
+// kept the lifecycle it started as.
 func (k Kind) rank() int {
 	switch k {
 	case KindError:
-		return 6
+		return 8
 	case KindTerminal:
-		return 5
+		return 7
 	case KindItemOpen:
-		return 4
+		return 6
 	case KindArgsDelta:
-		return 3
+		return 5
+	case KindArgsDone:
+		return 4
 	case KindItemDone:
+		return 3
+	case KindTextDone:
 		return 2
 	case KindTextDelta:
 		return 1

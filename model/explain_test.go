@@ -1,9 +1,6 @@
 package model
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,49 +10,8 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
-
-// sourceLiterals returns every string literal in the non-test source of
-// the core and of every dialect package (model/dialect/*): a superset of the event, block and delta types the dialect
-// handlers name, whatever table or switch they sit in. Which of them are
-// types is for the model to say (see probeType).
-func sourceLiterals(t *testing.T) []string {
-	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dialects, err := filepath.Glob("dialect/*/*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files = append(files, dialects...)
-	seen := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				if v, err := strconv.Unquote(lit.Value); err == nil && v != "" && !strings.ContainsAny(v, " \"\\\n") {
-					seen[v] = true
-				}
-			}
-			return true
-		})
-	}
-	out := make([]string, 0, len(seen))
-	for v := range seen {
-		out = append(out, v)
-	}
-	slices.Sort(out)
-	return out
-}
 
 // shapedEvent is one event of an assembled stream with the shapes it got
 // when it was added (as the headless commands see it), with and without
@@ -110,7 +66,7 @@ func probeType(typ string) []shapedEvent {
 func TestExplainEveryKnownType(t *testing.T) {
 	claimed := map[string]bool{}
 	missing := map[Shape]bool{}
-	for _, lit := range sourceLiterals(t) {
+	for _, lit := range modeltest.SourceLiterals(t) {
 		for _, ev := range probeType(lit) {
 			claimed[lit] = true
 			for _, sh := range []Shape{ev.withData, ev.bare} {
@@ -140,7 +96,7 @@ func TestExplainEveryKnownType(t *testing.T) {
 func TestExplainEveryKnownBlockAndDelta(t *testing.T) {
 	const start = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"content\":[]}}\n\n"
 	blocks, deltas := 0, 0
-	for _, lit := range sourceLiterals(t) {
+	for _, lit := range modeltest.SourceLiterals(t) {
 		q := strconv.Quote(lit)
 		s, evs := shapeStream([]byte(start+
 			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":"+q+"}}\n\n"+
@@ -228,6 +184,12 @@ func TestExplainCorpus(t *testing.T) {
 		paths, _ := filepath.Glob(filepath.Join(caps, "*.sse"))
 		next, _ := filepath.Glob(filepath.Join(caps, "..", "captures-next", "*.eventstream"))
 		paths = append(paths, next...)
+		// The application leg's AI SDK exchanges: bodies, and the proxy's
+		// recordings (their head claims the body).
+		for _, pattern := range []string{"aisdk-*.sse", "aisdk-*.txt", "recordings/aisdk-*"} {
+			app, _ := filepath.Glob(filepath.Join(caps, "..", "captures-app", pattern))
+			paths = append(paths, app...)
+		}
 		for _, p := range paths {
 			b, err := os.ReadFile(p)
 			if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // seedGlobs name the recorded streams that seed the fuzz corpora: the
@@ -476,3 +477,8 @@ func FuzzArgAssembly(f *testing.F) {
 		}
 	})
 }
+
+// The seeds take Bedrock streams too (model/internal/modeltest): Nova and
+// Titan inside InvokeModel chunks, a damaged message, an exception, a
+// chunk whose bytes is no base64.
+func init() { dialectSeeds = append(dialectSeeds, modeltest.BedrockSeeds()...) }

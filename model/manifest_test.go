@@ -5,11 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // capturesDir finds ../shared/captures beside the project root.
@@ -18,16 +18,16 @@ func capturesDir(t *testing.T) string {
 	return filepath.Dir(fixtures.Shared(t, "captures/MANIFEST.tsv"))
 }
 
-type manifestRow struct {
-	File, Dialect, Calls, Text, Notes string
-}
+// The rows of a MANIFEST.tsv and how they are compared, shared with the
+// dialects' tests (model/internal/modeltest).
+type wantCall = modeltest.WantCall
 
-type wantCall struct {
-	ID        *string `json:"id"`
-	Name      string  `json:"name"`
-	Arguments string  `json:"arguments"`
-	Kind      string  `json:"kind"`
-}
+var (
+	readManifestPlain = modeltest.ReadManifest
+	deref             = modeltest.Deref
+	mustJSON          = modeltest.MustJSON
+	sameJSON          = modeltest.SameJSON
+)
 
 func TestManifestCaptures(t *testing.T) {
 	dir := capturesDir(t)
@@ -96,26 +96,6 @@ func TestManifestCaptures(t *testing.T) {
 	}
 }
 
-func deref(p *string) any {
-	if p == nil {
-		return nil
-	}
-	return *p
-}
-
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-func sameJSON(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return a == b
-	}
-	return reflect.DeepEqual(x, y)
-}
-
 // normalize turns the report's text into what encoding/json decodes the
 // manifest's into.
 func normalize(v any) any {
@@ -128,25 +108,4 @@ func normalize(v any) any {
 		return out
 	}
 	return v
-}
-
-// readManifestPlain splits MANIFEST.tsv on tabs only.
-func readManifestPlain(t *testing.T, dir string) []manifestRow {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []manifestRow
-	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		if i == 0 {
-			continue
-		}
-		rec := strings.Split(line, "\t")
-		if len(rec) < 9 {
-			t.Fatalf("manifest line %d has %d fields", i+1, len(rec))
-		}
-		rows = append(rows, manifestRow{File: rec[0], Dialect: rec[1], Calls: rec[6], Text: rec[7], Notes: rec[8]})
-	}
-	return rows
 }

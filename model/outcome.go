@@ -32,6 +32,10 @@ const (
 	// OutcomeClosed: a connection that switched protocols (a WebSocket)
 	// and carried no response.
 	OutcomeClosed = "closed"
+	// OutcomeNotAStream: the input holds data, but no event of it is one
+	// of a known dialect: not an LLM stream at all (a text file, an HTML
+	// error page), which "truncated" misnamed.
+	OutcomeNotAStream = "not-a-stream"
 	// OutcomeStreaming: the stream has not ended yet.
 	OutcomeStreaming = "streaming"
 )
@@ -41,7 +45,7 @@ const (
 // state of a stream still being read).
 func Outcomes() []string {
 	return []string{OutcomeCompleted, OutcomeIncomplete, OutcomeBlocked, OutcomeFailed, OutcomeError,
-		OutcomeTruncated, OutcomeEmpty, OutcomeClosed}
+		OutcomeTruncated, OutcomeEmpty, OutcomeClosed, OutcomeNotAStream}
 }
 
 // PromptChoice is the choice under which a response's Finish holds a
@@ -51,9 +55,16 @@ func Outcomes() []string {
 const PromptChoice = -1
 
 // outcomeRank orders the outcomes a finish reason can lead to: the worst
-// choice of a response tells its outcome.
+// choice of a response tells its outcome. A reason may say the response
+// was cut (the AI SDK's finish reason "interrupted": its provider's stream
+// ended without its terminal event) or failed ("error"), though the
+// terminal event that carries it came.
 func outcomeRank(state string) int {
 	switch state {
+	case OutcomeError:
+		return 4
+	case OutcomeTruncated:
+		return 3
 	case OutcomeBlocked:
 		return 2
 	case OutcomeIncomplete:

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,47 @@ type PathOp struct {
 	Raw   []byte // the JSON of any other value
 	Cont  bool   // willContinue: the next piece of the same string follows
 	IsStr bool
+}
+
+// OpsAt returns the values event ord added (a sub-slice of Ops, which is
+// in stream order), nil when it added none.
+func (p *PathArgs) OpsAt(ord int) []PathOp {
+	if p == nil {
+		return nil
+	}
+	i := sort.Search(len(p.Ops), func(i int) bool { return p.Ops[i].Ord >= ord })
+	j := i
+	for j < len(p.Ops) && p.Ops[j].Ord == ord {
+		j++
+	}
+	return p.Ops[i:j]
+}
+
+// EventsAsOf counts the events that added values by the end of ord: the
+// fragments of arguments that arrive at JSON paths.
+func (p *PathArgs) EventsAsOf(ord int) int {
+	if p == nil {
+		return 0
+	}
+	n, last := 0, -1
+	for _, op := range p.Ops {
+		if op.Ord > ord {
+			break
+		}
+		if op.Ord != last {
+			n, last = n+1, op.Ord
+		}
+	}
+	return n
+}
+
+// ArgsFragmentsAsOf counts the fragments of the item's arguments added by
+// the end of ord: the text fragments, or the events that added values at
+// JSON paths (PathArgs), where no fragment is a span of the rebuilt
+// arguments.
+func (it *Item) ArgsFragmentsAsOf(ord int) int {
+	_, i := it.Args.AsOf(ord)
+	return i + 1 + it.paths.EventsAsOf(ord)
 }
 
 // gnode is a node of the arguments being rebuilt.

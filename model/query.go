@@ -172,16 +172,31 @@ const maxDenseChoice = 1 << 10
 // order; reasoning and refusals are not text. When every choice index is in
 // [0, maxDenseChoice) the text of choice i is at index i; otherwise there is
 // one string per choice present, in choice order.
-func (s *Session) Texts() []string {
+func (s *Session) Texts() []string { return s.textsOf(RoleMessage, false) }
+
+// Reasoning returns the assembled reasoning per choice, laid out as Texts
+// lays out the text: the text of every reasoning item (thinking, a
+// Responses reasoning summary, Gemini thoughts, Bedrock reasoningContent,
+// Ollama thinking) concatenated in output order; "" for reasoning that
+// carried no text (redacted or encrypted). It is nil when the stream has
+// no reasoning at all.
+func (s *Session) Reasoning() []string { return s.textsOf(RoleReasoning, true) }
+
+// textsOf lays out the text of the items of role per choice (see Texts);
+// nil when there are none and onlySeen says so.
+func (s *Session) textsOf(role ItemRole, onlySeen bool) []string {
 	byChoice := map[int][]byte{}
 	maxChoice, minChoice := 0, 0
 	items := s.ItemsAsOf(-1)
 	for _, it := range items {
-		if it.Role != RoleMessage {
+		if it.Role != role {
 			continue
 		}
 		byChoice[it.Choice] = append(byChoice[it.Choice], it.Text.Bytes()...)
 		maxChoice, minChoice = max(maxChoice, it.Choice), min(minChoice, it.Choice)
+	}
+	if onlySeen && len(byChoice) == 0 {
+		return nil
 	}
 	if minChoice < 0 || maxChoice >= maxDenseChoice {
 		out := make([]string, 0, len(byChoice))
@@ -257,6 +272,8 @@ func (s *Session) Outcome() Outcome {
 			// A connection that carried no response: its messages, if
 			// any, are comments (a WebSocket of another kind, or none).
 			return Outcome{State: OutcomeClosed, Ordinal: -1}
+		case s.data > 0 && s.Dialect() == DialectUnknown:
+			return Outcome{State: OutcomeNotAStream, Detail: "no event of a known dialect", Ordinal: -1}
 		}
 		return Outcome{State: OutcomeTruncated, Detail: "no response recognised", Ordinal: -1}
 	}

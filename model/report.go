@@ -22,7 +22,16 @@ type CallsReport struct {
 	// disagree (the deltas, output_text.done, content_part.done,
 	// output_item.done, the terminal output[]); absent when none do.
 	TextSources []TextSourcesReport `json:"text_sources,omitempty"`
-	Outcome     OutcomeReport       `json:"outcome"`
+	// Reasoning is the model's reasoning (thinking, a reasoning summary,
+	// thoughts), kept out of Text: a string, or one string per choice,
+	// "" for reasoning that carried no text (redacted or encrypted);
+	// absent when the stream has none.
+	Reasoning any `json:"reasoning,omitempty"`
+	// Steps counts the steps (model calls) of a dialect whose responses
+	// are made of several (the AI SDK's start-step…finish-step); absent
+	// for the others.
+	Steps   int           `json:"steps,omitempty"`
+	Outcome OutcomeReport `json:"outcome"`
 }
 
 // TextSourcesReport is one message whose text sources disagree: which
@@ -52,6 +61,20 @@ type CallReport struct {
 	Sources map[string]string `json:"sources,omitempty"`
 	// ArgumentsJSON is "complete", "empty", or "invalid at offset N".
 	ArgumentsJSON string `json:"arguments_json"`
+	// Step is the number (from 1) of the step the call was made in, for a
+	// dialect whose responses have steps; absent otherwise.
+	Step int `json:"step,omitempty"`
+	// What became of the call, as an application's stream tells (see
+	// ToolRun); absent when it tells nothing: whether the provider ran it,
+	// whether its tool is dynamic, its output (JSON text, the latest when
+	// several came), how many preliminary outputs came before it, the
+	// error of an invalid input or a failed run, the approval it waits for.
+	ProviderExecuted bool    `json:"provider_executed,omitempty"`
+	Dynamic          bool    `json:"dynamic,omitempty"`
+	Output           *string `json:"output,omitempty"`
+	Preliminary      int     `json:"preliminary,omitempty"`
+	Error            string  `json:"error,omitempty"`
+	ApprovalID       string  `json:"approval_id,omitempty"`
 }
 
 // OutcomeReport is how the stream ended.
@@ -116,10 +139,20 @@ func (s *Session) reportTail(rep CallsReport) CallsReport {
 			}
 		}
 	}
+	switch rs := s.Reasoning(); len(rs) {
+	case 0:
+	case 1:
+		rep.Reasoning = rs[0]
+	default:
+		rep.Reasoning = rs
+	}
 	sortOutput(differ)
 	for _, it := range differ {
 		src, _ := it.TextSourcesDisagree()
 		rep.TextSources = append(rep.TextSources, TextSourcesReport{ItemID: it.ItemID, Choice: it.Choice, Index: it.Position, Sources: src})
+	}
+	for _, r := range s.Responses {
+		rep.Steps += len(s.Steps(r))
 	}
 	o := s.Outcome()
 	rep.Outcome = OutcomeReport{State: o.State, Detail: o.Detail}
@@ -148,6 +181,14 @@ func (s *Session) callReportArgs(it *Item) (CallReport, []byte) {
 		args = []byte(v)
 	}
 	c.ArgumentsJSON = ArgsState(args, true).String()
+	c.Step = s.StepOf(it)
+	if run := it.Run(); run != nil {
+		c.ProviderExecuted, c.Dynamic, c.Preliminary, c.Error, c.ApprovalID = run.ProviderExecuted, run.Dynamic, run.Preliminary, run.Error, run.ApprovalID
+		if run.OutputAt >= 0 {
+			out := string(run.Output)
+			c.Output = &out
+		}
+	}
 	return c, args
 }
 
@@ -242,13 +283,66 @@ func (pw *pieceWriter) call(c CallReport, args []byte) {
 	}
 	b = append(b, `,"arguments_json":`...)
 	b = jsonscan.AppendQuote(b, c.ArgumentsJSON)
+	if c.Step != 0 {
+		b = append(b, `,"step":`...)
+		b = strconv.AppendInt(b, int64(c.Step), 10)
+	}
+	if c.ProviderExecuted {
+		b = append(b, `,"provider_executed":true`...)
+	}
+	if c.Dynamic {
+		b = append(b, `,"dynamic":true`...)
+	}
+	if c.Output != nil {
+		b = append(b, `,"output":"`...)
+		b = escapeInPieces(pw, b, *c.Output)
+		b = append(b, '"')
+	}
+	if c.Preliminary != 0 {
+		b = append(b, `,"preliminary":`...)
+		b = strconv.AppendInt(b, int64(c.Preliminary), 10)
+	}
+	if c.Error != "" {
+		b = append(b, `,"error":`...)
+		b = jsonscan.AppendQuote(b, c.Error)
+	}
+	if c.ApprovalID != "" {
+		b = append(b, `,"approval_id":`...)
+		b = jsonscan.AppendQuote(b, c.ApprovalID)
+	}
 	pw.flush(append(b, '}'))
 }
 
 // tail writes the report's members after "calls".
 func (pw *pieceWriter) tail(r CallsReport) {
 	pw.raw(`,"text":`)
-	switch t := r.Text.(type) {
+	pw.texts(r.Text)
+	if len(r.TextSources) > 0 {
+		pw.raw(`,"text_sources":[`)
+		for i, ts := range r.TextSources {
+			if i > 0 {
+				pw.raw(",")
+			}
+			pw.textSources(ts)
+		}
+		pw.raw("]")
+	}
+	if r.Reasoning != nil {
+		pw.raw(`,"reasoning":`)
+		pw.texts(r.Reasoning)
+	}
+	if r.Steps != 0 {
+		pw.raw(`,"steps":` + strconv.Itoa(r.Steps))
+	}
+	pw.raw(`,"outcome":`)
+	pw.value(r.Outcome)
+	pw.raw("}\n")
+}
+
+// texts writes a text member's value: a string or one per choice, each
+// escaped in pieces (a text may be megabytes).
+func (pw *pieceWriter) texts(v any) {
+	switch t := v.(type) {
 	case string:
 		pw.quoted(t)
 	case []string:
@@ -267,19 +361,6 @@ func (pw *pieceWriter) tail(r CallsReport) {
 	default:
 		pw.value(t)
 	}
-	if len(r.TextSources) > 0 {
-		pw.raw(`,"text_sources":[`)
-		for i, ts := range r.TextSources {
-			if i > 0 {
-				pw.raw(",")
-			}
-			pw.textSources(ts)
-		}
-		pw.raw("]")
-	}
-	pw.raw(`,"outcome":`)
-	pw.value(r.Outcome)
-	pw.raw("}\n")
 }
 
 // textSources writes one message's disagreeing text sources, each value

@@ -22,8 +22,10 @@ func TestWriteJSONMatchesEncoder(t *testing.T) {
 		Calls: []CallReport{
 			{ID: &id, Name: "f", Arguments: big, Sources: map[string]string{"deltas": big + "x", "item_done": "small"}},
 			{Name: "g", Arguments: `\u0000streamtap\u00000\u0000streamtap\u0000`},
+			{Name: "h", Arguments: "{}", Step: 2, ProviderExecuted: true, Dynamic: true, Output: &big, Preliminary: 3, Error: big[:999], ApprovalID: "aitxt-\u2028"},
 		},
-		Text: []string{big, "\x00streamtap\x000\x00streamtap\x00"},
+		Steps: 4,
+		Text:  []string{big, "\x00streamtap\x000\x00streamtap\x00"},
 		TextSources: []TextSourcesReport{
 			{ItemID: "msg_1", Index: 2, Sources: map[string]string{"deltas": big, "text_done": "é\u2028<&>", "item_done": ""}},
 			{Choice: 3, Sources: nil},
@@ -51,14 +53,18 @@ func FuzzWriteJSON(f *testing.F) {
 	f.Add("\u0085", "\x7f", "\u009b31m", "\u202e", "\u2069", "\ufeff", "\x9b", 1, "\u200f")
 	f.Fuzz(func(t *testing.T, id, name, args, kind, itemID, srcKey, srcVal string, n int, text string) {
 		c := CallReport{Name: name, Arguments: args, Kind: kind, Status: kind + name, ItemID: itemID,
-			Choice: n, Index: -n, ArgumentsJSON: ArgsState([]byte(args), true).String()}
+			Choice: n, Index: -n, ArgumentsJSON: ArgsState([]byte(args), true).String(),
+			Step: n, Dynamic: n%2 == 0, ProviderExecuted: n%3 == 0, Preliminary: -n, Error: srcVal, ApprovalID: srcKey}
+		if n%5 == 0 {
+			c.Output = &text
+		}
 		if id != "" {
 			c.ID = &id
 		}
 		if srcKey != "" {
 			c.Sources = map[string]string{srcKey: srcVal, "deltas": args, "~": srcKey}
 		}
-		matchesEncoder(t, CallsReport{Dialect: kind, Calls: []CallReport{c, {}}, Text: text})
+		matchesEncoder(t, CallsReport{Dialect: kind, Calls: []CallReport{c, {}}, Text: text, Steps: n})
 		matchesEncoder(t, CallsReport{Dialect: name, Calls: []CallReport{c}, Text: []string{text, args}})
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model/jsonscan"
@@ -95,6 +96,17 @@ type Head struct {
 	Header  []capture.Field // copies, safe to keep
 }
 
+// Get returns the value of the head's first header named name (compared
+// without regard to case, as HTTP header names are), or "".
+func (h *Head) Get(name string) string {
+	for _, f := range h.Header {
+		if strings.EqualFold(string(f.Name), name) {
+			return string(f.Value)
+		}
+	}
+	return ""
+}
+
 // ErrorInfo is an error reported inside the stream or by the HTTP status.
 type ErrorInfo struct {
 	Ordinal int
@@ -123,9 +135,13 @@ type Session struct {
 	bytes    int64
 	types    *interner
 	dialects [maxDialects]int // events per dialect
+	// data counts the events that carry data: neither a comment, a
+	// keep-alive nor a sentinel (see OutcomeNotAStream).
+	data     int
 	last     Event
 	lastDial Dialect
-	done     int // ordinal of the first [DONE], or -1
+	headDial Dialect // the dialect that claimed the latest head: see HeadClaimer
+	done     int     // ordinal of the first [DONE], or -1
 	ended    bool
 	endErr   error
 	top      members         // the declared members of the event being added: see Member
@@ -276,6 +292,9 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		s.dialects[ev.Dialect]++
 		s.lastDial = ev.Dialect
 	}
+	if f.Kind == capture.FrameEvent && ev.Kind != KindKeepalive && ev.Kind != KindSentinel {
+		s.data++
+	}
 	if s.opts.KeepEvents {
 		s.Events.append(*ev)
 	}
@@ -298,6 +317,7 @@ func (s *Session) head(ev *Event, f *capture.Frame, ord int) {
 		h.Header = append(h.Header, capture.Field{Name: bytes.Clone(fl.Name), Value: bytes.Clone(fl.Value)})
 	}
 	s.Heads = append(s.Heads, h)
+	s.headDial = claimHead(&s.Heads[len(s.Heads)-1])
 	s.status = f.Status
 	if f.Status == statusSwitchingProtocols {
 		s.upgraded = true
@@ -326,6 +346,10 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 				break
 			}
 		}
+		return
+	}
+	if f.Flags&capture.Coded != 0 {
+		s.coded(ev, f, ord, pre, sc)
 		return
 	}
 	data := f.Data
@@ -407,6 +431,46 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	}
 	if s.status >= 400 && ev.Kind != KindError {
 		s.ErrorEvent(ev, t[mError], ord)
+	}
+}
+
+// coded adds a coded line (capture.Coded: the AI SDK data stream's
+// CODE:JSON). It is typed by its code, whatever its JSON value is (a
+// string, an array, an object), and handed to the dialect that claims it
+// with the value as data; Member and Data answer only for an object. A
+// line without a code has the type "" until its dialect names it. Its
+// JSON is validated as any event's: a value that does not parse is
+// invalid JSON, claimed by no dialect.
+func (s *Session) coded(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Indexes, sc jsonscan.Scanned) {
+	data := f.Data
+	var isObj bool
+	var err error
+	if pre != nil {
+		s.idx = &s.batchIdx
+		pre.Load(s.idx, data, sc)
+		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
+			s.idx.Members(data, s.top.member)
+		}
+	} else {
+		isObj, err = s.idx.ScanObject(data, s.top.collect)
+	}
+	if err != nil {
+		ev.Flags |= DecodeError
+		ev.Type = s.types.id([]byte(TypeInvalid))
+		return
+	}
+	if isObj {
+		s.cur = data
+	}
+	ev.Type = ev.Name
+	typ := s.types.names[ev.Type]
+	if ev.Dialect = s.detect(ev.Type, typ); ev.Dialect != DialectUnknown {
+		s.Assembly(ev.Dialect).Event(s, ev, typ, data, ord)
+	} else if !isObj {
+		ev.Flags |= NotObject
+	}
+	if ev.Type == 0 {
+		ev.Type = s.types.id([]byte("(untyped)"))
 	}
 }
 

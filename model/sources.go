@@ -50,6 +50,7 @@ type itemExtra struct {
 	parts    textParts
 	replaced []replacedSource
 	textStr  string // the text as a string, shared by the text sources that state it
+	run      *ToolRun
 }
 
 func (it *Item) extra() *itemExtra {

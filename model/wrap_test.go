@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // TestWrappedChunks: a Bedrock InvokeModel chunk payload the Batch
@@ -47,5 +48,5 @@ func TestWrappedChunks(t *testing.T) {
 		}
 	}
 	sse, _ := genStream("anthropic", 64<<10)
-	batchMatchesAdd(t, invokeOf(sse))
+	batchMatchesAdd(t, modeltest.InvokeOf(sse))
 }

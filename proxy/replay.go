@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/termtext"
 )
 
@@ -45,6 +46,10 @@ type Recorded struct {
 	warnings []string
 	refused  error
 	body     func() (chunkReader, io.Closer, error)
+	// outcome is how the recorded stream ends (completed, truncated, …),
+	// modelled once as it is loaded: what a request that was sent all of
+	// it logs, as the proxy logs a stream it passed on.
+	outcome string
 }
 
 // chunkReader gives a body a chunk at a time, each with its recorded
@@ -70,7 +75,9 @@ func LoadReplay(ctx context.Context, path string) (*Recorded, error) {
 // ReplayData is LoadReplay for bytes held in memory (a sample). A plain
 // stream is served as what its bytes are: an AWS event stream as
 // application/vnd.amazon.eventstream, JSON lines as
-// application/x-ndjson, SSE (and anything else) as text/event-stream.
+// application/x-ndjson, the AI SDK's v4 data stream as text/plain with its
+// x-vercel-ai-data-stream header, SSE (and anything else) as
+// text/event-stream.
 func ReplayData(name string, data []byte) (*Recorded, error) {
 	return loadReplay(context.Background(), name, func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil })
 }
@@ -88,18 +95,21 @@ func loadReplay(ctx context.Context, name string, open func() (io.ReadCloser, er
 	if err != nil {
 		return nil, err
 	}
+	var ob outcomeOf
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if _, err := rr.Next(); err == io.EOF {
+		c, err := rr.Next()
+		if err == io.EOF {
 			break
 		} else if err != nil {
 			return nil, err
 		}
+		ob.feed(rr.Format(), c.Data)
 	}
 	rec := &capture.Recording{Exchange: *rr.Exchange(), Format: rr.Format(), BadTimes: rr.BadTimes()}
-	rc := &Recorded{Name: name}
+	rc := &Recorded{Name: name, outcome: ob.state(rr.Format())}
 	rc.warnings, rc.refused = CheckReplay(rec)
 	rc.status, rc.header, _, _ = replayHead(rec)
 	rc.body = func() (chunkReader, io.Closer, error) {
@@ -133,7 +143,10 @@ func plainReplay(name string, open func() (io.ReadCloser, error)) (*Recorded, er
 		return nil, err
 	}
 	format := capture.DetectFormat(head)
-	rc := &Recorded{Name: name, status: http.StatusOK, header: http.Header{"Content-Type": {capture.ContentType(format)}}}
+	rc := &Recorded{Name: name, status: http.StatusOK, header: capture.FormatHeader(format)}
+	if rc.outcome, err = plainOutcome(format, open); err != nil {
+		return nil, err
+	}
 	rc.body = func() (chunkReader, io.Closer, error) {
 		f, err := open()
 		if err != nil {
@@ -259,7 +272,7 @@ func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkRe
 			if pending && rctl.Flush() != nil {
 				return sent, "client-canceled"
 			}
-			return sent, "done"
+			return sent, cmp.Or(rc.outcome, "done")
 		}
 		if err != nil {
 			return sent, "unreadable"
@@ -355,8 +368,10 @@ func replayHead(rec *capture.Recording) (status int, h http.Header, warnings []s
 		// A stream recorded from stdin: no head was seen. Serve it as
 		// what its bytes are.
 		status = http.StatusOK
-		if h.Get("Content-Type") == "" {
-			h.Set("Content-Type", capture.ContentType(rec.Format))
+		for k, v := range capture.FormatHeader(rec.Format) {
+			if h.Get(k) == "" {
+				h[k] = v
+			}
 		}
 	}
 	return status, h, warnings, nil
@@ -417,4 +432,50 @@ func due(start time.Time, at time.Duration, speed float64) time.Time {
 		wait = math.MaxInt64
 	}
 	return start.Add(time.Duration(wait))
+}
+
+// outcomeOf models a recorded body as it is read through, for its
+// outcome (Recorded.outcome). The session keeps no events and no bytes:
+// what the outcome needs is gathered as the events are added.
+type outcomeOf struct {
+	s  *model.Session
+	fr *capture.Framer
+}
+
+func (o *outcomeOf) feed(format capture.Format, data []byte) {
+	if o.s == nil {
+		o.s, o.fr = model.NewSession(model.Options{}), capture.NewFramer(format)
+	}
+	o.fr.Feed(data, capture.NoTime, func(f *capture.Frame) { o.s.Add(f) })
+}
+
+// state is the outcome of what was fed: empty when nothing was.
+func (o *outcomeOf) state(format capture.Format) string {
+	if o.s == nil {
+		o.feed(format, nil)
+	}
+	o.fr.Finish(capture.NoTime, func(f *capture.Frame) { o.s.Add(f) })
+	o.s.End(nil)
+	return o.s.Outcome().State
+}
+
+// plainOutcome reads a plain stream through once for its outcome.
+func plainOutcome(format capture.Format, open func() (io.ReadCloser, error)) (string, error) {
+	f, err := open()
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var o outcomeOf
+	rc := &rawChunks{r: f, buf: make([]byte, plainPeek)}
+	for {
+		c, err := rc.Next()
+		if err == io.EOF {
+			return o.state(format), nil
+		}
+		if err != nil {
+			return "", err
+		}
+		o.feed(format, c.Data)
+	}
 }

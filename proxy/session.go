@@ -123,7 +123,7 @@ func (ps *session) respond(resp *http.Response) {
 	if ps.headAt == capture.NoTime { // a spilled session's is known already
 		ps.headAt = time.Since(ps.start)
 	}
-	format := capture.ContentFormat(resp.Header.Get("Content-Type"))
+	format := capture.HeadFormat(resp.Header)
 	if resp.StatusCode == http.StatusSwitchingProtocols {
 		format = capture.FormatSSE // the messages are written as SSE blocks
 	}
@@ -285,8 +285,9 @@ func (ps *session) closeHAR(at time.Duration) {
 // extension says what the body is, as its Content-Type (or, without one
 // that tells, its first bytes: see openRecording) tells (format):
 // .eventstream for an AWS event stream (binary: no text tool should take
-// it for SSE), .ndjson for JSON lines, .sse for the rest (the recording
-// format is SSE comments and the body).
+// it for SSE), .ndjson for JSON lines, .datastream for the AI SDK's v4
+// data stream (text/plain CODE:JSON lines), .sse for the rest (the
+// recording format is SSE comments and the body).
 func createRecording(dir string, start time.Time, id int, method, path string, format capture.Format) (*capture.Output, string, error) {
 	path, _, _ = strings.Cut(strings.TrimPrefix(path, "/"), "?")
 	ext := ".sse"
@@ -295,6 +296,8 @@ func createRecording(dir string, start time.Time, id int, method, path string, f
 		ext = ".eventstream"
 	case capture.FormatJSONL:
 		ext = ".ndjson"
+	case capture.FormatDataStream:
+		ext = ".datastream"
 	}
 	name := fmt.Sprintf("%s-%04d-%s-%s%s", start.Format("20060102T150405"), id,
 		fileNamePart(method, maxNameMethod), fileNamePart(path, maxNamePath), ext)

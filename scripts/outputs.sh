@@ -13,7 +13,8 @@
 #     ../shared/captures and ../shared/captures-next, and bad inputs made
 #     here (empty, binary, an HTTP 401 body, a cut stream, invalid UTF-8,
 #     CR-only line ends);
-#   - the archives in capture/testdata/import and a HAR written by
+#   - the archives in capture/testdata/import (cassettes, ddapm-test-agent
+#     JSON cassettes, httprr traces) and a HAR written by
 #     --save-har, whole and one session at a time;
 #   - --save-har and --save-timed output (times replaced by a placeholder);
 #   - diff (text, --json, --strict) and --diff off a terminal on pairs of
@@ -71,7 +72,7 @@ for d in captures captures-next; do
 		done
 	fi
 done
-for f in "$root"/capture/testdata/import/*.yaml "$root"/capture/testdata/import/*.chunks.txt; do
+for f in "$root"/capture/testdata/import/*.yaml "$root"/capture/testdata/import/*.chunks.txt "$root"/capture/testdata/import/*.json "$root"/capture/testdata/import/*.httprr*; do
 	ln -s "$f" "$work/in/"
 done
 : >"$work/empty.sse"
@@ -107,7 +108,7 @@ done
 
 # Archives: every session, and one session at a time.
 archives=()
-for f in "$root"/capture/testdata/import/*.yaml "$root"/capture/testdata/import/*.chunks.txt; do
+for f in "$root"/capture/testdata/import/*.yaml "$root"/capture/testdata/import/*.chunks.txt "$root"/capture/testdata/import/*.json "$root"/capture/testdata/import/*.httprr*; do
 	archives+=("in/$(basename "$f")")
 done
 (cd "$work" && "$bin" calls --sample responses-single-call --save-har made.har >/dev/null 2>&1) || true

@@ -2,6 +2,8 @@ package suite
 
 import (
 	"io"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,7 +44,7 @@ func writeGitHub(w io.Writer, v *Verdict, failOn checks.Severity) error {
 			if len(f.Events) > 0 {
 				line = v.Places[f.Events[0]].Line
 			}
-			ghCommand(&b, ghLevel(f.Severity), v.File, line, f.Rule, prefix+f.Message+eventsNote(f.Events))
+			ghCommand(&b, ghLevel(f.Severity), v.File, line, f.Rule, prefix+f.Message+eventsNote(f.Message, f.Events))
 		}
 		if v.OutcomeFails {
 			ghCommand(&b, "error", v.File, v.Places[v.outcomeEvent()].Line, "outcome "+v.Report.Outcome.State, prefix+v.outcomeMessage())
@@ -55,20 +57,52 @@ func writeGitHub(w io.Writer, v *Verdict, failOn checks.Severity) error {
 	return err
 }
 
-// eventsNote is " (events 3, 4)": the ordinals `streamtap events` prints.
-func eventsNote(events []int) string {
-	if len(events) == 0 {
+// eventsNote is " (events 3, 4)": the ordinals `streamtap events` prints
+// of the events a finding cites that its message does not name already
+// (most name every one: "… (event 3)" said twice was noise); "" when it
+// names them all.
+func eventsNote(message string, events []int) string {
+	named := namedEvents(message)
+	var parts []string
+	for _, e := range events {
+		if !slices.ContainsFunc(named, func(r [2]int) bool { return r[0] <= e && e <= r[1] }) {
+			parts = append(parts, strconv.Itoa(e))
+		}
+	}
+	switch len(parts) {
+	case 0:
 		return ""
+	case 1:
+		return " (event " + parts[0] + ")"
 	}
-	word := " (event "
-	if len(events) > 1 {
-		word = " (events "
+	return " (events " + strings.Join(parts, ", ") + ")"
+}
+
+// eventRefs matches how a message names events: "event 3", "events 3, 5",
+// "events 3–10", "events 2–4, 9".
+var eventRefs = regexp.MustCompile(`\bevents? (\d+(?:–\d+)?(?:, \d+(?:–\d+)?)*)`)
+
+// namedEvents lists the events message names (eventRefs), as ranges
+// from first to last.
+func namedEvents(message string) [][2]int {
+	var named [][2]int
+	for _, m := range eventRefs.FindAllStringSubmatch(message, -1) {
+		for _, part := range strings.Split(m[1], ", ") {
+			lo, hi, isRange := strings.Cut(part, "–")
+			a, err := strconv.Atoi(lo)
+			if err != nil {
+				continue
+			}
+			b := a
+			if isRange {
+				if b, err = strconv.Atoi(hi); err != nil {
+					b = a
+				}
+			}
+			named = append(named, [2]int{a, b})
+		}
 	}
-	parts := make([]string, len(events))
-	for i, e := range events {
-		parts[i] = strconv.Itoa(e)
-	}
-	return word + strings.Join(parts, ", ") + ")"
+	return named
 }
 
 // ghLevel is the command of a finding's severity.

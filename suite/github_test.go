@@ -3,6 +3,7 @@ package suite
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -169,4 +170,55 @@ func TestGitHubQuiet(t *testing.T) {
 		t.Errorf("a clean stream wrote %q (%v)", out.String(), err)
 	}
 	_ = os.Remove(path)
+}
+
+// TestGitHubNamesEachEventOnce: an annotation names every event its
+// finding cites, and none twice: the note of events goes after the
+// message only with those the message does not name ("… (event 3)" came
+// after messages that said "event 3" already).
+func TestGitHubNamesEachEventOnce(t *testing.T) {
+	t.Parallel()
+	run, _ := sampleRun(t)
+	notes := 0
+	for i := range run.Verdicts {
+		v := &run.Verdicts[i]
+		for _, f := range v.Report.Findings {
+			note := eventsNote(f.Message, f.Events)
+			named := namedEvents(f.Message + note)
+			for _, e := range f.Events {
+				n := 0
+				for _, r := range named {
+					if r[0] <= e && e <= r[1] {
+						n++
+					}
+				}
+				if n == 0 {
+					t.Errorf("%s %s: event %d is not named in %q", v.Label(), f.Rule, e, f.Message+note)
+				}
+			}
+			if note != "" {
+				notes++
+				for _, e := range namedEvents(note) {
+					if slices.ContainsFunc(namedEvents(f.Message), func(r [2]int) bool { return r[0] <= e[0] && e[0] <= r[1] }) {
+						t.Errorf("%s %s: event %d named in the message and again in the note %q", v.Label(), f.Rule, e[0], f.Message+note)
+					}
+				}
+			}
+		}
+	}
+	for _, tt := range []struct {
+		msg    string
+		events []int
+		want   string
+	}{
+		{"event 3: done_reason \"stop\" after 2 tool calls", []int{3}, ""},
+		{"call get_weather is opened at event 2 as item \"a\" and renamed \"b\" (events 12, 13)", []int{2, 12, 13}, ""},
+		{"the response of events 0–12 has no response.completed", []int{0, 12}, ""},
+		{"the stream ends without data: [DONE]", []int{7}, " (event 7)"},
+		{"the arguments differ: deltas (event 13) say x", []int{13, 14, 15}, " (events 14, 15)"},
+	} {
+		if got := eventsNote(tt.msg, tt.events); got != tt.want {
+			t.Errorf("eventsNote(%q, %v) = %q; want %q", tt.msg, tt.events, got, tt.want)
+		}
+	}
 }

@@ -11,13 +11,15 @@ import (
 )
 
 // Extensions are the names of the files a directory's walk takes as
-// inputs: what the proxy's --record writes (.sse; .eventstream and
-// .ndjson for Bedrock's and Ollama's bodies), --save-har (.har),
+// inputs: what the proxy's --record writes (.sse; .eventstream, .ndjson
+// and .datastream for Bedrock's, Ollama's and the AI SDK v4's bodies),
+// --save-har (.har),
 // JSON lines and whole responses, VCR cassettes, vercel/ai's chunk
-// fixtures, `curl -i` output and AWS event streams. Other files (a
-// README, a request body saved as .txt) are left alone; a file named on
-// the command line is read whatever its name.
-var Extensions = []string{".sse", ".jsonl", ".ndjson", ".json", ".har", ".yaml", ".yml", ".chunks.txt", ".http", ".eventstream"}
+// fixtures, `curl -i` output, AWS event streams and Go httprr traces
+// (plain or gzipped). Other files (a README, a request body saved as .txt)
+// are left alone; a file named on the command line is read whatever its
+// name.
+var Extensions = []string{".sse", ".jsonl", ".ndjson", ".json", ".har", ".yaml", ".yml", ".chunks.txt", ".http", ".eventstream", ".httprr", ".httprr.gz", ".datastream"}
 
 // genericExtensions are the names of files that hold many things besides
 // streams (a request body, a tool's config): found by a walk, they are

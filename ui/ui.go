@@ -57,8 +57,8 @@ func New(s *model.Session, o Options) *Model {
 func NewSessions(o Options) *Model {
 	e := app.NewEnv(o)
 	sp := sessions.New(e)
-	sp.NewDiff = func(e *app.Env, a *model.Session, rec *streamdiff.Recorder, aName string, b *streamdiff.Side) sessions.DiffPage {
-		return diffview.NewPair(e, a, rec, aName, b, diffview.Config{B: b.Name, Compare: streamdiff.DefaultOptions()})
+	sp.NewDiff = func(e *app.Env, a, b sessions.DiffSide) sessions.DiffPage {
+		return diffview.NewPair(e, a.S, a.Rec, a.Name, streamdiff.NewSide(b.Name, b.S, b.Rec), diffview.Config{B: b.Name, Compare: streamdiff.DefaultOptions()})
 	}
 	return app.New(e, sp)
 }

@@ -94,6 +94,9 @@ var captureFindings = map[string][]captureFinding{
 		{"responses/args-done-only", []int{73, 74}, "no argument deltas"},
 	},
 	"responses__openrouter-no-event-lines__pydantic-ai.sse": {
+		// OpenRouter writes no event: line on any event: the OpenAI SDKs
+		// read data.type, EventSource listeners get nothing.
+		{"responses/event-name-missing", []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, "no event: lines"},
 		// Event 41 is data: [DONE] after response.completed (event 40).
 		{"responses/done-sentinel", []int{40, 41}, "ends with data: [DONE] (official OpenAI does not)"},
 		// The notes miss this one; the bytes show it. Events 3–39 stream

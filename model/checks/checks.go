@@ -17,7 +17,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -404,6 +406,35 @@ func Quote(v string) string {
 	return fmt.Sprintf("%q", v)
 }
 
+// IDs ends a finding's message that names an item: " — " and the ids
+// that tell it from the others, given as name and value pairs
+// (`call_id "call_1", item "fc_1"`), the empty values left out; "" when
+// none is left. A message says what happened first, naming the item by
+// what it is and its name ("call get_weather"), and its ids once, after
+// the sentence: ids in front (`item "call_1" (get_weather, fc_1)`) made
+// the reader wade through them, put parentheses in a row and said an id
+// twice when the sentence was about that id.
+func IDs(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString(" — ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(pairs[i] + " " + Quote(pairs[i+1]))
+	}
+	return b.String()
+}
+
+// Name writes a name from the stream (a tool's, a type) as it is when it
+// is a plain identifier, and quoted, control characters escaped, when it
+// is anything else: `call get_weather`, `call "a b"`.
+func Name(s string) string { return label(s) }
+
 // QuoteBytes is quote for raw bytes.
 func QuoteBytes(b []byte) string {
 	return Quote(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))))
@@ -415,4 +446,16 @@ func Plural(n int, word string) string {
 		return fmt.Sprintf("1 %s", word)
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// SameJSON reports whether a and b are equal as JSON values (numbers as
+// float64, objects whatever the order of their members, a duplicate
+// member's last value): arguments that one writer re-serialised are the
+// same arguments. It reports false when either does not parse.
+func SameJSON(a, b []byte) bool {
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return false
+	}
+	return reflect.DeepEqual(va, vb)
 }

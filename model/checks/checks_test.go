@@ -3,7 +3,6 @@ package checks
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,8 +37,7 @@ func miss(rule, name, stream string) ruleCase {
 
 func allCases() []ruleCase {
 	var all []ruleCase
-	for _, f := range []func() []ruleCase{framingCases, responsesCases, chatCases, anthropicCases, geminiCases, ollamaCases, bedrockCases,
-		requestCases, bedrockRequestCases} {
+	for _, f := range []func() []ruleCase{framingCases, eventStreamCases, requestCases} {
 		all = append(all, f()...)
 	}
 	return all
@@ -82,7 +80,9 @@ func TestRules(t *testing.T) {
 }
 
 // TestEveryRuleTested holds the table to the promise that every rule has a
-// stream that triggers it and a near miss that does not.
+// stream that triggers it and a near miss that does not: the transport's
+// and the request's rules here, each dialect's in its package (its
+// TestEveryRuleTested, by dialecttest.EveryRuleTested).
 func TestEveryRuleTested(t *testing.T) {
 	hits, misses := map[string]int{}, map[string]int{}
 	for _, tc := range allCases() {
@@ -96,6 +96,9 @@ func TestEveryRuleTested(t *testing.T) {
 		}
 	}
 	for _, r := range Rules() {
+		if r.Dialect != "framing" && r.Dialect != "request" {
+			continue
+		}
 		if hits[r.ID] == 0 {
 			t.Errorf("rule %s has no triggering test stream", r.ID)
 		}
@@ -182,218 +185,8 @@ func sevp(s Severity) *Severity { return &s }
 
 // --- stream builders ----------------------------------------------------
 
-// dataSSE frames payloads as data-only SSE events.
-func dataSSE(payloads []string) string {
-	var b strings.Builder
-	for _, p := range payloads {
-		b.WriteString("data: " + p + "\n\n")
-	}
-	return b.String()
-}
-
-// revt is one Responses event for respSSE.
-type revt struct {
-	typ  string
-	body string // the members after type and sequence_number
-	seq  string // "": the event's position; "-": none; else the literal
-	name string // the event: line; "": typ; "-": none
-}
-
-// respSSE renders Responses events with event: lines and
-// sequence_number = position unless told otherwise.
-func respSSE(evs []revt) string {
-	var b strings.Builder
-	for i, e := range evs {
-		name := e.name
-		if name == "" {
-			name = e.typ
-		}
-		if name != "-" {
-			b.WriteString("event: " + name + "\n")
-		}
-		if e.typ == "[DONE]" {
-			b.WriteString("data: [DONE]\n\n")
-			continue
-		}
-		fmt.Fprintf(&b, `data: {"type":%q`, e.typ)
-		switch e.seq {
-		case "":
-			fmt.Fprintf(&b, `,"sequence_number":%d`, i)
-		case "-":
-		default:
-			b.WriteString(`,"sequence_number":` + e.seq)
-		}
-		if e.body != "" {
-			b.WriteString("," + e.body)
-		}
-		b.WriteString("}\n\n")
-	}
-	return b.String()
-}
-
-// fc renders a function_call item: defaults overridden by key, value pairs
-// of raw JSON ("" drops the key).
-func fc(kv ...string) string {
-	keys := []string{"id", "type", "status", "call_id", "name", "arguments"}
-	vals := map[string]string{"id": `"fc_1"`, "type": `"function_call"`, "status": `"completed"`,
-		"call_id": `"call_1"`, "name": `"get_weather"`, "arguments": `"{\"city\":\"Paris\"}"`}
-	for i := 0; i+1 < len(kv); i += 2 {
-		if _, ok := vals[kv[i]]; !ok {
-			keys = append(keys, kv[i])
-		}
-		vals[kv[i]] = kv[i+1]
-	}
-	var parts []string
-	for _, k := range keys {
-		if vals[k] != "" {
-			parts = append(parts, fmt.Sprintf("%q:%s", k, vals[k]))
-		}
-	}
-	return "{" + strings.Join(parts, ",") + "}"
-}
-
-func respObj(status, output string) string {
-	return `{"id":"resp_1","object":"response","status":"` + status + `","reasoning":{"effort":null,"summary":null},"output":` + output + `}`
-}
-
-const argsDelta1, argsDelta2 = `"{\"city\":"`, `"\"Paris\"}"`
-
-// respBase is one function call streamed by the book (events 0–7).
-func respBase() []revt {
-	return []revt{
-		{typ: "response.created", body: `"response":` + respObj("in_progress", `[]`)},
-		{typ: "response.in_progress", body: `"response":` + respObj("in_progress", `[]`)},
-		{typ: "response.output_item.added", body: `"output_index":0,"item":` + fc("status", `"in_progress"`, "arguments", `""`)},
-		{typ: "response.function_call_arguments.delta", body: `"item_id":"fc_1","output_index":0,"delta":` + argsDelta1},
-		{typ: "response.function_call_arguments.delta", body: `"item_id":"fc_1","output_index":0,"delta":` + argsDelta2},
-		{typ: "response.function_call_arguments.done", body: `"item_id":"fc_1","output_index":0,"name":"get_weather","arguments":"{\"city\":\"Paris\"}"`},
-		{typ: "response.output_item.done", body: `"output_index":0,"item":` + fc()},
-		{typ: "response.completed", body: `"response":` + respObj("completed", "["+fc()+"]")},
-	}
-}
-
-// resp edits a copy of respBase and renders it.
-func resp(edit func(e []revt) []revt) string {
-	return respSSE(edit(respBase()))
-}
-
-func ins(e []revt, i int, add ...revt) []revt { return slices.Insert(e, i, add...) }
-func del(e []revt, i, j int) []revt           { return slices.Delete(e, i, j) }
-
-// chunk renders a chat.completion.chunk with the given choices array.
-func chunk(choices string) string {
-	return `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":` + choices + `}`
-}
-
-func choice(delta, finish string) string {
-	return `[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]`
-}
-
-// tcs renders delta.tool_calls entries as a chunk.
-func tcs(entries ...string) string {
-	return chunk(choice(`{"tool_calls":[`+strings.Join(entries, ",")+`]}`, "null"))
-}
-
-const usageChunk = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`
-
-// chatBase is one call streamed by the book (events 0–5).
-func chatBase() []string {
-	return []string{
-		chunk(choice(`{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]}`, "null")),
-		tcs(`{"index":0,"function":{"arguments":` + argsDelta1 + `}}`),
-		tcs(`{"index":0,"function":{"arguments":` + argsDelta2 + `}}`),
-		chunk(choice(`{}`, `"tool_calls"`)),
-		usageChunk,
-		"[DONE]",
-	}
-}
-
-func chat(edit func(p []string) []string) string { return dataSSE(edit(chatBase())) }
-
-// anthSSE renders name, data pairs; an empty name writes no event: line.
-func anthSSE(evs [][2]string) string {
-	var b strings.Builder
-	for _, e := range evs {
-		if e[0] != "" {
-			b.WriteString("event: " + e[0] + "\n")
-		}
-		b.WriteString("data: " + e[1] + "\n\n")
-	}
-	return b.String()
-}
-
-func aStart(i int, block string) [2]string {
-	return [2]string{"content_block_start", fmt.Sprintf(`{"type":"content_block_start","index":%d,"content_block":%s}`, i, block)}
-}
-
-func aDelta(i int, delta string) [2]string {
-	return [2]string{"content_block_delta", fmt.Sprintf(`{"type":"content_block_delta","index":%d,"delta":%s}`, i, delta)}
-}
-
-func aJSON(i int, partial string) [2]string {
-	return aDelta(i, `{"type":"input_json_delta","partial_json":`+partial+`}`)
-}
-
-func aStop(i int) [2]string {
-	return [2]string{"content_block_stop", fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, i)}
-}
-
-func aMsgDelta(reason string) [2]string {
-	return [2]string{"message_delta", `{"type":"message_delta","delta":{"stop_reason":` + reason + `,"stop_sequence":null},"usage":{"output_tokens":10}}`}
-}
-
-var (
-	aMsgStart = [2]string{"message_start", `{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}`}
-	aMsgStop  = [2]string{"message_stop", `{"type":"message_stop"}`}
-	aPing     = [2]string{"ping", `{"type":"ping"}`}
-	aToolUse  = `{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}`
-)
-
-// anthBase is a text block then a tool_use block (events 0–10).
-func anthBase() [][2]string {
-	return [][2]string{
-		aMsgStart,
-		aStart(0, `{"type":"text","text":""}`),
-		aDelta(0, `{"type":"text_delta","text":"Checking."}`),
-		aStop(0),
-		aStart(1, aToolUse),
-		aJSON(1, `""`),
-		aJSON(1, argsDelta1),
-		aJSON(1, argsDelta2),
-		aStop(1),
-		aMsgDelta(`"tool_use"`),
-		aMsgStop,
-	}
-}
-
-func anth(edit func(e [][2]string) [][2]string) string { return anthSSE(edit(anthBase())) }
-
-// gemChunk renders a Gemini chunk with the given parts and extra candidate
-// members.
-func gemChunk(parts, extra string) string {
-	if extra != "" {
-		extra = "," + extra
-	}
-	return `{"candidates":[{"content":{"role":"model","parts":[` + parts + `]}` + extra + `}],"modelVersion":"gemini-3","responseId":"r1"}`
-}
-
-func gemBase() []string {
-	return []string{
-		gemChunk(`{"text":"Checking."}`, ""),
-		gemChunk(`{"functionCall":{"name":"get_weather","args":{"city":"Paris"}}}`, `"finishReason":"STOP"`),
-	}
-}
-
-// gemPartial is a call streamed with partialArgs (events 0–2), then the
-// given last part and candidate members (event 3).
-func gemPartial(last, extra string) []string {
-	return []string{
-		gemChunk(`{"functionCall":{"name":"get_weather","willContinue":true}}`, ""),
-		gemChunk(`{"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"Par","willContinue":true}],"willContinue":true}}`, ""),
-		gemChunk(`{"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"is"}],"willContinue":true}}`, ""),
-		gemChunk(last, extra),
-	}
-}
+// The stream builders live in model/internal/modeltest, shared with the
+// dialects' tests (builders_test.go names them here).
 
 // --- framing ------------------------------------------------------------
 
@@ -439,10 +232,10 @@ func framingCases() []ruleCase {
 			"event: heartbeat\n\nevent: response.in_progress", 1), 1),
 		miss(fEmptyData, "Anthropic ping without data", anthSSE(anthBase()[:1])+"event: ping\n\n"+anthSSE(anthBase()[1:])),
 
-		hit(fNameMismatch, "OpenAI name differs", resp(func(e []revt) []revt { e[3].name = "response.output_text.delta"; return e }), 3),
+		hit(fNameMismatch, "OpenAI name differs", resp(func(e []revt) []revt { e[3].Name = "response.output_text.delta"; return e }), 3),
 		miss(fNameMismatch, "no event lines", resp(func(e []revt) []revt {
 			for i := range e {
-				e[i].name = "-"
+				e[i].Name = "-"
 			}
 			return e
 		})),
@@ -533,7 +326,7 @@ func TestProfiles(t *testing.T) {
 	// official-API habit under the tolerant profile.
 	stream := resp(func(e []revt) []revt {
 		for i := range e {
-			e[i].seq = "-"
+			e[i].Seq = "-"
 		}
 		return e
 	})
@@ -624,11 +417,13 @@ func TestReportLive(t *testing.T) {
 func TestSamples(t *testing.T) {
 	dir := filepath.Join(projectRoot(t), "samples")
 	want := map[string][]string{
-		"broken-chat-all-index-0.sse":    {"chat/tool-index-collision"},
-		"broken-cut-before-terminal.sse": {"responses/no-terminal", fUnterminated},
-		"broken-done-args-differ.sse":    {"responses/args-done-mismatch"},
-		"broken-item-id-changes.sse":     {"responses/item-id-changed"},
-		"broken-sequence-gap.sse":        {"responses/seq-gap", "responses/text-done-mismatch"},
+		"broken-aisdk-ui-delta-before-start.sse": {"aisdk-ui/before-start"},
+		"broken-aisdk-ui-no-finish.sse":          {"aisdk-ui/finish-missing", "aisdk-ui/done-missing"},
+		"broken-chat-all-index-0.sse":            {"chat/tool-index-collision"},
+		"broken-cut-before-terminal.sse":         {"responses/no-terminal", fUnterminated},
+		"broken-done-args-differ.sse":            {"responses/args-done-mismatch"},
+		"broken-item-id-changes.sse":             {"responses/item-id-changed"},
+		"broken-sequence-gap.sse":                {"responses/seq-gap", "responses/text-done-mismatch"},
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
 	if len(files) == 0 {

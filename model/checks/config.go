@@ -105,6 +105,10 @@ func (c Config) Changed(id string) bool {
 // ordered. The outcome is untouched: cfg governs findings only.
 func (c *Checker) SetConfig(cfg Config) { c.cfg = cfg }
 
+// Config is the configuration SetConfig gave (the zero Config when none):
+// a session modelled again is judged as the first was.
+func (c *Checker) Config() Config { return c.cfg }
+
 // matches says whether pattern names rule id: the id itself, or "p/*"
 // for an id that starts with "p/".
 func matches(pattern, id string) bool {

@@ -35,12 +35,12 @@ func TestIDRotationAtLength(t *testing.T) {
 	rep := CheckBytes(b.Bytes(), capture.FormatSSE, Strict)
 
 	item := findings(rep, "responses/item-id-changed")
-	wantItem := fmt.Sprintf(`item message "msg_0" (opened at event 1 with id "msg_0") is named "msg_1" (event 2), "msg_2" (event 4), "msg_3" (event 6), and %d more`, n-3)
+	wantItem := fmt.Sprintf(`the message is opened at event 1 as item "msg_0" and renamed "msg_1" (event 2), "msg_2" (event 4), "msg_3" (event 6), and %d more`, n-3)
 	if len(item) != 1 || item[0].Message != wantItem || !slices.Equal(item[0].Events, every(1, 2, 2, 19)) {
 		t.Errorf("item-id-changed = %v; want one: %v %s", item, every(1, 2, 2, 19), wantItem)
 	}
 	resp := findings(rep, "responses/response-id-changed")
-	wantResp := fmt.Sprintf(`response "resp_0" (event 0) is named "resp_1" (event 3), "resp_2" (event 5), "resp_3" (event 7), and %d more; `, n-3) +
+	wantResp := fmt.Sprintf(`the response opened as "resp_0" (event 0) is renamed "resp_1" (event 3), "resp_2" (event 5), "resp_3" (event 7), and %d more; `, n-3) +
 		"clients that keep the first id (to resume, cancel or chain with previous_response_id) hold one the later snapshots disown"
 	if len(resp) != 1 || resp[0].Message != wantResp || !slices.Equal(resp[0].Events, every(0, 3, 2, 19)) {
 		t.Errorf("response-id-changed = %v; want one: %v %s", resp, every(0, 3, 2, 19), wantResp)
@@ -61,7 +61,7 @@ func TestChatRepeatsAtLength(t *testing.T) {
 	b.WriteString(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n")
 	rep := CheckBytes(b.Bytes(), capture.FormatSSE, Strict)
 	got := findings(rep, "chat/tool-id-repeated")
-	want := fmt.Sprintf(`call "call_1" (f): id repeated on %d continuation fragments (clients that concatenate build "call_1call_1"); name repeated on %d continuation fragments ("ff")`, n, n)
+	want := fmt.Sprintf(`call f repeats its id on %d continuation fragments: clients that concatenate build "call_1call_1"; and its name on %d continuation fragments: "ff" — id "call_1"`, n, n)
 	if len(got) != 1 || got[0].Message != want || !slices.Equal(got[0].Events, every(0, 1, 1, 19)) {
 		t.Errorf("%s = %v; want one: %s", "chat/tool-id-repeated", got, want)
 	}
@@ -89,11 +89,11 @@ func TestChatRenamesAtLength(t *testing.T) {
 	}
 	b.WriteString(`data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n")
 	got := findings(CheckBytes(b.Bytes(), capture.FormatSSE, Strict), "chat/tool-name-changed")
-	want := fmt.Sprintf(`call "call_1" (f) is renamed on %d more fragments past the first %d renames`, n-MaxEvents, MaxEvents)
+	want := fmt.Sprintf(`call f is renamed on %d more fragments past the first %d renames — id "call_1"`, n-MaxEvents, MaxEvents)
 	if len(got) != MaxEvents+1 || !slices.ContainsFunc(got, func(f Finding) bool { return f.Message == want }) {
 		t.Errorf("%d %s findings; want %d, one of them %q: %v", len(got), "chat/tool-name-changed", MaxEvents+1, want, got[:min(3, len(got))])
 	}
-	if got[0].Message != `call "call_1" (f) is renamed "g0" at event 1` {
+	if got[0].Message != `call f is renamed "g0" at event 1 — id "call_1"` {
 		t.Errorf("first finding %q; want the first rename", got[0].Message)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // overCap is an Anthropic message whose tool_use block (event 1) gets 120
@@ -103,6 +104,13 @@ func TestOverflowMessage(t *testing.T) {
 func FuzzCheck(f *testing.F) {
 	for _, tc := range allCases() {
 		f.Add([]byte(tc.stream))
+	}
+	// Each dialect's sound stream (their cases, mutations of these, hold
+	// their reports to the same in their packages: dialecttest.Run).
+	for _, stream := range []string{respSSE(respBase()), dataSSE(chatBase()), anthSSE(anthBase()), dataSSE(gemBase()),
+		dataSSE(gemPartial(`{"functionCall":{}}`, `"finishReason":"STOP"`)), ndjson(ollBase()),
+		strings.Join(modeltest.ConvBase(), ""), strings.Join(modeltest.InvokeAnthropic(`""`, `"{\"city\":\"Paris\"}"`), "")} {
+		f.Add([]byte(stream))
 	}
 	f.Add([]byte(overCap()))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -11,7 +11,7 @@ import "github.com/streamtap/streamtap/model"
 // carried no response pass. --allow-outcome lets a failing one pass.
 func OutcomeFails(state string) bool {
 	switch state {
-	case model.OutcomeError, model.OutcomeFailed, model.OutcomeBlocked, model.OutcomeTruncated, model.OutcomeEmpty:
+	case model.OutcomeError, model.OutcomeFailed, model.OutcomeBlocked, model.OutcomeTruncated, model.OutcomeEmpty, model.OutcomeNotAStream:
 		return true
 	}
 	return false

@@ -227,14 +227,14 @@ func (rc *requestChecks) judgeCall(out *Checker, g group, it *model.Item, invali
 	d := rc.req.Decl(it.Name)
 	if d == nil {
 		if !rc.req.ToolsElsewhere {
-			out.Add(qUndeclared, []int{openedAt(it)}, "%s at event %d names a tool the request does not declare (it declares %s)",
-				callLabel(it), openedAt(it), declared(rc.req))
+			out.Add(qUndeclared, []int{openedAt(it)}, "%s at event %d names a tool the request does not declare; it declares %s%s",
+				callSubject(it), openedAt(it), declared(rc.req), IDs("id", it.CallID))
 		}
 		return
 	}
 	if kind, ok := callKind(it); ok && d.Kind != model.ToolBuiltin && kind != d.Kind {
-		out.Add(qTypeMismatch, []int{openedAt(it)}, "%s at event %d is a %s, but the request declares %s as a %s tool",
-			callLabel(it), openedAt(it), label(it.Type), label(d.Name), d.Kind)
+		out.Add(qTypeMismatch, []int{openedAt(it)}, "%s at event %d is a %s, but the request declares %s as a %s tool%s",
+			callSubject(it), openedAt(it), label(it.Type), label(d.Name), d.Kind, IDs("id", it.CallID))
 		return
 	}
 	at, done := completed(g, it)
@@ -268,7 +268,8 @@ func (rc *requestChecks) judgeCall(out *Checker, g group, it *model.Item, invali
 	if len(problems) > maxProblems {
 		problems = append(problems[:maxProblems:maxProblems], Plural(len(problems)-maxProblems, "more failure"))
 	}
-	out.AddAt(qArgsSchema, sev, []int{at}, "%s: %s (arguments complete at event %d)", callLabel(it), strings.Join(problems, "; "), at)
+	out.AddAt(qArgsSchema, sev, []int{at}, "the arguments of %s, complete at event %d, break its schema: %s%s", callSubject(it), at,
+		strings.Join(problems, "; "), IDs("id", it.CallID))
 }
 
 // callKind is the kind of tool a call item is of, when its dialect says
@@ -354,7 +355,7 @@ func (rc *requestChecks) judgeChoice(out *Checker, s *model.Session, g group, us
 	for _, it := range client {
 		if it.Name != "" && !slices.Contains(ch.Names, it.Name) {
 			ev := openedAt(it)
-			out.Add(qChoice, []int{ev}, "tool_choice allows only %s, but %s at event %d calls another tool", names(ch.Names), callLabel(it), ev)
+			out.Add(qChoice, []int{ev}, "tool_choice allows only %s, but %s at event %d is another tool%s", names(ch.Names), callSubject(it), ev, IDs("id", it.CallID))
 		}
 	}
 }
@@ -439,7 +440,17 @@ func listCalls(items []*model.Item) string {
 	return strings.Join(parts, ", ")
 }
 
-// callLabel names a call: its tool and call id, `get_weather (call_1)`.
+// callSubject names a call as a sentence's subject, by its tool:
+// `call get_weather`; its id goes after the sentence (IDs).
+func callSubject(it *model.Item) string {
+	if it.Name == "" {
+		return "call " + label(it.Type)
+	}
+	return "call " + label(it.Name)
+}
+
+// callLabel names a call in a list of calls: its tool and call id,
+// `get_weather (call_1)`.
 func callLabel(it *model.Item) string {
 	name := label(it.Name)
 	if it.Name == "" {

@@ -14,9 +14,8 @@ import (
 // Schemas of get_weather's arguments for the request cases: the base
 // streams call it with {"city":"Paris"}.
 const (
-	cityOnly  = `{"type":"object","properties":{"city":{"type":"string"},"units":{"type":"string","enum":["c","f"]}},"required":["city"],"additionalProperties":false}`
-	needUnits = `{"type":"object","properties":{"city":{"type":"string"},"units":{"type":"string","enum":["c","f"]}},"required":["city","units"],"additionalProperties":false}`
-	cityInt   = `{"type":"object","properties":{"city":{"type":"integer"}}}`
+	// cityOnly and needUnits are shared (builders_test.go).
+	cityInt = `{"type":"object","properties":{"city":{"type":"integer"}}}`
 	// open says nothing of other properties or what is required: strict
 	// mode closes it.
 	open = `{"type":"object","properties":{"country":{"type":"string"}}}`
@@ -47,10 +46,6 @@ func anthReq(tools, extra string) string {
 	return `{"model":"claude","max_tokens":100,"messages":[{"role":"user","content":"weather?"}],"stream":true,"tools":[` + tools + `]` + extra + `}`
 }
 
-func anthTool(name, schema string) string {
-	return `{"name":"` + name + `","input_schema":` + schema + `}`
-}
-
 func gemReq(decls, extra string) string {
 	return `{"contents":[{"role":"user","parts":[{"text":"weather?"}]}],"tools":[{"functionDeclarations":[` + decls + `]}]` + extra + `}`
 }
@@ -74,12 +69,12 @@ var (
 			return `{"id":"ctc_1","type":"custom_tool_call","status":"` + status + `","call_id":"call_1","name":"lookup_phone","input":"` + input + `"}`
 		}
 		return respSSE([]revt{
-			{typ: "response.created", body: `"response":` + respObj("in_progress", `[]`)},
-			{typ: "response.output_item.added", body: `"output_index":0,"item":` + item("in_progress", "")},
-			{typ: "response.custom_tool_call_input.delta", body: `"item_id":"ctc_1","output_index":0,"delta":"` + in + `"`},
-			{typ: "response.custom_tool_call_input.done", body: `"item_id":"ctc_1","output_index":0,"input":"` + in + `"`},
-			{typ: "response.output_item.done", body: `"output_index":0,"item":` + item("completed", in)},
-			{typ: "response.completed", body: `"response":` + respObj("completed", "["+item("completed", in)+"]")},
+			{Typ: "response.created", Body: `"response":` + respObj("in_progress", `[]`)},
+			{Typ: "response.output_item.added", Body: `"output_index":0,"item":` + item("in_progress", "")},
+			{Typ: "response.custom_tool_call_input.delta", Body: `"item_id":"ctc_1","output_index":0,"delta":"` + in + `"`},
+			{Typ: "response.custom_tool_call_input.done", Body: `"item_id":"ctc_1","output_index":0,"input":"` + in + `"`},
+			{Typ: "response.output_item.done", Body: `"output_index":0,"item":` + item("completed", in)},
+			{Typ: "response.completed", Body: `"response":` + respObj("completed", "["+item("completed", in)+"]")},
 		})
 	}
 	// chatStop is chatBase finished with "stop" after its call.
@@ -269,14 +264,14 @@ func TestRequestMessages(t *testing.T) {
 		name, stream, req, rule, want string
 	}{
 		{"enum", resp(func(e []revt) []revt {
-			e[6].body = `"output_index":0,"item":` + fc("arguments", `"{\"city\":\"Paris\",\"units\":\"k\"}"`)
+			e[6].Body = `"output_index":0,"item":` + fc("arguments", `"{\"city\":\"Paris\",\"units\":\"k\"}"`)
 			return e
 		}), respReq(respFn("get_weather", cityOnly, true), ""), qArgsSchema,
-			`get_weather (call_1): /units: value must be one of 'c', 'f' [enum] (arguments complete at event 6)`},
+			`the arguments of call get_weather, complete at event 6, break its schema: /units: value must be one of 'c', 'f' [enum] — id "call_1"`},
 		{"required", respStream, respReq(respFn("get_weather", needUnits, true), ""), qArgsSchema,
-			`get_weather (call_1): (root): missing property 'units' [required]`},
+			`the arguments of call get_weather, complete at event 6, break its schema: (root): missing property 'units' [required]`},
 		{"undeclared", respStream, respReq(respFn("get_time", cityOnly, false), ""), qUndeclared,
-			`get_weather (call_1) at event 2 names a tool the request does not declare (it declares get_time)`},
+			`call get_weather at event 2 names a tool the request does not declare; it declares get_time — id "call_1"`},
 		{"none", respStream, respReq(respFn("get_weather", cityOnly, false), `,"tool_choice":"none"`), qChoice,
 			`tool_choice is "none", but response resp_1 made 1 call: get_weather (call_1) at event 2`},
 		{"parallel", chatTwo, chatReq(chatFn("get_weather", cityOnly), `,"parallel_tool_calls":false`), qParallel,

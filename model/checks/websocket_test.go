@@ -49,16 +49,16 @@ func wsRecording(t testing.TB, upgrade string, events bool, msgs []wsMsg) string
 // carries (no event: line), numbered seq unless it says otherwise.
 func revtJSON(e revt, seq int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"type":%q`, e.typ)
-	switch e.seq {
+	fmt.Fprintf(&b, `{"type":%q`, e.Typ)
+	switch e.Seq {
 	case "":
 		fmt.Fprintf(&b, `,"sequence_number":%d`, seq)
 	case "-":
 	default:
-		b.WriteString(`,"sequence_number":` + e.seq)
+		b.WriteString(`,"sequence_number":` + e.Seq)
 	}
-	if e.body != "" {
-		b.WriteString("," + e.body)
+	if e.Body != "" {
+		b.WriteString("," + e.Body)
 	}
 	return b.String() + "}"
 }
@@ -81,7 +81,7 @@ func secondResponse() []revt {
 	e := respBase()
 	r := strings.NewReplacer(`"resp_1"`, `"resp_2"`, `"fc_1"`, `"fc_2"`, `"call_1"`, `"call_2"`)
 	for i := range e {
-		e[i].body = r.Replace(e[i].body)
+		e[i].Body = r.Replace(e[i].Body)
 	}
 	return e
 }

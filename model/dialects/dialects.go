@@ -8,6 +8,8 @@ package dialects
 import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/dialect/aisdkdata"
+	"github.com/streamtap/streamtap/model/dialect/aisdkui"
 	"github.com/streamtap/streamtap/model/dialect/anthropic"
 	"github.com/streamtap/streamtap/model/dialect/bedrock"
 	"github.com/streamtap/streamtap/model/dialect/chat"
@@ -36,6 +38,8 @@ var all = []struct {
 	{ollama.Protocol, 0, &ollama.Rules},
 	{bedrock.Converse, 0, &bedrock.ConverseRules},
 	{bedrock.Invoke, 0, &bedrock.InvokeRules},
+	{aisdkui.Protocol, 0, &aisdkui.Rules},
+	{aisdkdata.Protocol, 0, &aisdkdata.Rules},
 }
 
 func init() {

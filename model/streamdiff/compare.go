@@ -95,6 +95,11 @@ func (c *comparer) typeKey(w Which, t uint16) uint32 {
 
 func (c *comparer) fp(w Which, ord int32) uint32 { return c.side[w].rec.fp(ord) }
 
+// afp is the fingerprint events are aligned and found moved by: the
+// default comparison's, whatever this one ignores (Recorder.align), so
+// that a stricter comparison pairs the same events and says more of them.
+func (c *comparer) afp(w Which, ord int32) uint32 { return c.side[w].rec.afp(ord) }
+
 // typeName is the type of event ord of side w.
 func (c *comparer) typeName(w Which, ord int32) string {
 	return c.side[w].S.TypeName(c.side[w].rec.typ(ord))
@@ -164,6 +169,7 @@ func (c *comparer) alignEvents() {
 	c.alignLanes(laneOfItem, laneOfResp)
 	c.checkOrder()
 	c.checkSequence()
+	c.checkEventLines()
 	c.checkIDs()
 	c.compareCalls(c.calls, true)
 }

@@ -2,6 +2,7 @@ package streamdiff
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -25,7 +26,7 @@ func (c *comparer) alignLane(l *lane) {
 	}
 	var only [2][]int32 // lane positions of events left without a counterpart
 	eq := func(i, j int) bool {
-		return c.key(SideA, ea[i]) == c.key(SideB, eb[j]) && c.fp(SideA, ea[i]) == c.fp(SideB, eb[j])
+		return c.key(SideA, ea[i]) == c.key(SideB, eb[j]) && c.afp(SideA, ea[i]) == c.afp(SideB, eb[j])
 	}
 	ps, ok := lcsInto(c.pairBuf, &c.traceBuf, len(ea), len(eb), eq, c.o.maxEdits())
 	if ok {
@@ -172,13 +173,13 @@ func (c *comparer) leftovers(l *lane, only [2][]int32) {
 		waiting := map[sig][]int32{}
 		for _, p := range only[SideB] {
 			e := l.ev[SideB][p]
-			k := sig{c.key(SideB, e), c.fp(SideB, e)}
+			k := sig{c.key(SideB, e), c.afp(SideB, e)}
 			waiting[k] = append(waiting[k], p)
 		}
 		moved := [2]map[int32]bool{{}, {}}
 		for _, p := range only[SideA] {
 			e := l.ev[SideA][p]
-			k := sig{c.key(SideA, e), c.fp(SideA, e)}
+			k := sig{c.key(SideA, e), c.afp(SideA, e)}
 			if q := waiting[k]; len(q) > 0 {
 				waiting[k] = q[1:]
 				moved[SideA][p], moved[SideB][q[0]] = true, true
@@ -307,20 +308,32 @@ func (c *comparer) eachAligned(fn func(a, b int32)) {
 // noSeq marks an event without a sequence number in checkSequence.
 const noSeq = math.MinInt64
 
-// checkSequence compares the sequence numbers of aligned events. Ignoring
-// IgnoreSeq, each side's numbers are taken relative to a clean count from
-// its response's first number, so an offset, or renumbering after an event
-// one side dropped, is not a difference, but a gap, repeat or jump one
-// side has and the other has not is. Otherwise any change in the
-// difference of the two sides' numbers is.
+// checkSequence compares the sequence numbers of aligned events. Each
+// side's numbers are taken relative to a clean count from its response's
+// first number, so an offset, or renumbering after an event one side
+// dropped, is not a difference, but a gap, repeat or jump one side has and
+// the other has not is. Not ignoring IgnoreSeq, any other change in the
+// difference of the two sides' numbers is one too: a stricter comparison
+// says what the default says, and more (a gap that keeps both sides'
+// numbers equal, after an event B dropped, is a difference either way).
 func (c *comparer) checkSequence() {
-	lenient := c.o.Ignore.Has(IgnoreSeq)
+	told := c.seqPass(true, nil)
+	if !c.o.Ignore.Has(IgnoreSeq) {
+		c.seqPass(false, told)
+	}
+}
+
+// seqPass is one pass of checkSequence: lenient, on each side's numbers
+// relative to a clean count (see checkSequence), or on the numbers as
+// they are. It skips the pairs in skip, and returns those it reported.
+func (c *comparer) seqPass(lenient bool, skip map[pair]bool) map[pair]bool {
+	told := map[pair]bool{}
 	var rel [2][]int64
 	for w := range c.side {
 		rel[w] = c.relativeSeq(Which(w), lenient)
 	}
 	if rel[0] == nil && rel[1] == nil {
-		return
+		return told
 	}
 	var prev [2]int64          // the relative numbers of the previous aligned pair
 	presence := map[int]bool{} // responses whose numbering is one-sided, reported once
@@ -343,21 +356,91 @@ func (c *comparer) checkSequence() {
 		if (ra == noSeq) != (rb == noSeq) {
 			if !presence[r] {
 				presence[r] = true
-				base.Message = fmt.Sprintf("sequence numbers on one side only (A#%d %s, B#%d %s)", p.a, seqText(seqA), p.b, seqText(seqB))
-				c.add(base)
+				if !skip[p] {
+					base.Message = fmt.Sprintf("sequence numbers on one side only (A#%d %s, B#%d %s)", p.a, seqText(seqA), p.b, seqText(seqB))
+					c.add(base)
+					told[p] = true
+				}
 			}
 			return
 		}
 		if ra == noSeq {
 			return
 		}
-		if ra-rb != prev[0]-prev[1] {
+		if ra-rb != prev[0]-prev[1] && !skip[p] {
 			base.Message = fmt.Sprintf("sequence numbers out of step: %s (A#%d is %d, B#%d is %d)",
 				seqJump(ra-prev[0], rb-prev[1], lenient), p.a, seqA, p.b, seqB)
 			c.add(base)
+			told[p] = true
 		}
 		prev = [2]int64{ra, rb}
 	})
+	return told
+}
+
+// IgnoreEventLines is the name that leaves SSE event: lines out of a
+// comparison (--ignore event:).
+const IgnoreEventLines = "event:"
+
+// checkEventLines compares the SSE event: lines of aligned events: a
+// stream that lost them (a gateway that rebuilds the stream from the
+// data, OpenRouter's Responses) reads the same to the OpenAI SDKs, which
+// dispatch on data.type, and to nothing that dispatches on the event
+// name. One difference says how many events one side names and the other
+// does not, for each side, from the first such pair. A WebSocket session
+// has no event: lines to compare.
+func (c *comparer) checkEventLines() {
+	if c.o.Ignore.Has(IgnoreEventLines) || c.side[0].S.Upgraded() || c.side[1].S.Upgraded() {
+		return
+	}
+	type tally struct {
+		n           int
+		first, last pair
+	}
+	var only [2]tally // only[SideA]: A names the event, B does not
+	c.eachAligned(func(a, b int32) {
+		na, nb := c.side[0].rec.named(a), c.side[1].rec.named(b)
+		if na == nb {
+			return
+		}
+		t := &only[SideB]
+		if na {
+			t = &only[SideA]
+		}
+		if t.n == 0 {
+			t.first = pair{a, b}
+		}
+		t.last = pair{a, b}
+		t.n++
+	})
+	for w, t := range only {
+		if t.n == 0 {
+			continue
+		}
+		with, without := "A", "B"
+		vals := [2]json.RawMessage{[]byte("true"), []byte("false")}
+		if Which(w) == SideB {
+			with, without = "B", "A"
+			vals[0], vals[1] = vals[1], vals[0]
+		}
+		d := Difference{Kind: Field, Path: IgnoreEventLines, Type: c.typeName(SideA, t.first.a),
+			EventA: int(t.first.a), EventB: int(t.first.b), LastA: -1, LastB: -1, CountA: t.n, CountB: t.n,
+			A: vals[0], B: vals[1]}
+		if t.n > 1 {
+			d.LastA, d.LastB = int(t.last.a), int(t.last.b)
+		}
+		from := t.first.b
+		if without == "A" {
+			from = t.first.a
+		}
+		what := "1 event"
+		if t.n > 1 {
+			what = fmt.Sprintf("%d events", t.n)
+		}
+		d.Message = fmt.Sprintf("event: lines on %s only: %s sends %s without the event: line %s writes before each (from %s#%d); clients that dispatch on the SSE event name miss them",
+			with, without, what, with, without, from)
+		c.add(d)
+	}
 }
 
 // seqJump says which side's numbering moved, and by how much, since the
@@ -504,7 +587,7 @@ func mergeRuns(diffs []Difference) []Difference {
 		out = append(out, d)
 	}
 	for i := range out {
-		if d := &out[i]; d.Kind == Field && d.CountA > 1 && !d.says.saysArgs() {
+		if d := &out[i]; d.Kind == Field && d.CountA > 1 && !d.says.saysArgs() && d.Message == "" {
 			d.says = saysFieldRun // its message, once listed, covers the run
 		}
 	}

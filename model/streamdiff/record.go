@@ -23,7 +23,8 @@ var seed = maphash.MakeSeed()
 const maxHashDepth = 64
 
 // Recorder watches a session as it is built (it is a model.Observer) and
-// keeps what the alignment needs of every event in about 15 bytes: its
+// keeps what the alignment needs of every event in about 15 bytes (19
+// when it keeps a second fingerprint, see align): its
 // item, type and kind, the length of its bytes (its offset follows from
 // the lengths before it), its sequence number when it has one, and a
 // fingerprint of its data with the ignored members left out. Two events
@@ -37,13 +38,23 @@ const maxHashDepth = 64
 // A Recorder is not safe for concurrent use; the session calls it from
 // the goroutine that adds events.
 type Recorder struct {
-	ign    Ignore
-	blocks []*recBlock
-	n      int
-	next   int64           // where the next event would start if contiguous
-	moved  map[int32]int64 // offsets of events that do not start where the one before ended
-	timing Times
-	prevAt time.Duration
+	ign Ignore
+	// align, when the recorder ignores less than DefaultIgnore does
+	// (--strict, or an Ignore without some default names), is what the
+	// alignment leaves out: the default names as well as ign's. Events are
+	// aligned by that second fingerprint, so that a strict comparison pairs
+	// the events the default one pairs and reports what it reports, and
+	// more: a fingerprint that counts every member would take a delta
+	// whose obfuscation a gateway changed for another event, and a
+	// dropped delta would hide in a chunking difference.
+	align    Ignore
+	twoPrint bool
+	blocks   []*recBlock
+	n        int
+	next     int64           // where the next event would start if contiguous
+	moved    map[int32]int64 // offsets of events that do not start where the one before ended
+	timing   Times
+	prevAt   time.Duration
 	// raw reads the stream's bytes back (the session's Options.Raw), into
 	// buf, which is reused: the fields of three 50 MB events that differ
 	// are then read with one 50 MB buffer per side, not six.
@@ -62,19 +73,32 @@ const (
 // fixed arrays never copied as the recorder grows, without the padding a
 // struct per event would cost.
 type recBlock struct {
-	fp   [recBlockSize]uint32 // fingerprint
-	n    [recBlockSize]uint32 // length of the event's bytes
-	item [recBlockSize]int32  // index in Session.Items, or -1
-	typ  [recBlockSize]uint16 // the session's interned type
+	fp   [recBlockSize]uint32  // fingerprint
+	afp  *[recBlockSize]uint32 // the alignment's fingerprint, when it is another (Recorder.align)
+	n    [recBlockSize]uint32  // length of the event's bytes
+	item [recBlockSize]int32   // index in Session.Items, or -1
+	typ  [recBlockSize]uint16  // the session's interned type
 	kind [recBlockSize]model.Kind
 	off  [recBlockSize / recStep]int64 // offset of every recStep-th event
-	seq  *[recBlockSize]int32          // sequence numbers (saturated), -1 when none; nil until one has one
+	// named has a bit set for each event an SSE event: line named.
+	named [recBlockSize / 64]uint64
+	seq   *[recBlockSize]int32 // sequence numbers (saturated), -1 when none; nil until one has one
 }
 
 // NewRecorder returns a recorder that leaves the members ig names out of
 // the fingerprints.
 func NewRecorder(ig Ignore) *Recorder {
-	return &Recorder{ign: ig, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
+	r := &Recorder{ign: ig, timing: Times{FirstEvent: -1, FirstArgsDelta: -1, Total: -1, LargestGap: -1, GapEvent: -1}, prevAt: -1}
+	def := DefaultIgnore()
+	for _, n := range def {
+		if !ig.Has(n) {
+			r.twoPrint = true
+		}
+	}
+	if r.twoPrint {
+		r.align = NewIgnore(append(def, ig.Names()...)...)
+	}
+	return r
 }
 
 // Attach returns opts with a new Recorder observing its events, after
@@ -96,9 +120,19 @@ func (r *Recorder) Observe(s *model.Session, ord int, ev *model.Event, f *captur
 		r.blocks = append(r.blocks, new(recBlock))
 	}
 	b := r.blocks[len(r.blocks)-1]
-	b.fp[i] = fold(r.fingerprint(s, ev, f))
+	full, aligned := r.fingerprint(s, ev, f)
+	b.fp[i] = fold(full)
+	if r.twoPrint {
+		if b.afp == nil {
+			b.afp = new([recBlockSize]uint32)
+		}
+		b.afp[i] = fold(aligned)
+	}
 	b.n[i] = uint32(max(ev.Len, 0))
 	b.item[i], b.typ[i], b.kind[i] = ev.Item, ev.Type, ev.Kind
+	if ev.Name != 0 {
+		b.named[i/64] |= 1 << (i % 64)
+	}
 	if i%recStep == 0 {
 		b.off[i/recStep] = ev.Offset
 	} else if ev.Offset != r.next {
@@ -151,10 +185,26 @@ func (r *Recorder) block(ord int32) (*recBlock, int32) {
 	return r.blocks[ord/recBlockSize], ord % recBlockSize
 }
 
-func (r *Recorder) fp(ord int32) uint32         { b, i := r.block(ord); return b.fp[i] }
+func (r *Recorder) fp(ord int32) uint32 { b, i := r.block(ord); return b.fp[i] }
+
+// afp is the fingerprint events are aligned by (see Recorder.align).
+func (r *Recorder) afp(ord int32) uint32 {
+	b, i := r.block(ord)
+	if b.afp == nil {
+		return b.fp[i]
+	}
+	return b.afp[i]
+}
+
 func (r *Recorder) item(ord int32) int32        { b, i := r.block(ord); return b.item[i] }
 func (r *Recorder) typ(ord int32) uint16        { b, i := r.block(ord); return b.typ[i] }
 func (r *Recorder) kindOf(ord int32) model.Kind { b, i := r.block(ord); return b.kind[i] }
+
+// named reports whether an event: line named event ord.
+func (r *Recorder) named(ord int32) bool {
+	b, i := r.block(ord)
+	return b.named[i/64]&(1<<(i%64)) != 0
+}
 
 // seq is event ord's sequence number, or -1.
 func (r *Recorder) seq(ord int32) int32 {
@@ -186,41 +236,62 @@ func (r *Recorder) span(ord int32) (off int64, n int32) {
 	return off, int32(b.n[i])
 }
 
-// fingerprint hashes what an event says, leaving out what is ignored.
-func (r *Recorder) fingerprint(s *model.Session, ev *model.Event, f *capture.Frame) uint64 {
+// fingerprint hashes what an event says, leaving out what is ignored;
+// and, when the alignment ignores more (Recorder.align), what it says
+// leaving that out too, in the same walk. aligned is full otherwise.
+func (r *Recorder) fingerprint(s *model.Session, ev *model.Event, f *capture.Frame) (full, aligned uint64) {
 	h := uint64(ev.Kind)<<56 ^ maphash.String(seed, s.TypeName(ev.Type))
 	switch {
 	case f.Kind == capture.FrameHead:
-		return mix(h ^ uint64(f.Status))
+		h = mix(h ^ uint64(f.Status))
+		return h, h
 	case ev.Kind == model.KindKeepalive && len(f.Data) == 0:
-		return mix(h ^ maphash.Bytes(seed, f.Raw))
+		h = mix(h ^ maphash.Bytes(seed, f.Raw))
+		return h, h
 	}
 	data := bytes.TrimSpace(f.Data)
 	if len(data) > 0 && data[0] == '{' && ev.Flags&model.DecodeError == 0 {
-		return mix(h ^ r.hashValue(s.JSON(), data, 0))
+		v := r.hashValue(s.JSON(), data, 0)
+		full = mix(h ^ v.full)
+		if !r.twoPrint {
+			return full, full
+		}
+		return full, mix(h ^ v.aligned)
 	}
-	return mix(h ^ maphash.Bytes(seed, data))
+	h = mix(h ^ maphash.Bytes(seed, data))
+	return h, h
 }
+
+// hashPair is a value's hash with the recorder's ignored members left
+// out, and with the alignment's (Recorder.align), which is only worked
+// out when the recorder has the two (twoPrint).
+type hashPair struct{ full, aligned uint64 }
 
 // hashValue hashes a JSON value: objects member by member, in any order
 // (a re-serialising gateway may reorder keys), ignored members left out;
 // arrays element by element, in order; scalars by their bytes.
-func (r *Recorder) hashValue(x *jsonscan.Index, v []byte, depth int) uint64 {
+func (r *Recorder) hashValue(x *jsonscan.Index, v []byte, depth int) hashPair {
 	if len(v) == 0 {
-		return 0
+		return hashPair{}
 	}
 	switch v[0] {
 	case '{':
 		if depth >= maxHashDepth {
 			break
 		}
-		h := uint64(0x9e3779b97f4a7c15)
+		h := hashPair{0x9e3779b97f4a7c15, 0x9e3779b97f4a7c15}
 		x.Members(v, func(k, val []byte) bool {
 			// Sequence numbers are compared apart (checkSequence): in
 			// the fingerprint, one dropped event would make every later
 			// one differ.
-			if !r.ign.hasKey(k) && string(k) != IgnoreSeq {
-				h += mix(maphash.Bytes(seed, k) ^ bits.RotateLeft64(r.hashValue(x, val, depth+1), 17))
+			if r.ign.hasKey(k) || string(k) == IgnoreSeq {
+				return true
+			}
+			kh := maphash.Bytes(seed, k)
+			vh := r.hashValue(x, val, depth+1)
+			h.full += mix(kh ^ bits.RotateLeft64(vh.full, 17))
+			if r.twoPrint && !r.align.hasKey(k) {
+				h.aligned += mix(kh ^ bits.RotateLeft64(vh.aligned, 17))
 			}
 			return true
 		})
@@ -229,14 +300,19 @@ func (r *Recorder) hashValue(x *jsonscan.Index, v []byte, depth int) uint64 {
 		if depth >= maxHashDepth {
 			break
 		}
-		h := uint64(0x51afd7ed558ccd)
+		h := hashPair{0x51afd7ed558ccd, 0x51afd7ed558ccd}
 		x.Elements(v, func(_ int, el []byte) bool {
-			h = mix(h*31 ^ r.hashValue(x, el, depth+1))
+			eh := r.hashValue(x, el, depth+1)
+			h.full = mix(h.full*31 ^ eh.full)
+			if r.twoPrint {
+				h.aligned = mix(h.aligned*31 ^ eh.aligned)
+			}
 			return true
 		})
 		return h
 	}
-	return maphash.Bytes(seed, v)
+	b := maphash.Bytes(seed, v)
+	return hashPair{b, b}
 }
 
 // mix is the finaliser of MurmurHash3: it spreads every input bit over

@@ -21,7 +21,9 @@
 //	gencapture -dialect anthropic -size 100MB -out a.sse        # prints responses=N
 //	gencapture -dialect bedrock -turns N -out b.eventstream
 //
-// give two captures of the same content whose reading times compare.
+// give two captures of the same content whose reading times compare. The
+// aisdk-ui dialect writes the same turns as the AI SDK's UI message
+// stream of one agent run, a step a turn (-turns N as for bedrock).
 //
 // Every payload is built with encoding/json, so escaping is what a real
 // server would send. The output depends only on the flags: the random
@@ -50,7 +52,7 @@ import (
 )
 
 func main() {
-	dialect := flag.String("dialect", "responses", "responses, chat, anthropic, bedrock, bedrock-invoke or big-event")
+	dialect := flag.String("dialect", "responses", "responses, chat, anthropic, bedrock, bedrock-invoke, aisdk-ui or big-event")
 	sizeArg := flag.String("size", "100MB", "target file size (B, KB, MB, GB, KiB, MiB, GiB); for big-event, the size of the big event")
 	turns := flag.Int("turns", 0, "write exactly this many responses instead of filling -size")
 	out := flag.String("out", "-", "output file, - for stdout")
@@ -81,10 +83,14 @@ func main() {
 	case "bedrock", "bedrock-invoke":
 		g.bedrock = &bedrockOut{invoke: *dialect == "bedrock-invoke", blocks: map[int]string{}}
 		g.fill(size, g.anthropicTurn)
+	case "aisdk-ui":
+		g.aisdk = &aisdkOut{blocks: map[int]*aisdkBlock{}}
+		g.fill(size, g.anthropicTurn)
+		g.aisdkEnd()
 	case "big-event":
 		g.bigEvent(size)
 	default:
-		fatal(fmt.Errorf("unknown dialect %q (want responses, chat, anthropic, bedrock, bedrock-invoke or big-event)", *dialect))
+		fatal(fmt.Errorf("unknown dialect %q (want responses, chat, anthropic, bedrock, bedrock-invoke, aisdk-ui or big-event)", *dialect))
 	}
 	err = g.w.Flush()
 	if f != nil {
@@ -117,8 +123,10 @@ type gen struct {
 	turnsWanted            int   // -turns: write this many turns, whatever the size
 
 	// bedrock, when set, turns the Anthropic events into Bedrock event
-	// stream messages (bedrock.go).
+	// stream messages (bedrock.go); aisdk into the AI SDK's UI message
+	// stream (aisdk.go).
 	bedrock *bedrockOut
+	aisdk   *aisdkOut
 }
 
 func newGen(w io.Writer, seed uint64) *gen {
@@ -145,6 +153,10 @@ func (g *gen) event(name string, v any) {
 		g.bedrockEvent(name, v)
 		return
 	}
+	if g.aisdk != nil {
+		g.aisdkEvent(name, v)
+		return
+	}
 	g.buf.Reset()
 	if name != "" {
 		g.buf.WriteString("event: ")
@@ -161,8 +173,8 @@ func (g *gen) event(name string, v any) {
 
 // raw writes a frame given as text, such as a [DONE] or a ping.
 func (g *gen) raw(frame string) {
-	if g.bedrock != nil {
-		return // a ping: Bedrock forwards none
+	if g.bedrock != nil || g.aisdk != nil {
+		return // a ping: Bedrock and the AI SDK forward none
 	}
 	g.buf.Reset()
 	g.buf.WriteString(frame)

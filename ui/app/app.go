@@ -51,6 +51,10 @@ type Options struct {
 	// one event a press, and from LessonWideWidth columns the timeline,
 	// the calls as of the event and the explanation side by side.
 	LessonMode bool
+	// Reveal shows the timeline's rows up to the selected event only, as
+	// they would arrive live (--reveal, the v key): a replay or a lesson
+	// shows no event before the class reaches it.
+	Reveal bool
 	// Lesson is the one-line lesson of the sample opened, shown in the
 	// status line until the first key press; "" shows none.
 	Lesson string

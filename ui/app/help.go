@@ -26,31 +26,34 @@ func (m *Model) fullHelp(w, h int) string {
 		}
 		cols = append(cols, col)
 	}
-	// Stack the groups into columns as tall as the screen allows, then lay
-	// the columns out left to right.
+	// Stack the groups into columns, then lay the columns out left to
+	// right: as many columns as the width holds, each as short as lets
+	// them all fit in one row, so that a wide screen uses its width
+	// rather than one tall column; when even columns as tall as the
+	// screen need more than a row, rows of them, scrolled.
 	colW := 0
+	tallest := 0
 	for _, c := range cols {
+		tallest = max(tallest, len(c))
 		for _, l := range c {
 			colW = max(colW, ansi.StringWidth(l))
 		}
 	}
 	colW++
 	avail := max(h-3, 1)
-	var packed [][]string
-	for _, c := range cols {
-		n := len(packed)
-		if n > 0 && len(packed[n-1])+1+len(c) <= avail {
-			packed[n-1] = append(append(packed[n-1], ""), c...)
-			continue
+	perRow := max(w/colW, 1)
+	packed := packHelp(cols, avail)
+	for limit := tallest; limit < avail && len(packed) <= perRow; limit++ {
+		if p := packHelp(cols, limit); len(p) <= perRow {
+			packed = p
+			break
 		}
-		packed = append(packed, append([]string(nil), c...))
 	}
 	lines := []string{
 		st.Accent.Render("streamtap keys") + st.Muted.Render("  (? or esc closes)"),
 		st.Muted.Render(`in the / \ : prompts: ←/→, ctrl+a/e move · ctrl+w/u/k delete · paste works`),
 		"",
 	}
-	perRow := max(w/colW, 1)
 	for i := 0; i < len(packed); i += perRow {
 		row := packed[i:min(i+perRow, len(packed))]
 		height := 0
@@ -93,4 +96,20 @@ func (m *Model) fullHelp(w, h int) string {
 	}
 	shown := append(lines[m.helpTop:m.helpTop+body:m.helpTop+body], st.Accent.Render(more))
 	return strings.Join(cell.Block(shown, w, h), "\n")
+}
+
+// packHelp stacks the help's groups, in order, into columns at most limit
+// lines tall (a group taller than limit has a column of its own), a
+// blank line between two groups of a column.
+func packHelp(cols [][]string, limit int) [][]string {
+	var packed [][]string
+	for _, c := range cols {
+		n := len(packed)
+		if n > 0 && len(packed[n-1])+1+len(c) <= limit {
+			packed[n-1] = append(append(packed[n-1], ""), c...)
+			continue
+		}
+		packed = append(packed, append([]string(nil), c...))
+	}
+	return packed
 }

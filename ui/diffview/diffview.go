@@ -46,7 +46,9 @@ type Page struct {
 
 	view      *diffView // the comparison, once made
 	comparing bool
-	compared  time.Duration
+	// aligned says the sides' rows are lined up (align).
+	aligned  bool
+	compared time.Duration
 	// jumped is where the last n or N stopped, to go on from there while
 	// the selections stay where it left them.
 	jumped diffJump
@@ -254,6 +256,7 @@ func (dp *Page) handleCompared(msg comparedMsg) tea.Cmd {
 	for _, sd := range dp.side {
 		sd.tl.Invalidate() // the gutters have marks now
 	}
+	dp.align()
 	if !dp.view.res.Equal() {
 		dp.jump(1, true)
 		return nil
@@ -540,6 +543,30 @@ func (dp *Page) SetSize(w, h int) {
 			sd.tl.SetSize(dp.r.side[i].W, dp.r.side[i].H-1)
 		}
 	}
+	dp.align()
+}
+
+// align lines the sides' rows up while they stand side by side and the
+// events were aligned: a filler row stands opposite an event only one
+// side has (alignRows). Stacked, each side lists its events alone; and a
+// side without events says so rather than show fillers.
+func (dp *Page) align() {
+	want := dp.view != nil && dp.view.rows[0] != nil && !dp.r.stacked && !dp.r.tooSmall &&
+		dp.side[0].s.Len() > 0 && dp.side[1].s.Len() > 0
+	if want == dp.aligned {
+		return
+	}
+	dp.aligned = want
+	for w, sd := range dp.side {
+		if sd.tl == nil {
+			continue
+		}
+		if want {
+			sd.tl.SetAligned(dp.view.rows[w])
+		} else {
+			sd.tl.SetAligned(nil)
+		}
+	}
 }
 
 // Restyle drops what was rendered with the styles before.
@@ -584,7 +611,7 @@ func (dp *Page) UpdateKeys() {
 	for _, b := range []*key.Binding{
 		&k.Sessions.Back, &k.Nav.Next, &k.Nav.Prev, &k.Nav.Pane, &k.Search.Filter,
 		&k.Stream.Save, &k.Stream.Follow, &k.Stream.Play, &k.Stream.StepBack, &k.Stream.StepFwd,
-		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.View.Zoom, &k.View.Left, &k.View.Right,
+		&k.Stream.Faster, &k.Stream.Slower, &k.Stream.Lesson, &k.Stream.Reveal, &k.View.Zoom, &k.View.Left, &k.View.Right,
 		&k.Inspect.Raw, &k.Inspect.Explain, &k.Inspect.Copy, &k.Inspect.NextFinding, &k.Inspect.PrevFinding,
 		&k.Inspect.Cited, &k.Inspect.OpenFinding, &k.Inspect.NextSlow, &k.Inspect.PrevSlow,
 	} {

@@ -17,6 +17,9 @@ type diffView struct {
 	marks *streamdiff.Marks
 	// stops[w] lists where n and N stop on side w, in order.
 	stops [2][]diffStop
+	// rows[w] is what each row of the side by side shows on side w
+	// (alignRows); nil when the streams were compared only semantically.
+	rows [2][]int32
 }
 
 // diffStop is where n and N stop for one difference on one side: at the
@@ -36,6 +39,9 @@ func newDiffView(res *streamdiff.Result, a, b *streamdiff.Side) *diffView {
 	v := &diffView{res: res, links: res.Links(), marks: streamdiff.NewMarks(res, a, b)}
 	for w := range v.stops {
 		v.stops[w] = v.stopsOn(streamdiff.Which(w))
+	}
+	if res.Mode != "semantic" {
+		v.rows[0], v.rows[1] = alignRows(v.links, a.S.Len(), b.S.Len())
 	}
 	return v
 }

@@ -67,6 +67,11 @@ func (dp *Page) Body() []string {
 			sd.grew()
 		}
 	}
+	if dp.aligned {
+		// The rows line up: the passive side shows the rows the active
+		// one does.
+		dp.side[dp.active^1].tl.ScrollTo(dp.side[dp.active].tl.Offset())
+	}
 	a, b := dp.sideLines(streamdiff.SideA), dp.sideLines(streamdiff.SideB)
 	var lines []string
 	if dp.r.stacked {

@@ -23,3 +23,18 @@ func BenchmarkIndexDoc(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkIndexText measures laying out a whole message text (prose,
+// wrapped between words) off the event loop, as throughput.
+func BenchmarkIndexText(b *testing.B) {
+	src := []byte(payloadText(1 << 20))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		sp := &Spec{Src: src, Mode: Text, W: 117, Prefix: "  ", MarkStart: -1, MarkEnd: -1}
+		d := &Layout{Spec: sp, front: sp.start()}
+		d.marks = []layoutState{d.front}
+		for !d.Done() {
+			d.Apply(d.IndexCmd()().(IndexedMsg))
+		}
+	}
+}

@@ -29,7 +29,7 @@ const (
 	JSON Mode = iota // pretty-printed JSON, cut short or invalid allowed
 	Raw              // bytes as received: line endings shown, SSE fields set apart
 	Head             // an HTTP head as received, secret header values redacted
-	Text             // text broken at \n only (message text, reasoning)
+	Text             // prose: broken at \n, wrapped at spaces (message text, reasoning)
 )
 
 // Spec is what one document is laid out from. It is never modified once
@@ -208,7 +208,17 @@ func (sp *Spec) fill(st *layoutState, out *lineOut) bool {
 			st.line++
 			return true
 		}
+		if sp.Mode == Text && sp.W > 0 && placed && sp.wrapsWord(u, room, int(st.lead), out.used) {
+			// Prose wraps between words: the word goes to the next line
+			// whole, where it fits.
+			st.cont = true
+			st.line++
+			return true
+		}
 		if sp.W > 0 && u.width > room && placed && (room <= 0 || out.used > int(st.lead)) {
+			if sp.Mode == Text {
+				st.pos, st.fresh = skipSpaces(sp.Src, st.pos), true // the spaces the line broke at
+			}
 			st.cont = true
 			st.line++
 			return true
@@ -217,6 +227,45 @@ func (sp *Spec) fill(st *layoutState, out *lineOut) bool {
 		out.place(u, sp)
 		placed = true
 	}
+}
+
+// wrapsWord says prose breaks the line before unit u, room cells being
+// left on a line used cells full, lead of them the continuation indent:
+// u starts a word (it follows a space) that does not fit in room but
+// fits a line of its own. A word longer than a line is cut where the line
+// ends, as before.
+func (sp *Spec) wrapsWord(u unit, room, lead, used int) bool {
+	src := sp.Src
+	if u.kind != uText || u.at <= 0 || used <= lead || src[u.at-1] != ' ' || src[u.at] == ' ' {
+		return false
+	}
+	if end := u.at + len(u.text); u.width <= room && (end >= len(src) || src[end] == ' ' || src[end] == '\n' || src[end-1] == ' ') {
+		return false // the unit holds the whole word, and it fits
+	}
+	line := sp.W - lead
+	w := sp.wordWidth(u.at, line+1)
+	return w > room && w <= line
+}
+
+// wordWidth is the width of the word at pos, up to the next space or line
+// end, measured as the layout places it; it stops counting past limit.
+func (sp *Spec) wordWidth(pos, limit int) int {
+	src, w := sp.Src, 0
+	for pos < len(src) && src[pos] != ' ' && src[pos] != '\n' && w <= limit {
+		u, n := sp.textUnit(pos, len(src), limit-w+1, &wordSpecial)
+		w += u.width
+		pos += n
+	}
+	return w
+}
+
+// skipSpaces is the index of the first byte at or after i that is not a
+// space.
+func skipSpaces(src []byte, i int) int {
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // beginLine places what starts a logical line (the prefix, the JSON
@@ -667,6 +716,7 @@ var (
 	delimSpecial = specials(" \t\n\r{}[],:\"")
 	rawSpecial   = specials("\r\n")
 	textSpecial  = specials("\n")
+	wordSpecial  = specials("\n ")
 )
 
 func specials(s string) [256]bool {
@@ -711,6 +761,16 @@ func (sp *Spec) textUnit(pos, limit, room int, special *[256]bool) (unit, int) {
 	}
 	if i > pos && i < len(src) && src[i] >= 0x80 {
 		i-- // the last character may join a cluster with what follows
+	}
+	if special == &textSpecial && i > pos && i < len(src) && src[i] != ' ' && src[i] != '\n' && src[i-1] != ' ' {
+		// Prose: a run that stops inside a word stops before it instead,
+		// so that the word starts a unit and may wrap whole (wrapsWord).
+		for k := i - 1; k > pos; k-- {
+			if src[k-1] == ' ' && src[k] != ' ' {
+				i = k
+				break
+			}
+		}
 	}
 	if i > pos {
 		return unit{text: unsafe.String(&src[pos], i-pos), width: i - pos, at: pos}, i - pos

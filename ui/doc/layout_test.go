@@ -9,8 +9,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/samples"
+	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui/plain"
 	"github.com/streamtap/streamtap/ui/theme"
 )
@@ -380,15 +383,106 @@ func TestDocDeepNesting(t *testing.T) {
 	}
 }
 
-// refTextLines is how the calls pane laid out message text before it laid
-// it out lazily: split at \n, each piece made safe, the fragment marked.
+// refUnit is a character of the text reference: as shown, its width,
+// whether it is a space and whether it is marked.
+type refUnit struct {
+	text        string
+	w           int
+	space, mark bool
+}
+
+// refTextLines lays message text out as a reader expects prose, the
+// simple way, whole: split at \n, each line after a two-space prefix,
+// wrapped w cells wide between words (a word that does not fit goes to
+// the next line, indented min(2, w/4), whole; the spaces the line breaks
+// at go; a word longer than a line is cut where the line ends), each
+// character made safe, the fragment [ms, me) marked.
 func refTextLines(txt []byte, ms, me, w int) []theme.Line {
-	pieces := []theme.Seg{{Text: string(txt[:ms])}, {Text: string(txt[ms:me]), Mark: true}, {Text: string(txt[me:])}}
 	var out []theme.Line
-	for _, l := range splitLines(pieces) {
-		out = append(out, theme.WrapSegs(append(theme.Line{{Text: "  "}}, l...), w)...)
+	start := 0
+	for {
+		end := bytes.IndexByte(txt[start:], '\n')
+		if end < 0 {
+			end = len(txt)
+		} else {
+			end += start
+		}
+		var units []refUnit
+		for i := start; i < end; {
+			r, n := utf8.DecodeRune(txt[i:end])
+			text := termtext.Safe(string(txt[i : i+n]))
+			units = append(units, refUnit{text: text, w: ansi.StringWidth(text), space: r == ' ', mark: i >= ms && i < me})
+			i += n
+		}
+		out = append(out, refWrapLine(units, w)...)
+		if end == len(txt) {
+			return out
+		}
+		start = end + 1
 	}
-	return out
+}
+
+// refWrapLine wraps one line of units for refTextLines.
+func refWrapLine(units []refUnit, w int) []theme.Line {
+	lead := 2
+	if w > 0 {
+		lead = min(2, w/4)
+	}
+	var out []theme.Line
+	head, used, placed := "  ", 2, false
+	var cur []refUnit
+	newLine := func() {
+		out = append(out, refSegs(head, cur))
+		head, used, placed, cur = strings.Repeat(" ", lead), lead, false, nil
+	}
+	place := func(u refUnit) {
+		cur, used, placed = append(cur, u), used+u.w, true
+	}
+	for i := 0; i < len(units); {
+		j := i
+		for j < len(units) && units[j].space == units[i].space {
+			j++
+		}
+		if units[i].space {
+			for ; i < j; i++ {
+				if w > 0 && used+units[i].w > w && placed {
+					newLine() // the spaces the line breaks at go
+					i = j
+					break
+				}
+				place(units[i])
+			}
+			continue
+		}
+		ww := 0
+		for _, u := range units[i:j] {
+			ww += u.w
+		}
+		if w > 0 && placed && used > lead && used+ww > w && ww <= w-lead {
+			newLine()
+		}
+		for ; i < j; i++ {
+			if w > 0 && used+units[i].w > w && placed && (used >= w || used > lead) {
+				newLine()
+			}
+			place(units[i])
+		}
+	}
+	return append(out, refSegs(head, cur))
+}
+
+// refSegs is a line of refWrapLine: its head, then a segment per run of
+// units marked alike.
+func refSegs(head string, units []refUnit) theme.Line {
+	l := theme.Line{{Text: head}}
+	for i, u := range units {
+		if i > 0 && u.mark == units[i-1].mark {
+			l[len(l)-1].Text += u.text
+			continue
+		}
+		l = append(l, theme.Seg{Text: u.text, Mark: u.mark})
+	}
+	return l
 }
 
 // runeStartAtOrBefore moves i back to the start of the rune it falls in.
@@ -399,8 +493,9 @@ func runeStartAtOrBefore(b []byte, i int) int {
 	return i
 }
 
-// TestTextDocMatchesReference checks the text layout against the calls
-// pane's old one on the message and reasoning text of every sample.
+// TestTextDocMatchesReference checks the text layout against the simple
+// whole-text reference (prose wrapped between words) on the message and
+// reasoning text of every sample.
 func TestTextDocMatchesReference(t *testing.T) {
 	texts := [][]byte{[]byte(""), []byte("\n"), []byte("one\ntwo\n\nthree"), []byte("tab\there \x1b[2J\r\n"), []byte(strings.Repeat("lorem ipsum ", 50) + "\n" + strings.Repeat("x", 300))}
 	for _, s := range samples.List() {
@@ -488,4 +583,47 @@ func runeStart(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// TestProseWrapsBetweenWords: message text and reasoning wrap between
+// words, as a reader expects prose (the calls pane cut "Narita (NRT) i" /
+// "s the usual choice"); the spaces a line breaks at go; a word longer
+// than a line is cut where the line ends; a mark stays on its bytes.
+func TestProseWrapsBetweenWords(t *testing.T) {
+	src := []byte("Tokyo has two airports; Narita (NRT) is the usual choice for flights from Europe.")
+	for _, w := range []int{14, 20, 31, 47} {
+		lines := layoutDoc(&Spec{Src: src, Mode: Text, W: w, Prefix: "  "})
+		var words []string
+		for i, l := range lines {
+			text := plainSegs([]theme.Line{l})
+			if ansi.StringWidth(text) > w {
+				t.Errorf("width %d: line %d %q is wider", w, i, text)
+			}
+			if i > 0 && strings.HasPrefix(strings.TrimPrefix(text, strings.Repeat(" ", min(2, w/4))), " ") {
+				t.Errorf("width %d: line %d %q starts with the space the line broke at", w, i, text)
+			}
+			words = append(words, strings.Fields(text)...)
+		}
+		if got, want := strings.Join(words, " "), string(src); got != want {
+			t.Errorf("width %d cuts words:\n%s", w, plainSegs(lines))
+		}
+	}
+	long := []byte("see " + strings.Repeat("x", 30) + " end")
+	lines := layoutDoc(&Spec{Src: long, Mode: Text, W: 12, Prefix: "  "})
+	if got := plainSegs(lines); got != "  see xxxxxx\n  xxxxxxxxxx\n  xxxxxxxxxx\n  xxxx end" {
+		t.Errorf("a word longer than a line:\n%s", got)
+	}
+	ms := bytes.Index(src, []byte("is the"))
+	lines = layoutDoc(&Spec{Src: src, Mode: Text, W: 20, Prefix: "  ", MarkStart: ms, MarkEnd: ms + 6})
+	var marked string
+	for _, l := range lines {
+		for _, s := range l {
+			if s.Mark {
+				marked += s.Text
+			}
+		}
+	}
+	if marked != "is the" {
+		t.Errorf("the mark shows %q; want %q", marked, "is the")
+	}
 }

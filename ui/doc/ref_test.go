@@ -173,20 +173,3 @@ func stringEnd[T string | []byte](s T, i int) int {
 	}
 	return len(s)
 }
-
-// splitLines cuts raw text segments at line breaks into lines of safe
-// segments.
-func splitLines(pieces []theme.Seg) []theme.Line {
-	out := []theme.Line{nil}
-	for _, p := range pieces {
-		for i, part := range strings.Split(p.Text, "\n") {
-			if i > 0 {
-				out = append(out, nil)
-			}
-			if part != "" {
-				out[len(out)-1] = append(out[len(out)-1], theme.Seg{Text: termtext.Safe(part), Mark: p.Mark})
-			}
-		}
-	}
-	return out
-}

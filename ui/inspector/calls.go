@@ -311,32 +311,27 @@ func (c *callsPane) addDoc(d *doc.Layout, ms int, selected bool) {
 	}
 }
 
-func roleRank(it *model.Item) int {
-	switch it.Role {
-	case model.RoleCall:
-		return 0
-	case model.RoleReasoning:
-		return 1
-	case model.RoleMessage:
-		return 2
-	}
-	return 3
-}
-
 // shownItems returns the items the pane lists as of event ord: the
-// calls, then reasoning, then text, each in output order, which the
-// session's index of each response's items already is; and how many are
-// calls.
+// calls, reasoning and text begun by then, in output order (the order
+// the session indexes each response's items in, and the lanes pane's),
+// so that reasoning the model wrote before a call is read before it; and
+// how many are calls.
 func shownItems(s *model.Session, ord int) ([]*model.Item, int) {
-	var byRank [3][]*model.Item
+	var items []*model.Item
+	calls := 0
 	for r := -1; r < len(s.Responses); r++ {
 		for _, it := range s.ResponseItems(r) {
-			if k := roleRank(it); k < len(byRank) && it.First <= ord {
-				byRank[k] = append(byRank[k], it)
+			switch {
+			case it.First > ord:
+			case it.Role == model.RoleCall:
+				items = append(items, it)
+				calls++
+			case it.Role == model.RoleReasoning, it.Role == model.RoleMessage:
+				items = append(items, it)
 			}
 		}
 	}
-	return slices.Concat(byRank[:]...), len(byRank[0])
+	return items, calls
 }
 
 // item lays out one item as of ord.
@@ -351,10 +346,10 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 		}
 	}
 	glyph, gs := theme.GlyphPending, st.Calls.StateWarn
-	switch {
-	case status == "completed" || status == "done":
+	switch status {
+	case "completed", "done", model.ToolInputAvailable, model.ToolOutputAvailable, model.ToolApprovalResponded:
 		glyph, gs = theme.GlyphDone, st.Calls.StateOK
-	case status == "failed" || status == "incomplete" || status == "error":
+	case "failed", "incomplete", "error", model.ToolInputError, model.ToolOutputError, model.ToolOutputDenied:
 		glyph, gs = theme.GlyphFailed, st.Calls.StateErr
 	}
 	var h strings.Builder
@@ -391,9 +386,40 @@ func (c *callsPane) item(it *model.Item, ord int, selected bool, old map[callDoc
 	c.list.add(h.String(), st.Calls.ID.Render(ids))
 	if it.IsCall() {
 		c.args(it, ord, closed, selected, old)
+		c.run(it, status, ord)
 		return
 	}
 	c.text(it, ord, selected, old)
+}
+
+// run lays out what an application's stream said became of a call by ord
+// (model.ToolRun): who ran it, its output, its error, the approval it
+// waits for; each on one line, cut to a label's length.
+func (c *callsPane) run(it *model.Item, status string, ord int) {
+	r := it.Run()
+	if r == nil {
+		return
+	}
+	st := c.st
+	if r.ProviderExecuted || r.Dynamic {
+		var who []string
+		if r.ProviderExecuted {
+			who = append(who, "provider-executed")
+		}
+		if r.Dynamic {
+			who = append(who, "dynamic")
+		}
+		c.list.add(st.Muted.Render("  " + strings.Join(who, " · ")))
+	}
+	if r.OutputAt >= 0 && r.OutputAt <= ord {
+		c.list.add(st.Muted.Render("  output ") + plain.SafeLabel(string(r.Output)))
+	}
+	switch status {
+	case model.ToolInputError, model.ToolOutputError:
+		c.list.add(st.Calls.StateErr.Render("  error ") + plain.SafeLabel(r.Error))
+	case model.ToolApprovalRequested:
+		c.list.add(st.Calls.StateWarn.Render("  waits for approval ") + plain.SafeLabel(r.ApprovalID))
+	}
 }
 
 // args lays out a call's arguments as they stood at ord: the ones `calls`
@@ -414,7 +440,7 @@ func (c *callsPane) args(it *model.Item, ord int, closed, selected bool, old map
 	if !frags && len(stmts) > 0 && stmts[0].Name != model.SourceDeltas.String() {
 		from = fmt.Sprintf(" (%s #%d)", stmts[0].Name, stmts[0].Ordinal)
 	}
-	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %s · json ", len(args), from, plain.CountOf(fragmentsAsOf(&it.Args, ord), "fragment")))
+	info := st.Muted.Render(fmt.Sprintf("  args %d bytes%s, %s · json ", len(args), from, plain.CountOf(it.ArgsFragmentsAsOf(ord), "fragment")))
 	if len(args) == 0 {
 		c.list.add(info+st.Calls.StateWarn.Render(model.ArgsState(args, closed).String()), st.Muted.Render("  (no arguments yet)"))
 	} else {
@@ -519,12 +545,6 @@ func (c *callsPane) textDoc(it *model.Item, buf int, b *model.Buffer, txt []byte
 	d := c.docFor(callDocKey{it: it, buf: buf, ord: ord, w: c.w, n: len(txt)}, old, txt, doc.Text, ms, me)
 	c.addDoc(d, ms, selected)
 	return d.Done()
-}
-
-// fragmentsAsOf counts the fragments added by the end of ord.
-func fragmentsAsOf(b *model.Buffer, ord int) int {
-	_, i := b.AsOf(ord)
-	return i + 1
 }
 
 // sideBySide shows the distinct values of the statements in two columns,

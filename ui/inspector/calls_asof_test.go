@@ -143,3 +143,51 @@ func callsAsOfGolden(t *testing.T, sample, typ string) {
 		})
 	}
 }
+
+// TestCallsAsOfToolRunGolden draws the calls pane of aisdk-ui-two-steps at
+// its finish: the call done, then run, its output under its arguments.
+func TestCallsAsOfToolRunGolden(t *testing.T) {
+	callsAsOfGolden(t, "aisdk-ui-two-steps", "finish")
+}
+
+// TestCallsToolRunAsOf: the output shows from the event that brought it,
+// never before.
+func TestCallsToolRunAsOf(t *testing.T) {
+	m := newTestModel(t, sampleBytes(t, "aisdk-ui-call-output"), 140, 60)
+	press(m, "3")
+	out := firstOfType(m.insp.s, "tool-output-available")
+	for _, ord := range []int{out - 1, out} {
+		m.insp.tl.SelectOrd(ord)
+		if got := strings.Contains(plainView(m), `output {"city":"Lisbon","celsius":19,"sky":"clear"}`); got != (ord == out) {
+			t.Errorf("as of #%d the output shows: %v; want %v", ord, got, ord == out)
+		}
+	}
+}
+
+// TestCallsOutputOrder: the calls pane lists the items in output order,
+// as the lanes pane does: the reasoning the model wrote before its call
+// comes first (it listed calls first whatever the order), and the
+// reasoning wraps between words. Drawn at 80×24 and 160×45 at the last
+// event.
+func TestCallsOutputOrder(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 45}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := newTestModel(t, sampleBytes(t, "responses-reasoning-then-call"), size[0], size[1])
+			press(m, "G", "3")
+			out := viewOf(m)
+			checkFits(t, out, size[0], size[1])
+			v := ansi.Strip(out)
+			r, c := strings.Index(v, "reasoning  "), strings.Index(v, "● ")
+			if c < 0 {
+				c = strings.Index(v, "✓ search_flights")
+			}
+			if r < 0 || c < 0 || r > c {
+				t.Errorf("the reasoning (output 0) should come before the call (output 1):\n%s", v)
+			}
+			if strings.Contains(v, "(NRT) i\n") {
+				t.Errorf("the reasoning wraps mid-word:\n%s", v)
+			}
+			golden.RequireEqual(t, v)
+		})
+	}
+}

@@ -60,6 +60,7 @@ func (in *Page) startTeaching(o app.Options) {
 	if o.LessonMode {
 		in.setLesson(true)
 	}
+	in.tl.Reveal = o.Reveal
 }
 
 // toggleExplain turns the explanation under the detail pane on or off,

@@ -127,7 +127,8 @@ func (in *Page) Attach(s *model.Session) {
 // sessions: no search, no filter, following its tail while it is live.
 func (in *Page) Open(s *model.Session, live bool, source string) {
 	in.Live, in.Source = live, source
-	in.query, in.gen, in.filt, in.rep.playing = "", in.gen+1, filter{}, false
+	in.query, in.gen, in.filt = "", in.gen+1, filter{}
+	in.rep.stop()
 	in.Attach(s)
 	if in.Live {
 		in.tl.moveTo(in.tl.len() - 1)
@@ -144,7 +145,7 @@ func (in *Page) Open(s *model.Session, live bool, source string) {
 // Close stops what must not go on while the inspector is not shown: the
 // replay, the prompt.
 func (in *Page) Close() {
-	in.rep.playing = false
+	in.rep.stop()
 	in.prompt = prompt{}
 }
 

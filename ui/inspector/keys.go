@@ -56,12 +56,18 @@ func (in *Page) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 	case key.Matches(msg, k.Stream.Follow):
 		in.tl.Follow = !in.tl.Follow
 		if in.tl.Follow {
-			in.rep.playing = false
+			in.rep.stop()
 			in.tl.moveTo(in.tl.len() - 1)
 			in.tl.Follow = true
 		}
 	case key.Matches(msg, k.Stream.Lesson):
 		in.setLesson(!in.les.on)
+	case key.Matches(msg, k.Stream.Reveal):
+		in.tl.Reveal = !in.tl.Reveal
+		if in.tl.Reveal {
+			return in.Flash("rows shown as they come: up to the selected event", false)
+		}
+		return in.Flash("every row shown", false)
 	case key.Matches(msg, k.Stream.Play) && in.les.on:
 		in.tl.moveTo(in.tl.cursor + 1) // a lesson steps one event a press
 	case key.Matches(msg, k.Stream.Play):
@@ -85,6 +91,8 @@ func (in *Page) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		if in.focus == 0 {
 			in.side = in.indexOf(in.det)
 		}
+	case key.Matches(msg, k.Inspect.Explain) && in.les.on && in.les.compact:
+		in.toggleLessonExplain()
 	case key.Matches(msg, k.Inspect.Explain):
 		in.toggleExplain()
 	case key.Matches(msg, k.View.Zoom):
@@ -263,6 +271,16 @@ func (in *Page) UpdateKeys() {
 	k.Stream.Faster.SetEnabled(has && !in.les.on)
 	k.Stream.Slower.SetEnabled(has && !in.les.on)
 	k.Stream.Lesson.SetEnabled(has || in.les.on)
+	// A live stream shows its rows as they come already.
+	k.Stream.Reveal.SetEnabled((has && !in.Live) || in.tl.Reveal)
+	switch {
+	case in.les.on && in.les.compact && in.les.expand:
+		k.Inspect.Explain.SetHelp("x", "calls")
+	case in.les.on && in.les.compact:
+		k.Inspect.Explain.SetHelp("x", "explain")
+	default:
+		k.Inspect.Explain.SetHelp("x", "explain event")
+	}
 	if in.les.on {
 		k.Stream.Play.SetHelp("space", "next event")
 		k.Stream.Lesson.SetHelp("L", "leave lesson")
@@ -298,15 +316,29 @@ func (in *Page) ShortHelp() []key.Binding {
 		return []key.Binding{k.Prompt.Accept, k.Prompt.Cancel}
 	}
 	out := slices.Clip(in.panes[in.focus].ShortHelp()) // appended to, not changed
-	if i := slices.IndexFunc(out, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.Stream.Play.Keys()) }); i >= 0 {
+	if in.les.on && in.focus == 0 {
+		// A lesson's own keys first, where a projector's 80 columns
+		// still show them: the next event, the explanation, leaving.
+		lead := []key.Binding{k.Stream.Play}
+		if in.les.compact {
+			lead = append(lead, k.Inspect.Explain)
+		}
+		lead = append(lead, k.Stream.Lesson, k.Stream.Reveal)
+		out = append(lead, slices.DeleteFunc(out, func(b key.Binding) bool {
+			return slices.Equal(b.Keys(), k.Stream.Play.Keys()) || slices.Equal(b.Keys(), k.Stream.Follow.Keys())
+		})...)
+	} else if i := slices.IndexFunc(out, func(b key.Binding) bool { return slices.Equal(b.Keys(), k.Stream.Play.Keys()) }); i >= 0 {
 		// The replay's speed next to it, so that it is set before space
 		// (one entry for both keys); in a lesson, how to leave it.
 		out[i] = k.Stream.Play // its help says what space does now
 		speed := speedKey
 		speed.SetEnabled(k.Stream.Faster.Enabled())
-		if in.les.on {
-			out = slices.Insert(out, i+1, speed, k.Stream.Lesson)
-		} else {
+		switch {
+		case in.les.on:
+			out = slices.Insert(out, i+1, speed, k.Stream.Lesson, k.Stream.Reveal)
+		case in.rep.started:
+			out = slices.Insert(out, i+1, speed, k.Stream.Reveal)
+		default:
 			out = slices.Insert(out, i+1, speed)
 		}
 	}

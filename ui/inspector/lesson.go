@@ -18,6 +18,21 @@ import (
 // protocol says about it at once.
 const LessonWideWidth = 160
 
+// LessonCompactHeight is the height below which a lesson narrower than
+// LessonWideWidth is compact (so is one narrower than WideWidth, whatever
+// its height): a projector at a large font is 80×24, where the
+// explanation card would fill the side pane and push the event and the
+// calls out of sight. A compact lesson shows a few timeline rows and the
+// calls as of the event; the status line says in one line what the event
+// does, and x expands that into the whole explanation, in the calls'
+// place, until x again.
+const LessonCompactHeight = 30
+
+// lessonCompact says a w×h terminal gets the compact lesson.
+func lessonCompact(w, h int) bool {
+	return w < LessonWideWidth && (w < WideWidth || h < LessonCompactHeight)
+}
+
 // lessonShapeDataMax is the most bytes of an event lesson mode reads to
 // tell its shape: a streamed event is a few hundred bytes; a bigger one
 // is told by its type alone rather than read on the event loop.
@@ -32,6 +47,9 @@ type lessonMode struct {
 	// shown switches between the calls (wide) and the detail pane with
 	// its explanation (narrow) when a resize crosses LessonWideWidth.
 	wide bool
+	// compact says the layout is the compact one (lessonCompact), and
+	// expand that x shows the explanation there in the calls' place.
+	compact, expand bool
 	// The shape of event ord of session attach gen, and its explanation
 	// laid out w cells wide: one event is explained per step, not per
 	// frame.
@@ -47,13 +65,14 @@ type lessonMode struct {
 // on, the replay stopped) or off (the layout of the inspector).
 func (in *Page) setLesson(on bool) {
 	in.les.on = on
-	in.rep.playing = false
+	in.rep.stop()
 	if on {
 		in.tl.Follow = false
 		in.tl.moveTo(0)
 		in.det.explain = true
 		in.focus = 0
 		in.les.wide = in.w >= LessonWideWidth
+		in.les.compact, in.les.expand = !in.les.wide && lessonCompact(in.w, in.h), false
 		in.side = in.lessonSide()
 	}
 	if in.w > 0 {
@@ -62,13 +81,25 @@ func (in *Page) setLesson(on bool) {
 }
 
 // lessonSide is the side pane lesson mode shows: the calls as of the
-// event when the explanation has its own column, else the detail pane,
-// which carries the explanation under the event.
+// event when the explanation has its own column, or in a compact lesson
+// until x expands the explanation; else the detail pane, which carries
+// the explanation under the event.
 func (in *Page) lessonSide() int {
-	if in.les.wide {
+	if in.les.wide || (in.les.compact && !in.les.expand) {
 		return in.indexOf(in.calls)
 	}
 	return in.indexOf(in.det)
+}
+
+// toggleLessonExplain is x in a compact lesson: the whole explanation of
+// the event in the calls' place, or the calls again.
+func (in *Page) toggleLessonExplain() {
+	in.les.expand = !in.les.expand
+	in.det.explain = true
+	in.side = in.lessonSide()
+	if in.focus != 0 {
+		in.focus = in.side
+	}
 }
 
 // lessonLayout is r with three columns for a w-cell-wide lesson: the
@@ -86,13 +117,15 @@ func lessonLayout(r rects, w int) rects {
 }
 
 // lessonResized keeps the side pane lesson mode shows in step with the
-// layout when a resize crosses LessonWideWidth.
+// layout when a resize crosses LessonWideWidth or the compact lesson's
+// bounds.
 func (in *Page) lessonResized() {
 	wide := in.r.explain.W > 0
-	if !in.les.on || wide == in.les.wide {
+	compact := !wide && lessonCompact(in.w, in.h)
+	if !in.les.on || (wide == in.les.wide && compact == in.les.compact) {
 		return
 	}
-	in.les.wide = wide
+	in.les.wide, in.les.compact = wide, compact
 	in.side = in.lessonSide()
 	if in.focus != 0 {
 		in.focus = in.side
@@ -160,7 +193,7 @@ func (in *Page) lessonStatus() string {
 // the last event ("event #3 of 14"), which the status line shows in place
 // of how the stream ended: the class is at event 3, not at the end.
 func (in *Page) midStream() string {
-	if (!in.rep.playing && !in.les.on) || in.Live {
+	if (!in.rep.playing && !in.rep.started && !in.les.on) || in.Live {
 		return ""
 	}
 	if n := in.tl.len(); n > 0 && in.tl.cursor < n-1 {

@@ -26,12 +26,13 @@ func lessonModel(t *testing.T, name string, w, h int, o Options) *Model {
 	return m
 }
 
-// TestLessonGolden draws lesson mode at 80×24 (the timeline over the
-// event with its explanation) and 200×60 (timeline, calls as of the
-// event and explanation side by side), at a delta of get_weather while
-// get_local_time has not begun: the class has stepped there with space.
+// TestLessonGolden draws lesson mode at 80×24 (compact: a few timeline
+// rows over the calls as of the event, what it does in the status line),
+// 160×45 and 200×60 (timeline, calls as of the event and explanation side
+// by side), at a delta of get_weather while get_local_time has not begun:
+// the class has stepped there with space.
 func TestLessonGolden(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+	for _, size := range [][2]int{{80, 24}, {160, 45}, {200, 60}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := lessonModel(t, goldenSample, size[0], size[1], Options{LessonMode: true})
 			for range 22 {
@@ -132,5 +133,50 @@ func TestSpeedBeforeSpace(t *testing.T) {
 func TestUntimedPace(t *testing.T) {
 	if fixedPace.Seconds() != 1 {
 		t.Errorf("untimed replay at 1x steps every %v; docs/inspector.md says one event a second", fixedPace)
+	}
+}
+
+// TestCompactLesson: at 80×24 a lesson shows the calls as of the event
+// under a few timeline rows, and the help line offers x; x expands the
+// one-line explanation into the whole card in the calls' place (drawn at
+// 80×24), x again brings the calls back. At 120×40 the lesson is not
+// compact: x turns the explanation under the detail pane off, as ever.
+func TestCompactLesson(t *testing.T) {
+	m := lessonModel(t, goldenSample, 80, 24, Options{LessonMode: true})
+	for range 22 {
+		press(m, "space")
+	}
+	v := plainView(m)
+	if sideName(m) != "calls" || !strings.Contains(v, "as of event #22") {
+		t.Fatalf("a lesson at 80×24 should show the calls as of the event:\n%s", v)
+	}
+	if h := m.insp.HelpLine(); !strings.Contains(ansi.Strip(h), "x explain") {
+		t.Errorf("the help line should offer x: %s", ansi.Strip(h))
+	}
+	press(m, "x")
+	out := viewOf(m)
+	checkFits(t, out, 80, 24)
+	if sideName(m) != "detail" || !strings.Contains(ansi.Strip(out), "explain response.function_call_arguments.delta") {
+		t.Fatalf("x should show the explanation card:\n%s", ansi.Strip(out))
+	}
+	if h := m.insp.HelpLine(); !strings.Contains(ansi.Strip(h), "x calls") {
+		t.Errorf("expanded, the help line should say x brings the calls back: %s", ansi.Strip(h))
+	}
+	golden.RequireEqual(t, ansi.Strip(out))
+	press(m, "space", "x")
+	if sideName(m) != "calls" || !strings.Contains(plainView(m), "as of event #23") {
+		t.Errorf("x again should bring the calls back, as of #23:\n%s", plainView(m))
+	}
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	if sideName(m) != "detail" || !m.insp.det.explain {
+		t.Fatalf("at 120×40 the lesson shows the detail pane with the explanation: side %s, explain %v", sideName(m), m.insp.det.explain)
+	}
+	press(m, "x")
+	if m.insp.det.explain {
+		t.Errorf("at 120×40 x turns the explanation off")
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if sideName(m) != "calls" {
+		t.Errorf("back at 80×24 the compact lesson shows the calls, not %s", sideName(m))
 	}
 }

@@ -124,8 +124,11 @@ func (in *Page) statusInfo() statusInfo {
 	if in.Source != "" {
 		info.source = in.Source
 	}
-	if in.rep.playing {
+	switch {
+	case in.rep.playing:
 		info.replay = "▶ replay " + speedText(in.rep.speed)
+	case in.rep.paused(in.tl.cursor, in.tl.len()):
+		info.replay, info.paused = "⏸ paused", true
 	}
 	info.at = in.midStream()
 	if in.les.on {

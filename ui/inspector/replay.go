@@ -21,9 +21,20 @@ const (
 // one event at a time at the recorded pace times speed.
 type replay struct {
 	playing bool
+	// started says a replay began and has neither reached the last event
+	// nor been left (a lesson, follow, another session): while it is not
+	// playing, it is paused, and space goes on from the selection.
+	started bool
 	speed   float64
 	gen     int // drops ticks from an earlier play
 }
+
+// stop ends the replay: it is no longer paused either.
+func (r *replay) stop() { r.playing, r.started = false, false }
+
+// paused says a replay stands paused short of the last of n rows, at
+// row cursor.
+func (r *replay) paused(cursor, n int) bool { return r.started && !r.playing && cursor < n-1 }
 
 // replayTickMsg advances the replay by one event.
 type replayTickMsg struct{ gen int }
@@ -49,7 +60,7 @@ func (in *Page) togglePlay() tea.Cmd {
 		in.tl.moveTo(0)
 	}
 	in.tl.Follow = false
-	in.rep.playing = true
+	in.rep.playing, in.rep.started = true, true
 	in.rep.gen++
 	return in.replayTick()
 }
@@ -59,7 +70,7 @@ func (in *Page) togglePlay() tea.Cmd {
 func (in *Page) replayTick() tea.Cmd {
 	next := in.tl.cursor + 1
 	if next >= in.tl.len() {
-		in.rep.playing = false
+		in.rep.stop() // played to the end
 		return nil
 	}
 	d := fixedPace

@@ -57,7 +57,8 @@ type statusInfo struct {
 	live       bool // the source is still being read
 	totalBytes int64
 	follow     bool
-	replay     string // "", or "▶ 2x" while replaying
+	replay     string // "", or "▶ replay 2x" while replaying, "⏸ paused"
+	paused     bool   // the replay is paused
 	filter     string
 	errs       int
 	warns      int
@@ -110,7 +111,10 @@ func (b *statusBar) view(in statusInfo) string {
 	if in.filter != "" {
 		right = append(right, st.Status.Info.Render("filter "+termtext.Safe(in.filter)))
 	}
-	if in.replay != "" {
+	switch {
+	case in.paused:
+		right = append(right, st.Status.Warn.Render(in.replay))
+	case in.replay != "":
 		right = append(right, st.Status.Live.Render(in.replay))
 	}
 	switch {
@@ -208,7 +212,7 @@ func (b *statusBar) state(in statusInfo) string {
 	}
 	style := st.Status.Ended
 	switch o.State {
-	case "failed", "error", "truncated", "blocked":
+	case "failed", "error", "truncated", "blocked", model.OutcomeNotAStream:
 		style = st.Status.Error
 	case "incomplete":
 		style = st.Status.Warn

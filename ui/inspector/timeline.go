@@ -45,6 +45,11 @@ type Timeline struct {
 
 	// rows lists the ordinals shown when a filter is active; nil shows all.
 	rows []int32
+	// aligned, when set, is the rows of the diff page's side by side
+	// (SetAligned): the ordinal each row shows, or filler (-1) opposite
+	// an event only the other side has; alignedRow is the row of each
+	// ordinal. It takes precedence over rows.
+	aligned, alignedRow []int32
 	// filtering says the filter's results are still on their way.
 	filtering bool
 	// matches are the ordinals the current search found, sorted.
@@ -57,6 +62,10 @@ type Timeline struct {
 	// CursorGlyph, when set, replaces theme.GlyphCursor on the selected row: the
 	// diff page marks a selection that is not an exact counterpart.
 	CursorGlyph string
+	// Reveal shows the rows up to the selected one only, and how many
+	// are still to come, as a live `curl -N` shows what has arrived: a
+	// replay or a lesson shows no event before the class reaches it.
+	Reveal bool
 	// NoTime leaves the time and gap columns out even when events carry
 	// their arrival time: the diff page sets it on both sides unless both
 	// are timed, so that their columns line up.
@@ -118,6 +127,9 @@ func (t *Timeline) Status() string {
 	if n == 0 {
 		return ""
 	}
+	if t.aligned != nil {
+		return fmt.Sprintf("#%d of %d", t.Selected(), t.s.Len())
+	}
 	if t.rows != nil {
 		return fmt.Sprintf("#%d · %d of %d shown", t.Selected(), n, t.s.Len())
 	}
@@ -126,9 +138,9 @@ func (t *Timeline) Status() string {
 
 // Attach shows session s from its first event.
 func (t *Timeline) Attach(s *model.Session) {
-	keys, host := t.keys, t.host
+	keys, host, reveal := t.keys, t.host, t.Reveal
 	*t = newTimeline(s, t.st, t.slow)
-	t.keys, t.host = keys, host
+	t.keys, t.host, t.Reveal = keys, host, reveal
 }
 
 func (t *Timeline) Restyle() { t.Invalidate() }
@@ -282,14 +294,20 @@ func (t *Timeline) setMarks(list []checks.Finding) {
 
 // len is the number of rows.
 func (t *Timeline) len() int {
+	if t.aligned != nil {
+		return len(t.aligned)
+	}
 	if t.rows != nil {
 		return len(t.rows)
 	}
 	return t.s.Events.Len() // the session must keep events (Options.KeepEvents)
 }
 
-// ordAt is the ordinal shown on row i.
+// ordAt is the ordinal shown on row i, or filler (-1) on a filler row.
 func (t *Timeline) ordAt(i int) int {
+	if t.aligned != nil {
+		return int(t.aligned[i])
+	}
 	if t.rows != nil {
 		return int(t.rows[i])
 	}
@@ -302,11 +320,20 @@ func (t *Timeline) Selected() int {
 		return -1
 	}
 	t.cursor = cell.Clamp(t.cursor, 0, t.len()-1)
+	if t.aligned != nil {
+		t.cursor = t.offFiller(t.cursor, t.cursor)
+	}
 	return t.ordAt(t.cursor)
 }
 
 // rowOf returns the row showing ordinal ord, or the first row after it.
 func (t *Timeline) rowOf(ord int) int {
+	if t.aligned != nil {
+		if len(t.alignedRow) == 0 {
+			return 0
+		}
+		return int(t.alignedRow[cell.Clamp(ord, 0, len(t.alignedRow)-1)])
+	}
 	if t.rows == nil {
 		return cell.Clamp(ord, 0, max(t.len()-1, 0))
 	}
@@ -321,12 +348,67 @@ func (t *Timeline) moveTo(i int) {
 	if n == 0 {
 		return
 	}
+	from := t.cursor
 	t.cursor = cell.Clamp(i, 0, n-1)
+	if t.aligned != nil {
+		t.cursor = t.offFiller(t.cursor, from)
+	}
 	if t.cursor < n-1 {
 		t.Follow = false
 	}
 	t.scrollToCursor()
 }
+
+// filler is what ordAt says of a filler row of the side by side.
+const filler = -1
+
+// SetAligned shows the rows of the diff page's side by side: rows[i] is
+// the ordinal row i shows, or -1 for a filler row, opposite an event only
+// the other side has, so that the two sides line up as the rows of a
+// split diff do. Every ordinal of the session is on exactly one row.
+// nil goes back to one row per event. The selection stays on its event.
+func (t *Timeline) SetAligned(rows []int32) {
+	sel := t.Selected()
+	t.aligned, t.alignedRow = nil, nil
+	if rows != nil {
+		t.alignedRow = make([]int32, t.s.Len())
+		for i, ord := range rows {
+			if ord >= 0 && int(ord) < len(t.alignedRow) {
+				t.alignedRow[ord] = int32(i)
+			}
+		}
+		t.aligned = rows
+	}
+	t.Invalidate()
+	if sel >= 0 {
+		t.cursor = t.rowOf(sel)
+		t.scrollToCursor()
+	}
+}
+
+// offFiller moves row i, reached from row from, off a filler row: on in
+// the direction it moved, else back.
+func (t *Timeline) offFiller(i, from int) int {
+	dir := 1
+	if i < from {
+		dir = -1
+	}
+	for _, d := range [2]int{dir, -dir} {
+		for j := i; j >= 0 && j < len(t.aligned); j += d {
+			if t.aligned[j] != filler {
+				return j
+			}
+		}
+	}
+	return i
+}
+
+// Offset is the first row shown.
+func (t *Timeline) Offset() int { return t.offset }
+
+// ScrollTo shows rows from row o, whatever the selection: the diff page
+// keeps the passive side's rows beside the active side's.
+func (t *Timeline) ScrollTo(o int) { t.offset = cell.Clamp(o, 0, max(t.len()-t.h, 0)) }
 
 func (t *Timeline) SelectOrd(ord int) { t.moveTo(t.rowOf(ord)) }
 
@@ -412,8 +494,21 @@ func (t *Timeline) View(_ int, focused bool) string {
 		return strings.Join(cell.Block(lines, t.w, t.h+1), "\n")
 	}
 	sel := t.Selected()
-	for i := t.offset; i < t.len() && len(lines) <= t.h; i++ {
+	end, toCome := t.len(), 0
+	if t.Reveal {
+		end, toCome = t.cursor+1, t.len()-t.cursor-1
+		if toCome > 0 {
+			// The selected row, then the line that counts what is to come,
+			// at the foot of the pane as the rows arrive.
+			t.offset = cell.Clamp(t.offset, max(t.cursor-t.h+2, 0), t.cursor)
+		}
+	}
+	for i := t.offset; i < end && len(lines) <= t.h; i++ {
 		ord := t.ordAt(i)
+		if ord == filler {
+			lines = append(lines, t.fillerRow())
+			continue
+		}
 		if ord == sel {
 			plain := cmp.Or(t.CursorGlyph, theme.GlyphCursor) + ansi.Strip(t.row(ord, c, false))
 			style := t.st.Timeline.SelectedBlur
@@ -430,7 +525,16 @@ func (t *Timeline) View(_ int, focused bool) string {
 		}
 		lines = append(lines, r)
 	}
+	if toCome > 0 && len(lines) <= t.h {
+		lines = append(lines, t.st.Muted.Render("  ⋯ "+plain.CountOf(toCome, "event")+" to come"))
+	}
 	return strings.Join(cell.Block(lines, t.w, t.h+1), "\n")
+}
+
+// fillerRow is a row of the side by side that stands opposite an event
+// only the other side has: hatched, as split diffs draw it.
+func (t *Timeline) fillerRow() string {
+	return "  " + t.st.Subtle.Render(strings.Repeat(theme.GlyphFiller, max(t.w-2, 0)))
 }
 
 // minSummary is the room the summary column needs to show an item's name
@@ -638,7 +742,7 @@ func twoDigits(n int) string {
 // cursor whose gap is slow, or -1.
 func (t *Timeline) nextSlow(dir int) int {
 	for i := t.cursor + dir; i >= 0 && i < t.len(); i += dir {
-		if t.isSlow(t.ordAt(i)) {
+		if ord := t.ordAt(i); ord != filler && t.isSlow(ord) {
 			return i
 		}
 	}

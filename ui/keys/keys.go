@@ -18,7 +18,7 @@ type Map struct {
 		Search, NextMatch, PrevMatch, Filter, Clear key.Binding
 	}
 	Stream struct {
-		Follow, Play, StepBack, StepFwd, Faster, Slower, Save, Lesson key.Binding
+		Follow, Play, StepBack, StepFwd, Faster, Slower, Save, Lesson, Reveal key.Binding
 	}
 	// View changes what a pane shows of itself: zoom, and the lanes
 	// pane's horizontal scroll.
@@ -92,6 +92,7 @@ func Default() Map {
 	k.Stream.Slower = b(key.WithKeys("-"), key.WithHelp("-", "slower"))
 	k.Stream.Save = b(key.WithKeys("w"), key.WithHelp("w", "save capture"))
 	k.Stream.Lesson = b(key.WithKeys("L"), key.WithHelp("L", "lesson mode"))
+	k.Stream.Reveal = b(key.WithKeys("v"), key.WithHelp("v", "reveal rows"))
 
 	k.View.Zoom = b(key.WithKeys("z"), key.WithHelp("z", "zoom pane"))
 	k.View.Left = b(key.WithKeys("h", "left"), key.WithHelp("h/←", "lanes left"))
@@ -138,7 +139,7 @@ func (k *Map) Groups() []Group {
 		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}},
 		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.OpenFinding, i.Cited, i.Rule, i.RuleBack, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
-		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save, st.Lesson}},
+		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save, st.Lesson, st.Reveal}},
 		{"View", []key.Binding{v.Zoom, v.Left, v.Right}},
 		{"Sessions", []key.Binding{ss.Open, ss.Back, ss.Follow, ss.Filter, ss.Sort, ss.Mark, ss.Diff}},
 		{"Diff", []key.Binding{d.Side, d.NextDiff, d.PrevDiff, d.Open}},

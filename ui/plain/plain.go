@@ -81,6 +81,9 @@ func Summarize(s *model.Session, ev *model.Event, ord int, raw []byte, mode Labe
 			if frag, ok := Fragment(&it.Args, ord); ok {
 				return itemLabel(it) + " +" + QuoteShort(frag)
 			}
+			if ops := it.PathArgs().OpsAt(ord); len(ops) > 0 {
+				return itemLabel(it) + " " + pathOps(ops)
+			}
 			if it.ArgsAsOf(ord) != nil {
 				args := it.ArgsAsOf(ord)
 				return itemLabel(it) + " args " + QuoteShort(tail(string(args[max(len(args)-summaryMax-utf8.UTFMax, 0):]), summaryMax))
@@ -152,6 +155,31 @@ func Fragment(buf *model.Buffer, ord int) (string, bool) {
 	// than quoteShort keeps (and enough more to know it was cut).
 	end = min(end, start+summaryMax+utf8.UTFMax)
 	return string(buf.Bytes()[start:end]), true
+}
+
+// pathOps describes the values an event added at JSON paths (Gemini's
+// partialArgs) as the other dialects' deltas are described, by what they
+// added: a string's piece as +"…" (the next piece of the same string may
+// follow), any other value as = and its JSON, each after its path; the
+// first few.
+func pathOps(ops []model.PathOp) string {
+	const shown = 3
+	var b strings.Builder
+	for i, op := range ops[:min(len(ops), shown)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(SafeLabel(op.Path))
+		if op.IsStr {
+			b.WriteString(" +" + QuoteShort(string(op.Str[:min(len(op.Str), summaryMax+utf8.UTFMax)])))
+		} else {
+			b.WriteString(" = " + termtext.Safe(Truncate(string(op.Raw[:min(len(op.Raw), summaryMax+utf8.UTFMax)]), summaryMax)))
+		}
+	}
+	if len(ops) > shown {
+		fmt.Fprintf(&b, " (+%d more)", len(ops)-shown)
+	}
+	return b.String()
 }
 
 // statusChange describes a finish reason or response status set by ord.
@@ -538,7 +566,11 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	if rep.Outcome.Detail != "" {
 		fmt.Fprintf(&b, " (%s)", termtext.Safe(rep.Outcome.Detail))
 	}
-	fmt.Fprintf(&b, " · %s\n", CountOf(len(rep.Calls), "call"))
+	fmt.Fprintf(&b, " · %s", CountOf(len(rep.Calls), "call"))
+	if rep.Steps > 0 {
+		fmt.Fprintf(&b, " · %s", CountOf(rep.Steps, "step"))
+	}
+	b.WriteString("\n")
 	for i, c := range rep.Calls {
 		id := "(no id)"
 		if c.ID != nil {
@@ -548,8 +580,10 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 		if c.ItemID != "" {
 			fmt.Fprintf(&b, "  item %s", termtext.Safe(c.ItemID))
 		}
-		fmt.Fprintf(&b, "  %s  %s  json %s\n", termtext.Safe(c.Kind), termtext.Safe(c.Status), c.ArgumentsJSON)
+		fmt.Fprintf(&b, "  %s  %s  json %s", termtext.Safe(c.Kind), termtext.Safe(c.Status), c.ArgumentsJSON)
+		writeRunFlags(&b, c)
 		fmt.Fprintf(&b, "    %s\n", termtext.Safe(c.Arguments))
+		writeRun(&b, c)
 		if c.Sources != nil {
 			b.WriteString("    sources disagree:\n")
 			for _, k := range []string{"deltas", "arguments_done", "item_done", "terminal"} {
@@ -557,6 +591,14 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 					fmt.Fprintf(&b, "      %-15s %s\n", k, termtext.Safe(v))
 				}
 			}
+		}
+	}
+	switch t := rep.Reasoning.(type) {
+	case string:
+		fmt.Fprintf(&b, "\nreasoning: %s\n", reasoningLine(t))
+	case []string:
+		for i, s := range t {
+			fmt.Fprintf(&b, "\nreasoning[%d]: %s\n", i, reasoningLine(s))
 		}
 	}
 	switch t := rep.Text.(type) {
@@ -574,6 +616,48 @@ func WriteCalls(w io.Writer, rep model.CallsReport) error {
 	writeTextSources(&b, rep.TextSources)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// reasoningLine is reasoning as WriteCalls shows it: its text, or what
+// an empty one means.
+func reasoningLine(s string) string {
+	if s == "" {
+		return "(no text: redacted or encrypted)"
+	}
+	return termtext.Safe(s)
+}
+
+// writeRunFlags ends a call's line with what an application's stream says
+// of it: its step, and who ran it.
+func writeRunFlags(b *strings.Builder, c model.CallReport) {
+	if c.Step > 0 {
+		fmt.Fprintf(b, "  step %d", c.Step)
+	}
+	if c.ProviderExecuted {
+		b.WriteString("  provider-executed")
+	}
+	if c.Dynamic {
+		b.WriteString("  dynamic")
+	}
+	b.WriteString("\n")
+}
+
+// writeRun shows, under a call's arguments, what became of it: its
+// output, its error, the approval it waits for.
+func writeRun(b *strings.Builder, c model.CallReport) {
+	if c.Output != nil {
+		after := ""
+		if c.Preliminary > 0 {
+			after = fmt.Sprintf(" (after %s)", CountOf(c.Preliminary, "preliminary output"))
+		}
+		fmt.Fprintf(b, "    → output%s %s\n", after, termtext.Safe(*c.Output))
+	}
+	if c.Error != "" {
+		fmt.Fprintf(b, "    → error %s\n", termtext.Safe(c.Error))
+	}
+	if c.ApprovalID != "" {
+		fmt.Fprintf(b, "    → waits for approval %s\n", termtext.Safe(c.ApprovalID))
+	}
 }
 
 // writeTextSources shows, under the text, each message whose statements

@@ -44,8 +44,8 @@ func drainCmds(m *Model, cmd tea.Cmd, depth int) {
 }
 
 // pairDiff is the constructor ui.NewSessions gives the list.
-func pairDiff(e *app.Env, a *model.Session, rec *streamdiff.Recorder, aName string, b *streamdiff.Side) DiffPage {
-	return diffview.NewPair(e, a, rec, aName, b, diffview.Config{B: b.Name, Compare: streamdiff.DefaultOptions()})
+func pairDiff(e *app.Env, a, b DiffSide) DiffPage {
+	return diffview.NewPair(e, a.S, a.Rec, a.Name, streamdiff.NewSide(b.Name, b.S, b.Rec), diffview.Config{B: b.Name, Compare: streamdiff.DefaultOptions()})
 }
 
 // pressRun presses keys and runs what they start.
@@ -62,9 +62,7 @@ func pressRun(m *Model, keys ...string) {
 // Before, the list had no way to compare.
 func TestSessionsDiffMarked(t *testing.T) {
 	m := NewSessions(Options{Source: "proxy", Checks: fakeChecks})
-	m.list.NewDiff = func(e *app.Env, a *model.Session, rec *streamdiff.Recorder, aName string, b *streamdiff.Side) DiffPage {
-		return diffview.NewPair(e, a, rec, aName, b, diffview.Config{B: b.Name, Compare: streamdiff.DefaultOptions()})
-	}
+	m.list.NewDiff = pairDiff
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	one, two := sampleBytes(t, "chat-parallel-calls"), sampleBytes(t, goldenSample)
 	var batch []model.SessionUpdate

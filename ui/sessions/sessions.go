@@ -552,6 +552,7 @@ func (sp *Page) updateListKeys(shown bool) {
 		b.SetEnabled(false)
 	}
 	k.Stream.Lesson.SetEnabled(false) // a lesson steps through a session's events: open one
+	k.Stream.Reveal.SetEnabled(false)
 	// While a session loads, esc gives the load up (see typeAhead).
 	k.Sessions.Back.SetEnabled(sp.loading)
 }

@@ -42,7 +42,7 @@ const (
 
 // palette holds the semantic colour tokens of one theme.
 type palette struct {
-	fg, fgMuted, fgSubtle, accent, selBg, markBg, ok, warn, err, info,
+	fg, fgMuted, fgSubtle, accent, selBg, markBg, ok, warn, err, info, delta,
 	jsonKey, jsonString, jsonNumber, jsonLiteral, jsonPunct color.Color
 }
 
@@ -50,18 +50,21 @@ func newPalette(isDark bool) palette {
 	ld := lipgloss.LightDark(isDark)
 	c := lipgloss.Color
 	return palette{
-		fg:          ld(c("#1f2328"), c("#d8dee9")),
-		fgMuted:     ld(c("#6e7781"), c("#8b93a1")),
-		fgSubtle:    ld(c("#8c959f"), c("#5c6370")),
-		accent:      ld(c("#8250df"), c("#b392f0")),
-		selBg:       ld(c("#ddf4ff"), c("#2d3343")),
-		markBg:      ld(c("#fff8c5"), c("#5a4a00")),
-		ok:          ld(c("#1a7f37"), c("#7ee787")),
-		warn:        ld(c("#9a6700"), c("#e3b341")),
-		err:         ld(c("#cf222e"), c("#ff7b72")),
-		info:        ld(c("#0969da"), c("#79c0ff")),
+		fg:       ld(c("#1f2328"), c("#d8dee9")),
+		fgMuted:  ld(c("#6e7781"), c("#8b93a1")),
+		fgSubtle: ld(c("#8c959f"), c("#5c6370")),
+		accent:   ld(c("#8250df"), c("#b392f0")),
+		selBg:    ld(c("#ddf4ff"), c("#2d3343")),
+		markBg:   ld(c("#fff8c5"), c("#5a4a00")),
+		ok:       ld(c("#1a7f37"), c("#7ee787")),
+		warn:     ld(c("#9a6700"), c("#e3b341")),
+		err:      ld(c("#cf222e"), c("#ff7b72")),
+		info:     ld(c("#0969da"), c("#79c0ff")),
+		delta:    ld(c("#0a3069"), c("#a5d6ff")),
+		// Keys blue and strings green, as jq and fx colour JSON: two
+		// blues told keys from strings only by how pale they were.
 		jsonKey:     ld(c("#0550ae"), c("#79c0ff")),
-		jsonString:  ld(c("#0a3069"), c("#a5d6ff")),
+		jsonString:  ld(c("#116329"), c("#a5e075")),
 		jsonNumber:  ld(c("#953800"), c("#ffa657")),
 		jsonLiteral: ld(c("#8250df"), c("#d2a8ff")),
 		jsonPunct:   ld(c("#6e7781"), c("#8b949e")),
@@ -139,6 +142,9 @@ const (
 	GlyphSemantic  = "◆" // ids, call, text, outcome, timing
 	GlyphNear      = "≈"
 	GlyphNoMatch   = "∅"
+	// GlyphFiller hatches a row of the side by side that stands opposite
+	// an event only the other side has.
+	GlyphFiller = "╱"
 )
 
 // New is the only place that creates lipgloss styles. With noColor
@@ -191,7 +197,7 @@ func New(isDark, noColor bool) Styles {
 	t.Finding[SevError] = fg(p.err).Bold(true)
 	kindColor := map[model.Kind]color.Color{
 		model.KindUnknown: p.warn, model.KindLifecycle: p.info, model.KindItemOpen: p.accent,
-		model.KindArgsDelta: p.jsonString, model.KindArgsDone: p.ok, model.KindItemDone: p.ok,
+		model.KindArgsDelta: p.delta, model.KindArgsDone: p.ok, model.KindItemDone: p.ok,
 		model.KindTextDelta: p.fg, model.KindTextDone: p.ok, model.KindTerminal: p.ok,
 		model.KindKeepalive: p.fgSubtle, model.KindSentinel: p.fgMuted, model.KindError: p.err,
 	}

@@ -230,7 +230,7 @@ func (ic *invokeChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev
 func (ic *invokeChecks) Finish(out *checks.Checker, _ *model.Session, _ bool) {
 	for _, k := range ic.unknown.Keys {
 		l := ic.unknown.By[k]
-		out.Add(iUnknownModel, l.Events, "%s of a model family streamtap does not read (members %s); its text is not assembled",
+		out.Add(iUnknownModel, l.Events, "%s that no model family explains (members %s); its text is not assembled",
 			checks.Plural(l.N, "chunk"), k)
 	}
 }

@@ -24,6 +24,7 @@ const (
 	chunkGuardrail = "guardrail"
 	chunkInvalid   = "invalid"
 	chunkUnknown   = "unknown"
+	chunkMetrics   = "metrics"
 	chunkOther     = "other"
 )
 
@@ -132,17 +133,19 @@ func (invokeDialect) Shape(s *model.Session, ev *model.Event, ord int, typ strin
 	case anth.Protocol() != nil && (anth.Protocol().ClaimType(typ) || typ == "error"):
 		return anth.Protocol().Shape(s, ev, ord, typ, inner)
 	case converseType(typ):
-		var body []byte
-		jsonscan.Members(inner, func(_, v []byte) bool {
-			body = v
-			return false
-		})
+		_, body := novaEvent(nil, inner)
 		return converseDialect{}.Shape(s, ev, ord, typ, body)
 	}
 	sh := model.Shape{Dialect: Invoke.ID(), Type: TypeInvokeChunk, Sub: chunkOther}
+	family := ""
+	if inner != nil {
+		family = chunkFamilyOf(inner)
+	}
 	switch {
-	case inner != nil && chunkFamilyOf(inner) == FamilyUnknown, inner == nil && ev.Kind == model.KindUnknown:
+	case family == FamilyUnknown, inner == nil && ev.Kind == model.KindUnknown:
 		sh.Sub = chunkUnknown
+	case family == FamilyMetrics, inner == nil && ev.Kind != model.KindTextDelta && metricsOnly(s, ev, ord):
+		sh.Sub = chunkMetrics
 	case ev.Kind == model.KindTerminal:
 		sh.Sub = chunkEnd
 		if inner != nil && jsonscan.Equal(jsonscan.Get(inner, "amazon-bedrock-guardrailAction"), "INTERVENED") ||
@@ -153,6 +156,28 @@ func (invokeDialect) Shape(s *model.Session, ev *model.Event, ord int, typ strin
 		sh.Sub = chunkText
 	}
 	return sh
+}
+
+// metricsOnly reports, for a chunk whose data is not at hand, whether it
+// was Bedrock's metrics alone: a chunk of a text response that neither
+// began it nor added text, after the response had ended or as the event
+// that ended it without a stop reason.
+func metricsOnly(s *model.Session, ev *model.Event, ord int) bool {
+	r := s.ResponseAt(ord, Invoke.ID())
+	if r == nil || r.First == ord {
+		return false
+	}
+	if ev.Kind == model.KindTerminal {
+		for _, cf := range r.Finish {
+			for _, c := range cf.Reasons {
+				if c.Ordinal == ord {
+					return false // a stop reason: the last chunk of the model's own
+				}
+			}
+		}
+		return true
+	}
+	return r.Terminal >= 0 && r.Terminal < ord
 }
 
 // chunkFamilyOf is chunkFamily for an inner event not at the session's
@@ -203,8 +228,8 @@ func (converseDialect) Explanations() []model.Explanation {
 			"bedrock/empty-block-start"),
 		model.NewExplanation(Converse.ID(), "contentBlockDelta", "text",
 			"Adds text to block contentBlockIndex; the first text delta of an index opens its block (there is no start).",
-			"contentBlockIndex, delta.text.",
-			"Appends the text to the block its index names.",
+			"contentBlockIndex, delta.text; inside an InvokeModel chunk (Nova), amazon-bedrock-guardrailAction INTERVENED beside it when a guardrail acted on the output (masked it: messageStop's stopReason says whether it blocked).",
+			"Appends the text to the block its index names; Nova may give every delta a block of its own.",
 			"Text routed to the tool block started last (merged into a call's arguments), a delta after its block's stop.",
 			"bedrock/delta-wrong-block", "bedrock/delta-unknown-block"),
 		model.NewExplanation(Converse.ID(), "contentBlockDelta", convToolUse,
@@ -288,16 +313,22 @@ func (converseDialect) Explanations() []model.Explanation {
 func (invokeDialect) Explanations() []model.Explanation {
 	return []model.Explanation{
 		model.NewExplanation(Invoke.ID(), TypeInvokeChunk, chunkText,
-			"A chunk of a text model (Titan, Llama, Cohere, Mistral, AI21): base64 bytes wrapping the model's own JSON, here a piece of its text.",
-			"bytes (base64 of {outputText} Titan, {generation} Llama, {text} Cohere, {outputs[].text} Mistral, {choices[]} AI21); p padding.",
-			"Decodes bytes and appends the text.",
-			"Clients that read the chunk's JSON without decoding bytes.",
+			"A chunk of a text model (Claude's Text Completions, Titan, Llama, Cohere, Mistral, AI21 Jamba): base64 bytes wrapping the model's own JSON, here a piece of its text. Cohere asked for several generations (num_generations) numbers each piece with the generation it belongs to; a choices family numbers its choices.",
+			"bytes (base64 of {completion} Claude 2 and Instant, with type \"completion\" or without; {outputText} Titan; {generation} Llama; {text, index} Cohere; {outputs[].text} Mistral; {choices[].delta.content, index} AI21 Jamba, Mistral Large); p padding.",
+			"Decodes bytes and appends the text to its generation's: one text per generation, as Chat's choices.",
+			"Clients that read the chunk's JSON without decoding bytes; generations joined into one text.",
 			"invoke/chunk-invalid"),
 		model.NewExplanation(Invoke.ID(), TypeInvokeChunk, chunkEnd,
-			"The last chunk of a text model: its stop reason, and the invocation metrics every family's last chunk carries.",
-			"completionReason (Titan), stop_reason (Llama, Mistral), finish_reason (Cohere, AI21); amazon-bedrock-invocationMetrics.",
-			"Ends the response; LENGTH, length or MAX_TOKENS mean the text was cut.",
+			"The last chunk of a text model: its stop reason, and the invocation metrics every family's last chunk carries (AI21 Jamba sends them in a chunk of their own).",
+			"completionReason (Titan), stop_reason and stop (Claude 2), stop_reason (Llama, Mistral), finish_reason with is_finished (Cohere), choices[].finish_reason (AI21); amazon-bedrock-invocationMetrics.",
+			"Ends the response; LENGTH, length, max_tokens or MAX_TOKENS mean the text was cut.",
 			"A stream that ends without it was cut.",
+		),
+		model.NewExplanation(Invoke.ID(), TypeInvokeChunk, chunkMetrics,
+			"Bedrock's invocation metrics in a chunk of their own, after the model's last chunk (AI21 Jamba): no text, no stop reason.",
+			"amazon-bedrock-invocationMetrics {inputTokenCount, outputTokenCount, invocationLatency, firstByteLatency}.",
+			"Records the usage; the model's own last chunk gave the stop reason (when none did, this chunk ends the response).",
+			"Parsers that take it for a chunk of an unknown model, or wait for it as the model's own.",
 		),
 		model.NewExplanation(Invoke.ID(), TypeInvokeChunk, chunkGuardrail,
 			"A guardrail intervened: the chunk carries the guardrail's canned message instead of the model's answer (\"Input blocked\").",
@@ -312,7 +343,7 @@ func (invokeDialect) Explanations() []model.Explanation {
 			"Proxies that re-encode the chunk or send the inner JSON bare.",
 			"invoke/chunk-invalid"),
 		model.NewExplanation(Invoke.ID(), TypeInvokeChunk, chunkUnknown,
-			"A chunk of a model family streamtap does not read: its text is not assembled.",
+			"A chunk no model family explains: its members are none of the documented families' (beside Bedrock's own amazon-bedrock-* members), so its text is not assembled.",
 			"bytes: the model's own streaming JSON.",
 			"Decodes it as that model's API says.",
 			"None known.",

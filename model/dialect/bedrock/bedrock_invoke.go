@@ -50,17 +50,28 @@ const anthropicName = "anthropic"
 const TypeInvokeChunk = "chunk"
 
 // The model families an InvokeModel chunk may wrap, told by the inner
-// event's members.
+// event's members (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters.html
+// gives each family's streaming response). Bedrock's own members
+// (amazon-bedrock-invocationMetrics on every family's last chunk,
+// amazon-bedrock-guardrailAction, amazon-bedrock-trace) may stand beside
+// any family's and tell none.
 const (
-	FamilyAnthropic = "anthropic" // {"type": "message_start", …}
-	FamilyNova      = "nova"      // {"contentBlockDelta": {…}}: Converse-shaped
-	FamilyTitan     = "titan"     // outputText, completionReason
-	FamilyLlama     = "llama"     // generation, stop_reason (Meta Llama, DeepSeek)
-	FamilyCohere    = "cohere"    // text, is_finished, finish_reason
-	FamilyMistral   = "mistral"   // outputs[] {text, stop_reason}
-	FamilyChoices   = "choices"   // choices[] {delta|message, finish_reason}: Mistral Large, AI21 Jamba
-	FamilyUnknown   = "unknown"   // a JSON object of none of these
+	FamilyAnthropic  = "anthropic"   // {"type": "message_start", …}
+	FamilyClaudeText = "claude-text" // completion, stop_reason, stop (type "completion", or none): Claude 2's and Instant's Text Completions
+	FamilyNova       = "nova"        // {"contentBlockDelta": {…}}: Converse-shaped
+	FamilyTitan      = "titan"       // outputText, completionReason
+	FamilyLlama      = "llama"       // generation, stop_reason (Meta Llama, DeepSeek)
+	FamilyCohere     = "cohere"      // text, is_finished, finish_reason; index per generation when num_generations > 1
+	FamilyMistral    = "mistral"     // outputs[] {text, stop_reason}
+	FamilyChoices    = "choices"     // choices[] {delta|message, finish_reason}: Mistral Large, AI21 Jamba
+	FamilyMetrics    = "metrics"     // Bedrock's members alone: the invocation metrics AI21 Jamba sends in a last chunk of their own
+	FamilyUnknown    = "unknown"     // a JSON object of none of these
 )
+
+// bedrockMember reports whether k is a member Bedrock adds to a model's
+// chunk (amazon-bedrock-invocationMetrics, -guardrailAction, -trace),
+// which tells no family.
+func bedrockMember(k []byte) bool { return bytes.HasPrefix(k, []byte("amazon-bedrock-")) }
 
 // invokeState assembles an InvokeModel stream chunk by chunk.
 type invokeState struct {
@@ -70,9 +81,10 @@ type invokeState struct {
 	anth   model.Assembly
 	anthID model.Dialect
 	nova   converseState // Nova inside: the Converse assembly
-	// The text families' response and its text.
+	// The text families' response and its generations (one, or
+	// Cohere's num_generations, the choices' n), by index.
 	resp *model.Response
-	text *model.Item
+	gens map[int]*generation
 	// The chunk being added: its decoded bytes (reused), and what it
 	// wrapped, for the checks.
 	inner []byte
@@ -136,14 +148,12 @@ func (st *invokeState) Event(s *model.Session, ev *model.Event, typ string, data
 		}
 		st.anth.Event(s, ev, innerTyp, inner, ord)
 	case FamilyNova:
-		var key, body []byte
-		s.JSON().Members(inner, func(k, v []byte) bool {
-			key, body = k, v
-			return false
-		})
+		key, body := novaEvent(s.JSON(), inner)
 		ev.Type = s.Intern(key)
 		s.FocusValue(body)
 		st.nova.Event(s, ev, string(key), body, ord)
+	case FamilyMetrics:
+		st.metricsChunk(ev, ord)
 	case FamilyUnknown:
 		ev.Kind = model.KindUnknown
 		var names []byte
@@ -162,15 +172,26 @@ func (st *invokeState) Event(s *model.Session, ev *model.Event, typ string, data
 }
 
 // chunkFamily tells the family of the inner event by its members (typ is
-// its type member, if any), read through idx.
+// its type member, if any), read through idx. Bedrock's own members are
+// passed over: a Nova event is its one Converse member beside them, and a
+// chunk of nothing else is the metrics chunk.
 func chunkFamily(idx *jsonscan.Index, typ, inner []byte) string {
 	if jsonscan.Kind(typ) == '"' {
+		if jsonscan.Equal(typ, "completion") {
+			return FamilyClaudeText
+		}
 		return FamilyAnthropic
 	}
-	family, n := FamilyUnknown, 0
+	family, n, bedrock := FamilyUnknown, 0, false
 	idx.Members(inner, func(k, _ []byte) bool {
+		if bedrockMember(k) {
+			bedrock = true
+			return true
+		}
 		n++
 		switch string(k) {
+		case "completion":
+			family = FamilyClaudeText
 		case "outputText":
 			family = FamilyTitan
 		case "generation":
@@ -192,93 +213,26 @@ func chunkFamily(idx *jsonscan.Index, typ, inner []byte) string {
 		}
 		return true
 	})
-	if family == FamilyNova && n != 1 {
+	switch {
+	case family == FamilyNova && n != 1:
 		family = FamilyUnknown
+	case n == 0 && bedrock:
+		family = FamilyMetrics
 	}
 	return family
 }
 
-// textChunk applies a chunk of a family that streams text and a stop
-// reason (Titan, Llama, Cohere, Mistral, AI21). The chunk with a stop
-// reason, a guardrail's intervention or the invocation metrics (every
-// family's last chunk carries amazon-bedrock-invocationMetrics) ends the
-// response; so does a whole body (whole), which is such a chunk holding
-// the whole answer: Titan's and Jurassic's in the first element of
-// results[] and completions[], Claude 2's as completion.
-func (st *invokeState) textChunk(s *model.Session, ev *model.Event, inner []byte, ord int, whole bool) {
-	if st.resp == nil || st.resp.Terminal >= 0 {
-		st.resp = s.NewResponse(Invoke.ID(), ord)
-		st.resp.Status.Set(ord, "in_progress")
-		st.text = nil
-	}
-	r := st.resp
-	ev.Kind = model.KindLifecycle
-	var text, stop []byte
-	blocked, last := false, whole
-	s.JSON().Members(inner, func(k, v []byte) bool {
-		switch string(k) {
-		case "outputText", "generation", "text", "completion":
-			text = v
-		case "completionReason", "stop_reason", "finish_reason":
-			stop = v
-		case "outputs", "generations", "choices", "results", "completions":
-			first := firstElement(s, v)
-			for _, p := range [][]string{{"text"}, {"outputText"}, {"delta", "content"}, {"message", "content"}, {"data", "text"}} {
-				if t := s.JSON().Path(first, p...); jsonscan.Kind(t) == '"' {
-					text = t
-					break
-				}
-			}
-			for _, key := range []string{"stop_reason", "finish_reason", "completionReason"} {
-				if v := s.JSON().Get(first, key); !jsonscan.IsNull(v) {
-					stop = v
-				}
-			}
-			if v := s.JSON().Path(first, "finishReason", "reason"); jsonscan.Kind(v) == '"' {
-				stop = v
-			}
-		case "amazon-bedrock-guardrailAction":
-			blocked = jsonscan.Equal(v, "INTERVENED")
-		case "amazon-bedrock-invocationMetrics":
-			last = true
+// novaEvent returns the one Converse member of a Nova chunk, its name and
+// body, passing over Bedrock's members beside it.
+func novaEvent(idx *jsonscan.Index, inner []byte) (key, body []byte) {
+	idx.Members(inner, func(k, v []byte) bool {
+		if bedrockMember(k) {
+			return true
 		}
-		return true
+		key, body = k, v
+		return false
 	})
-	if jsonscan.Kind(text) == '"' && len(text) > 2 {
-		if st.text == nil {
-			st.text = s.NewItem(Invoke.ID(), model.RoleMessage, "text", ord)
-			st.text.Response, st.text.Position, st.text.Opened = r.Index, 0, ord
-			st.text.Status.Set(ord, "in_progress")
-		}
-		ev.Kind = model.KindTextDelta
-		st.text.Text.AddString(ord, text)
-		st.text.Touch(ord)
-		ev.Item = int32(st.text.Index)
-	}
-	reason := ""
-	if !jsonscan.IsNull(stop) {
-		reason = model.StringOf(stop)
-	}
-	if blocked {
-		reason = "guardrail_intervened"
-	}
-	if reason == "" && !last {
-		return
-	}
-	ev.Kind = model.KindTerminal
-	if reason != "" {
-		r.AddFinish(0, ord, reason)
-	}
-	r.Terminal, r.Final = ord, ord
-	status := stopStatus(reason)
-	if blocked {
-		status = model.OutcomeBlocked
-	}
-	r.Status.Set(ord, status)
-	if st.text != nil {
-		st.text.Close(ord)
-		st.text.Status.Set(ord, "completed")
-	}
+	return key, body
 }
 
 // firstElement is the first element of an array, or nil.

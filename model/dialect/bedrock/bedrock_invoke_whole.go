@@ -17,12 +17,10 @@ import (
 // itself "completion").
 const TypeInvokeResponse = "(invoke response)"
 
-// The families only a whole body has: their streams are not read (Claude
-// 2's chunks are unknown, Jurassic does not stream).
-const (
-	FamilyJurassic   = "jurassic"    // completions[] {data.text, finishReason.reason}: AI21 Jurassic-2
-	FamilyClaudeText = "claude-text" // completion, stop_reason: Claude 2's Text Completions
-)
+// FamilyJurassic is the family only a whole body has: AI21 Jurassic-2
+// does not stream. Its body holds completions[] {data.text,
+// finishReason.reason}.
+const FamilyJurassic = "jurassic"
 
 // wholeInvoke tells the family of the event being added, a JSON body
 // outside an event stream, when it has the whole-body shape of a text

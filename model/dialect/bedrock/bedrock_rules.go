@@ -49,6 +49,6 @@ var InvokeRules = checks.DialectRules{
 	New: func() checks.Judge { return new(invokeChecks) },
 	Rules: []checks.Rule{
 		checks.NewRule(iChunkInvalid, checks.Error, checks.Error, "a chunk whose bytes is missing, not base64, or not a JSON object once decoded; the SDKs fail on it"),
-		checks.NewRule(iUnknownModel, checks.Info, checks.Info, "a chunk of a model family streamtap does not read (not Anthropic, Nova, Titan, Llama, Cohere, Mistral or AI21)"),
+		checks.NewRule(iUnknownModel, checks.Info, checks.Info, "a chunk no model family explains: its members are none of the documented families' (Claude, Nova, Titan, Llama, Cohere, Mistral, AI21), beside Bedrock's own"),
 	},
 }

@@ -1,11 +1,13 @@
 package bedrock
 
 import (
-	"github.com/streamtap/streamtap/model"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
 
 // Whole InvokeModel bodies of the text models, in the shapes of AWS's
@@ -60,8 +62,6 @@ func TestInvokeWholeBody(t *testing.T) {
 			FamilyCohere, " Why", model.OutcomeIncomplete, "MAX_TOKENS"},
 		{"cohere ERROR_TOXIC is blocked", `{"id":"a","generations":[{"id":"b","text":"","finish_reason":"ERROR_TOXIC"}],"prompt":"p"}`,
 			FamilyCohere, "", model.OutcomeBlocked, "ERROR_TOXIC"},
-		{"cohere, two generations: the first is the text", `{"id":"a","generations":[{"id":"b","text":"one","finish_reason":"COMPLETE"},{"id":"c","text":"two","finish_reason":"MAX_TOKENS"}],"prompt":"p"}`,
-			FamilyCohere, "one", model.OutcomeCompleted, "COMPLETE"},
 		{"jurassic endoftext", jurassicBody, FamilyJurassic, "\nTraducir al español", model.OutcomeCompleted, "endoftext"},
 		{"jurassic length is incomplete", `{"id":1,"prompt":{"text":"p"},"completions":[{"data":{"text":"Hola"},"finishReason":{"reason":"length","length":1}}]}`,
 			FamilyJurassic, "Hola", model.OutcomeIncomplete, "length"},
@@ -73,7 +73,7 @@ func TestInvokeWholeBody(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := model.Assemble([]byte(tc.body), capture.FormatAuto, model.Options{KeepEvents: true})
 			rep := s.Report()
-			sameReportJSON(t, s, rep)
+			dialecttest.SameReportJSON(t, s, rep)
 			if rep.Dialect != "bedrock-invoke" || rep.Dialects != nil {
 				t.Fatalf("dialect = %s %v; want only bedrock-invoke", rep.Dialect, rep.Dialects)
 			}
@@ -197,5 +197,43 @@ func TestInvokeWholeBodyInHTTP(t *testing.T) {
 	}
 	if o := s.Outcome(); o.State != model.OutcomeIncomplete || o.Detail != "length" || o.Ordinal != 1 {
 		t.Errorf("outcome = %+v; want the last body's: incomplete (length) at event 1", o)
+	}
+}
+
+// TestInvokeWholeGenerations: a whole body with several generations
+// (Cohere's num_generations) gives one text per generation, as a stream of
+// them does and as Chat's n does; the worst generation's stop reason
+// decides the outcome, as the worst choice's does for Chat. Before, the
+// first generation alone was the text.
+func TestInvokeWholeGenerations(t *testing.T) {
+	cases := []struct {
+		name, body    string
+		text          []string
+		state, detail string
+	}{
+		{"one cut", `{"id":"a","generations":[{"id":"b","text":"one","finish_reason":"COMPLETE"},{"id":"c","text":"two","finish_reason":"MAX_TOKENS"}],"prompt":"p"}`,
+			[]string{"one", "two"}, model.OutcomeIncomplete, "MAX_TOKENS"},
+		{"both complete", `{"id":"a","generations":[{"id":"b","text":"one","finish_reason":"COMPLETE"},{"id":"c","text":"two","finish_reason":"COMPLETE"}],"prompt":"p"}`,
+			[]string{"one", "two"}, model.OutcomeCompleted, "COMPLETE"},
+		{"indexes given", `{"id":"a","generations":[{"id":"c","text":"two","finish_reason":"COMPLETE","index":1},{"id":"b","text":"one","finish_reason":"COMPLETE","index":0}],"prompt":"p"}`,
+			[]string{"one", "two"}, model.OutcomeCompleted, "COMPLETE"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := model.Assemble([]byte(tc.body), capture.FormatAuto, model.Options{KeepEvents: true})
+			rep := s.Report()
+			dialecttest.SameReportJSON(t, s, rep)
+			if got, ok := rep.Text.([]string); !ok || !slices.Equal(got, tc.text) {
+				t.Errorf("text = %#v; want %q", rep.Text, tc.text)
+			}
+			if o := s.Outcome(); o.State != tc.state || o.Detail != tc.detail {
+				t.Errorf("outcome = %+v; want %s (%s)", o, tc.state, tc.detail)
+			}
+			for _, it := range s.Items {
+				if it.Closed != 0 || it.Status.AsOf(0) != "completed" {
+					t.Errorf("item %d (choice %d) closed at %d, %s; want closed by event 0, completed", it.Index, it.Choice, it.Closed, it.Status.AsOf(0))
+				}
+			}
+		})
 	}
 }

@@ -343,7 +343,8 @@ func (cc *chatChecks) checkIndices(out *checks.Checker, ci int, calls []*model.I
 			continue
 		}
 		if o, ok := cc.opened[it.Index]; ok && !o.index {
-			out.Add(cIndexMissing, []int{it.Opened}, "choice %d: call %s (event %d) has no tool-call index", ci, chatLabel(it), it.Opened)
+			ref := callRef{it}
+			out.Add(cIndexMissing, []int{it.Opened}, "%s of choice %d has no tool-call index (event %d)%s", ref, ci, it.Opened, ref.ids())
 			continue
 		}
 		if _, ok := byPos[it.Position]; !ok {
@@ -357,14 +358,21 @@ func (cc *chatChecks) checkIndices(out *checks.Checker, ci int, calls []*model.I
 		if len(group) < 2 {
 			continue
 		}
-		var names []string
+		var names, ids []string
 		var evs []int
 		for _, it := range group {
-			names = append(names, fmt.Sprintf("%s (event %d)", chatLabel(it), it.Opened))
+			names = append(names, fmt.Sprintf("%s at event %d", callRef{it}, it.Opened))
+			if it.CallID != "" {
+				ids = append(ids, checks.Quote(it.CallID))
+			}
 			evs = append(evs, it.Opened)
 		}
-		out.Add(cCollision, evs, "choice %d: %s share tool-call index %d; index-keyed clients merge them", ci,
-			strings.Join(names, " and "), p)
+		tail := ""
+		if len(ids) > 0 {
+			tail = " — ids " + strings.Join(ids, ", ")
+		}
+		out.Add(cCollision, evs, "%s of choice %d share tool-call index %d; index-keyed clients merge them%s",
+			strings.Join(names, " and "), ci, p, tail)
 	}
 	for i, p := range positions {
 		if p == i {
@@ -375,8 +383,9 @@ func (cc *chatChecks) checkIndices(out *checks.Checker, ci int, calls []*model.I
 		if i == 0 {
 			what = fmt.Sprintf("the first index is %d, not 0", p)
 		}
-		out.Add(cIndexDense, []int{it.Opened}, "choice %d: tool-call indices %s: %s (call %s, event %d)", ci, intList(positions),
-			what, chatLabel(it), it.Opened)
+		ref := callRef{it}
+		out.Add(cIndexDense, []int{it.Opened}, "the tool-call indices of choice %d are %s: %s, at %s (event %d)%s", ci, intList(positions),
+			what, ref, it.Opened, ref.ids())
 		break
 	}
 }
@@ -389,28 +398,36 @@ func intList(v []int) string {
 	return strings.Join(s, ", ")
 }
 
-func chatLabel(it *model.Item) string {
-	switch {
-	case it.CallID != "" && it.Name != "":
-		return fmt.Sprintf("%s (%s)", checks.Quote(it.CallID), it.Name)
-	case it.CallID != "":
-		return checks.Quote(it.CallID)
-	case it.Name != "":
-		return fmt.Sprintf("%s (no id)", it.Name)
+// callRef is how a finding's message names a call: as the subject of its
+// sentence by its name (String: `call get_weather`, or `a call` before it
+// has one), and after the sentence by its id, or its tool-call index when
+// it has none (ids; see checks.IDs). Both are built when a finding's
+// message is, not for every call checked.
+type callRef struct{ it *model.Item }
+
+func (r callRef) String() string {
+	if r.it.Name == "" {
+		return "a call"
 	}
-	return fmt.Sprintf("at index %d", it.Position)
+	return "call " + checks.Name(r.it.Name)
 }
 
-// chatLabelOf is chatLabel as a fmt.Stringer: a call's label is built
-// when a finding's message is, not for every call checked.
-type chatLabelOf struct{ it *model.Item }
+func (r callRef) ids() callIDs { return callIDs(r) }
 
-func (l chatLabelOf) String() string { return chatLabel(l.it) }
+type callIDs struct{ it *model.Item }
+
+func (x callIDs) String() string {
+	if x.it.CallID == "" {
+		return fmt.Sprintf(" — no id, index %d", x.it.Position)
+	}
+	return checks.IDs("id", x.it.CallID)
+}
 
 // checkCall judges one call's identity fragments and arguments.
 func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model.Item, over bool) {
 	o, known := cc.opened[it.Index]
-	label := chatLabelOf{it} // built only for a finding's message
+	ref := callRef{it} // built only for a finding's message
+	ids := ref.ids()
 	var idRep, nameRep, idEmpty, nameEmpty, notString []int
 	lateID, lateName := -1, -1
 	// The fragments past the ones the model kept are only counted.
@@ -420,8 +437,8 @@ func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model
 	nNotString := model.TallyOf(it.MoreIDs, "arguments").N
 	if renamed := moreName.N - moreName.Own - moreName.Empty; renamed > 0 {
 		// Past the renames kept (each told below), only their number.
-		out.Add(cNameChanged, []int{it.Opened}, "call %s is renamed on %s past the first %d renames",
-			label, checks.Plural(renamed, "more fragment"), model.MaxIDsKept)
+		out.Add(cNameChanged, []int{it.Opened}, "%s is renamed on %s past the first %d renames%s",
+			ref, checks.Plural(renamed, "more fragment"), model.MaxIDsKept, ids)
 	}
 	for _, x := range it.IDs {
 		switch x.Field {
@@ -441,7 +458,7 @@ func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model
 			case known && !o.name && lateName < 0:
 				lateName = x.Ordinal
 			case x.Value != it.Name:
-				out.Add(cNameChanged, []int{it.Opened, x.Ordinal}, "call %s is renamed %s at event %d", label, checks.Quote(x.Value), x.Ordinal)
+				out.Add(cNameChanged, []int{it.Opened, x.Ordinal}, "%s is renamed %s at event %d%s", ref, checks.Quote(x.Value), x.Ordinal, ids)
 			default:
 				nameRep = append(nameRep, x.Ordinal)
 			}
@@ -452,37 +469,37 @@ func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model
 	if it.Type != "function_call" {
 		switch {
 		case it.CallID == "" && over:
-			out.Add(cIDMissing, []int{it.Opened}, "call %s opened at event %d never gets an id", label, it.Opened)
+			out.Add(cIDMissing, []int{it.Opened}, "%s opened at event %d never gets an id%s", ref, it.Opened, ids)
 		case lateID >= 0:
-			out.Add(cIDMissing, []int{it.Opened, lateID}, "call %s: the fragment that opens it (event %d) has no id; it arrives at event %d",
-				label, it.Opened, lateID)
+			out.Add(cIDMissing, []int{it.Opened, lateID}, "the fragment that opens %s (event %d) has no id; it arrives at event %d%s",
+				ref, it.Opened, lateID, ids)
 		}
 	}
 	switch {
 	case it.Name == "" && over:
-		out.Add(cNameMissing, []int{it.Opened}, "call %s opened at event %d never gets a name", label, it.Opened)
+		out.Add(cNameMissing, []int{it.Opened}, "%s opened at event %d never gets a name%s", ref, it.Opened, ids)
 	case lateName >= 0:
-		out.Add(cNameMissing, []int{it.Opened, lateName}, "call %s: the fragment that opens it (event %d) has no name; it arrives at event %d",
-			label, it.Opened, lateName)
+		out.Add(cNameMissing, []int{it.Opened, lateName}, "the fragment that opens %s (event %d) has no name; it arrives at event %d%s",
+			ref, it.Opened, lateName, ids)
 	}
 	nIDRep, nNameRep, nIDEmpty, nNameEmpty = nIDRep+len(idRep), nNameRep+len(nameRep), nIDEmpty+len(idEmpty), nNameEmpty+len(nameEmpty)
 	nNotString += len(notString)
 	if nIDRep+nNameRep > 0 {
 		var parts []string
 		if nIDRep > 0 {
-			parts = append(parts, fmt.Sprintf("id repeated on %s (clients that concatenate build %s)",
+			parts = append(parts, fmt.Sprintf("id on %s: clients that concatenate build %s",
 				checks.Plural(nIDRep, "continuation fragment"), checks.Quote(strings.Repeat(it.CallID, 2))))
 		}
 		if nNameRep > 0 {
-			parts = append(parts, fmt.Sprintf("name repeated on %s (%s)", checks.Plural(nNameRep, "continuation fragment"),
+			parts = append(parts, fmt.Sprintf("name on %s: %s", checks.Plural(nNameRep, "continuation fragment"),
 				checks.Quote(strings.Repeat(it.Name, 2))))
 		}
-		out.Add(cRepeated, append(append([]int{it.Opened}, idRep...), nameRep...), "call %s: %s", label, strings.Join(parts, "; "))
+		out.Add(cRepeated, append(append([]int{it.Opened}, idRep...), nameRep...), "%s repeats its %s%s", ref, strings.Join(parts, "; and its "), ids)
 	}
 	if nIDEmpty+nNameEmpty > 0 {
 		out.Add(cEmptyID, append(append([]int{it.Opened}, idEmpty...), nameEmpty...),
-			`call %s: continuation fragments carry "id":"" (%d) or "name":"" (%d); clients that treat a present id as a new call split it`,
-			label, nIDEmpty, nNameEmpty)
+			`the continuation fragments of %s carry "id":"" (%d) or "name":"" (%d); clients that treat a present id as a new call split it%s`,
+			ref, nIDEmpty, nNameEmpty, ids)
 	}
 	if nl := cc.nulls[it.Index]; nl != nil {
 		var parts, built []string
@@ -501,12 +518,12 @@ func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model
 			built = append(built, checks.Quote(it.CallID+"null"))
 			evs = append(evs, nl.ident...)
 		}
-		out.Add(cToolNull, evs, "call %s: %s; clients that concatenate fragments with += build %s", label,
-			strings.Join(parts, " and "), strings.Join(built, " and "))
+		out.Add(cToolNull, evs, "%s sends %s; clients that concatenate fragments with += build %s%s", ref,
+			strings.Join(parts, " and "), strings.Join(built, " and "), ids)
 	}
 	if nNotString > 0 {
-		out.Add(cArgsNotString, notString, "call %s: function.arguments is sent as JSON, not a string, at %s; clients concatenate \"[object Object]\"",
-			label, checks.Plural(nNotString, "event"))
+		out.Add(cArgsNotString, notString, "the function.arguments of %s are sent as JSON, not a string, at %s; clients concatenate \"[object Object]\"%s",
+			ref, checks.Plural(nNotString, "event"), ids)
 	}
 	closed := it.Closed >= 0
 	if !closed && !over {
@@ -515,10 +532,10 @@ func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model
 	args := it.Args.Bytes()
 	switch {
 	case it.Deltas == 0:
-		out.Add(cArgsMissing, []int{it.Opened}, "call %s: arguments never arrive", label)
+		out.Add(cArgsMissing, []int{it.Opened}, "the arguments of %s never arrive%s", ref, ids)
 		return
 	case len(args) == 0:
-		out.Add(cArgsEmpty, []int{it.Opened}, `call %s: arguments are "" (JSON.parse("") fails; send "{}")`, label)
+		out.Add(cArgsEmpty, []int{it.Opened}, `the arguments of %s are "": JSON.parse("") fails; send "{}"%s`, ref, ids)
 		return
 	}
 	st := model.ArgsState(args, closed)
@@ -526,10 +543,10 @@ func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model
 		return
 	}
 	if kind, evs := resent(it); kind != "" {
-		out.Add(cArgsResent, evs, "call %s: %s; the concatenation %s is not JSON", label, kind, checks.Quote(string(args)))
+		out.Add(cArgsResent, evs, "%s %s; the concatenation %s is not JSON%s", ref, kind, checks.Quote(string(args)), ids)
 		return
 	}
-	out.Add(cArgsInvalid, []int{it.Opened, it.LastArgsOrdinal()}, "call %s: arguments %s are not valid JSON (%s)", label, checks.Quote(string(args)), st)
+	out.Add(cArgsInvalid, []int{it.Opened, it.LastArgsOrdinal()}, "the arguments of %s are not valid JSON (%s): %s%s", ref, st, checks.Quote(string(args)), ids)
 }
 
 // resent recognises arguments sent twice: a last fragment that repeats
@@ -555,7 +572,7 @@ func resent(it *model.Item) (string, []int) {
 	for k := 1; k < n; k++ {
 		at += len(frags[k-1])
 		if 2*at == len(b) && bytes.Equal(b[:at], b[at:]) && jsonscan.Validate(b[:at]) == nil {
-			return fmt.Sprintf("the arguments are sent whole again from event %d after the deltas", ords[k]), []int{ords[0], ords[k]}
+			return fmt.Sprintf("sends its arguments whole again from event %d after the deltas", ords[k]), []int{ords[0], ords[k]}
 		}
 	}
 	cumulative := true
@@ -566,7 +583,7 @@ func resent(it *model.Item) (string, []int) {
 		}
 	}
 	if cumulative && jsonscan.Validate(frags[n-1]) == nil {
-		return fmt.Sprintf("every fragment repeats the arguments so far (events %d, %d …)", ords[0], ords[1]), []int{ords[0], ords[1]}
+		return fmt.Sprintf("repeats its arguments so far in every fragment (events %d, %d …)", ords[0], ords[1]), []int{ords[0], ords[1]}
 	}
 	return "", nil
 }

@@ -101,7 +101,7 @@ func (geminiDialect) Explanations() []model.Explanation {
 			"Clients that concatenate partialArgs as text; a call left continuing.",
 			"gemini/partial-args-unterminated"),
 		model.NewExplanation(gem, TypeGemini, gemCallEnd,
-			"Closes a streamed function call: the empty functionCall {} end marker, often in the last chunk, beside finishReason.",
+			"Closes a streamed function call: the empty functionCall {} end marker, in a chunk of its own before the next call opens, or in the last chunk beside finishReason.",
 			"functionCall {}.",
 			"The call's arguments are complete: runs it.",
 			"Never sent: clients that wait for it lose the call.",

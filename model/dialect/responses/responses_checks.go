@@ -30,6 +30,10 @@ type respChecks struct {
 	seqStarted  bool
 	seqMissing  []int
 	seqMissingN int
+	// noName lists the SSE events without an event: line (the first
+	// MaxEvents), noNameN counts them.
+	noName  []int
+	noNameN int
 
 	terminal     int // ordinal + 1 of the first terminal event
 	terminalType string
@@ -174,7 +178,7 @@ func (rc *respChecks) facts(s *model.Session, ord int) (*model.Response, *respFa
 	return nil, nil
 }
 
-func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *model.Event, _ *capture.Frame) {
+func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *model.Event, f *capture.Frame) {
 	typ := s.TypeName(ev.Type)
 	if ev.Kind == model.KindSentinel {
 		switch {
@@ -195,6 +199,12 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 	}
 	rc.last = ord + 1
 	rc.events++
+	if ev.Name == 0 && c.SSE() && checks.IsSSE(f) && !s.Upgraded() { // a WebSocket message has no event: line to lose
+		rc.noNameN++
+		if len(rc.noName) < checks.MaxEvents {
+			rc.noName = append(rc.noName, ord)
+		}
+	}
 	if rc.earlyDone > 0 && !rc.earlyTold {
 		rc.earlyTold = true
 		c.Add(rDoneEarly, []int{rc.earlyDone - 1, ord}, "data: [DONE] at event %d comes before the stream's end (%s at event %d follows); the official SDKs stop reading at [DONE]",
@@ -208,8 +218,8 @@ func (rc *respChecks) Observe(c *checks.Checker, s *model.Session, ord int, ev *
 			c.Add(rResumed, []int{ord}, "the stream starts at sequence_number %d with %s (event %d), without response.created: a stream resumed with starting_after=%d; the events before it are not in it",
 				ev.Seq, typ, ord, ev.Seq-1)
 		case typ != "response.created" && typ != "" && ev.Kind != model.KindError:
-			c.Add(rFirstNotCreated, []int{ord}, "response %s starts with %s (event %d), not response.created",
-				idOr(r.ID), typ, ord)
+			c.Add(rFirstNotCreated, []int{ord}, "the response starts with %s (event %d), not response.created%s",
+				typ, ord, checks.IDs("id", r.ID))
 		}
 	}
 
@@ -478,8 +488,9 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 		outs[found].matched = true
 		pos = append(pos, found)
 		if t := outs[found].typ; t != "" && it.Type != "" && t != it.Type {
-			c.Add(rTypeChanged, []int{it.Opened, ord}, "item %s is %s at output_item.added (event %d) but %s in %s (event %d)",
-				itemLabel(it), checks.Quote(it.Type), it.Opened, checks.Quote(t), typ, ord)
+			ref := itemRef{it}
+			c.Add(rTypeChanged, []int{it.Opened, ord}, "%s is %s at output_item.added (event %d) but %s in %s (event %d)%s",
+				ref, checks.Quote(it.Type), it.Opened, checks.Quote(t), typ, ord, ref.ids())
 		}
 	}
 	if typ == "response.failed" {
@@ -506,7 +517,7 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 				it.Opened, max(it.Closed, it.Last), checks.Quote(outs[p].id)))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("lacks the streamed %s", itemLabel(it)))
+		parts = append(parts, fmt.Sprintf("lacks %s, streamed at event %d%s", itemRef{it}, it.Opened, itemRef{it}.ids()))
 	}
 	for _, o := range outs {
 		// A resumed stream lacks the items before its resume point.
@@ -563,32 +574,58 @@ func respCallType(t string) bool {
 	return false
 }
 
-// lazyLabel formats an item's label only when a message needs it: most
-// items are fine, and formatting is the costly part of judging them.
-type lazyLabel struct{ it *model.Item }
+// itemRef is how a finding's message names an item: as the subject of its
+// sentence, what the item is and its name (String: `call get_weather`,
+// `message`, `reasoning`), and after the sentence its ids (ids). Both are
+// formatted only when a message needs them: most items are fine, and
+// formatting is the costly part of judging them.
+type itemRef struct{ it *model.Item }
 
-func (l lazyLabel) String() string { return itemLabel(l.it) }
+func (r itemRef) String() string { return itemSubject(r.it) }
 
-// itemLabel names an item for messages: its call id and item id, or its
-// type and item id.
-func itemLabel(it *model.Item) string {
-	var b strings.Builder
-	switch {
-	case it.CallID != "":
-		b.WriteString(checks.Quote(it.CallID))
-		if it.Name != "" {
-			fmt.Fprintf(&b, " (%s", it.Name)
-			if it.ItemID != "" {
-				fmt.Fprintf(&b, ", %s", it.ItemID)
-			}
-			b.WriteString(")")
-		}
-	case it.ItemID != "":
-		fmt.Fprintf(&b, "%s %s", it.Type, checks.Quote(it.ItemID))
-	default:
-		fmt.Fprintf(&b, "%s at index %d", it.Type, it.Position)
+// ids is the end of a message naming the item: its call_id and item id,
+// or its place in the output when it has neither; the ids the sentence
+// says already (omit: "call_id", "item") left out.
+func (r itemRef) ids(omit ...string) itemIDs { return itemIDs{r.it, omit} }
+
+type itemIDs struct {
+	it   *model.Item
+	omit []string
+}
+
+func (x itemIDs) String() string {
+	it := x.it
+	callID, itemID := it.CallID, it.ItemID
+	if slices.Contains(x.omit, "call_id") {
+		callID = ""
 	}
-	return b.String()
+	if slices.Contains(x.omit, "item") {
+		itemID = ""
+	}
+	if it.CallID == "" && it.ItemID == "" && it.Position >= 0 {
+		return fmt.Sprintf(" — output %d", it.Position)
+	}
+	return checks.IDs("call_id", callID, "item", itemID)
+}
+
+// itemSubject names an item as a sentence's subject: a call by its name,
+// the message or the reasoning as such, another item by its type.
+func itemSubject(it *model.Item) string {
+	switch {
+	case it.IsCall() && it.Name != "":
+		return "call " + checks.Name(it.Name)
+	case it.IsCall() && it.Type != "" && it.Type != "function_call":
+		return checks.Name(it.Type)
+	case it.IsCall():
+		return "a call"
+	case it.Role == model.RoleMessage:
+		return "the message"
+	case it.Role == model.RoleReasoning:
+		return "the reasoning"
+	case it.Type != "":
+		return "the " + checks.Name(it.Type) + " item"
+	}
+	return "an item"
 }
 
 func idOr(id string) string {
@@ -603,6 +640,14 @@ func (rc *respChecks) Finish(out *checks.Checker, s *model.Session, _ bool) {
 		return
 	}
 	ended, _ := s.Ended()
+	switch {
+	case rc.noNameN > 0 && rc.noNameN == rc.events:
+		out.Add(rNameMissing, rc.noName, "none of the %d Responses events has an event: line (a gateway dropped them?); the OpenAI SDKs read data.type, but clients that dispatch on the SSE event name (an EventSource listener for response.completed, a proxy that routes by it) receive nothing",
+			rc.events)
+	case rc.noNameN > 0:
+		out.Add(rNameMissing, rc.noName, "%d of %d Responses events have no event: line (first: event %d); clients that dispatch on the SSE event name miss them",
+			rc.noNameN, rc.events, rc.noName[0])
+	}
 	if rc.seqMissingN > 0 {
 		out.Add(rSeqMissing, rc.seqMissing, "%d of %d Responses events have no integer sequence_number (first: event %d)",
 			rc.seqMissingN, rc.events, rc.seqMissing[0])
@@ -627,15 +672,15 @@ func (rc *respChecks) Finish(out *checks.Checker, s *model.Session, _ bool) {
 			continue
 		}
 		if len(rf.noReasoning) > 0 {
-			out.Add(rNoReasoning, rf.noReasoning, "response %s: %d of %d snapshots lack the reasoning field", idOr(r.ID),
-				len(rf.noReasoning), rf.snapshots)
+			out.Add(rNoReasoning, rf.noReasoning, "%d of %d snapshots of the response lack the reasoning field%s",
+				len(rf.noReasoning), rf.snapshots, checks.IDs("id", r.ID))
 		}
 		if len(r.IDs) > 0 {
 			evs := []int{max(r.Created, r.First)}
 			for _, x := range r.IDs {
 				evs = append(evs, x.Ordinal)
 			}
-			out.Add(rRespIDChanged, evs, "response %s (event %d) is named %s; clients that keep the first id (to resume, cancel or chain with previous_response_id) hold one the later snapshots disown",
+			out.Add(rRespIDChanged, evs, "the response opened as %s (event %d) is renamed %s; clients that keep the first id (to resume, cancel or chain with previous_response_id) hold one the later snapshots disown",
 				idOr(r.ID), evs[0], valuesAt(r.IDs, model.TallyOf(r.MoreIDs, "id")))
 		}
 		if r.Terminal < 0 && ended && !respErrored(s, r) {
@@ -643,8 +688,8 @@ func (rc *respChecks) Finish(out *checks.Checker, s *model.Session, _ bool) {
 			if s.Upgraded() {
 				last = rf.last // the next response follows on the same connection
 			}
-			out.Add(rNoTerminal, []int{r.First, last}, "response %s (events %d–%d) has no response.completed, .incomplete or .failed",
-				idOr(r.ID), r.First, last)
+			out.Add(rNoTerminal, []int{r.First, last}, "the response of events %d–%d has no response.completed, .incomplete or .failed%s",
+				r.First, last, checks.IDs("id", r.ID))
 		}
 	}
 	for _, it := range s.Items {

@@ -22,7 +22,7 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 		rf = rc.resp(it.Response)
 	}
 	open, wasOpened := rc.item(it.Index)
-	label := lazyLabel{it: it}
+	ref := itemRef{it}
 	origin := it.Opened
 	if origin < 0 {
 		origin = it.First
@@ -54,43 +54,43 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 		vals := valuesAt(seen, more)
 		switch field {
 		case "item_id":
-			out.Add(rItemIDChanged, evs, "item %s (opened at event %d with id %s) is named %s", label, origin,
-				checks.Quote(it.ItemID), vals)
+			out.Add(rItemIDChanged, evs, "%s is opened at event %d as item %s and renamed %s%s", ref, origin,
+				checks.Quote(it.ItemID), vals, ref.ids("item"))
 		case "call_id":
 			if wasOpened && open.callID == "" && it.Type == "function_call" {
-				out.Add(rCallIDMissing, evs[:2], "call %s has no call_id at output_item.added (event %d); it first appears at event %d",
-					label, origin, seen[0].Ordinal)
+				out.Add(rCallIDMissing, evs[:2], "%s has no call_id at output_item.added (event %d); it first appears at event %d%s",
+					ref, origin, seen[0].Ordinal, ref.ids())
 				seen, evs, more = afterLate(seen, evs, more)
 				vals = valuesAt(seen, more)
 			}
 			if len(seen) > 0 || more.N > 0 {
-				out.Add(rCallIDChanged, evs, "call %s: call_id changes to %s", label, vals)
+				out.Add(rCallIDChanged, evs, "the call_id of %s, %s at first, changes to %s%s", ref, checks.Quote(it.CallID), vals, ref.ids("call_id"))
 			}
 		case "name":
 			if wasOpened && open.name == "" {
-				out.Add(rNameLate, evs[:2], "call %s has no name at output_item.added (event %d); the name %s first appears at event %d",
-					label, origin, checks.Quote(seen[0].Value), seen[0].Ordinal)
+				out.Add(rNameLate, evs[:2], "a call has no name at output_item.added (event %d); the name %s first appears at event %d%s",
+					origin, checks.Quote(seen[0].Value), seen[0].Ordinal, ref.ids())
 				seen, evs, more = afterLate(seen, evs, more)
 				vals = valuesAt(seen, more)
 			}
 			if len(seen) > 0 || more.N > 0 {
-				out.Add(rNameChanged, evs, "call %s (named %s at event %d) is named %s", label, checks.Quote(open.name), origin,
-					vals)
+				out.Add(rNameChanged, evs, "a call named %s at event %d is renamed %s%s", checks.Quote(open.name), origin,
+					vals, ref.ids())
 			}
 		case "type":
-			out.Add(rTypeChanged, evs, "item %s is %s at event %d but %s", label, checks.Quote(it.Type), origin, vals)
+			out.Add(rTypeChanged, evs, "%s is %s at event %d but %s%s", ref, checks.Quote(it.Type), origin, vals, ref.ids())
 		case "output_item.done":
-			out.Add(rDoneTwice, append(evs, it.Closed), "item %s: output_item.done again at event %d after event %d",
-				label, seen[0].Ordinal, it.Closed)
+			out.Add(rDoneTwice, append(evs, it.Closed), "%s gets output_item.done again at event %d after event %d%s",
+				ref, seen[0].Ordinal, it.Closed, ref.ids())
 		case "arguments_done":
-			out.Add(rDoneTwice, evs, "call %s: arguments .done again at event %d", label, seen[0].Ordinal)
+			out.Add(rDoneTwice, evs, "%s gets its arguments .done again at event %d%s", ref, seen[0].Ordinal, ref.ids())
 		}
 	}
 
 	// Lifecycle.
 	if rf != nil && it.Opened >= 0 && it.Closed < 0 && rf.terminalType == "response.completed" {
-		out.Add(rDoneMissing, []int{it.Opened, rf.terminal}, "item %s opened at event %d has no output_item.done before response.completed (event %d)",
-			label, it.Opened, rf.terminal)
+		out.Add(rDoneMissing, []int{it.Opened, rf.terminal}, "%s opened at event %d has no output_item.done before response.completed (event %d)%s",
+			ref, it.Opened, rf.terminal, ref.ids())
 	}
 	var final model.Change
 	for _, ch := range it.Status {
@@ -98,25 +98,25 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 		case final.Value == "" && finalStatus(ch.Value):
 			final = ch
 		case final.Value != "" && ch.Value != final.Value:
-			out.Add(rItemStatus, []int{final.Ordinal, ch.Ordinal}, "item %s: status %s at event %d after %s at event %d",
-				label, checks.Quote(ch.Value), ch.Ordinal, checks.Quote(final.Value), final.Ordinal)
+			out.Add(rItemStatus, []int{final.Ordinal, ch.Ordinal}, "%s has status %s at event %d after %s at event %d%s",
+				ref, checks.Quote(ch.Value), ch.Ordinal, checks.Quote(final.Value), final.Ordinal, ref.ids())
 			final = ch
 		}
 	}
 
 	if it.Role == model.RoleMessage {
-		rc.checkText(out, it, label)
+		rc.checkText(out, it, ref)
 	}
 	if !it.IsCall() {
 		return
 	}
 	if it.CallID == "" && (it.Type == "function_call" || it.Type == "custom_tool_call") {
-		out.Add(rCallIDMissing, []int{origin}, "call %s (%s) never states a call_id; its output cannot be paired", label, it.Name)
+		out.Add(rCallIDMissing, []int{origin}, "%s never states a call_id; its output cannot be paired%s", ref, ref.ids())
 	}
 	incomplete := it.StatusLast() == "incomplete" || (rf != nil && rf.terminalType == "response.incomplete" && it.Closed < 0)
 	if incomplete && rf != nil && rf.terminalType == "response.incomplete" {
-		out.Add(rIncompleteCall, []int{origin, rf.terminal}, "call %s is cut off by response.incomplete (event %d): its arguments %s are truncated",
-			label, rf.terminal, checks.Quote(it.FinalArgs()))
+		out.Add(rIncompleteCall, []int{origin, rf.terminal}, "%s is cut off by response.incomplete (event %d): its arguments %s are truncated%s",
+			ref, rf.terminal, checks.Quote(it.FinalArgs()), ref.ids())
 	}
 	present, differ := it.SourcesDisagree()
 	if differ && !jsonEquivalent(present) {
@@ -134,11 +134,11 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 			stated = append(stated, statedAt{sourceLabel(src), v, o})
 		}
 		evs, parts := partingValues(stated)
-		out.Add(rArgsMismatch, evs, "call %s: arguments differ: %s", label, parts)
+		out.Add(rArgsMismatch, evs, "the arguments of %s differ: %s%s", ref, parts, ref.ids())
 	}
 	if a, ok := it.Statement(model.SourceAdded); ok && a.Value != "" && it.Deltas > 0 {
-		out.Add(rArgsInAdded, []int{a.Ordinal, it.LastArgsOrdinal()}, "call %s: output_item.added (event %d) already carries arguments %s and %s repeat them",
-			label, a.Ordinal, checks.Quote(a.Value), checks.Plural(it.Deltas, "delta"))
+		out.Add(rArgsInAdded, []int{a.Ordinal, it.LastArgsOrdinal()}, "the output_item.added of %s (event %d) already carries arguments %s, and %s repeat them%s",
+			ref, a.Ordinal, checks.Quote(a.Value), checks.Plural(it.Deltas, "delta"), ref.ids())
 	}
 	// The final arguments as a view of the assembled bytes where they
 	// are: a 50 MB call is judged without two copies of it (this runs at
@@ -153,7 +153,7 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 			done, ok = it.Statement(model.SourceItemDone)
 		}
 		if ok {
-			out.Add(rArgsDoneOnly, []int{it.Opened, done.Ordinal}, "call %s: no argument delta; the arguments arrive whole at event %d", label, done.Ordinal)
+			out.Add(rArgsDoneOnly, []int{it.Opened, done.Ordinal}, "%s sends no argument delta: its arguments arrive whole at event %d%s", ref, done.Ordinal, ref.ids())
 		}
 	}
 	if it.Type == "custom_tool_call" || incomplete {
@@ -162,10 +162,10 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 	st := model.ArgsState(args, it.Closed >= 0 || (r != nil && r.Terminal >= 0))
 	switch {
 	case st.Empty && it.Closed >= 0:
-		out.Add(rArgsEmpty, []int{it.Closed}, `call %s: final arguments are "" (JSON.parse("") fails; "{}" is the empty object)`, label)
+		out.Add(rArgsEmpty, []int{it.Closed}, `the final arguments of %s are "": JSON.parse("") fails, and "{}" is the empty object%s`, ref, ref.ids())
 	case !st.Complete && !st.Empty && !st.Incomplete:
-		out.Add(rArgsInvalid, []int{origin, max(it.Closed, it.Last)}, "call %s: final arguments %s are not valid JSON (%s)",
-			label, checks.Quote(string(args)), st)
+		out.Add(rArgsInvalid, []int{origin, max(it.Closed, it.Last)}, "the final arguments of %s are not valid JSON (%s): %s%s",
+			ref, st, checks.Quote(string(args)), ref.ids())
 	}
 }
 
@@ -219,7 +219,7 @@ func partingValues(stated []statedAt) ([]int, string) {
 
 // checkText judges a message whose text is stated again by .done events
 // and snapshots: every statement must be the deltas' text.
-func (rc *respChecks) checkText(out *checks.Checker, it *model.Item, label lazyLabel) {
+func (rc *respChecks) checkText(out *checks.Checker, it *model.Item, ref itemRef) {
 	present, differ := it.TextSourcesDisagree()
 	if !differ {
 		return
@@ -238,7 +238,7 @@ func (rc *respChecks) checkText(out *checks.Checker, it *model.Item, label lazyL
 		stated = append(stated, statedAt{textSourceLabel(n), v, o})
 	}
 	evs, parts := partingValues(stated)
-	out.Add(rTextMismatch, evs, "%s: text differs: %s; clients that read the .done events show other text than clients that concatenate the deltas", label, parts)
+	out.Add(rTextMismatch, evs, "the text of %s differs: %s; clients that read the .done events show other text than clients that concatenate the deltas%s", ref, parts, ref.ids())
 }
 
 func textSourceLabel(n model.TextSourceName) string {

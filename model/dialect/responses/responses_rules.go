@@ -46,6 +46,7 @@ const (
 	rDoneSentinel    = "responses/done-sentinel"
 	rDoneEarly       = "responses/done-before-terminal"
 	rNoReasoning     = "responses/reasoning-missing"
+	rNameMissing     = "responses/event-name-missing"
 )
 
 // Rules registers the OpenAI Responses rules (see dialects).
@@ -58,6 +59,7 @@ var Rules = checks.DialectRules{
 			"resp-first-not-created"),
 		checks.NewRule(rResumed, checks.Info, checks.Info, "the stream starts at a sequence_number above 0 without response.created: a stream resumed with starting_after, whose earlier events are not in it"),
 		checks.NewRule(rSeqMissing, checks.Warning, checks.Info, "events without an integer sequence_number", "resp-seq-missing"),
+		checks.NewRule(rNameMissing, checks.Warning, checks.Info, "SSE events without an event: line; the OpenAI SDKs read data.type, clients that dispatch on the event name get nothing"),
 		checks.NewRule(rSeqOrder, checks.Warning, checks.Warning, "a sequence_number repeats or goes backwards", "resp-seq-nonmonotonic"),
 		checks.NewRule(rSeqGap, checks.Info, checks.Info, "sequence_number skips values or does not start at 0", "resp-seq-gaps"),
 		checks.NewRule(rNotAdded, checks.Error, checks.Error, "an event names an item_id or output_index never opened by response.output_item.added (info in a resumed stream)",

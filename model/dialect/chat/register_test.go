@@ -1,0 +1,4 @@
+package chat_test
+
+// Registers every dialect for the package's tests (see model/dialects).
+import _ "github.com/streamtap/streamtap/model/dialects"
