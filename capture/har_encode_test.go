@@ -13,10 +13,10 @@ import (
 	"unicode/utf8"
 )
 
-// entryBytes writes one entry of in, fed in pieces of step bytes (0:
+// harEntryLine writes one entry of in, fed in pieces of step bytes (0:
 // whole) at times 1 ms apart, through a HAR to a buffer, and returns the
 // entry's line.
-func entryBytes(t *testing.T, x *Exchange, in []byte, step int, timed bool) []byte {
+func harEntryLine(t *testing.T, x *Exchange, in []byte, step int, timed bool) []byte {
 	t.Helper()
 	now := func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) }
 	var w bytes.Buffer
@@ -104,7 +104,7 @@ func TestHAREntryBytesAsBefore(t *testing.T) {
 					if step == 1 && len(in) > 20000 {
 						continue
 					}
-					got, want := entryBytes(t, ex, in, step, timed), legacyBytes(ex, in, step, timed)
+					got, want := harEntryLine(t, ex, in, step, timed), legacyBytes(ex, in, step, timed)
 					if !bytes.Equal(got, want) {
 						t.Errorf("%s (exchange %v, step %d, timed %v):\n got %s\nwant %s", name, ex != nil, step, timed, got, want)
 					}
@@ -125,7 +125,7 @@ func FuzzHAREntry(f *testing.F) {
 			return
 		}
 		step = step%16 + 1
-		if got, want := entryBytes(t, nil, in, step, timed), legacyBytes(nil, in, step, timed); !bytes.Equal(got, want) {
+		if got, want := harEntryLine(t, nil, in, step, timed), legacyBytes(nil, in, step, timed); !bytes.Equal(got, want) {
 			t.Errorf("%q (step %d, timed %v):\n got %s\nwant %s", in, step, timed, got, want)
 		}
 	})
