@@ -130,20 +130,7 @@ func (e *legacyEntry) entry() *harEntry {
 	return he
 }
 
-func (e *legacyEntry) mimeType() string {
-	if ct := e.x.ResponseHeader.Get("Content-Type"); ct != "" {
-		return ct
-	}
-	switch bodyFormat(e.fr) {
-	case FormatSSE:
-		return "text/event-stream"
-	case FormatJSON:
-		return "application/json"
-	case FormatJSONL, FormatChunks:
-		return "application/x-ndjson"
-	}
-	return "application/octet-stream"
-}
+func (e *legacyEntry) mimeType() string { return harMimeType(&e.x, e.fr) }
 
 func legacyTimings(headAt, last time.Duration) (harTimings, *float64) {
 	ms := func(d time.Duration) *float64 {

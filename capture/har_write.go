@@ -699,11 +699,15 @@ func bodyFormat(fr *Framer) Format {
 }
 
 // mimeType is the response's Content-Type, or the body's format's.
-func (e *HAREntry) mimeType() string {
-	if ct := e.x.ResponseHeader.Get("Content-Type"); ct != "" {
+func (e *HAREntry) mimeType() string { return harMimeType(&e.x, e.fr) }
+
+// harMimeType is the response's Content-Type in x, or that of the format
+// fr frames the body as.
+func harMimeType(x *Exchange, fr *Framer) string {
+	if ct := x.ResponseHeader.Get("Content-Type"); ct != "" {
 		return ct
 	}
-	switch bodyFormat(e.fr) {
+	switch bodyFormat(fr) {
 	case FormatSSE:
 		return "text/event-stream"
 	case FormatJSON:
