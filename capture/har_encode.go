@@ -45,13 +45,6 @@ func (s *spool) room(need int) *[]byte {
 	return &s.blocks[len(s.blocks)-1]
 }
 
-// add appends p.
-func (s *spool) add(p ...byte) {
-	b := s.room(len(p))
-	*b = append(*b, p...)
-	s.n += int64(len(p))
-}
-
 // len is how many bytes the spool holds.
 func (s *spool) len() int64 { return s.n }
 

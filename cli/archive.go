@@ -92,8 +92,8 @@ func loadArchive(ctx context.Context, o options, stdin *os.File) (*archiveInput,
 	switch {
 	case o.input == "" || o.input == "-":
 		in.name = "stdin"
-		r, done := capture.Interruptible(ctx, stdin)
-		data, err := io.ReadAll(r)
+		sr, done := capture.Interruptible(ctx, stdin)
+		data, err := io.ReadAll(sr)
 		done()
 		if err != nil {
 			return nil, err

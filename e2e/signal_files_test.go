@@ -114,6 +114,29 @@ func TestSignalArchiveLoading(t *testing.T) {
 	}
 }
 
+// TestSignalArchiveOnSilentPipe: an archive read from standard input
+// (--format har), whose pipe stays open and silent, stops at the signal
+// with status 130. Its read waited for the pipe to end, until the watch.
+func TestSignalArchiveOnSilentPipe(t *testing.T) {
+	t.Parallel()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	r := start(t, pr, "calls", "--format", "har", "-")
+	pr.Close()
+	if _, err := pw.Write([]byte(`{"log":{"entries":[`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	r.stop(syscall.SIGTERM, func() bool { return true })
+	var ee *exec.ExitError
+	if !errors.As(r.err, &ee) || ee.ExitCode() != 130 {
+		t.Errorf("exit: %v; want status 130 (interrupted)\n%s", r.err, r.stderr.String())
+	}
+}
+
 // writeHAR writes a HAR file of n sessions of a Responses stream, each
 // of about size bytes.
 func writeHAR(t *testing.T, path string, n, size int) {
