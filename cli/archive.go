@@ -8,6 +8,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,7 +41,12 @@ type archiveInput struct {
 	// continues holds the archive positions (Entry.Index) of the
 	// requests that can continue an earlier session (model.Turns).
 	continues map[int]bool
-	cut       string // what was repaired of a HAR whose writer was stopped inside an entry
+	// wants says a request continues an earlier session by what it
+	// carries (model.Wants: an MCP GET that resumes a stream): its
+	// session is read with that session's request, so the links are
+	// found before any session is read.
+	wants bool
+	cut   string // what was repaired of a HAR whose writer was stopped inside an entry
 }
 
 // len is the number of sessions.
@@ -111,9 +117,11 @@ func loadArchive(ctx context.Context, o options, stdin *os.File) (*archiveInput,
 	// Each entry is read once here: whether it is a session (as
 	// model.LLMEntries chooses), and whether its request continues one.
 	keep := func(e *capture.Entry) bool {
-		if req, _ := model.EntryRequest(e); req.Continues() {
+		wants := model.Wants(&e.Exchange)
+		if req, _ := model.EntryRequest(e); req.Continues() || wants {
 			in.continues[e.Index] = true
 		}
+		in.wants = in.wants || wants
 		return model.IsLLMExchange(e)
 	}
 	ar, err := capture.OpenArchive(ctx, r, size, format, capture.ArchiveOptions{KeepSecrets: o.keepSecrets, Keep: keep})
@@ -274,8 +282,29 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 		return src
 	}
 	source := func(i int) *capture.Source { return record(ar.source(i, fmt.Sprintf("%s #%d", ar.name, i+1))) }
+	// The sessions each one continues: the text outputs' headers say
+	// them, and a session that continues another by what its request
+	// carries (an MCP GET that resumes a stream) is read with it. Linking
+	// models the sessions before the last that continues one once more,
+	// plainly, as the output reads each anew.
+	var links []turnLink
+	link := func() {
+		if links == nil {
+			links = linkTurns(ar, func(i int, _ turnLink) *model.Session {
+				s, _ := readSession(ctx, ar.source(i, ""), capture.ReadOptions{}, model.Options{}, false, nil)
+				return s
+			})
+		}
+	}
+	if ar.wants {
+		link()
+	}
 	if hi-lo == 1 {
-		return r.read(ctx, source(lo), o, stdout, stderr)
+		so := o
+		if links != nil {
+			so.earlier = links[lo].earlier
+		}
+		return r.read(ctx, source(lo), so, stdout, stderr)
 	}
 	if r.sessionsList && isTerminal(stdout) {
 		return runSessionsView(ctx, ar, source, o, stdout)
@@ -285,7 +314,6 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 		mark = r.marks(o)
 	}
 	worst := 0
-	var links []turnLink // the text outputs' headers say them
 	for i := lo; i < hi; i++ {
 		n := i + 1
 		var w io.Writer = stdout
@@ -303,17 +331,14 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 			if i > lo {
 				fmt.Fprintln(stdout)
 			}
-			if links == nil {
-				// The headers need the sessions a request continues once
-				// more: modelled plainly, as the output reads each anew.
-				links = linkTurns(ar, func(i int) *model.Session {
-					s, _ := readSession(ctx, ar.source(i, ""), capture.ReadOptions{}, model.Options{}, false, nil)
-					return s
-				})
-			}
+			link()
 			fmt.Fprintf(stdout, "# session %d/%d: %s%s\n", n, ar.len(), termtext.Safe(e.String()), links[i])
 		}
-		err = r.read(ctx, record(e.Source(fmt.Sprintf("%s #%d", ar.name, n))), o, w, stderr)
+		so := o
+		if links != nil {
+			so.earlier = links[i].earlier
+		}
+		err = r.read(ctx, record(e.Source(fmt.Sprintf("%s #%d", ar.name, n))), so, w, stderr)
 		var x *exitError
 		if errors.As(err, &x) && x.status == statusInterrupted {
 			return err
@@ -333,19 +358,25 @@ func sessionsCount(n int) string {
 
 // turnLink is the earlier session a session's request continues, as
 // model.Turns links them: 0 for none, and that session's calls the
-// request sends no output for.
+// request sends no output for; or, for a request that continues it by
+// what it carries (model.Turns.LinkExchange: an MCP GET resuming a
+// stream), what it does to it and that session's request, which its own
+// session reads.
 type turnLink struct {
 	of         int
 	unanswered []string
+	verb       string
+	earlier    model.Earlier
 }
 
 // String is what a session's header line adds: "" for no link, else
-// " · answers #1", and " · no tool output for …" naming the calls.
+// " · answers #1" (or what the request does: " · resumes #1"), and " · no
+// tool output for …" naming the calls.
 func (l turnLink) String() string {
 	if l.of == 0 {
 		return ""
 	}
-	s := fmt.Sprintf(" · answers #%d", l.of)
+	s := fmt.Sprintf(" · %s #%d", cmp.Or(l.verb, "answers"), l.of)
 	if len(l.unanswered) > 0 {
 		s += " · no tool output for " + termtext.Safe(strings.Join(l.unanswered, ", "))
 	}
@@ -355,11 +386,12 @@ func (l turnLink) String() string {
 // linkTurns links each of an archive's sessions (numbered from 1, all of
 // them in order) to the earlier one its request continues, as the proxy
 // links its exchanges (model.Turns). Linking needs the earlier sessions'
-// responses and calls: session(i) gives session i modelled, and is asked
-// only for the sessions before the last request that can continue one
-// (found as the archive was indexed), so an archive whose requests
-// continue nothing costs nothing more.
-func linkTurns(ar *archiveInput, session func(i int) *model.Session) []turnLink {
+// responses, calls and marks: session(i, link) gives session i modelled
+// (link is its own, found from the sessions before it), and is asked only
+// for the sessions before the last request that can continue one (found
+// as the archive was indexed), so an archive whose requests continue
+// nothing costs nothing more.
+func linkTurns(ar *archiveInput, session func(i int, link turnLink) *model.Session) []turnLink {
 	last := -1 // the last request that can continue an earlier session
 	for i := range ar.len() {
 		if ar.continues[ar.ar.Index(i)] {
@@ -372,9 +404,12 @@ func linkTurns(ar *archiveInput, session func(i int) *model.Session) []turnLink 
 		if e, err := ar.entry(i); err == nil {
 			req, _ := model.EntryRequest(e)
 			links[i].of, links[i].unanswered = turns.Link(req)
+			if l := turns.LinkExchange(&e.Exchange); links[i].of == 0 && l.Prev > 0 {
+				links[i].of, links[i].verb, links[i].earlier = l.Prev, l.Verb, l.Earlier
+			}
 		}
 		if i < last {
-			turns.Add(i+1, session(i))
+			turns.Add(i+1, session(i, links[i]))
 		}
 	}
 	return links
@@ -434,20 +469,25 @@ func runSessionsView(ctx context.Context, ar *archiveInput, source func(int) *ca
 	n := ar.len()
 	sessions := make([]*model.Session, n)
 	errs := make([]error, n)
-	for i := range n {
-		src := source(i)
-		sopts, _ := attachChecks(model.Options{KeepEvents: true}, src, o)
-		sessions[i], errs[i] = readSession(ctx, src, capture.ReadOptions{}, sopts, true, nil)
+	read := func(i int, l turnLink) *model.Session {
+		if sessions[i] == nil {
+			src, so := source(i), o
+			so.earlier = l.earlier
+			sopts, _ := attachChecks(model.Options{KeepEvents: true}, src, so)
+			sessions[i], errs[i] = readSession(ctx, src, capture.ReadOptions{}, sopts, true, nil)
+		}
+		return sessions[i]
 	}
-	links := linkTurns(ar, func(i int) *model.Session { return sessions[i] })
+	links := linkTurns(ar, read)
 	batch := make([]model.SessionUpdate, 0, n)
-	for i, s := range sessions {
+	for i := range n {
+		s := read(i, links[i])
 		e, err := ar.entry(i)
 		if err != nil {
 			e = &capture.Entry{Exchange: capture.Exchange{HeadAt: capture.NoTime}, Dur: capture.NoTime, Note: err.Error()}
 		}
 		x := exchangeInfo(i+1, e, s)
-		x.TurnOf, x.Unanswered = links[i].of, links[i].unanswered
+		x.TurnOf, x.Unanswered, x.Link = links[i].of, links[i].unanswered, links[i].verb
 		batch = append(batch, model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]})
 	}
 	m := ui.NewSessions(ui.Options{

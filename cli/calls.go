@@ -24,6 +24,7 @@ func callsCommand() command {
 		name: "calls", heap: headlessHeap, marks: jsonMarks, one: runCalls,
 		flags: func(fs *flag.FlagSet, o *options) {
 			fs.BoolVar(&o.json, "json", false, "print one JSON object (a contract: fields are added, never renamed) instead of text")
+			requestFlag(fs, o)
 		},
 	}, "the assembled calls and text", callsAbout)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/streamdiff"
 	"github.com/streamtap/streamtap/ui/plain"
@@ -109,8 +110,11 @@ type options struct {
 	reveal      bool       // the inspector: show the rows up to the selected event only
 	session     int        // a HAR file's or a cassette's session to read (1-based), 0 for all
 	saveHAR     string     // also write a HAR of what is read
-	request     string     // check, the inspector: the request body's file (--request)
+	request     string     // check, calls, the inspector: the request body's file (--request)
 	requestBody []byte     // its bytes, read by loadRequest
+	// earlier is the exchange the stream continues, when an archive's
+	// links say (an MCP GET that resumes a stream): see model.Earlier.
+	earlier model.Earlier
 
 	// The inspector's --diff B: the stream to compare the input with, and
 	// what the comparison ignores.
@@ -143,9 +147,10 @@ func readFlags(r *reader, o *options, format *string) *flag.FlagSet {
 }
 
 // requestFlag defines --request, of the commands whose checks hold the
-// calls to the request (check, the inspector).
+// calls to the request (check, the inspector), and of calls: an MCP
+// stream's calls are in its request.
 func requestFlag(fs *flag.FlagSet, o *options) {
-	fs.StringVar(&o.request, "request", "", "hold the calls to the request body in `FILE` (JSON, any dialect): arguments against each tool's schema, undeclared tools, tool_choice, parallel calls")
+	fs.StringVar(&o.request, "request", "", "the request body the stream answers, in `FILE` (JSON, any dialect): the checks hold the calls to it (arguments against each tool's schema, undeclared tools, tool_choice, parallel calls); an MCP tools/call request is the call itself")
 }
 
 // timelineExplainFlag defines --explain of the inspector and timeline.

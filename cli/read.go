@@ -189,6 +189,9 @@ func sampleSource(name string) (*capture.Source, error) {
 func readStream(ctx context.Context, src *capture.Source, o options, opt model.Options,
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	ropt := capture.ReadOptions{Format: o.format}
+	if opt.Exchange == nil {
+		opt.Exchange, opt.Earlier = exchangeOf(src, o), o.earlier
+	}
 	if o.save != "" {
 		save, err := createOutput("--save", o.save, o.force)
 		if err != nil {
@@ -216,6 +219,9 @@ func readSession(ctx context.Context, src *capture.Source, ropt capture.ReadOpti
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	if opt.Raw == nil {
 		opt.Raw = src.ReaderAt()
+	}
+	if opt.Exchange == nil {
+		opt.Exchange = src.Exchange
 	}
 	if opt.Raw == nil && keep {
 		store := new(capture.Store)

@@ -306,7 +306,7 @@ func requestShown(src *capture.Source) *model.Exchange {
 	}
 	r := model.ParseRequest(x.RequestBody, path)
 	shown := &model.Request{Header: x.RequestHeader, Size: len(x.RequestBody), Tools: r.Tools, ToolChoice: r.ToolChoice,
-		Parallel: r.Parallel, Previous: r.Previous, Outputs: r.Outputs}
+		Parallel: r.Parallel, Previous: r.Previous, Outputs: r.Outputs, RPC: r.RPC}
 	if len(x.RequestBody) == 0 || !r.Parsed {
 		shown = nil // the pane says the body is empty or not JSON
 	}

@@ -8,6 +8,7 @@ package cli
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 
@@ -54,9 +55,27 @@ func requestOf(src *capture.Source, o options) *model.Request {
 	return &r
 }
 
+// exchangeOf returns the exchange the stream from src answers, for the
+// session (model.Options.Exchange): the source's (an archive's entry,
+// `streamtap request`), with --request FILE as its request body; nil when
+// neither is known. A dialect whose stream says less than its request
+// (MCP: the tools/call is in the request body) reads it there.
+func exchangeOf(src *capture.Source, o options) *capture.Exchange {
+	if o.requestBody == nil {
+		return src.Exchange
+	}
+	x := &capture.Exchange{Method: http.MethodPost, HeadAt: capture.NoTime}
+	if src.Exchange != nil {
+		*x = *src.Exchange
+	}
+	x.RequestBody, x.RequestBodySize = o.requestBody, 0
+	return x
+}
+
 // attachChecks returns opts with a new Checker observing, given the
-// request src answers when it is known.
+// request src answers when it is known, and that exchange for the session.
 func attachChecks(opts model.Options, src *capture.Source, o options) (model.Options, *checks.Checker) {
+	opts.Exchange, opts.Earlier = exchangeOf(src, o), o.earlier
 	opts, c := checks.Attach(opts)
 	if r := requestOf(src, o); r != nil {
 		c.SetRequest(r)

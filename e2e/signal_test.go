@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -73,6 +74,14 @@ func (r *running) stop(sig syscall.Signal, ready func() bool) {
 		}
 		if time.Now().After(deadline) {
 			r.t.Fatalf("%v: not ready after 20s\n%s", r.cmd.Args[1:], r.stderr.String())
+		}
+	}
+	// A process signalled before it asked for the signal dies of it, which
+	// says nothing of how streamtap ends: on a loaded machine exec and the
+	// runtime's start can outlast any fixed sleep.
+	for deadline := time.Now().Add(20 * time.Second); !catches(r.cmd.Process.Pid, sig); time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("%v: does not catch %v after 20s\n%s", r.cmd.Args[1:], sig, r.stderr.String())
 		}
 	}
 	sent := time.Now()
@@ -603,4 +612,20 @@ func TestCheckBesideAFIFOConfig(t *testing.T) {
 	if !errors.As(r.err, &ee) || ee.ExitCode() != 2 || !strings.Contains(r.stderr.String(), "not a regular file (a named pipe)") {
 		t.Errorf("check ended with %v:\n%s\nwant status 2 and the config refused as a named pipe", r.err, r.stderr.String())
 	}
+}
+
+// catches reports whether process pid has a handler for sig, as its
+// /proc status's SigCgt mask says; true where there is no /proc to ask.
+func catches(pid int, sig syscall.Signal) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return true
+	}
+	for line := range strings.Lines(string(b)) {
+		if hex, ok := strings.CutPrefix(line, "SigCgt:"); ok {
+			mask, err := strconv.ParseUint(strings.TrimSpace(hex), 16, 64)
+			return err != nil || mask&(1<<(uint(sig)-1)) != 0
+		}
+	}
+	return true
 }

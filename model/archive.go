@@ -33,7 +33,8 @@ func LLMEntries(a *capture.Archive) []capture.Entry {
 // IsLLMExchange says whether an archive's exchange is one with an LLM API:
 // its response is an event stream (by its media type, or its events' own
 // timing), its request is an LLM request (it names a model or declares
-// tools), or a dialect recognises its response. A request of an LLM API
+// tools), or a dialect recognises its request (RequestClaimer: MCP) or
+// its response. A request of an LLM API
 // counts whatever came back: a 401 page or no response at all is a
 // session that fails its check, not one to skip. A request to an
 // endpoint that generates nothing (embeddings, token counts, moderation)
@@ -47,6 +48,9 @@ func IsLLMExchange(e *capture.Entry) bool {
 	}
 	if req, path := EntryRequest(e); (req.Model != "" || len(req.Decls) > 0) && !generatesNothing(path) {
 		return true
+	}
+	if claimRequest(&e.Exchange) != DialectUnknown {
+		return true // a dialect reads the request (an MCP notification, answered 202 with no body)
 	}
 	// The entry's body is in memory: read as a stream, a compressed one is
 	// inflated as it is framed, never held whole.

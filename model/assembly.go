@@ -1,6 +1,9 @@
 package model
 
-import "github.com/streamtap/streamtap/model/jsonscan"
+import (
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
 
 // This file holds what a dialect's claims and assembly read of the event
 // being added, beside Member, Field, JSON and Focus: the session's
@@ -10,6 +13,12 @@ import "github.com/streamtap/streamtap/model/jsonscan"
 // Current is the event being added, as far as the core and the dialect
 // have made it: its framing (Frame, Source), name, type and dialect.
 func (s *Session) Current() *Event { return &s.last }
+
+// Frame is the frame of the event being added, as framed (its SSE id,
+// event name and flags), nil outside Add: a dialect whose protocol reads
+// SSE fields (MCP resumes a stream from its events' ids) reads them here.
+// Like the frame, it is valid only while the event is added.
+func (s *Session) Frame() *capture.Frame { return s.frame }
 
 // LastDialect is the dialect of the latest event before the one being
 // added that had one, or DialectUnknown: an exception on an AWS event

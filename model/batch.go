@@ -46,7 +46,11 @@ func (b *Batch) Add(f *capture.Frame, borrow bool) {
 		*g = *f
 		b.borrowed = true
 	} else {
-		b.arena = f.DetachInto(g, b.arena, b.KeepRaw)
+		// A recording's header keeps its bytes whatever KeepRaw says: the
+		// session reads the exchange it states from them (learnExchange),
+		// once, and it is the stream's first frame.
+		raw := b.KeepRaw || (f.Start == 0 && f.Kind != capture.FrameEvent && bytes.HasPrefix(f.Raw, []byte(capture.RecordingMagic)))
+		b.arena = f.DetachInto(g, b.arena, raw)
 	}
 	b.scans = append(b.scans, prescan{})
 }

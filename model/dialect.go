@@ -213,6 +213,9 @@ var (
 	// wrappers are the dialects that implement Wrapper, in detection
 	// order.
 	wrappers []Wrapper
+	// emptyClaimers are the dialects that implement EmptyClaimer: none,
+	// and an event with empty data costs no look at them.
+	emptyClaimers []Dialect
 )
 
 type registration struct {
@@ -257,10 +260,13 @@ func Register(p Protocol, rank int) Dialect {
 	registered = append(registered, r)
 	detection = append(detection, r)
 	slices.SortStableFunc(detection, func(a, b registration) int { return claimOrder(a.rank) - claimOrder(b.rank) })
-	wrappers = wrappers[:0]
+	wrappers, emptyClaimers = wrappers[:0], emptyClaimers[:0]
 	for _, r := range detection {
 		if w, ok := r.p.(Wrapper); ok {
 			wrappers = append(wrappers, w)
+		}
+		if _, ok := r.p.(EmptyClaimer); ok {
+			emptyClaimers = append(emptyClaimers, r.id)
 		}
 	}
 	explanations, explainedByShape = indexExplanations()

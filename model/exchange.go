@@ -39,6 +39,11 @@ type Exchange struct {
 	// for.
 	TurnOf     int
 	Unanswered []string
+	// Link says what the request does to TurnOf's exchange when it is no
+	// turn of it but continues it by what it carries
+	// (Turns.LinkExchange): "resumes", "cancels", "answers"; "" for a
+	// turn.
+	Link string
 	// Request is the request body read; nil when it was not JSON.
 	Request *Request
 	Record  string // the recording's path, if any

@@ -190,6 +190,7 @@ func TestExplainCorpus(t *testing.T) {
 			app, _ := filepath.Glob(filepath.Join(caps, "..", "captures-app", pattern))
 			paths = append(paths, app...)
 		}
+		paths = append(paths, appCaptures()...)
 		for _, p := range paths {
 			b, err := os.ReadFile(p)
 			if err != nil {

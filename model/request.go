@@ -47,6 +47,10 @@ type Request struct {
 	// Parsed says the body was a JSON object: an empty Decls then means no
 	// tool was declared, not that nothing is known.
 	Parsed bool
+	// RPC names the remote procedure a JSON-RPC request calls, where an
+	// LLM request names its model: MCP's "tools/call add", "initialize",
+	// "notifications/cancelled"; "" for other APIs.
+	RPC string
 }
 
 // ToolOutput is one tool result a request sends back.

@@ -26,6 +26,13 @@ type Options struct {
 	Raw io.ReaderAt
 	// Observer, when set, sees every event as it is added.
 	Observer Observer
+	// Exchange, when set, is the exchange the stream answers, its request
+	// included (see SetExchange): an archive's entry, the proxy's,
+	// --request's.
+	Exchange *capture.Exchange
+	// Earlier, when set, is the exchange the stream continues (see
+	// SetEarlier, Turns.LinkExchange).
+	Earlier Earlier
 }
 
 // Response is one response (Responses), message (Anthropic), completion
@@ -164,12 +171,24 @@ type Session struct {
 	// when its payload was validated by decoding them (see
 	// unwrapShaped), and inner the buffer they are decoded into.
 	unwrapped, inner []byte
+	// exchange is the exchange the stream answers, when known, and reqDial
+	// the dialect that claimed its request (see SetExchange); reqApplied
+	// says the request was handed to it.
+	exchange   *capture.Exchange
+	reqDial    Dialect
+	reqApplied bool
+	frame      *capture.Frame // the frame being added: see Frame
+	earlier    Earlier        // the exchange the stream continues: see SetEarlier
 }
 
 // NewSession returns an empty session.
 func NewSession(opts Options) *Session {
 	s := &Session{opts: opts, types: newInterner(), done: -1}
 	s.idx = &s.scanIdx
+	if opts.Exchange != nil {
+		s.SetExchange(opts.Exchange)
+	}
+	s.earlier = opts.Earlier
 	return s
 }
 
@@ -239,13 +258,18 @@ const statusSwitchingProtocols = 101
 // WebSocket mode: one response.create per turn), or no events at all.
 func (s *Session) Upgraded() bool { return s.upgraded }
 
-// Dialect is the stream's main dialect: the one most events belong to.
+// Dialect is the stream's main dialect: the one most events belong to,
+// else the one that claimed its request (a POST answered 202 with no body
+// is still MCP's: see RequestClaimer).
 func (s *Session) Dialect() Dialect {
 	best := DialectUnknown
 	for d := DialectUnknown + 1; int(d) < len(s.dialects); d++ {
 		if s.dialects[d] > s.dialects[best] {
 			best = d
 		}
+	}
+	if best == DialectUnknown {
+		return s.reqDial
 	}
 	return best
 }
@@ -275,9 +299,13 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 	s.last = Event{Offset: f.Start, Len: int32(f.End - f.Start), At: f.At, Seq: -1, Item: -1,
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
+	s.frame = f
 	s.cur = nil
 	s.top.reset() // Member answers nil for any event without members, not the last one's
 	s.notes = s.notes[:0]
+	if ord == 0 && f.Kind == capture.FrameEvent {
+		s.applyRequest(ord) // no head: the first event already answers the request
+	}
 	switch f.Kind {
 	case capture.FrameComment:
 		ev.Type, ev.Kind = s.types.id([]byte(TypeComment)), KindKeepalive
@@ -287,6 +315,10 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		s.head(ev, f, ord)
 	default:
 		s.event(ev, f, ord, pre, sc)
+	}
+	if ord == 0 && !s.reqApplied {
+		s.learnExchange(f)
+		s.applyRequest(ord)
 	}
 	if ev.Dialect != DialectUnknown {
 		s.dialects[ev.Dialect]++
@@ -301,7 +333,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 	if s.opts.Observer != nil {
 		s.opts.Observer.Observe(s, ord, ev, f)
 	}
-	s.cur, s.unwrapped = nil, nil // the frame's bytes are not ours to keep
+	s.cur, s.unwrapped, s.frame = nil, nil, nil // the frame's bytes are not ours to keep
 	s.idx.Reset()
 	s.idx = &s.scanIdx
 	if cap(s.scratch) > maxKeptScratch {
@@ -353,6 +385,13 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		return
 	}
 	data := f.Data
+	if len(data) == 0 && len(emptyClaimers) > 0 {
+		if d := s.emptyOwner(f); d != DialectUnknown {
+			ev.Dialect = d
+			s.Assembly(d).Event(s, ev, "", nil, ord)
+			return
+		}
+	}
 	if isDoneSentinel(data) {
 		ev.Type, ev.Kind, ev.Dialect = s.types.id([]byte(TypeDone)), KindSentinel, s.lastDial
 		if s.done < 0 {

@@ -24,6 +24,10 @@ type Turns struct {
 	responses  map[int][]string // exchange → its response ids
 	order      []int            // the exchanges remembered, oldest first
 	keep       int              // how many to remember: KeptTurns when 0 (tests set fewer)
+	// marks holds what exchanges offer by their dialect's keys (Linker),
+	// and earlier each such exchange's request and keys: see LinkExchange.
+	marks   map[string]int
+	earlier map[int]Earlier
 }
 
 // KeptTurns is how many exchanges Turns remembers: far more than a
@@ -41,7 +45,8 @@ func (t *Turns) Add(id int, s *Session) {
 	}
 	_, known := t.responses[id]
 	_, knownCalls := t.calls[id]
-	added := false
+	_, knownMarks := t.earlier[id]
+	added := t.addMarks(id, s)
 	for _, r := range s.Responses {
 		if r.ID != "" {
 			t.byResponse[r.ID] = id
@@ -56,7 +61,7 @@ func (t *Turns) Add(id int, s *Session) {
 			added = true
 		}
 	}
-	if added && !known && !knownCalls {
+	if added && !known && !knownCalls && !knownMarks {
 		t.order = append(t.order, id)
 		keep := t.keep
 		if keep == 0 {
@@ -84,6 +89,7 @@ func (t *Turns) forget(id int) {
 	}
 	delete(t.responses, id)
 	delete(t.calls, id)
+	t.forgetMarks(id)
 }
 
 // Link finds the exchange a request continues, 0 for none, and the calls

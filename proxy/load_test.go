@@ -160,7 +160,10 @@ func TestProxyLoad(t *testing.T) {
 	var totalBytes int64
 	for _, s := range samples.List() {
 		data, _ := samples.Open(s.Name)
-		sess := model.NewSession(model.Options{})
+		// Read as the proxy reads it: the answer to the request it
+		// forwarded (not the one a recording sample's header states, which
+		// the upstream sends as comments).
+		sess := model.NewSession(model.Options{Exchange: &capture.Exchange{Method: http.MethodPost, RequestBody: []byte(`{"model":"load","stream":true}`)}})
 		_ = capture.FromReader(s.Name, capture.SourceSample, bytes.NewReader(data), false).Read(t.Context(),
 			capture.ReadOptions{Format: capture.FormatSSE}, func(f *capture.Frame) error { sess.Add(f); return nil })
 		sess.End(nil)

@@ -266,11 +266,17 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}{io.MultiReader(bytes.NewReader(kept), body), body}
 		}
 	}
+	sess.url = p.upstreamURL(r)
+	sess.reqHeader = r.Header.Clone()
 	sess.req = model.ParseRequest(sess.reqBody, r.URL.Path)
 	sess.learnChecks()
 	sess.prev, sess.unanswered = p.turns.Link(sess.req)
-	sess.url = p.upstreamURL(r)
-	sess.reqHeader = r.Header.Clone()
+	x := sess.exchange()
+	link := p.turns.LinkExchange(&x)
+	if sess.prev == 0 && link.Prev > 0 {
+		sess.prev, sess.link = link.Prev, link.Verb
+	}
+	sess.learnExchange(&x, link.Earlier)
 	sess.publish()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
 }

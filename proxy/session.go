@@ -73,6 +73,10 @@ type session struct {
 
 	reads []byte        // for the spill: each read's length and time (spillBody), or nil
 	endAt time.Duration // when the body ended (endModel), or capture.NoTime
+
+	// link says what the request does to prev when it is no turn of it
+	// (an MCP GET resumes its stream): see model.Exchange.Link.
+	link string
 }
 
 // newSession starts the session of a request. The checks observe every
@@ -113,6 +117,19 @@ func (ps *session) learnChecks() {
 	r := ps.req
 	ps.live.Lock()
 	ps.checks.SetRequest(&r)
+	ps.live.Unlock()
+}
+
+// learnExchange gives the session's model the exchange its stream
+// answers, request included, and the exchange it continues (an MCP GET
+// that resumes a stream carries the responses to that stream's
+// requests), before the head arrives: a dialect whose calls are in the
+// request (MCP) reads them there. The sessions list may be reading the
+// session: they are set under its lock.
+func (ps *session) learnExchange(x *capture.Exchange, earlier model.Earlier) {
+	s := ps.live.Lock()
+	s.SetExchange(x)
+	s.SetEarlier(earlier)
 	ps.live.Unlock()
 }
 
@@ -508,6 +525,7 @@ func (ps *session) logLine(s *model.Session) string {
 		return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) + "s"
 	}
 	kv("model", ps.req.Model)
+	kv("rpc", ps.req.RPC)
 	responded := ps.fr != nil
 	dialect, calls := "-", 0
 	var bytesIn int64
@@ -543,7 +561,10 @@ func (ps *session) logLine(s *model.Session) string {
 			kv("worst", worstRule(rep))
 		}
 	}
-	if ps.prev > 0 {
+	switch {
+	case ps.prev > 0 && ps.link != "":
+		kv(ps.link, "#"+strconv.Itoa(ps.prev)) // resumes=#4: an MCP GET that resumes #4's stream
+	case ps.prev > 0:
 		kv("turn-of", "#"+strconv.Itoa(ps.prev))
 	}
 	if len(ps.unanswered) > 0 {
@@ -625,7 +646,7 @@ func (ps *session) exchangeInfo() model.Exchange {
 		r := ps.req
 		ps.shown = &model.Request{
 			Header: h, Size: len(body), Tools: slices.Clone(r.Tools), ToolChoice: r.ToolChoice,
-			Parallel: r.Parallel, Previous: r.Previous, Outputs: slices.Clone(r.Outputs),
+			Parallel: r.Parallel, Previous: r.Previous, Outputs: slices.Clone(r.Outputs), RPC: r.RPC,
 		}
 	}
 	path := ps.path
@@ -636,7 +657,7 @@ func (ps *session) exchangeInfo() model.Exchange {
 		Exchange: ps.exchange(),
 		ID:       ps.id, Path: path, Model: ps.req.Model,
 		Dur: time.Since(ps.start), TTFB: ps.firstByte, TFE: ps.firstEvent,
-		Outcome: ps.state, TurnOf: ps.prev, Unanswered: slices.Clone(ps.unanswered),
+		Outcome: ps.state, TurnOf: ps.prev, Unanswered: slices.Clone(ps.unanswered), Link: ps.link,
 		Request: ps.shown, Record: ps.recPath,
 	}
 	if ps.state == "closed" && ps.ws != nil && ps.ws.parsers[0] != nil {

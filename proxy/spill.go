@@ -231,6 +231,8 @@ func loadSession(r *bufio.Reader, keepSecrets bool) (model.LoadedSession, error)
 	ps.reqHeader, ps.reqBody = meta.RequestHeader, meta.RequestBody
 	ps.req = model.ParseRequest(ps.reqBody, ps.path)
 	ps.learnChecks()
+	x := ps.exchange()
+	ps.learnExchange(&x, model.Earlier{})
 	if meta.Responded {
 		ps.headAt = meta.HeadAt
 		ps.respond(&http.Response{StatusCode: meta.Status, Proto: meta.Proto, Header: meta.ResponseHeader})

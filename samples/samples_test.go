@@ -295,6 +295,20 @@ var cases = []struct {
 		},
 	},
 	{
+		name:    "broken-mcp-id-type-changed",
+		dialect: "mcp",
+		calls:   []call{{"12", "create_invoice", `{"customer":"cus_8Hq2LmZx","amount_cents":12900,"currency":"EUR"}`}},
+		outcome: "truncated",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			if got := s.CallStatus(s.Calls()[0]); got != "incomplete" {
+				t.Errorf("call status = %s; want incomplete (the string id answers nothing)", got)
+			}
+			if ev := s.Events.At(1); ev.Flags&model.NonStandard == 0 {
+				t.Errorf("the response with id \"12\" is not flagged as answering nothing: %v", ev.Flags)
+			}
+		},
+	},
+	{
 		name:    "broken-sequence-gap",
 		dialect: "openai-responses",
 		calls:   []call{{"call_XwLITcshtqBILXicB80gDWbD", "get_weather", parisArgs}},
@@ -393,6 +407,34 @@ var cases = []struct {
 				if ev.Frame&capture.EndsCRLF == 0 {
 					t.Errorf("event %d frame flags %b; want CRLF line endings", i, ev.Frame)
 				}
+			}
+		},
+	},
+	{
+		name:    "mcp-tools-call-progress",
+		dialect: "mcp",
+		calls:   []call{{"7", "index_repository", `{"repo":"acme/billing-service","paths":["src/","docs/"]}`}},
+		text:    "Indexed acme/billing-service: 250 files, 4,812 symbols (1 file skipped).",
+		outcome: "completed",
+		check: func(t *testing.T, s *model.Session, _ []byte) {
+			it := s.Calls()[0]
+			var progress []int
+			for i, ev := range s.Events.All() {
+				if s.TypeName(ev.Type) == "notifications/progress" {
+					progress = append(progress, i)
+					if int(ev.Item) != it.Index {
+						t.Errorf("progress event %d is not tied to the call", i)
+					}
+				}
+			}
+			if len(progress) != 3 {
+				t.Errorf("progress events %v; want 3", progress)
+			}
+			if ev := s.Events.At(1); s.TypeName(ev.Type) != "(priming)" || ev.Kind != model.KindKeepalive {
+				t.Errorf("event 1 is %s %s; want the priming event, a keepalive", s.TypeName(ev.Type), ev.Kind)
+			}
+			if got := it.Status.AsOf(progress[0]); got != "in_progress" {
+				t.Errorf("the call is %q at the first progress; want in_progress", got)
 			}
 		},
 	},

@@ -296,6 +296,9 @@ func (c *Checker) Observe(s *model.Session, ord int, ev *model.Event, f *capture
 	if f.Kind == capture.FrameEvent && IsSSE(f) {
 		c.sse = true
 	}
+	if d := s.RequestDialect(); ord == 0 && d != model.DialectUnknown {
+		c.of(d) // the dialect of the request judges the stream, events or none (a request that got no response)
+	}
 	c.learnRecording(ord, f)
 	c.learnWebSocket(s, f)
 	c.observeFrame(s, ord, ev, f)

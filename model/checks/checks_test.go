@@ -424,6 +424,7 @@ func TestSamples(t *testing.T) {
 		"broken-done-args-differ.sse":            {"responses/args-done-mismatch"},
 		"broken-item-id-changes.sse":             {"responses/item-id-changed"},
 		"broken-sequence-gap.sse":                {"responses/seq-gap", "responses/text-done-mismatch"},
+		"broken-mcp-id-type-changed.sse":         {"mcp/response-unknown-id", "mcp/no-response"},
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.sse"))
 	if len(files) == 0 {

@@ -89,7 +89,9 @@ func (c *Checker) observeFrame(s *model.Session, ord int, ev *model.Event, f *ca
 		} else {
 			c.Add(fEmptyData, []int{ord}, "event %d has no data line", ord)
 		}
-	case blank(f.Data):
+	case blank(f.Data) && ev.Dialect == model.DialectUnknown:
+		// Empty data a dialect claimed is its own (MCP's priming event),
+		// judged by its rules.
 		c.Add(fEmptyData, []int{ord}, "event %d: data is empty (a heartbeat?); JSON.parse(\"\") fails on it", ord)
 	case ev.Kind == model.KindError:
 		// The body of an HTTP error: the error payload below reports it.
@@ -205,7 +207,9 @@ func (c *Checker) finishFraming(out *Checker, s *model.Session) {
 	}
 	// A connection that switched protocols (a WebSocket) may carry no
 	// event at all: its messages are comments, and that is no defect.
-	if ended, _ := s.Ended(); ended && fs.data == 0 && !Errored(s) && !s.Upgraded() {
+	// Nor may a stream that completed: an MCP notification's 202, a
+	// DELETE, a GET stream the server closed with nothing to say.
+	if ended, _ := s.Ended(); ended && fs.data == 0 && !Errored(s) && !s.Upgraded() && s.Outcome().State != model.OutcomeCompleted {
 		if s.Len() == 0 {
 			out.Add(fNoData, nil, "the stream is empty")
 		} else {

@@ -14,6 +14,7 @@ import (
 	"github.com/streamtap/streamtap/model/dialect/bedrock"
 	"github.com/streamtap/streamtap/model/dialect/chat"
 	"github.com/streamtap/streamtap/model/dialect/gemini"
+	"github.com/streamtap/streamtap/model/dialect/mcp"
 	"github.com/streamtap/streamtap/model/dialect/ollama"
 	"github.com/streamtap/streamtap/model/dialect/responses"
 )
@@ -40,6 +41,7 @@ var all = []struct {
 	{bedrock.Invoke, 0, &bedrock.InvokeRules},
 	{aisdkui.Protocol, 0, &aisdkui.Rules},
 	{aisdkdata.Protocol, 0, &aisdkdata.Rules},
+	{mcp.Protocol, 0, &mcp.Rules},
 }
 
 func init() {

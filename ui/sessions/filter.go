@@ -95,6 +95,9 @@ func (p *proxied) matches(words []string, keepSecrets bool) bool {
 	if p.dialect != 0 {
 		fields = append(fields, p.dialect.Info().Short, p.dialect.String())
 	}
+	if p.info.Request != nil && p.info.Request.RPC != "" {
+		fields = append(fields, p.info.Request.RPC) // what an MCP request calls: "tools/call add"
+	}
 	fields = append(fields, p.rules...)
 	for _, w := range words {
 		if !slices.ContainsFunc(fields, func(f string) bool { return strings.Contains(strings.ToLower(f), w) }) {

@@ -128,3 +128,33 @@ func TestSessionsSortByFindings(t *testing.T) {
 		t.Errorf("after a new session: %q", got)
 	}
 }
+
+// TestSessionsMCP: an MCP exchange names no model: the model column
+// shows what its request calls (model.Request.RPC: the tool, for a
+// tools/call), the filter finds the whole RPC, and the selected line says
+// what it does to the exchange it continues (resumes #1).
+func TestSessionsMCP(t *testing.T) {
+	m := NewSessions(Options{Source: "proxy"})
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 20})
+	for i, s := range []struct {
+		path, rpc, link string
+		turnOf          int
+	}{{"/mcp", "tools/call slow_count", "", 0}, {"/mcp2", "", "resumes", 1}} {
+		x := model.Exchange{Exchange: capture.Exchange{Method: "POST", Status: 200}, ID: i + 1, Path: s.path, Outcome: "completed", TurnOf: s.turnOf, Link: s.link}
+		if s.rpc != "" {
+			x.Request = &model.Request{RPC: s.rpc}
+		}
+		m.Update(Sessions([]model.SessionUpdate{{Info: x, Live: liveSession(nil, nil, true), Ended: true}}))
+	}
+	if v := plainView(m); !strings.Contains(v, "200 slow_count ") {
+		t.Errorf("the list does not show the tool called:\n%s", v)
+	}
+	press(m, "/", "t", "o", "o", "l", "s", "/", "enter")
+	if got := listedPaths(m); got != "/mcp" {
+		t.Errorf("filtering by the RPC lists %q; want /mcp", got)
+	}
+	press(m, "esc", "G")
+	if v := plainView(m); !strings.Contains(v, "resumes #1") {
+		t.Errorf("the selected line does not say it resumes #1:\n%s", v)
+	}
+}

@@ -4,6 +4,7 @@ package sessions
 // line under it and the selected session's line.
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -167,6 +168,16 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		}
 		return strconv.Itoa(in.Status), st.OK
 	case "model":
+		if in.Model == "" && in.Request != nil {
+			// What a JSON-RPC request (MCP) calls, where the model would
+			// be: the column is narrow, so a method that names its target
+			// ("tools/call slow_count") shows the target.
+			rpc := in.Request.RPC
+			if method, target, ok := strings.Cut(rpc, " "); ok && strings.Contains(method, "/") && !strings.ContainsAny(target, " ,") {
+				rpc = target
+			}
+			return termtext.Safe(rpc), st.Accent
+		}
 		return termtext.Safe(in.Model), st.Accent
 	case "dialect":
 		if d := p.dialect; d != model.DialectUnknown {
@@ -340,7 +351,7 @@ func (sp *Page) selectedLine() string {
 	sep := st.Subtle.Render(" · ")
 	parts := []string{st.Accent.Render(fmt.Sprintf("#%d", in.ID))}
 	if in.TurnOf > 0 {
-		parts = append(parts, st.Base.Render(fmt.Sprintf("answers #%d", in.TurnOf)))
+		parts = append(parts, st.Base.Render(fmt.Sprintf("%s #%d", cmp.Or(termtext.Safe(in.Link), "answers"), in.TurnOf)))
 	}
 	if len(in.Unanswered) > 0 {
 		parts = append(parts, st.Warn.Render("no tool output for "+termtext.Safe(strings.Join(in.Unanswered, ", "))))

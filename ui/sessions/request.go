@@ -131,10 +131,14 @@ func (p *requestPane) layout() []string {
 	}
 	out = append(out, st.Muted.Render(plain.Bytes(int64(r.Size))+" body"), "")
 	field("model", in.Model)
+	field("rpc", r.RPC)
 	field("previous_response_id", r.Previous)
 	field("tool_choice", r.ToolChoice)
 	field("parallel_tool_calls", r.Parallel)
-	if in.TurnOf > 0 {
+	switch {
+	case in.TurnOf > 0 && in.Link != "":
+		field(in.Link, fmt.Sprintf("#%d", in.TurnOf)) // an MCP GET resumes, a cancel cancels
+	case in.TurnOf > 0:
 		field("answers turn of", fmt.Sprintf("#%d", in.TurnOf))
 	}
 	if len(in.Unanswered) > 0 {

@@ -25,6 +25,9 @@ type Case struct {
 	// Request, when set, is the body of the request the stream answers
 	// (Checker.SetRequest).
 	Request string
+	// Earlier, when set, is the exchange the stream continues
+	// (model.Session.SetEarlier: an MCP GET that resumes a stream).
+	Earlier *model.Earlier
 }
 
 // Hit is a case whose stream fires rule, its first finding citing
@@ -50,7 +53,11 @@ func Sev(s checks.Severity) *checks.Severity { return &s }
 // Check checks a case's stream under the strict profile, with its request
 // when it has one, and returns the report and the stream's events.
 func Check(tc Case) (rep checks.Report, events int) {
-	opts, c := checks.Attach(model.Options{})
+	var mo model.Options
+	if tc.Earlier != nil {
+		mo.Earlier = *tc.Earlier
+	}
+	opts, c := checks.Attach(mo)
 	if tc.Request != "" {
 		r := model.ParseRequest([]byte(tc.Request), "/")
 		c.SetRequest(&r)
