@@ -173,3 +173,23 @@ func TestHARBigEntryDiskFull(t *testing.T) {
 		t.Fatalf("with room again the file reads %v, %v", a, err)
 	}
 }
+
+// TestHARHurryStream: a HAR written to a stream (a pipe) is cut the same
+// way past the deadline, and is one whole document at Close.
+func TestHARHurryStream(t *testing.T) {
+	t.Parallel()
+	var w bytes.Buffer
+	h := NewHAR(&w, HAROptions{})
+	writeHAREntry(t, h, 1, "data: {\"n\":1}\n\n")
+	body := events(2000, 2500)
+	if err := writeTimed(t, h, body, -time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a := readHARBack(t, &w)
+	if len(a.Entries) != 2 || len(a.Entries[1].Bytes()) != 0 || len(h.Cuts()) != 1 || !strings.Contains(w.String(), `"comment":"cut when TEST came: the body's first 0 of `) {
+		t.Errorf("entries %d, the second's body %d bytes, cuts %q", len(a.Entries), len(a.Entries[1].Bytes()), h.Cuts())
+	}
+}
