@@ -40,8 +40,8 @@ func shutdownSignals() []os.Signal {
 // file keeps). A second signal ends it at once. The 2 s the project
 // promises hold the command's output and its exit after finishBy.
 const (
-	finishBy  = 1300 * time.Millisecond
-	exitLimit = 1800 * time.Millisecond
+	finishBy  = 1200 * time.Millisecond
+	exitLimit = 1700 * time.Millisecond
 )
 
 // signalError is the cause of a context a shutdown signal cancelled:

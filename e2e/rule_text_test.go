@@ -19,8 +19,10 @@ func TestTmuxRuleText(t *testing.T) {
 	tm.waitFor("the findings pane", wait, func(s string) bool { return strings.Contains(s, "✗ err   responses/item-id-changed") })
 	tm.send("?")
 	tm.waitFor("the help to list o", wait, func(s string) bool { return strings.Contains(s, "finding's rule text") })
-	tm.send("Escape")
-	tm.waitFor("the help to close", wait, func(s string) bool { return !strings.Contains(s, "streamtap keys") })
+	tm.send("?") // esc, then o at once, would read as alt+o
+	tm.waitFor("the help to close", wait, func(s string) bool {
+		return !strings.Contains(s, "streamtap keys") && strings.Contains(s, "✗ err   responses/item-id-changed")
+	})
 	tm.send("o")
 	tm.waitFor("o to open the rule text", wait, func(s string) bool {
 		return strings.Contains(s, "rule responses/item-id-changed ─") && strings.Contains(s, "- **Wire:**") &&
