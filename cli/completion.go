@@ -152,7 +152,7 @@ func operandValues(c command, n int, cur string) ([]string, string) {
 		out, directive := defectValues(cur)
 		slices.Sort(out)
 		return out, directive
-	case strings.Contains(c.args, "FILE") || strings.Contains(c.args, "INPUT") || c.args == "A B":
+	case strings.Contains(c.args, "FILE") || strings.Contains(c.args, "INPUT") || strings.HasPrefix(c.args, "A B"):
 		return sampleOperands(cur), "files"
 	}
 	return nil, "" // a URL: nothing the program knows
