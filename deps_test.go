@@ -39,8 +39,8 @@ var layers = map[string][]string{
 	"ingest":   {"capture", "model"},
 	"inject":   {"capture", "model"}, // defects applied to a recording; inject/fault: transport faults of a served one
 	"samples":  nil,
-	"docs":     nil, // the reference pages the binary shows (rules.md)
-	"ui":       {"capture", "model", "samples", "termtext"},
+	"docs":     nil,                                                 // the reference pages the binary shows (rules.md)
+	"ui":       {"capture", "model", "samples", "termtext", "docs"}, // docs: the findings pane's rule text
 	"proxy":    {"capture", "model", "ingest", "termtext"},
 	"suite":    {"capture", "model", "termtext", "docs"}, // check over a suite: inputs, config, CI formats
 	"cli":      {"capture", "model", "ingest", "inject", "samples", "termtext", "ui", "proxy", "suite", "docs"},
@@ -287,7 +287,10 @@ func TestUIImportDirection(t *testing.T) {
 // that hands events to another finds it by name, model.Lookup); only
 // model/dialects, the registration list, imports them all, and only the
 // commands (cli) import it. Packages outside model may name a dialect's
-// exported constants (its event types), never register one.
+// exported constants (its event types), never register one; but ui knows
+// no dialect at all: what a view needs of one is in the core's contract
+// (DialectInfo, Shape, the explanations), so that a new dialect needs no
+// edit of the views.
 func TestModelImportDirection(t *testing.T) {
 	mod := modulePath(t)
 	const dialectDir, list = "model/dialect/", "model/dialects"
@@ -320,6 +323,8 @@ func TestModelImportDirection(t *testing.T) {
 			switch {
 			case rest == list && f.layer != "cli":
 				t.Errorf("%s imports %s; only the commands (cli/) register the dialects", f.path, imp)
+			case target != "" && f.layer == "ui":
+				t.Errorf("%s imports %s; ui knows no dialect: ask the core (model.DialectInfo, model.NamedByShape, Session.Shape)", f.path, imp)
 			case target == "" || target == own || dir == list:
 			case own != "":
 				t.Errorf("%s imports %s; a dialect imports no other dialect (find it by name: model.Lookup)", f.path, imp)

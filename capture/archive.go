@@ -6,6 +6,7 @@ package capture
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -141,6 +142,7 @@ type Archive struct {
 	// asked: slots say where each is (archive_open.go). src is nil when
 	// the entries are in Entries.
 	src    io.ReaderAt
+	ctx    context.Context // what OpenArchive was given: reading an entry gives way to it
 	size   int64
 	opt    ArchiveOptions
 	budget *inflateBudget
@@ -180,7 +182,7 @@ var ErrNotArchive = errors.New("not a HAR file or a cassette")
 // MaxInflatedFile. OpenArchive reads an archive from a file instead,
 // holding only where its entries are.
 func ReadArchive(data []byte, format Format, opt ArchiveOptions) (*Archive, error) {
-	a, err := OpenArchive(bytes.NewReader(data), int64(len(data)), format, opt)
+	a, err := OpenArchive(context.Background(), bytes.NewReader(data), int64(len(data)), format, opt)
 	if err != nil {
 		return nil, err
 	}

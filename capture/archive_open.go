@@ -17,6 +17,7 @@ package capture
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,13 +46,24 @@ type archiveSlot struct {
 // a time, whatever the file's size, but for a cassette that cannot be
 // cut into its items (see this file's comment), whose entries are read
 // at once.
-func OpenArchive(r io.ReaderAt, size int64, format Format, opt ArchiveOptions) (*Archive, error) {
+//
+// Indexing takes seconds on a file of 100 MB, and reading one big entry
+// (Entry, Source) a second: when ctx ends, OpenArchive, Entry and Source
+// return ctx's error at once, and the work in progress stops at its next
+// read of r (every read of r fails from then on), on a goroutine of its
+// own that nothing waits for.
+func OpenArchive(ctx context.Context, r io.ReaderAt, size int64, format Format, opt ArchiveOptions) (*Archive, error) {
+	r = &ctxReaderAt{ctx: ctx, r: r}
+	return interruptibly(ctx, func() (*Archive, error) { return openArchive(ctx, r, size, format, opt) })
+}
+
+func openArchive(ctx context.Context, r io.ReaderAt, size int64, format Format, opt ArchiveOptions) (*Archive, error) {
 	if format == FormatAuto {
 		head := make([]byte, min(size, archivePeek))
 		n, _ := r.ReadAt(head, 0)
 		format = DetectArchive(head[:n])
 	}
-	a := &Archive{Format: format, src: r, size: size, opt: opt, budget: newInflateBudget(opt)}
+	a := &Archive{Format: format, src: r, size: size, opt: opt, budget: newInflateBudget(opt), ctx: ctx}
 	var err error
 	switch format {
 	case FormatHAR:
@@ -84,6 +96,10 @@ func (a *Archive) Entry(i int) (*Entry, error) {
 	if a.src == nil {
 		return &a.Entries[i], nil
 	}
+	return interruptibly(a.context(), func() (*Entry, error) { return a.entry(i) })
+}
+
+func (a *Archive) entry(i int) (*Entry, error) {
 	a.mu.Lock()
 	s := a.slots[i]
 	a.mu.Unlock()
@@ -133,11 +149,73 @@ func (a *Archive) Index(i int) int {
 // Source is Entry(i).Source(name), or a source whose Read fails with why
 // the entry could not be read again.
 func (a *Archive) Source(i int, name string) *Source {
-	e, err := a.Entry(i)
+	if a.src == nil {
+		return a.Entries[i].Source(name)
+	}
+	// A compressed body is measured (inflated once) by Source.
+	src, err := interruptibly(a.context(), func() (*Source, error) {
+		e, err := a.entry(i)
+		if err != nil {
+			return nil, err
+		}
+		return e.Source(name), nil
+	})
 	if err != nil {
 		return &Source{Name: name, Kind: SourceFile, archive: true, err: err}
 	}
-	return e.Source(name)
+	return src
+}
+
+// context is the context the archive was opened with.
+func (a *Archive) context() context.Context {
+	if a.ctx == nil {
+		return context.Background()
+	}
+	return a.ctx
+}
+
+// interruptibly returns what f returns, or ctx's error as soon as ctx
+// ends, leaving f to end on its own goroutine: f's reads of an archive
+// fail once ctx ended (ctxReaderAt), so it ends soon, and nothing reads
+// what it builds.
+func interruptibly[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	if ctx.Done() == nil {
+		return f()
+	}
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}
+
+// ctxReaderAt is an archive's file, whose every read fails once ctx
+// ended.
+type ctxReaderAt struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (c *ctxReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.ReadAt(p, off)
 }
 
 // bufSize is the size of the buffers the archive's file is read through:

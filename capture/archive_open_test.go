@@ -3,6 +3,7 @@ package capture
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -58,7 +59,7 @@ func TestOpenArchiveMatchesWholeParse(t *testing.T) {
 		switch name {
 		case "quoted lines", "alias across", "flow list", "json", "key again":
 		default: // read from the file, an item at a time, not whole
-			if oa, err := OpenArchive(bytes.NewReader(data), int64(len(data)), FormatCassette, ArchiveOptions{}); err != nil || oa.src == nil {
+			if oa, err := OpenArchive(context.Background(), bytes.NewReader(data), int64(len(data)), FormatCassette, ArchiveOptions{}); err != nil || oa.src == nil {
 				t.Errorf("%s: OpenArchive read it whole (%v); want it cut into its items", name, err)
 			}
 		}
@@ -112,7 +113,7 @@ func TestOpenArchiveHoldsNoEntry(t *testing.T) {
 			`"response":{"status":200,"content":{"mimeType":"text/event-stream","text":"data: %s\n\n"}}}`, strings.Repeat("x", 1000))
 	}
 	b.WriteString(`],"creator":{"name":"x"}}}`)
-	a, err := OpenArchive(strings.NewReader(b.String()), int64(b.Len()), FormatAuto, ArchiveOptions{})
+	a, err := OpenArchive(context.Background(), strings.NewReader(b.String()), int64(b.Len()), FormatAuto, ArchiveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,14 +21,32 @@ import (
 // with nil after the server ended its side cleanly or the error that
 // ended it (ErrClosedEarly when the connection was closed first). Read,
 // Write and Close may be called from different goroutines.
+//
+// The server chunks read while a client chunk is on its way wait for it,
+// at most MaxHeld bytes of them: a server that keeps sending while it
+// takes none of the client's bytes would make them grow without end.
+// Past the bound the client chunk is handed to the sink before its write
+// returns (it was sent before those server chunks came; the server may
+// still take it), and the server chunks follow it. Waiting for the write
+// instead (stopping reading the server) would hang a server that reads
+// nothing while it writes: it waits for the proxy to read, the proxy for
+// it to read.
 type DuplexTee struct {
 	teeEnd
 	rw   io.ReadWriteCloser
 	sink func(from WSDir, p []byte, at time.Duration)
 
-	held    []heldChunk // server chunks read, not yet handed to the sink
-	writing bool        // a client chunk is on its way to the server
+	held      []heldChunk // server chunks read, not yet handed to the sink
+	heldBytes int
+	writing   bool          // a client chunk is on its way to the server
+	sending   []byte        // that chunk (Write's, read here only while it waits)
+	sendingAt time.Duration // when Write was called with it
+	sunk      bool          // it went to the sink before its write returned
 }
+
+// MaxHeld is how many bytes of the server's a DuplexTee holds while a
+// client chunk is on its way to the server.
+const MaxHeld = 1 << 20
 
 // heldChunk is a server chunk and when it arrived. Its buffer is reused.
 type heldChunk struct {
@@ -46,7 +64,7 @@ func NewDuplexTee(rw io.ReadWriteCloser, start time.Time,
 // Read reads what the server sent.
 func (t *DuplexTee) Read(p []byte) (int, error) {
 	t.mu.Lock()
-	if !t.writing {
+	if !t.writing || t.sunk {
 		t.deliver()
 	}
 	t.mu.Unlock()
@@ -60,6 +78,11 @@ func (t *DuplexTee) Read(p []byte) (int, error) {
 	if n > 0 {
 		t.hold(p[:n], at)
 	}
+	if t.writing && !t.sunk && t.heldBytes > MaxHeld {
+		// The next Read hands the held chunks over, after this one.
+		t.sink(WSClient, t.sending, t.sendingAt)
+		t.sunk = true
+	}
 	if err != nil && t.err == nil {
 		t.err = err
 	}
@@ -72,15 +95,15 @@ func (t *DuplexTee) Write(p []byte) (int, error) {
 	at := time.Since(t.start)
 	t.mu.Lock()
 	t.deliver() // read before this chunk came: they go first
-	t.writing = true
+	t.writing, t.sending, t.sendingAt = true, p, at
 	t.mu.Unlock()
 	n, err := t.rw.Write(p)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.writing = false
-	if n > 0 && !t.closed {
+	if n > 0 && !t.closed && !t.sunk {
 		t.sink(WSClient, p[:n], at)
 	}
+	t.writing, t.sending, t.sunk = false, nil, false
 	return n, err
 }
 
@@ -94,6 +117,7 @@ func (t *DuplexTee) hold(p []byte, at time.Duration) {
 	}
 	h := &t.held[len(t.held)-1]
 	h.data, h.at = append(h.data[:0], p...), at
+	t.heldBytes += len(p)
 }
 
 // deliver hands the held server chunks to the sink. t.mu is held.
@@ -103,7 +127,7 @@ func (t *DuplexTee) deliver() {
 			t.sink(WSServer, t.held[i].data, t.held[i].at)
 		}
 	}
-	t.held = t.held[:0]
+	t.held, t.heldBytes = t.held[:0], 0
 }
 
 // Close closes the connection to the server, delivers what is pending and

@@ -72,18 +72,46 @@ func TestDuplexTeeDelivery(t *testing.T) {
 }
 
 // TestDuplexTeeConcurrent: both directions at once over a real connection
-// (run with -race): every byte arrives and is handed to the sink once.
+// (run with -race): every byte arrives and is handed to the sink once,
+// also when the server reads slowly while it sends more than MaxHeld.
 func TestDuplexTeeConcurrent(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		name string
+		down int
+		slow time.Duration // between the server's reads
+	}{
+		{"both ways", 100000, 0},
+		{"a server that reads slowly", 3 * MaxHeld, time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			duplexConcurrent(t, c.down, c.slow)
+		})
+	}
+}
+
+// slowReader reads r a read at a time, each after a pause.
+type slowReader struct {
+	r     io.Reader
+	pause time.Duration
+}
+
+func (s slowReader) Read(p []byte) (int, error) {
+	time.Sleep(s.pause)
+	return s.r.Read(p[:min(len(p), 512)])
+}
+
+func duplexConcurrent(t *testing.T, size int, slow time.Duration) {
 	proxySide, server := net.Pipe()
 	seen := map[WSDir]*bytes.Buffer{WSClient: {}, WSServer: {}}
 	tee := NewDuplexTee(proxySide, time.Now(),
 		func(from WSDir, p []byte, _ time.Duration) { seen[from].Write(p) },
 		func(error, time.Duration) {})
-	up, down := bytes.Repeat([]byte("u"), 100000), bytes.Repeat([]byte("d"), 100000)
+	up, down := bytes.Repeat([]byte("u"), 100000), bytes.Repeat([]byte("d"), size)
 	var wg sync.WaitGroup
 	var atServer bytes.Buffer
-	wg.Go(func() { _, _ = io.Copy(&atServer, server) }) // until the tee closes
+	wg.Go(func() { _, _ = io.Copy(&atServer, slowReader{server, slow}) }) // until the tee closes
 	wg.Go(func() { _, _ = server.Write(down) })
 	var writes sync.WaitGroup
 	writes.Go(func() {
@@ -145,5 +173,71 @@ func TestDuplexTeeOrder(t *testing.T) {
 	_ = tee.Close()
 	if want := "client:question server:ans server:wer"; strings.Join(got, " ") != want {
 		t.Errorf("sink got %q; want %q", strings.Join(got, " "), want)
+	}
+}
+
+// endless is a server that sends forever: each read is n bytes of 's'.
+type endless struct{ n int }
+
+func (e endless) Read(p []byte) (int, error) {
+	k := min(len(p), e.n)
+	for i := range p[:k] {
+		p[i] = 's'
+	}
+	return k, nil
+}
+
+// TestDuplexTeeHeldBounded: a server that keeps sending while a client
+// chunk waits on its way to it (the server takes none of it) holds at
+// most MaxHeld bytes and a read in the tee: past the bound the client
+// chunk goes to the sink first, once, and the server's chunks follow it
+// in order. The reading never waits for the write (a server that reads
+// nothing while it writes would hang). Before, every server chunk was
+// held until the write returned: 64 MiB here.
+func TestDuplexTeeHeldBounded(t *testing.T) {
+	t.Parallel()
+	conn := &slowWrites{Reader: endless{32 << 10}, started: make(chan struct{}), release: make(chan struct{})}
+	var got []string
+	var server int
+	tee := NewDuplexTee(conn, time.Now(),
+		func(from WSDir, p []byte, _ time.Duration) {
+			if from == WSServer {
+				server += len(p)
+				if len(got) == 0 || got[len(got)-1] != "server" {
+					got = append(got, "server")
+				}
+				return
+			}
+			got = append(got, from.String()+":"+string(p))
+		},
+		func(error, time.Duration) {})
+	wrote := make(chan struct{})
+	go func() { _, _ = tee.Write([]byte("question")); close(wrote) }()
+	<-conn.started
+	buf := make([]byte, 32<<10)
+	const total = 64 << 20
+	most := 0
+	for read := 0; read < total; {
+		n, err := tee.Read(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read += n
+		tee.mu.Lock()
+		held := 0
+		for _, h := range tee.held {
+			held += len(h.data)
+		}
+		most = max(most, held)
+		tee.mu.Unlock()
+	}
+	close(conn.release)
+	<-wrote
+	_ = tee.Close()
+	if most > MaxHeld+len(buf) {
+		t.Errorf("the tee held %d bytes of the server's while the client's write waited; want at most %d", most, MaxHeld+len(buf))
+	}
+	if want := "client:question server"; strings.Join(got, " ") != want || server != total {
+		t.Errorf("sink got %q and %d server bytes; want %q and %d", strings.Join(got, " "), server, want, total)
 	}
 }

@@ -72,7 +72,7 @@ func (in *archiveInput) close() {
 // would wait for bytes a live stream has not sent yet. A file's archive
 // is read from the file as its sessions are asked for; standard input's
 // is read into memory.
-func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
+func loadArchive(ctx context.Context, o options, stdin *os.File) (*archiveInput, error) {
 	if _, isSample := sampleOperand(o.input); o.sample != "" || isSample {
 		return nil, nil
 	}
@@ -98,7 +98,9 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 	switch {
 	case o.input == "" || o.input == "-":
 		in.name = "stdin"
-		data, err := io.ReadAll(stdin)
+		sr, done := capture.Interruptible(ctx, stdin)
+		data, err := io.ReadAll(sr)
+		done()
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +124,7 @@ func loadArchive(o options, stdin *os.File) (*archiveInput, error) {
 		in.wants = in.wants || wants
 		return model.IsLLMExchange(e)
 	}
-	ar, err := capture.OpenArchive(r, size, format, capture.ArchiveOptions{KeepSecrets: o.keepSecrets, Keep: keep})
+	ar, err := capture.OpenArchive(ctx, r, size, format, capture.ArchiveOptions{KeepSecrets: o.keepSecrets, Keep: keep})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.name, err)
 	}
@@ -265,7 +267,7 @@ func runArchive(ctx context.Context, r *reader, ar *archiveInput, o options, std
 	o.format = capture.FormatAuto // an entry reads as `curl -i` output
 	var har *harFile
 	if o.saveHAR != "" {
-		h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
+		h, err := createHAR(ctx, o.saveHAR, o.keepSecrets, o.force, stderr)
 		if err != nil {
 			return err
 		}

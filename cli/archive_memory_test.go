@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +49,7 @@ func TestArchiveHeldAsAnIndex(t *testing.T) {
 		size := len(text)
 		har, cas = strings.Builder{}, strings.Builder{}
 		before := heap()
-		ar, err := loadArchive(options{input: path}, nil)
+		ar, err := loadArchive(context.Background(), options{input: path}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -274,6 +274,15 @@ func TestSaveHARRoundTripOnSamples(t *testing.T) {
 			if got != want {
 				t.Errorf("%s of %s through a HAR =\n%s\nwant\n%s\n%s", cmd, name, got, want, errs)
 			}
+			// The same HAR on standard input, told by --format.
+			b, err := os.ReadFile(har)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args[1] = "-"
+			if _, got, errs := runCLI(t, b, append(args, "--format", "har")...); got != want {
+				t.Errorf("%s of %s through a HAR on stdin =\n%s\nwant\n%s\n%s", cmd, name, got, want, errs)
+			}
 		}
 	}
 }

@@ -103,10 +103,10 @@ func (rf *ruleFlags) policyFor(o options, dir string) (options, checks.Config, s
 }
 
 // passedOver says on w that the search for a config file passed over one
-// (another user's), once for each.
+// (another user's), once for each, and that --config reads it.
 func passedOver(w io.Writer) func(path, why string) {
 	return func(path, why string) {
-		fmt.Fprintf(w, "streamtap: passed over the config file %s: %s\n", termtext.Safe(path), why)
+		fmt.Fprintf(w, "streamtap: passed over the config file %s: %s: name it with --config to use it\n", termtext.Safe(path), why)
 	}
 }
 
@@ -247,7 +247,10 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	// request body, a tool's config): it is skipped, not failed, when it
 	// holds no LLM stream. Named on the command line, it is judged.
 	mayHoldNone := in.Found && suite.IsGenericName(in.Path)
-	ar, err := loadArchive(o, stdin)
+	ar, err := loadArchive(ctx, o, stdin)
+	if errors.Is(err, context.Canceled) {
+		return nil, readError(err)
+	}
 	if mayHoldNone && errors.Is(err, errNoLLMExchange) {
 		return []suite.Verdict{{Input: in.Path, File: in.Path, Skipped: "no LLM exchange in it", Last: -1}}, nil
 	}
@@ -267,7 +270,7 @@ func checkInput(ctx context.Context, in suite.Input, o options, stdin *os.File, 
 	}
 	defer src.Close()
 	if o.saveHAR != "" {
-		closeHAR, err := saveHAR(src, nil, o)
+		closeHAR, err := saveHAR(ctx, src, nil, o, stderr)
 		if err != nil {
 			return unreadable(err), nil
 		}

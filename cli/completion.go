@@ -19,8 +19,9 @@ import (
 )
 
 const completionAbout = `Prints a script that completes streamtap's commands, flags, flag values
-(sample names, rule ids, formats, outcomes) and files in SHELL: bash, zsh
-or fish. The script asks the streamtap on your PATH what to complete, so
+(sample names, rule ids, formats, outcomes), operands (rule ids for
+rules, defects for inject, sample:NAME) and files in SHELL: bash, zsh or
+fish. The script asks the streamtap on your PATH what to complete, so
 it knows every command and flag of that binary and never goes stale.
 
   bash: source <(streamtap completion bash)          (in ~/.bashrc)
@@ -127,35 +128,52 @@ func complete(words []string) ([]string, string) {
 	}
 
 	// An operand.
-	if name == "" && !hasOperand(rest) {
+	n := operands(rest)
+	if name == "" && n == 0 {
 		// The command, or the inspector's FILE.
 		return append(withPrefix(commandNames(), cur), sampleOperands(cur)...), "files"
 	}
+	return operandValues(c, n, cur)
+}
+
+// operandValues completes operand n (from 0) of command c, as its args
+// name it: a command, a shell, rule ids, defects, or a file (or
+// sample:NAME). TestCompletionKnowsEveryOperand holds every command's
+// args to a case here.
+func operandValues(c command, n int, cur string) ([]string, string) {
 	switch {
 	case c.args == "[COMMAND]":
 		return withPrefix(commandNames(), cur), ""
 	case c.name == "completion":
 		return withPrefix(completionShells, cur), ""
-	case strings.Contains(c.args, "FILE") || strings.HasPrefix(c.args, "A B"):
+	case strings.HasPrefix(c.args, "[RULE"):
+		return ruleValues(cur)
+	case strings.HasPrefix(c.args, "DEFECT") && n == 0:
+		out, directive := defectValues(cur)
+		slices.Sort(out)
+		return out, directive
+	case strings.Contains(c.args, "FILE") || strings.Contains(c.args, "INPUT") || strings.HasPrefix(c.args, "A B"):
 		return sampleOperands(cur), "files"
 	}
-	return nil, ""
+	return nil, "" // a URL: nothing the program knows
 }
 
-// hasOperand reports whether args (without the command) hold an operand:
-// a word that is neither a flag nor a flag's value.
-func hasOperand(args []string) bool {
+// operands counts the operands in args (without the command): the words
+// that are neither a flag nor a flag's value.
+func operands(args []string) int {
 	takesValue := valueFlags()
+	n := 0
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "-" || !strings.HasPrefix(a, "-") {
-			return true
+			n++
+			continue
 		}
 		if name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "="); !hasValue && takesValue[name] {
 			i++
 		}
 	}
-	return false
+	return n
 }
 
 // sampleOperands offers sample:NAME, which every command reads where it

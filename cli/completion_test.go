@@ -56,6 +56,11 @@ func completionCases() []completionCase {
 		{"streamtap check --request ", nil, "files"},
 		{"streamtap proxy --listen ", nil, ""},
 		{"streamtap --json calls --se", []string{"--session"}, ""},
+		{"streamtap rules responses/item-id", []string{"responses/item-id-changed", "responses/item-id-missing"}, ""},
+		{"streamtap rules --json chat/identity-changed gemini/", []string{"gemini/*", "gemini/args-not-object", "gemini/finish-reason-nonstandard",
+			"gemini/partial-args-no-end-marker", "gemini/partial-args-unterminated"}, ""},
+		{"streamtap inject cr", []string{"cr", "crc", "created-switch", "crlf"}, ""},
+		{"streamtap inject crlf sample:responses-", sampleOps, "files"},
 	}
 }
 
@@ -112,6 +117,23 @@ func TestCompletionKnowsEveryFlag(t *testing.T) {
 			if !slices.Contains(got, f) {
 				t.Errorf("streamtap %s -<TAB> lacks %s: %q", c.name, f, got)
 			}
+		}
+	}
+}
+
+// TestCompletionKnowsEveryOperand: every command's operands complete
+// (rule ids, defects, a file or sample:NAME, a command, a shell), but a
+// URL, which the program cannot know; `streamtap rules <TAB>` used to
+// offer nothing.
+func TestCompletionKnowsEveryOperand(t *testing.T) {
+	t.Parallel()
+	for _, c := range commands() {
+		if c.args == "" || c.name == "" {
+			continue
+		}
+		got, directive := complete([]string{c.name, ""})
+		if len(got) == 0 && directive == "" && c.args != "URL" {
+			t.Errorf("streamtap %s <TAB> (%s) completes nothing", c.name, c.args)
 		}
 	}
 }

@@ -94,7 +94,7 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 		return usageError("diff", errors.New("only one of A and B can be - (stdin)"))
 	}
 	warnUnmatchedIgnores("streamtap diff", o.compare.ignore, positional, stderr)
-	if len(positional) > 2 || severalStreams(positional[0], format, stdin) {
+	if len(positional) > 2 || severalStreams(ctx, positional[0], format, stdin) {
 		return diffLegs(ctx, positional, format, o.compare.options(), o.json, stdin, stdout, stderr)
 	}
 	return diffStreams(ctx, [2]string(positional), format, o.compare.options(), o.json, stdin, stdout, stderr)
@@ -210,7 +210,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 		src = capture.FromReader("stdin", capture.SourceStdin, stdin, true)
 	default:
 		var err error
-		if src, format, err = openDiffOperand(arg, format, stdin); err != nil {
+		if src, format, err = openDiffOperand(ctx, arg, format, stdin); err != nil {
 			return nil, nil, err
 		}
 		raw = src.ReaderAt()
@@ -230,12 +230,12 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 // vercel/ai fixture; an archive (HAR, cassette) of one session is that
 // session's stream, read as `curl -i` output; an archive of several is an
 // error, since diff compares one stream with one.
-func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*capture.Source, capture.Format, error) {
+func openDiffOperand(ctx context.Context, arg string, format capture.Format, stdin *os.File) (*capture.Source, capture.Format, error) {
 	format = inputFormat(arg, format)
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		return nil, format, fmt.Errorf("%s is a folder: compare it as the provider's streams of an app's turn, before the app's one stream (streamtap diff %s APP)", arg, arg)
 	}
-	ar, err := loadArchive(options{input: arg, format: format}, stdin)
+	ar, err := loadArchive(ctx, options{input: arg, format: format}, stdin)
 	switch {
 	case err != nil:
 		return nil, format, operandError(arg, err)

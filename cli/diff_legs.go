@@ -28,14 +28,14 @@ import (
 
 // severalStreams reports whether operand arg stands for several streams:
 // a folder, or an archive of more than one session.
-func severalStreams(arg string, format capture.Format, stdin *os.File) bool {
+func severalStreams(ctx context.Context, arg string, format capture.Format, stdin *os.File) bool {
 	if _, isSample := sampleOperand(arg); isSample || arg == "-" {
 		return false
 	}
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		return true
 	}
-	ar, err := loadArchive(options{input: arg, format: inputFormat(arg, format)}, stdin)
+	ar, err := loadArchive(ctx, options{input: arg, format: inputFormat(arg, format)}, stdin)
 	if err != nil || ar == nil {
 		return false
 	}
@@ -212,7 +212,7 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 			return nil, nil, []string{arg + " holds no file"}, nil
 		}
 	default:
-		ar, err := loadArchive(options{input: arg, format: inputFormat(arg, format)}, stdin)
+		ar, err := loadArchive(ctx, options{input: arg, format: inputFormat(arg, format)}, stdin)
 		if err != nil {
 			return nil, nil, nil, operandError(arg, err)
 		}

@@ -41,9 +41,9 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 	if a == "-" && isTerminal(stdin) {
 		return usageError("", errors.New("--diff: A would be read from the terminal; pipe a stream in or give a FILE"))
 	}
-	ar, err := loadArchive(o, stdin)
+	ar, err := loadArchive(ctx, o, stdin)
 	if err == nil {
-		err = diffPageOperands(ar, o, stdin)
+		err = diffPageOperands(ctx, ar, o, stdin)
 	}
 	var src *capture.Source
 	switch {
@@ -54,14 +54,14 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 		src, err = openSource(ctx, o, stdin, stderr, false)
 	}
 	if err != nil {
-		return err
+		return readError(err)
 	}
 	defer src.Close()
 	for _, save := range []struct {
 		on   bool
 		open func() (func(), error)
 	}{
-		{o.saveHAR != "", func() (func(), error) { return saveHAR(src, nil, o) }},
+		{o.saveHAR != "", func() (func(), error) { return saveHAR(ctx, src, nil, o, stderr) }},
 		{o.saveTimed != "", func() (func(), error) { return saveTimed(src, o) }},
 	} {
 		if !save.on {
@@ -103,14 +103,14 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 // diffPageOperands says why A (ar, when A is an archive) or B cannot be
 // shown on the diff page, before it opens: each must be one stream, as
 // for `streamtap diff` (an archive of one session is its stream).
-func diffPageOperands(ar *archiveInput, o options, stdin *os.File) error {
+func diffPageOperands(ctx context.Context, ar *archiveInput, o options, stdin *os.File) error {
 	if ar != nil && ar.len() != 1 {
 		return severalSessions(ar)
 	}
 	if _, ok := sampleOperand(o.diff); ok {
 		return nil
 	}
-	src, _, err := openDiffOperand(o.diff, o.format, stdin)
+	src, _, err := openDiffOperand(ctx, o.diff, o.format, stdin)
 	if err != nil {
 		return err
 	}

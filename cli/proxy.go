@@ -20,6 +20,7 @@ import (
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/proxy"
+	"github.com/streamtap/streamtap/suite"
 	"github.com/streamtap/streamtap/termtext"
 	"github.com/streamtap/streamtap/ui"
 )
@@ -54,8 +55,19 @@ type proxyOptions struct {
 	clients     clientLimits
 	keep        int // with the sessions list: how many sessions it keeps, 0 for all
 	// rules is the config file's rule changes (.streamtap.yaml, found from
-	// the working directory up), for the findings of the log line.
-	rules checks.Config
+	// the working directory up), for the findings of the log line; passed
+	// says each config file the search passed over (another user's), which
+	// check and rules say on stderr too.
+	rules  checks.Config
+	passed []passedFile
+}
+
+// passedFile is a config file the search passed over, and why.
+type passedFile struct{ path, why string }
+
+// String is the line the log says it in.
+func (p passedFile) String() string {
+	return fmt.Sprintf("streamtap: passed over the config file %s: %s: the proxy grades its sessions without it", termtext.Safe(p.path), p.why)
 }
 
 // proxyLeg is a listener and the upstream it forwards to.
@@ -220,7 +232,10 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	if err != nil {
 		return usageError("proxy", err)
 	}
-	if o.rules, err = new(ruleFlags).configFor(""); err != nil {
+	rf := &ruleFlags{configs: suite.Configs{PassedOver: func(path, why string) {
+		o.passed = append(o.passed, passedFile{path, why})
+	}}}
+	if o.rules, err = rf.configFor(""); err != nil {
 		return err
 	}
 	if o.record != "" {
@@ -233,7 +248,7 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		return err
 	}
 	if o.saveHAR != "" {
-		h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
+		h, err := createHAR(ctx, o.saveHAR, o.keepSecrets, o.force, stderr)
 		if err != nil {
 			for _, l := range legs {
 				l.Listener.Close()
@@ -258,12 +273,29 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 		fmt.Fprintln(stderr, "streamtap: no terminal for the sessions list: the log goes to stderr, and --keep and --log do nothing")
 	}
 	p := proxy.New(o.proxy(nil), stderr)
+	for _, p := range o.passed {
+		fmt.Fprintln(stderr, p)
+	}
 	if len(legs) == 1 {
 		fmt.Fprintf(stderr, "streamtap: proxy on %s (point the client's base URL here)\n", o.legsShown(legs, false))
 	} else {
 		fmt.Fprintf(stderr, "streamtap: proxy on %s (an app's client to the first, its provider's baseURL to the second: their sessions are linked)\n", o.legsShown(legs, false))
 	}
 	return p.ServeLegs(ctx, legs)
+}
+
+// tuiWarning is what the sessions list's status line keeps saying of the
+// config files the search passed over (another user's), whose lines on
+// stderr the screen hides; "" for none.
+func tuiWarning(o proxyOptions) string {
+	if len(o.passed) == 0 {
+		return ""
+	}
+	w := "passed over config " + o.passed[0].path + ": " + o.passed[0].why // the status line escapes it
+	if n := len(o.passed) - 1; n > 0 {
+		w += fmt.Sprintf(" (and %d more)", n)
+	}
+	return w
 }
 
 // terminalOf returns the first of ws that is a terminal, or nil: the
@@ -301,8 +333,12 @@ func runProxyTUI(ctx context.Context, o proxyOptions, legs []proxy.Leg, out *os.
 		defer f.Close()
 		logw = f
 	}
+	for _, p := range o.passed {
+		fmt.Fprintln(logw, p)
+	}
 	m := ui.NewSessions(ui.Options{
 		Source:      "proxy " + o.legsShown(legs, true),
+		Warning:     tuiWarning(o),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,

@@ -88,9 +88,9 @@ func runReading(ctx context.Context, r *reader, args []string, stdin *os.File, s
 			return err
 		}
 	}
-	ar, err := loadArchive(o, stdin)
+	ar, err := loadArchive(ctx, o, stdin)
 	if err != nil {
-		return r.fail(err)
+		return r.fail(readError(err))
 	}
 	if ar != nil {
 		if ar.cut != "" {
@@ -107,7 +107,7 @@ func runReading(ctx context.Context, r *reader, args []string, stdin *os.File, s
 	}
 	defer src.Close()
 	if o.saveHAR != "" {
-		closeHAR, err := saveHAR(src, nil, o)
+		closeHAR, err := saveHAR(ctx, src, nil, o, stderr)
 		if err != nil {
 			return r.fail(err)
 		}

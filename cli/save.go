@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/termtext"
 )
 
 // Every file the commands write goes through createOutput
@@ -42,33 +45,46 @@ func saveTimed(src *capture.Source, o options) (func(), error) {
 
 // harFile is the HAR --save-har writes.
 type harFile struct {
-	f *capture.Output
-	h *capture.HAR
+	f      *capture.Output
+	h      *capture.HAR
+	stderr io.Writer
+	watch  func() bool // stops the signal's watch
 }
 
-// createHAR creates the HAR file of --save-har at path.
-func createHAR(path string, keepSecrets, force bool) (*harFile, error) {
+// createHAR creates the HAR file of --save-har at path. From a shutdown
+// signal on, what it writes ends within finishBy of the signal: an entry
+// being written that would not is cut (capture.HAR.Hurry), and its close
+// says so on stderr.
+func createHAR(ctx context.Context, path string, keepSecrets, force bool, stderr io.Writer) (*harFile, error) {
 	f, err := createOutput("--save-har", path, force)
 	if err != nil {
 		return nil, err
 	}
-	return &harFile{f: f, h: capture.NewHAR(f, capture.HAROptions{KeepSecrets: keepSecrets, Version: moduleVersion()})}, nil
+	h := &harFile{f: f, h: capture.NewHAR(f, capture.HAROptions{KeepSecrets: keepSecrets, Version: moduleVersion()}), stderr: stderr}
+	h.watch = onSignal(ctx, func(se *signalError) {
+		h.h.Hurry(se.at.Add(finishBy), signalName(se.sig)+" came")
+	})
+	return h, nil
 }
 
 // close ends the HAR and closes its file; the error names the entries
-// not written, if any.
+// not written, if any. Each entry a signal cut is said on stderr.
 func (h *harFile) close() error {
+	h.watch()
 	err := h.h.Close()
 	if cerr := h.f.Close(); err == nil {
 		err = cerr
+	}
+	for _, cut := range h.h.Cuts() {
+		fmt.Fprintf(h.stderr, "streamtap: --save-har %s: %s\n", termtext.Safe(h.f.Path()), termtext.Safe(cut))
 	}
 	return err
 }
 
 // saveHAR makes src also write a HAR entry to o.saveHAR as it is read;
 // the returned function ends the HAR.
-func saveHAR(src *capture.Source, x *capture.Exchange, o options) (func(), error) {
-	h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
+func saveHAR(ctx context.Context, src *capture.Source, x *capture.Exchange, o options, stderr io.Writer) (func(), error) {
+	h, err := createHAR(ctx, o.saveHAR, o.keepSecrets, o.force, stderr)
 	if err != nil {
 		return nil, err
 	}

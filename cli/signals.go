@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,21 +30,53 @@ func shutdownSignals() []os.Signal {
 	return sigs
 }
 
-// Past the first shutdown signal, the process ends by itself if the
-// command has not: at exitGrace if it sits idle (it waits for something
-// that will not come: the wedge a signal must never leave silent), and at
-// the latest at exitLimit while it still works (finishing a big
-// --save-har). A second signal ends it at once.
+// Past the first shutdown signal, a command has finishBy to finish its
+// files: a --save-har entry that would take longer is cut where it
+// stands (capture.HAR.Hurry), its comment saying what it kept. The
+// process ends by itself at exitLimit if the command has not, whatever
+// it is doing: waiting for something that will not come (the wedge a
+// signal must never leave silent), or a write that cannot end in time.
+// Every file is whole then (see docs/security.md: what the --save-har
+// file keeps). A second signal ends it at once. The 2 s the project
+// promises hold the command's output and its exit after finishBy.
 const (
-	exitGrace = 1700 * time.Millisecond
-	exitLimit = 10 * time.Second
+	finishBy  = 1200 * time.Millisecond
+	exitLimit = 1700 * time.Millisecond
 )
 
-// notifyShutdown returns a context cancelled by the first shutdown signal.
-// From then on the signals have their default action again, so a second
-// ^C ends a drain the user does not want to wait for; and a watch ends the
-// process if the command does not (see exitGrace), saying so on stderr,
-// with every goroutine's stack under STREAMTAP_DEBUG=1.
+// signalError is the cause of a context a shutdown signal cancelled:
+// which signal, and when it came (finishBy counts from then).
+type signalError struct {
+	sig os.Signal
+	at  time.Time
+}
+
+func (e *signalError) Error() string { return fmt.Sprintf("%v signal received", e.sig) }
+
+// signalled returns the signal that cancelled ctx, if one did.
+func signalled(ctx context.Context) (*signalError, bool) {
+	var se *signalError
+	ok := errors.As(context.Cause(ctx), &se)
+	return se, ok
+}
+
+// onSignal calls f, on a goroutine of its own, once a shutdown signal
+// cancels ctx (not when ctx ends otherwise: a q in the inspector still
+// finishes every file whole). The returned function stops the watch.
+func onSignal(ctx context.Context, f func(*signalError)) (stop func() bool) {
+	return context.AfterFunc(ctx, func() {
+		if se, ok := signalled(ctx); ok {
+			f(se)
+		}
+	})
+}
+
+// notifyShutdown returns a context cancelled by the first shutdown signal,
+// its cause a *signalError. From then on the signals have their default
+// action again, so a second ^C ends a drain the user does not want to
+// wait for; and a watch ends the process if the command does not (see
+// exitLimit), saying so on stderr, with every goroutine's stack under
+// STREAMTAP_DEBUG=1.
 func notifyShutdown(stderr io.Writer) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
@@ -52,9 +85,10 @@ func notifyShutdown(stderr io.Writer) (context.Context, context.CancelFunc) {
 	go func() {
 		select {
 		case sig := <-sigs:
+			at := time.Now()
 			signal.Stop(sigs) // the default action again: a second signal ends the process
-			cancel(fmt.Errorf("%v signal received", sig))
-			exitAfter(sig, stderr)
+			cancel(&signalError{sig: sig, at: at})
+			exitAfter(sig, at, stderr)
 		case <-done:
 			signal.Stop(sigs)
 		}
@@ -95,14 +129,11 @@ func debugReports(stderr io.Writer) {
 	ingest.ReportStalls(func(msg string) { fmt.Fprintln(stderr, msg) })
 }
 
-// exitAfter ends the process if the command has not ended soon after the
-// signal sig: once it sits idle past exitGrace, or at exitLimit. Main
-// returning first ends the process and this watch with it.
-func exitAfter(sig os.Signal, stderr io.Writer) {
-	start := time.Now()
-	time.Sleep(exitGrace)
-	for time.Since(start) < exitLimit && busy(100*time.Millisecond) {
-	}
+// exitAfter ends the process if the command has not ended exitLimit
+// after the signal sig came (at). Main returning first ends the process
+// and this watch with it.
+func exitAfter(sig os.Signal, start time.Time, stderr io.Writer) {
+	time.Sleep(time.Until(start.Add(exitLimit)))
 	fmt.Fprintf(stderr, "streamtap: still running %s after %s: exiting without finishing (STREAMTAP_DEBUG=1 shows where it waits)\n",
 		time.Since(start).Round(100*time.Millisecond), signalName(sig))
 	if debugging() {

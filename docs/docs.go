@@ -1,8 +1,8 @@
 // Package docs carries the project's reference pages that the binary
-// shows: the rule catalogue (rules.md), so that `streamtap rules ID` and
-// a SARIF log's help say what the repository's page says wherever the
-// binary runs, with no checkout beside it. It imports nothing of the
-// project.
+// shows: the rule catalogue (rules.md), so that `streamtap rules ID`, a
+// SARIF log's help and the inspector's rule text (the findings pane's o)
+// say what the repository's page says wherever the binary runs, with no
+// checkout beside it. It imports nothing of the project.
 package docs
 
 import (

@@ -490,7 +490,7 @@ func ended(pid int) bool {
 // output blocked (stdout a pipe nobody reads), `events` with
 // STREAMTAP_DEBUG=1 reports on stderr that the reading waits for the
 // modelling; a SIGTERM cannot unblock the write, and the process ends by
-// its watch about 1.7s after the signal, saying why, with every
+// its watch 1.7s after the signal, saying why, with every
 // goroutine's stack. A FIFO given as input with no writer (open(2) waits)
 // ends the same way. Without the watch both slept until killed.
 func TestSignalWedgeIsVisible(t *testing.T) {

@@ -191,6 +191,13 @@ type DialectInfo struct {
 	// fragments, so no event's fragment is a span of them: see
 	// Item.ArgsFragmentAt.
 	ArgsRebuilt bool
+	// ShapeTypes are the types the dialect gives events that name none of
+	// their own, each then the type of every such event ("chat.completion
+	// .chunk", Gemini's "(gemini chunk)", an Ollama line's): saying an
+	// event's type tells nothing of what it did, so views name it by its
+	// shape (Shape: "tool_calls.first", "finish_reason") or by what it
+	// changed instead (NamedByShape).
+	ShapeTypes []string
 }
 
 // The registry, filled by Register from init functions before any session
@@ -310,6 +317,18 @@ func (d Dialect) String() string {
 		return infos[d].Name
 	}
 	return infos[DialectUnknown].Name
+}
+
+// NamedByShape reports whether typ is one of a registered dialect's
+// ShapeTypes: an event of it is named by its shape, not its type. The
+// views ask it, so that they know no dialect.
+func NamedByShape(typ string) bool {
+	for _, r := range registered {
+		if slices.Contains(infos[r.id].ShapeTypes, typ) {
+			return true
+		}
+	}
+	return false
 }
 
 // AllDialects lists every registered dialect in Dialect order, without

@@ -291,3 +291,33 @@ func TestDetectPrecedence(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedByShape: the types every event of a dialect shares (its
+// DialectInfo.ShapeTypes) are named by shape, and only those: the views
+// ask the core this, knowing no dialect. Every event of a stream of such
+// a dialect is of one of them, and each has rows in the explanations
+// table by shape.
+func TestNamedByShape(t *testing.T) {
+	t.Parallel()
+	for typ, want := range map[string]bool{
+		"chat.completion.chunk": true, "(gemini chunk)": true, "(ollama chat)": true, "(ollama generate)": true,
+		"response.created": false, "message_start": false, "chunk": false, "": false, "(untyped)": false,
+	} {
+		if got := NamedByShape(typ); got != want {
+			t.Errorf("NamedByShape(%q) = %v; want %v", typ, got, want)
+		}
+	}
+	subs := map[string]int{}
+	for _, e := range Explanations() {
+		if e.Shape.Sub != "" {
+			subs[e.Shape.Type]++
+		}
+	}
+	for _, d := range AllDialects() {
+		for _, typ := range d.Info().ShapeTypes {
+			if subs[typ] == 0 {
+				t.Errorf("%s: ShapeTypes names %q, which no explanation row shapes", d, typ)
+			}
+		}
+	}
+}

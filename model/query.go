@@ -248,8 +248,11 @@ func (s *Session) Outcome() Outcome {
 	if n := len(s.Errors); n > 0 && s.errorDecides() {
 		e := s.Errors[n-1]
 		detail := e.Message
-		if e.Code != "" {
+		switch {
+		case e.Code != "" && detail != "":
 			detail = e.Code + ": " + detail
+		case e.Code != "":
+			detail = e.Code
 		}
 		state := OutcomeError
 		switch r := s.lastResponse(); {

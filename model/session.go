@@ -586,9 +586,14 @@ func (s *Session) ErrorEvent(ev *Event, errV []byte, ord int) {
 	if jsonscan.Kind(obj) != '{' {
 		obj = nil
 	}
+	// A member is its string, or a number as written (Gemini's "code":
+	// 401); null, which OpenAI sends for a code it has none of, is none.
 	str := func(v []byte) string {
 		if x, ok := jsonscan.String(v); ok {
 			return x
+		}
+		if jsonscan.IsNull(v) {
+			return ""
 		}
 		return string(v)
 	}

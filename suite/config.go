@@ -391,7 +391,8 @@ func regularConfig(path string, st os.FileInfo) error {
 // ready; it is not safe for concurrent use.
 type Configs struct {
 	// PassedOver, when set, hears once of each file the search passed
-	// over, and why.
+	// over, and why ("owned by another user (uid 1001)"); the caller says
+	// what the user can do about it.
 	PassedOver func(path, why string)
 
 	byDir  map[string]found
@@ -465,7 +466,7 @@ func (c *Configs) find(dir string) found {
 			continue // a directory so named is not one
 		}
 		if uid, other := ownedByOther(st); other {
-			c.passOver(p, fmt.Sprintf("owned by another user (uid %d): name it with --config to use it", uid))
+			c.passOver(p, fmt.Sprintf("owned by another user (uid %d)", uid))
 			continue
 		}
 		if err := regularConfig(p, st); err != nil {

@@ -70,6 +70,10 @@ type Options struct {
 	// request in a request pane, as the proxy's sessions do. nil shows
 	// none.
 	Request *model.Exchange
+	// Warning, when set, stays in the sessions list's status line, before
+	// the source: what the proxy said on stderr as it started (a config
+	// file it passed over), which the screen hides.
+	Warning string
 }
 
 // Env is what the root shares with its pages and their panes: the

@@ -39,6 +39,8 @@ type findingsPane struct {
 	// goes on to the next event only while the selection is still there.
 	cycle  int
 	landed int
+
+	rule ruleView // the selected finding's rule text, shown in place of the list (o)
 }
 
 // newFindingsPane returns the findings pane; enabled says the inspector
@@ -63,21 +65,47 @@ func (f *findingsPane) SetSize(w, h int) { f.w, f.h = w, max(h, 1) }
 
 func (f *findingsPane) ShortHelp() []key.Binding {
 	k := f.keys
-	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Cited, k.Inspect.NextFinding, k.Inspect.PrevFinding}
+	if f.rule.shown() {
+		return []key.Binding{k.Nav.Down, k.Nav.Up, k.Nav.PageDown, k.Inspect.RuleBack}
+	}
+	return []key.Binding{k.Nav.Down, k.Nav.Up, k.Inspect.Cited, k.Inspect.Rule, k.Inspect.NextFinding, k.Inspect.PrevFinding}
 }
 
 func (f *findingsPane) UpdateKeys(focused bool) {
-	f.keys.Inspect.Cited.SetEnabled(focused && len(f.list) > 0)
+	k := &f.keys.Inspect
+	k.Cited.SetEnabled(focused && len(f.list) > 0 && !f.rule.shown())
+	k.Rule.SetEnabled(focused && len(f.list) > 0)
+	k.RuleBack.SetEnabled(focused && f.rule.shown())
+	if k.RuleBack.Enabled() {
+		// esc leaves the rule text first: it clears nothing else then.
+		f.keys.Search.Clear.SetEnabled(false)
+		f.keys.Sessions.Back.SetEnabled(false)
+	}
 }
 
 // Update moves through the findings, showing each one's first event, and
-// on enter walks through the events the selected one cites.
+// on enter walks through the events the selected one cites; o shows the
+// selected one's rule text, which the navigation keys then scroll, until
+// o again (or esc, which the inspector routes here).
 func (f *findingsPane) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
-	if key.Matches(k, f.keys.Inspect.Cited) {
+	switch {
+	case key.Matches(k, f.keys.Inspect.Rule):
+		if f.rule.shown() || f.cursor >= len(f.list) {
+			f.rule.close()
+		} else {
+			f.rule.open(f.list[f.cursor].Rule)
+		}
+		return nil
+	case f.rule.shown():
+		if delta, ok := keys.NavDelta(f.keys, k, f.h); ok {
+			f.rule.scroll(f.st, cell.Clamp(delta, -1<<20, 1<<20), f.w, f.h)
+		}
+		return nil
+	case key.Matches(k, f.keys.Inspect.Cited):
 		return f.jumpCited()
 	}
 	delta, ok := keys.NavDelta(f.keys, k, f.h)
@@ -108,8 +136,15 @@ func (f *findingsPane) jumpCited() tea.Cmd {
 	return nil
 }
 
-// Wheel moves through the findings without moving the selection.
-func (f *findingsPane) Wheel(delta int) { f.move(delta) }
+// Wheel moves through the findings without moving the selection, or
+// scrolls the rule text shown.
+func (f *findingsPane) Wheel(delta int) {
+	if f.rule.shown() {
+		f.rule.scroll(f.st, delta, f.w, f.h)
+		return
+	}
+	f.move(delta)
+}
 
 // set replaces the findings, in the order the report gives them (as
 // `streamtap check` prints them): by severity, then by the event that
@@ -268,6 +303,9 @@ func (f *findingsPane) View(sel int, focused bool) string {
 	}
 	if len(f.list) == 0 {
 		return strings.Join(cell.Block([]string{st.OK.Render(theme.GlyphDone + " no findings")}, f.w, f.h), "\n")
+	}
+	if f.rule.shown() {
+		return f.rule.view(st, f.w, f.h)
 	}
 	f.scrollToCursor()
 	var lines []string

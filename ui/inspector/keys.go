@@ -42,6 +42,8 @@ func (in *Page) handleKey(msg tea.KeyPressMsg, raw tea.Msg) tea.Cmd {
 		in.jumpMatch(1)
 	case key.Matches(msg, k.Search.PrevMatch):
 		in.jumpMatch(-1)
+	case key.Matches(msg, k.Inspect.RuleBack):
+		in.find.rule.close()
 	case key.Matches(msg, k.Search.Clear):
 		in.query, in.tl.matches = "", nil
 		in.gen++ // drop results still on their way

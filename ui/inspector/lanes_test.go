@@ -121,3 +121,21 @@ func TestLanesHugeGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestLanesShapeTypedDialects: the response lane of a dialect whose
+// events name no type of their own (model.NamedByShape: a Chat chunk, a
+// Gemini chunk, an Ollama line) says what its first and terminal events
+// did, not the type they all share. The lanes pane used to list Chat and
+// Gemini by hand, and showed an Ollama stream's "(ollama chat)" twice.
+func TestLanesShapeTypedDialects(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"ollama-chat-tool-calls", "chat-single-call", "gemini-call"} {
+		m := newProgram(newSession(sampleBytes(t, name)), Options{Source: name})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+		press(m, "6", "z")
+		v := plainView(m)
+		if strings.Contains(v, "● (") || strings.Contains(v, "■ (") || strings.Contains(v, "chat.completion.chunk") || !strings.Contains(v, "■ completed") {
+			t.Errorf("%s: the response lane names the shared type, or no terminal status:\n%s", name, v)
+		}
+	}
+}

@@ -12,7 +12,7 @@ type Map struct {
 		Up, Down, Top, Bottom, HalfUp, HalfDown, PageUp, PageDown, Goto, Next, Prev, Pane key.Binding
 	}
 	Inspect struct {
-		Raw, Explain, Copy, NextFinding, PrevFinding, OpenFinding, Cited, NextSlow, PrevSlow key.Binding
+		Raw, Explain, Copy, NextFinding, PrevFinding, OpenFinding, Cited, Rule, RuleBack, NextSlow, PrevSlow key.Binding
 	}
 	Search struct {
 		Search, NextMatch, PrevMatch, Filter, Clear key.Binding
@@ -68,6 +68,10 @@ func Default() Map {
 	k.Inspect.NextFinding = b(key.WithKeys("e"), key.WithHelp("e", "next finding"))
 	k.Inspect.PrevFinding = b(key.WithKeys("E"), key.WithHelp("E", "prev finding"))
 	k.Inspect.Cited = b(key.WithKeys("enter"), key.WithHelp("enter", "cited events"))
+	// Rule is the findings pane's: the selected finding's rule text, which
+	// RuleBack (on only while it shows) leaves, before esc clears anything.
+	k.Inspect.Rule = b(key.WithKeys("o"), key.WithHelp("o", "finding's rule text"), key.WithDisabled())
+	k.Inspect.RuleBack = b(key.WithKeys("esc"), key.WithHelp("esc", "back to findings"), key.WithDisabled())
 	// OpenFinding is enter on a timeline row a finding marks; the
 	// inspector enables it only there.
 	k.Inspect.OpenFinding = b(key.WithKeys("enter"), key.WithHelp("enter", "open marked row's finding"), key.WithDisabled())
@@ -133,7 +137,7 @@ func (k *Map) Groups() []Group {
 	v := &k.View
 	return []Group{
 		{"Navigate", []key.Binding{n.Up, n.Down, n.Top, n.Bottom, n.HalfUp, n.HalfDown, n.PageUp, n.PageDown, n.Goto, n.Next, n.Prev, n.Pane}},
-		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.OpenFinding, i.Cited, i.NextSlow, i.PrevSlow}},
+		{"Inspect", []key.Binding{i.Raw, i.Explain, i.Copy, i.NextFinding, i.PrevFinding, i.OpenFinding, i.Cited, i.Rule, i.RuleBack, i.NextSlow, i.PrevSlow}},
 		{"Search", []key.Binding{s.Search, s.NextMatch, s.PrevMatch, s.Filter, s.Clear}},
 		{"Stream", []key.Binding{st.Follow, st.Play, st.StepBack, st.StepFwd, st.Faster, st.Slower, st.Save, st.Lesson, st.Reveal}},
 		{"View", []key.Binding{v.Zoom, v.Left, v.Right}},

@@ -8,8 +8,6 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/model/dialect/chat"
-	"github.com/streamtap/streamtap/model/dialect/gemini"
 	"github.com/streamtap/streamtap/ui/cell"
 	"github.com/streamtap/streamtap/ui/plain"
 	"github.com/streamtap/streamtap/ui/theme"
@@ -448,8 +446,9 @@ func (p *Pane) typeLabel(ev *model.Event, ord int, resp *model.Response) string 
 }
 
 // chunkType reports whether typ is the one type of every event of a
-// dialect (a Chat or Gemini chunk): it says nothing of what the event did.
-func chunkType(typ string) bool { return typ == chat.TypeChunk || typ == gemini.TypeGemini }
+// dialect (a Chat or Gemini chunk, an Ollama line: model.NamedByShape):
+// it says nothing of what the event did.
+func chunkType(typ string) bool { return model.NamedByShape(typ) }
 
 // errorText is the message of the error event ord reported.
 func (p *Pane) errorText(ord int) string {

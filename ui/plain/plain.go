@@ -19,9 +19,6 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
-	"github.com/streamtap/streamtap/model/dialect/chat"
-	"github.com/streamtap/streamtap/model/dialect/gemini"
-	"github.com/streamtap/streamtap/model/dialect/ollama"
 	"github.com/streamtap/streamtap/model/jsonscan"
 	"github.com/streamtap/streamtap/termtext"
 )
@@ -781,16 +778,11 @@ func cutLine(b []byte) (line, rest []byte) {
 }
 
 // ShapeNamed reports whether every event of type t has that one type (a
-// Chat chunk, a Gemini chunk, an Ollama line), so that a row names the
+// Chat chunk, a Gemini chunk, an Ollama line: model.NamedByShape, which
+// the dialects' DialectInfo.ShapeTypes say), so that a row names the
 // event by its shape (Session.Shape: "tool_calls.first", "finish_reason")
 // rather than repeat the constant.
-func ShapeNamed(t string) bool {
-	switch t {
-	case chat.TypeChunk, gemini.TypeGemini, ollama.TypeOllamaChat, ollama.TypeOllamaGenerate:
-		return true
-	}
-	return false
-}
+func ShapeNamed(t string) bool { return model.NamedByShape(t) }
 
 // ShapesOf lists the shapes (their Sub) the explanations table knows of
 // type t: the names a row of that type can show (see ShapeNamed).

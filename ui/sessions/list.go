@@ -318,6 +318,9 @@ func (sp *Page) Status() string {
 	if n := len(sp.marked); n > 0 {
 		left += sep + st.Accent.Render(fmt.Sprintf("%d marked", n))
 	}
+	if sp.Opts.Warning != "" {
+		left += sep + st.Status.Warn.Render(termtext.Safe(sp.Opts.Warning))
+	}
 	// The source comes after the counts, which matter more when the line
 	// is cut: the proxy's own address, at its start, still shows.
 	left += sep + st.Accent.Render(termtext.Safe(sp.Opts.Source))

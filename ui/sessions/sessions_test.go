@@ -15,6 +15,7 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/ui/internal/uitest"
 	"github.com/streamtap/streamtap/ui/theme"
 )
 
@@ -345,5 +346,18 @@ func TestSessionsFindingsBySeverity(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSessionsWarning: a warning the proxy gave as it started (a config
+// file it passed over) stays in the status line, which the screen would
+// otherwise leave silent, escaped like any text.
+func TestSessionsWarning(t *testing.T) {
+	t.Parallel()
+	m := NewSessions(Options{Source: "proxy http://127.0.0.1:8787 → https://api.openai.com", Warning: "passed over config /tmp/x/.streamtap.yaml\x1b[2J: owned by another user (uid 4242)"})
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 20})
+	status := uitest.LastLine(plainView(m))
+	if !strings.Contains(status, `passed over config /tmp/x/.streamtap.yaml\x1b[2J: owned by another user (uid 4242)`) || !strings.Contains(status, "proxy http://127.0.0.1:8787") {
+		t.Errorf("status line %q; want the warning, escaped, and the source", status)
 	}
 }

@@ -38,7 +38,8 @@ var _ model.CompleteWithout = Protocol // complete without [DONE]
 type chatDialect struct{ model.Base }
 
 func (*chatDialect) Info() model.DialectInfo {
-	return model.DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chat.chunk"}} // not "chunk": Bedrock's InvokeModel event type
+	return model.DialectInfo{Name: "openai-chat", Short: "chat", Abbrev: []string{TypeChunk, "chat.chunk"}, // not "chunk": Bedrock's InvokeModel event type
+		ShapeTypes: []string{TypeChunk}}
 }
 
 // ClaimShape takes a chunk or a whole completion by its object or its

@@ -26,7 +26,7 @@ var _ model.FinishOutcomer = Protocol // its finish reasons tell the outcome
 type geminiDialect struct{ model.Base }
 
 func (*geminiDialect) Info() model.DialectInfo {
-	return model.DialectInfo{Name: "gemini", Short: "gemini", ArgsRebuilt: true}
+	return model.DialectInfo{Name: "gemini", Short: "gemini", ArgsRebuilt: true, ShapeTypes: []string{TypeGemini}}
 }
 
 // ClaimShape takes a chunk by the members only a GenerateContentResponse

@@ -38,7 +38,7 @@ var Protocol = new(ollamaDialect)
 type ollamaDialect struct{ model.Base }
 
 func (*ollamaDialect) Info() model.DialectInfo {
-	return model.DialectInfo{Name: "ollama", Short: "ollama"}
+	return model.DialectInfo{Name: "ollama", Short: "ollama", ShapeTypes: []string{TypeOllamaChat, TypeOllamaGenerate}}
 }
 
 // ClaimShape takes a line by its boolean done member, which only Ollama's
