@@ -23,6 +23,8 @@
 #            what the proxy adds (target: at most 50 µs at p99) and the
 #            proxy's CPU per event. On a loaded machine the tail of both
 #            is the scheduler's; the CPU per event is the steadier figure.
+#            A bare reverse proxy (httputil, flushing each write) measured
+#            in the same rounds gives the floor one more hop costs.
 #   clients  20 clients sending their body at 1 byte/s and 100 idle
 #            keep-alive connections: how many are still open after twice
 #            the deadline (--client-body-timeout and --client-idle-timeout

@@ -6,6 +6,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -21,7 +24,8 @@ import (
 // less its stamp). It reports the percentiles both ways and what the
 // proxy adds at each: the proxy models every event (and checks it) on the
 // goroutine that passes it on, after the client has it, so a slow model
-// shows as latency once events queue behind it.
+// shows as latency once events queue behind it. A bare reverse proxy
+// measured in the same rounds gives the floor of one more hop.
 
 // epoch is what the stamps count from: the upstream and the client share
 // the process, so one monotonic clock stamps and reads.
@@ -119,7 +123,12 @@ func measureLatency(name, bin string, up *upstream, n, size, rounds int, gap tim
 		return err
 	}
 	defer p.stop()
-	var direct, proxied []time.Duration
+	bare, err := startBareProxy(up)
+	if err != nil {
+		return err
+	}
+	defer bare.Close()
+	var direct, proxied, floor []time.Duration
 	var cpu time.Duration
 	for range rounds {
 		d, err := latencies("http://"+up.addr+path, per)
@@ -127,6 +136,10 @@ func measureLatency(name, bin string, up *upstream, n, size, rounds int, gap tim
 			return fmt.Errorf("direct latency: %w", err)
 		}
 		direct = append(direct, d...)
+		if d, err = latencies("http://"+bare.Listener.Addr().String()+path, per); err != nil {
+			return fmt.Errorf("bare proxy latency: %w", err)
+		}
+		floor = append(floor, d...)
 		c0 := p.cpu()
 		d, err = latencies("http://"+p.addr+path, per)
 		if err != nil {
@@ -137,6 +150,7 @@ func measureLatency(name, bin string, up *upstream, n, size, rounds int, gap tim
 	}
 	slices.Sort(direct)
 	slices.Sort(proxied)
+	slices.Sort(floor)
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
 	at := func(p float64) (float64, float64, float64) {
 		dp, pp := percentile(direct, p), percentile(proxied, p)
@@ -145,9 +159,25 @@ func measureLatency(name, bin string, up *upstream, n, size, rounds int, gap tim
 	d50, p50, a50 := at(0.5)
 	d90, p90, a90 := at(0.9)
 	d99, p99, a99 := at(0.99)
-	fmt.Printf("latency %s: %d events of %d bytes every %s in %d rounds alternated: direct p50 %.0f µs p90 %.0f µs p99 %.0f µs, through the proxy p50 %.0f µs p90 %.0f µs p99 %.0f µs: the proxy adds %.0f µs at p50, %.0f µs at p90, %.0f µs at p99; proxy CPU %.1f µs per event\n",
-		name, len(proxied), size, gap, rounds, d50, d90, d99, p50, p90, p99, a50, a90, a99, us(cpu)/float64(len(proxied)))
+	fmt.Printf("latency %s: %d events of %d bytes every %s in %d rounds alternated: direct p50 %.0f µs p90 %.0f µs p99 %.0f µs, through the proxy p50 %.0f µs p90 %.0f µs p99 %.0f µs, through a bare reverse proxy p50 %.0f µs p90 %.0f µs p99 %.0f µs: the proxy adds %.0f µs at p50, %.0f µs at p90, %.0f µs at p99; proxy CPU %.1f µs per event\n",
+		name, len(proxied), size, gap, rounds, d50, d90, d99, p50, p90, p99,
+		us(percentile(floor, 0.5)), us(percentile(floor, 0.9)), us(percentile(floor, 0.99)),
+		a50, a90, a99, us(cpu)/float64(len(proxied)))
 	return nil
+}
+
+// startBareProxy serves a reverse proxy that only passes bytes on,
+// flushing each write (httputil, in this process): the floor of what a
+// hop through any proxy adds on this machine, next to which the proxy's
+// own latency can be judged.
+func startBareProxy(up *upstream) (*httptest.Server, error) {
+	u, err := url.Parse("http://" + up.addr)
+	if err != nil {
+		return nil, err
+	}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.FlushInterval = -1
+	return httptest.NewServer(rp), nil
 }
 
 // cpu is the proxy's CPU time so far (user and system, from
