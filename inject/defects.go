@@ -33,9 +33,10 @@ type Variant struct {
 	// Rule is the id of the rule that reports it, or "" for a defect
 	// that is legal (a keep-alive flood) and so raises none.
 	Rule string
-	// Also lists rules check raises beside Rule because of how it reads
-	// the defect (a second terminal event is read as a response of its
-	// own, which then lacks response.created).
+	// Also lists rules check raises beside Rule because the defect does
+	// that too on the wire: an InvokeModel stream cut inside its last
+	// message loses the message, and with it the message_stop its chunk
+	// carried.
 	Also  []string
 	apply func(e *edit) error
 }
