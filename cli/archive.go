@@ -477,7 +477,8 @@ func runSessionsView(ctx context.Context, ar *archiveInput, source func(int) *ca
 		return sessions[i]
 	}
 	links := linkTurns(ar, read)
-	batch := make([]model.SessionUpdate, 0, n)
+	xs := make([]model.Exchange, 0, n)
+	metas := make([]legEntry, 0, n)
 	for i := range n {
 		s := read(i, links[i])
 		e, err := ar.entry(i)
@@ -486,7 +487,13 @@ func runSessionsView(ctx context.Context, ar *archiveInput, source func(int) *ca
 		}
 		x := exchangeInfo(i+1, e, s)
 		x.TurnOf, x.Unanswered, x.Link = links[i].of, links[i].unanswered, links[i].verb
-		batch = append(batch, model.SessionUpdate{Info: x, Live: model.NewLive(s), Ended: true, EndErr: errs[i]})
+		xs = append(xs, x)
+		metas = append(metas, legEntry{url: e.URL, started: e.Started, dur: e.Dur, notModel: namesNoModel(&e.Exchange)})
+	}
+	linkLegs(metas, func(i int) *model.Session { return sessions[i] }, xs)
+	batch := make([]model.SessionUpdate, 0, n)
+	for i, s := range sessions {
+		batch = append(batch, model.SessionUpdate{Info: xs[i], Live: model.NewLive(s), Ended: true, EndErr: errs[i]})
 	}
 	m := ui.NewSessions(ui.Options{
 		Source:       ar.name,

@@ -136,7 +136,7 @@ func complete(words []string) ([]string, string) {
 		return withPrefix(commandNames(), cur), ""
 	case c.name == "completion":
 		return withPrefix(completionShells, cur), ""
-	case strings.Contains(c.args, "FILE") || c.args == "A B":
+	case strings.Contains(c.args, "FILE") || strings.HasPrefix(c.args, "A B"):
 		return sampleOperands(cur), "files"
 	}
 	return nil, ""

@@ -32,8 +32,15 @@ type, not by byte position: events present in one stream only, events in
 another order, fields that differ (with their JSON path), deltas cut into a
 different number of events, sequence numbers out of step, and the assembled
 calls (arguments compared as JSON and as bytes), text and outcome. Timing
-is shown when both streams carry arrival times. Two dialects (Chat and
-Responses for one request) are compared by calls, text and outcome only.
+is shown when both streams carry arrival times.
+
+Two dialects (Chat and Responses for one request; the provider's stream
+and the one an app built on it sends its client) are compared by what a
+client of each ends up with, step by step: calls (by id, then by name
+and order; arguments as JSON values), text, reasoning and outcome.
+streamtap diff PROVIDER… APP compares the provider's streams of an app's
+turn, one per step (files, a folder of recordings or a HAR), with the
+app's one stream.
 
 %s
 --ignore adds names (JSON members, matched at any depth, or kinds of
@@ -47,7 +54,7 @@ differ, 2 unreadable input or bad usage
 // diffCommand compares two streams of one request.
 func diffCommand() command {
 	return command{
-		name: "diff", args: "A B", summary: "compare two streams of one request (exit 1 when they differ)",
+		name: "diff", args: "A B  |  PROVIDER… APP", summary: "compare two streams, or an app's with its provider's (exit 1 when they differ)",
 		about: fmt.Sprintf(diffAbout, strings.Join(wrap(strings.Fields("Ignored unless told otherwise: "+strings.Join(streamdiff.DefaultIgnore(), ", ")+"."), helpWidth), "\n")), exits: diffExits,
 		flags:    func() *flag.FlagSet { return diffFlags(new(diffOptions)) },
 		run:      runDiff,
@@ -81,13 +88,27 @@ func runDiff(ctx context.Context, args []string, stdin *os.File, stdout, stderr 
 		return usageError("diff", fmt.Errorf("--format: %w", err))
 	}
 	switch {
-	case len(positional) != 2:
+	case len(positional) < 2:
 		return usageError("diff", fmt.Errorf("diff takes two streams, A and B (got %d)", len(positional)))
-	case positional[0] == "-" && positional[1] == "-":
+	case countOf(positional, "-") > 1:
 		return usageError("diff", errors.New("only one of A and B can be - (stdin)"))
 	}
 	warnUnmatchedIgnores("streamtap diff", o.compare.ignore, positional, stderr)
+	if len(positional) > 2 || severalStreams(positional[0], format, stdin) {
+		return diffLegs(ctx, positional, format, o.compare.options(), o.json, stdin, stdout, stderr)
+	}
 	return diffStreams(ctx, [2]string(positional), format, o.compare.options(), o.json, stdin, stdout, stderr)
+}
+
+// countOf counts the strings of list equal to s.
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }
 
 // diffStreams compares streams a and b (each a file, - or sample:NAME)
@@ -207,6 +228,9 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 // error, since diff compares one stream with one.
 func openDiffOperand(arg string, format capture.Format, stdin *os.File) (*capture.Source, capture.Format, error) {
 	format = inputFormat(arg, format)
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		return nil, format, fmt.Errorf("%s is a folder: compare it as the provider's streams of an app's turn, before the app's one stream (streamtap diff %s APP)", arg, arg)
+	}
 	ar, err := loadArchive(options{input: arg, format: format}, stdin)
 	switch {
 	case err != nil:

@@ -11,15 +11,16 @@ import (
 // capture/testdata/import/README.md for where it comes from).
 var archiveFixture = fixtures.Import(fixtures.AnthropicTurns)
 
-// TestDiffRefusesArchive: `streamtap diff` compares two streams; an
-// operand that is an archive of several sessions (a cassette, a HAR file)
-// is refused in one line naming the file, exit 2, whichever side it is,
-// instead of being framed as SSE into events of no data.
+// TestDiffRefusesArchive: the last operand of `streamtap diff` is one
+// stream (the app's, or B); an archive of several sessions there (a
+// cassette, a HAR file) is refused in one line naming the file, exit 2,
+// instead of being framed as SSE into events of no data. (An archive of
+// several before it is a provider's steps: TestDiffLegs.)
 func TestDiffRefusesArchive(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
 		{"sample:responses-single-call", archiveFixture},
-		{archiveFixture, "sample:responses-single-call"},
+		{"sample:responses-single-call", "sample:chat-single-call", archiveFixture},
 	} {
 		code, out, errOut := runDiffArgs(t, nil, args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, archiveFixture+" holds 2 sessions") {

@@ -61,10 +61,11 @@ func TestDiffExitCodes(t *testing.T) {
 		{"call id renamed, strict but ids ignored", []string{"--strict", "--ignore", "call_id,item_id", "--ignore", "id", "sample:responses-single-call", renamed}, 0, "ignoring: call_id, id, item_id", "", false},
 		{"the same call across dialects", []string{"sample:responses-single-call", chat}, 0, "equivalent", "", false},
 		{"the same call across dialects, strict", []string{"--strict", "--ignore", "id,call_id", "sample:responses-single-call", chat}, 1,
-			"call get_weather (response 0, output 0): arguments equal as JSON, bytes differ from byte 2", "", false},
+			"step 1 call get_weather id call_GuEb29uVR4NNs9GyZiycMHSC: arguments equal as JSON, bytes differ from byte 2", "", false},
 		{"one operand", []string{"sample:responses-single-call"}, 2, "", "streamtap diff: diff takes two streams, A and B (got 1); run 'streamtap diff --help'", false},
-		{"three operands", []string{"a", "b", "c"}, 2, "", "diff takes two streams, A and B (got 3)", false},
+		{"three operands: the provider's steps, then the app's", []string{"a", "b", "c"}, 2, "", "streamtap diff: B: open c: no such file or directory", false},
 		{"stdin twice", []string{"-", "-"}, 2, "", "only one of A and B can be - (stdin)", false},
+		{"stdin twice among three", []string{"-", "sample:chat-single-call", "-"}, 2, "", "only one of A and B can be - (stdin)", false},
 		{"missing file", []string{"sample:responses-single-call", "/nonexistent/b.sse"}, 2, "", "streamtap diff: B: open /nonexistent/b.sse: no such file or directory", false},
 		{"unknown sample", []string{"sample:nope", "sample:responses-single-call"}, 2, "", "streamtap diff: A: no sample \"nope\" ('streamtap samples' lists them)", false},
 		{"--sample", []string{"--sample", "x", "a", "b"}, 2, "", "diff takes no --sample: name a sample as sample:NAME", false},
@@ -181,13 +182,15 @@ func TestDiffSafe(t *testing.T) {
 	}
 }
 
-// TestDiffCrossDialect: two dialects of one request compare by calls,
-// text and outcome, and the report says so.
+// TestDiffCrossDialect: two dialects of one request compare by what a
+// client of each ends up with, step by step (calls, text, reasoning,
+// outcome), and the report says so.
 func TestDiffCrossDialect(t *testing.T) {
 	t.Parallel()
 	code, out, _ := runDiffArgs(t, nil, "sample:chat-single-call", "sample:responses-single-call")
 	if code != 1 || !strings.Contains(out, "note: the streams speak different dialects (openai-chat, openai-responses)") ||
-		!regexp.MustCompile(`call +A#0–#7 +B#2–#13 +call get_stock_quote .*: name "get_stock_quote" ≠ "get_weather"`).MatchString(out) {
+		!strings.Contains(out, "what a client of each ends up with is compared step by step (calls, text, reasoning, outcome), not event by event") ||
+		!regexp.MustCompile(`call +A#0–#7 +B#2–#13 +step 1 call get_stock_quote .*: name "get_stock_quote" ≠ "get_weather"`).MatchString(out) {
 		t.Errorf("diff chat responses = %d:\n%s", code, out)
 	}
 }

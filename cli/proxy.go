@@ -31,11 +31,17 @@ pass to the client byte for byte; each request/response pair is a session,
 inspected on the side. On a terminal a live sessions list (enter opens a
 session in the inspector); with --no-tui, or when output is not a terminal,
 one line per session on stderr. Runs until interrupted.
+
+Two legs of one turn: give --listen and --upstream twice, one pair in front
+of an app (its client, a browser or curl, to the first --listen) and one in
+front of the provider it calls (its baseURL to the second): the sessions
+list links the app's session to the provider sessions it made, one per step.
 `
 
 type proxyOptions struct {
-	listen      string
-	upstream    *url.URL
+	listen      string   // the first --listen
+	upstream    *url.URL // the first --upstream
+	legs        []proxyLeg
 	record      string
 	saveHAR     string
 	har         *capture.HAR // the open --save-har file's, or nil
@@ -52,12 +58,46 @@ type proxyOptions struct {
 	rules checks.Config
 }
 
-// proxyFlags defines the proxy's flags into o; the upstream URL, parsed
-// after, goes to the returned string.
-func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
-	fs := newFlagSet("proxy")
-	fs.StringVar(&o.listen, "listen", "127.0.0.1:8787", "listen on `ADDR` (host:port); point the client's base URL here")
-	up := fs.String("upstream", "", "forward to the http(s) `URL` of the API, e.g. https://api.openai.com (required)")
+// proxyLeg is a listener and the upstream it forwards to.
+type proxyLeg struct {
+	listen   string
+	upstream *url.URL
+}
+
+// repeated is a flag given any number of times; its default, shown in
+// the help, stands when it is not given.
+type repeated struct {
+	vals []string
+	def  string
+}
+
+func (r *repeated) String() string {
+	if r == nil || len(r.vals) == 0 {
+		if r == nil {
+			return ""
+		}
+		return r.def
+	}
+	return strings.Join(r.vals, ",")
+}
+
+func (r *repeated) Set(v string) error { r.vals = append(r.vals, v); return nil }
+
+// given is what the command line gave, else the default (if any).
+func (r *repeated) given() []string {
+	if len(r.vals) == 0 && r.def != "" {
+		return []string{r.def}
+	}
+	return r.vals
+}
+
+// proxyFlags defines the proxy's flags into o; the listeners and the
+// upstream URLs, parsed after, go to the returned lists.
+func proxyFlags(o *proxyOptions) (fs *flag.FlagSet, listens, ups *repeated) {
+	fs = newFlagSet("proxy")
+	listens, ups = &repeated{def: "127.0.0.1:8787"}, &repeated{}
+	fs.Var(listens, "listen", "listen on `ADDR` (host:port); point the client's base URL here. Given twice, with two --upstream: the first --listen forwards to the first --upstream, the second to the second")
+	fs.Var(ups, "upstream", "forward to the http(s) `URL` of the API, e.g. https://api.openai.com (required). Given twice, with two --listen: an app (e.g. http://localhost:3000) and the provider it calls, their sessions linked")
 	fs.StringVar(&o.record, "record", "", "write a timed recording of every session into `DIR`")
 	fs.StringVar(&o.saveHAR, "save-har", "", "also write every HTTP session as an entry of one HAR 1.2 `FILE` (SSE events as _eventSourceMessages); the file is a whole HAR after each session")
 	fs.BoolVar(&o.force, "force", false, "overwrite the file --save-har names when it exists and is not empty (without it the proxy refuses)")
@@ -68,7 +108,7 @@ func proxyFlags(o *proxyOptions) (*flag.FlagSet, *string) {
 	fs.DurationVar(&o.idle, "idle-timeout", 0, "cut a stream that sends no bytes for `DURATION` (0: never)")
 	o.clients.flags(fs)
 	fs.IntVar(&o.keep, "keep", 0, "with the sessions list, keep only the newest `N` sessions in it: older ended ones leave the list (0: keep all)")
-	return fs, up
+	return fs, listens, ups
 }
 
 // proxy is the proxy's part of the options, with the sessions list's
@@ -81,7 +121,7 @@ func (o proxyOptions) proxy(feed *proxy.Feed) proxy.Options {
 
 func parseProxyArgs(args []string) (proxyOptions, error) {
 	var o proxyOptions
-	fs, up := proxyFlags(&o)
+	fs, listens, ups := proxyFlags(&o)
 	positional, err := parseInterspersed(fs, args)
 	if err != nil {
 		return o, err
@@ -89,14 +129,21 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	if len(positional) > 0 {
 		return o, fmt.Errorf("proxy takes no arguments (got %s)", strings.Join(positional, " "))
 	}
-	if *up == "" {
+	if len(ups.vals) == 0 || ups.vals[0] == "" {
 		return o, errors.New("proxy needs --upstream URL, e.g. --upstream https://api.openai.com")
 	}
-	u, err := url.Parse(*up)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return o, fmt.Errorf("--upstream %q: want an http:// or https:// URL", *up)
+	addrs := listens.given()
+	if len(addrs) != len(ups.vals) {
+		return o, fmt.Errorf("--listen and --upstream go in pairs, each --listen forwarding to its --upstream (got %d --listen for %d --upstream)", len(addrs), len(ups.vals))
 	}
-	o.upstream = u
+	for i, up := range ups.vals {
+		u, err := url.Parse(up)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return o, fmt.Errorf("--upstream %q: want an http:// or https:// URL", up)
+		}
+		o.legs = append(o.legs, proxyLeg{listen: addrs[i], upstream: u})
+	}
+	o.listen, o.upstream = o.legs[0].listen, o.legs[0].upstream
 	if o.keep < 0 {
 		return o, fmt.Errorf("--keep %d: want a number of sessions, 0 for all", o.keep)
 	}
@@ -119,19 +166,51 @@ func parseProxyArgs(args []string) (proxyOptions, error) {
 	return o, nil
 }
 
-// shownUpstream is the upstream URL as the log line and the sessions list
+// shownUpstream is an upstream URL as the log line and the sessions list
 // show it: its credentials redacted unless --keep-secrets.
-func (o proxyOptions) shownUpstream() string {
+func (o proxyOptions) shownUpstream(u *url.URL) string {
 	if o.keepSecrets {
-		return o.upstream.String()
+		return u.String()
 	}
-	return capture.RedactURL(o.upstream.String())
+	return capture.RedactURL(u.String())
+}
+
+// listenLegs opens every --listen, warning about any beyond this machine;
+// on error it closes those it opened.
+func (o proxyOptions) listenLegs(stderr io.Writer) ([]proxy.Leg, error) {
+	var legs []proxy.Leg
+	for _, l := range o.legs {
+		ln, err := net.Listen("tcp", l.listen)
+		if err != nil {
+			for _, opened := range legs {
+				opened.Listener.Close()
+			}
+			return nil, fmt.Errorf("%w — is another proxy already on %s?", err, l.listen)
+		}
+		warnExposed(stderr, ln, proxyExposes)
+		legs = append(legs, proxy.Leg{Listener: ln, Upstream: l.upstream})
+	}
+	return legs, nil
+}
+
+// legsShown says where each listener forwards: "http://ADDR → URL", the
+// pairs joined by " · ".
+func (o proxyOptions) legsShown(legs []proxy.Leg, withExposure bool) string {
+	var parts []string
+	for _, l := range legs {
+		where := ""
+		if e := exposure(l.Listener.Addr()); e != "" && withExposure {
+			where = " (open to " + e + ")" // the warning on stderr is behind the screen
+		}
+		parts = append(parts, fmt.Sprintf("http://%s%s → %s", l.Listener.Addr(), where, termtext.Safe(o.shownUpstream(l.Upstream))))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // proxyCommand runs the recording reverse proxy.
 func proxyCommand() command {
 	return command{name: "proxy", summary: "a recording reverse proxy, one session per request", about: proxyAbout,
-		flags: func() *flag.FlagSet { fs, _ := proxyFlags(new(proxyOptions)); return fs }, run: runProxy,
+		flags: func() *flag.FlagSet { fs, _, _ := proxyFlags(new(proxyOptions)); return fs }, run: runProxy,
 		noSample: "proxy takes no --sample: it records live traffic (serve a sample with streamtap replay --sample NAME --listen ADDR)"}
 }
 
@@ -149,15 +228,16 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 			return fmt.Errorf("record: %w", err)
 		}
 	}
-	ln, err := net.Listen("tcp", o.listen)
+	legs, err := o.listenLegs(stderr)
 	if err != nil {
-		return fmt.Errorf("%w — is another proxy already on %s?", err, o.listen)
+		return err
 	}
-	warnExposed(stderr, ln, proxyExposes)
 	if o.saveHAR != "" {
 		h, err := createHAR(o.saveHAR, o.keepSecrets, o.force)
 		if err != nil {
-			ln.Close()
+			for _, l := range legs {
+				l.Listener.Close()
+			}
 			return err
 		}
 		defer func() {
@@ -171,15 +251,19 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	}
 	if !o.noTUI {
 		if tty := terminalOf(stdout, stderr); tty != nil {
-			return runProxyTUI(ctx, o, ln, tty)
+			return runProxyTUI(ctx, o, legs, tty)
 		}
 	}
 	if !o.noTUI && (o.keep > 0 || o.logFile != "") {
 		fmt.Fprintln(stderr, "streamtap: no terminal for the sessions list: the log goes to stderr, and --keep and --log do nothing")
 	}
 	p := proxy.New(o.proxy(nil), stderr)
-	fmt.Fprintf(stderr, "streamtap: proxy on http://%s → %s (point the client's base URL here)\n", ln.Addr(), termtext.Safe(o.shownUpstream()))
-	return p.Serve(ctx, ln)
+	if len(legs) == 1 {
+		fmt.Fprintf(stderr, "streamtap: proxy on %s (point the client's base URL here)\n", o.legsShown(legs, false))
+	} else {
+		fmt.Fprintf(stderr, "streamtap: proxy on %s (an app's client to the first, its provider's baseURL to the second: their sessions are linked)\n", o.legsShown(legs, false))
+	}
+	return p.ServeLegs(ctx, legs)
 }
 
 // terminalOf returns the first of ws that is a terminal, or nil: the
@@ -197,7 +281,7 @@ func terminalOf(ws ...io.Writer) *os.File {
 // out, a terminal. The log goes to o.logFile, or nowhere. Each ended
 // session's bytes wait in a private temporary directory, removed at exit,
 // so that the list holds only a row per session (see proxy.Options.Spill).
-func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.File) error {
+func runProxyTUI(ctx context.Context, o proxyOptions, legs []proxy.Leg, out *os.File) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	spill, lock, err := makeSpillDir()
@@ -217,12 +301,8 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 		defer f.Close()
 		logw = f
 	}
-	where := ""
-	if e := exposure(ln.Addr()); e != "" {
-		where = " (open to " + e + ")" // the warning on stderr is behind the screen
-	}
 	m := ui.NewSessions(ui.Options{
-		Source:      fmt.Sprintf("proxy http://%s%s → %s", ln.Addr(), where, o.shownUpstream()),
+		Source:      "proxy " + o.legsShown(legs, true),
 		NoColor:     os.Getenv("NO_COLOR") != "",
 		KeepSecrets: o.keepSecrets,
 		Checks:      ui.StrictChecks,
@@ -238,7 +318,7 @@ func runProxyTUI(ctx context.Context, o proxyOptions, ln net.Listener, out *os.F
 	var serveErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		serveErr = p.Serve(ctx, ln)
+		serveErr = p.ServeLegs(ctx, legs)
 		if serveErr != nil {
 			prog.Quit()
 		}

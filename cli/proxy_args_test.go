@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -49,5 +50,31 @@ func TestProxyClientDeadlineFlags(t *testing.T) {
 	o, err = parseProxyArgs([]string{"--upstream", "http://127.0.0.1:1", "--client-body-timeout", "5s", "--client-idle-timeout", "0"})
 	if po := o.proxy(nil); err != nil || po.BodyTimeout != 5*time.Second || po.ClientIdle != 0 {
 		t.Errorf("parseProxyArgs(--client-body-timeout 5s --client-idle-timeout 0) = %+v, %v", po, err)
+	}
+}
+
+// TestProxyLegArgs: --listen and --upstream go in pairs, the Nth --listen
+// forwarding to the Nth --upstream; one --upstream keeps the default
+// --listen.
+func TestProxyLegArgs(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		legs []string // listen→upstream; nil for an error
+	}{
+		{[]string{"--upstream", "http://a"}, []string{"127.0.0.1:8787→http://a"}},
+		{[]string{"--listen", ":1", "--upstream", "http://a", "--listen", ":2", "--upstream", "https://b"}, []string{":1→http://a", ":2→https://b"}},
+		{[]string{"--listen", ":1", "--listen", ":2", "--upstream", "http://a", "--upstream", "https://b"}, []string{":1→http://a", ":2→https://b"}},
+		{[]string{"--upstream", "http://a", "--upstream", "https://b"}, nil},
+		{[]string{"--listen", ":1", "--listen", ":2", "--upstream", "http://a"}, nil},
+		{[]string{"--listen", ":1", "--upstream", "http://a", "--listen", ":2", "--upstream", "ftp://b"}, nil},
+	} {
+		o, err := parseProxyArgs(tt.args)
+		var got []string
+		for _, l := range o.legs {
+			got = append(got, l.listen+"→"+l.upstream.String())
+		}
+		if (err != nil) != (tt.legs == nil) || (err == nil && strings.Join(got, " ") != strings.Join(tt.legs, " ")) {
+			t.Errorf("parseProxyArgs(%q) = %v, %v; want %v", tt.args, got, err, tt.legs)
+		}
 	}
 }

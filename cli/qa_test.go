@@ -108,8 +108,8 @@ func itoa(n int) string {
 
 // diff reads its operands as the other commands read their input: a HAR
 // of one session is that session's stream, a .chunks.txt file a vercel/ai
-// fixture, and an archive of several sessions is bad usage, not one JSON
-// document compared event by event.
+// fixture, and an archive of several sessions as the last operand is bad
+// usage, not one JSON document compared event by event.
 func TestDiffOperandsAreReadLikeInputs(t *testing.T) {
 	t.Parallel()
 	stream := writeTemp(t, "chat.sse", chatStream)
@@ -133,7 +133,7 @@ func TestDiffOperandsAreReadLikeInputs(t *testing.T) {
 		{"a HAR of the stream", har, stream, 0, ""},
 		{"the stream and its HAR", stream, har, 0, ""},
 		{"a chunks file", chunks, chunksAsSSE, 0, ""},
-		{"an archive of several sessions", two, stream, 2, "A: " + two + " holds 3 sessions"},
+		{"an archive of several sessions", stream, two, 2, "B: " + two + " holds 3 sessions"},
 	}
 	for _, tt := range tests {
 		code, out, errs := runCLI(t, nil, "diff", "--json", tt.a, tt.b)

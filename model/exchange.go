@@ -39,6 +39,14 @@ type Exchange struct {
 	// for.
 	TurnOf     int
 	Unanswered []string
+	// LegOf is the application exchange this provider exchange was a
+	// model call of, and Step which (from 1); Legs lists an application
+	// exchange's provider exchanges, step by step, and LegsBy what linked
+	// each ("call ids", "text", "time"; a provider's one entry for
+	// itself). A proxy serving two listeners links them (model.Legs).
+	LegOf, Step int
+	Legs        []int
+	LegsBy      []string
 	// Link says what the request does to TurnOf's exchange when it is no
 	// turn of it but continues it by what it carries
 	// (Turns.LinkExchange): "resumes", "cancels", "answers"; "" for a

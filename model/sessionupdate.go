@@ -9,7 +9,12 @@ type SessionUpdate struct {
 	Info Exchange
 	// Live is the exchange's session. Only the first update of an
 	// exchange is read for it.
-	Live   *Live
+	Live *Live
+	// Relink says the update only changes the exchange's links to the
+	// other leg of its turn (Info's LegOf, Step, Legs, LegsBy), found when
+	// another exchange ended after it: the list keeps the rest of what it
+	// knows of the exchange.
+	Relink bool
 	Ended  bool
 	EndErr error
 	// Stored, set on an ended exchange's update, is where its bytes are

@@ -102,6 +102,27 @@ func (f *Feed) end(info model.Exchange, l *model.Live, err error, stored model.S
 	delete(f.live, info.ID)
 }
 
+// relink publishes the new links of ended sessions to the other leg of
+// their turn (each x holds the ID and the links only): merged into a
+// pending update of the session, else an update of its links alone.
+func (f *Feed) relink(xs []model.Exchange) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.aborted {
+		return
+	}
+	for _, x := range xs {
+		i, pending := f.idx[x.ID]
+		if !pending {
+			i = len(f.pending)
+			f.idx[x.ID] = i
+			f.pending = append(f.pending, model.SessionUpdate{Info: model.Exchange{ID: x.ID}, Relink: true, Ended: true})
+		}
+		e := &f.pending[i].Info
+		e.LegOf, e.Step, e.Legs, e.LegsBy = x.LegOf, x.Step, x.Legs, x.LegsBy
+	}
+}
+
 // flusher sends pending updates in id order, one batch per message.
 func (f *Feed) flusher() {
 	defer close(f.done)

@@ -114,6 +114,11 @@ type Proxy struct {
 	open     openSessions                    // sessions not finished yet
 	spill    *spillDir                       // where ended sessions wait for the sessions list, or nil
 	loop     *loopGuard                      // the proxy's own listeners and hop name
+
+	// multi says the proxy serves several listeners (ServeLegs), whose
+	// sessions legs links.
+	multi bool
+	legs  model.Legs
 }
 
 // New returns a proxy to o.Upstream that writes one line per exchange to
@@ -152,15 +157,44 @@ func New(o Options, logw io.Writer) *Proxy {
 // Serve returns once every session has ended (its log line and HAR entry
 // written), or cutWait after cutting them.
 func (p *Proxy) Serve(ctx context.Context, ln net.Listener) error {
-	p.listening(ln)
+	return p.ServeLegs(ctx, []Leg{{Listener: ln, Upstream: p.o.Upstream}})
+}
+
+// Leg is a listener of the proxy and the upstream it forwards to.
+type Leg struct {
+	Listener net.Listener
+	Upstream *url.URL
+}
+
+// ServeLegs is Serve on several listeners, each forwarding to its own
+// upstream, their sessions numbered, logged, recorded and listed as one
+// proxy's. With two or more, the sessions of an application and of the
+// provider it calls (one listener in front of each) are linked: a
+// provider session to the application session it was a model call of
+// (model.Legs). It returns when every listener has stopped, with the
+// first error (which stops the others).
+func (p *Proxy) ServeLegs(ctx context.Context, legs []Leg) error {
+	p.multi = len(legs) > 1
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	l := Limits{MaxConns: p.o.MaxConns, HeadTimeout: p.o.ClientHeadTimeout, Idle: p.o.ClientIdle, WriteTimeout: p.o.ClientWriteTimeout}
-	return serve(ctx, ln, p, l, p.o.Grace, func() {
-		p.closeUpgraded()
-		// Close does not wait for the handlers: the sessions it cut end
-		// moments later, and their log lines and HAR entries must be
-		// written before the caller closes the files.
-		p.open.wait(cutWait)
-	})
+	errs := make([]error, len(legs))
+	var wg sync.WaitGroup
+	for i, leg := range legs {
+		p.listening(leg.Listener)
+		wg.Go(func() {
+			if errs[i] = serve(ctx, leg.Listener, p.legHandler(i, leg.Upstream), l, p.o.Grace, nil); errs[i] != nil {
+				cancel()
+			}
+		})
+	}
+	wg.Wait()
+	p.closeUpgraded()
+	// Close does not wait for the handlers: the sessions it cut end
+	// moments later, and their log lines and HAR entries must be written
+	// before the caller closes the files.
+	p.open.wait(cutWait)
+	return errors.Join(errs...)
 }
 
 // cutWait bounds how long Serve waits for the sessions it cut to end:
@@ -208,7 +242,11 @@ func (o *openSessions) wait(d time.Duration) {
 }
 
 func (p *Proxy) rewrite(pr *httputil.ProxyRequest) {
-	pr.SetURL(p.o.Upstream)
+	up := p.o.Upstream
+	if l, ok := pr.In.Context().Value(legKey{}).(legOf); ok {
+		up = l.upstream
+	}
+	pr.SetURL(up)
 	pr.Out.Header.Add("Via", p.loop.via(pr.In)) // a request that comes back is refused (loop.go)
 	// A compressed stream could not be shown; ask for identity. Clients
 	// accept an uncompressed response to any Accept-Encoding.
@@ -225,9 +263,33 @@ type sessionKey struct{}
 
 // ServeHTTP reads the first MaxRequestKept bytes of the request body (the
 // model, the tools and the tool outputs sent back are in it), then
-// forwards the request, the rest of the body streamed as it arrives.
+// forwards the request to Options.Upstream, the rest of the body streamed
+// as it arrives.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p.serve(w, r, legOf{upstream: p.o.Upstream})
+}
+
+// legOf is the listener a request came in on: its index, and the upstream
+// it forwards to.
+type legOf struct {
+	leg      int
+	upstream *url.URL
+}
+
+type legKey struct{}
+
+// legHandler serves the requests of listener i, forwarding to up.
+func (p *Proxy) legHandler(i int, up *url.URL) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p.serve(w, r, legOf{leg: i, upstream: up})
+	})
+}
+
+// serve is ServeHTTP for a request that came in on leg l.
+func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
+	r = r.WithContext(context.WithValue(r.Context(), legKey{}, l))
 	sess := p.newSession(r)
+	sess.leg = l.leg
 	if p.loop.looped(r) {
 		sess.url = p.upstreamURL(r)
 		sess.finish(http.StatusLoopDetected, errLoop, "loop")
@@ -281,9 +343,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
 }
 
-// upstreamURL is the URL a request is forwarded to.
+// upstreamURL is the URL a request is forwarded to: on the upstream of
+// the listener it came in on (ServeLegs), else Options.Upstream.
 func (p *Proxy) upstreamURL(r *http.Request) string {
 	u := *p.o.Upstream
+	if l, ok := r.Context().Value(legKey{}).(legOf); ok {
+		u = *l.upstream
+	}
 	u.Path, u.RawPath = singleJoin(u.Path, r.URL.Path), ""
 	u.RawQuery = r.URL.RawQuery
 	return u.String()

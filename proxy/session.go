@@ -35,6 +35,7 @@ import (
 type session struct {
 	p          *Proxy
 	id         int
+	leg        int // the listener the request came in on (ServeLegs)
 	start      time.Time
 	in         context.Context // the client's request context
 	method     string
@@ -70,6 +71,7 @@ type session struct {
 	state string
 	err   error
 	dur   time.Duration
+	links legLinks // the turn's other leg, when ServeLegs links it
 
 	reads []byte        // for the spill: each read's length and time (spillBody), or nil
 	endAt time.Duration // when the body ended (endModel), or capture.NoTime
@@ -450,8 +452,15 @@ func (ps *session) finish(status int, err error, state string) {
 			}
 		}
 		ps.state = state
+		var groups []model.LegGroup
 		if responded {
 			ps.p.turns.Add(ps.id, s)
+			if ps.p.multi {
+				sum := model.Summarize(ps.id, ps.leg, ps.start, ps.start.Add(ps.dur), s)
+				sum.NotModel = ps.req.Parsed && ps.req.Model == ""
+				groups = ps.p.legs.Add(sum)
+				ps.links = linksOf(ps.id, groups)
+			}
 		}
 		line := ps.logLine(s)
 		ps.live.Unlock()
@@ -459,6 +468,7 @@ func (ps *session) finish(status int, err error, state string) {
 		if ps.p.feed != nil {
 			stored, notKept := ps.closeSpill()
 			ps.p.feed.end(ps.exchangeInfo(), ps.live, err, stored, notKept)
+			ps.p.feed.relink(othersOf(ps.id, groups))
 		}
 		if ps.p.onDone != nil {
 			ps.p.onDone(ps)
@@ -567,6 +577,7 @@ func (ps *session) logLine(s *model.Session) string {
 	case ps.prev > 0:
 		kv("turn-of", "#"+strconv.Itoa(ps.prev))
 	}
+	ps.links.logFields(kv)
 	if len(ps.unanswered) > 0 {
 		kv("unanswered", strings.Join(ps.unanswered, ","))
 		kv("finding", "No tool output found for function call "+ps.unanswered[0])
@@ -660,6 +671,7 @@ func (ps *session) exchangeInfo() model.Exchange {
 		Outcome: ps.state, TurnOf: ps.prev, Unanswered: slices.Clone(ps.unanswered), Link: ps.link,
 		Request: ps.shown, Record: ps.recPath,
 	}
+	ps.links.set(&x)
 	if ps.state == "closed" && ps.ws != nil && ps.ws.parsers[0] != nil {
 		x.Outcome += " " + strconv.Itoa(ps.ws.code())
 	}

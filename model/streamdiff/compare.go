@@ -14,6 +14,10 @@ import (
 // aligned pairs whose fingerprints differ, so the cost is about linear in
 // the events, plus the reading of the pairs that differ.
 func Compare(a, b *Side, o Options) *Result {
+	da, db := a.S.Dialect(), b.S.Dialect()
+	if da != db && da != model.DialectUnknown && db != model.DialectUnknown {
+		return CompareLegs([]*Side{a}, []*Side{b}, o)
+	}
 	c := &comparer{
 		o: o, side: [2]*Side{a, b},
 		res:     &Result{Ignored: o.Ignore.Names(), Counts: map[string]int{}},
@@ -22,17 +26,10 @@ func Compare(a, b *Side, o Options) *Result {
 		links:   newLinks(a.Len(), b.Len()),
 	}
 	c.res.A, c.res.B = summarize(a), summarize(b)
-	da, db := a.S.Dialect(), b.S.Dialect()
-	if da != db && da != model.DialectUnknown && db != model.DialectUnknown {
-		c.res.Mode = "semantic"
-		c.res.Note = fmt.Sprintf("the streams speak different dialects (%s, %s): calls, text and outcome are compared; event-level alignment is skipped", da, db)
-		c.compareCallsInOrder()
-	} else {
-		c.res.Mode = "events"
-		c.alignEvents()
-	}
+	c.res.Mode = "events"
+	c.alignEvents()
 	c.compareText()
-	c.compareOutcome(da == db)
+	c.compareOutcome()
 	c.compareTiming()
 	c.finish()
 	return c.res
@@ -327,18 +324,37 @@ func pairItems(a, b []*model.Item) [][2]*model.Item {
 // an a[i] that matches none, alone. Each pair has nil for an item the
 // other side lacks.
 func alignItems(a, b []*model.Item, exact, loose func(x, y *model.Item) bool) [][2]*model.Item {
-	ps, ok := lcs(len(a), len(b), func(i, j int) bool { return exact(a[i], b[j]) }, 256)
+	var out [][2]*model.Item
+	for _, p := range alignPairs(len(a), len(b), func(i, j int) bool { return exact(a[i], b[j]) },
+		func(i, j int) bool { return loose(a[i], b[j]) }) {
+		var ip [2]*model.Item
+		if p[0] >= 0 {
+			ip[0] = a[p[0]]
+		}
+		if p[1] >= 0 {
+			ip[1] = b[p[1]]
+		}
+		out = append(out, ip)
+	}
+	return out
+}
+
+// alignPairs is alignItems over indexes: it pairs n things of A with m of
+// B, exact anchoring and loose filling the gaps, -1 on the side that lacks
+// its counterpart.
+func alignPairs(n, m int, exact, loose func(i, j int) bool) [][2]int {
+	ps, ok := lcs(n, m, exact, 256)
 	if !ok {
 		ps = nil // too different to align exactly: pair in order below
 	}
-	var out [][2]*model.Item
+	var out [][2]int
 	ia, ib := 0, 0
-	flush := func(ea, eb int) { // pair a[ia:ea] with b[ib:eb] in order by loose
+	flush := func(ea, eb int) { // pair [ia:ea] with [ib:eb] in order by loose
 		for ia < ea || ib < eb {
 			j := -1
 			if ia < ea {
 				for k := ib; k < eb; k++ {
-					if loose(a[ia], b[k]) {
+					if loose(ia, k) {
 						j = k
 						break
 					}
@@ -347,25 +363,25 @@ func alignItems(a, b []*model.Item, exact, loose func(x, y *model.Item) bool) []
 			switch {
 			case j >= 0:
 				for ; ib < j; ib++ {
-					out = append(out, [2]*model.Item{nil, b[ib]})
+					out = append(out, [2]int{-1, ib})
 				}
-				out = append(out, [2]*model.Item{a[ia], b[ib]})
+				out = append(out, [2]int{ia, ib})
 				ia, ib = ia+1, ib+1
 			case ia < ea:
-				out = append(out, [2]*model.Item{a[ia], nil})
+				out = append(out, [2]int{ia, -1})
 				ia++
 			default:
-				out = append(out, [2]*model.Item{nil, b[ib]})
+				out = append(out, [2]int{-1, ib})
 				ib++
 			}
 		}
 	}
 	for _, p := range ps {
 		flush(int(p.a), int(p.b))
-		out = append(out, [2]*model.Item{a[p.a], b[p.b]})
+		out = append(out, [2]int{int(p.a), int(p.b)})
 		ia, ib = int(p.a)+1, int(p.b)+1
 	}
-	flush(len(a), len(b))
+	flush(n, m)
 	return out
 }
 

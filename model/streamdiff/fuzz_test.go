@@ -190,3 +190,40 @@ func TestCompareFuzzSeeds(t *testing.T) {
 		t.Errorf("%d of %d samples give a seed; want most", n, all)
 	}
 }
+
+// FuzzCompareLegs: comparing the assembled results of any stream with
+// itself, step by step, finds no difference; comparing two streams (as
+// two steps of a provider) with a third never panics and writes its JSON.
+func FuzzCompareLegs(f *testing.F) {
+	var seeds [][]byte
+	for _, s := range samples.List() {
+		data, _ := samples.Open(s.Name)
+		if seed := compareFuzzSeed(data); seed != nil {
+			seeds = append(seeds, seed)
+		}
+	}
+	for i, s := range seeds {
+		f.Add(s, seeds[(i+1)%len(seeds)], seeds[(i+2)%len(seeds)])
+	}
+	f.Fuzz(func(t *testing.T, a, b, app []byte) {
+		if len(a)+len(b)+len(app) > compareFuzzMax {
+			return
+		}
+		timer := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("slow inputs %q, %q, %q", a, b, app)) })
+		defer timer.Stop()
+		o := DefaultOptions()
+		side := func(name string, data []byte) *Side { return Build(name, data, capture.FormatAuto, o.Ignore) }
+		if self := CompareLegs([]*Side{side("A", a)}, []*Side{side("B", a)}, o); !self.Equal() {
+			t.Fatalf("CompareLegs(x, x) has differences: %+v", self.Differences)
+		}
+		r := CompareLegs([]*Side{side("A1", a), side("A2", b)}, []*Side{side("B", app)}, o)
+		if _, err := r.MarshalJSON(); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range r.Differences {
+			if d.Step < 1 || d.Step > len(r.Steps) {
+				t.Fatalf("difference %q names step %d of %d", d.Message, d.Step, len(r.Steps))
+			}
+		}
+	})
+}

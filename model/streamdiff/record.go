@@ -346,6 +346,10 @@ func NewSide(name string, s *model.Session, rec *Recorder) *Side {
 // Len is the number of events of the side.
 func (sd *Side) Len() int { return sd.rec.Len() }
 
+// Timing is when the side's events arrived (negative durations when its
+// events carry no times).
+func (sd *Side) Timing() Times { return sd.rec.timing }
+
 // oneDataLine finds the data of an SSE event that has a single data line,
 // as almost every event does, without framing it again.
 func oneDataLine(raw []byte) (data []byte, off int, ok bool) {

@@ -33,8 +33,43 @@ type Result struct {
 	Counts map[string]int
 	// Omitted is how many differences were not listed past MaxListed.
 	Omitted int
+	// Steps lines up the model calls of both sides when their assembled
+	// results were compared (CompareLegs: two dialects, or one side of
+	// several streams), one pair per step; nil otherwise.
+	Steps []StepPair
+	// ASessions and BSessions describe each stream of a side made of
+	// several (an app's provider requests, one recording each); nil for a
+	// side of one stream, which A or B describes.
+	ASessions, BSessions []Summary
 
 	links Links
+}
+
+// StepPair is one step (one model call) of each side, as CompareLegs
+// lined them up; nil on a side that has no counterpart.
+type StepPair struct {
+	Step int       `json:"step"` // from 1
+	A    *StepSide `json:"a"`
+	B    *StepSide `json:"b"`
+	// Notes say what was paired without being compared (a tool the
+	// provider ran, which one side's dialect shows as no call).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// StepSide is a step of one side: the stream it is in, its events, its
+// calls and how it ended.
+type StepSide struct {
+	Session int    `json:"session"` // the stream's index in ASessions or BSessions (0 for a side of one)
+	Name    string `json:"name"`
+	// First and Last are its first and last events (-1 when it has none:
+	// an empty stream).
+	First   int                 `json:"first_event"`
+	Last    int                 `json:"last_event"`
+	Calls   int                 `json:"calls"`
+	Outcome model.OutcomeReport `json:"outcome"`
+	// Cut says why a client saw the step cut when its outcome does not
+	// say so (its terminal event was never dispatched).
+	Cut string `json:"cut,omitempty"`
 }
 
 // MaxListed is the most differences a Result lists; Counts still counts
@@ -141,12 +176,26 @@ type Difference struct {
 	// Message says it in one line. It holds stream text: escape it
 	// before it reaches a terminal.
 	Message string
+	// Step is the step (from 1) a difference of CompareLegs is about; 0
+	// otherwise.
+	Step int
 
 	pos  int64 // where it sorts
 	says says  // how to write Message from the other fields, for the kinds made lazily
 	// items are the items a call, text or ids difference is about, on
 	// each side: Session.Items index + 1, 0 for none (Marks reads them).
 	items [2]int32
+	// session is the stream of each side its events are in, when multi
+	// says the side is several streams (CompareLegs).
+	session [2]int32
+	multi   [2]bool
+}
+
+// Session returns the index (in Result.ASessions or BSessions) of the
+// stream of side w that the difference's events of that side are in, and
+// false when the side is one stream.
+func (d *Difference) Session(w Which) (int, bool) {
+	return int(d.session[w&1]), d.multi[w&1]
 }
 
 // says is how a Difference's Message is written from its other fields.
@@ -250,10 +299,21 @@ func (d Difference) MarshalJSON() ([]byte, error) {
 		ArgsChanges    []PathChange    `json:"arguments_changes,omitempty"`
 		ArgsMore       int             `json:"arguments_changes_more,omitempty"`
 		Message        string          `json:"message"`
+		Step           int             `json:"step,omitempty"`
+		SessionA       *int            `json:"session_a,omitempty"`
+		SessionB       *int            `json:"session_b,omitempty"`
+	}
+	var sess [2]*int
+	for w := range sess {
+		if d.multi[w] {
+			n := int(d.session[w])
+			sess[w] = &n
+		}
 	}
 	return marshal(out{d.Kind, d.Item, d.Type, d.Path, ordOrNil(d.EventA), ordOrNil(d.EventB),
 		ordOrNil(d.LastA), ordOrNil(d.LastB), d.CountA, d.CountB, d.A, d.B, d.Truncated, d.Offset,
-		d.ArgsJSONEqual, d.ArgsBytesEqual, d.ArgsChanges, d.ArgsChangesMore, d.Message})
+		d.ArgsJSONEqual, d.ArgsBytesEqual, d.ArgsChanges, d.ArgsChangesMore, d.Message,
+		d.Step, sess[0], sess[1]})
 }
 
 func ordOrNil(o int) *int {
@@ -286,7 +346,10 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 		Counts      map[string]int `json:"counts"`
 		Omitted     int            `json:"omitted"`
 		Differences []Difference   `json:"differences"`
-	}{r.Equal(), r.Mode, r.Note, ignored, r.A, r.B, r.Timing, r.Counts, r.Omitted, diffs})
+		Steps       []StepPair     `json:"steps,omitempty"`
+		ASessions   []Summary      `json:"a_sessions,omitempty"`
+		BSessions   []Summary      `json:"b_sessions,omitempty"`
+	}{r.Equal(), r.Mode, r.Note, ignored, r.A, r.B, r.Timing, r.Counts, r.Omitted, diffs, r.Steps, r.ASessions, r.BSessions})
 	return jsonscan.AppendSafe(nil, b), err
 }
 

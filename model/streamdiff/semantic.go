@@ -19,26 +19,6 @@ import (
 // lacks it.
 type callPair [2]*model.Item
 
-// compareCallsInOrder pairs the calls of two streams of different
-// dialects, which have no common items to align: in output order, by
-// name where the names allow, in order otherwise.
-func (c *comparer) compareCallsInOrder() {
-	ca, cb := c.side[SideA].S.Calls(), c.side[SideB].S.Calls()
-	var pairs []callPair
-	for _, p := range pairItemsByName(ca, cb) {
-		pairs = append(pairs, callPair(p))
-	}
-	c.compareCalls(pairs, false)
-}
-
-// pairItemsByName pairs calls across dialects: exactly by name, then, in
-// the gaps between, in order whatever the name.
-func pairItemsByName(a, b []*model.Item) [][2]*model.Item {
-	sameName := func(x, y *model.Item) bool { return x.Name == y.Name }
-	anyway := func(x, y *model.Item) bool { return true }
-	return alignItems(a, b, sameName, anyway)
-}
-
 // compareCalls compares paired calls: presence, name, final arguments (as
 // bytes and as JSON), and within one dialect their status, wire type and,
 // unless ids are ignored, the id a client answers with.
@@ -254,49 +234,25 @@ func callJSON(it *model.Item) json.RawMessage {
 	return json.RawMessage(`{"name":` + string(name) + `,"arguments":` + string(args) + `}`)
 }
 
-// compareText compares the assembled assistant text. Within one dialect
-// each message compares with its counterpart (events mode, from the item
-// alignment); across dialects the text of each choice, all messages
-// together.
+// compareText compares the assembled assistant text of two streams of one
+// dialect: each message with its counterpart (from the item alignment).
 func (c *comparer) compareText() {
-	if c.res.Mode == "events" {
-		for _, l := range c.lanes {
-			var it [2]*model.Item
-			var text [2][]byte
-			for w := range it {
-				if l.item[w] >= 0 {
-					it[w] = c.side[w].S.Items[l.item[w]]
-					text[w] = it[w].Text.Bytes()
-				}
-			}
-			if (it[0] == nil || it[0].Role != model.RoleMessage) && (it[1] == nil || it[1].Role != model.RoleMessage) {
-				continue
-			}
-			if !bytes.Equal(text[0], text[1]) {
-				at := commonPrefix(text[0], text[1])
-				c.textDiff(l.name(), "text", text, [2]bool{it[0] != nil, it[1] != nil}, at, [2]int{fragmentAt(it[0], at), fragmentAt(it[1], at)}, l.item)
-			}
-		}
-		return
-	}
-	ta, tb := c.side[SideA].S.Texts(), c.side[SideB].S.Texts()
-	for ch := range max(len(ta), len(tb)) {
+	for _, l := range c.lanes {
+		var it [2]*model.Item
 		var text [2][]byte
-		if ch < len(ta) {
-			text[0] = []byte(ta[ch])
+		for w := range it {
+			if l.item[w] >= 0 {
+				it[w] = c.side[w].S.Items[l.item[w]]
+				text[w] = it[w].Text.Bytes()
+			}
 		}
-		if ch < len(tb) {
-			text[1] = []byte(tb[ch])
-		}
-		if bytes.Equal(text[0], text[1]) {
+		if (it[0] == nil || it[0].Role != model.RoleMessage) && (it[1] == nil || it[1].Role != model.RoleMessage) {
 			continue
 		}
-		path := "text"
-		if len(ta) > 1 || len(tb) > 1 {
-			path = fmt.Sprintf("text[%d]", ch)
+		if !bytes.Equal(text[0], text[1]) {
+			at := commonPrefix(text[0], text[1])
+			c.textDiff(l.name(), "text", text, [2]bool{it[0] != nil, it[1] != nil}, at, [2]int{fragmentAt(it[0], at), fragmentAt(it[1], at)}, l.item)
 		}
-		at := commonPrefix(text[0], text[1])
-		c.textDiff("", path, text, [2]bool{ch < len(ta), ch < len(tb)}, at, [2]int{textEventAt(c.side[SideA].S, ch, at), textEventAt(c.side[SideB].S, ch, at)}, [2]int{-1, -1})
 	}
 }
 
@@ -354,32 +310,14 @@ func fragmentAt(it *model.Item, at int) int {
 	return int(fr[min(i, len(fr)-1)].Ordinal)
 }
 
-// textEventAt is the event that added byte at of choice ch's text (the
-// last one when the text is shorter), or -1.
-func textEventAt(s *model.Session, ch, at int) int {
-	ord := -1
-	for _, it := range s.ItemsAsOf(-1) {
-		if it.Role != model.RoleMessage || it.Choice != ch || len(it.Text.Frags) == 0 {
-			continue
-		}
-		n := it.Text.Len()
-		if at < n {
-			return fragmentAt(it, at)
-		}
-		at -= n
-		ord = fragmentAt(it, at)
-	}
-	return ord
-}
-
-// compareOutcome compares how the streams ended: the state always, the
-// detail (a finish or stop reason, an error message) within one dialect,
-// where the same words mean the same thing.
-func (c *comparer) compareOutcome(sameDialect bool) {
+// compareOutcome compares how two streams of one dialect ended: the
+// state, and the detail (a finish or stop reason, an error message),
+// since the same words mean the same thing.
+func (c *comparer) compareOutcome() {
 	oa, ob := c.side[SideA].S.Outcome(), c.side[SideB].S.Outcome()
 	base := Difference{Kind: Outcome, EventA: oa.Ordinal, EventB: ob.Ordinal, LastA: -1, LastB: -1, Item: "outcome"}
 	for _, f := range []struct{ path, a, b string }{{"state", oa.State, ob.State}, {"detail", oa.Detail, ob.Detail}} {
-		if f.a == f.b || (f.path == "detail" && !sameDialect) {
+		if f.a == f.b {
 			continue
 		}
 		d := base

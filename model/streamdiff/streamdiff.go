@@ -32,8 +32,10 @@ const (
 	Chunking              // the same run of deltas, cut into a different number of events
 	Sequence              // sequence numbers that differ beyond a consistent offset
 	IDs                   // an item whose ids change mid-stream on one side only
+	Step                  // a model call (a step) one side has and the other lacks (CompareLegs)
 	Call                  // an assembled call that is missing, extra, or differs
 	Text                  // assembled assistant text that differs
+	Reasoning             // assembled reasoning that differs (CompareLegs)
 	Outcome               // how the streams ended
 	Timing                // time to first event, to first argument delta, total, largest gap
 	numKinds
@@ -41,8 +43,8 @@ const (
 
 var kindNames = [...]string{
 	OnlyInA: "only-in-a", OnlyInB: "only-in-b", Reordered: "reordered", Field: "field",
-	Chunking: "chunking", Sequence: "sequence", IDs: "ids", Call: "call", Text: "text",
-	Outcome: "outcome", Timing: "timing",
+	Chunking: "chunking", Sequence: "sequence", IDs: "ids", Step: "step", Call: "call", Text: "text",
+	Reasoning: "reasoning", Outcome: "outcome", Timing: "timing",
 }
 
 func (k Kind) String() string {

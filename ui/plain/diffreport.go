@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,7 +59,9 @@ func kindSGR(k streamdiff.Kind) string {
 func WriteDiff(w io.Writer, r *streamdiff.Result, st DiffStyle) error {
 	b := bufio.NewWriter(w)
 	writeDiffSide(b, "A", r.A)
+	writeDiffSessions(b, "A", r.ASessions)
 	writeDiffSide(b, "B", r.B)
+	writeDiffSessions(b, "B", r.BSessions)
 	if len(r.Ignored) > 0 {
 		fmt.Fprintf(b, "ignoring: %s\n", termtext.Safe(strings.Join(r.Ignored, ", ")))
 	} else {
@@ -72,8 +75,15 @@ func WriteDiff(w io.Writer, r *streamdiff.Result, st DiffStyle) error {
 		fmt.Fprintln(b, "\nevents (aligned by response, item and event type):")
 		writeDiffRows(b, events, st)
 	}
+	if r.Steps != nil {
+		writeSteps(b, r)
+	}
 	if len(semantic) > 0 {
-		fmt.Fprintln(b, "\ncalls, text, outcome and timing:")
+		if r.Steps != nil {
+			fmt.Fprintln(b, "\nby step: calls, text, reasoning, outcome (and timing):")
+		} else {
+			fmt.Fprintln(b, "\ncalls, text, outcome and timing:")
+		}
 		writeDiffRows(b, semantic, st)
 	}
 	if r.Timing != nil {
@@ -97,7 +107,7 @@ func writeDiffSide(b *bufio.Writer, label string, s streamdiff.Summary) {
 func splitDiffs(diffs []streamdiff.Difference) (events, semantic []streamdiff.Difference) {
 	for _, d := range diffs {
 		switch d.Kind {
-		case streamdiff.Call, streamdiff.Text, streamdiff.Outcome, streamdiff.Timing:
+		case streamdiff.Call, streamdiff.Text, streamdiff.Outcome, streamdiff.Timing, streamdiff.Step, streamdiff.Reasoning:
 			semantic = append(semantic, d)
 		default:
 			events = append(events, d)
@@ -112,19 +122,91 @@ func splitDiffs(diffs []streamdiff.Difference) (events, semantic []streamdiff.Di
 func writeDiffRows(b *bufio.Writer, diffs []streamdiff.Difference, st DiffStyle) {
 	wa, wb := 1, 1
 	for _, d := range diffs {
-		wa = max(wa, len(EventRef("A", d.EventA, d.LastA)))
-		wb = max(wb, len(EventRef("B", d.EventB, d.LastB)))
+		wa = max(wa, len(EventRef(sideLabel(&d, streamdiff.SideA), d.EventA, d.LastA)))
+		wb = max(wb, len(EventRef(sideLabel(&d, streamdiff.SideB), d.EventB, d.LastB)))
 	}
 	for _, d := range diffs {
 		kind := fmt.Sprintf("%-10s", d.Kind)
 		fmt.Fprintf(b, "  %s %-*s %-*s %s\n", st.paint(kindSGR(d.Kind), kind),
-			wa, EventRef("A", d.EventA, d.LastA), wb, EventRef("B", d.EventB, d.LastB), termtext.Safe(d.Message))
-		if d.Kind == streamdiff.Call && d.Path == "arguments" || d.Kind == streamdiff.Text {
+			wa, EventRef(sideLabel(&d, streamdiff.SideA), d.EventA, d.LastA), wb, EventRef(sideLabel(&d, streamdiff.SideB), d.EventB, d.LastB), termtext.Safe(d.Message))
+		if d.Kind == streamdiff.Call && d.Path == "arguments" || d.Kind == streamdiff.Text || d.Kind == streamdiff.Reasoning {
 			writeValue(b, "A", string(d.A), d.Truncated)
 			writeValue(b, "B", string(d.B), d.Truncated)
 		}
 	}
 }
+
+// sideLabel names side w of a difference for its event references: "A",
+// or "A2" for the second stream of a side made of several.
+func sideLabel(d *streamdiff.Difference, w streamdiff.Which) string {
+	label := "AB"[w : w+1]
+	if i, multi := d.Session(w); multi {
+		label += strconv.Itoa(i + 1)
+	}
+	return label
+}
+
+// writeDiffSessions lists the streams of a side made of several, one
+// line each, under the side's line.
+func writeDiffSessions(b *bufio.Writer, label string, each []streamdiff.Summary) {
+	for i, s := range each {
+		writeDiffSide(b, fmt.Sprintf("   %s%d", label, i+1), s)
+	}
+}
+
+// writeSteps writes how the model calls of both sides were lined up: one
+// line per step, each side's stream and events, outcome and calls, and
+// the step's notes.
+func writeSteps(b *bufio.Writer, r *streamdiff.Result) {
+	fmt.Fprintln(b, "\nsteps (one model call each, lined up in order and by shared call ids):")
+	cell := func(label string, multi bool, s *streamdiff.StepSide) string {
+		if s == nil {
+			return label + " -"
+		}
+		if multi {
+			label += strconv.Itoa(s.Session + 1)
+		}
+		out := termtext.Safe(s.Outcome.State)
+		if s.Outcome.Detail != "" {
+			out += " (" + termtext.Safe(Truncate(s.Outcome.Detail, 60)) + ")"
+		}
+		if s.Cut != "" {
+			out += ", cut"
+		}
+		ref := EventRef(label, s.First, s.Last)
+		if s.First < 0 {
+			ref = label + " (no events)"
+		}
+		return fmt.Sprintf("%s %s · %s", ref, out, CountOf(s.Calls, "call"))
+	}
+	// A long conversation's steps are listed only where something is
+	// said of them: a difference, a note, a side missing.
+	cited := map[int]bool{}
+	for _, d := range r.Differences {
+		cited[d.Step] = true
+	}
+	quiet := 0
+	for _, sp := range r.Steps {
+		if len(r.Steps) > maxStepsListed && !cited[sp.Step] && len(sp.Notes) == 0 && sp.A != nil && sp.B != nil {
+			quiet++
+			continue
+		}
+		fmt.Fprintf(b, "  step %-3d %s   %s\n", sp.Step, cell("A", r.ASessions != nil, sp.A), cell("B", r.BSessions != nil, sp.B))
+		for _, n := range sp.Notes {
+			fmt.Fprintf(b, "           note: %s\n", termtext.Safe(n))
+		}
+	}
+	switch {
+	case quiet == len(r.Steps):
+		fmt.Fprintf(b, "  all %d steps paired, without a difference (--json lists every step)\n", quiet)
+	case quiet > 0:
+		fmt.Fprintf(b, "  and %s paired without a difference (--json lists every step)\n", CountOf(quiet, "more step"))
+	}
+}
+
+// maxStepsListed is how many steps the report lists before it lists only
+// those something is said of.
+const maxStepsListed = 50
 
 // EventRef is "A#4", "A#4–#9", or "-" when the side has no event.
 func EventRef(side string, first, last int) string {

@@ -2,6 +2,7 @@ package plain
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +90,30 @@ func TestWriteDiffTiming(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestWriteDiffManySteps: the steps of a long conversation are listed
+// only where something is said of them (a difference), the rest counted.
+func TestWriteDiffManySteps(t *testing.T) {
+	var ollama, responses strings.Builder
+	for i := range 60 {
+		text := "ok"
+		if i == 41 {
+			text = "changed"
+		}
+		ollama.WriteString(`{"model":"m","message":{"role":"assistant","content":"ok"},"done":false}` + "\n" + `{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop"}` + "\n")
+		fmt.Fprintf(&responses, "data: {\"type\":\"response.created\",\"response\":{\"id\":\"r%d\",\"status\":\"in_progress\"}}\n\n"+
+			"data: {\"type\":\"response.output_text.delta\",\"item_id\":\"m%d\",\"output_index\":0,\"content_index\":0,\"delta\":%q}\n\n"+
+			"data: {\"type\":\"response.completed\",\"response\":{\"id\":\"r%d\",\"status\":\"completed\"}}\n\n", i, i, text, i)
+	}
+	var b strings.Builder
+	if err := WriteDiff(&b, diffOf(t, []byte(ollama.String()), []byte(responses.String())), DiffStyle{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "  step 42 ") || strings.Contains(out, "  step 41 ") || !strings.Contains(out, "and 59 more steps paired without a difference") ||
+		!strings.Contains(out, "step 42 text differs from byte 0") {
+		t.Errorf("report of 60 steps, the 42nd's text changed:\n%s", out)
 	}
 }

@@ -212,6 +212,13 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		if in.TurnOf > 0 {
 			parts = append(parts, "of #"+strconv.Itoa(in.TurnOf))
 		}
+		if in.LegOf > 0 {
+			// A model call of an application's session: step N of #M.
+			parts = append(parts, fmt.Sprintf("s%d of #%d", in.Step, in.LegOf))
+		}
+		if len(in.Legs) > 0 {
+			parts = append(parts, "legs "+legIDs(in.Legs))
+		}
 		if n := len(in.Unanswered); n > 0 {
 			// !N: calls of that turn this request sends no output for.
 			parts = append(parts, fmt.Sprintf("!%d", n))
@@ -220,6 +227,22 @@ func (p *proxied) cell(col string, keepSecrets, checked bool, st *theme.Styles) 
 		return strings.Join(parts, " "), st.Muted
 	}
 	return "", st.Base
+}
+
+// legIDs is "#2,#3", or "#2–#5" for consecutive ids.
+func legIDs(ids []int) string {
+	consecutive := len(ids) > 2
+	for i := 1; i < len(ids) && consecutive; i++ {
+		consecutive = ids[i] == ids[i-1]+1
+	}
+	if consecutive {
+		return fmt.Sprintf("#%d–#%d", ids[0], ids[len(ids)-1])
+	}
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = "#" + strconv.Itoa(id)
+	}
+	return strings.Join(parts, ",")
 }
 
 // outcome is how the exchange stands: its final state, or how far it got.
@@ -352,6 +375,23 @@ func (sp *Page) selectedLine() string {
 	}
 	if len(in.Unanswered) > 0 {
 		parts = append(parts, st.Warn.Render("no tool output for "+termtext.Safe(strings.Join(in.Unanswered, ", "))))
+	}
+	if in.LegOf > 0 {
+		by := ""
+		if len(in.LegsBy) > 0 {
+			by = " (linked by " + in.LegsBy[0] + ")"
+		}
+		parts = append(parts, st.Base.Render(fmt.Sprintf("step %d of #%d%s", in.Step, in.LegOf, by)))
+	}
+	if len(in.Legs) > 0 {
+		steps := make([]string, len(in.Legs))
+		for i, id := range in.Legs {
+			steps[i] = fmt.Sprintf("#%d", id)
+			if i < len(in.LegsBy) {
+				steps[i] += " by " + in.LegsBy[i]
+			}
+		}
+		parts = append(parts, st.Base.Render("model calls "+strings.Join(steps, ", ")))
 	}
 	if in.Err != "" {
 		parts = append(parts, st.Err.Render(termtext.Safe(in.Err)))

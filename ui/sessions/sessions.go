@@ -187,6 +187,13 @@ func (sp *Page) handleSessions(batch []model.SessionUpdate) tea.Cmd {
 	for i := range batch {
 		u := &batch[i]
 		ps := sp.byID[u.Info.ID]
+		if u.Relink {
+			if ps != nil {
+				in := &ps.info
+				in.LegOf, in.Step, in.Legs, in.LegsBy = u.Info.LegOf, u.Info.Step, u.Info.Legs, u.Info.LegsBy
+			}
+			continue
+		}
 		if ps == nil {
 			if u.Live == nil {
 				continue // news of a session already let go
