@@ -127,7 +127,14 @@ func diffStreams(ctx context.Context, args [2]string, format capture.Format, opt
 		return commandError("diff", readError(err))
 	}
 	res := streamdiff.Compare(sides[0], sides[1], opts)
+	return writeDiff(res, asJSON, stdout)
+}
+
+// writeDiff writes a comparison as JSON or as the report, and says by the
+// exit status whether the two sides differ.
+func writeDiff(res *streamdiff.Result, asJSON bool, stdout io.Writer) error {
 	w := bufio.NewWriter(stdout)
+	var err error
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)

@@ -7,9 +7,7 @@ package cli
 // the application sent its own client.
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +21,6 @@ import (
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/streamdiff"
-	"github.com/streamtap/streamtap/ui/plain"
 )
 
 // severalStreams reports whether operand arg stands for several streams:
@@ -78,24 +75,7 @@ func diffLegs(ctx context.Context, args []string, format capture.Format, opts st
 		return commandError("diff", fmt.Errorf("no provider stream to compare with %s: %s", appArg, why))
 	}
 	res := streamdiff.CompareLegs(legs, []*streamdiff.Side{app}, opts)
-	w := bufio.NewWriter(stdout)
-	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		err = enc.Encode(res)
-	} else {
-		err = plain.WriteDiff(w, res, plain.DiffStyle{Color: isTerminal(stdout) && os.Getenv("NO_COLOR") == ""})
-	}
-	if err == nil {
-		err = w.Flush()
-	}
-	if err != nil {
-		return commandError("diff", fmt.Errorf("write: %w", err))
-	}
-	if !res.Equal() {
-		return exitStatus(statusFailed)
-	}
-	return nil
+	return writeDiff(res, asJSON, stdout)
 }
 
 // timeSpan is when a stream was recorded: from its request to its last

@@ -100,7 +100,7 @@ func TestInjectErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown", []string{"inject", "no-such-defect", "sample:chat-single-call"}, `unknown defect "no-such-defect"`},
-		{"other dialect", []string{"inject", "args-differ", "sample:chat-single-call"}, "args-differ: applies to openai-responses, not to this openai-chat stream"},
+		{"other dialect", []string{"inject", "args-differ", "sample:chat-single-call"}, "args-differ: applies to openai-responses, aisdk-ui, aisdk-data, not to this openai-chat stream"},
 		{"no place", []string{"inject", "index-collision", "sample:chat-single-call"}, "index-collision: no place for it in this stream: no second call"},
 		{"no input", []string{"inject", "crlf"}, "inject takes DEFECT[,DEFECT…] and INPUT"},
 		{"missing file", []string{"inject", "crlf", filepath.Join(t.TempDir(), "none.sse")}, "no such file"},
@@ -125,7 +125,7 @@ func TestInjectList(t *testing.T) {
 		t.Fatalf("inject --list = %d", code)
 	}
 	for _, want := range []string{
-		"args-differ  .done (and the final snapshots) state other arguments than the deltas spell\n    openai-responses   responses/args-done-mismatch\n",
+		"args-differ  .done (and the final snapshots; the AI SDK's tool-input-available input, a v4 9: call's args) state other arguments than the deltas spell\n    openai-responses   responses/args-done-mismatch\n    aisdk-ui           aisdk-ui/input-mismatch\n    aisdk-data         aisdk-data/args-mismatch\n",
 		"crc  the chosen event stream message's CRC no longer matches its bytes\n    bedrock-converse   framing/eventstream-message-crc\n    bedrock-invoke     framing/eventstream-message-crc\n",
 		"    openai-responses   — (legal: no rule reports it)\n",
 		"(rewrites the line endings of every event from the chosen one: framing, by nature)",

@@ -287,7 +287,7 @@ func TestCassetteMCP(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	want := []string{
-		`{"session":1,"exchange":{"method":"POST","url":"http://127.0.0.1:3000/mcp","status":200},"dialect":"mcp","calls":[{"id":"3","name":"add","arguments":"{\"a\":2,\"b\":40}","kind":"tools/call","status":"completed","choice":0,"index":0,"arguments_json":"complete"}],"text":"42","outcome":{"state":"completed"}}`,
+		`{"session":1,"exchange":{"method":"POST","url":"http://127.0.0.1:3000/mcp","status":200},"dialect":"mcp","calls":[{"id":"3","name":"add","arguments":"{\"a\":2,\"b\":40}","kind":"tools/call","status":"completed","choice":0,"index":0,"arguments_json":"complete","output":"{\"content\":[{\"type\":\"text\",\"text\":\"42\"}]}"}],"text":"42","outcome":{"state":"completed"}}`,
 		`{"session":2,"exchange":{"method":"POST","url":"http://127.0.0.1:3000/mcp","status":202},"dialect":"mcp","calls":[],"text":"","outcome":{"state":"completed","detail":"accepted: notifications/cancelled"}}`,
 	}
 	if len(lines) != len(want) {
@@ -315,7 +315,7 @@ func TestRequestMCP(t *testing.T) {
 	code := run(context.Background(), []string{"request", up.URL + "/mcp", "--json",
 		"-H", "Accept: application/json, text/event-stream", "-H", "Mcp-Session-Id: " + mcpSession,
 		"-d", `{"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40}},"jsonrpc":"2.0","id":1}`}, os.Stdin, &out, &errs)
-	want := `{"dialect":"mcp","calls":[{"id":"1","name":"add","arguments":"{\"a\":2,\"b\":40}","kind":"tools/call","status":"completed","choice":0,"index":0,"arguments_json":"complete"}],"text":"42","outcome":{"state":"completed"}}`
+	want := `{"dialect":"mcp","calls":[{"id":"1","name":"add","arguments":"{\"a\":2,\"b\":40}","kind":"tools/call","status":"completed","choice":0,"index":0,"arguments_json":"complete","output":"{\"content\":[{\"type\":\"text\",\"text\":\"42\"}]}"}],"text":"42","outcome":{"state":"completed"}}`
 	if code != 0 || strings.TrimSpace(out.String()) != want {
 		t.Errorf("request: exit %d\n%s\nwant\n%s\n%s", code, out.String(), want, errs.String())
 	}

@@ -42,6 +42,7 @@ type replayOptions struct {
 	faults   headerFlags // each --fault, a comma-separated list
 	scenario string
 	seed     uint64
+	reveal   bool // on a terminal: the timeline's rows as they arrive
 }
 
 // replayFlags defines replay's flags into o.
@@ -50,6 +51,7 @@ func replayFlags(o *replayOptions) *flag.FlagSet {
 	fs.Float64Var(&o.speed, "speed", 1, "play at `N` times the recorded pace (2 is twice as fast)")
 	fs.StringVar(&o.listen, "listen", "", "serve the recording over HTTP on `ADDR` (host:port) instead of showing it")
 	fs.StringVar(&o.sample, "sample", "", "play the embedded sample `NAME` instead of FILE ('streamtap samples' lists them)")
+	fs.BoolVar(&o.reveal, "reveal", false, "on a terminal, show the timeline's rows only as the replay reaches them (v toggles it), as a live stream would")
 	fs.BoolVar(&o.keep, "keep-secrets", false, "do not redact credentials in the recorded HTTP headers")
 	o.clients.flags(fs)
 	fs.StringVar(&o.inject, "inject", "", "apply the protocol defects `DEFECT,…` first ('streamtap inject --list' lists them)")
@@ -78,6 +80,8 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 		return o, err
 	}
 	switch {
+	case o.listen != "" && o.reveal:
+		return o, errors.New("--reveal shows the replay in the inspector: it has nothing to show with --listen")
 	case o.listen == "" && (len(o.faults) > 0 || o.scenario != ""):
 		return o, errors.New("--fault and --scenario break a served stream: give --listen ADDR")
 	case o.scenario != "" && (len(o.faults) > 0 || o.inject != ""):
@@ -127,7 +131,7 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 		return err
 	}
 	defer src.Close()
-	opts := options{keepSecrets: o.keep, replay: o.speed}
+	opts := options{keepSecrets: o.keep, replay: o.speed, reveal: o.reveal}
 	if isTerminal(stdout) {
 		// The inspector reads the recording, then plays it from the first
 		// event at its recorded pace times --speed (space pauses).

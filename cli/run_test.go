@@ -175,6 +175,18 @@ func TestSamplesCommandAndDemo(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "responses-single-call") {
 		t.Fatalf("samples: exit %d\n%s", code, out)
 	}
+	// Every lesson starts in one column, after at least two spaces.
+	col := -1
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		name, _, _ := strings.Cut(line, " ")
+		at := len(name) + len(line[len(name):]) - len(strings.TrimLeft(line[len(name):], " "))
+		if col == -1 {
+			col = at
+		}
+		if at != col || !strings.HasPrefix(line[len(name):], "  ") {
+			t.Errorf("samples: the lesson of %s starts at column %d, the first at %d:\n%s", name, at, col, out)
+		}
+	}
 	code, out, _ = runCLI(t, nil, "calls", "--sample", "chat-single-call", "--json")
 	if code != 0 || !strings.Contains(out, `"dialect":"openai-chat"`) {
 		t.Fatalf("calls --sample: exit %d\n%s", code, out)

@@ -35,11 +35,17 @@ func runSamples(_ context.Context, args []string, _ *os.File, stdout, _ io.Write
 	return listSamples(stdout)
 }
 
-// listSamples prints the embedded samples, one line each: name, lesson.
+// listSamples prints the embedded samples, one line each: name, lesson,
+// the lessons in one column however long the longest name.
 func listSamples(stdout io.Writer) error {
 	w := bufio.NewWriter(stdout)
-	for _, s := range samples.List() {
-		fmt.Fprintf(w, "%-32s %s\n", s.Name, s.Lesson)
+	list := samples.List()
+	width := 0
+	for _, s := range list {
+		width = max(width, len(s.Name))
+	}
+	for _, s := range list {
+		fmt.Fprintf(w, "%-*s  %s\n", width, s.Name, s.Lesson)
 	}
 	if err := w.Flush(); err != nil {
 		return exitStatus(statusError) // stdout is gone: nowhere to say more

@@ -70,3 +70,25 @@ func TestTmuxCompactLessonReveal(t *testing.T) {
 	tm.send("q")
 	tm.waitExit("q to quit", wait)
 }
+
+// TestTmuxReplayReveal: replay --reveal shows the rows only as the replay
+// reaches them, the rest counted, as a live stream would; v shows them all.
+func TestTmuxReplayReveal(t *testing.T) {
+	t.Parallel()
+	bin := builtBinary(t)
+	tm := startTmux(t, 100, 30, shellQuote(bin)+" replay --reveal --speed 0.2 --sample responses-single-call")
+	const wait = 15 * time.Second
+	s := tm.waitFor("the replay with rows to come", wait, func(s string) bool { return strings.Contains(s, "events to come") })
+	at, err := strconv.Atoi(selectedOrdinal(s))
+	if err != nil || at >= 12 || strings.Contains(s, "response.completed") {
+		t.Fatalf("a revealed replay at #%s shows rows it has not reached:\n%s", selectedOrdinal(s), s)
+	}
+	tm.waitFor("the replay to reach a row further, still revealing", wait, func(s string) bool {
+		n, err := strconv.Atoi(selectedOrdinal(s))
+		return err == nil && n > at && strings.Contains(s, "events to come") && !strings.Contains(s, "response.completed")
+	})
+	tm.send("v")
+	tm.waitFor("no rows held back after v", wait, func(s string) bool { return !strings.Contains(s, "to come") })
+	tm.send("q")
+	tm.waitExit("q to quit", wait)
+}

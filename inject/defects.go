@@ -33,9 +33,10 @@ type Variant struct {
 	// Rule is the id of the rule that reports it, or "" for a defect
 	// that is legal (a keep-alive flood) and so raises none.
 	Rule string
-	// Also lists rules check raises beside Rule because of how it reads
-	// the defect (a second terminal event is read as a response of its
-	// own, which then lacks response.created).
+	// Also lists rules check raises beside Rule because the defect does
+	// that too on the wire: an InvokeModel stream cut inside its last
+	// message loses the message, and with it the message_stop its chunk
+	// carried.
 	Also  []string
 	apply func(e *edit) error
 }
@@ -63,12 +64,12 @@ var catalogue = []struct {
 	{"not-object", "a JSON string where an event object belongs (data: \"keepalive\") before the chosen event", false},
 	{"empty-data", "a heartbeat event with empty data (data:) before the chosen event", false},
 	{"leading-space", "the chosen event sent again as \" data: …\", a field name with a leading space that spec parsers ignore", false},
-	{"event-name-mismatch", "the chosen event's event: name names another type than its data.type", false},
+	{"event-name-mismatch", "the chosen event's event: name names another type than its data.type (an MCP message's: not message)", false},
 	{"event-name-drop", "the chosen event loses its event: line", false},
 	{"utf8-split", "a multi-byte UTF-8 character split across two deltas: each holds half of it", false},
 	{"invalid-utf8", "a Latin-1 byte (0xE9, é) in the chosen text delta: not UTF-8", false},
 	{"keepalive-flood", "100 keep-alives (comments, pings) before the chosen event: legal, so no rule reports it", false},
-	{"midstream-error", "the stream is cut after the chosen event and ends with the vendor's error (overloaded_error, response.failed, an error chunk, a Bedrock exception)", false},
+	{"midstream-error", "the stream is cut after the chosen event and ends with the vendor's error (overloaded_error, response.failed, an error chunk, a Bedrock exception; the AI SDK's error chunk or 3: part with its default text; a JSON-RPC error answering an MCP tools/call)", false},
 	{"crc", "the chosen event stream message's CRC no longer matches its bytes", false},
 	{"prelude-crc", "the chosen event stream message's prelude CRC no longer matches its lengths", false},
 	{"bad-length", "the chosen event stream message's headers length runs past the message (the prelude CRC still holds)", false},
@@ -76,10 +77,12 @@ var catalogue = []struct {
 	{"start-late", "response.created comes after response.in_progress (they trade numbers too)", false},
 	{"start-drop", "the opening event (message_start) is cut: the stream starts with a content block", false},
 	{"start-twice", "the opening event is sent a second time", false},
-	{"cut-terminal", "the terminal event (response.completed, message_stop, [DONE], done: true, messageStop) and what follows it are cut", false},
-	{"terminal-twice", "the terminal event is sent twice", false},
-	{"after-terminal", "an event after the terminal one (a ping, a keepalive, the done line again)", false},
+	{"step-twice", "a step's start (the AI SDK's start-step, f:) is sent a second time: the steps no longer pair", false},
+	{"cut-terminal", "the terminal event (response.completed, message_stop, [DONE], done: true, messageStop, the AI SDK's finish or d:, an MCP request's response) and what follows it are cut", false},
+	{"terminal-twice", "the terminal event is sent twice (an MCP response: twice to one id)", false},
+	{"after-terminal", "an event after the terminal one (a ping, a keepalive, the done line again, a chunk after the AI SDK's finish)", false},
 	{"done-doubled", "data: [DONE] sent twice", false},
+	{"done-drop", "data: [DONE] is cut; the terminal event before it stays", false},
 	{"done-sentinel", "data: [DONE] after the terminal event, which the dialect does not have", false},
 	{"done-before-terminal", "data: [DONE] before the terminal event", false},
 	{"status-mismatch", "the terminal event's response.status disagrees with its type", false},
@@ -88,6 +91,7 @@ var catalogue = []struct {
 	{"output-empty", "the terminal snapshot's output[] is empty", false},
 	{"output-drop", "the terminal snapshot's output[] loses its last item", false},
 	{"unknown-event", "an event of a type outside the documented stream before the chosen event", false},
+	{"member-drop", "the chosen chunk or message loses a member its schema requires (a text-delta its delta, a v4 tool call its args, a JSON-RPC message its \"jsonrpc\": \"2.0\")", false},
 	{"metadata-drop", "the metadata event after messageStop is cut (usage and latency lost)", false},
 	// Sequence numbers.
 	{"seq-drop", "the chosen event loses its sequence_number", false},
@@ -95,6 +99,8 @@ var catalogue = []struct {
 	{"seq-gap", "the last event's sequence_number jumps ahead: a gap before it", false},
 	// Items and calls: identity.
 	{"added-drop", "the last item's output_item.added is cut: its events name an item never opened", false},
+	{"delta-before-start", "a call's start and its first argument delta trade places (tool-input-start, b:): the delta names a call not started yet", false},
+	{"call-start-drop", "a call's start (tool-input-start, b:) is cut: its argument deltas name a call never started", false},
 	{"index-negative", "the chosen delta's content_index (or output_index) is -1", false},
 	{"output-order", "two items trade their output_index: the second is added first, out of output_index order", false},
 	{"item-id-switch", "a call's item id switches mid-call: output_item.done names it otherwise", false},
@@ -104,6 +110,7 @@ var catalogue = []struct {
 	{"item-done-twice", "an item's output_item.done is sent twice", false},
 	{"call-id-drop", "a call's id (call_id, tool_calls[].id) never appears", false},
 	{"call-id-switch", "a call's call_id differs in output_item.done", false},
+	{"output-unknown-call", "a tool's output (tool-output-available, a: tool_result) names a call id no call has", false},
 	{"name-drop", "a call's name never appears", false},
 	{"name-late", "a call's name is empty when it opens and comes only later", false},
 	{"name-switch", "a later event names the call differently", false},
@@ -116,7 +123,7 @@ var catalogue = []struct {
 	{"created-switch", "one chunk carries another created timestamp", false},
 	{"message-beside-delta", "a chunk carries its delta again as a whole message", false},
 	// Arguments and text.
-	{"args-differ", ".done (and the final snapshots) state other arguments than the deltas spell", false},
+	{"args-differ", ".done (and the final snapshots; the AI SDK's tool-input-available input, a v4 9: call's args) state other arguments than the deltas spell", false},
 	{"text-differ", "output_text.done states another text than the deltas spell", false},
 	{"args-truncated", "a call's arguments lose their last character in every place they are stated: not JSON", false},
 	{"args-null", "a tool-call fragment carries \"arguments\": null", false},
@@ -141,12 +148,17 @@ var catalogue = []struct {
 	{"delta-after-finish", "a delta after the choice's finish_reason", false},
 	{"blank-line", "a blank line between two JSON lines", false},
 	{"chunk-invalid", "an InvokeModel chunk whose bytes is not base64", false},
+	// MCP: requests and their responses.
+	{"stray-response", "a response to an id no request of the stream sent comes before the real response (a gateway that mixes up two clients' streams)", false},
+	{"progress-token-switch", "a progress notification carries a progressToken its request did not send", false},
+	{"progress-late", "the last progress notification is sent again after the response", false},
+	{"server-request-twice", "the server's own request (elicitation/create, sampling/createMessage) is sent twice with one id", false},
+	{"tool-error", "a tools/call result says isError: true, its text kept: the tool failed (legal: a tool error the model reads)", false},
 }
 
-// tables lists every dialect's table of defects, in dialect order.
-// NOTE: the app-leg dialects (the AI SDK's UI message stream, its v4
-// data stream, MCP) add their table here, in a file of their own, once
-// model reads them.
+// tables lists every dialect's table of defects, in dialect order: the
+// providers' and the app leg's (the AI SDK's UI message stream, its v4
+// data stream, MCP), each in a file of its own.
 func tables() map[model.Dialect][]variant {
 	lookupDialects()
 	t := map[model.Dialect][]variant{
@@ -157,6 +169,9 @@ func tables() map[model.Dialect][]variant {
 		dOllama:    ollamaDefects,
 		dConverse:  converseDefects,
 		dInvoke:    invokeDefects,
+		dUI:        uiDefects,
+		dData:      dataDefects,
+		dMCP:       mcpDefects,
 	}
 	delete(t, notRegistered)
 	return t

@@ -14,6 +14,7 @@ import (
 // not registered gets an id no event has.
 var (
 	dResponses, dChat, dAnthropic, dGemini, dOllama, dConverse, dInvoke model.Dialect
+	dUI, dData, dMCP                                                    model.Dialect
 	lookupOnce                                                          sync.Once
 )
 
@@ -30,6 +31,7 @@ func lookupDialects() {
 		}{
 			{&dResponses, "openai-responses"}, {&dChat, "openai-chat"}, {&dAnthropic, "anthropic"},
 			{&dGemini, "gemini"}, {&dOllama, "ollama"}, {&dConverse, "bedrock-converse"}, {&dInvoke, "bedrock-invoke"},
+			{&dUI, "aisdk-ui"}, {&dData, "aisdk-data"}, {&dMCP, "mcp"},
 		} {
 			*d.id = notRegistered
 			if id, ok := model.Lookup(d.name); ok {

@@ -162,7 +162,7 @@ func encodeDoc(ev *Event, doc []byte) ([]byte, bool) {
 			return splice(ev.own, ev.dataAt, ev.dataAt+len(ev.Doc), doc), true
 		}
 		return sseWithData(ev.own, doc), true
-	case carryLine:
+	case carryLine, carryCoded:
 		if ev.dataAt < 0 {
 			return nil, false
 		}
@@ -238,8 +238,8 @@ func ending(ev *Event) string {
 
 // like returns a new event carried as event i is (an SSE event with an
 // event: line when i has one, a JSON line, an event stream message, an
-// InvokeModel chunk) holding doc, of type typ (the event: name or the
-// :event-type).
+// InvokeModel chunk, a data stream line) holding doc, of type typ (the
+// event: name, the :event-type, the data stream part's code).
 func (e *edit) like(i int, doc []byte, typ string) *Event {
 	tpl := e.st.Events[i]
 	ev := &Event{Kind: capture.FrameEvent, Dialect: tpl.Dialect, Wrapper: tpl.Wrapper, Type: typ, Doc: doc,
@@ -261,6 +261,12 @@ func (e *edit) like(i int, doc []byte, typ string) *Event {
 		ev.dataAt = 0
 		ev.own = append(append([]byte(nil), doc...), nl...)
 		ev.Flags = tpl.Flags & (capture.EndsLF | capture.EndsCRLF)
+	case carryCoded:
+		// typ is the part's code: 0 text, 9 a tool call, d the finish.
+		ev.Name, ev.HasName = typ, true
+		ev.dataAt = len(typ) + 1
+		ev.own = append(append([]byte(typ+":"), doc...), nl...)
+		ev.Flags = tpl.Flags & (capture.EndsLF | capture.EndsCRLF | capture.Coded)
 	case carryMessage:
 		ev.Flags = capture.EventStream
 		ev.own = capture.AppendEventStream(nil, messageHeaders(tpl, typ), doc)

@@ -123,7 +123,7 @@ func unterminated(e *edit) error {
 		}
 		own = own[:len(own)-4]
 		e.note = "the last message loses its CRC: the stream ends inside it"
-	case ev.carry == carryLine:
+	case lineCarried(ev):
 		own = bytes.TrimRight(own, "\r\n")
 		e.note = "the last line loses its newline"
 	default:
@@ -141,6 +141,10 @@ func unterminated(e *edit) error {
 	return nil
 }
 
+// lineCarried reports whether ev is a line (a JSON line, a data stream
+// part) that one newline ends, not an SSE event a blank line ends.
+func lineCarried(ev *Event) bool { return ev.carry == carryLine || ev.carry == carryCoded }
+
 // insertRaw inserts an event of the bytes text (ended as the stream ends
 // its events) before the chosen data event.
 func insertRaw(text string) func(e *edit) error {
@@ -152,7 +156,7 @@ func insertRaw(text string) func(e *edit) error {
 		tpl := e.st.Events[i]
 		nl := ending(tpl)
 		b := []byte(text + nl)
-		if tpl.carry != carryLine {
+		if !lineCarried(tpl) {
 			b = append(b, nl...)
 		}
 		e.insertBefore(i, e.raw(i, capture.FrameEvent, b))

@@ -22,8 +22,11 @@ type input struct {
 	data []byte
 }
 
-// selfCheckInputs are the samples, and without -short the shared captures
-// (../shared/captures, ../shared/captures-next), when they are there.
+// selfCheckInputs are the samples, two streams made here, and without
+// -short the shared captures (../shared/captures, ../shared/captures-next,
+// and ../shared/captures-app with its MCP recordings, which hold the
+// requests), when they are there. Inputs that hold no event (an MCP
+// notification's 202) are left out.
 func selfCheckInputs(t *testing.T) []input {
 	t.Helper()
 	var out []input
@@ -33,6 +36,9 @@ func selfCheckInputs(t *testing.T) []input {
 			data, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if _, err := Parse(data); errors.Is(err, ErrEmpty) {
+				continue
 			}
 			out = append(out, input{name: filepath.Base(p), data: data})
 		}
@@ -47,6 +53,7 @@ func selfCheckInputs(t *testing.T) []input {
 		t.Fatal(err)
 	}
 	out = append(out, input{name: "anthropic-thinking-then-tool as InvokeModel chunks", data: invokeOf(thinking)})
+	out = append(out, input{name: "an MCP tools/call whose stream asks the client (elicitation/create)", data: []byte(mcpElicitation)})
 	if testing.Short() {
 		return out
 	}
@@ -60,8 +67,50 @@ func selfCheckInputs(t *testing.T) []input {
 			read(filepath.Join(shared, dir, "*."+ext))
 		}
 	}
+	app := filepath.Join(shared, "captures-app")
+	if _, err := os.Stat(app); err != nil {
+		t.Logf("skipping ../shared/captures-app: %v", err)
+		return out
+	}
+	// The AI SDK's recordings hold the bodies beside them; MCP's hold
+	// the requests too, which its defects need.
+	for _, glob := range []string{"*.sse", "*.txt", "*.json", "recordings/mcp__*.rec.*"} {
+		read(filepath.Join(app, glob))
+	}
 	return out
 }
+
+// mcpElicitation is a recording of an MCP tools/call whose stream asks
+// the client to confirm (elicitation/create) before its result, as
+// mcp__resumable__16-tools-call-confirm_delete of the shared captures
+// does: no sample has a request of the server's.
+const mcpElicitation = `: streamtap-recording v1
+: request POST http://127.0.0.1:38007/mcp
+: request-header Content-Type: application/json
+: request-header Mcp-Protocol-Version: 2025-11-25
+: request-header Mcp-Session-Id: 05a2f529-7933-42ea-a994-bf7139186a49
+: request-body {"method":"tools/call","params":{"name":"confirm_delete","arguments":{"path":"drafts/old-notes.md"}},"jsonrpc":"2.0","id":13}
+: response HTTP/1.1 200 OK
+: response-header Content-Type: text/event-stream
+: response-header Mcp-Session-Id: 05a2f529-7933-42ea-a994-bf7139186a49
+: response-t 0.003264
+
+id: 71ed2514_1
+retry: 250
+data: 
+: t=0.003536
+
+event: message
+id: 71ed2514_2
+data: {"method":"elicitation/create","params":{"message":"Delete drafts/old-notes.md?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]},"mode":"form"},"jsonrpc":"2.0","id":0}
+: t=0.003536
+
+event: message
+id: 71ed2514_3
+data: {"result":{"content":[{"type":"text","text":"deleted drafts/old-notes.md"}]},"jsonrpc":"2.0","id":13}
+: t=0.015735
+
+`
 
 // invokeOf wraps each event of an Anthropic SSE stream in an InvokeModel
 // chunk, as Bedrock streams Claude.
@@ -130,7 +179,11 @@ func TestSelfCheck(t *testing.T) {
 	applied := 0
 	for _, in := range inputs {
 		before := checks.CheckBytes(in.data, capture.FormatAuto, checks.Strict)
+		dialect := Dialect(in.data)
 		for _, d := range Defects() {
+			if _, ok := d.Variant(dialect); !ok {
+				continue // Apply would refuse it, after parsing the stream once more
+			}
 			for _, seed := range seeds {
 				out, rep, err := Apply(in.data, []Defect{d}, Options{Seed: seed})
 				var na *NotApplicableError
@@ -151,14 +204,20 @@ func TestSelfCheck(t *testing.T) {
 			}
 		}
 	}
+	variants, rules := 0, map[string]bool{}
 	for _, d := range Defects() {
 		for _, v := range d.Variants {
+			variants++
+			if v.Rule != "" {
+				rules[v.Rule] = true
+			}
 			if !used[d.Name+"/"+v.Dialect.String()] {
 				t.Errorf("%s (%s) applied to no sample or capture: give it a stream to prove it on", d.Name, v.Dialect)
 			}
 		}
 	}
-	t.Logf("%d defect applications checked over %d inputs", applied, len(inputs))
+	t.Logf("%d defects, %d variants, %d distinct rules: %d defect applications checked over %d inputs",
+		len(Defects()), variants, len(rules), applied, len(inputs))
 }
 
 // checkRule says whether after raises rule and no new error.

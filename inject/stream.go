@@ -38,6 +38,7 @@ const (
 	carryLine                   // a JSON line (NDJSON), or a whole JSON body
 	carryMessage                // the payload of an AWS event stream message
 	carryChunk                  // the base64 bytes of an InvokeModel chunk's payload
+	carryCoded                  // the value of an AI SDK data stream line, CODE:JSON
 )
 
 // Event is one frame of a stream as a defect sees it: what the model said
@@ -140,7 +141,7 @@ func Parse(data []byte) (*Stream, error) {
 		ev.Dialect, ev.Type = info.dialect, info.typ
 		ev.Name, ev.HasName = string(f.Event), f.HasEvent
 		st.describe(ev, f, raw)
-		if info.invalid && ev.carry != carryChunk {
+		if info.invalid && ev.carry != carryChunk && ev.carry != carryCoded {
 			ev.Doc = nil // no JSON object a defect could edit
 		}
 		st.Events = append(st.Events, ev)
@@ -200,6 +201,8 @@ func (st *Stream) describe(ev *Event, f *capture.Frame, raw []byte) {
 				}
 			}
 		}
+	case f.Flags&capture.Coded != 0:
+		ev.carry, ev.Doc = carryCoded, f.Data
 	case sseFrame(f):
 		ev.carry, ev.Doc = carrySSE, f.Data
 	default:
@@ -213,12 +216,18 @@ func (st *Stream) describe(ev *Event, f *capture.Frame, raw []byte) {
 			ev.Doc = bytes.Clone(ev.Doc) // several data: lines, joined by the framer
 		}
 	}
-	if string(ev.Doc) == "[DONE]" {
+	switch {
+	case ev.carry == carryCoded:
+		// A data stream part's value is any JSON value (0:"text").
+		if jsonscan.Validate(ev.Doc) != nil {
+			ev.Doc = nil
+		}
+	case string(ev.Doc) == "[DONE]":
 		ev.Doc = nil
 		if ev.carry != carrySSE {
 			ev.carry = carryNone
 		}
-	} else if jsonscan.Kind(ev.Doc) != '{' {
+	case jsonscan.Kind(ev.Doc) != '{':
 		ev.Doc = nil // not an object: nothing a defect edits
 	}
 }

@@ -219,12 +219,23 @@ func (st *dataState) Event(s *model.Session, ev *model.Event, typ string, data [
 		}
 		ev.Kind = model.KindTerminal
 	case PartToolCallStart:
+		ev.Kind = model.KindItemOpen
 		id := s.Member(mToolCallID)
+		if it := st.calls[string(id)]; it != nil && it.Opened < 0 && it.Closed < 0 {
+			// Its deltas came first (the rules report them): the start
+			// opens the call they made, as the UI message stream's does.
+			it.Opened = ord
+			if it.Name == "" {
+				it.Name = model.StringOf(s.Member(mToolName))
+			}
+			it.Touch(ord)
+			ev.Item = int32(it.Index)
+			break
+		}
 		it := st.newItem(s, ev, r, model.RoleCall, "tool-invocation", ord)
 		it.CallID, it.Name, it.Opened = model.StringOf(id), model.StringOf(s.Member(mToolName)), ord
 		it.Status.Set(ord, "in_progress")
 		st.calls[string(id)] = it
-		ev.Kind = model.KindItemOpen
 	case PartToolCallDelta:
 		it := st.call(s, ev, r, ord)
 		if v := s.Member(mArgsTextDelta); jsonscan.Kind(v) == '"' {

@@ -91,6 +91,7 @@ func dsCases() []dialecttest.Case {
 		dialecttest.Miss(dMalformedLine, "clean", base),
 
 		dialecttest.Hit(dDeltaWithoutStart, "a delta with no b:", dsWith(2, ""), 2),
+		dialecttest.Hit(dDeltaWithoutStart, "a delta before its b:", dsLines(slices.Concat(b[:2], b[3:4], b[2:3], b[4:])), 2),
 		dialecttest.Miss(dDeltaWithoutStart, "clean", base),
 		dialecttest.Miss(dDeltaWithoutStart, "no streaming: the call whole", dsLines(slices.Delete(dsBase(), 2, 4))),
 
@@ -99,6 +100,10 @@ func dsCases() []dialecttest.Case {
 
 		dialecttest.Hit(dArgsMismatch, "args that differ from the deltas", dsWith(4, `9:{"toolCallId":"call_1","toolName":"get_weather","args":{"city":"London"}}`), 3, 4),
 		dialecttest.Miss(dArgsMismatch, "clean: args re-serialised", base),
+		// The b: that comes after its delta opens the call the delta
+		// made: the args are the deltas' still.
+		dialecttest.Miss(dArgsMismatch, "a delta before its b:", dsLines(slices.Concat(b[:2],
+			[]string{`c:{"toolCallId":"call_1","argsTextDelta":"{\"city\": "}`, b[2], `c:{"toolCallId":"call_1","argsTextDelta":"\"Paris\"}"}`}, b[4:]))),
 		dialecttest.Miss(dArgsMismatch, "an empty delta for a call without arguments", dsLines([]string{b[0],
 			`b:{"toolCallId":"toolu_1","toolName":"fixed_version"}`, `c:{"toolCallId":"toolu_1","argsTextDelta":""}`,
 			`9:{"toolCallId":"toolu_1","toolName":"fixed_version","args":{}}`, b[6], `d:{"finishReason":"tool-calls"}`})),

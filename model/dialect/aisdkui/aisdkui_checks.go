@@ -283,10 +283,12 @@ func (uc *uiChecks) malformed(c *checks.Checker, s *model.Session, ord int, typ 
 
 // Unplaced sees an event no dialect claimed after a chunk: a typed chunk
 // the stream does not know (a body read without its head), or anything
-// after the finish.
+// after the finish. An event with no data field (" data: …", whose field
+// name a leading space spoils) is no chunk: useChat's SSE parser
+// dispatches nothing for it.
 func (uc *uiChecks) Unplaced(c *checks.Checker, s *model.Session, ord int, ev *model.Event) {
 	uc.last = ord
-	if ev.Source != capture.FrameEvent || ev.Flags&(model.DecodeError|model.NotObject) != 0 || ev.Kind == model.KindSentinel {
+	if ev.Source != capture.FrameEvent || ev.Flags&(model.DecodeError|model.NotObject) != 0 || ev.Kind == model.KindSentinel || ev.Frame&capture.NoData != 0 {
 		return
 	}
 	if typ := s.TypeName(ev.Type); typ != "" && typ != "(untyped)" && ev.Kind != model.KindError {

@@ -2,6 +2,7 @@ package aisdkui_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/model/dialect/aisdkui"
@@ -122,6 +123,9 @@ func uiCases() []dialecttest.Case {
 		dialecttest.Hit(uUnknownChunk, "a type of no family", sse(uiInsert(4, `{"type":"wiggle"}`)...), 4),
 		dialecttest.Hit(uUnknownChunk, "a type of no family, the head said", "HTTP/1.1 200 OK\r\nx-vercel-ai-ui-message-stream: v1\r\n\r\n"+sse(uiInsert(4, `{"type":"wiggle"}`)...), 5),
 		dialecttest.Miss(uUnknownChunk, "a data part", sse(uiInsert(4, `{"type":"data-weather","id":"w1","data":{"c":11}}`)...)),
+		// " data: …" is no data field: the event carries nothing
+		// (framing/leading-space-field says so).
+		dialecttest.Miss(uUnknownChunk, "an event without data", strings.Replace(base, "data: {\"type\":\"text-end\"", " data: {\"type\":\"text-end\",\"id\":\"t1\"}\n\ndata: {\"type\":\"text-end\"", 1)),
 
 		dialecttest.Hit(uMalformedChunk, "a text delta without its delta", sse(uiWith(3, `{"type":"text-delta","id":"t1"}`)...), 3),
 		dialecttest.Hit(uMalformedChunk, "a finish reason outside the schema", sse(uiWith(11, `{"type":"finish","finishReason":"done"}`)...), 11),

@@ -174,7 +174,7 @@ func (cc *converseChecks) Finish(out *checks.Checker, s *model.Session, _ bool) 
 		l := cc.unknown.By[k]
 		out.Add(bUnknownEvent, l.Events, "%s: %s of a type outside the documented ConverseStream", checks.Quote(k), checks.Plural(l.N, "event"))
 	}
-	for _, m := range cc.msgs {
+	for i, m := range cc.msgs {
 		for _, inv := range m.invalid {
 			sev, why := checks.Error, ""
 			if m.stopReason == "max_tokens" {
@@ -183,7 +183,11 @@ func (cc *converseChecks) Finish(out *checks.Checker, s *model.Session, _ bool) 
 			out.AddAt(bInputInvalid, sev, []int{inv.block.start, inv.stop}, "toolUse %s (block %d): input %s does not parse at contentBlockStop (event %d, %s)%s",
 				checks.Quote(inv.id), inv.block.index, checks.Quote(inv.args), inv.stop, inv.state, why)
 		}
-		if !ended || checks.Errored(s) {
+		// A client builds one message of the stream, a second
+		// messageStart's blocks and stop merged into the first's
+		// (message-start-repeated reports it): whether it ends with its
+		// messageStop and metadata is told by the stream's last message.
+		if !ended || checks.Errored(s) || i < len(cc.msgs)-1 {
 			continue
 		}
 		switch {

@@ -72,6 +72,9 @@ func cases() []dialecttest.Case {
 			modeltest.InvokeChunk(`{"messageStart":{"role":"assistant"}}`), modeltest.InvokeChunk(`{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":"Hi"}}}`),
 			modeltest.InvokeChunk(`{"messageStart":{"role":"assistant"}}`)}), 0, 2),
 		dialecttest.Miss("bedrock/message-start-repeated", "one messageStart", join(base)),
+		// Clients merge the second message into the first: the stream's
+		// messageStop ends it.
+		dialecttest.Miss("bedrock/message-stop-missing", "messageStart sent twice", join(modeltest.WithEvent(base, 1, base[0], base[1]))),
 		dialecttest.Miss("bedrock/message-start-repeated", "no messageStart at all", join(base[1:])),
 
 		dialecttest.Hit("invoke/chunk-invalid", "bytes not base64", join(modeltest.WithEvent(modeltest.InvokeAnthropic(`"{}"`), 2, modeltest.ESEvent("chunk", `{"bytes":"not base64!"}`))), 2),

@@ -648,6 +648,7 @@ func (st *mcpState) answer(s *model.Session, ev *model.Event, p *pending, m Mess
 		r.Status.Set(ord, model.OutcomeError)
 		if p.call != nil {
 			p.call.Status.Set(ord, "error")
+			p.call.RunOf().Error = rpcError(s, m.Err)
 		}
 	} else {
 		r.Status.Set(ord, model.OutcomeCompleted)
@@ -656,6 +657,16 @@ func (st *mcpState) answer(s *model.Session, ev *model.Event, p *pending, m Mess
 			status := st.toolResult(s, p, m.Res, ord)
 			if p.call != nil {
 				p.call.Status.Set(ord, status)
+				// The tool's output is its CallToolResult, as the
+				// client gets it; a failed run's error, its text.
+				run := p.call.RunOf()
+				run.SetOutput(m.Res, ord, false)
+				if status == model.OutcomeFailed {
+					run.Error = "isError"
+					if p.text != nil {
+						run.Error = p.text.Text.String()
+					}
+				}
 			}
 			if status == model.OutcomeFailed {
 				r.Status.Set(ord, model.OutcomeFailed)
@@ -668,6 +679,20 @@ func (st *mcpState) answer(s *model.Session, ev *model.Event, p *pending, m Mess
 		st.touch(ev, p, ord)
 	}
 	st.subs[ord], st.answers[ord] = sub, p
+}
+
+// rpcError says a JSON-RPC error object as a line, as the outcome's
+// detail says it: its code, then its message ("-32602: Unknown tool").
+func rpcError(s *model.Session, e []byte) string {
+	msg, _ := jsonscan.String(s.JSON().Get(e, "message"))
+	code := s.JSON().Get(e, "code")
+	switch {
+	case code == nil:
+		return msg
+	case msg == "":
+		return string(code)
+	}
+	return string(code) + ": " + msg
 }
 
 // subToolError is the shape of a tools/call result with isError.

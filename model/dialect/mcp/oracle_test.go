@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -137,33 +138,57 @@ func messages(t *testing.T, dir string, e *exchange) ([][]byte, []int) {
 }
 
 // sameCallEnds holds each call of e to the response the client decoded
-// for it: a result completes it, isError fails it, an error errs it.
+// for it: a result completes it, isError fails it, an error errs it; and
+// calls --json says what the client got: the result as the call's
+// output, isError's text or the error's code and message as its error.
 func sameCallEnds(t *testing.T, name string, e *exchange, msgs []json.RawMessage) {
 	t.Helper()
-	for _, c := range e.s.Calls() {
-		want := "incomplete"
+	rep := e.s.Report()
+	for k, c := range e.s.Calls() {
+		want, wantOut, wantErr := "incomplete", "", ""
 		for _, m := range msgs {
 			var r struct {
 				ID     json.RawMessage `json:"id"`
-				Result *struct {
-					IsError bool `json:"isError"`
-				} `json:"result"`
-				Error json.RawMessage `json:"error"`
+				Result json.RawMessage `json:"result"`
+				Error  *struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
 			}
 			if json.Unmarshal(m, &r) != nil || string(r.ID) != c.CallID {
 				continue
 			}
+			var res struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Type, Text string
+				} `json:"content"`
+			}
 			switch {
 			case r.Error != nil:
-				want = "error"
-			case r.Result != nil && r.Result.IsError:
-				want = "failed"
-			case r.Result != nil:
-				want = "completed"
+				want, wantErr = "error", fmt.Sprintf("%d: %s", r.Error.Code, r.Error.Message)
+			case r.Result != nil && json.Unmarshal(r.Result, &res) == nil:
+				want, wantOut = "completed", string(r.Result)
+				if res.IsError {
+					want = "failed"
+					for _, b := range res.Content {
+						if b.Type == "text" {
+							wantErr += b.Text
+						}
+					}
+				}
 			}
 		}
 		if got := e.s.CallStatus(c); got != want {
 			t.Errorf("%s: call %s %s is %s; the client's response says %s", name, c.CallID, c.Name, got, want)
+		}
+		rc := rep.Calls[k]
+		if out := rc.Output; (out == nil) != (wantOut == "") || (out != nil && !sameJSON([]byte(*out), []byte(wantOut))) || rc.Error != wantErr {
+			got := "none"
+			if out != nil {
+				got = *out
+			}
+			t.Errorf("%s: call %s %s: output %s, error %q; the client got output %s, error %q", name, c.CallID, c.Name, got, rc.Error, wantOut, wantErr)
 		}
 	}
 }

@@ -386,7 +386,8 @@ const (
 // snapshot reads a whole response object: from a lifecycle event, a
 // terminal event, or a non-streaming response body.
 //
-// A new response starts after a terminal event, or at a response.created
+// A new response starts after a terminal event (unless it is that
+// terminal event again, for the same id), or at a response.created
 // that names another id (or, on an upgraded connection, that follows an
 // error). A later snapshot of an unfinished response that
 // names another id is the same response with its id changed: GitHub
@@ -398,6 +399,14 @@ func (st *respState) snapshot(s *model.Session, obj []byte, ord int, kind snapKi
 	idV, statusV := s.JSON().Get(obj, "id"), s.JSON().Get(obj, "status")
 	id, status := model.StringOf(idV), model.StringOf(statusV)
 	if cur := st.resp; cur != nil {
+		if kind == snapTerminal && cur.Terminal >= 0 && id != "" && id == cur.ID {
+			// The terminal event again, for the response it ended: the
+			// same response told twice (responses/terminal-repeated), not
+			// a second one. Clients keep one response; a second would
+			// tell every item of its output[] again, and lack its own
+			// response.created.
+			return
+		}
 		renamed := id != "" && cur.ID != "" && id != cur.ID
 		// On a connection that carries response after response, an error
 		// ends a turn as a terminal event does: the next response.created

@@ -437,9 +437,13 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 		outs = append(outs, o)
 		return true
 	})
+	// The items streamed before it: those output_item.added opened, and
+	// those whose events came without one (responses/item-not-added
+	// reports that) under an item_id: they were streamed all the same,
+	// and clients that keep such events hold them.
 	var streamed []*model.Item // by output_index, as the index keeps them
 	for _, it := range s.ResponseItems(r.Index) {
-		if it.Dialect == Protocol.ID() && it.Opened >= 0 && it.Opened < ord {
+		if it.Dialect == Protocol.ID() && streamedAt(it) >= 0 && streamedAt(it) < ord {
 			streamed = append(streamed, it)
 		}
 	}
@@ -451,7 +455,7 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 		if output == nil {
 			what = "missing"
 		}
-		c.Add(rOutputEmpty, []int{streamed[0].Opened, ord}, "%s (event %d): response.output is %s although %s streamed",
+		c.Add(rOutputEmpty, []int{streamedAt(streamed[0]), ord}, "%s (event %d): response.output is %s although %s streamed",
 			typ, ord, what, checks.Plural(len(streamed), "item was"))
 		return
 	}
@@ -487,7 +491,7 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 		}
 		outs[found].matched = true
 		pos = append(pos, found)
-		if t := outs[found].typ; t != "" && it.Type != "" && t != it.Type {
+		if t := outs[found].typ; t != "" && it.Type != "" && t != it.Type && it.Opened >= 0 { // a never-added item's type is a guess
 			ref := itemRef{it}
 			c.Add(rTypeChanged, []int{it.Opened, ord}, "%s is %s at output_item.added (event %d) but %s in %s (event %d)%s",
 				ref, checks.Quote(it.Type), it.Opened, checks.Quote(t), typ, ord, ref.ids())
@@ -505,7 +509,7 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 	var parts []string
 	evs := []int{}
 	for _, it := range missing {
-		evs = append(evs, it.Opened)
+		evs = append(evs, streamedAt(it))
 		serious(it.Type)
 		// The same type at the same place under another id is a rename.
 		if p := it.Position; p >= 0 && p < len(outs) && !outs[p].matched && outs[p].typ == it.Type {
@@ -514,10 +518,10 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 				continue // item-id-changed tells this rename with the others
 			}
 			parts = append(parts, fmt.Sprintf("names the %s streamed as %s (events %d–%d) %s", it.Type, checks.Quote(it.ItemID),
-				it.Opened, max(it.Closed, it.Last), checks.Quote(outs[p].id)))
+				streamedAt(it), max(it.Closed, it.Last), checks.Quote(outs[p].id)))
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("lacks %s, streamed at event %d%s", itemRef{it}, it.Opened, itemRef{it}.ids()))
+		parts = append(parts, fmt.Sprintf("lacks %s, streamed at event %d%s", itemRef{it}, streamedAt(it), itemRef{it}.ids()))
 	}
 	for _, o := range outs {
 		// A resumed stream lacks the items before its resume point.
@@ -533,6 +537,19 @@ func terminalOutput(c *checks.Checker, s *model.Session, ord int, typ string, r 
 	if len(parts) > 0 {
 		c.AddAt(rOutputMismatch, sev, append(evs, ord), "%s (event %d): output[] %s", typ, ord, strings.Join(parts, "; "))
 	}
+}
+
+// streamedAt is the event that opened an item, or, for one never opened
+// (no output_item.added) that its events name by item_id, the first of
+// them; -1 for an item only a snapshot holds.
+func streamedAt(it *model.Item) int {
+	switch {
+	case it.Opened >= 0:
+		return it.Opened
+	case it.ItemID != "":
+		return it.First
+	}
+	return -1
 }
 
 // renamedBefore reports whether an item's events had named it by another

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 	"github.com/streamtap/streamtap/model/dialect/responses"
 	"github.com/streamtap/streamtap/model/internal/dialecttest"
@@ -343,6 +344,9 @@ func cases() []dialecttest.Case {
 
 		dialecttest.Hit("responses/terminal-repeated", "completed twice", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt { return append(e, e[7]) }), 7, 8),
 		dialecttest.Miss("responses/terminal-repeated", "completed once", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt { return e })),
+		// The same response.completed again is the response told twice,
+		// not a second response that lacks its response.created.
+		dialecttest.Miss("responses/first-not-created", "completed twice", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt { return append(e, e[7]) })),
 
 		dialecttest.Hit("responses/events-after-terminal", "keepalive after completed", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
 			return append(e, modeltest.Revt{Typ: "keepalive"})
@@ -367,6 +371,15 @@ func cases() []dialecttest.Case {
 			e[9] = completed("[" + message + "," + modeltest.FC() + "]")
 			return e
 		}), 9),
+		// The call was streamed, though never added (item-not-added says
+		// so): output[] holds it, as it should.
+		dialecttest.Miss("responses/terminal-output-mismatch", "a call streamed without output_item.added", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
+			e = modeltest.Ins(e, 7,
+				modeltest.Revt{Typ: "response.output_item.added", Body: `"output_index":1,"item":{"id":"msg_1","type":"message","status":"in_progress","role":"assistant","content":[]}`},
+				modeltest.Revt{Typ: "response.output_item.done", Body: `"output_index":1,"item":` + message})
+			e[9] = completed("[" + modeltest.FC() + "," + message + "]")
+			return modeltest.Del(e, 2, 3)
+		})),
 		dialecttest.Miss("responses/terminal-output-mismatch", "failed response with partial output", modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt {
 			e[7] = modeltest.Revt{Typ: "response.failed", Body: `"response":` + modeltest.RespObj("failed", "[]")}
 			return e
@@ -459,5 +472,17 @@ func withMessage(textDone, partDone string) func(e []modeltest.Revt) []modeltest
 			modeltest.Revt{Typ: "response.output_item.done", Body: `"output_index":1,"item":` + message})
 		e[12] = modeltest.Revt{Typ: "response.completed", Body: `"response":` + modeltest.RespObj("completed", "["+modeltest.FC()+","+message+"]")}
 		return e
+	}
+}
+
+// TestTerminalRepeatedOneResponse: a response.completed sent twice is
+// one response, whose calls are told once, as the SDKs keep them (the
+// second ends nothing new).
+func TestTerminalRepeatedOneResponse(t *testing.T) {
+	t.Parallel()
+	stream := modeltest.Resp(func(e []modeltest.Revt) []modeltest.Revt { return append(e, e[7]) })
+	s := model.Assemble([]byte(stream), capture.FormatAuto, model.Options{})
+	if n, calls := len(s.Responses), len(s.Calls()); n != 1 || calls != 1 || s.Responses[0].Terminal != 7 {
+		t.Errorf("completed twice: %d responses, %d calls; want 1 response (terminal at event 7), 1 call", n, calls)
 	}
 }
