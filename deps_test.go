@@ -45,7 +45,7 @@ var layers = map[string][]string{
 	"suite":    {"capture", "model", "termtext", "docs"}, // check over a suite: inputs, config, CI formats
 	"cli":      {"capture", "model", "ingest", "inject", "samples", "termtext", "ui", "proxy", "suite", "docs"},
 	"internal": {"capture", "model", "samples"},
-	"scripts":  {"capture", "model", "samples", "ui"}, // tools, run with go run
+	"scripts":  {"capture", "model", "samples", "ui", "cli"}, // tools, run with go run (profile runs a command line)
 }
 
 // plainLayers must stay free of terminal and highlighting libraries, so

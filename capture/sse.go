@@ -328,22 +328,39 @@ func (f *sseFramer) emitPlain(kind FrameKind, end int, at time.Duration, emit fu
 	f.done(end)
 }
 
-// start fills the fields every frame has.
+// start fills the fields every frame has, and clears the others.
+//
+// It sets the frame field by field rather than assigning a new Frame: a
+// frame is mostly slices, and while the collector marks, every pointer
+// stored costs a write barrier, which for fields that stay nil frame
+// after frame (the head's, the SSE fields a frame lacks) is work for
+// nothing. Assigning the whole struct for every event cost 5% of calls.
 func (f *sseFramer) start(kind FrameKind, end int, at time.Duration) *Frame {
 	raw := f.buf[f.beg:end]
 	fr := &f.frame
-	unknown := fr.Unknown[:0]
-	*fr = Frame{
-		Kind:    kind,
-		Start:   f.base + int64(f.beg),
-		End:     f.base + int64(end),
-		At:      at,
-		Flags:   f.flags | contentFlags(raw),
-		Raw:     raw,
-		Retry:   -1,
-		Unknown: unknown,
+	fr.Kind, fr.Start, fr.End, fr.At = kind, f.base+int64(f.beg), f.base+int64(end), at
+	fr.Flags = f.flags | contentFlags(raw)
+	fr.Raw = raw
+	fr.Retry = -1
+	fr.Unknown = fr.Unknown[:0]
+	fr.HasEvent, fr.HasID, fr.HasData, fr.DataLines, fr.Comments, fr.Status = false, false, false, 0, 0, 0
+	clearBytes(&fr.Event)
+	clearBytes(&fr.ID)
+	clearBytes(&fr.Data)
+	if fr.Proto != "" {
+		fr.Proto = ""
+	}
+	if fr.Header != nil {
+		fr.Header = nil
 	}
 	return fr
+}
+
+// clearBytes sets *b to nil, storing nothing when it is nil already.
+func clearBytes(b *[]byte) {
+	if *b != nil {
+		*b = nil
+	}
 }
 
 func (f *sseFramer) done(end int) {

@@ -163,8 +163,12 @@ func readDiffSides(ctx context.Context, args []string, format capture.Format, ig
 	var sides [2]*streamdiff.Side
 	var closers [2]func()
 	var errs [2]error
+	// With two cores the sides are read at once, each on one goroutine:
+	// framing each on a goroutine of its own as well would add the cost
+	// of handing its frames over, with no core left to run it on.
+	pipe := runtime.GOMAXPROCS(0) > 2
 	read := func(i int) {
-		sides[i], closers[i], errs[i] = readDiffSide(ctx, args[i], format, model.Options{}, ig, stdin, stderr)
+		sides[i], closers[i], errs[i] = readDiffSide(ctx, args[i], format, model.Options{}, ig, pipe, stdin, stderr)
 		if errs[i] != nil {
 			errs[i] = fmt.Errorf("%s: %w", "AB"[i:i+1], errs[i])
 		}
@@ -196,7 +200,7 @@ func readDiffSides(ctx context.Context, args []string, format capture.Format, ig
 // and stdin is kept in memory as it is read. The caller closes the source
 // with the function returned once it no longer reads the side (a source
 // only read has nothing to lose on close).
-func readDiffSide(ctx context.Context, arg string, format capture.Format, base model.Options, ig streamdiff.Ignore,
+func readDiffSide(ctx context.Context, arg string, format capture.Format, base model.Options, ig streamdiff.Ignore, pipe bool,
 	stdin *os.File, stderr io.Writer) (*streamdiff.Side, func(), error) {
 	var src *capture.Source
 	var raw io.ReaderAt
@@ -220,7 +224,7 @@ func readDiffSide(ctx context.Context, arg string, format capture.Format, base m
 	}
 	base.Raw = raw
 	mopts, rec := streamdiff.Attach(base, ig)
-	s, err := readSession(ctx, src, capture.ReadOptions{Format: format}, mopts, true, nil)
+	s, err := readSessionPiped(ctx, src, capture.ReadOptions{Format: format}, mopts, true, pipe && pipelined(src), nil)
 	if err != nil {
 		src.Close()
 		return nil, nil, err

@@ -48,7 +48,7 @@ func diffLegs(ctx context.Context, args []string, format capture.Format, opts st
 	stdin *os.File, stdout, stderr io.Writer) error {
 	keepHeapNear(diffHeap)
 	appArg := args[len(args)-1]
-	app, closeApp, err := readDiffSide(ctx, appArg, format, model.Options{}, opts.Ignore, stdin, stderr)
+	app, closeApp, err := readDiffSide(ctx, appArg, format, model.Options{}, opts.Ignore, true, stdin, stderr)
 	if err != nil {
 		return commandError("diff", readError(fmt.Errorf("%s: %w", "B", err)))
 	}
@@ -185,7 +185,7 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 				start = x.Started
 			}
 			cands = append(cands, legCandidate{name: path, start: start, notModel: namesNoModel(x), open: func() (*streamdiff.Side, func(), error) {
-				return readDiffSide(ctx, path, format, model.Options{}, ig, stdin, stderr)
+				return readDiffSide(ctx, path, format, model.Options{}, ig, true, stdin, stderr)
 			}})
 		}
 		if len(cands) == 0 {
@@ -200,7 +200,7 @@ func readLegOperand(ctx context.Context, arg, appArg string, app timeSpan, forma
 			if ar != nil {
 				ar.close()
 			}
-			sd, closer, err := readDiffSide(ctx, arg, format, model.Options{}, ig, stdin, stderr)
+			sd, closer, err := readDiffSide(ctx, arg, format, model.Options{}, ig, true, stdin, stderr)
 			if err != nil {
 				return nil, nil, nil, err
 			}

@@ -85,7 +85,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 			r := model.ParseRequest(o.requestBody, "")
 			c.SetRequest(&r)
 		}
-		sd, closeB, err := readDiffSide(ctx, o.diff, o.format, base, cmp.Ignore, stdin, stderr)
+		sd, closeB, err := readDiffSide(ctx, o.diff, o.format, base, cmp.Ignore, true, stdin, stderr)
 		if errors.Is(err, context.Canceled) {
 			return // the user quit
 		}

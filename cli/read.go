@@ -217,6 +217,15 @@ func readStream(ctx context.Context, src *capture.Source, o options, opt model.O
 // that shows or compares its events.
 func readSession(ctx context.Context, src *capture.Source, ropt capture.ReadOptions, opt model.Options, keep bool,
 	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
+	return readSessionPiped(ctx, src, ropt, opt, keep, pipelined(src), each)
+}
+
+// readSessionPiped is readSession with framing and modelling on two
+// goroutines when pipe is set: a caller that reads two streams at once
+// (diff) keeps both cores busy already, and a second goroutine per
+// stream would only add the cost of handing frames over.
+func readSessionPiped(ctx context.Context, src *capture.Source, ropt capture.ReadOptions, opt model.Options, keep, pipe bool,
+	each func(s *model.Session, ev *model.Event, ord int, f *capture.Frame) error) (*model.Session, error) {
 	if opt.Raw == nil {
 		opt.Raw = src.ReaderAt()
 	}
@@ -233,7 +242,7 @@ func readSession(ctx context.Context, src *capture.Source, ropt capture.ReadOpti
 		added = func(ev *model.Event, ord int, f *capture.Frame) error { return each(s, ev, ord, f) }
 	}
 	keepRaw := each != nil || opt.Observer != nil
-	err := ingest.Session(ctx, src, ropt, s, nil, added, keepRaw, pipelined(src))
+	err := ingest.Session(ctx, src, ropt, s, nil, added, keepRaw, pipe)
 	s.End(err)
 	return s, err
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
 // LendAbove is the frame size above which the producer hands a frame over
@@ -42,6 +43,10 @@ type Options struct {
 	// need them (they tell an SSE event from a JSON line by its bytes),
 	// and so do the event lines of `streamtap events`.
 	KeepRaw bool
+	// Scan is what the producer records when it validates a frame (the
+	// Session.ScanOptions of the session the frames are for); nil records
+	// the declared members only, and the session computes the rest.
+	Scan *jsonscan.ScanOptions
 	// Interval is the least time between two batches the consumer takes
 	// at the end of a read, unless the batch holds Due frames. A consumer
 	// that redraws a screen per batch (the inspector) sets it, so that a
@@ -166,7 +171,7 @@ func New(o Options) *Pump {
 		}
 	}
 	for range o.Batches {
-		p.free <- &model.Batch{KeepRaw: o.KeepRaw}
+		p.free <- &model.Batch{KeepRaw: o.KeepRaw, Scan: o.Scan}
 	}
 	return p
 }

@@ -78,7 +78,7 @@ func Session(ctx context.Context, src *capture.Source, ropt capture.ReadOptions,
 			return nil
 		})
 	}
-	return session(ctx, src, ropt, s, framed, added, Options{KeepRaw: keepRaw})
+	return session(ctx, src, ropt, s, framed, added, Options{KeepRaw: keepRaw, Scan: s.ScanOptions()})
 }
 
 // session is Session's pipelined reading with a pump made with o.

@@ -17,6 +17,10 @@ type Batch struct {
 	// KeepRaw copies each frame's Raw bytes too, for callers that read
 	// them (event lines, the checks). Without it a frame's Raw is nil.
 	KeepRaw bool
+	// Scan is what validating each frame records (Session.ScanOptions of
+	// the session the batch is for); nil records the declared members
+	// only.
+	Scan *jsonscan.ScanOptions
 
 	frames   []capture.Frame
 	scans    []prescan
@@ -26,6 +30,9 @@ type Batch struct {
 	inner    []byte // the decoded inner documents of wrapped events (see Wrapper)
 	b64      []byte // scratch for decoding them
 }
+
+// membersOnly is the scan of a Batch that was not told another.
+var membersOnly = jsonscan.ScanOptions{Names: &memberNames}
 
 // prescan is what a Batch's validation found in one frame's data.
 type prescan struct {
@@ -76,7 +83,11 @@ func (b *Batch) ValidateLast() {
 				return
 			}
 		}
-		b.scans[i] = prescan{sc: b.idx.ScanObject(g.Data), ok: true}
+		o := b.Scan
+		if o == nil {
+			o = &membersOnly
+		}
+		b.scans[i] = prescan{sc: b.idx.ScanWith(g.Data, o), ok: true}
 		if w != nil {
 			b.scans[i].chunk = b.prescanWrapped(w, g.Data, b.scans[i].sc)
 		}
@@ -127,4 +138,9 @@ func (s *Session) AddBatch(b *Batch, each func(ev *Event, ord int, f *capture.Fr
 	return nil
 }
 
-func isDoneSentinel(data []byte) bool { return string(bytes.TrimSpace(data)) == "[DONE]" }
+func isDoneSentinel(data []byte) bool {
+	if len(data) > 0 && data[0] == '{' {
+		return false // the usual event: an object, not the sentinel
+	}
+	return string(bytes.TrimSpace(data)) == "[DONE]"
+}

@@ -1,6 +1,10 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/streamtap/streamtap/model/jsonscan"
+)
 
 // Member is a top-level member name that the core records for every
 // event, declared once by the code that reads it (MemberOf). One pass of
@@ -11,51 +15,15 @@ import "fmt"
 type Member uint8
 
 // maxMembers bounds the members the core records: a session keeps their
-// values in an array, cleared for every event.
-const maxMembers = 96
+// values in an array.
+const maxMembers = jsonscan.MaxNames
 
-// memberTable finds a member by its name in one probe: a perfect hash of
-// the declared names (memberHash with memberSeed, chosen when a name is
-// declared so that no two collide) indexes a table whose slot holds the
-// one name that may match. The core used to record a fixed union of
-// members with a switch over their names, which cannot grow at
-// registration; one probe and one comparison cost no more than it did.
-var (
-	// memberTable holds, by hash, 1 + the member whose name may match, or
-	// 0: a byte a slot, so the table (1 KiB) stays in the first-level cache
-	// beside the event being scanned.
-	memberTable [memberTableSize]uint8
-	memberSeed  uint32
-	memberNames []string
-	memberFirst []bool
-	// memberWhole says the hash reads every byte of a name, because two
-	// declared names agree on the few bytes it reads otherwise.
-	memberWhole bool
-)
-
-// memberTableSize is the size of memberTable, a power of two several times
-// maxMembers, so that a seed without collisions is found in a few tries.
-const memberTableSize = 1024
-
-type memberSlot struct {
-	name  string
-	m     Member
-	first bool
-}
-
-// memberHash hashes a non-empty name: its length and three of its bytes,
-// which tell the declared names apart (else all its bytes, memberWhole).
-func memberHash[T string | []byte](key T, seed uint32) uint32 {
-	n := len(key)
-	h := uint32(n)*0x9e3779b1 ^ uint32(key[0])<<8 ^ uint32(key[n-1])<<16 ^ uint32(key[n/2])
-	if memberWhole {
-		for i := range n {
-			h = (h ^ uint32(key[i])) * 0x01000193
-		}
-	}
-	h *= seed | 1
-	return h >> 22 // memberTableSize slots: the top 10 bits
-}
+// memberNames is every declared member, by the number MemberOf gave it:
+// the scan of each event looks out for them (jsonscan.Index.Scan), and
+// finds a member by its name in one probe of a perfect hash. Declared
+// while the program starts (package variables), it is only read once
+// events are added, from any goroutine (a Batch scans on its reader's).
+var memberNames jsonscan.Names
 
 // MemberOf declares a top-level member name the core records for every
 // event, and returns it: call it once, in a package-level var of the
@@ -74,57 +42,38 @@ func declareMember(name string, first bool) Member {
 	if name == "" {
 		panic("model: a member needs a name")
 	}
-	if m, ok := lookupMember(name); ok {
-		return m.m
-	}
-	if len(memberNames) >= maxMembers {
-		panic(fmt.Sprintf("model: no room for member %q (at most %d)", name, maxMembers))
-	}
-	m := Member(len(memberNames))
-	memberNames = append(memberNames, name)
-	memberFirst = append(memberFirst, first)
-	for tries, seed := 0, memberSeed; ; tries, seed = tries+1, seed+0x2545f491 {
-		if placeMembers(seed) {
-			memberSeed = seed
-			return m
-		}
-		if tries == 64 {
-			memberWhole = true // some two names agree on the bytes read: read them all
+	if memberNames.Len() >= maxMembers {
+		if _, ok := memberNames.Lookup([]byte(name)); !ok {
+			panic(fmt.Sprintf("model: no room for member %q (at most %d)", name, maxMembers))
 		}
 	}
+	return Member(memberNames.Add(name, first))
 }
 
-// placeMembers fills memberTable with every declared name hashed with
-// seed, and reports whether no two collided.
-func placeMembers(seed uint32) bool {
-	var t [memberTableSize]uint8
-	for i, name := range memberNames {
-		h := memberHash(name, seed)
-		if t[h] != 0 {
-			return false
-		}
-		t[h] = uint8(i + 1)
-	}
-	memberTable = t
-	return true
+type memberSlot struct {
+	name  string
+	m     Member
+	first bool
 }
 
 func lookupMember(key string) (memberSlot, bool) {
-	if len(key) == 0 {
+	i, ok := memberNames.Lookup([]byte(key))
+	if !ok {
 		return memberSlot{}, false
 	}
-	if i := memberTable[memberHash(key, memberSeed)]; i != 0 && memberNames[i-1] == key {
-		return memberSlot{name: key, m: Member(i - 1), first: memberFirst[i-1]}, true
-	}
-	return memberSlot{}, false
+	return memberSlot{name: key, m: Member(i), first: memberNames.First(i)}, true
 }
 
 // Name is the member's name.
-func (m Member) Name() string { return memberNames[m] }
+func (m Member) Name() string { return memberNames.Name(int(m)) }
 
 // members holds the declared members' values for the event being added.
 type members struct {
 	vals [maxMembers][]byte
+	// set lists the members whose values are set, so that the next event
+	// clears only them: clearing every slot cost a write barrier per
+	// declared member, for every event, while the collector ran.
+	set []Member
 	// memo is what the dialect's assembly left for its rules (see
 	// Session.SetMemo), and memoSet says it left it.
 	memo    []byte
@@ -133,12 +82,26 @@ type members struct {
 
 // collect records key's value when key is a declared member.
 func (ms *members) collect(key, v []byte) {
-	if len(key) == 0 {
+	if i, ok := memberNames.Lookup(key); ok {
+		ms.put(Member(i), v)
+	}
+}
+
+// put records v as member m's value, unless m's first occurrence counts
+// and it has one.
+func (ms *members) put(m Member, v []byte) {
+	if ms.vals[m] == nil {
+		ms.set = append(ms.set, m)
+	} else if memberNames.First(int(m)) {
 		return
 	}
-	i := int(memberTable[memberHash(key, memberSeed)]) - 1
-	if i >= 0 && memberNames[i] == string(key) && (!memberFirst[i] || ms.vals[i] == nil) {
-		ms.vals[i] = v
+	ms.vals[m] = v
+}
+
+// load records the members a scan of data found (jsonscan.Index.Found).
+func (ms *members) load(data []byte, found []jsonscan.Found) {
+	for _, f := range found {
+		ms.put(Member(f.Name), data[f.Start:f.End]) // not capped: Index.base places a value by its capacity
 	}
 }
 
@@ -149,7 +112,10 @@ func (ms *members) member(key, v []byte) bool {
 }
 
 func (ms *members) reset() {
-	clear(ms.vals[:len(memberNames)])
+	for _, m := range ms.set {
+		ms.vals[m] = nil
+	}
+	ms.set = ms.set[:0]
 	ms.memo, ms.memoSet = nil, false
 }
 

@@ -6,7 +6,8 @@ import "testing"
 // (the scan) and as a string (Field), and a name declared nowhere, or one
 // agreeing with a declared name on the bytes the hash reads, is not.
 func TestMemberLookup(t *testing.T) {
-	for i, name := range memberNames {
+	for i := range memberNames.Len() {
+		name := memberNames.Name(i)
 		sl, ok := lookupMember(name)
 		if !ok || sl.m != Member(i) || sl.name != name {
 			t.Errorf("lookupMember(%q) = %+v, %v; want member %d", name, sl, ok, i)
@@ -37,8 +38,8 @@ func TestMemberLookup(t *testing.T) {
 }
 
 func declaredName(name string) (int, bool) {
-	for i, n := range memberNames {
-		if n == name {
+	for i := range memberNames.Len() {
+		if memberNames.Name(i) == name {
 			return i, true
 		}
 	}

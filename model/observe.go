@@ -15,6 +15,23 @@ type Observer interface {
 	Observe(s *Session, ord int, ev *Event, f *capture.Frame)
 }
 
+// Fingerprinter is an Observer that reads each event's fingerprint
+// (Session.Fingerprint), such as the recorder of a comparison: the scan
+// of each event then computes it as it passes the bytes (jsonscan
+// Fingerprint), leaving out the members FingerprintSkip names, rather
+// than the observer walking every event again.
+type Fingerprinter interface {
+	Observer
+	FingerprintSkip() *jsonscan.KeySet
+}
+
+// Fingerprint returns the fingerprint of the event being added (see
+// jsonscan.Fingerprint), and whether its scan computed one: only for a
+// session whose observer is a Fingerprinter, and only for an event whose
+// data the scan read (not an event stream chunk validated by decoding).
+// Like Field, it answers while the event is added and observed.
+func (s *Session) Fingerprint() (uint64, bool) { return s.fp, s.fpOK }
+
 // Observer returns the observer the session was created with, or nil.
 func (s *Session) Observer() Observer { return s.opts.Observer }
 

@@ -155,6 +155,12 @@ type Session struct {
 	idx      *jsonscan.Index // the structure of the event being added: &scanIdx, or &batchIdx
 	scanIdx  jsonscan.Index  // indexes events that Add validates itself
 	batchIdx jsonscan.Index  // reads an event a Batch validated
+	// scan is what the scan of each event records: the declared members,
+	// and a fingerprint when an observer reads one (see Fingerprinter).
+	scan jsonscan.ScanOptions
+	// fp is the fingerprint of the event being added, when fpOK.
+	fp       uint64
+	fpOK     bool
 	scratch  []byte
 	cur      []byte                // the data of the event being added, when it is a JSON object
 	status   int                   // HTTP status of the latest head
@@ -185,12 +191,21 @@ type Session struct {
 func NewSession(opts Options) *Session {
 	s := &Session{opts: opts, types: newInterner(), done: -1}
 	s.idx = &s.scanIdx
+	s.scan.Names = &memberNames
+	if fp, ok := findObserver[Fingerprinter](opts.Observer); ok {
+		s.scan.Hash, s.scan.Skip = true, fp.FingerprintSkip()
+	}
 	if opts.Exchange != nil {
 		s.SetExchange(opts.Exchange)
 	}
 	s.earlier = opts.Earlier
 	return s
 }
+
+// ScanOptions is what the scan of each event records, for a Batch that
+// validates events ahead of the session (Batch.Scan). The caller must
+// not modify it.
+func (s *Session) ScanOptions() *jsonscan.ScanOptions { return &s.scan }
 
 // Len is the number of events added so far.
 func (s *Session) Len() int { return s.count }
@@ -300,7 +315,7 @@ func (s *Session) add(f *capture.Frame, pre *jsonscan.Indexes, sc jsonscan.Scann
 		Frame: f.Flags, Source: f.Kind}
 	ev := &s.last
 	s.frame = f
-	s.cur = nil
+	s.cur, s.fpOK = nil, false
 	s.top.reset() // Member answers nil for any event without members, not the last one's
 	s.notes = s.notes[:0]
 	if ord == 0 && f.Kind == capture.FrameEvent {
@@ -414,16 +429,18 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 		s.idx = &s.batchIdx
 		pre.Load(s.idx, data, sc)
 		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
-			s.idx.Members(data, s.top.member)
+			s.loadMembers(data)
 		}
+		s.fp, s.fpOK = s.idx.Hash()
 	default:
 		if inner, ok := s.unwrapShaped(f); ok {
 			// Valid JSON, since it decoded: its dialect reads the event it
 			// wraps, so its outer document is not scanned (see Wrapper).
 			s.unwrapped, isObj = inner, true
-		} else {
-			isObj, err = s.idx.ScanObject(data, s.top.collect)
+		} else if isObj, err = s.idx.ScanWith(data, &s.scan); isObj && err == nil {
+			s.loadMembers(data)
 		}
+		s.fp, s.fpOK = s.idx.Hash()
 	}
 	if err != nil {
 		ev.Flags |= DecodeError
@@ -442,10 +459,17 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	if f.Flags&capture.EventStream != 0 {
 		ev.Type = ev.Name // an event stream message is typed by its :event-type header
 	} else if len(t[mType]) > 0 {
-		s.scratch = jsonscan.Unquote(s.scratch[:0], t[mType])
-		ev.Type = s.types.id(s.scratch)
-		if f.HasEvent && !bytes.Equal(s.scratch, f.Event) {
-			ev.Flags |= NameMismatch
+		typ, plain := jsonscan.Raw(t[mType])
+		switch {
+		case plain && f.HasEvent && string(typ) == string(f.Event):
+			ev.Type = ev.Name // the usual SSE event: named as it is typed
+		case plain:
+			ev.Type = s.types.id(typ)
+			ev.Flags |= nameMismatch(f, typ)
+		default:
+			s.scratch = jsonscan.Unquote(s.scratch[:0], t[mType])
+			ev.Type = s.types.id(s.scratch)
+			ev.Flags |= nameMismatch(f, s.scratch)
 		}
 	} else if jsonscan.Kind(t[mObject]) == '"' {
 		ev.Type = s.types.id(jsonscan.Unquote(s.scratch[:0], t[mObject])) // chat.completion.chunk
@@ -473,6 +497,26 @@ func (s *Session) event(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	}
 }
 
+// nameMismatch is NameMismatch when frame f has an SSE event name other
+// than typ, the type its data says.
+func nameMismatch(f *capture.Frame, typ []byte) Flags {
+	if f.HasEvent && !bytes.Equal(typ, f.Event) {
+		return NameMismatch
+	}
+	return 0
+}
+
+// loadMembers records the declared members of data, the object s.idx
+// holds: those its scan found as it passed them, or, for a document too
+// large to index, those a walk of its top level finds.
+func (s *Session) loadMembers(data []byte) {
+	if !s.idx.Holds() {
+		s.idx.Members(data, s.top.member)
+		return
+	}
+	s.top.load(data, s.idx.Found())
+}
+
 // coded adds a coded line (capture.Coded: the AI SDK data stream's
 // CODE:JSON). It is typed by its code, whatever its JSON value is (a
 // string, an array, an object), and handed to the dialect that claims it
@@ -487,12 +531,14 @@ func (s *Session) coded(ev *Event, f *capture.Frame, ord int, pre *jsonscan.Inde
 	if pre != nil {
 		s.idx = &s.batchIdx
 		pre.Load(s.idx, data, sc)
-		if isObj, err = sc.IsObject, sc.Err; isObj && err == nil {
-			s.idx.Members(data, s.top.member)
-		}
+		isObj, err = sc.IsObject, sc.Err
 	} else {
-		isObj, err = s.idx.ScanObject(data, s.top.collect)
+		isObj, err = s.idx.ScanWith(data, &s.scan)
 	}
+	if isObj && err == nil {
+		s.loadMembers(data)
+	}
+	s.fp, s.fpOK = s.idx.Hash()
 	if err != nil {
 		ev.Flags |= DecodeError
 		ev.Type = s.types.id([]byte(TypeInvalid))
@@ -602,11 +648,26 @@ func IntOr(v []byte, def int) int {
 // CompactJSON returns v without insignificant whitespace, keys in their
 // original order.
 func CompactJSON(v []byte) string {
+	if !hasSpace(v) {
+		// Nothing to take out, valid or not (json.Compact's error then
+		// gives v back too): the usual {} of a tool_use block's start.
+		return string(v)
+	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, v); err != nil {
 		return string(v)
 	}
 	return b.String()
+}
+
+// hasSpace reports whether v holds a byte JSON counts as whitespace.
+func hasSpace(v []byte) bool {
+	for _, c := range v {
+		if c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			return true
+		}
+	}
+	return false
 }
 
 // Assemble frames and models a whole stream held in memory, such as an

@@ -92,7 +92,7 @@ func (b *Batch) unwrapShaped(w Wrapper, data []byte) wrapped {
 // scanInner validates and indexes the inner document decoded at
 // b.inner[at:].
 func (b *Batch) scanInner(at int) wrapped {
-	return wrapped{at: at, n: len(b.inner) - at, sc: b.idx.ScanObject(b.inner[at:]), ok: true}
+	return wrapped{at: at, n: len(b.inner) - at, sc: b.idx.Scan(b.inner[at:], &memberNames), ok: true}
 }
 
 // unwrapShaped validates the payload of f, when a Wrapper claims f and f
@@ -140,7 +140,7 @@ func (s *Session) focusLoaded(pre prefocus) {
 	s.top.reset()
 	s.cur = nil
 	if pre.sc.IsObject && pre.sc.Err == nil {
-		s.idx.Members(pre.data, s.top.member)
+		s.loadMembers(pre.data)
 		s.cur = pre.data
 	}
 }
@@ -156,8 +156,9 @@ func (s *Session) Focus(inner []byte) (isObj bool, err error) {
 	}
 	s.top.reset()
 	s.cur = nil
-	isObj, err = s.idx.ScanObject(inner, s.top.collect)
+	isObj, err = s.idx.Scan(inner, &memberNames)
 	if err == nil && isObj {
+		s.loadMembers(inner)
 		s.cur = inner
 	}
 	return isObj, err

@@ -74,22 +74,6 @@ lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
 
-# edit IN OUT EVENTS PATTERN writes IN with a few edits to OUT: the event
-# at EVENTS/3 dropped, the first PATTERN at or after event EVENTS/2 given
-# an X, a keep-alive comment before event 2*EVENTS/3.
-edit() {
-	awk -v drop=$(($3 / 3)) -v change=$(($3 / 2)) -v ping=$((2 * $3 / 3)) -v pat="$4" '
-		BEGIN { RS = ""; ORS = "\n\n"; done = 0 }
-		NR == drop { next }
-		NR == ping { print ": gateway keep-alive" }
-		NR >= change && !done && index($0, pat) > 0 {
-			i = index($0, pat) + length(pat)
-			$0 = substr($0, 1, i - 1) "X" substr($0, i)
-			done = 1
-		}
-		{ print }' "$1" >"$2"
-}
-
 # edit_all IN OUT writes IN with an X at the start of every statement of
 # the arguments: the deltas' first, the .done and snapshot values.
 edit_all() {
@@ -119,7 +103,7 @@ for dialect in $DIALECTS; do
 		edit_all "$a" "$b"
 		want='"field":'
 	else
-		edit "$a" "$b" "$events" "$pat"
+		bench_edit "$a" "$b" "$events" "$pat"
 	fi
 	cat -- "$a" "$b" >/dev/null # start from the page cache
 

@@ -146,26 +146,10 @@ if has diff; then
 fi
 sed 's/^/  /' "$TMP/gen.out" >&2
 
-# index_once BIN FILE sets t (seconds until the inspector's status line
-# leaves "indexing", polled every 20 ms) and u (the CPU seconds the process
-# had used by then, from /proc).
+# index_once BIN FILE sets t and u from bench_index (bench-lib.sh).
 index_once() {
-	local sock=$TMP/tmux.sock sess=doubling-$$ pid start now st
-	tmux -S "$sock" new-session -d -s "$sess" -x 120 -y 40 "exec nice $1 $2"
-	pid=$(tmux -S "$sock" list-panes -t "$sess" -F '#{pane_pid}')
-	start=$(date +%s.%N)
-	t= u=
-	while sleep 0.02; do
-		if ! kill -0 "$pid" 2>/dev/null; then break; fi
-		if tmux -S "$sock" capture-pane -p -t "$sess" | grep -q 'ended:'; then
-			now=$(date +%s.%N)
-			read -r -a st <"/proc/$pid/stat"
-			t=$(calc %.3f "$now - $start")
-			u=$(calc %.2f "(${st[13]} + ${st[14]}) / $(getconf CLK_TCK)")
-			break
-		fi
-	done
-	tmux -S "$sock" kill-server 2>/dev/null || true
+	bench_index "nice $1" "$2"
+	t=$index_t u=$index_u
 }
 
 index_rows=()

@@ -14,6 +14,17 @@
 #            (MB/s and ratio, bytes checked by sha256). Before
 #            ingest.Inline the proxy stalled on any event over 1 MiB, and
 #            this failed with a timeout.
+#            Targets: the proxy at most 1.5x the direct time on the
+#            Responses capture, and at most 100 MB peak RSS on the 50 MB
+#            event.
+#   latency  20,000 Responses deltas of 1 kB, one every 200 µs, read
+#            straight from the upstream and through the proxy in 4 rounds
+#            alternated: the latency percentiles of each event both ways,
+#            what the proxy adds (target: at most 50 µs at p99) and the
+#            proxy's CPU per event. On a loaded machine the tail of both
+#            is the scheduler's; the CPU per event is the steadier figure.
+#            A bare reverse proxy (httputil, flushing each write) measured
+#            in the same rounds gives the floor one more hop costs.
 #   clients  20 clients sending their body at 1 byte/s and 100 idle
 #            keep-alive connections: how many are still open after twice
 #            the deadline (--client-body-timeout and --client-idle-timeout
@@ -50,8 +61,8 @@
 #             replay-clients measures (default 2s)
 #   WS_SIZE   bytes of the WebSocket message (default 500000000)
 #   REPLAY_SIZE  size of the recording replay serves (default 200MB)
-#   ONLY      a comma list of measures (default all: uploads,stream,clients,
-#             heads,readers,loop,ws,replay,replay-clients)
+#   ONLY      a comma list of measures (default all: uploads,stream,latency,
+#             clients,heads,readers,loop,ws,replay,replay-clients)
 #   BENCH_DIR, KEEP=1  as for scripts/bench.sh
 #
 # Exit status: 0 when every target above holds for this tree's streamtap
@@ -70,7 +81,7 @@ UPLOAD=${UPLOAD:-100000000}
 DEADLINE=${DEADLINE:-2s}
 WS_SIZE=${WS_SIZE:-500000000}
 REPLAY_SIZE=${REPLAY_SIZE:-200MB}
-ONLY=${ONLY:-uploads,stream,clients,heads,readers,loop,ws,replay,replay-clients}
+ONLY=${ONLY:-uploads,stream,latency,clients,heads,readers,loop,ws,replay,replay-clients}
 
 source "$root/scripts/bench-lib.sh"
 bench_setup proxy-stream
@@ -146,6 +157,9 @@ target() {
 		verdict=1
 	fi
 }
+target stream "$(sed -n 's/^stream bin: proxy-responses.sse .*(x\([0-9.]*\) the time).*/\1/p' "$TMP/out")" 1.5 "proxy time / direct time"
+target stream "$(sed -n 's/^stream bin: proxy-big-event.sse .*peak RSS \([0-9]*\) MB.*/\1/p' "$TMP/out")" 100 "peak RSS MB on the big event"
+target latency "$(sed -n 's/^latency bin: .* \(-\{0,1\}[0-9]*\) µs at p99.*/\1/p' "$TMP/out")" 50 "µs added at p99"
 target heads "$(sed -n 's/^heads bin: .*peak RSS \([0-9]*\) MB.*/\1/p' "$TMP/out")" 150 "peak RSS MB"
 target heads "$(sed -n 's/^heads bin: .*; \([0-9]*\) still open.*/\1/p' "$TMP/out")" 0 "connections still open"
 target readers "$(sed -n 's/^readers bin: \([0-9]*\) of .*/\1/p' "$TMP/out")" 0 "upstream streams still open"

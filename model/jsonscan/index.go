@@ -34,6 +34,23 @@ type Index struct {
 	// members: past those of the documents before it in an Indexes.
 	o0, m0 int
 	loaded bool // the slices are an Indexes' (see Load): never append to them
+	// found is where the members a Names looks out for lie (see Scan):
+	// the document's, from f0 on.
+	found []Found
+	f0    int
+	// hash is the document's fingerprint, when hashed (see ScanOptions).
+	hash   uint64
+	hashed bool
+}
+
+// ScanOptions say what a scan records beside a document's structure.
+type ScanOptions struct {
+	// Names are the top-level members whose place it records (Found).
+	Names *Names
+	// Hash fingerprints the document (Hash), leaving out the members Skip
+	// names at any depth.
+	Hash bool
+	Skip *KeySet
 }
 
 // container is an indexed object or array.
@@ -57,20 +74,73 @@ type member struct {
 // Index's readers until the next call.
 func (x *Index) ScanObject(data []byte, fn func(key, value []byte)) (isObject bool, err error) {
 	x.Reset()
-	return x.scan(data, fn)
+	return x.scan(data, fn, nil)
 }
+
+// Scan validates data and indexes it for the readers until the next call,
+// in one pass over its bytes, which also records where the members names
+// looks out for lie at the top level of an object (Found). names may be
+// nil. It returns whether data is an object and, when it is not valid
+// JSON, the error (a *SyntaxError); then nothing is recorded.
+func (x *Index) Scan(data []byte, names *Names) (isObject bool, err error) {
+	x.Reset()
+	return x.scan(data, nil, &ScanOptions{Names: names})
+}
+
+// ScanWith is Scan that records what o says: the members o.Names looks out
+// for, and with o.Hash the document's fingerprint (Hash).
+func (x *Index) ScanWith(data []byte, o *ScanOptions) (isObject bool, err error) {
+	x.Reset()
+	return x.scan(data, nil, o)
+}
+
+// Hash returns the fingerprint of the document the last scan indexed
+// (see Fingerprint), and whether that scan computed it.
+func (x *Index) Hash() (uint64, bool) { return x.hash, x.hashed }
+
+// Found lists where the members the last Scan looked out for lie at the
+// top level of the document, in document order, every occurrence: data
+// [Start:End] of the data scanned. A document too large to index (2 GiB)
+// has none recorded: read its members with Members.
+func (x *Index) Found() []Found { return x.found[x.f0:] }
 
 // scan validates data and records its structure after the documents x
 // holds already, or records nothing when data is not valid.
-func (x *Index) scan(data []byte, fn func(key, value []byte)) (isObject bool, err error) {
-	x.data, x.o0, x.m0 = data, len(x.opens), len(x.members)
+func (x *Index) scan(data []byte, fn func(key, value []byte), o *ScanOptions) (isObject bool, err error) {
+	x.data, x.o0, x.m0, x.f0 = data, len(x.opens), len(x.members), len(x.found)
+	x.hash, x.hashed = 0, false
+	if fn == nil && len(data) < math.MaxInt32 {
+		var ok bool
+		switch {
+		case o == nil:
+			p := pass{d: data, x: x}
+			isObject, ok = p.run()
+		case o.Hash:
+			p := hashPass{d: data, x: x, names: o.Names, skip: o.Skip}
+			isObject, ok, x.hash = p.run()
+			x.hashed = ok
+		default:
+			p := pass{d: data, x: x, names: o.Names}
+			isObject, ok = p.run()
+		}
+		if ok {
+			return isObject, nil
+		}
+		// Invalid: the validator says where and why.
+		_, err = ScanObject(data, nil)
+		if err == nil {
+			err = &SyntaxError{Offset: len(data), Msg: "invalid JSON"} // never expected: FuzzIndex holds the two to agree
+		}
+		x.data, x.opens, x.conts, x.members, x.found = nil, x.opens[:x.o0], x.conts[:x.o0], x.members[:x.m0], x.found[:x.f0]
+		return isObject, err
+	}
 	v := validator{d: data}
 	if len(data) < math.MaxInt32 {
 		v.idx = x
 	}
 	isObject, err = v.scanObject(fn)
 	if err != nil {
-		x.data, x.opens, x.conts, x.members = nil, x.opens[:x.o0], x.conts[:x.o0], x.members[:x.m0]
+		x.data, x.opens, x.conts, x.members, x.found = nil, x.opens[:x.o0], x.conts[:x.o0], x.members[:x.m0], x.found[:x.f0]
 	}
 	return isObject, err
 }
@@ -81,8 +151,17 @@ func (x *Index) Reset() {
 		*x = Index{}
 		return
 	}
-	x.data, x.opens, x.conts, x.members = nil, x.opens[:0], x.conts[:0], x.members[:0]
-	x.o0, x.m0 = 0, 0
+	// One statement a slice: the compiler then stores only the length,
+	// with no write barrier (a tuple assignment stores every word).
+	if x.data != nil {
+		x.data = nil
+	}
+	x.opens = x.opens[:0]
+	x.conts = x.conts[:0]
+	x.members = x.members[:0]
+	x.found = x.found[:0]
+	x.o0, x.m0, x.f0 = 0, 0, 0
+	x.hash, x.hashed = 0, false
 }
 
 // open records a container opening at offset i and returns its slot, or
@@ -113,14 +192,37 @@ func (x *Index) member(slot, prev, ks, ke, vs, ve int) int {
 		c.first = partial
 		return prev
 	}
-	x.members = append(x.members, member{int32(ks), int32(ke), int32(vs), int32(ve), -1})
-	m := len(x.members) - 1
+	// The fields are stored into the slice's element one by one: a
+	// member built whole and then copied in was written as four 4-byte
+	// stores read back as one 16-byte load, a stall the store forwarding
+	// cannot serve, and the largest single cost of a scan.
+	m := len(x.members)
+	if m < cap(x.members) {
+		x.members = x.members[:m+1]
+	} else {
+		x.members = append(x.members, member{})
+	}
+	e := &x.members[m]
+	e.ks, e.ke, e.vs, e.ve, e.next = int32(ks), int32(ke), int32(vs), int32(ve), -1
 	if prev < 0 {
 		c.first = int32(m)
 	} else {
 		x.members[prev].next = int32(m)
 	}
 	return m
+}
+
+// addFound records that the value of the member named k lies at
+// data[vs:ve], storing the fields one by one as member does.
+func (x *Index) addFound(k, vs, ve int) {
+	n := len(x.found)
+	if n < cap(x.found) {
+		x.found = x.found[:n+1]
+	} else {
+		x.found = append(x.found, Found{})
+	}
+	f := &x.found[n]
+	f.Name, f.Start, f.End = uint8(k), int32(vs), int32(ve)
 }
 
 // base returns the offset of d within the indexed document, when d is a
@@ -304,16 +406,30 @@ type Scanned struct {
 	Err      error
 	opens    [2]int32
 	members  int32 // the end of its members; links among them count from the batch's first
+	found    [2]int32
+	hash     uint64
+	hashed   bool
 }
 
 // ScanObject validates and indexes data as Index.ScanObject does, records
 // every member, top level included, and keeps the index until Reset.
-func (xs *Indexes) ScanObject(data []byte) Scanned {
+func (xs *Indexes) ScanObject(data []byte) Scanned { return xs.Scan(data, nil) }
+
+// Scan is ScanObject that also records where the members names looks out
+// for lie, as Index.Scan does: Load hands them to the Index it loads.
+func (xs *Indexes) Scan(data []byte, names *Names) Scanned {
+	return xs.ScanWith(data, &ScanOptions{Names: names})
+}
+
+// ScanWith is Scan that records what o says, as Index.ScanWith does.
+func (xs *Indexes) ScanWith(data []byte, o *ScanOptions) Scanned {
 	x := &xs.all
 	sc := Scanned{}
-	sc.IsObject, sc.Err = x.scan(data, nil)
+	sc.IsObject, sc.Err = x.scan(data, nil, o)
+	sc.hash, sc.hashed = x.hash, x.hashed
 	sc.opens = [2]int32{int32(x.o0), int32(len(x.opens))}
 	sc.members = int32(len(x.members))
+	sc.found = [2]int32{int32(x.f0), int32(len(x.found))}
 	x.data = nil
 	return sc
 }
@@ -324,12 +440,15 @@ func (xs *Indexes) ScanObject(data []byte) Scanned {
 // memory without the right to write to it: x's own next ScanObject
 // allocates anew.
 func (xs *Indexes) Load(x *Index, data []byte, sc Scanned) {
-	o, m := sc.opens, sc.members
+	o, m, f := sc.opens, sc.members, sc.found
 	*x = Index{
 		data:    data,
 		opens:   xs.all.opens[o[0]:o[1]:o[1]],
 		conts:   xs.all.conts[o[0]:o[1]:o[1]],
 		members: xs.all.members[:m:m],
+		found:   xs.all.found[f[0]:f[1]:f[1]],
+		hash:    sc.hash,
+		hashed:  sc.hashed,
 		loaded:  true,
 	}
 }

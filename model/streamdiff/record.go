@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"io"
 	"math"
-	"math/bits"
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
@@ -39,6 +38,10 @@ const maxHashDepth = 64
 // the goroutine that adds events.
 type Recorder struct {
 	ign Ignore
+	// skip is what fingerprints leave out: ign's members, and sequence
+	// numbers (compared apart, by checkSequence: in the fingerprint, one
+	// dropped event would make every later one differ).
+	skip *jsonscan.KeySet
 	// align, when the recorder ignores less than DefaultIgnore does
 	// (--strict, or an Ignore without some default names), is what the
 	// alignment leaves out: the default names as well as ign's. Events are
@@ -47,14 +50,15 @@ type Recorder struct {
 	// more: a fingerprint that counts every member would take a delta
 	// whose obfuscation a gateway changed for another event, and a
 	// dropped delta would hide in a chunking difference.
-	align    Ignore
-	twoPrint bool
-	blocks   []*recBlock
-	n        int
-	next     int64           // where the next event would start if contiguous
-	moved    map[int32]int64 // offsets of events that do not start where the one before ended
-	timing   Times
-	prevAt   time.Duration
+	align     Ignore
+	alignSkip *jsonscan.KeySet // align's members and sequence numbers
+	twoPrint  bool
+	blocks    []*recBlock
+	n         int
+	next      int64           // where the next event would start if contiguous
+	moved     map[int32]int64 // offsets of events that do not start where the one before ended
+	timing    Times
+	prevAt    time.Duration
 	// raw reads the stream's bytes back (the session's Options.Raw), into
 	// buf, which is reused: the fields of three 50 MB events that differ
 	// are then read with one 50 MB buffer per side, not six.
@@ -95,11 +99,17 @@ func NewRecorder(ig Ignore) *Recorder {
 			r.twoPrint = true
 		}
 	}
+	r.skip = jsonscan.NewKeySet(append(ig.Names(), IgnoreSeq)...)
 	if r.twoPrint {
 		r.align = NewIgnore(append(def, ig.Names()...)...)
+		r.alignSkip = jsonscan.NewKeySet(append(r.align.Names(), IgnoreSeq)...)
 	}
 	return r
 }
+
+// FingerprintSkip implements model.Fingerprinter: the scan of each event
+// computes its fingerprint, leaving out what the comparison ignores.
+func (r *Recorder) FingerprintSkip() *jsonscan.KeySet { return r.skip }
 
 // Attach returns opts with a new Recorder observing its events, after
 // the observer opts already has if any (the inspector's checks), and the
@@ -251,68 +261,23 @@ func (r *Recorder) fingerprint(s *model.Session, ev *model.Event, f *capture.Fra
 	}
 	data := bytes.TrimSpace(f.Data)
 	if len(data) > 0 && data[0] == '{' && ev.Flags&model.DecodeError == 0 {
-		v := r.hashValue(s.JSON(), data, 0)
-		full = mix(h ^ v.full)
+		// What the event's JSON says: objects member by member in any
+		// order (a re-serialising gateway may reorder keys), ignored
+		// members left out; computed by the scan that validated the event
+		// (model.Fingerprinter), else by a walk of the same definition
+		// (jsonscan.Fingerprint), as the alignment's is.
+		fp, ok := s.Fingerprint()
+		if !ok {
+			fp = jsonscan.Fingerprint(s.JSON(), data, r.skip)
+		}
+		full = mix(h ^ fp)
 		if !r.twoPrint {
 			return full, full
 		}
-		return full, mix(h ^ v.aligned)
+		return full, mix(h ^ jsonscan.Fingerprint(s.JSON(), data, r.alignSkip))
 	}
 	h = mix(h ^ maphash.Bytes(seed, data))
 	return h, h
-}
-
-// hashPair is a value's hash with the recorder's ignored members left
-// out, and with the alignment's (Recorder.align), which is only worked
-// out when the recorder has the two (twoPrint).
-type hashPair struct{ full, aligned uint64 }
-
-// hashValue hashes a JSON value: objects member by member, in any order
-// (a re-serialising gateway may reorder keys), ignored members left out;
-// arrays element by element, in order; scalars by their bytes.
-func (r *Recorder) hashValue(x *jsonscan.Index, v []byte, depth int) hashPair {
-	if len(v) == 0 {
-		return hashPair{}
-	}
-	switch v[0] {
-	case '{':
-		if depth >= maxHashDepth {
-			break
-		}
-		h := hashPair{0x9e3779b97f4a7c15, 0x9e3779b97f4a7c15}
-		x.Members(v, func(k, val []byte) bool {
-			// Sequence numbers are compared apart (checkSequence): in
-			// the fingerprint, one dropped event would make every later
-			// one differ.
-			if r.ign.hasKey(k) || string(k) == IgnoreSeq {
-				return true
-			}
-			kh := maphash.Bytes(seed, k)
-			vh := r.hashValue(x, val, depth+1)
-			h.full += mix(kh ^ bits.RotateLeft64(vh.full, 17))
-			if r.twoPrint && !r.align.hasKey(k) {
-				h.aligned += mix(kh ^ bits.RotateLeft64(vh.aligned, 17))
-			}
-			return true
-		})
-		return h
-	case '[':
-		if depth >= maxHashDepth {
-			break
-		}
-		h := hashPair{0x51afd7ed558ccd, 0x51afd7ed558ccd}
-		x.Elements(v, func(_ int, el []byte) bool {
-			eh := r.hashValue(x, el, depth+1)
-			h.full = mix(h.full*31 ^ eh.full)
-			if r.twoPrint {
-				h.aligned = mix(h.aligned*31 ^ eh.aligned)
-			}
-			return true
-		})
-		return h
-	}
-	b := maphash.Bytes(seed, v)
-	return hashPair{b, b}
 }
 
 // mix is the finaliser of MurmurHash3: it spreads every input bit over

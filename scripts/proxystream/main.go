@@ -18,6 +18,10 @@
 //     of -runs each; the client's bytes are checked (sha256) against the
 //     file. It reports MB/s both ways, their ratio and the proxy's peak
 //     RSS. A proxy that stalls on a large event fails with a timeout.
+//   - latency: a stream of -latency-events Responses deltas of
+//     -latency-size bytes, one every -latency-gap, each stamped as it is
+//     written: the percentiles of each event's latency straight from the
+//     upstream and through the proxy, and what the proxy adds (latency.go).
 //   - clients: -slow clients sending their request body at 1 byte/s and
 //     -idle keep-alive connections left idle after one request, then
 //     counts how many the proxy still holds open after twice -deadline
@@ -79,7 +83,11 @@ func main() {
 	readers := flag.Int("readers", 20, "clients that stop reading")
 	wsSize := flag.Int64("ws-size", 500_000_000, "bytes of the WebSocket message")
 	recording := flag.String("recording", "", "a timed recording for the replay measures")
-	only := flag.String("only", "uploads,stream,clients", "which measures to run (also heads,readers,loop,ws,replay,replay-clients)")
+	latencyEvents := flag.Int("latency-events", 20000, "events of the latency measure")
+	latencySize := flag.Int("latency-size", 1000, "bytes of each event of the latency measure")
+	latencyRounds := flag.Int("latency-rounds", 4, "rounds of the latency measure, alternated between direct and the proxy")
+	latencyGap := flag.Duration("latency-gap", 200*time.Microsecond, "time between two events of the latency measure")
+	only := flag.String("only", "uploads,stream,clients", "which measures to run (also latency,heads,readers,loop,ws,replay,replay-clients)")
 	flag.Parse()
 	if *bin == "" {
 		fatal(errors.New("-bin is required"))
@@ -111,6 +119,9 @@ func main() {
 			for _, c := range captures {
 				check(measureStream(name, b, up, c, *runs))
 			}
+		}
+		if want("latency") {
+			check(measureLatency(name, b, up, *latencyEvents, *latencySize, *latencyRounds, *latencyGap))
 		}
 		var clientFlags []string // the bounds of -bin; -base keeps its defaults (it may lack the flags)
 		if i == 0 {
@@ -199,6 +210,9 @@ func (u *upstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case r.URL.Query().Get("endless") != "":
 		u.serveEndless(w, r)
+		return
+	case r.URL.Query().Get("latency") != "":
+		u.serveLatency(w, r)
 		return
 	}
 	if p := r.URL.Query().Get("path"); p != "" {
