@@ -1,15 +1,19 @@
 package capture
 
 import (
+	"bytes"
 	"errors"
 	"io"
+	"math/rand/v2"
+	"runtime"
 	"strings"
-	"testing"
+	"sync"
+		"testing"
 	"time"
 )
 
-// TestTeeDelivery: a chunk reaches the sink only after the reader has had
-// it, all chunks arrive in order, and done reports how the stream ended.
+// TestTeeDelivery: every chunk reaches the sink, in order, before done,
+// which is called once and reports how the stream ended.
 func TestTeeDelivery(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -25,13 +29,13 @@ func TestTeeDelivery(t *testing.T) {
 			t.Parallel()
 			var got []string
 			var end error
-			calls := 0
+			calls, sunkAtDone := 0, ""
 			tee := NewTee(io.NopCloser(strings.NewReader("abcdef")), time.Now(), 0,
 				func(p []byte, at time.Duration) { got = append(got, string(p)) },
-				func(err error, at time.Duration) { end = err; calls++ })
+				func(err error, at time.Duration) { end = err; calls++; sunkAtDone = strings.Join(got, "") })
 			buf := make([]byte, 2)
-			if n, _ := tee.Read(buf); n != 2 || len(got) != 0 {
-				t.Fatalf("after the first read the sink has %q; want nothing yet", got)
+			if n, _ := tee.Read(buf); n != 2 {
+				t.Fatalf("first read: %d bytes", n)
 			}
 			if tt.readAll {
 				_, _ = io.Copy(io.Discard, tee)
@@ -42,10 +46,108 @@ func TestTeeDelivery(t *testing.T) {
 			if tt.readAll {
 				want = "abcdef"
 			}
-			if strings.Join(got, "") != want || !errors.Is(end, tt.want) || calls != 1 {
-				t.Fatalf("sink got %q, done(%v) %d times; want %q, done(%v) once", got, end, calls, want, tt.want)
+			if strings.Join(got, "") != want || sunkAtDone != want || !errors.Is(end, tt.want) || calls != 1 {
+				t.Fatalf("sink got %q (%q by done), done(%v) %d times; want %q before done(%v), once", got, sunkAtDone, end, calls, want, tt.want)
 			}
 		})
+	}
+}
+
+// TestTeeStress hands chunks over thousands of times under shaken
+// schedules: chunks of random sizes from a pipe, a sink that yields or
+// spins at random, Close from another goroutine at a random point. The
+// sink must get, in order and once each, the bytes Read returned before
+// Close began (a prefix of the stream), none after done, and done
+// once. Run it under -race.
+func TestTeeStress(t *testing.T) {
+	t.Parallel()
+	rounds := 150
+	if testing.Short() {
+		rounds = 40
+	}
+	seed := uint64(time.Now().UnixNano())
+	for i := range rounds {
+		teeRound(t, seed+uint64(i))
+		if t.Failed() {
+			t.Fatalf("round %d failed (seed %d)", i, seed+uint64(i))
+		}
+	}
+}
+
+func teeRound(t *testing.T, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	stream := make([]byte, 1+rng.IntN(2<<20))
+	for i := range stream {
+		stream[i] = byte('a' + i%26)
+	}
+	pr, pw := io.Pipe()
+	writeRng := rand.New(rand.NewPCG(seed, 9))
+	go func() {
+		for rest := stream; len(rest) > 0; {
+			n := min(len(rest), 1+writeRng.IntN(70000))
+			if _, err := pw.Write(rest[:n]); err != nil {
+				return
+			}
+			rest = rest[n:]
+		}
+		pw.Close()
+	}()
+	var mu sync.Mutex
+	var sunk bytes.Buffer
+	doneCalls := 0
+	lateSink := false
+	sinkRng := rand.New(rand.NewPCG(seed, 8))
+	spin := 0
+	tee := NewTee(pr, time.Now(), 0,
+		func(p []byte, _ time.Duration) {
+			switch sinkRng.IntN(4) {
+			case 0:
+				runtime.Gosched()
+			case 1:
+				for range sinkRng.IntN(20000) { // a busy sink, a few microseconds
+					spin++
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			lateSink = lateSink || doneCalls > 0
+			sunk.Write(p)
+		},
+		func(error, time.Duration) { mu.Lock(); doneCalls++; mu.Unlock() })
+	var got bytes.Buffer
+	closeAt := -1
+	if rng.IntN(3) == 0 {
+		closeAt = rng.IntN(len(stream))
+	}
+	closed := make(chan struct{})
+	var closeOnce sync.Once
+	closeTee := func() { closeOnce.Do(func() { go func() { _ = tee.Close(); close(closed) }() }) }
+	buf := make([]byte, 1+rng.IntN(40000))
+	for {
+		n, err := tee.Read(buf)
+		got.Write(buf[:n])
+		if closeAt >= 0 && got.Len() >= closeAt {
+			closeTee()
+			break
+		}
+		if err != nil {
+			break
+		}
+	}
+	closeTee()
+	<-closed
+	_ = tee.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	switch {
+	case doneCalls != 1 || lateSink:
+		t.Errorf("seed %d: done %d times, sink after done %v", seed, doneCalls, lateSink)
+	case !bytes.HasPrefix(stream, got.Bytes()):
+		t.Errorf("seed %d: Read returned bytes not the stream's", seed)
+	case !bytes.HasPrefix(got.Bytes(), sunk.Bytes()):
+		t.Errorf("seed %d: the sink had bytes Read did not return, or out of order (%d of %d)", seed, sunk.Len(), got.Len())
+	case closeAt < 0 && sunk.Len() != len(stream):
+		t.Errorf("seed %d: the sink had %d of %d bytes of a stream read to its end", seed, sunk.Len(), len(stream))
 	}
 }
 
