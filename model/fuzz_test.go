@@ -23,7 +23,9 @@ import (
 var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream",
 	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"),
 	filepath.Join(fixtures.SharedRoot(), "captures-next", "ollama*.ndjson"),
-	filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
+	filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream"),
+	filepath.Join(fixtures.SharedRoot(), "captures-app", "*.txt"),
+	filepath.Join(fixtures.SharedRoot(), "captures-app", "*.sse")}
 
 // assembleDeadline bounds one assembly in a fuzz run. Inputs there are
 // small, so anything near it is a hang, not a slow machine.
