@@ -34,7 +34,7 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 	if err != nil {
 		return usageError("", err)
 	}
-	warnUnmatchedIgnores("streamtap", o.compare.ignore, []string{a, o.diff}, stderr)
+	warned := warnUnmatchedIgnores("streamtap", o.compare.ignore, []string{a, o.diff}, stderr)
 	if !isTerminal(stdout) {
 		return diffStreams(ctx, [2]string{a, o.diff}, o.format, o.compare.options(), false, stdin, stdout, stderr)
 	}
@@ -75,6 +75,12 @@ func runDiffView(ctx context.Context, o options, stdin *os.File, stdout, stderr 
 	}
 	cmp := o.compare.options()
 	mk := func(mo model.Options, uo ui.Options) *ui.Model {
+		if len(warned) > 0 { // the screen hides the lines on stderr
+			uo.Warning = warned[0]
+			if n := len(warned) - 1; n > 0 {
+				uo.Warning += fmt.Sprintf(" (and %d more)", n)
+			}
+		}
 		mo, rec := streamdiff.Attach(mo, cmp.Ignore)
 		return ui.NewDiff(model.NewSession(mo), rec, uo, ui.Diff{B: diffOperandName(o.diff), Compare: cmp})
 	}

@@ -60,8 +60,9 @@ const maxSuggestNames = 4096
 // nothing: neither a kind of difference nor an aspect, and found nowhere
 // in either operand's bytes, so that `--ignore usgae` no longer ignores
 // nothing in silence; it names the nearest member the streams do hold.
-// Standard input cannot be read twice: with it, nothing is said.
-func warnUnmatchedIgnores(cmd string, ignore []string, operands []string, stderr io.Writer) {
+// Standard input cannot be read twice: with it, nothing is said. It
+// returns what it said, for a screen that hides stderr.
+func warnUnmatchedIgnores(cmd string, ignore []string, operands []string, stderr io.Writer) (warnings []string) {
 	known := knownIgnores()
 	var unknown []string
 	for _, n := range ignore {
@@ -92,7 +93,9 @@ func warnUnmatchedIgnores(cmd string, ignore []string, operands []string, stderr
 			msg += " (did you mean " + orList(near) + "?)"
 		}
 		fmt.Fprintf(stderr, "%s: %s\n", cmd, termtext.Safe(msg))
+		warnings = append(warnings, msg)
 	}
+	return warnings
 }
 
 // scanOperand marks in found each of names that the operand's bytes

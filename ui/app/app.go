@@ -70,9 +70,10 @@ type Options struct {
 	// request in a request pane, as the proxy's sessions do. nil shows
 	// none.
 	Request *model.Exchange
-	// Warning, when set, stays in the sessions list's status line, before
-	// the source: what the proxy said on stderr as it started (a config
-	// file it passed over), which the screen hides.
+	// Warning, when set, stays in the status line of the sessions list
+	// (before the source) or of the diff page: what the command said on
+	// stderr as it started (a config file the proxy passed over, an
+	// --ignore name that matches nothing), which the screen hides.
 	Warning string
 }
 

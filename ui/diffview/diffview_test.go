@@ -491,3 +491,24 @@ func TestDiffMarksInterleaved(t *testing.T) {
 		t.Errorf("marks on A#20–#38 = %s; want %s", got, want)
 	}
 }
+
+// TestDiffWarning: what the command warned of on stderr as the page
+// opened (an --ignore name that matches nothing), which the screen hides,
+// stays in the status line, escaped.
+func TestDiffWarning(t *testing.T) {
+	sa, recA := diffSideOf(t, diffOfficial)
+	const warning = "warning: --ignore usgae\x1b[2J matches nothing (did you mean usage?)"
+	m := NewDiff(sa, recA, Options{Source: "sample " + diffOfficial, Checks: StrictChecks, Warning: warning},
+		Config{B: "sample b", Compare: streamdiff.DefaultOptions()})
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 30})
+	_, cmd := m.Update(sideRead(t, diffOfficial))
+	drain(t, m, cmd)
+	v := viewOf(m)
+	if strings.Contains(v, "\x1b[2J") {
+		t.Error("the warning reached the terminal raw")
+	}
+	lines := strings.Split(plainView(m), "\n")
+	if status := lines[len(lines)-1]; !strings.Contains(status, "--ignore usgae") || !strings.Contains(status, "did you mean usage?") {
+		t.Errorf("the status line should keep the warning:\n%s", status)
+	}
+}

@@ -428,7 +428,8 @@ func wrapStyled(style lipgloss.Style, text string, w int) []string {
 	return lines
 }
 
-// Status draws the status line: both streams, and the page's notice.
+// Status draws the status line: both streams, and the page's notice, or
+// the warning it opened with (an --ignore name that matches nothing).
 func (dp *Page) Status() string {
 	if in := dp.opened(); in != nil {
 		return in.Status()
@@ -446,6 +447,8 @@ func (dp *Page) Status() string {
 		right = style.Render(termtext.Safe(dp.Note.Text))
 	case dp.search.query != "":
 		right = st.Status.Info.Render(dp.searchStatus())
+	case dp.Opts.Warning != "":
+		right = st.Status.Warn.Render(termtext.Safe(dp.Opts.Warning))
 	case dp.view != nil:
 		right = st.Muted.Render(ignoredText(dp.view.res))
 	}
