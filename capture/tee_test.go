@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-		"testing"
+	"testing"
 	"time"
 )
 
