@@ -23,65 +23,30 @@ var dataDefects = []variant{
 	{"output-unknown-call", "aisdk-data/result-unknown-call", outputUnknown(dataCalls, "toolCallId"), nil},
 }
 
+// dataRoles are the data stream's codes the index tells.
+var dataRoles = map[string]appRole{
+	"d": appFinish, "3": appError, "f": appStep,
+	"b": appCallStart, "c": appCallDelta, "9": appCallWhole, "a": appCallOut,
+}
+
 // dataIndex is a data stream by its lines, told by their codes.
 type dataIndex struct {
-	lines   []int // every part, in order
-	finish  int   // the first d: finish_message, or -1
-	errored int   // the first 3: error part, or -1
-	steps   []int // the f: start_step lines
-	calls   []*appCall
-	content int // the first text, reasoning or call line, or -1
+	appIndex
+	lines []int // every part, in order
 }
 
 func (e *edit) data() *dataIndex {
-	x := &dataIndex{finish: -1, errored: -1, content: -1}
-	byID := map[string]*appCall{}
-	call := func(id string) *appCall {
-		c := byID[id]
-		if c == nil {
-			c = &appCall{id: id, start: -1, whole: -1}
-			byID[id] = c
-			x.calls = append(x.calls, c)
-		}
-		return c
-	}
+	x := &dataIndex{appIndex: newAppIndex()}
 	for i, ev := range e.st.Events {
 		if ev.Dialect != dData || ev.carry != carryCoded || ev.Doc == nil {
 			continue
 		}
 		x.lines = append(x.lines, i)
 		id, _ := getString(ev.Doc, "toolCallId")
+		x.note(i, dataRoles[ev.Name], id)
 		switch ev.Name {
-		case "d":
-			if x.finish < 0 {
-				x.finish = i
-			}
-		case "3":
-			if x.errored < 0 {
-				x.errored = i
-			}
-		case "f":
-			x.steps = append(x.steps, i)
-		case "b":
-			if c := call(id); c.start < 0 {
-				c.start = i
-			}
-		case "c":
-			c := call(id)
-			c.deltas = append(c.deltas, i)
-		case "9":
-			if c := call(id); c.whole < 0 {
-				c.whole = i
-			}
-		case "a":
-			c := call(id)
-			c.outs = append(c.outs, i)
-		}
-		switch ev.Name {
-		case "0", "g", "b", "9":
-			if x.content < 0 {
-				x.content = i
-			}
+		case "0", "g", "b", "9": // text, reasoning, a call
+			x.sawContent(i)
 		}
 	}
 	return x

@@ -40,33 +40,103 @@ type appCall struct {
 	deltas, outs []int
 }
 
+// appIndex is what the AI SDK's two streams are indexed by: the events
+// of the message's end, its steps and its calls, each told by its role.
+type appIndex struct {
+	finish  int   // the first finish, or -1
+	errored int   // the first error, or -1
+	steps   []int // the step starts
+	calls   []*appCall
+	content int // the first event of a part or call, or -1
+	byID    map[string]*appCall
+}
+
+// appRole is what an event of an AI SDK stream is to the index.
+type appRole uint8
+
+const (
+	appOther     appRole = iota
+	appFinish            // the message's finish
+	appError             // an error
+	appStep              // a step's start
+	appCallStart         // a call's start, before its deltas
+	appCallDelta         // an argument delta
+	appCallWhole         // a call given whole
+	appCallOut           // a call's output or error
+)
+
+func newAppIndex() appIndex {
+	return appIndex{finish: -1, errored: -1, content: -1, byID: map[string]*appCall{}}
+}
+
+// note files event i, of role r, under the call id names (for a call's
+// roles): a call first named by any of its events is listed then.
+func (x *appIndex) note(i int, r appRole, id string) {
+	switch r {
+	case appFinish:
+		if x.finish < 0 {
+			x.finish = i
+		}
+	case appError:
+		if x.errored < 0 {
+			x.errored = i
+		}
+	case appStep:
+		x.steps = append(x.steps, i)
+	case appCallStart:
+		if c := x.call(id); c.start < 0 {
+			c.start = i
+		}
+	case appCallDelta:
+		c := x.call(id)
+		c.deltas = append(c.deltas, i)
+	case appCallWhole:
+		if c := x.call(id); c.whole < 0 {
+			c.whole = i
+		}
+	case appCallOut:
+		c := x.call(id)
+		c.outs = append(c.outs, i)
+	}
+}
+
+func (x *appIndex) call(id string) *appCall {
+	c := x.byID[id]
+	if c == nil {
+		c = &appCall{id: id, start: -1, whole: -1}
+		x.byID[id] = c
+		x.calls = append(x.calls, c)
+	}
+	return c
+}
+
+// sawContent notes event i as one of a part or call.
+func (x *appIndex) sawContent(i int) {
+	if x.content < 0 {
+		x.content = i
+	}
+}
+
+// uiRoles are the UI message stream's chunk types the index tells.
+var uiRoles = map[string]appRole{
+	"finish": appFinish, "error": appError, "start-step": appStep,
+	"tool-input-start": appCallStart, "tool-input-delta": appCallDelta, "tool-input-available": appCallWhole,
+	"tool-output-available": appCallOut, "tool-output-error": appCallOut,
+}
+
 // uiIndex is a UI message stream by its chunks.
 type uiIndex struct {
-	chunks  []int // every chunk of the stream, in order
-	finish  int   // the first finish, or -1
-	errored int   // the first error chunk, or -1
-	done    int   // the first data: [DONE], or -1
-	steps   []int // the start-step chunks
-	calls   []*appCall
-	content int // the first chunk of a part or call, or -1
+	appIndex
+	chunks []int // every chunk of the stream, in order
+	done   int   // the first data: [DONE], or -1
 	// early holds, for each part or call whose start came after its
 	// first chunk, the span from that chunk to the start.
 	early [][2]int
 }
 
 func (e *edit) ui() *uiIndex {
-	x := &uiIndex{finish: -1, errored: -1, done: -1, content: -1}
-	byID := map[string]*appCall{}
+	x := &uiIndex{appIndex: newAppIndex(), done: -1}
 	first := map[string]int{} // each part's or call's first chunk
-	call := func(id string) *appCall {
-		c := byID[id]
-		if c == nil {
-			c = &appCall{id: id, start: -1, whole: -1}
-			byID[id] = c
-			x.calls = append(x.calls, c)
-		}
-		return c
-	}
 	for i, ev := range e.st.Events {
 		if ev.Type == model.TypeDone && x.done < 0 {
 			x.done = i
@@ -76,36 +146,9 @@ func (e *edit) ui() *uiIndex {
 		}
 		x.chunks = append(x.chunks, i)
 		id, _ := getString(ev.Doc, "toolCallId")
-		switch ev.Type {
-		case "finish":
-			if x.finish < 0 {
-				x.finish = i
-			}
-		case "error":
-			if x.errored < 0 {
-				x.errored = i
-			}
-		case "start-step":
-			x.steps = append(x.steps, i)
-		case "tool-input-start":
-			if c := call(id); c.start < 0 {
-				c.start = i
-			}
-		case "tool-input-delta":
-			c := call(id)
-			c.deltas = append(c.deltas, i)
-		case "tool-input-available":
-			if c := call(id); c.whole < 0 {
-				c.whole = i
-			}
-		case "tool-output-available", "tool-output-error":
-			c := call(id)
-			c.outs = append(c.outs, i)
-		}
+		x.note(i, uiRoles[ev.Type], id)
 		if key := uiPart(ev.Type, ev.Doc); key != "" {
-			if x.content < 0 {
-				x.content = i
-			}
+			x.sawContent(i)
 			f, seen := first[key]
 			switch {
 			case !seen:
