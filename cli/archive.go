@@ -37,7 +37,7 @@ var errOneStream = errors.New("--session N chooses a session of a HAR file or a 
 type archiveInput struct {
 	name string
 	ar   *capture.Archive // its entries that are sessions (model.IsLLMExchange)
-	file *fileAt          // the file the entries are read from; nil for standard input
+	file *fileAt          // the file the entries are read from
 	// continues holds the archive positions (Entry.Index) of the
 	// requests that can continue an earlier session (model.Turns).
 	continues map[int]bool
@@ -71,7 +71,7 @@ func (in *archiveInput) close() {
 // stream. Standard input is an archive only with --format: detecting it
 // would wait for bytes a live stream has not sent yet. A file's archive
 // is read from the file as its sessions are asked for; standard input's
-// is read into memory.
+// from a copy of it in a temporary file (spillStdin).
 func loadArchive(ctx context.Context, o options, stdin *os.File) (*archiveInput, error) {
 	if _, isSample := sampleOperand(o.input); o.sample != "" || isSample {
 		return nil, nil
@@ -98,13 +98,12 @@ func loadArchive(ctx context.Context, o options, stdin *os.File) (*archiveInput,
 	switch {
 	case o.input == "" || o.input == "-":
 		in.name = "stdin"
-		sr, done := capture.Interruptible(ctx, stdin)
-		data, err := io.ReadAll(sr)
-		done()
+		f, n, err := spillStdin(ctx, stdin)
 		if err != nil {
 			return nil, err
 		}
-		r, size = bytes.NewReader(data), int64(len(data))
+		in.file = &fileAt{size: n, f: f, spilled: true}
+		r, size = in.file, n
 	default:
 		f, err := openFileAt(o.input)
 		if err != nil {
@@ -143,6 +142,9 @@ type fileAt struct {
 	size int64 // when it was first opened: a file that changed since is refused
 	mu   sync.Mutex
 	f    *os.File
+	// spilled is standard input's copy (spillStdin): it has no name to be
+	// opened again by, so it stays open until the process ends.
+	spilled bool
 }
 
 func openFileAt(path string) (*fileAt, error) {
@@ -187,10 +189,34 @@ func (f *fileAt) ReadAt(p []byte, off int64) (int, error) {
 func (f *fileAt) close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.f != nil {
+	if f.f != nil && !f.spilled {
 		f.f.Close()
 		f.f = nil
 	}
+}
+
+// spillStdin copies standard input into a temporary file, removed from
+// its directory at once (on Unix: the open file lives on until the
+// process ends), so that an archive piped in (a HAR of 1 GB) is read a
+// session at a time as a file's is, not held in memory whole. The file is
+// the user's alone (0600), as the archive's credentials may be in it.
+func spillStdin(ctx context.Context, stdin *os.File) (*os.File, int64, error) {
+	f, err := os.CreateTemp("", "streamtap-stdin-*")
+	if err != nil {
+		return nil, 0, fmt.Errorf("a copy of standard input: %w", err)
+	}
+	_ = os.Remove(f.Name()) // where that fails (Windows), the file is left in the temporary directory
+	sr, done := capture.Interruptible(ctx, stdin)
+	n, err := io.Copy(f, sr)
+	done()
+	if err != nil {
+		f.Close()
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+			return nil, 0, err
+		}
+		return nil, 0, fmt.Errorf("standard input (copied to a temporary file in %s): %w", os.TempDir(), err)
+	}
+	return f, n, nil
 }
 
 // errNoLLMExchange is an archive in which no exchange is an LLM's: a
