@@ -279,21 +279,10 @@ func AppendEventStream(dst []byte, headers []Field, payload []byte) []byte {
 	start := len(dst)
 	dst = append(dst, make([]byte, eventStreamPrelude)...)
 	for _, h := range headers {
-		name, value := h.Name[:min(len(h.Name), 255)], h.Value[:min(len(h.Value), 65535)]
-		dst = append(dst, byte(len(name)))
-		dst = append(dst, name...)
-		dst = append(dst, byte(EventStreamString))
-		dst = binary.BigEndian.AppendUint16(dst, uint16(len(value)))
-		dst = append(dst, value...)
+		dst = AppendEventStreamHeader(dst, string(h.Name[:min(len(h.Name), 255)]), EventStreamString, h.Value[:min(len(h.Value), 65535)])
 	}
 	headersLen := len(dst) - start - eventStreamPrelude
-	dst = append(dst, payload...)
-	total := len(dst) - start + 4
-	msg := dst[start:]
-	binary.BigEndian.PutUint32(msg, uint32(total))
-	binary.BigEndian.PutUint32(msg[4:], uint32(headersLen))
-	binary.BigEndian.PutUint32(msg[8:], crc32.ChecksumIEEE(msg[:8]))
-	return binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(msg))
+	return finishEventStream(append(dst, payload...), start, headersLen)
 }
 
 // The headers of the AWS event stream RPC protocol that say what a
@@ -317,4 +306,41 @@ func preludeOf(b []byte) (total int, problem Flags) {
 		return 0, BadLength
 	}
 	return int(t), 0
+}
+
+// AppendEventStreamHeader appends one header to an event stream header
+// block: its name, its type and value, the value as EventStreamHeader
+// holds it (a number's big-endian bytes; a string's or a byte array's
+// bytes, whose u16 length it writes before them). It is the one encoder
+// of headers the tools that write messages (inject, scripts/gencapture)
+// and the tests share.
+func AppendEventStreamHeader(dst []byte, name string, typ EventStreamType, value []byte) []byte {
+	dst = append(dst, byte(len(name)))
+	dst = append(dst, name...)
+	dst = append(dst, byte(typ))
+	if typ == EventStreamBytes || typ == EventStreamString {
+		dst = binary.BigEndian.AppendUint16(dst, uint16(len(value)))
+	}
+	return append(dst, value...)
+}
+
+// AppendEventStreamMessage appends one event stream message of the
+// header block headers (AppendEventStreamHeader's, or a message's kept
+// byte for byte) and payload, with its lengths and both CRCs.
+func AppendEventStreamMessage(dst, headers, payload []byte) []byte {
+	start := len(dst)
+	dst = append(dst, make([]byte, eventStreamPrelude)...)
+	dst = append(dst, headers...)
+	return finishEventStream(append(dst, payload...), start, len(headers))
+}
+
+// finishEventStream fills in the prelude of the message that starts at
+// dst[start] (its headers and payload written after a prelude's room)
+// and appends its message CRC.
+func finishEventStream(dst []byte, start, headersLen int) []byte {
+	msg := dst[start:]
+	binary.BigEndian.PutUint32(msg, uint32(len(msg)+4))
+	binary.BigEndian.PutUint32(msg[4:], uint32(headersLen))
+	binary.BigEndian.PutUint32(msg[8:], crc32.ChecksumIEEE(msg[:8]))
+	return binary.BigEndian.AppendUint32(dst, crc32.ChecksumIEEE(msg))
 }

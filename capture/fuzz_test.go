@@ -14,7 +14,7 @@ import (
 // seedGlobs name the recorded streams that seed the fuzz corpus: the
 // project's samples and the real captures kept beside the project root. The
 // target runs without them.
-var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream", "testdata/eventstream/*.eventstream",
+var seedGlobs = []string{"../samples/*.sse", "../samples/*.eventstream",
 	filepath.Join(fixtures.SharedRoot(), "captures", "*.sse"), filepath.Join(fixtures.SharedRoot(), "captures-app", "*.txt"), filepath.Join(fixtures.SharedRoot(), "captures-next", "*.eventstream")}
 
 // fuzzSeeds are small inputs that reach each corner of the framers.

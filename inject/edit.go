@@ -2,9 +2,7 @@ package inject
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"math/rand/v2"
 
 	"github.com/streamtap/streamtap/capture"
@@ -172,7 +170,7 @@ func encodeDoc(ev *Event, doc []byte) ([]byte, bool) {
 		if err != nil || m.Problem != 0 {
 			return nil, false
 		}
-		return encodeMessage(ev.own[capture.EventStreamPrelude:capture.EventStreamPrelude+int(m.HeadersLen)], doc), true
+		return capture.AppendEventStreamMessage(nil, ev.own[capture.EventStreamPrelude:capture.EventStreamPrelude+int(m.HeadersLen)], doc), true
 	case carryChunk:
 		m, err := capture.ParseEventStream(ev.own)
 		if err != nil || m.Problem != 0 {
@@ -182,22 +180,9 @@ func encodeDoc(ev *Event, doc []byte) ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		return encodeMessage(ev.own[capture.EventStreamPrelude:capture.EventStreamPrelude+int(m.HeadersLen)], payload), true
+		return capture.AppendEventStreamMessage(nil, ev.own[capture.EventStreamPrelude:capture.EventStreamPrelude+int(m.HeadersLen)], payload), true
 	}
 	return nil, false
-}
-
-// encodeMessage writes an event stream message of the header block
-// headers (kept byte for byte) and payload, with fresh lengths and CRCs.
-func encodeMessage(headers, payload []byte) []byte {
-	total := capture.EventStreamPrelude + len(headers) + len(payload) + 4
-	b := make([]byte, capture.EventStreamPrelude, total)
-	binary.BigEndian.PutUint32(b, uint32(total))
-	binary.BigEndian.PutUint32(b[4:], uint32(len(headers)))
-	binary.BigEndian.PutUint32(b[8:], crc32.ChecksumIEEE(b[:8]))
-	b = append(b, headers...)
-	b = append(b, payload...)
-	return binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
 
 // done materializes the edit: the stream's events with the additions and

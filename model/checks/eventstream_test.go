@@ -3,14 +3,12 @@ package checks
 import (
 	"encoding/binary"
 	"hash/crc32"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
-	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/internal/eventstreamvectors"
 	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
@@ -37,19 +35,11 @@ func eventStreamCases() []ruleCase {
 }
 
 // TestEventStreamVectors: the encoding's test vectors (the AWS SDK's, in
-// capture/testdata/eventstream) yield exactly the transport findings
+// internal/eventstreamvectors) yield exactly the transport findings
 // their names call for.
 func TestEventStreamVectors(t *testing.T) {
-	files, _ := filepath.Glob(fixtures.Path("capture/testdata/eventstream/*.eventstream"))
-	if len(files) == 0 {
-		t.Fatal("no test vectors in capture/testdata/eventstream")
-	}
-	for _, path := range files {
-		name := filepath.Base(path)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, v := range eventstreamvectors.All() {
+		name, data := v.Name, v.Bytes
 		rep := CheckBytes(data, capture.FormatAuto, Strict)
 		var got []string
 		for _, f := range rep.Findings {

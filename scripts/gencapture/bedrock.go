@@ -9,17 +9,18 @@ package main
 
 import (
 	"encoding/base64"
-	"encoding/binary"
-	"hash/crc32"
 	"math/rand/v2"
+
+	"github.com/streamtap/streamtap/capture"
 )
 
 // bedrockOut is the state of the conversion.
 type bedrockOut struct {
-	invoke bool
-	blocks map[int]string // content block index → type, for the current message
-	pad    *rand.Rand     // the "p" padding's lengths: a source of its own, so the content matches the anthropic dialect's
-	msg    []byte
+	invoke  bool
+	blocks  map[int]string // content block index → type, for the current message
+	pad     *rand.Rand     // the "p" padding's lengths: a source of its own, so the content matches the anthropic dialect's
+	msg     []byte
+	headers []byte // the message's header block, its buffer kept
 }
 
 const padLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -87,23 +88,13 @@ func (g *gen) bedrockEvent(typ string, v any) {
 // message writes one event stream message of :event-type typ.
 func (g *gen) message(typ string, payload obj) {
 	b := g.bedrock
-	m := b.msg[:0]
-	m = append(m, make([]byte, 12)...)
-	for _, h := range [][2]string{{":event-type", typ}, {":content-type", "application/json"}, {":message-type", "event"}} {
-		m = append(m, byte(len(h[0])))
-		m = append(m, h[0]...)
-		m = append(m, 7) // string
-		m = binary.BigEndian.AppendUint16(m, uint16(len(h[1])))
-		m = append(m, h[1]...)
+	h := b.headers[:0]
+	for _, kv := range [][2]string{{":event-type", typ}, {":content-type", "application/json"}, {":message-type", "event"}} {
+		h = capture.AppendEventStreamHeader(h, kv[0], capture.EventStreamString, []byte(kv[1]))
 	}
-	headers := len(m) - 12
-	m = append(m, encode(payload)...)
-	binary.BigEndian.PutUint32(m, uint32(len(m)+4))
-	binary.BigEndian.PutUint32(m[4:], uint32(headers))
-	binary.BigEndian.PutUint32(m[8:], crc32.ChecksumIEEE(m[:8]))
-	m = binary.BigEndian.AppendUint32(m, crc32.ChecksumIEEE(m))
-	b.msg = m
+	b.headers = h
+	b.msg = capture.AppendEventStreamMessage(b.msg[:0], h, []byte(encode(payload)))
 	g.buf.Reset()
-	g.buf.Write(m)
+	g.buf.Write(b.msg)
 	g.flush()
 }

@@ -2,17 +2,15 @@ package inspector
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/eventstreamvectors"
 	"github.com/streamtap/streamtap/termtext"
 )
 
@@ -62,7 +60,7 @@ func TestDetailEventStreamContent(t *testing.T) {
 
 	// Every header type, and a payload whose message CRC fails: messages
 	// written here, and the encoding's own test vectors (the AWS SDK's,
-	// in capture/testdata/eventstream).
+	// made byte for byte by internal/eventstreamvectors).
 	allTypes := typedHeadersMessage()
 	corrupted := bytes.Clone(allTypes)
 	corrupted[len(corrupted)-6] ^= 0x20 // a payload byte: the message CRC fails, the prelude's holds
@@ -97,15 +95,9 @@ func TestDetailEventStreamContent(t *testing.T) {
 	}
 }
 
-// vector reads a test vector of the encoding (capture/testdata/eventstream).
+// vector is a test vector of the encoding (internal/eventstreamvectors).
 func vector(name string) func(t *testing.T) []byte {
-	return func(t *testing.T) []byte {
-		data, err := os.ReadFile(fixtures.Path("capture/testdata/eventstream/" + name + ".eventstream"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
+	return func(*testing.T) []byte { return eventstreamvectors.Get(name) }
 }
 
 // typedHeadersMessage is one AWS event stream message with a header of
@@ -114,30 +106,20 @@ func vector(name string) func(t *testing.T) []byte {
 // SDKs' positive test vector has them.
 func typedHeadersMessage() []byte {
 	var h []byte
-	header := func(name string, typ byte, value ...byte) {
-		h = append(h, byte(len(name)))
-		h = append(h, name...)
-		h = append(h, typ)
-		h = append(h, value...)
+	header := func(name string, typ capture.EventStreamType, value ...byte) {
+		h = capture.AppendEventStreamHeader(h, name, typ, value)
 	}
-	header(":event-type", 7, 0, 5, 'c', 'h', 'u', 'n', 'k')
-	header("bool true", 0)
-	header("bool false", 1)
-	header("byte", 2, 0xcf)
-	header("short", 3, 0x00, 0x2a)
-	header("int", 4, 0x00, 0x00, 0xa0, 0x0c)
-	header("long", 5, 0x00, 0x00, 0x00, 0x00, 0x02, 0x87, 0x57, 0xb2)
-	header("bytes", 6, 0, 4, 0xde, 0xad, 0xbe, 0xef)
-	header("timestamp", 8, 0x00, 0x00, 0x00, 0x00, 0x00, 0x84, 0x5f, 0xed)
-	header("uuid", 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
-	payload := []byte(`{"foo":"bar"}`)
-	total := 12 + len(h) + len(payload) + 4
-	msg := binary.BigEndian.AppendUint32(nil, uint32(total))
-	msg = binary.BigEndian.AppendUint32(msg, uint32(len(h)))
-	msg = binary.BigEndian.AppendUint32(msg, crc32.ChecksumIEEE(msg))
-	msg = append(msg, h...)
-	msg = append(msg, payload...)
-	return binary.BigEndian.AppendUint32(msg, crc32.ChecksumIEEE(msg))
+	header(":event-type", capture.EventStreamString, []byte("chunk")...)
+	header("bool true", capture.EventStreamTrue)
+	header("bool false", capture.EventStreamFalse)
+	header("byte", capture.EventStreamByte, 0xcf)
+	header("short", capture.EventStreamShort, 0x00, 0x2a)
+	header("int", capture.EventStreamInt, 0x00, 0x00, 0xa0, 0x0c)
+	header("long", capture.EventStreamLong, 0x00, 0x00, 0x00, 0x00, 0x02, 0x87, 0x57, 0xb2)
+	header("bytes", capture.EventStreamBytes, 0xde, 0xad, 0xbe, 0xef)
+	header("timestamp", capture.EventStreamTimestamp, 0x00, 0x00, 0x00, 0x00, 0x00, 0x84, 0x5f, 0xed)
+	header("uuid", capture.EventStreamUUID, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+	return capture.AppendEventStreamMessage(nil, h, []byte(`{"foo":"bar"}`))
 }
 
 // TestEventStreamLinesAnyBytes: the layout takes any bytes, as a message
