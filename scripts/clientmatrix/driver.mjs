@@ -8,7 +8,7 @@
 // Usage: node driver.mjs '{"client":"openai-chat","baseURL":"http://127.0.0.1:PORT","tools":["get_weather"]}'
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { streamText, tool, jsonSchema } from "ai";
+import { streamText, tool, jsonSchema, AbstractChat, DefaultChatTransport, isToolUIPart, getToolName } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
 
@@ -116,6 +116,50 @@ async function aiSDK(model) {
   return { text, calls, finish };
 }
 
+// chatState is the least ChatState AbstractChat needs: what @ai-sdk/react's
+// useChat keeps in React state, kept in plain fields.
+class chatState {
+  status = "ready";
+  error = undefined;
+  messages = [];
+  pushMessage = (m) => {
+    this.messages = this.messages.concat(m);
+  };
+  popMessage = () => {
+    this.messages = this.messages.slice(0, -1);
+  };
+  replaceMessage = (i, m) => {
+    this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)];
+  };
+  snapshot = (v) => structuredClone(v);
+}
+
+// aisdkUI is the app leg: the AI SDK's own chat client, as useChat runs it
+// without React (AbstractChat with DefaultChatTransport, which posts to
+// /api/chat and parses the UI message stream). sendMessage never throws: a
+// failure is status "error" with chat.error, as a page would show it.
+async function aisdkUI() {
+  let finish = null;
+  const chat = new (class extends AbstractChat {})({
+    state: new chatState(),
+    transport: new DefaultChatTransport({ api: spec.baseURL + "/api/chat", fetch: countingFetch }),
+    onFinish: ({ finishReason }) => {
+      finish = finishReason ?? null;
+    },
+  });
+  await chat.sendMessage({ text: messages[0].content });
+  if (chat.status === "error") throw chat.error;
+  const m = chat.lastMessage;
+  if (m?.role !== "assistant") return { text: "", calls: [], finish };
+  let text = "";
+  const calls = [];
+  for (const p of m.parts) {
+    if (p.type === "text") text += p.text;
+    if (isToolUIPart(p)) calls.push({ name: getToolName(p), args: p.input, state: p.state, output: p.output ?? p.errorText });
+  }
+  return { text, calls, finish };
+}
+
 const clients = {
   "openai-chat": openaiChat,
   "openai-responses": openaiResponses,
@@ -125,6 +169,7 @@ const clients = {
     aiSDK(createOpenAI({ apiKey: "sk-test", baseURL: spec.baseURL + "/v1", fetch: countingFetch }).responses("gpt-4.1")),
   "ai-anthropic": () =>
     aiSDK(createAnthropic({ apiKey: "sk-ant-test", baseURL: spec.baseURL + "/v1", fetch: countingFetch })("claude-sonnet-4-5")),
+  "aisdk-ui": aisdkUI,
 };
 
 // The harness times a hang from here: starting Node and importing the

@@ -1,5 +1,6 @@
 // Command clientmatrix runs real clients (the official OpenAI and
-// Anthropic Node SDKs, the AI SDK's providers) against every protocol
+// Anthropic Node SDKs, the AI SDK's providers, and on the app leg the AI
+// SDK's chat client) against every protocol
 // defect and transport fault of streamtap that applies to them, served by
 // `streamtap replay --listen --inject/--fault`, and writes what each
 // client did as a table (docs/clients.md). scripts/client-matrix.sh
@@ -43,6 +44,7 @@ var clients = []client{
 	{"ai-openai-responses", "ai + @ai-sdk/openai (.responses)", "openai-responses", []string{"responses-parallel-calls", "responses-single-call", "responses-reasoning-then-call"}},
 	{"anthropic", "@anthropic-ai/sdk (messages.stream)", "anthropic", []string{"anthropic-text-then-tool", "anthropic-thinking-then-tool"}},
 	{"ai-anthropic", "ai + @ai-sdk/anthropic", "anthropic", []string{"anthropic-text-then-tool", "anthropic-thinking-then-tool"}},
+	{"aisdk-ui", "ai (AbstractChat + DefaultChatTransport)", "aisdk-ui", []string{"aisdk-ui-call-output", "aisdk-ui-two-steps"}},
 }
 
 // faults are the transport faults every client meets; each is served on
@@ -66,9 +68,14 @@ type result struct {
 	crash    string
 }
 
+// call is a tool call as the client left it. State and Output only the
+// app leg reports (a UI tool part's state and output): a call the page
+// shows as still streaming, or with another output, is not the clean one.
 type call struct {
-	Name string `json:"name"`
-	Args any    `json:"args"`
+	Name   string `json:"name"`
+	Args   any    `json:"args"`
+	State  string `json:"state,omitempty"`
+	Output any    `json:"output,omitempty"`
 }
 
 type errInfo struct {
@@ -355,15 +362,22 @@ func classify(base, got result, hang time.Duration) cell {
 	var notes []string
 	sameCalls := len(base.Calls) == len(got.Calls)
 	sameNames := sameCalls
+	sameArgs := sameCalls
 	for i := 0; sameCalls && i < len(got.Calls); i++ {
-		if base.Calls[i].Name != got.Calls[i].Name {
-			sameNames, sameCalls = false, false
-		} else if !reflect.DeepEqual(base.Calls[i].Args, got.Calls[i].Args) {
+		b, g := base.Calls[i], got.Calls[i]
+		switch {
+		case b.Name != g.Name:
+			sameNames, sameArgs, sameCalls = false, false, false
+		case !reflect.DeepEqual(b.Args, g.Args):
+			sameArgs, sameCalls = false, false
+		case b.State != g.State || !reflect.DeepEqual(b.Output, g.Output):
 			sameCalls = false
 		}
 	}
 	switch {
 	case sameCalls:
+	case sameArgs:
+		notes = append(notes, "other call state or output")
 	case sameNames:
 		notes = append(notes, "wrong args")
 	case len(got.Calls) < len(base.Calls):
@@ -430,11 +444,12 @@ func write(path string, cs []client, rows map[string][]string, summaries map[str
 	fmt.Fprintf(&b, "- **Clients:** %s\n", versions)
 	fmt.Fprintf(&b, "- **Command:** `%s`\n", cmdline)
 	fmt.Fprintf(&b, "- **Cases:** %d, each against the clean sample's result (the same request, the same client).\n\n", cases)
-	fmt.Fprintf(&b, "Legend: ✓ the same calls (names and parsed arguments), text and finish reason as from the clean stream (with the number of requests when the client retried); ⚠ it returned without an error but with wrong arguments, other or missing calls, other text, or another finish reason (which an agent loop reads to decide whether to run the calls); ✗ it raised the error named; ⏳ it had not returned %d s after its request; 💥 the process died. Details below each table. Each client uses its defaults (retries included) and the helper that assembles the final message: `finalChatCompletion()`, `finalResponse()`, `finalMessage()`, and the AI SDK's `streamText` full stream.\n\n", hang)
+	fmt.Fprintf(&b, "Legend: ✓ the same calls (names and parsed arguments), text and finish reason as from the clean stream (with the number of requests when the client retried); ⚠ it returned without an error but with wrong arguments, other or missing calls, other text, or another finish reason (which an agent loop reads to decide whether to run the calls); ✗ it raised the error named; ⏳ it had not returned %d s after its request; 💥 the process died. Details below each table. Each client uses its defaults (retries included) and the helper that assembles the final message: `finalChatCompletion()`, `finalResponse()`, `finalMessage()`, and the AI SDK's `streamText` full stream; on the app leg, the AI SDK's chat client as `useChat` runs it without React (`AbstractChat` with `DefaultChatTransport`, its final assistant message, whose tool parts' state and output are compared too).\n\n", hang)
 	sections := []struct{ key, title string }{
 		{"openai-chat", "OpenAI Chat Completions"},
 		{"openai-responses", "OpenAI Responses"},
 		{"anthropic", "Anthropic Messages"},
+		{"aisdk-ui", "AI SDK UI message stream (the app leg)"},
 		{"faults", "Transport faults (every client, on its first sample)"},
 	}
 	for _, sec := range sections {
