@@ -3,8 +3,6 @@ package inject
 import (
 	"slices"
 	"strings"
-
-	"github.com/streamtap/streamtap/model"
 )
 
 // uiDefects are the defects of the AI SDK's UI message stream: what a
@@ -17,8 +15,8 @@ var uiDefects = append(sseFraming(), []variant{
 	{"keepalive-flood", "", commentFlood(": keep-alive"), nil},
 	{"midstream-error", "framing/error-payload", uiError, nil},
 	{"cut-terminal", "aisdk-ui/finish-missing", uiCutFinish, nil},
-	{"done-drop", "aisdk-ui/done-missing", uiDoneDrop, nil},
-	{"done-doubled", "aisdk-ui/after-done", uiDoneDoubled, nil},
+	{"done-drop", "aisdk-ui/done-missing", doneDrop, nil},
+	{"done-doubled", "aisdk-ui/after-done", doneDoubled, nil},
 	{"after-terminal", "aisdk-ui/after-finish", uiAfterFinish, nil},
 	{"unknown-event", "aisdk-ui/unknown-chunk", uiUnknown, nil},
 	{"member-drop", "aisdk-ui/malformed-chunk", uiMemberDrop, nil},
@@ -128,19 +126,15 @@ var uiRoles = map[string]appRole{
 type uiIndex struct {
 	appIndex
 	chunks []int // every chunk of the stream, in order
-	done   int   // the first data: [DONE], or -1
 	// early holds, for each part or call whose start came after its
 	// first chunk, the span from that chunk to the start.
 	early [][2]int
 }
 
 func (e *edit) ui() *uiIndex {
-	x := &uiIndex{appIndex: newAppIndex(), done: -1}
+	x := &uiIndex{appIndex: newAppIndex()}
 	first := map[string]int{} // each part's or call's first chunk
 	for i, ev := range e.st.Events {
-		if ev.Type == model.TypeDone && x.done < 0 {
-			x.done = i
-		}
 		if ev.Dialect != dUI || ev.Doc == nil {
 			continue
 		}
@@ -238,28 +232,6 @@ func uiCutFinish(e *edit) error {
 	}
 	e.removeFrom(x.finish)
 	e.note = "the finish chunk and what follows it cut"
-	return nil
-}
-
-func uiDoneDrop(e *edit) error {
-	x := e.ui()
-	if x.done < 0 {
-		e.note = "no data: [DONE]"
-		return errNoPlace
-	}
-	e.removeFrom(x.done)
-	e.note = "data: [DONE] cut"
-	return nil
-}
-
-func uiDoneDoubled(e *edit) error {
-	x := e.ui()
-	if x.done < 0 {
-		e.note = "no data: [DONE]"
-		return errNoPlace
-	}
-	e.insertAfter(x.done, e.doneEvent(x.done))
-	e.note = "data: [DONE] sent twice"
 	return nil
 }
 

@@ -14,8 +14,8 @@ var chatDefects = append(sseFraming(), []variant{
 	{"invalid-utf8", "framing/invalid-utf8", invalidUTF8(chatTexts), nil},
 	{"keepalive-flood", "", commentFlood(": OPENROUTER PROCESSING"), nil},
 	{"midstream-error", "framing/error-payload", chatError, nil},
-	{"cut-terminal", "chat/done-missing", chatCutDone, nil},
-	{"done-doubled", "chat/data-after-done", chatDoneDoubled, nil},
+	{"cut-terminal", "chat/done-missing", doneDrop, nil},
+	{"done-doubled", "chat/data-after-done", doneDoubled, nil},
 	{"finish-missing", "chat/finish-reason-missing", chatFinish(func(string) string { return "null" }), nil},
 	{"finish-nonstandard", "chat/finish-reason-nonstandard", chatFinish(func(string) string { return `"end_turn"` }), nil},
 	{"stop-not-tool", "chat/stop-with-tool-calls", chatStopNotTool, nil},
@@ -63,16 +63,12 @@ type chatIndex struct {
 	chunks []int
 	calls  []*chatCall
 	finish []chatFrag // chunks whose choice has a finish_reason (k unused)
-	done   int        // the first data: [DONE], or -1
 }
 
 func (e *edit) chat() *chatIndex {
-	x := &chatIndex{done: -1}
+	x := &chatIndex{}
 	byKey := map[[2]int]*chatCall{}
 	for i, ev := range e.st.Events {
-		if ev.Type == model.TypeDone && x.done < 0 {
-			x.done = i
-		}
 		if ev.Dialect != dChat || ev.Doc == nil {
 			continue
 		}
@@ -176,26 +172,39 @@ func chatError(e *edit) error {
 	return nil
 }
 
-func chatCutDone(e *edit) error {
-	x := e.chat()
-	if x.done < 0 {
+// doneDrop cuts the stream's data: [DONE] and what follows it, for the
+// dialects that end with it (Chat, the AI SDK's UI message stream).
+func doneDrop(e *edit) error {
+	i := firstDone(e)
+	if i < 0 {
 		e.note = "no data: [DONE]"
 		return errNoPlace
 	}
-	e.removeFrom(x.done)
+	e.removeFrom(i)
 	e.note = "data: [DONE] cut"
 	return nil
 }
 
-func chatDoneDoubled(e *edit) error {
-	x := e.chat()
-	if x.done < 0 {
+// doneDoubled sends the stream's data: [DONE] twice.
+func doneDoubled(e *edit) error {
+	i := firstDone(e)
+	if i < 0 {
 		e.note = "no data: [DONE]"
 		return errNoPlace
 	}
-	e.insertAfter(x.done, e.doneEvent(x.done))
+	e.insertAfter(i, e.doneEvent(i))
 	e.note = "data: [DONE] sent twice"
 	return nil
+}
+
+// firstDone is the stream's first data: [DONE], or -1.
+func firstDone(e *edit) int {
+	for i, ev := range e.st.Events {
+		if ev.Type == model.TypeDone {
+			return i
+		}
+	}
+	return -1
 }
 
 // chatFinish sets the chosen finishing chunk's finish_reason to what f
