@@ -40,9 +40,7 @@ go build -o "$TMP/head" . || exit 2
 bins=("$TMP/head")
 names=(head)
 if [[ -n ${BASE:-} ]]; then
-	mkdir "$TMP/base-src"
-	git archive "$BASE" | tar -x -C "$TMP/base-src"
-	(cd "$TMP/base-src" && go build -o "$TMP/base" .) || exit 2
+	bench_build_ref "$BASE" "$TMP/base"
 	bins+=("$TMP/base")
 	names+=("base $BASE")
 fi

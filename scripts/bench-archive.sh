@@ -68,9 +68,7 @@ go build -o "$TMP/genbomb" ./scripts/genbomb
 go build -o "$TMP/streamtap" . || exit 2
 bins=("$TMP/streamtap") labels=(head)
 if [[ -n ${BASE_REF:-} ]]; then
-	mkdir "$TMP/base"
-	git archive "$BASE_REF" | tar -x -C "$TMP/base"
-	(cd "$TMP/base" && go build -o "$TMP/streamtap-base" .) || exit 2
+	bench_build_ref "$BASE_REF" "$TMP/streamtap-base"
 	bins+=("$TMP/streamtap-base") labels+=("$BASE_REF")
 fi
 

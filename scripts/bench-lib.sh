@@ -22,6 +22,16 @@ bench_setup() {
 	go build -o "$TMP/gencapture" ./scripts/gencapture
 }
 
+# bench_build_ref REF BIN builds git revision REF of this repository (its
+# committed tree, taken with git archive) into BIN: the baseline a script
+# measures in the same run as this tree. A failed build exits 2.
+bench_build_ref() {
+	local src
+	src=$(mktemp -d "$TMP/ref.XXXXXX")
+	git archive "$1" | tar -x -C "$src"
+	(cd "$src" && go build -o "$2" .) || exit 2
+}
+
 bench_cleanup() {
 	rm -rf -- "$TMP"
 	if [[ ${KEEP:-0} == 1 ]]; then

@@ -54,9 +54,7 @@ bench_setup bench-suite
 go build -o "$TMP/streamtap" . || exit 2
 bin=$TMP/streamtap
 if [[ -n ${BASE_REF:-} ]]; then
-	mkdir "$TMP/base"
-	git archive "$BASE_REF" | tar -x -C "$TMP/base"
-	(cd "$TMP/base" && go build -o "$TMP/streamtap-base" .) || exit 2
+	bench_build_ref "$BASE_REF" "$TMP/streamtap-base"
 fi
 CUT=${CUT:-0}
 

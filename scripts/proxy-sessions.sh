@@ -61,9 +61,7 @@ go build -o "$load" ./scripts/proxyload
 base_bin=
 if [[ -n ${BASE:-} ]]; then
 	echo "building $BASE as the baseline..." >&2
-	mkdir "$TMP/base"
-	git archive "$BASE" | tar -x -C "$TMP/base"
-	(cd "$TMP/base" && go build -o "$TMP/streamtap-base" .)
+	bench_build_ref "$BASE" "$TMP/streamtap-base"
 	base_bin=$TMP/streamtap-base
 fi
 "$TMP/gencapture" -dialect responses -size "$SIZE" -out "$TMP/body.sse" 2>/dev/null

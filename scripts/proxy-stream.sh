@@ -90,9 +90,7 @@ go build -o "$TMP/proxystream" ./scripts/proxystream
 base_args=()
 if [[ -n ${BASE:-} ]]; then
 	echo "building $BASE as the baseline..." >&2
-	mkdir "$TMP/base"
-	git archive "$BASE" | tar -x -C "$TMP/base"
-	(cd "$TMP/base" && go build -o "$TMP/streamtap-base" .)
+	bench_build_ref "$BASE" "$TMP/streamtap-base"
 	base_args=(-base "$TMP/streamtap-base")
 fi
 
