@@ -362,19 +362,34 @@ func TestSessionsListFreesEndedSessions(t *testing.T) {
 				}
 			}
 			_ = m.View()
-			alive := 0
-			for range 3 {
+			// The UI saw every session end before the handlers that ended
+			// them returned: a handler still running holds its session, and
+			// so its model, on its stack (CI once counted the last one
+			// alive). Closing the server waits for them all.
+			srv.Close()
+			p.open.wait(5 * time.Second)
+			want := map[bool]int{true: 0, false: n}[spill]
+			alive := func() int {
 				runtime.GC()
-			}
-			mu.Lock()
-			for _, w := range models {
-				if w.Value() != nil {
-					alive++
+				mu.Lock()
+				defer mu.Unlock()
+				if len(models) != n {
+					t.Fatalf("%d of %d sessions finished", len(models), n)
 				}
+				k := 0
+				for _, w := range models {
+					if w.Value() != nil {
+						k++
+					}
+				}
+				return k
 			}
-			mu.Unlock()
-			if want := map[bool]int{true: 0, false: n}[spill]; alive != want {
-				t.Errorf("%d of %d ended sessions' models are still in memory; want %d", alive, n, want)
+			k := alive()
+			for end := time.Now().Add(2 * time.Second); k != want && time.Now().Before(end); k = alive() {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if k != want {
+				t.Errorf("%d of %d ended sessions' models are still in memory; want %d", k, n, want)
 			}
 			if refused {
 				v := ansi.Strip(m.View().Content)
