@@ -100,7 +100,7 @@ func TestSignalArchiveLoading(t *testing.T) {
 			s := saved{t.TempDir()}
 			r := start(t, nil, append(c.args, "--save-har", s.path("har"))...)
 			time.Sleep(c.wait)
-			r.stop(sigFor(t, i), func() bool { return true })
+			r.stop(sigFor(i), func() bool { return true })
 			var ee *exec.ExitError
 			if !errors.As(r.err, &ee) || ee.ExitCode() != 130 {
 				t.Errorf("exit: %v; want status 130 (interrupted)\n%s", r.err, r.stderr.String())

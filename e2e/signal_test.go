@@ -30,10 +30,16 @@ const exitWithin = 2 * time.Second
 // next, so that every command meets each of them somewhere.
 var shutdownSigs = []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP}
 
-func sigFor(t *testing.T, i int) syscall.Signal {
-	sig := shutdownSigs[i%len(shutdownSigs)]
+func sigFor(i int) syscall.Signal {
+	return shutdownSigs[i%len(shutdownSigs)]
+}
+
+// deliverable is sig, or SIGTERM for a SIGHUP that this process ignores:
+// under nohup the child inherits the ignored SIGHUP and streamtap keeps
+// ignoring it, as asked, so it cannot be what stops it.
+func deliverable(sig syscall.Signal) syscall.Signal {
 	if sig == syscall.SIGHUP && signal.Ignored(syscall.SIGHUP) {
-		return syscall.SIGTERM // under nohup streamtap keeps ignoring SIGHUP, as asked
+		return syscall.SIGTERM
 	}
 	return sig
 }
@@ -66,6 +72,7 @@ func start(t *testing.T, stdin *os.File, args ...string) *running {
 // the test unless the process then ends by itself within exitWithin.
 func (r *running) stop(sig syscall.Signal, ready func() bool) {
 	r.t.Helper()
+	sig = deliverable(sig)
 	for deadline := time.Now().Add(20 * time.Second); !ready(); time.Sleep(2 * time.Millisecond) {
 		select {
 		case err := <-r.exited:
@@ -208,7 +215,7 @@ func TestSignalSilentPipe(t *testing.T) {
 			} else {
 				time.Sleep(300 * time.Millisecond) // it reads the pipe by now
 			}
-			r.stop(sigFor(t, i), ready)
+			r.stop(sigFor(i), ready)
 			if c.saves {
 				s.check(t, first)
 			}
@@ -276,7 +283,7 @@ func TestSignalStalledSocket(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !twice {
-				r.stop(sigFor(t, i), func() bool { return true })
+				r.stop(sigFor(i), func() bool { return true })
 				s.check(t, first)
 				return
 			}
@@ -383,7 +390,7 @@ func TestSignalBusyFile(t *testing.T) {
 			} else {
 				time.Sleep(100 * time.Millisecond)
 			}
-			r.stop(sigFor(t, i), ready)
+			r.stop(sigFor(i), ready)
 			if args[0] == "diff" {
 				return
 			}
