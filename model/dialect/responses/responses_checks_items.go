@@ -165,7 +165,7 @@ func (rc *respChecks) checkItem(out *checks.Checker, s *model.Session, it *model
 		out.Add(rArgsEmpty, []int{it.Closed}, `the final arguments of %s are "": JSON.parse("") fails, and "{}" is the empty object%s`, ref, ref.ids())
 	case !st.Complete && !st.Empty && !st.Incomplete:
 		out.Add(rArgsInvalid, []int{origin, max(it.Closed, it.Last)}, "the final arguments of %s are not valid JSON (%s): %s%s",
-			ref, st, checks.Quote(string(args)), ref.ids())
+			ref, st, checks.QuoteView(args), ref.ids())
 	}
 }
 
