@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -341,7 +342,21 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
 	sess.learnExchange(&x, link.Earlier)
 	sess.publish()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+	if sess.largest >= collectAfter {
+		// On a goroutine of its own: it runs once serve has returned,
+		// when nothing holds the session any more.
+		go runtime.GC()
+	}
 }
+
+// collectAfter is the largest frame from which the end of a session is
+// followed by a collection. Such a session leaves its framer's buffer
+// and its model's copies of the frame (its arguments, its text) behind,
+// twice the frame or more; collected when the next stream needs the
+// room, they were what that stream's own buffers were allocated beside:
+// the heap limit follows what the last collection found live, which was
+// the ended session at its largest.
+const collectAfter = 16 << 20
 
 // upstreamURL is the URL a request is forwarded to: on the upstream of
 // the listener it came in on (ServeLegs), else Options.Upstream.
