@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // assembleBatched assembles data as a pipelined reader does: reads of
@@ -118,7 +119,7 @@ func TestAddBatchMatchesAdd(t *testing.T) {
 	}
 	if !testing.Short() { // -short: the seeds and files only, not 64 KiB of each dialect
 		for _, dialect := range []string{"responses", "chat", "anthropic"} {
-			data, _ := genStream(dialect, 64<<10)
+			data, _ := modeltest.GenStream(dialect, 64<<10)
 			streams = append(streams, data)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
@@ -110,7 +111,7 @@ func sameReportJSON(t *testing.T, s *Session, rep CallsReport) {
 
 func TestWriteReportJSONGenerated(t *testing.T) {
 	for _, dialect := range []string{"responses", "chat", "anthropic"} {
-		data, want := genStream(dialect, 64<<10)
+		data, want := modeltest.GenStream(dialect, 64<<10)
 		s := Assemble(data, capture.FormatAuto, Options{})
 		rep := s.Report()
 		if len(rep.Calls) != len(want) {

@@ -47,6 +47,6 @@ func TestWrappedChunks(t *testing.T) {
 			t.Errorf("payload %.40q…: decode error %v; json.Valid says %v", payload, invalid, !invalid)
 		}
 	}
-	sse, _ := genStream("anthropic", 64<<10)
+	sse, _ := modeltest.GenStream("anthropic", 64<<10)
 	batchMatchesAdd(t, modeltest.InvokeOf(sse))
 }
