@@ -1,22 +1,18 @@
-package model
+package model_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
-
-// assembleDeadline bounds one assembly in a fuzz run. Inputs there are
-// small, so anything near it is a hang, not a slow machine.
-const assembleDeadline = 20 * time.Second
 
 // sse joins data lines into an SSE stream, one event per line.
 var sse = modeltest.SSE
@@ -29,108 +25,6 @@ var dialectSeeds = modeltest.Seeds()
 // there are none.
 var addFileSeeds = modeltest.FileSeeds
 
-// assembleWithin assembles data on another goroutine and fails the test if
-// that panics or does not finish within assembleDeadline.
-func assembleWithin(t *testing.T, data []byte, opts Options) *Session {
-	t.Helper()
-	type result struct {
-		s     *Session
-		panic any
-		stack []byte
-	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{panic: p, stack: debug.Stack()}
-			}
-		}()
-		done <- result{s: Assemble(data, capture.FormatAuto, opts)}
-	}()
-	select {
-	case r := <-done:
-		if r.panic != nil {
-			t.Fatalf("Assemble(%q) panicked: %v\n%s", data, r.panic, r.stack)
-		}
-		return r.s
-	case <-time.After(assembleDeadline):
-		t.Fatalf("Assemble(%q) did not finish within %v", data, assembleDeadline)
-	}
-	return nil
-}
-
-// checkTiling asserts that the session's events tile data: contiguous, in
-// order, every byte in exactly one event, and each readable back.
-func checkTiling(t *testing.T, s *Session, data []byte) {
-	t.Helper()
-	if s.Events.Len() != s.Len() {
-		t.Fatalf("%d events kept; Len() = %d", s.Events.Len(), s.Len())
-	}
-	var at int64
-	for i := range s.Events.All() {
-		ev := s.Events.At(i)
-		if ev.Offset != at {
-			t.Fatalf("event %d starts at %d; previous ended at %d", i, ev.Offset, at)
-		}
-		if ev.Len < 0 {
-			t.Fatalf("event %d has length %d", i, ev.Len)
-		}
-		at = ev.Offset + int64(ev.Len)
-		if s.opts.Raw != nil {
-			raw, err := s.Raw(ev)
-			if err != nil || !bytes.Equal(raw, data[ev.Offset:at]) {
-				t.Fatalf("Raw(event %d) = %q, %v; want %q", i, raw, err, data[ev.Offset:at])
-			}
-		}
-	}
-	if at != int64(len(data)) {
-		t.Fatalf("events cover %d of %d bytes", at, len(data))
-	}
-	if s.Bytes() != int64(len(data)) {
-		t.Fatalf("Bytes() = %d; want %d", s.Bytes(), len(data))
-	}
-}
-
-// checkArgsAsOf asserts that every call's arguments as of each event are a
-// consistent view: growing by appending (or, for Gemini partialArgs, valid
-// JSON at every step, and not much larger than the input they came from)
-// and ending at what FinalArgs and Args report.
-func checkArgsAsOf(t *testing.T, s *Session, inputLen int) {
-	t.Helper()
-	last := s.Len() - 1
-	// Rendering may escape each input byte (\ufffd) and pads arrays with at
-	// most maxPathPad nulls.
-	maxRender := 8*inputLen + 6*maxPathPad
-	for _, it := range s.Calls() {
-		streamed, _ := geminiEnded(it)
-		var prev []byte
-		for ord := -1; ord <= last; ord++ {
-			cur := it.ArgsAsOf(ord)
-			if streamed {
-				if !json.Valid(cur) {
-					t.Fatalf("call %d: Gemini ArgsAsOf(%d) = %q is not JSON", it.Index, ord, cur)
-				}
-				if len(cur) > maxRender {
-					t.Fatalf("call %d: Gemini ArgsAsOf(%d) is %d bytes from %d bytes of input", it.Index, ord, len(cur), inputLen)
-				}
-				continue
-			}
-			if !bytes.HasPrefix(cur, prev) {
-				t.Fatalf("call %d: ArgsAsOf(%d) = %q does not extend ArgsAsOf(%d) = %q", it.Index, ord, cur, ord-1, prev)
-			}
-			prev = cur
-		}
-		final := it.ArgsAsOf(last)
-		if streamed {
-			if got := it.FinalArgs(); string(final) != got {
-				t.Fatalf("call %d: Gemini ArgsAsOf(last) = %q; FinalArgs = %q", it.Index, final, got)
-			}
-		} else if !bytes.Equal(final, it.Args.Bytes()) {
-			t.Fatalf("call %d: ArgsAsOf(last) = %q; Args = %q", it.Index, final, it.Args.Bytes())
-		}
-	}
-}
-
 // FuzzAssemble runs whole streams through framing and assembly: it never
 // panics, always finishes, its events tile the input, every call's
 // arguments as of any event are consistent, the items of each response
@@ -141,10 +35,10 @@ func FuzzAssemble(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := assembleWithin(t, data, Options{KeepEvents: true, Raw: bytes.NewReader(data)})
-		checkTiling(t, s, data)
-		checkArgsAsOf(t, s, len(data))
-		checkOutputs(t, s)
+		s := dialecttest.AssembleWithin(t, data, model.Options{KeepEvents: true, Raw: bytes.NewReader(data)})
+		dialecttest.CheckTiling(t, s, data)
+		dialecttest.CheckArgsAsOf(t, s, len(data))
+		dialecttest.CheckOutputs(t, s)
 		rep := s.Report()
 		if _, err := json.Marshal(rep); err != nil {
 			t.Fatalf("json.Marshal(Report()) = %v", err)
@@ -157,40 +51,8 @@ func FuzzAssemble(f *testing.F) {
 			it.Args.FragmentAt(s.Len() / 2)
 			it.SourcesDisagree()
 		}
-		checkSourcesAsOf(t, s)
+		dialecttest.CheckSourcesAsOf(t, s)
 	})
-}
-
-// checkSourcesAsOf holds the as-of queries to the whole-stream ones: as of
-// the last event they answer what FinalArgs, SourcesDisagree and
-// TextSourcesDisagree answer, and no statement as of an event was made
-// after it.
-func checkSourcesAsOf(t *testing.T, s *Session) {
-	last := s.Len() - 1
-	for _, it := range s.Items {
-		if got, want := it.FinalArgsAsOf(last), it.FinalArgs(); got != want {
-			t.Fatalf("item %d: FinalArgsAsOf(last) = %q; FinalArgs() = %q", it.Index, got, want)
-		}
-		_, want := it.SourcesDisagree()
-		if _, got := it.SourcesAsOf(-1); got != want {
-			t.Fatalf("item %d: SourcesAsOf(-1) disagree = %v; SourcesDisagree() = %v", it.Index, got, want)
-		}
-		_, want = it.TextSourcesDisagree()
-		if _, got := it.TextSourcesAsOf(-1); got != want {
-			t.Fatalf("item %d: TextSourcesAsOf(-1) disagree = %v; TextSourcesDisagree() = %v", it.Index, got, want)
-		}
-		for _, ord := range []int{it.First, (it.First + it.Last) / 2, it.Last} {
-			stmts, _ := it.SourcesAsOf(ord)
-			texts, _ := it.TextSourcesAsOf(ord)
-			for _, st := range append(stmts, texts...) {
-				if st.Ordinal > ord {
-					t.Fatalf("item %d: as of %d, %s was stated at event %d", it.Index, ord, st.Name, st.Ordinal)
-				}
-			}
-			it.FinalArgsAsOf(ord)
-			it.FinalTextAsOf(ord)
-		}
-	}
 }
 
 // quote returns s as a JSON string.
@@ -279,7 +141,7 @@ func FuzzArgAssembly(f *testing.F) {
 		f.Add(s, []byte{0, 0, 5, 0})
 	}
 	addFileSeeds(f, func(data []byte) {
-		s := Assemble(data, capture.FormatAuto, Options{})
+		s := model.Assemble(data, capture.FormatAuto, model.Options{})
 		for _, it := range s.Calls() {
 			f.Add(it.FinalArgs(), []byte{4, 7, 1})
 		}
@@ -294,8 +156,8 @@ func FuzzArgAssembly(f *testing.F) {
 		}
 		for _, d := range dialectWrappers {
 			stream := []byte(d.wrap(t, args, frags))
-			s := assembleWithin(t, stream, Options{KeepEvents: true})
-			checkTiling(t, s, stream)
+			s := dialecttest.AssembleWithin(t, stream, model.Options{KeepEvents: true, Raw: bytes.NewReader(stream)})
+			dialecttest.CheckTiling(t, s, stream)
 			calls := s.Calls()
 			if len(calls) != 1 {
 				t.Fatalf("%s: %d calls from %q; want 1", d.name, len(calls), stream)

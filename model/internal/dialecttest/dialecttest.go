@@ -4,10 +4,12 @@
 // call's arguments as of any event are consistent, items are in output
 // order, the batched path equals Add), the shapes each event got, and the
 // runner of the rules' trigger and near-miss cases. It uses only the
-// exported API of model and model/checks; the core's own tests keep
-// versions of the invariants that also read its unexported state (and
-// cannot import this package, which imports the core). What needs no
-// session is in model/internal/modeltest. Only tests import it.
+// exported API of model and model/checks, so the core's external tests
+// (package model_test) use it too; what they check of the core's
+// unexported state comes through its export_test.go (model.HoldsBatch, a
+// Held). The core's internal tests cannot import it (it imports the
+// core). What needs no session is in model/internal/modeltest. Only tests
+// import it.
 package dialecttest
 
 import (
