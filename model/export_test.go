@@ -8,3 +8,7 @@ package model
 // must not once AddBatch returns, for the reader reuses the batch's memory
 // (dialecttest.Held).
 func HoldsBatch(s *Session) bool { return s.idx.Holds() || s.cur != nil }
+
+// ShapeDataMax is the size of data over which Session.Shape reads the
+// session rather than the data (TestShapeSkipsBigData).
+const ShapeDataMax = shapeDataMax
