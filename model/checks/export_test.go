@@ -22,3 +22,16 @@ func AllCases() []RuleCase {
 	}
 	return out
 }
+
+// Validated is how many calls c held to their declarations: a run of the
+// request rules that judged none proves nothing
+// (TestRequestRulesOnRealArchives).
+func Validated(c *Checker) int { return len(c.req.verdicts) }
+
+// ServerCall reports whether it is a call the provider's server runs
+// (the request rules judge only the client's).
+var ServerCall = serverCall
+
+// QUndeclared is the rule a client call fires when the request declared
+// no such tool.
+const QUndeclared = qUndeclared
