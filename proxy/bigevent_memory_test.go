@@ -2,10 +2,12 @@ package proxy
 
 import (
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -78,5 +80,71 @@ func TestProxyFreesBigSessionAtItsEnd(t *testing.T) {
 	}
 	if grew > 8<<20 {
 		t.Errorf("the heap is %d MiB over where it was 2 s after a session of 20 MB events ended; want it collected at the end (within 8 MiB)", grew>>20)
+	}
+}
+
+// A frame of 16 MiB or more is modelled beside the framer's buffer that
+// holds it and nothing else the framer outgrew on the way: the proxy
+// collects before it models the frame. The heap limit followed the heap
+// that held the framer's last two buffers while it copied one into the
+// other, so the model's copies of a 50 MB frame were allocated beside the
+// framer's old 32 MiB (proxy-stream.sh's big event peaked at 136-172 MB
+// RSS; 113-121 MB with the collection). Here, with the collector left off
+// but for the proxy's own collections, the heap holds a 20 MB frame's
+// buffer (32 MiB) and its arguments (19 MiB) when the frame is modelled,
+// and not the 16, 8, 4 … MiB the buffer grew from. Not parallel: it
+// measures the process's heap and turns the collector off.
+func TestProxyModelsBigFrameBesideItsBufferOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: it passes 20 MB events through the proxy; the full suite runs it")
+	}
+	const n = 20_000_000
+	stream, args := bigEventStream(n)
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", sseType)
+		_, _ = w.Write(stream)
+	}))
+	defer up.Close()
+	u, _ := url.Parse(up.URL)
+	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, io.Discard)
+	var held []uint64
+	p.onBig = func() {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		held = append(held, m.HeapAlloc)
+	}
+	done := make(chan struct{})
+	p.onDone = func(*session) { close(done) }
+	srv := httptest.NewServer(p)
+	defer srv.Close()
+
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	before := m.HeapAlloc
+	resp, err := rawClient.Post(srv.URL+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("the session did not end within a minute")
+	}
+	if len(held) != 1 {
+		t.Fatalf("%d frames of %d MiB or more modelled; want the one", len(held), collectAfter>>20)
+	}
+	budget := uint64(32<<20+len(args)) + 4<<20
+	if grew := held[0] - before; grew > budget {
+		t.Errorf("the heap held %d MiB when the frame of %d MB was modelled; want its buffer (32 MiB) and its arguments (%d MiB), at most %d MiB",
+			grew>>20, n/1_000_000, len(args)>>20, budget>>20)
 	}
 }

@@ -109,6 +109,7 @@ type Proxy struct {
 	turns  model.Turns
 	feed   *Feed          // the sessions list's feed, or nil
 	onDone func(*session) // for tests: called after a session's line is logged
+	onBig  func()         // for tests: called after a frame of collectAfter or more is modelled
 
 	upMu     sync.Mutex
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
@@ -349,13 +350,15 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
 	}
 }
 
-// collectAfter is the largest frame from which the end of a session is
-// followed by a collection. Such a session leaves its framer's buffer
-// and its model's copies of the frame (its arguments, its text) behind,
-// twice the frame or more; collected when the next stream needs the
-// room, they were what that stream's own buffers were allocated beside:
-// the heap limit follows what the last collection found live, which was
-// the ended session at its largest.
+// collectAfter is the frame size from which the proxy collects before it
+// models the frame, and once the session that framed it ends. The heap
+// limit follows what the last collection found live, and a frame that
+// big makes two moments when that is far more than what is held after:
+// while the framer copies its buffer into one twice the size (the old one
+// then garbage), and at the end of the session, which leaves its framer's
+// buffer and its model's copies of the frame behind. Left to the limit,
+// the model's copies of the frame were allocated beside the framer's old
+// buffers, and the next stream's buffers beside the ended session.
 const collectAfter = 16 << 20
 
 // upstreamURL is the URL a request is forwarded to: on the upstream of

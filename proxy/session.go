@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -380,6 +381,12 @@ func (ps *session) body(p []byte, at time.Duration) {
 
 func (ps *session) add(f *capture.Frame) {
 	ps.largest = max(ps.largest, len(f.Raw))
+	big := len(f.Raw) >= collectAfter
+	if big {
+		// The framer outgrew buffers on the way to this frame (31 MiB
+		// for a 50 MB one): freed before the model copies the frame.
+		runtime.GC()
+	}
 	first := f.Kind == capture.FrameEvent && ps.firstEvent == capture.NoTime
 	if first {
 		ps.firstEvent = f.At
@@ -387,6 +394,9 @@ func (ps *session) add(f *capture.Frame) {
 	ps.inline.Frame(f)
 	if first {
 		ps.publish()
+	}
+	if big && ps.p.onBig != nil {
+		ps.p.onBig()
 	}
 }
 
