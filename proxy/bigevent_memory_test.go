@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/streamtap/streamtap/ingest"
 )
 
 // A session that framed a big event gives its memory back when it ends,
@@ -140,7 +142,7 @@ func TestProxyModelsBigFrameBesideItsBufferOnly(t *testing.T) {
 		t.Fatal("the session did not end within a minute")
 	}
 	if len(held) != 1 {
-		t.Fatalf("%d frames of %d MiB or more modelled; want the one", len(held), collectAfter>>20)
+		t.Fatalf("%d frames of %d MiB or more modelled; want the one", len(held), ingest.CollectAbove>>20)
 	}
 	budget := uint64(32<<20+len(args)) + 4<<20
 	if grew := held[0] - before; grew > budget {

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 )
@@ -109,7 +110,7 @@ type Proxy struct {
 	turns  model.Turns
 	feed   *Feed          // the sessions list's feed, or nil
 	onDone func(*session) // for tests: called after a session's line is logged
-	onBig  func()         // for tests: called after a frame of collectAfter or more is modelled
+	onBig  func()         // for tests: called after a frame of ingest.CollectAbove or more is modelled
 
 	upMu     sync.Mutex
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
@@ -343,23 +344,16 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
 	sess.learnExchange(&x, link.Earlier)
 	sess.publish()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
-	if sess.largest >= collectAfter {
-		// On a goroutine of its own: it runs once serve has returned,
-		// when nothing holds the session any more.
+	if sess.largest >= ingest.CollectAbove {
+		// The session leaves its framer's buffer and its model's copies
+		// of the frame behind (112 MiB after a 50 MB event): the heap
+		// limit follows what the last collection found live, which was
+		// the session at its largest, so the next stream's buffers were
+		// allocated beside them. On a goroutine of its own, it runs once
+		// serve has returned, when nothing holds the session any more.
 		go runtime.GC()
 	}
 }
-
-// collectAfter is the frame size from which the proxy collects before it
-// models the frame, and once the session that framed it ends. The heap
-// limit follows what the last collection found live, and a frame that
-// big makes two moments when that is far more than what is held after:
-// while the framer copies its buffer into one twice the size (the old one
-// then garbage), and at the end of the session, which leaves its framer's
-// buffer and its model's copies of the frame behind. Left to the limit,
-// the model's copies of the frame were allocated beside the framer's old
-// buffers, and the next stream's buffers beside the ended session.
-const collectAfter = 16 << 20
 
 // upstreamURL is the URL a request is forwarded to: on the upstream of
 // the listener it came in on (ServeLegs), else Options.Upstream.

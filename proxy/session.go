@@ -9,7 +9,6 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +57,7 @@ type session struct {
 	headAt     time.Duration
 	firstByte  time.Duration
 	firstEvent time.Duration
-	largest    int             // the size of the largest frame, for collectAfter
+	largest    int             // the size of the largest frame (ingest.CollectAbove)
 	fr         *capture.Framer // set when the response head arrived
 	inline     *ingest.Inline
 	rec        *capture.Recorder
@@ -381,12 +380,6 @@ func (ps *session) body(p []byte, at time.Duration) {
 
 func (ps *session) add(f *capture.Frame) {
 	ps.largest = max(ps.largest, len(f.Raw))
-	big := len(f.Raw) >= collectAfter
-	if big {
-		// The framer outgrew buffers on the way to this frame (31 MiB
-		// for a 50 MB one): freed before the model copies the frame.
-		runtime.GC()
-	}
 	first := f.Kind == capture.FrameEvent && ps.firstEvent == capture.NoTime
 	if first {
 		ps.firstEvent = f.At
@@ -395,7 +388,7 @@ func (ps *session) add(f *capture.Frame) {
 	if first {
 		ps.publish()
 	}
-	if big && ps.p.onBig != nil {
+	if len(f.Raw) >= ingest.CollectAbove && ps.p.onBig != nil {
 		ps.p.onBig()
 	}
 }
