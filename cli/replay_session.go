@@ -277,7 +277,7 @@ func serveSession(ctx context.Context, o replayOptions, stderr io.Writer) error 
 	session := proxy.NewSession(plain, names, o.reuse)
 	var h http.Handler
 	if plan.IsZero() {
-		h = session.Handler(proxy.PlayChosen(plain, ro), ro)
+		h = session.Handler(session.Play(plain, ro), ro)
 	} else {
 		handlers := map[string]http.Handler{}
 		for _, step := range plan.Steps() {
@@ -288,7 +288,7 @@ func serveSession(ctx context.Context, o replayOptions, stderr io.Writer) error 
 					return err
 				}
 			}
-			handlers[step.Key()] = proxy.PlayChosen(recs, ro)
+			handlers[step.Key()] = session.Play(recs, ro)
 		}
 		broken := fault.Handler(plan, func(s fault.Step) http.Handler { return handlers[s.Key()] },
 			fault.Options{Dialect: sessionDialect(xs), Log: ro.Log.Printf, Done: ctx.Done(), Number: proxy.RequestNumber})

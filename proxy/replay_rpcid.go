@@ -71,6 +71,9 @@ func (e *rpcEdit) chunk(b []byte) []byte {
 
 // message rewrites one JSON-RPC message, and says whether it did.
 func (e *rpcEdit) message(m []byte) ([]byte, bool) {
+	if !json.Valid(m) {
+		return m, false // a message cut or broken (on purpose, maybe) is sent as recorded
+	}
 	if e.id != nil && (hasMember(m, "result") || hasMember(m, "error")) {
 		if s, end, ok := memberSpan(m, "id"); ok && bytes.Equal(compact(m[s:end]), e.id) {
 			return splice(m, s, end, e.newID), true

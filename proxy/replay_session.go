@@ -176,9 +176,10 @@ func closeness(rec, req *replayRequest) int {
 // the first exchange not yet served that fits it (fits: method, path,
 // JSON-RPC method), the closest first (closeness: body, tool name,
 // query). When none is left, the request is answered 404 with what was
-// recorded, unless Reuse: then the closest served one that fits is
-// served again, the latest among equals. A Session is safe for
-// concurrent use.
+// recorded, unless reuse: then the closest served one that fits is
+// served again, the latest among equals. A session of one exchange
+// answers every request with it, as Replay does a recording. A Session
+// is safe for concurrent use.
 type Session struct {
 	recs  []*Recorded
 	names []string // each exchange as the log names it
@@ -201,6 +202,11 @@ func NewSession(recs []*Recorded, names []string, reuse bool) *Session {
 func (s *Session) choose(req *replayRequest) (k int, again, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.recs) == 1 {
+		again = s.served[0]
+		s.served[0] = true
+		return 0, again, true
+	}
 	best, bestAgain := -1, -1
 	for i, rc := range s.recs {
 		if !fits(&rc.req, req) {
@@ -225,23 +231,12 @@ func (s *Session) choose(req *replayRequest) (k int, again, ok bool) {
 	return -1, false, false
 }
 
-// release puts back exchange k, taken for a request that was answered
-// without it (a status fault answered instead).
-func (s *Session) release(k int) {
-	s.mu.Lock()
-	s.served[k] = false
-	s.mu.Unlock()
-}
-
-// choice is the exchange a request was given, carried in its context to
-// the handler that plays it (PlayChosen).
+// choice is a request as Session.Handler read it, carried in its
+// context to the handler that answers it (Session.Play).
 type choice struct {
-	id     int64 // the request's number, from 1
-	k      int
-	again  bool
-	start  time.Time
-	req    replayRequest
-	played atomic.Bool
+	id    int64 // the request's number, from 1
+	start time.Time
+	req   replayRequest
 }
 
 type choiceKey struct{}
@@ -255,10 +250,10 @@ func RequestNumber(r *http.Request) int64 {
 	return 0
 }
 
-// Handler numbers each request, reads its body, chooses its exchange and
-// logs which, then passes it to next with the choice (PlayChosen plays
-// it, behind whatever breaks its transport). A request next answers
-// without playing the exchange (a status fault) gives it back.
+// Handler numbers each request and reads its body, then passes it to
+// next with what it read: Play answers it, behind whatever breaks its
+// transport (package inject/fault). A request next answers without Play
+// (a status fault) takes no exchange.
 func (s *Session) Handler(next http.Handler, o ReplayOptions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := s.n.Add(1)
@@ -270,26 +265,42 @@ func (s *Session) Handler(next http.Handler, o ReplayOptions) http.Handler {
 			http.Error(w, "streamtap replay: reading the request body failed: "+state, status)
 			return
 		}
-		req := liveRequest(r, head, whole, sum)
-		k, again, ok := s.choose(&req)
-		what := termtext.Safe(r.Method + " " + capture.RedactURL(r.URL.RequestURI()) + rpcWords(&req.rpc))
+		c := &choice{id: id, start: start, req: liveRequest(r, head, whole, sum)}
+		r.Body = http.NoBody
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), choiceKey{}, c)))
+	})
+}
+
+// Play answers a request Handler read with the exchange the session
+// chooses for it, played from recs (the session's exchanges, or the same
+// with defects applied, in the same order) as Replay plays a recording;
+// or 404 when none is left. It logs which. A JSON-RPC response to the
+// recorded request's id is sent with the id of the request that came
+// (and a progress notification with its progress token): an MCP client
+// numbers its own requests, and drops a response to an id it did not
+// send.
+func (s *Session) Play(recs []*Recorded, o ReplayOptions) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, ok := r.Context().Value(choiceKey{}).(*choice)
 		if !ok {
-			s.refuse(w, &req, what)
+			http.Error(w, "streamtap replay: a request the session did not read", http.StatusInternalServerError)
+			return
+		}
+		k, again, ok := s.choose(&c.req)
+		what := termtext.Safe(r.Method + " " + capture.RedactURL(r.URL.RequestURI()) + rpcWords(&c.req.rpc))
+		if !ok {
+			s.refuse(w, &c.req, what)
 			if o.Log != nil {
-				o.Log.Printf("request #%d %s → no recorded exchange left: 404 (%s)", id, what, s.left(&req))
+				o.Log.Printf("request #%d %s → no recorded exchange left: 404 (%s)", c.id, what, s.left(&c.req))
 			}
 			return
 		}
 		if o.Log != nil {
-			again := map[bool]string{true: " (again: --reuse)"}[again]
-			o.Log.Printf("request #%d %s → exchange %d of %d, %s%s", id, what, k+1, len(s.recs), termtext.Safe(s.names[k]), again)
+			again := map[bool]string{true: " (again)"}[again]
+			o.Log.Printf("request #%d %s → exchange %d of %d, %s%s", c.id, what, k+1, len(s.recs), termtext.Safe(s.names[k]), again)
 		}
-		c := &choice{id: id, k: k, again: again, start: start, req: req}
-		r.Body = http.NoBody
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), choiceKey{}, c)))
-		if !c.played.Load() && !again {
-			s.release(k)
-		}
+		rc := recs[k]
+		serveRecorded(w, r, rc, o, c.id, c.start, idEdit(&rc.req.rpc, &c.req.rpc))
 	})
 }
 
@@ -363,26 +374,6 @@ func (s *Session) refuse(w http.ResponseWriter, req *replayRequest, what string)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusNotFound)
 	_, _ = w.Write(b)
-}
-
-// PlayChosen plays the exchange Session.Handler chose for a request,
-// from recs (the session's exchanges, or the same with defects applied,
-// in the same order), as Replay plays a recording. A JSON-RPC response
-// to the recorded request's id is sent with the id of the request that
-// came (and a progress notification with its progress token): an MCP
-// client numbers its own requests, and drops a response to an id it did
-// not send.
-func PlayChosen(recs []*Recorded, o ReplayOptions) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, ok := r.Context().Value(choiceKey{}).(*choice)
-		if !ok {
-			http.Error(w, "streamtap replay: no exchange chosen", http.StatusInternalServerError)
-			return
-		}
-		c.played.Store(true)
-		rc := recs[c.k]
-		serveRecorded(w, r, rc, o, c.id, c.start, idEdit(&rc.req.rpc, &c.req.rpc))
-	})
 }
 
 // readRequest reads a request body, MaxRequestBody at most, holding the
