@@ -414,3 +414,28 @@ func TestReplaySessionSharedSteps(t *testing.T) {
 }
 
 func slicesOf(s []string) []string { return append([]string(nil), s...) }
+
+// TestDocSessionReplay runs the session docs/proxy.md shows ("Replaying a
+// whole session"): replay --listen of docs/examples/mcp-session, an MCP
+// client's requests, and the lines stderr shows (the address and the
+// durations aside).
+func TestDocSessionReplay(t *testing.T) {
+	t.Parallel()
+	var block []string
+	for _, b := range docBlocks(t, fixtures.Path("docs/proxy.md")) {
+		if b.directive == "not run: a server; TestDocSessionReplay runs it with a client" {
+			block = b.lines
+		}
+	}
+	if block == nil {
+		t.Fatal("docs/proxy.md has no block TestDocSessionReplay runs")
+	}
+	base, stop := brokenReplay(t, mcpSessionDir())
+	speakMCP(t, base)
+	mask := regexp.MustCompile(`http://127\.0\.0\.1:\d+|dur=\d+\.\d+s`)
+	got := mask.ReplaceAllString(strings.TrimSpace(stop()), "…")
+	want := mask.ReplaceAllString(strings.Join(block, "\n"), "…")
+	if got != want {
+		t.Errorf("replay prints\n%s\ndocs/proxy.md shows\n%s", got, want)
+	}
+}
