@@ -332,3 +332,28 @@ func TestSessionHandler(t *testing.T) {
 		t.Errorf("the log holds a raw escape:\n%q", out)
 	}
 }
+
+// FuzzSessionRPC: reading any request body as JSON-RPC and rewriting any
+// chunk of a recorded body never panics, and a chunk that holds neither
+// the recorded id nor the recorded token comes back as it was.
+func FuzzSessionRPC(f *testing.F) {
+	for _, s := range []string{
+		`{"method":"tools/call","params":{"name":"add","_meta":{"progressToken":7}},"jsonrpc":"2.0","id":7}`,
+		"event: message\ndata: {\"result\":{},\"jsonrpc\":\"2.0\",\"id\":7}\n\n",
+		"data: {\"method\":\"notifications/progress\",\"params\":{\"progressToken\":7},\"jsonrpc\":\"2.0\"}\r\n\r\n",
+		`[{"jsonrpc":"2.0","id":7,"result":{}}]`, `{"jsonrpc":"2.0","id":7,"error":`, "data:\n\n", "",
+	} {
+		f.Add([]byte(s))
+	}
+	recorded := readRPC([]byte(`{"method":"tools/call","params":{"_meta":{"progressToken":7}},"jsonrpc":"2.0","id":7}`))
+	came := readRPC([]byte(`{"method":"tools/call","params":{"_meta":{"progressToken":"p"}},"jsonrpc":"2.0","id":"q"}`))
+	edit := idEdit(&recorded, &came)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rpc := readRPC(b)
+		_ = idEdit(&recorded, &rpc)
+		out := edit(b)
+		if !bytes.Contains(b, []byte("7")) && !bytes.Equal(out, b) {
+			t.Errorf("edit(%q) = %q; want it as it was", b, out)
+		}
+	})
+}
