@@ -328,8 +328,6 @@ func (s *Session) left(req *replayRequest) string {
 	switch {
 	case n == 0:
 		return fmt.Sprintf("none of the %d recorded fits it", len(s.recs))
-	case s.reuse:
-		return "unreachable" // Reuse serves one again
 	case n == 1:
 		return "the 1 that fits it was served; --reuse serves it again"
 	}
