@@ -1,18 +1,19 @@
-package model
+package model_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
-func assemble(t *testing.T, in string) *Session {
+func assemble(t *testing.T, in string) *model.Session {
 	t.Helper()
-	return Assemble([]byte(in), capture.FormatAuto, Options{KeepEvents: true})
+	return model.Assemble([]byte(in), capture.FormatAuto, model.Options{KeepEvents: true})
 }
 
-func onlyCall(t *testing.T, s *Session) *Item {
+func onlyCall(t *testing.T, s *model.Session) *model.Item {
 	t.Helper()
 	calls := s.Calls()
 	if len(calls) != 1 {
@@ -113,7 +114,7 @@ func TestResponsesAsOfAndFallbacks(t *testing.T) {
 	}
 	a, b := calls[0], calls[1]
 	// Event 4 has no item_id: matched by output_index.
-	if s.Events.At(4).Item != int32(a.Index) || s.Events.At(4).Flags&Matched == 0 {
+	if s.Events.At(4).Item != int32(a.Index) || s.Events.At(4).Flags&model.Matched == 0 {
 		t.Fatalf("event 4 went to item %d (flags %b); want %d by output_index", s.Events.At(4).Item, s.Events.At(4).Flags, a.Index)
 	}
 	asOf := []struct {
@@ -128,7 +129,7 @@ func TestResponsesAsOfAndFallbacks(t *testing.T) {
 			t.Errorf("b as of %d = %q; want %q", w.ord, got, w.b)
 		}
 	}
-	if st := ArgsState(a.ArgsAsOf(4), false); !st.Incomplete {
+	if st := model.ArgsState(a.ArgsAsOf(4), false); !st.Incomplete {
 		t.Errorf("state of %q = %v; want incomplete", a.ArgsAsOf(4), st)
 	}
 	if start, end, ok := a.Args.FragmentAt(5); !ok || string(a.Args.Bytes()[start:end]) != ":1}" {
@@ -157,7 +158,7 @@ func TestResponsesSingleOpenCallFallback(t *testing.T) {
 	}, "\n\n") + "\n\n"
 	s := assemble(t, in)
 	c := onlyCall(t, s)
-	if c.Args.String() != "{}" || c.Deltas != 1 || s.Events.At(2).Flags&Matched == 0 {
+	if c.Args.String() != "{}" || c.Deltas != 1 || s.Events.At(2).Flags&model.Matched == 0 {
 		t.Fatalf("args %q deltas %d flags %b", c.Args.String(), c.Deltas, s.Events.At(2).Flags)
 	}
 	if _, differ := c.SourcesDisagree(); differ {
@@ -221,7 +222,7 @@ func TestAnthropicDeltaForUnknownBlock(t *testing.T) {
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":3,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{}\"}}\n\n"
 	s := assemble(t, in)
 	c := onlyCall(t, s)
-	if c.Args.String() != "{}" || s.Events.At(2).Flags&Matched == 0 {
+	if c.Args.String() != "{}" || s.Events.At(2).Flags&model.Matched == 0 {
 		t.Fatalf("args %q flags %b: want the delta matched to the open block", c.Args.String(), s.Events.At(2).Flags)
 	}
 }
@@ -230,7 +231,7 @@ func TestHTTPErrorBody(t *testing.T) {
 	in := "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n\r\n" +
 		`{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`
 	s := assemble(t, in)
-	if s.Events.Len() != 2 || s.Events.At(0).Kind != KindError || s.Events.At(1).Kind != KindError {
+	if s.Events.Len() != 2 || s.Events.At(0).Kind != model.KindError || s.Events.At(1).Kind != model.KindError {
 		t.Fatalf("events = %+v", s.Events)
 	}
 	o := s.Outcome()

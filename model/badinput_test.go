@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
 
 // smallResponses is a short, complete Responses stream with LF endings.
@@ -35,14 +37,14 @@ func garbage(n int) []byte {
 
 // diagnosed reports whether an event says what is wrong with it, or is a
 // frame that carries no meaning by design.
-func diagnosed(ev *Event) bool {
+func diagnosed(ev *model.Event) bool {
 	const frameDiag = capture.Truncated | capture.LeadingSpaceField | capture.UnknownField |
 		capture.InvalidUTF8 | capture.IDHasNUL | capture.BadRetry | capture.NULByte | capture.NoData
-	return ev.Flags&(DecodeError|NotObject|NonStandard|Orphan) != 0 || ev.Frame&frameDiag != 0 ||
-		ev.Kind == KindError || ev.Source == capture.FrameComment || ev.Source == capture.FrameRemainder
+	return ev.Flags&(model.DecodeError|model.NotObject|model.NonStandard|model.Orphan) != 0 || ev.Frame&frameDiag != 0 ||
+		ev.Kind == model.KindError || ev.Source == capture.FrameComment || ev.Source == capture.FrameRemainder
 }
 
-func only(t *testing.T, s *Session) *Event {
+func only(t *testing.T, s *model.Session) *model.Event {
 	t.Helper()
 	if s.Events.Len() != 1 {
 		t.Fatalf("%d events; want 1: %+v", s.Events.Len(), s.Events)
@@ -50,7 +52,7 @@ func only(t *testing.T, s *Session) *Event {
 	return s.Events.At(0)
 }
 
-func hasError(s *Session, status int, msg string) bool {
+func hasError(s *model.Session, status int, msg string) bool {
 	for _, e := range s.Errors {
 		if e.Status == status && e.Message == msg {
 			return true
@@ -67,24 +69,24 @@ func TestBadInput(t *testing.T) {
 	tests := []struct {
 		name string
 		in   []byte
-		want func(t *testing.T, s *Session)
+		want func(t *testing.T, s *model.Session)
 	}{
 		{
 			name: "data that is not JSON",
 			in:   []byte("data: hello\n\n"),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				ev := only(t, s)
-				if ev.Flags&DecodeError == 0 || s.TypeName(ev.Type) != TypeInvalid {
-					t.Errorf("event flags %b type %q; want DecodeError, %q", ev.Flags, s.TypeName(ev.Type), TypeInvalid)
+				if ev.Flags&model.DecodeError == 0 || s.TypeName(ev.Type) != model.TypeInvalid {
+					t.Errorf("event flags %b type %q; want DecodeError, %q", ev.Flags, s.TypeName(ev.Type), model.TypeInvalid)
 				}
 			},
 		},
 		{
 			name: "invalid UTF-8 in data",
 			in:   []byte("data: {\"type\":\"response.output_text.delta\",\"item_id\":\"m\",\"delta\":\"ok\xff\xfe\"}\n\n"),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				ev := only(t, s)
-				if ev.Frame&capture.InvalidUTF8 == 0 || ev.Kind != KindTextDelta {
+				if ev.Frame&capture.InvalidUTF8 == 0 || ev.Kind != model.KindTextDelta {
 					t.Errorf("event frame flags %b kind %v; want InvalidUTF8 and a text delta", ev.Frame, ev.Kind)
 				}
 				if got := s.Texts(); len(got) != 1 || got[0] != "ok\ufffd\ufffd" {
@@ -95,9 +97,9 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "NUL byte inside a JSON string",
 			in:   []byte("data: {\"type\":\"response.output_text.delta\",\"delta\":\"a\x00b\"}\n\n"),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				ev := only(t, s)
-				if ev.Frame&capture.NULByte == 0 || ev.Flags&DecodeError == 0 {
+				if ev.Frame&capture.NULByte == 0 || ev.Flags&model.DecodeError == 0 {
 					t.Errorf("event frame flags %b flags %b; want NULByte and DecodeError", ev.Frame, ev.Flags)
 				}
 			},
@@ -105,7 +107,7 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "binary garbage",
 			in:   garbage(64 << 10),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				if s.Len() == 0 {
 					t.Fatal("no events")
 				}
@@ -114,7 +116,7 @@ func TestBadInput(t *testing.T) {
 						t.Errorf("event %d (%s, frame flags %b, flags %b) carries no diagnosis", i, s.TypeName(ev.Type), ev.Frame, ev.Flags)
 					}
 				}
-				if o := s.Outcome(); o.State != OutcomeNotAStream {
+				if o := s.Outcome(); o.State != model.OutcomeNotAStream {
 					t.Errorf("Outcome() = %+v; want not-a-stream: no event of it is an LLM stream's", o)
 				}
 			},
@@ -122,11 +124,11 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "HTTP 401 with a JSON body",
 			in:   []byte("HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\n\r\n" + http401Body),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				if s.Events.Len() != 2 || s.Events.At(0).Source != capture.FrameHead {
 					t.Fatalf("events = %+v; want the head and the body", s.Events)
 				}
-				if s.Events.At(0).Kind != KindError || s.Events.At(1).Kind != KindError {
+				if s.Events.At(0).Kind != model.KindError || s.Events.At(1).Kind != model.KindError {
 					t.Errorf("kinds = %v, %v; want error, error", s.Events.At(0).Kind, s.Events.At(1).Kind)
 				}
 				if !hasError(s, 401, "Incorrect API key") {
@@ -140,9 +142,9 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "401 body without headers",
 			in:   []byte(http401Body),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				ev := only(t, s)
-				if ev.Kind != KindError {
+				if ev.Kind != model.KindError {
 					t.Errorf("kind = %v; want error", ev.Kind)
 				}
 				if len(s.Errors) != 1 || s.Errors[0].Message != "Incorrect API key" || s.Errors[0].Code != "invalid_api_key" {
@@ -153,7 +155,7 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "empty input",
 			in:   nil,
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				if s.Len() != 0 {
 					t.Errorf("%d events; want none", s.Len())
 				}
@@ -165,9 +167,9 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "stream cut mid-event",
 			in:   []byte(smallResponses[:strings.Index(smallResponses, `"delta":"1}"`)+5]),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				ev := s.Events.At(s.Events.Len() - 1)
-				if ev.Frame&capture.Truncated == 0 || ev.Flags&DecodeError == 0 {
+				if ev.Frame&capture.Truncated == 0 || ev.Flags&model.DecodeError == 0 {
 					t.Errorf("last event frame flags %b flags %b; want Truncated and DecodeError", ev.Frame, ev.Flags)
 				}
 				for i := range s.Events.Len() - 1 {
@@ -183,8 +185,8 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "CR-only line endings",
 			in:   []byte(strings.ReplaceAll(smallResponses, "\n", "\r")),
-			want: func(t *testing.T, s *Session) {
-				lf := Assemble([]byte(smallResponses), capture.FormatAuto, Options{KeepEvents: true})
+			want: func(t *testing.T, s *model.Session) {
+				lf := model.Assemble([]byte(smallResponses), capture.FormatAuto, model.Options{KeepEvents: true})
 				if s.Len() != lf.Len() {
 					t.Fatalf("%d events; the LF version has %d", s.Len(), lf.Len())
 				}
@@ -209,9 +211,9 @@ func TestBadInput(t *testing.T) {
 				b.WriteString("\"}\n\n")
 				return b.Bytes()
 			}(),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				ev := s.Events.At(s.Events.Len() - 1)
-				if ev.Kind != KindArgsDelta || ev.Frame&capture.TooLarge == 0 {
+				if ev.Kind != model.KindArgsDelta || ev.Frame&capture.TooLarge == 0 {
 					t.Errorf("last event kind %v frame flags %b; want an args delta flagged TooLarge", ev.Kind, ev.Frame)
 				}
 				c := onlyCall(t, s)
@@ -223,8 +225,8 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "JSON array",
 			in:   []byte("data: [1,2]\n\n"),
-			want: func(t *testing.T, s *Session) {
-				if ev := only(t, s); ev.Flags&NotObject == 0 {
+			want: func(t *testing.T, s *model.Session) {
+				if ev := only(t, s); ev.Flags&model.NotObject == 0 {
 					t.Errorf("flags %b; want NotObject", ev.Flags)
 				}
 			},
@@ -232,8 +234,8 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "JSON number",
 			in:   []byte("data: 42\n\n"),
-			want: func(t *testing.T, s *Session) {
-				if ev := only(t, s); ev.Flags&NotObject == 0 {
+			want: func(t *testing.T, s *model.Session) {
+				if ev := only(t, s); ev.Flags&model.NotObject == 0 {
 					t.Errorf("flags %b; want NotObject", ev.Flags)
 				}
 			},
@@ -241,9 +243,9 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "JSON string and null",
 			in:   []byte("data: \"x\"\n\ndata: null\n\n"),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				for i, ev := range s.Events.All() {
-					if ev.Flags&NotObject == 0 {
+					if ev.Flags&model.NotObject == 0 {
 						t.Errorf("event %d flags %b; want NotObject", i, ev.Flags)
 					}
 				}
@@ -252,7 +254,7 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "BOM before JSON lines",
 			in:   []byte("\xEF\xBB\xBF{\"type\":\"response.output_text.delta\",\"delta\":\"a\"}\n{\"type\":\"response.output_text.delta\",\"delta\":\"b\"}\n"),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				if s.Events.Len() != 2 || s.Events.At(0).Frame&capture.BOM == 0 {
 					t.Fatalf("events = %+v; want two, the first flagged BOM", s.Events)
 				}
@@ -264,7 +266,7 @@ func TestBadInput(t *testing.T) {
 		{
 			name: "blank space before an HTTP head",
 			in:   []byte(" HTTP/1.1 401 Unauthorized\r\n\r\n" + http401Body),
-			want: func(t *testing.T, s *Session) {
+			want: func(t *testing.T, s *model.Session) {
 				// Not a head at the first byte: framed as SSE, with the lines
 				// shown as fields the spec does not know.
 				if s.Len() == 0 || s.Events.At(0).Frame&capture.UnknownField == 0 {
@@ -276,8 +278,8 @@ func TestBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s := Assemble(tt.in, capture.FormatAuto, Options{KeepEvents: true, Raw: bytes.NewReader(tt.in)})
-			checkTiling(t, s, tt.in)
+			s := model.Assemble(tt.in, capture.FormatAuto, model.Options{KeepEvents: true, Raw: bytes.NewReader(tt.in)})
+			dialecttest.CheckTiling(t, s, tt.in)
 			if _, err := json.Marshal(s.Report()); err != nil {
 				t.Fatalf("json.Marshal(Report()) = %v", err)
 			}

@@ -1,10 +1,12 @@
-package model
+package model_test
 
 import (
 	"encoding/json"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
@@ -13,65 +15,22 @@ import (
 // runs over about 8 MB of a generated stream; scripts/gencapture writes the
 // same shapes at 100 MB for scripts/bench.sh.
 
-const (
-	benchSize  = modeltest.BenchSize
-	benchChunk = modeltest.BenchChunk // the read size of capture.Source.Read
-)
-
-// genStream is the benchmarks' generated stream of a dialect.
-var genStream = modeltest.GenStream
-
 func BenchmarkAssembleResponses(b *testing.B) { benchAssemble(b, "responses") }
 func BenchmarkAssembleChat(b *testing.B)      { benchAssemble(b, "chat") }
 func BenchmarkAssembleAnthropic(b *testing.B) { benchAssemble(b, "anthropic") }
 func BenchmarkAssembleOllama(b *testing.B)    { benchAssemble(b, "ollama") }
 
-var benchSink CallsReport
+var benchSink model.CallsReport
 
 func benchAssemble(b *testing.B, dialect string) {
-	data, want := genStream(dialect, benchSize)
-	checkBenchStream(b, data, want)
+	data, want := modeltest.GenStream(dialect, modeltest.BenchSize)
+	dialecttest.CheckBenchStream(b, data, want)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		benchSink = assembleChunked(data).Report()
+		benchSink = dialecttest.AssembleChunked(data).Report()
 	}
 	b.ReportMetric(float64(len(want)), "calls/op")
-}
-
-// assembleChunked frames and assembles data fed in reads of benchChunk
-// bytes, as capture.Source.Read feeds a file.
-func assembleChunked(data []byte) *Session {
-	s := NewSession(Options{})
-	fr := capture.NewFramer(capture.FormatAuto)
-	emit := func(f *capture.Frame) { s.Add(f) }
-	for p := data; len(p) > 0; {
-		n := min(benchChunk, len(p))
-		fr.Feed(p[:n], capture.NoTime, emit)
-		p = p[n:]
-	}
-	fr.Finish(capture.NoTime, emit)
-	s.End(nil)
-	return s
-}
-
-// checkBenchStream makes sure the generated stream assembles to the calls
-// it was built from, so a benchmark never times a misparse.
-func checkBenchStream(b *testing.B, data []byte, want []modeltest.Call) {
-	b.Helper()
-	rep := assembleChunked(data).Report()
-	if len(rep.Calls) != len(want) {
-		b.Fatalf("assembled %d calls; want %d", len(rep.Calls), len(want))
-	}
-	for i, w := range want {
-		g := rep.Calls[i]
-		if g.Name != w.Name || g.Arguments != w.Args || g.ArgumentsJSON != "complete" || g.Sources != nil {
-			b.Fatalf("call %d = %s %q (%s, sources %v); want %s %q", i, g.Name, g.Arguments, g.ArgumentsJSON, g.Sources, w.Name, w.Args)
-		}
-	}
-	if rep.Outcome.State != "completed" {
-		b.Fatalf("outcome = %+v; want completed", rep.Outcome)
-	}
 }
 
 // BenchmarkDecodeEncodingJSON is the yardstick the issue names: framing
@@ -82,7 +41,7 @@ func checkBenchStream(b *testing.B, data []byte, want []modeltest.Call) {
 func BenchmarkDecodeEncodingJSON(b *testing.B) {
 	for _, dialect := range []string{"responses", "chat", "anthropic"} {
 		b.Run(dialect, func(b *testing.B) {
-			data, _ := genStream(dialect, benchSize)
+			data, _ := modeltest.GenStream(dialect, modeltest.BenchSize)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -135,7 +94,7 @@ func decodeEncodingJSON(b *testing.B, data []byte) {
 		}
 	}
 	for p := data; len(p) > 0; {
-		n := min(benchChunk, len(p))
+		n := min(modeltest.BenchChunk, len(p))
 		fr.Feed(p[:n], capture.NoTime, emit)
 		p = p[n:]
 	}

@@ -219,7 +219,11 @@ func TestNewDialect(t *testing.T) {
 	}
 	echo := s.Responses[1]
 	if got := s.ResponseItems(echo.Index); len(got) != 2 || got[0].Name != "shout" || got[1].Name != "whisper" {
-		t.Errorf("ResponseItems(%d) = %v; want shout, whisper", echo.Index, itemIndexes(got))
+		var names []string
+		for _, it := range got {
+			names = append(names, it.Name)
+		}
+		t.Errorf("ResponseItems(%d) = %q; want shout, whisper", echo.Index, names)
 	}
 	shout := s.Calls()[0]
 	if start, end, ok := shout.ArgsFragmentAt(3); !ok || string(shout.ArgsAsOf(3)[start:end]) != "1}" {

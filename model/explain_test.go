@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"os"
@@ -10,48 +10,23 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
-
-// shapedEvent is one event of an assembled stream with the shapes it got
-// when it was added (as the headless commands see it), with and without
-// its data.
-type shapedEvent struct {
-	ord            int
-	ev             Event
-	withData, bare Shape
-	data           []byte
-}
-
-// shapeStream assembles data and shapes each event as it is added.
-func shapeStream(data []byte, format capture.Format) (*Session, []shapedEvent) {
-	s := NewSession(Options{KeepEvents: true})
-	var out []shapedEvent
-	fr := capture.NewFramer(format)
-	emit := func(f *capture.Frame) {
-		ev := s.Add(f)
-		ord := s.Len() - 1
-		d := append([]byte(nil), f.Data...)
-		out = append(out, shapedEvent{ord: ord, ev: *ev, withData: s.Shape(ev, ord, f.Data), bare: s.Shape(ev, ord, nil), data: d})
-	}
-	fr.Feed(data, capture.NoTime, emit)
-	fr.Finish(capture.NoTime, emit)
-	s.End(nil)
-	return s, out
-}
 
 // probeType feeds typ as the only event of a stream, in the variants a
 // handler may need to claim it (an Anthropic-looking one, a Responses one
 // with a sequence_number, a whole message with content), and returns the
 // events the model treats as known: of a dialect, of a known kind, not
 // flagged non-standard.
-func probeType(typ string) []shapedEvent {
+func probeType(typ string) []dialecttest.Shaped {
 	q := strconv.Quote(typ)
-	var known []shapedEvent
+	var known []dialecttest.Shaped
 	for _, body := range []string{`{"type":` + q + `}`, `{"type":` + q + `,"sequence_number":0}`, `{"type":` + q + `,"content":[]}`} {
-		_, evs := shapeStream([]byte("event: "+typ+"\ndata: "+body+"\n\n"), capture.FormatSSE)
+		_, evs := dialecttest.ShapeStream([]byte("event: "+typ+"\ndata: "+body+"\n\n"), capture.FormatSSE)
 		ev := evs[len(evs)-1]
-		if ev.ev.Dialect != DialectUnknown && ev.ev.Kind != KindUnknown && ev.ev.Flags&(NonStandard|DecodeError) == 0 {
+		if ev.Ev.Dialect != model.DialectUnknown && ev.Ev.Kind != model.KindUnknown && ev.Ev.Flags&(model.NonStandard|model.DecodeError) == 0 {
 			known = append(known, ev)
 		}
 	}
@@ -65,14 +40,14 @@ func probeType(typ string) []shapedEvent {
 // without an explanation fails this test.
 func TestExplainEveryKnownType(t *testing.T) {
 	claimed := map[string]bool{}
-	missing := map[Shape]bool{}
+	missing := map[model.Shape]bool{}
 	for _, lit := range modeltest.SourceLiterals(t) {
 		for _, ev := range probeType(lit) {
 			claimed[lit] = true
-			for _, sh := range []Shape{ev.withData, ev.bare} {
-				if _, ok := Explain(sh); !ok && !missing[sh] {
+			for _, sh := range []model.Shape{ev.WithData, ev.Bare} {
+				if _, ok := model.Explain(sh); !ok && !missing[sh] {
 					missing[sh] = true
-					t.Errorf("type %q (%s, %s): no explanation for shape %v", lit, ev.ev.Dialect, ev.ev.Kind, sh)
+					t.Errorf("type %q (%s, %s): no explanation for shape %v", lit, ev.Ev.Dialect, ev.Ev.Kind, sh)
 				}
 			}
 		}
@@ -98,33 +73,33 @@ func TestExplainEveryKnownBlockAndDelta(t *testing.T) {
 	blocks, deltas := 0, 0
 	for _, lit := range modeltest.SourceLiterals(t) {
 		q := strconv.Quote(lit)
-		s, evs := shapeStream([]byte(start+
+		s, evs := dialecttest.ShapeStream([]byte(start+
 			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":"+q+"}}\n\n"+
 			"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"), capture.FormatSSE)
-		if it := s.Items[0]; it.Role != RoleOther || lit == "text" {
+		if it := s.Items[0]; it.Role != model.RoleOther || lit == "text" {
 			blocks++
 			for _, ev := range evs[1:] {
-				if _, ok := Explain(ev.withData); !ok {
-					t.Errorf("block type %q: no explanation for %v", lit, ev.withData)
+				if _, ok := model.Explain(ev.WithData); !ok {
+					t.Errorf("block type %q: no explanation for %v", lit, ev.WithData)
 				}
 			}
-			if evs[1].withData.Sub != lit {
-				t.Errorf("block type %q: shape %v; want sub %q", lit, evs[1].withData, lit)
+			if evs[1].WithData.Sub != lit {
+				t.Errorf("block type %q: shape %v; want sub %q", lit, evs[1].WithData, lit)
 			}
 		}
-		s, evs = shapeStream([]byte(start+
+		s, evs = dialecttest.ShapeStream([]byte(start+
 			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"+
 			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"+q+
 			",\"text\":\"a\",\"partial_json\":\"a\",\"thinking\":\"a\",\"signature\":\"a\"}}\n\n"), capture.FormatSSE)
 		ev, it := evs[2], s.Items[0]
-		if ev.ev.Kind == KindArgsDelta || it.Text.Count() > 0 || it.Sign.Count() > 0 {
+		if ev.Ev.Kind == model.KindArgsDelta || it.Text.Count() > 0 || it.Sign.Count() > 0 {
 			deltas++
-			want := Shape{Dialect: dialectOf("anthropic"), Type: "content_block_delta", Sub: lit}
-			if _, ok := Explain(want); !ok {
+			want := model.Shape{Dialect: dialecttest.Dialect(t, "anthropic"), Type: "content_block_delta", Sub: lit}
+			if _, ok := model.Explain(want); !ok {
 				t.Errorf("delta type %q: no explanation for %v", lit, want)
 			}
-			if ev.withData != want {
-				t.Errorf("delta type %q: shape from data %v; want %v", lit, ev.withData, want)
+			if ev.WithData != want {
+				t.Errorf("delta type %q: shape from data %v; want %v", lit, ev.WithData, want)
 			}
 		}
 	}
@@ -200,15 +175,15 @@ func TestExplainCorpus(t *testing.T) {
 		}
 	}
 	for name, data := range streams {
-		s, evs := shapeStream(data, capture.FormatAuto)
+		s, evs := dialecttest.ShapeStream(data, capture.FormatAuto)
 		for _, e := range evs {
-			for _, sh := range []Shape{e.withData, e.bare} {
-				if _, ok := Explain(sh); !ok {
-					t.Errorf("%s #%d (%s %s %s): no explanation for %v", name, e.ord, e.ev.Dialect, e.ev.Kind, s.TypeName(e.ev.Type), sh)
+			for _, sh := range []model.Shape{e.WithData, e.Bare} {
+				if _, ok := model.Explain(sh); !ok {
+					t.Errorf("%s #%d (%s %s %s): no explanation for %v", name, e.Ord, e.Ev.Dialect, e.Ev.Kind, s.TypeName(e.Ev.Type), sh)
 				}
 			}
-			if later := s.Shape(s.Events.At(e.ord), e.ord, e.data); later != e.withData {
-				t.Errorf("%s #%d: shape %v when added, %v at the end", name, e.ord, e.withData, later)
+			if later := s.Shape(s.Events.At(e.Ord), e.Ord, e.Data); later != e.WithData {
+				t.Errorf("%s #%d: shape %v when added, %v at the end", name, e.Ord, e.WithData, later)
 			}
 		}
 	}
@@ -266,14 +241,14 @@ func TestShape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, evs := shapeStream(data, capture.FormatAuto)
+		_, evs := dialecttest.ShapeStream(data, capture.FormatAuto)
 		i := tt.ord
 		if i < 0 {
 			i += len(evs)
 		}
 		e := evs[i]
-		if e.withData.String() != tt.want || e.bare.String() != tt.want {
-			t.Errorf("%s #%d: Shape = %v (from data), %v (bare); want %s", tt.stream, i, e.withData, e.bare, tt.want)
+		if e.WithData.String() != tt.want || e.Bare.String() != tt.want {
+			t.Errorf("%s #%d: Shape = %v (from data), %v (bare); want %s", tt.stream, i, e.WithData, e.Bare, tt.want)
 		}
 	}
 }
@@ -288,11 +263,11 @@ func TestShapeByFact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, evs := shapeStream(data, capture.FormatAuto)
+		_, evs := dialecttest.ShapeStream(data, capture.FormatAuto)
 		for _, e := range evs {
-			if e.withData.String() == want {
-				if e.bare != e.withData {
-					t.Errorf("%s #%d: bare shape %v; from data %v", stream, e.ord, e.bare, e.withData)
+			if e.WithData.String() == want {
+				if e.Bare != e.WithData {
+					t.Errorf("%s #%d: bare shape %v; from data %v", stream, e.Ord, e.Bare, e.WithData)
 				}
 				return
 			}
@@ -309,9 +284,9 @@ func TestShapeByFact(t *testing.T) {
 	find("../samples/gemini-call.sse", "(gemini chunk)/functionCall")
 	find("../samples/responses-websocket-turns.sse", "(http)")
 
-	s, evs := shapeStream([]byte("data: {\"type\":\"response.web_search_call.searching\",\"sequence_number\":0,\"item_id\":\"ws_1\",\"output_index\":0}\n\n"), capture.FormatSSE)
-	if got := evs[0].withData; got != (Shape{Dialect: dialectOf("openai-responses"), Type: "response.web_search_call.*"}) {
-		t.Errorf("web search status: Shape = %v (%s)", got, s.TypeName(evs[0].ev.Type))
+	s, evs := dialecttest.ShapeStream([]byte("data: {\"type\":\"response.web_search_call.searching\",\"sequence_number\":0,\"item_id\":\"ws_1\",\"output_index\":0}\n\n"), capture.FormatSSE)
+	if got := evs[0].WithData; got != (model.Shape{Dialect: dialecttest.Dialect(t, "openai-responses"), Type: "response.web_search_call.*"}) {
+		t.Errorf("web search status: Shape = %v (%s)", got, s.TypeName(evs[0].Ev.Type))
 	}
 }
 
@@ -322,27 +297,27 @@ func TestShapeChatQuietChunk(t *testing.T) {
 	stream := "data: {\"id\":\"\",\"object\":\"\",\"choices\":[],\"prompt_filter_results\":[]}\n\n" +
 		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}]}\n\n" +
 		"data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[],\"usage\":{\"total_tokens\":3}}\n\n"
-	_, evs := shapeStream([]byte(stream), capture.FormatSSE)
-	got := []string{evs[0].withData.Sub, evs[1].withData.Sub, evs[2].withData.Sub}
+	_, evs := dialecttest.ShapeStream([]byte(stream), capture.FormatSSE)
+	got := []string{evs[0].WithData.Sub, evs[1].WithData.Sub, evs[2].WithData.Sub}
 	if want := []string{"empty", "role", "usage"}; !slices.Equal(got, want) {
 		t.Errorf("quiet chunks from data = %v; want %v", got, want)
 	}
-	if got := evs[0].bare.Sub; got != "role" {
+	if got := evs[0].Bare.Sub; got != "role" {
 		t.Errorf("first chunk without data = %q; want role (the first chunk of a response)", got)
 	}
 }
 
-// TestShapeSkipsBigData: data over shapeDataMax is not read; the shape
+// TestShapeSkipsBigData: data over model.ShapeDataMax is not read; the shape
 // then comes from the session.
 func TestShapeSkipsBigData(t *testing.T) {
 	stream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"content\":[]}}\n\n" +
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"" +
-		strings.Repeat("a", shapeDataMax) + "\"}}\n\n"
-	s, evs := shapeStream([]byte(stream), capture.FormatSSE)
+		strings.Repeat("a", model.ShapeDataMax) + "\"}}\n\n"
+	s, evs := dialecttest.ShapeStream([]byte(stream), capture.FormatSSE)
 	e := evs[2]
-	wrong := []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta"}}` + strings.Repeat(" ", shapeDataMax))
-	if got := s.Shape(s.Events.At(e.ord), e.ord, wrong); got.Sub != "text_delta" {
+	wrong := []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta"}}` + strings.Repeat(" ", model.ShapeDataMax))
+	if got := s.Shape(s.Events.At(e.Ord), e.Ord, wrong); got.Sub != "text_delta" {
 		t.Errorf("Shape with data over the bound = %v; want text_delta, from the session", got)
 	}
 }

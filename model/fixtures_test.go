@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"os"
@@ -7,19 +7,20 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
 // The fixtures in testdata/ are recordings from public test suites (see
 // testdata/README.md for their origin and licence), each showing a stream
 // shape the assembly once got wrong.
 
-func assembleFixture(t *testing.T, name string) *Session {
+func assembleFixture(t *testing.T, name string) *model.Session {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Assemble(data, capture.FormatAuto, Options{KeepEvents: true})
+	return model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true})
 }
 
 // TestGeminiNestedPartialArgs: Vertex streams one call as partialArgs at
@@ -48,7 +49,8 @@ func TestGeminiNestedPartialArgs(t *testing.T) {
 	if c.Name != "cookRecipe" || c.FinalArgs() != want {
 		t.Fatalf("call %q args = %s; want cookRecipe %s", c.Name, c.FinalArgs(), want)
 	}
-	if streamed, ended := geminiEnded(c); !streamed || !ended {
+	if pa := c.PathArgs(); pa == nil || !pa.Ended {
+		streamed, ended := pa != nil, pa != nil && pa.Ended
 		t.Errorf("GeminiEnded() = %v, %v; want true, true", streamed, ended)
 	}
 	if got := s.CallStatus(c); got != "completed" {
@@ -127,9 +129,9 @@ func TestResponsesIDRotation(t *testing.T) {
 	var msgs, reasoning int
 	for _, it := range s.Items {
 		switch it.Role {
-		case RoleMessage:
+		case model.RoleMessage:
 			msgs++
-		case RoleReasoning:
+		case model.RoleReasoning:
 			reasoning++
 		}
 	}

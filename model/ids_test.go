@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
 )
 
 // rotatingResponses is a Responses stream of n text deltas that each name
@@ -47,7 +48,7 @@ func TestIDsBounded(t *testing.T) {
 	if testing.Short() {
 		n, m = n/10, m/10
 	}
-	s := Assemble(rotatingResponses(n), capture.FormatSSE, Options{})
+	s := model.Assemble(rotatingResponses(n), capture.FormatSSE, model.Options{})
 	if len(s.Items) != 1 || len(s.Responses) != 1 {
 		t.Fatalf("%d items, %d responses; want 1, 1", len(s.Items), len(s.Responses))
 	}
@@ -58,21 +59,21 @@ func TestIDsBounded(t *testing.T) {
 	if it.IDs[0].Value != "msg_1" || it.IDs[19].Value != "msg_20" || r.IDs[0].Value != "resp_1" {
 		t.Errorf("kept %v, %v; want the first observations", it.IDs[0], r.IDs[0])
 	}
-	if got := it.MoreIDs; len(got) != 1 || got[0].Field != "item_id" || got[0].N != n-MaxIDsKept ||
-		got[0].Fresh != n-MaxIDsKept || got[0].First.Value != "msg_21" {
-		t.Errorf("item tally %+v; want item_id: %d more, all fresh, from msg_21", got, n-MaxIDsKept)
+	if got := it.MoreIDs; len(got) != 1 || got[0].Field != "item_id" || got[0].N != n-model.MaxIDsKept ||
+		got[0].Fresh != n-model.MaxIDsKept || got[0].First.Value != "msg_21" {
+		t.Errorf("item tally %+v; want item_id: %d more, all fresh, from msg_21", got, n-model.MaxIDsKept)
 	}
-	if got := r.MoreIDs; len(got) != 1 || got[0].Field != "id" || got[0].N != n-MaxIDsKept || got[0].Fresh != n-MaxIDsKept {
-		t.Errorf("response tally %+v; want id: %d more, all fresh", got, n-MaxIDsKept)
+	if got := r.MoreIDs; len(got) != 1 || got[0].Field != "id" || got[0].N != n-model.MaxIDsKept || got[0].Fresh != n-model.MaxIDsKept {
+		t.Errorf("response tally %+v; want id: %d more, all fresh", got, n-model.MaxIDsKept)
 	}
 
-	c := onlyCall(t, Assemble(repeatingChat(m), capture.FormatSSE, Options{}))
-	if len(c.IDs) != 2*MaxIDsKept {
-		t.Fatalf("chat call keeps %d ids; want %d (id and name)", len(c.IDs), 2*MaxIDsKept)
+	c := onlyCall(t, model.Assemble(repeatingChat(m), capture.FormatSSE, model.Options{}))
+	if len(c.IDs) != 2*model.MaxIDsKept {
+		t.Fatalf("chat call keeps %d ids; want %d (id and name)", len(c.IDs), 2*model.MaxIDsKept)
 	}
 	for _, tally := range c.MoreIDs {
-		if tally.N != m-MaxIDsKept || tally.Own != tally.N || tally.Empty != 0 {
-			t.Errorf("chat tally %+v; want %d more, all the call's own", tally, m-MaxIDsKept)
+		if tally.N != m-model.MaxIDsKept || tally.Own != tally.N || tally.Empty != 0 {
+			t.Errorf("chat tally %+v; want %d more, all the call's own", tally, m-model.MaxIDsKept)
 		}
 	}
 	if len(c.MoreIDs) != 2 {
@@ -83,7 +84,7 @@ func TestIDsBounded(t *testing.T) {
 	// repeats is kept.
 	renamed := bytes.Replace(repeatingChat(100), []byte(`"name":"f","arguments":" "}}]}}]}`+"\n\n"+`data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},`),
 		[]byte(`"name":"g","arguments":" "}}]}}]}`+"\n\n"+`data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":{},`), 1)
-	c = onlyCall(t, Assemble(renamed, capture.FormatSSE, Options{}))
+	c = onlyCall(t, model.Assemble(renamed, capture.FormatSSE, model.Options{}))
 	last := c.IDs[len(c.IDs)-1]
 	if last.Field != "name" || last.Value != "g" || last.Ordinal != 100 {
 		t.Errorf("last id kept %+v; want the rename to g at event 100", last)

@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
@@ -41,9 +43,9 @@ func TestManifestCaptures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := Assemble(data, capture.FormatAuto, Options{KeepEvents: true})
+			s := model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true})
 			rep := s.Report()
-			sameReportJSON(t, s, rep)
+			dialecttest.SameReportJSON(t, s, rep)
 			if rep.Dialect != row.Dialect {
 				t.Errorf("dialect = %s; want %s", rep.Dialect, row.Dialect)
 			}

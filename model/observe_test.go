@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
@@ -35,7 +36,7 @@ func TestFieldMatchesScan(t *testing.T) {
 		`"name":"n","input":{},"code":"c","refusal":"r","part":{},"usage":{},"usageMetadata":{},"promptFeedback":{},"role":"assistant","responseId":"r1","modelVersion":"g"}` + "\n\n"
 	streams := [][]byte{[]byte(all)}
 	for _, d := range []string{"responses", "chat", "anthropic"} {
-		data, _ := genStream(d, 32<<10)
+		data, _ := modeltest.GenStream(d, 32<<10)
 		streams = append(streams, data)
 	}
 	for _, data := range streams {

@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"cmp"
@@ -8,66 +8,9 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
-
-// wantOutputs is the reference for Session.ResponseItems: the items of
-// response r, sorted into output order from scratch.
-func wantOutputs(s *Session, r int) []*Item {
-	var out []*Item
-	for _, it := range s.Items {
-		if it.Response == r {
-			out = append(out, it)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *Item) int {
-		return cmp.Or(cmp.Compare(a.Choice, b.Choice), cmp.Compare(a.Position, b.Position), cmp.Compare(a.First, b.First))
-	})
-	return out
-}
-
-// checkOutputs holds ResponseItems, ItemsAsOf and Calls to the reference
-// order, for every response and for the items of none.
-func checkOutputs(t *testing.T, s *Session) {
-	t.Helper()
-	for r := -1; r < len(s.Responses); r++ {
-		if got, want := s.ResponseItems(r), wantOutputs(s, r); !slices.Equal(got, want) {
-			t.Fatalf("ResponseItems(%d) = %v; want %v", r, itemIndexes(got), itemIndexes(want))
-		}
-	}
-	var all, calls []*Item
-	for r := -1; r < len(s.Responses); r++ {
-		for _, it := range wantOutputs(s, r) {
-			all = append(all, it)
-			if it.IsCall() {
-				calls = append(calls, it)
-			}
-		}
-	}
-	if got := s.ItemsAsOf(-1); !slices.Equal(got, all) {
-		t.Fatalf("ItemsAsOf(-1) = %v; want %v", itemIndexes(got), itemIndexes(all))
-	}
-	if got := s.Calls(); !slices.Equal(got, calls) {
-		t.Fatalf("Calls() = %v; want %v", itemIndexes(got), itemIndexes(calls))
-	}
-	mid := s.Len() / 2
-	var asOf []*Item
-	for _, it := range all {
-		if it.First <= mid {
-			asOf = append(asOf, it)
-		}
-	}
-	if got := s.ItemsAsOf(mid); !slices.Equal(got, asOf) {
-		t.Fatalf("ItemsAsOf(%d) = %v; want %v", mid, itemIndexes(got), itemIndexes(asOf))
-	}
-}
-
-func itemIndexes(items []*Item) []int {
-	out := make([]int, len(items))
-	for i, it := range items {
-		out[i] = it.Index
-	}
-	return out
-}
 
 // reversedChatCalls is one Chat chunk per call, the tool-call indexes
 // counting down from n-1: each call belongs before every call so far.
@@ -130,11 +73,11 @@ func TestResponseItems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := NewSession(Options{KeepEvents: true})
+			s := model.NewSession(model.Options{KeepEvents: true})
 			fr := capture.NewFramer(capture.FormatAuto)
 			emit := func(f *capture.Frame) {
 				s.Add(f)
-				checkOutputs(t, s)
+				dialecttest.CheckOutputs(t, s)
 			}
 			fr.Feed([]byte(tt.in), capture.NoTime, emit)
 			fr.Finish(capture.NoTime, emit)
@@ -159,7 +102,7 @@ func TestResponseItemsOutOfRange(t *testing.T) {
 	s := assemble(t, chunk(`{"index":0,"delta":{"content":"A"}}`))
 	for _, r := range []int{-2, 1, 1 << 30} {
 		if got := s.ResponseItems(r); len(got) != 0 {
-			t.Errorf("ResponseItems(%d) = %v; want none", r, itemIndexes(got))
+			t.Errorf("ResponseItems(%d) = %v; want none", r, dialecttest.ItemIndexes(got))
 		}
 	}
 }

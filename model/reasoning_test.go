@@ -1,10 +1,12 @@
-package model
+package model_test
 
 import (
 	"reflect"
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 	"github.com/streamtap/streamtap/samples"
 )
 
@@ -49,13 +51,13 @@ func TestReportReasoning(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := Assemble(tc.stream, capture.FormatAuto, Options{})
+			s := model.Assemble(tc.stream, capture.FormatAuto, model.Options{})
 			rep := s.Report()
 			if !reflect.DeepEqual(rep.Reasoning, tc.reasoning) || !reflect.DeepEqual(rep.Text, tc.text) {
 				t.Errorf("reasoning = %#v, text = %#v; want %#v, %#v", rep.Reasoning, rep.Text, tc.reasoning, tc.text)
 			}
 			matchesEncoder(t, rep)
-			sameReportJSON(t, s, rep)
+			dialecttest.SameReportJSON(t, s, rep)
 		})
 	}
 }

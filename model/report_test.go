@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 	"github.com/streamtap/streamtap/model/jsonscan"
 )
 
@@ -17,27 +20,27 @@ import (
 func TestWriteJSONMatchesEncoder(t *testing.T) {
 	big := strings.Repeat("é\"\\\n\t<>&\u2028ok\x01\u009b\x7f\u202e", 9000) + "\xff" + strings.Repeat("€", 30000)
 	id := "call_1"
-	rep := CallsReport{
+	rep := model.CallsReport{
 		Dialect: "openai-chat",
-		Calls: []CallReport{
+		Calls: []model.CallReport{
 			{ID: &id, Name: "f", Arguments: big, Sources: map[string]string{"deltas": big + "x", "item_done": "small"}},
 			{Name: "g", Arguments: `\u0000streamtap\u00000\u0000streamtap\u0000`},
 			{Name: "h", Arguments: "{}", Step: 2, ProviderExecuted: true, Dynamic: true, Output: &big, Preliminary: 3, Error: big[:999], ApprovalID: "aitxt-\u2028"},
 		},
 		Steps: 4,
 		Text:  []string{big, "\x00streamtap\x000\x00streamtap\x00"},
-		TextSources: []TextSourcesReport{
+		TextSources: []model.TextSourcesReport{
 			{ItemID: "msg_1", Index: 2, Sources: map[string]string{"deltas": big, "text_done": "é\u2028<&>", "item_done": ""}},
 			{Choice: 3, Sources: nil},
 		},
-		Outcome: OutcomeReport{State: "completed"},
+		Outcome: model.OutcomeReport{State: "completed"},
 	}
-	others := []CallsReport{
-		{Dialect: "anthropic", Dialects: []string{"anthropic", "openai-chat"}, Calls: []CallReport{}, Text: big, Outcome: OutcomeReport{State: "cut", Detail: "no \u009b[2J message_stop\x9b\u2066"}},
+	others := []model.CallsReport{
+		{Dialect: "anthropic", Dialects: []string{"anthropic", "openai-chat"}, Calls: []model.CallReport{}, Text: big, Outcome: model.OutcomeReport{State: "cut", Detail: "no \u009b[2J message_stop\x9b\u2066"}},
 		{Dialect: "unknown", Calls: nil, Text: nil},
-		{Dialect: "gemini", Calls: []CallReport{{Name: "h", Arguments: "{}", Sources: map[string]string{}}}, Text: []string{}},
+		{Dialect: "gemini", Calls: []model.CallReport{{Name: "h", Arguments: "{}", Sources: map[string]string{}}}, Text: []string{}},
 	}
-	for _, r := range append([]CallsReport{rep}, others...) {
+	for _, r := range append([]model.CallsReport{rep}, others...) {
 		matchesEncoder(t, r)
 	}
 	if rep.Calls[0].Arguments != big {
@@ -52,8 +55,8 @@ func FuzzWriteJSON(f *testing.F) {
 	f.Add("", "\u2028\x00", "\xff\xfe", "", "", "", "", 7, "\t\"")
 	f.Add("\u0085", "\x7f", "\u009b31m", "\u202e", "\u2069", "\ufeff", "\x9b", 1, "\u200f")
 	f.Fuzz(func(t *testing.T, id, name, args, kind, itemID, srcKey, srcVal string, n int, text string) {
-		c := CallReport{Name: name, Arguments: args, Kind: kind, Status: kind + name, ItemID: itemID,
-			Choice: n, Index: -n, ArgumentsJSON: ArgsState([]byte(args), true).String(),
+		c := model.CallReport{Name: name, Arguments: args, Kind: kind, Status: kind + name, ItemID: itemID,
+			Choice: n, Index: -n, ArgumentsJSON: model.ArgsState([]byte(args), true).String(),
 			Step: n, Dynamic: n%2 == 0, ProviderExecuted: n%3 == 0, Preliminary: -n, Error: srcVal, ApprovalID: srcKey}
 		if n%5 == 0 {
 			c.Output = &text
@@ -64,12 +67,12 @@ func FuzzWriteJSON(f *testing.F) {
 		if srcKey != "" {
 			c.Sources = map[string]string{srcKey: srcVal, "deltas": args, "~": srcKey}
 		}
-		matchesEncoder(t, CallsReport{Dialect: kind, Calls: []CallReport{c, {}}, Text: text, Steps: n})
-		matchesEncoder(t, CallsReport{Dialect: name, Calls: []CallReport{c}, Text: []string{text, args}})
+		matchesEncoder(t, model.CallsReport{Dialect: kind, Calls: []model.CallReport{c, {}}, Text: text, Steps: n})
+		matchesEncoder(t, model.CallsReport{Dialect: name, Calls: []model.CallReport{c}, Text: []string{text, args}})
 	})
 }
 
-func matchesEncoder(t *testing.T, rep CallsReport) {
+func matchesEncoder(t *testing.T, rep model.CallsReport) {
 	t.Helper()
 	var encoded bytes.Buffer
 	enc := json.NewEncoder(&encoded)
@@ -92,31 +95,15 @@ func matchesEncoder(t *testing.T, rep CallsReport) {
 	}
 }
 
-// sameReportJSON holds Session.WriteReportJSON, which streams, to the
-// report it stands for.
-func sameReportJSON(t *testing.T, s *Session, rep CallsReport) {
-	t.Helper()
-	var want, got bytes.Buffer
-	if err := rep.WriteJSON(&want); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.WriteReportJSON(&got); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got.Bytes(), want.Bytes()) {
-		t.Fatalf("WriteReportJSON wrote\n%s\nReport().WriteJSON wrote\n%s", got.Bytes(), want.Bytes())
-	}
-}
-
 func TestWriteReportJSONGenerated(t *testing.T) {
 	for _, dialect := range []string{"responses", "chat", "anthropic"} {
-		data, want := genStream(dialect, 64<<10)
-		s := Assemble(data, capture.FormatAuto, Options{})
+		data, want := modeltest.GenStream(dialect, 64<<10)
+		s := model.Assemble(data, capture.FormatAuto, model.Options{})
 		rep := s.Report()
 		if len(rep.Calls) != len(want) {
 			t.Fatalf("%s: %d calls; want %d", dialect, len(rep.Calls), len(want))
 		}
-		sameReportJSON(t, s, rep)
+		dialecttest.SameReportJSON(t, s, rep)
 	}
 	// A call far over bigString, with escapes and multi-byte runes, is
 	// streamed from the assembled bytes; a second call's sources disagree.
@@ -128,13 +115,13 @@ func TestWriteReportJSONGenerated(t *testing.T) {
 		`data: {"type":"response.output_item.added","output_index":1,"item":{"id":"fc_2","type":"function_call","call_id":"c2","name":"g","arguments":""}}` + "\n\n" +
 		`data: {"type":"response.function_call_arguments.delta","item_id":"fc_2","output_index":1,"delta":` + string(args) + "}\n\n" +
 		`data: {"type":"response.function_call_arguments.done","item_id":"fc_2","output_index":1,"arguments":` + string(other) + "}\n\n"
-	s := Assemble([]byte(stream), capture.FormatAuto, Options{})
+	s := model.Assemble([]byte(stream), capture.FormatAuto, model.Options{})
 	rep := s.Report()
 	if len(rep.Calls) != 2 || rep.Calls[0].Arguments != big || rep.Calls[1].Sources == nil {
 		t.Fatalf("big calls not assembled: %d calls, sources %v", len(rep.Calls), rep.Calls[1].Sources != nil)
 	}
-	sameReportJSON(t, s, rep)
+	dialecttest.SameReportJSON(t, s, rep)
 	// A session with nothing in it still writes a whole document.
-	s = Assemble(nil, capture.FormatAuto, Options{})
-	sameReportJSON(t, s, s.Report())
+	s = model.Assemble(nil, capture.FormatAuto, model.Options{})
+	dialecttest.SameReportJSON(t, s, s.Report())
 }

@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
 
 // respMessage is a Responses stream with one message whose deltas spell
@@ -36,11 +38,11 @@ func respMessage(textDone, partDone, itemDone, terminal string) string {
 	return "data: " + strings.Join(evs, "\n\ndata: ") + "\n\n"
 }
 
-func onlyMessage(t *testing.T, s *Session) *Item {
+func onlyMessage(t *testing.T, s *model.Session) *model.Item {
 	t.Helper()
-	var msgs []*Item
+	var msgs []*model.Item
 	for _, it := range s.Items {
-		if it.Role == RoleMessage {
+		if it.Role == model.RoleMessage {
 			msgs = append(msgs, it)
 		}
 	}
@@ -61,7 +63,7 @@ func TestTextSources(t *testing.T) {
 	if !differ || !reflect.DeepEqual(src, want) {
 		t.Errorf("TextSourcesDisagree() = %v, %v; want %v", src, differ, want)
 	}
-	for n, v := range map[TextSourceName]string{TextDone: "Hello World!", TextPartDone: "Hello world", TextItemDone: "Hello wor", TextTerminal: "Hello world"} {
+	for n, v := range map[model.TextSourceName]string{model.TextDone: "Hello World!", model.TextPartDone: "Hello world", model.TextItemDone: "Hello wor", model.TextTerminal: "Hello world"} {
 		if got, ok := m.TextStatement(n); !ok || got.Value != v || got.Name != n.String() {
 			t.Errorf("TextStatement(%s) = %+v, %v; want %q", n, got, ok, v)
 		}
@@ -70,11 +72,11 @@ func TestTextSources(t *testing.T) {
 	if rep.Text != "Hello world" {
 		t.Errorf("text = %q; want the deltas as before", rep.Text)
 	}
-	wantRep := []TextSourcesReport{{ItemID: "msg_1", Choice: 0, Index: 0, Sources: want}}
+	wantRep := []model.TextSourcesReport{{ItemID: "msg_1", Choice: 0, Index: 0, Sources: want}}
 	if !reflect.DeepEqual(rep.TextSources, wantRep) {
 		t.Errorf("report text_sources = %+v; want %+v", rep.TextSources, wantRep)
 	}
-	sameReportJSON(t, s, rep)
+	dialecttest.SameReportJSON(t, s, rep)
 	var doc map[string]any
 	var buf bytes.Buffer
 	if err := s.WriteReportJSON(&buf); err != nil {
@@ -102,8 +104,8 @@ func TestTextSourcesAgree(t *testing.T) {
 		t.Errorf("calls --json names text_sources although they agree: %s", buf.String())
 	}
 	// Every source shares the one copy of the text.
-	done, _ := m.TextStatement(TextDone)
-	term, _ := m.TextStatement(TextTerminal)
+	done, _ := m.TextStatement(model.TextDone)
+	term, _ := m.TextStatement(model.TextTerminal)
 	if a, b := done.Value, term.Value; a != "Hello world" || b != a {
 		t.Errorf("sources %q, %q", a, b)
 	}
@@ -151,7 +153,7 @@ func TestAsOfDoneArgsDiffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := Assemble(data, capture.FormatAuto, Options{KeepEvents: true})
+	s := model.Assemble(data, capture.FormatAuto, model.Options{KeepEvents: true})
 	c := onlyCall(t, s)
 	const (
 		append_   = `{"path": "notes/todo.md", "text": "- buy milk\n", "mode": "append"}`

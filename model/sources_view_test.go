@@ -1,8 +1,11 @@
-package model
+package model_test
 
 import (
 	"bytes"
 	"testing"
+
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
 
 // viewSeeds are streams whose statements come in awkward orders: a .done
@@ -26,7 +29,7 @@ var viewSeeds = []string{
 
 // checkSourcesView holds the copy-free as-of queries to the ones that make
 // strings, for every item as of every event (and of the whole stream).
-func checkSourcesView(t *testing.T, s *Session) {
+func checkSourcesView(t *testing.T, s *model.Session) {
 	t.Helper()
 	for _, it := range s.Items {
 		for ord := -1; ord < s.Len(); ord++ {
@@ -37,7 +40,7 @@ func checkSourcesView(t *testing.T, s *Session) {
 			if want := it.FinalArgsAsOf(ord); v != want {
 				t.Fatalf("item %d: FinalArgsViewAsOf(%d) = %q; FinalArgsAsOf = %q", it.Index, ord, v, want)
 			}
-			if b != nil && it.paths == nil && !bytes.HasPrefix(it.Args.Bytes(), b) {
+			if b != nil && it.PathArgs() == nil && !bytes.HasPrefix(it.Args.Bytes(), b) {
 				t.Fatalf("item %d: FinalArgsViewAsOf(%d) = %q is no prefix of the arguments", it.Index, ord, b)
 			}
 			if _, want := it.SourcesAsOf(ord); it.SourcesDisagreeAsOf(ord) != want {
@@ -58,7 +61,7 @@ func FuzzSourcesView(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkSourcesView(t, assembleWithin(t, data, Options{KeepEvents: true}))
+		checkSourcesView(t, dialecttest.AssembleWithin(t, data, model.Options{KeepEvents: true}))
 	})
 }
 

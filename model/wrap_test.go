@@ -1,4 +1,4 @@
-package model
+package model_test
 
 import (
 	"encoding/base64"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
@@ -40,13 +42,13 @@ func TestWrappedChunks(t *testing.T) {
 			{Name: []byte(":event-type"), Value: []byte("chunk")},
 			{Name: []byte(":message-type"), Value: []byte("event")},
 		}, []byte(payload))
-		batchMatchesAdd(t, stream)
+		dialecttest.BatchMatchesAdd(t, stream, model.HoldsBatch)
 		// What the validator says of the payload is what the event says.
-		ev := Assemble(stream, capture.FormatAuto, Options{KeepEvents: true}).Events.At(0)
-		if invalid := ev.Flags&DecodeError != 0; invalid == json.Valid([]byte(payload)) {
+		ev := model.Assemble(stream, capture.FormatAuto, model.Options{KeepEvents: true}).Events.At(0)
+		if invalid := ev.Flags&model.DecodeError != 0; invalid == json.Valid([]byte(payload)) {
 			t.Errorf("payload %.40q…: decode error %v; json.Valid says %v", payload, invalid, !invalid)
 		}
 	}
-	sse, _ := genStream("anthropic", 64<<10)
-	batchMatchesAdd(t, modeltest.InvokeOf(sse))
+	sse, _ := modeltest.GenStream("anthropic", 64<<10)
+	dialecttest.BatchMatchesAdd(t, modeltest.InvokeOf(sse), model.HoldsBatch)
 }

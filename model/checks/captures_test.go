@@ -10,6 +10,7 @@ import (
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/internal/fixtures"
+	"github.com/streamtap/streamtap/model/internal/modeltest"
 )
 
 // captureFinding is a finding a real capture yields, with the reason it is
@@ -127,20 +128,9 @@ func capturesDir(t *testing.T) string {
 // manifestNotes reads the notes column of MANIFEST.tsv by file name.
 func manifestNotes(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "MANIFEST.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	notes := map[string]string{}
-	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-		if i == 0 {
-			continue
-		}
-		rec := strings.Split(line, "\t")
-		if len(rec) < 9 {
-			t.Fatalf("manifest line %d has %d fields", i+1, len(rec))
-		}
-		notes[rec[0]] = rec[8]
+	for _, r := range modeltest.ReadManifest(t, dir) {
+		notes[r.File] = r.Notes
 	}
 	return notes
 }

@@ -43,71 +43,6 @@ func allCases() []ruleCase {
 	return all
 }
 
-func TestRules(t *testing.T) {
-	t.Parallel()
-	for _, tc := range allCases() {
-		kind := "miss"
-		if tc.hit {
-			kind = "hit"
-		}
-		t.Run(tc.rule+"/"+kind+"/"+tc.name, func(t *testing.T) {
-			t.Parallel()
-			rep := checkCase(tc)
-			got := findings(rep, tc.rule)
-			if !tc.hit {
-				if len(got) > 0 {
-					t.Fatalf("Check(%s) = %v; want no %s finding", tc.name, got, tc.rule)
-				}
-				return
-			}
-			if len(got) == 0 {
-				t.Fatalf("Check(%s) has no %s finding; got %v\nstream:\n%s", tc.name, tc.rule, rep.Findings, tc.stream)
-			}
-			if tc.events != nil && !slices.Equal(got[0].Events, tc.events) {
-				t.Errorf("Check(%s) %s events = %v; want %v (%s)", tc.name, tc.rule, got[0].Events, tc.events, got[0].Message)
-			}
-			if tc.sev != nil && got[0].Severity != *tc.sev {
-				t.Errorf("Check(%s) %s severity = %s; want %s", tc.name, tc.rule, got[0].Severity, *tc.sev)
-			}
-			if got[0].Message == "" {
-				t.Errorf("Check(%s) %s has an empty message", tc.name, tc.rule)
-			}
-			if len(got[0].Events) == 0 && tc.rule != fNoData {
-				t.Errorf("Check(%s) %s names no event", tc.name, tc.rule)
-			}
-		})
-	}
-}
-
-// TestEveryRuleTested holds the table to the promise that every rule has a
-// stream that triggers it and a near miss that does not: the transport's
-// and the request's rules here, each dialect's in its package (its
-// TestEveryRuleTested, by dialecttest.EveryRuleTested).
-func TestEveryRuleTested(t *testing.T) {
-	hits, misses := map[string]int{}, map[string]int{}
-	for _, tc := range allCases() {
-		if ruleByID[tc.rule] == nil {
-			t.Errorf("case %s names unknown rule %s", tc.name, tc.rule)
-		}
-		if tc.hit {
-			hits[tc.rule]++
-		} else {
-			misses[tc.rule]++
-		}
-	}
-	for _, r := range Rules() {
-		if r.Dialect != "framing" && r.Dialect != "request" {
-			continue
-		}
-		if hits[r.ID] == 0 {
-			t.Errorf("rule %s has no triggering test stream", r.ID)
-		}
-		if misses[r.ID] == 0 {
-			t.Errorf("rule %s has no near-miss test stream", r.ID)
-		}
-	}
-}
-
 func TestRuleTable(t *testing.T) {
 	seen := map[string]bool{}
 	prefixes := map[string]bool{"framing": true, "request": true} // the transport's, the request's, and each dialect's short name
@@ -152,14 +87,6 @@ func TestBasesClean(t *testing.T) {
 			t.Errorf("%s base: outcome %v, findings %v; want completed and none", name, rep.Outcome, rep.Findings)
 		}
 	}
-}
-
-// checkCase checks a case's stream, with its request when it has one.
-func checkCase(tc ruleCase) Report {
-	if tc.request == "" {
-		return CheckBytes([]byte(tc.stream), capture.FormatAuto, Strict)
-	}
-	return checkWithRequest(tc.stream, tc.request, Strict)
 }
 
 // checkWithRequest checks a stream against the request body req.

@@ -1,65 +1,26 @@
-package checks
+package checks_test
 
 import (
-	"net/url"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/internal/fixtures"
 	"github.com/streamtap/streamtap/model"
+	"github.com/streamtap/streamtap/model/checks"
+	"github.com/streamtap/streamtap/model/internal/dialecttest"
 )
 
-// archiveSession is one exchange of a real cassette: its request and the
-// stream that answered it, modelled with a Checker given the request.
-type archiveSession struct {
-	name string
-	s    *model.Session
-	c    *Checker
-	req  *model.Request
-}
-
-// archiveSessions reads every cassette of testdata/requests and of
+// exchanges reads every cassette of testdata/requests and of
 // capture/testdata/import whose exchanges carry a JSON request, and
 // models each exchange against req(its request).
-func archiveSessions(t *testing.T, req func(*model.Request) *model.Request) []archiveSession {
+func exchanges(t *testing.T, req func(*model.Request) *model.Request) []dialecttest.Exchange {
 	t.Helper()
-	root := projectRoot(t)
-	files, _ := filepath.Glob(filepath.Join(root, "model", "checks", "testdata", "requests", "*.yaml"))
-	more, _ := filepath.Glob(filepath.Join(root, "capture", "testdata", "import", "*.yaml"))
-	var out []archiveSession
+	files, _ := filepath.Glob(fixtures.Path("model/checks/testdata/requests/*.yaml"))
+	more, _ := filepath.Glob(fixtures.Path("capture/testdata/import/*.yaml"))
+	var out []dialecttest.Exchange
 	for _, path := range append(files, more...) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ar, err := capture.ReadArchive(data, capture.FormatAuto, capture.ArchiveOptions{})
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		for i := range ar.Entries {
-			e := &ar.Entries[i]
-			p := ""
-			if u, err := url.Parse(e.URL); err == nil {
-				p = u.Path
-			}
-			r := model.ParseRequest(e.RequestBody, p)
-			if !r.Parsed {
-				continue
-			}
-			opts, c := Attach(model.Options{})
-			given := req(&r)
-			c.SetRequest(given)
-			s := model.NewSession(opts)
-			err := e.Source("x").Read(t.Context(), capture.ReadOptions{}, func(f *capture.Frame) error {
-				s.Add(f)
-				return nil
-			})
-			s.End(err)
-			out = append(out, archiveSession{name: filepath.Base(path) + " #" + strconv.Itoa(i+1), s: s, c: c, req: given})
-		}
+		out = append(out, dialecttest.Exchanges(t, path, req)...)
 	}
 	return out
 }
@@ -71,20 +32,20 @@ func archiveSessions(t *testing.T, req func(*model.Request) *model.Request) []ar
 // fire request/tool-undeclared for every client call.
 func TestRequestRulesOnRealArchives(t *testing.T) {
 	t.Parallel()
-	sessions := archiveSessions(t, func(r *model.Request) *model.Request { return r })
+	sessions := exchanges(t, func(r *model.Request) *model.Request { return r })
 	if len(sessions) < 8 {
 		t.Fatalf("%d exchanges with requests; want the cassettes' (at least 8)", len(sessions))
 	}
 	validated, server := 0, 0
 	for _, a := range sessions {
-		for _, f := range a.c.Report(a.s, Strict).Findings {
+		for _, f := range a.C.Report(a.S, checks.Strict).Findings {
 			if strings.HasPrefix(f.Rule, "request/") {
-				t.Errorf("%s: %s %v: %s; want no request finding on a real exchange", a.name, f.Rule, f.Events, f.Message)
+				t.Errorf("%s: %s %v: %s; want no request finding on a real exchange", a.Name, f.Rule, f.Events, f.Message)
 			}
 		}
-		validated += len(a.c.req.verdicts)
-		for _, it := range a.s.Calls() {
-			if serverCall(it) {
+		validated += checks.Validated(a.C)
+		for _, it := range a.S.Calls() {
+			if checks.ServerCall(it) {
 				server++
 			}
 		}
@@ -98,8 +59,8 @@ func TestRequestRulesOnRealArchives(t *testing.T) {
 	}
 
 	undeclared := 0
-	for _, a := range archiveSessions(t, func(*model.Request) *model.Request { return &model.Request{Parsed: true} }) {
-		undeclared += len(findings(a.c.Report(a.s, Strict), qUndeclared))
+	for _, a := range exchanges(t, func(*model.Request) *model.Request { return &model.Request{Parsed: true} }) {
+		undeclared += len(dialecttest.Findings(a.C.Report(a.S, checks.Strict), checks.QUndeclared))
 	}
 	if undeclared < 5 {
 		t.Errorf("%d undeclared findings against an empty request; want one per client call (at least 5)", undeclared)

@@ -60,6 +60,6 @@ func FuzzBedrock(f *testing.F) {
 			s.Shape(ev, i, nil)
 		}
 		dialecttest.CheckSourcesAsOf(t, s)
-		dialecttest.BatchMatchesAdd(t, stream)
+		dialecttest.BatchMatchesAdd(t, stream, nil)
 	})
 }

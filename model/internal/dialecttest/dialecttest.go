@@ -4,10 +4,12 @@
 // call's arguments as of any event are consistent, items are in output
 // order, the batched path equals Add), the shapes each event got, and the
 // runner of the rules' trigger and near-miss cases. It uses only the
-// exported API of model and model/checks; the core's own tests keep
-// versions of the invariants that also read its unexported state (and
-// cannot import this package, which imports the core). What needs no
-// session is in model/internal/modeltest. Only tests import it.
+// exported API of model and model/checks, so the core's external tests
+// (package model_test) use it too; what they check of the core's
+// unexported state comes through its export_test.go (model.HoldsBatch, a
+// Held). The core's internal tests cannot import it (it imports the
+// core). What needs no session is in model/internal/modeltest. Only tests
+// import it.
 package dialecttest
 
 import (
@@ -287,11 +289,18 @@ func CheckBenchStream(b *testing.B, data []byte, want []modeltest.Call) {
 	}
 }
 
-// assembleBatched assembles data as a pipelined reader does: reads of
+// Held reports whether a session still holds bytes of the batch it was
+// last handed: it must not once AddBatch returns, for the batch's memory is
+// reused. Only the core's own tests can tell (model.HoldsBatch, in its
+// export_test.go); nil checks nothing.
+type Held func(*model.Session) bool
+
+// AssembleBatched assembles data as a pipelined reader does: reads of
 // chunk bytes, one Batch per read, the frames picked by validate validated
 // by the batch and the rest by the session, and Batch memory reused. Each
-// frame the session adds is checked against the one the framer emitted.
-func assembleBatched(t *testing.T, data []byte, opts model.Options, chunk int, validate func(i int) bool) *model.Session {
+// frame the session adds is checked against the one the framer emitted,
+// and the session after each AddBatch against held.
+func AssembleBatched(t *testing.T, data []byte, opts model.Options, chunk int, validate func(i int) bool, held Held) *model.Session {
 	t.Helper()
 	s := model.NewSession(opts)
 	fr := capture.NewFramer(capture.FormatAuto)
@@ -320,6 +329,9 @@ func assembleBatched(t *testing.T, data []byte, opts model.Options, chunk int, v
 		if err != nil {
 			t.Fatal(err)
 		}
+		if held != nil && held(s) {
+			t.Fatal("the session holds a batch's bytes after AddBatch")
+		}
 		b.Reset()
 		b, spare = spare, b
 	}
@@ -335,9 +347,9 @@ func assembleBatched(t *testing.T, data []byte, opts model.Options, chunk int, v
 	return s
 }
 
-// sameSession fails when two sessions of the same stream differ in any
+// SameSession fails when two sessions of the same stream differ in any
 // event or in their report.
-func sameSession(t *testing.T, got, want *model.Session) {
+func SameSession(t *testing.T, got, want *model.Session) {
 	t.Helper()
 	if got.Len() != want.Len() || got.Events.Len() != want.Events.Len() {
 		t.Fatalf("%d events (%d kept); want %d (%d)", got.Len(), got.Events.Len(), want.Len(), want.Events.Len())
@@ -364,8 +376,8 @@ func sameSession(t *testing.T, got, want *model.Session) {
 
 // BatchMatchesAdd holds the batched path (Batch, AddBatch) to Add on
 // data, for every way a reader may split validation with the session and
-// reads of several sizes.
-func BatchMatchesAdd(t *testing.T, data []byte) {
+// reads of several sizes (held as in AssembleBatched).
+func BatchMatchesAdd(t *testing.T, data []byte, held Held) {
 	t.Helper()
 	shares := []struct {
 		name     string
@@ -379,8 +391,8 @@ func BatchMatchesAdd(t *testing.T, data []byte) {
 	want := model.Assemble(data, capture.FormatAuto, opts)
 	for _, share := range shares {
 		for _, chunk := range []int{7, 4096, len(data) + 1} {
-			got := assembleBatched(t, data, opts, chunk, share.validate)
-			t.Run(fmt.Sprintf("%s/reads of %d", share.name, chunk), func(t *testing.T) { sameSession(t, got, want) })
+			got := AssembleBatched(t, data, opts, chunk, share.validate, held)
+			t.Run(fmt.Sprintf("%s/reads of %d", share.name, chunk), func(t *testing.T) { SameSession(t, got, want) })
 		}
 	}
 }

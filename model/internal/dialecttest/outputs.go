@@ -29,7 +29,7 @@ func CheckOutputs(t *testing.T, s *model.Session) {
 	t.Helper()
 	for r := -1; r < len(s.Responses); r++ {
 		if got, want := s.ResponseItems(r), wantOutputs(s, r); !slices.Equal(got, want) {
-			t.Fatalf("ResponseItems(%d) = %v; want %v", r, itemIndexes(got), itemIndexes(want))
+			t.Fatalf("ResponseItems(%d) = %v; want %v", r, ItemIndexes(got), ItemIndexes(want))
 		}
 	}
 	var all, calls []*model.Item
@@ -42,10 +42,10 @@ func CheckOutputs(t *testing.T, s *model.Session) {
 		}
 	}
 	if got := s.ItemsAsOf(-1); !slices.Equal(got, all) {
-		t.Fatalf("ItemsAsOf(-1) = %v; want %v", itemIndexes(got), itemIndexes(all))
+		t.Fatalf("ItemsAsOf(-1) = %v; want %v", ItemIndexes(got), ItemIndexes(all))
 	}
 	if got := s.Calls(); !slices.Equal(got, calls) {
-		t.Fatalf("Calls() = %v; want %v", itemIndexes(got), itemIndexes(calls))
+		t.Fatalf("Calls() = %v; want %v", ItemIndexes(got), ItemIndexes(calls))
 	}
 	mid := s.Len() / 2
 	var asOf []*model.Item
@@ -55,11 +55,12 @@ func CheckOutputs(t *testing.T, s *model.Session) {
 		}
 	}
 	if got := s.ItemsAsOf(mid); !slices.Equal(got, asOf) {
-		t.Fatalf("ItemsAsOf(%d) = %v; want %v", mid, itemIndexes(got), itemIndexes(asOf))
+		t.Fatalf("ItemsAsOf(%d) = %v; want %v", mid, ItemIndexes(got), ItemIndexes(asOf))
 	}
 }
 
-func itemIndexes(items []*model.Item) []int {
+// ItemIndexes lists the items' indexes, for a message.
+func ItemIndexes(items []*model.Item) []int {
 	out := make([]int, len(items))
 	for i, it := range items {
 		out[i] = it.Index

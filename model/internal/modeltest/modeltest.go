@@ -1,12 +1,13 @@
 // Package modeltest holds what the tests of the model core, of its checks
 // and of each dialect's package (model/dialect/<d>) share and that needs
 // no session to build: streams made by hand (each dialect's SSE, JSON
-// lines and Bedrock event stream messages), the generated streams of the
-// benchmarks, the rows of the shared captures' MANIFEST.tsv, JSON
-// comparisons and the string literals of the model's source. It imports
-// neither model nor model/checks, so that their own (internal) tests may
-// import it as the dialects' tests do; what works on a session is in
-// model/internal/dialecttest. Only tests import it.
+// lines and Bedrock event stream messages), the fuzz targets' seeds, the
+// generated streams of the benchmarks, the rows of the shared captures'
+// MANIFEST.tsv, JSON comparisons and the string literals of the model's
+// source. It imports neither model nor model/checks, so that their own
+// internal tests may import it as well as their external ones and the
+// dialects'; what works on a session is in model/internal/dialecttest,
+// which only external tests can import. Only tests import it.
 package modeltest
 
 import (
