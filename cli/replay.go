@@ -25,6 +25,13 @@ terminal, or prints the plain timeline line by line as its time comes.
 --sample NAME plays an embedded sample instead of FILE; a stream without
 timing is served at once and played at a fixed pace.
 
+With --listen, several FILEs, a directory of recordings (proxy --record
+DIR), a HAR (proxy --save-har) or a cassette are a session: each request
+is answered by the first exchange not yet served with its method and path
+(and JSON-RPC method), the closest body first; a JSON-RPC response gets
+the id of the request that came. When none is left the answer is 404 with
+what was recorded, unless --reuse (docs/proxy.md).
+
 Breaking it on purpose, for a client's tests (docs/inject.md): --inject
 serves it with protocol defects ('streamtap inject --list'); with --listen,
 --fault breaks the transport of every request and --scenario FILE (YAML or
@@ -33,6 +40,8 @@ JSON) gives each request number its own faults and defects.
 
 type replayOptions struct {
 	file     string
+	files    []string // with --listen: a session's operands (isSession)
+	reuse    bool
 	sample   string
 	speed    float64
 	listen   string
@@ -50,6 +59,7 @@ func replayFlags(o *replayOptions) *flag.FlagSet {
 	fs := newFlagSet("replay")
 	fs.Float64Var(&o.speed, "speed", 1, "play at `N` times the recorded pace (2 is twice as fast)")
 	fs.StringVar(&o.listen, "listen", "", "serve the recording over HTTP on `ADDR` (host:port) instead of showing it")
+	fs.BoolVar(&o.reuse, "reuse", false, "with --listen and a session, serve a request that no exchange is left for the closest served one again, instead of 404")
 	fs.StringVar(&o.sample, "sample", "", "play the embedded sample `NAME` instead of FILE ('streamtap samples' lists them)")
 	fs.BoolVar(&o.reveal, "reveal", false, "on a terminal, show the timeline's rows only as the replay reaches them (v toggles it), as a live stream would")
 	fs.BoolVar(&o.keep, "keep-secrets", false, "do not redact credentials in the recorded HTTP headers")
@@ -70,8 +80,10 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 	switch {
 	case o.sample != "" && len(positional) > 0:
 		return o, fmt.Errorf("--sample %s and %s: give one input", o.sample, strings.Join(positional, " "))
-	case o.sample == "" && len(positional) != 1:
-		return o, errors.New("replay takes one FILE (a recording, or any stream) or --sample NAME")
+	case o.sample == "" && len(positional) == 0:
+		return o, errors.New("replay takes one FILE (a recording, or any stream) or --sample NAME; with --listen, a session: several FILEs, a directory, a HAR")
+	case len(positional) > 1 && o.listen == "":
+		return o, errors.New("replay plays one FILE; several (a session) are served with --listen ADDR")
 	}
 	if !(o.speed > 0) || o.speed > 1e6 {
 		return o, fmt.Errorf("--speed %v: want a number above 0", o.speed)
@@ -87,6 +99,16 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 	case o.scenario != "" && (len(o.faults) > 0 || o.inject != ""):
 		return o, errors.New("--scenario says what each request gets: give no --fault or --inject beside it")
 	}
+	if o.listen != "" && o.sample == "" && isSession(positional) {
+		o.files = positional
+		return o, nil
+	}
+	if o.reuse {
+		return o, errors.New("--reuse serves a session's exchanges again: give several FILEs, a directory or a HAR with --listen")
+	}
+	if len(positional) > 1 {
+		return o, fmt.Errorf("replay takes one FILE, not %d", len(positional))
+	}
 	if o.sample == "" {
 		if name, ok := sampleOperand(positional[0]); ok {
 			o.sample = name // sample:NAME where the FILE goes is --sample NAME
@@ -99,7 +121,7 @@ func parseReplayArgs(args []string) (replayOptions, error) {
 
 // replayCommand plays or serves a recording at its pace.
 func replayCommand() command {
-	return command{name: "replay", args: "FILE | --sample NAME", summary: "play a recording at its pace, or serve it as an endpoint",
+	return command{name: "replay", args: "FILE… | DIR | --sample NAME", summary: "play a recording at its pace, or serve it as an endpoint",
 		about: replayAbout, flags: func() *flag.FlagSet { return replayFlags(new(replayOptions)) }, run: runReplay}
 }
 
@@ -110,6 +132,9 @@ func runReplay(ctx context.Context, args []string, stdin *os.File, stdout, stder
 	o, err := parseReplayArgs(args)
 	if err != nil {
 		return usageError("replay", err)
+	}
+	if len(o.files) > 0 {
+		return serveSession(ctx, o, stderr)
 	}
 	if o.listen != "" {
 		if len(o.faults) > 0 || o.scenario != "" || o.inject != "" {

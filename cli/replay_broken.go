@@ -63,38 +63,14 @@ func injectFor(data []byte, list string, seed uint64, stderr io.Writer) ([]byte,
 // each set of defects the plan names, and package fault breaks the
 // transport of each request around proxy's Replay.
 func serveBroken(ctx context.Context, o replayOptions, stdin *os.File, stderr io.Writer) error {
-	var plan fault.Plan
-	if o.scenario != "" {
-		text, err := os.ReadFile(o.scenario)
-		if err != nil {
-			return commandError("replay", err)
-		}
-		if plan, err = fault.ParseScenario(text); err != nil {
-			return commandError("replay", fmt.Errorf("%s: %w", termtext.Safe(o.scenario), err))
-		}
-	} else {
-		var faults []fault.Fault
-		for _, list := range o.faults {
-			fs, err := fault.ParseList(list)
-			if err != nil {
-				return usageError("replay", err)
-			}
-			faults = append(faults, fs...)
-		}
-		var defects []string
-		if o.inject != "" {
-			if _, err := inject.ParseList(o.inject); err != nil {
-				return usageError("replay", err)
-			}
-			defects = strings.Split(o.inject, ",")
-		}
-		plan = fault.PlanOf(faults, defects)
+	plan, err := replayPlan(o)
+	if err != nil {
+		return err
 	}
 	// The stream is held in memory only to apply defects to it; a file
 	// served as it is is read from disk for each request, as replay does.
 	name, head := o.file, []byte(nil)
 	var data []byte
-	var err error
 	if o.sample != "" || slices.ContainsFunc(plan.Steps(), func(s fault.Step) bool { return len(s.Inject) > 0 }) {
 		if data, name, err = replayInput(ctx, o, stdin); err != nil {
 			return commandError("replay", err)
@@ -140,6 +116,38 @@ func serveBroken(ctx context.Context, o replayOptions, stdin *os.File, stderr io
 	warnExposed(stderr, ln, replayExposes)
 	fmt.Fprintf(stderr, "streamtap: replaying %s on http://%s (any path, %sx)\n", termtext.Safe(name), ln.Addr(), trimFloat(o.speed))
 	return proxy.ServeReplayHandler(ctx, ln, h, ro)
+}
+
+// replayPlan is what each request gets, from --scenario, or from --fault
+// and --inject.
+func replayPlan(o replayOptions) (fault.Plan, error) {
+	if o.scenario != "" {
+		text, err := os.ReadFile(o.scenario)
+		if err != nil {
+			return fault.Plan{}, commandError("replay", err)
+		}
+		plan, err := fault.ParseScenario(text)
+		if err != nil {
+			return fault.Plan{}, commandError("replay", fmt.Errorf("%s: %w", termtext.Safe(o.scenario), err))
+		}
+		return plan, nil
+	}
+	var faults []fault.Fault
+	for _, list := range o.faults {
+		fs, err := fault.ParseList(list)
+		if err != nil {
+			return fault.Plan{}, usageError("replay", err)
+		}
+		faults = append(faults, fs...)
+	}
+	var defects []string
+	if o.inject != "" {
+		if _, err := inject.ParseList(o.inject); err != nil {
+			return fault.Plan{}, usageError("replay", err)
+		}
+		defects = strings.Split(o.inject, ",")
+	}
+	return fault.PlanOf(faults, defects), nil
 }
 
 // dialectPeek is how much of a stream tells its dialect for the error

@@ -322,6 +322,33 @@ func TestSignalStalledSocket(t *testing.T) {
 		}
 		r.stop(syscall.SIGHUP, func() bool { return true }) // the client waits in the pause
 	})
+	t.Run("replay --listen of a session", func(t *testing.T) {
+		t.Parallel()
+		dir := filepath.Join(t.TempDir(), "session")
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(pausedRecording(t, first), filepath.Join(dir, "1-paused.sse")); err != nil {
+			t.Fatal(err)
+		}
+		call, _ := samples.Open("mcp-tools-call-progress")
+		if err := os.WriteFile(filepath.Join(dir, "2-call.sse"), call, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		addr := freeAddr(t)
+		r := start(t, nil, "replay", "--listen", addr, "--speed", "0.01", dir)
+		waitListening(t, addr)
+		resp, err := http.Get("http://" + addr + "/v1/responses")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		got := make([]byte, len(first))
+		if _, err := io.ReadFull(resp.Body, got); err != nil {
+			t.Fatal(err)
+		}
+		r.stop(syscall.SIGTERM, func() bool { return true }) // the client waits in the pause
+	})
 	t.Run("replay", func(t *testing.T) {
 		t.Parallel()
 		rec := pausedRecording(t, first)

@@ -50,6 +50,10 @@ type Recorded struct {
 	// modelled once as it is loaded: what a request that was sent all of
 	// it logs, as the proxy logs a stream it passed on.
 	outcome string
+	// req is the recorded request, what a session's requests are matched
+	// with (replay_session.go); a stream recorded without its request
+	// answers any.
+	req replayRequest
 }
 
 // chunkReader gives a body a chunk at a time, each with its recorded
@@ -70,6 +74,13 @@ func (rc *Recorded) Err() error { return rc.refused }
 // the file is opened again for each request.
 func LoadReplay(ctx context.Context, path string) (*Recorded, error) {
 	return loadReplay(ctx, path, func() (io.ReadCloser, error) { return os.Open(path) })
+}
+
+// LoadReplayFrom is LoadReplay for a recording that open gives from its
+// start each time it is called: an archive's entry, written as a
+// recording when a request asks for it (capture.Entry.WriteRecording).
+func LoadReplayFrom(ctx context.Context, name string, open func() (io.ReadCloser, error)) (*Recorded, error) {
+	return loadReplay(ctx, name, open)
 }
 
 // ReplayData is LoadReplay for bytes held in memory (a sample). A plain
@@ -109,7 +120,7 @@ func loadReplay(ctx context.Context, name string, open func() (io.ReadCloser, er
 		ob.feed(rr.Format(), c.Data)
 	}
 	rec := &capture.Recording{Exchange: *rr.Exchange(), Format: rr.Format(), BadTimes: rr.BadTimes()}
-	rc := &Recorded{Name: name, outcome: ob.state(rr.Format())}
+	rc := &Recorded{Name: name, outcome: ob.state(rr.Format()), req: recordedRequest(rr.Exchange())}
 	rc.warnings, rc.refused = CheckReplay(rec)
 	rc.status, rc.header, _, _ = replayHead(rec)
 	rc.body = func() (chunkReader, io.Closer, error) {
@@ -143,7 +154,7 @@ func plainReplay(name string, open func() (io.ReadCloser, error)) (*Recorded, er
 		return nil, err
 	}
 	format := capture.DetectFormat(head)
-	rc := &Recorded{Name: name, status: http.StatusOK, header: capture.FormatHeader(format)}
+	rc := &Recorded{Name: name, status: http.StatusOK, header: capture.FormatHeader(format), req: replayRequest{any: true}}
 	if rc.outcome, err = plainOutcome(format, open); err != nil {
 		return nil, err
 	}
@@ -206,51 +217,62 @@ func ServeReplayHandler(ctx context.Context, ln net.Listener, h http.Handler, o 
 // has come. A recording CheckReplay refuses is answered 502 with why.
 func Replay(rc *Recorded, o ReplayOptions) http.Handler {
 	var n atomic.Int64
-	speed := cmp.Or(o.Speed, 1)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := n.Add(1)
 		start := time.Now()
-		logf := func(format string, args ...any) {
-			if o.Log != nil {
-				o.Log.Printf("replay #%d %s %s "+format, append([]any{id, r.Method, termtext.Safe(capture.RedactURL(r.URL.RequestURI()))}, args...)...)
-			}
-		}
 		if state, status, err := discardBody(w, r, o.BodyTimeout); err != nil {
-			logf("%d outcome=%s error=%q", status, state, err.Error())
+			replayLog(o, id, r)("%d outcome=%s error=%q", status, state, err.Error())
 			w.Header().Set("Connection", "close")
 			http.Error(w, "streamtap replay: reading the request body failed: "+state, status)
 			return
 		}
-		if rc.refused != nil {
-			http.Error(w, "streamtap replay: "+rc.refused.Error(), http.StatusBadGateway)
-			logf("%d outcome=refused", http.StatusBadGateway)
-			return
-		}
-		if r.Method == http.MethodHead { // the head alone: no body to read through
-			for k, vs := range rc.header {
-				w.Header()[k] = slices.Clone(vs)
-			}
-			w.WriteHeader(rc.status)
-			logf("%d bytes=0 dur=%.3fs outcome=head", rc.status, time.Since(start).Seconds())
-			return
-		}
-		body, closer, err := rc.body()
-		if err != nil {
-			http.Error(w, "streamtap replay: "+err.Error(), http.StatusInternalServerError)
-			logf("%d outcome=unreadable error=%q", http.StatusInternalServerError, err.Error())
-			return
-		}
-		defer closer.Close()
-		sent, outcome := play(r.Context(), w, rc, body, start, speed)
-		logf("%d bytes=%d dur=%.3fs outcome=%s", rc.status, sent, time.Since(start).Seconds(), outcome)
+		serveRecorded(w, r, rc, o, id, start, nil)
 	})
+}
+
+// replayLog returns what logs a line of request id, r, to o.Log.
+func replayLog(o ReplayOptions, id int64, r *http.Request) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		if o.Log != nil {
+			o.Log.Printf("replay #%d %s %s "+format, append([]any{id, r.Method, termtext.Safe(capture.RedactURL(r.URL.RequestURI()))}, args...)...)
+		}
+	}
+}
+
+// serveRecorded answers request id (r, its body read) with rc, each
+// chunk of the body passed through edit when edit is not nil, and logs
+// the line that ends with its outcome.
+func serveRecorded(w http.ResponseWriter, r *http.Request, rc *Recorded, o ReplayOptions, id int64, start time.Time, edit func([]byte) []byte) {
+	logf := replayLog(o, id, r)
+	if rc.refused != nil {
+		http.Error(w, "streamtap replay: "+rc.refused.Error(), http.StatusBadGateway)
+		logf("%d outcome=refused", http.StatusBadGateway)
+		return
+	}
+	if r.Method == http.MethodHead { // the head alone: no body to read through
+		for k, vs := range rc.header {
+			w.Header()[k] = slices.Clone(vs)
+		}
+		w.WriteHeader(rc.status)
+		logf("%d bytes=0 dur=%.3fs outcome=head", rc.status, time.Since(start).Seconds())
+		return
+	}
+	body, closer, err := rc.body()
+	if err != nil {
+		http.Error(w, "streamtap replay: "+err.Error(), http.StatusInternalServerError)
+		logf("%d outcome=unreadable error=%q", http.StatusInternalServerError, err.Error())
+		return
+	}
+	defer closer.Close()
+	sent, outcome := play(r.Context(), w, rc, body, start, cmp.Or(o.Speed, 1), edit)
+	logf("%d bytes=%d dur=%.3fs outcome=%s", rc.status, sent, time.Since(start).Seconds(), outcome)
 }
 
 // play writes the head and the body's chunks, each at its time. Chunks
 // already due go out together: the response is flushed before each wait
 // and at the end, not after every chunk (a recording without times is
 // written at once, not an event per write).
-func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkReader, start time.Time, speed float64) (sent int64, outcome string) {
+func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkReader, start time.Time, speed float64, edit func([]byte) []byte) (sent int64, outcome string) {
 	for k, vs := range rc.header {
 		w.Header()[k] = slices.Clone(vs)
 	}
@@ -285,7 +307,11 @@ func play(ctx context.Context, w http.ResponseWriter, rc *Recorded, body chunkRe
 				return sent, "client-canceled"
 			}
 		}
-		k, err := w.Write(c.Data)
+		data := c.Data
+		if edit != nil {
+			data = edit(data)
+		}
+		k, err := w.Write(data)
 		sent += int64(k)
 		if err != nil {
 			return sent, "client-canceled"

@@ -20,6 +20,7 @@ ANTHROPIC=1.17.0
 AI=7.0.185
 AI_OPENAI=4.0.126
 AI_ANTHROPIC=4.0.112
+MCP_SDK=1.32.2
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/streamtap-clients.XXXXXX")
@@ -30,7 +31,7 @@ cd "$tmp"
 npm init -y >/dev/null
 npm install --no-audit --no-fund --save-exact --loglevel=error \
 	"node@$NODE_VERSION" "openai@$OPENAI" "@anthropic-ai/sdk@$ANTHROPIC" \
-	"ai@$AI" "@ai-sdk/openai@$AI_OPENAI" "@ai-sdk/anthropic@$AI_ANTHROPIC" >&2
+	"ai@$AI" "@ai-sdk/openai@$AI_OPENAI" "@ai-sdk/anthropic@$AI_ANTHROPIC" "@modelcontextprotocol/sdk@$MCP_SDK" >&2
 node="$tmp/node_modules/.bin/node"
 "$node" --version >/dev/null
 cp "$root/scripts/clientmatrix/driver.mjs" "$tmp/"
@@ -39,7 +40,7 @@ echo "building streamtap" >&2
 cd "$root"
 go build -o "$tmp/streamtap" .
 
-versions="openai $OPENAI, @anthropic-ai/sdk $ANTHROPIC, ai $AI with @ai-sdk/openai $AI_OPENAI and @ai-sdk/anthropic $AI_ANTHROPIC, on Node $("$node" --version | tr -d v)"
+versions="openai $OPENAI, @anthropic-ai/sdk $ANTHROPIC, ai $AI with @ai-sdk/openai $AI_OPENAI and @ai-sdk/anthropic $AI_ANTHROPIC, @modelcontextprotocol/sdk $MCP_SDK, on Node $("$node" --version | tr -d v)"
 go run ./scripts/clientmatrix -bin "$tmp/streamtap" -node "$node" -dir "$tmp" \
 	-out docs/clients.md -notes scripts/clientmatrix/notes.md \
 	-versions "$versions" -cmdline "bash scripts/client-matrix.sh $*" "$@"

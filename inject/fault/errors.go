@@ -42,6 +42,15 @@ func ErrorAnswer(d model.Dialect, status int) (http.Header, []byte) {
 		return h, []byte(`{"error":{"code":` + strconv.Itoa(status) + `,"message":` + q(msg) + `,"status":` + q(st) + `}}`)
 	case "ollama":
 		return h, []byte(`{"error":` + q(msg) + `}`)
+	case "mcp":
+		// What the MCP TypeScript SDK's server answers an error before
+		// dispatch with: a JSON-RPC error with no id (-32001 for a session
+		// it does not know, -32000 for anything else).
+		code := "-32000"
+		if status == http.StatusNotFound {
+			code = "-32001"
+		}
+		return h, []byte(`{"jsonrpc":"2.0","error":{"code":` + code + `,"message":` + q(msg) + `},"id":null}`)
 	case "bedrock-converse", "bedrock-invoke":
 		typ := map[int]string{400: "ValidationException", 403: "AccessDeniedException", 401: "UnrecognizedClientException",
 			429: "ThrottlingException", 503: "ServiceUnavailableException", 529: "ServiceUnavailableException"}[status]

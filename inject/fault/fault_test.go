@@ -386,6 +386,8 @@ func TestStatus(t *testing.T) {
 		{"status:401:2", dialect("openai-chat"), 401, "", `"code":"invalid_api_key"`},
 		{"status:503:2", dialect("gemini"), 503, "", `"status":"UNAVAILABLE"`},
 		{"status:429:2", dialect("bedrock-converse"), 429, "1", `{"message":`},
+		{"status:429:2", dialect("mcp"), 429, "1", `{"jsonrpc":"2.0","error":{"code":-32000,"message":"Rate limit reached. Please try again later."},"id":null}`},
+		{"status:404:2", dialect("mcp"), 404, "", `"code":-32001`},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
 			t.Parallel()

@@ -30,6 +30,11 @@ type Options struct {
 	// hold it (nor a hijacked connection, which the server no longer
 	// sees).
 	Done <-chan struct{}
+	// Number, when set, gives a request's number (from 1) when a handler
+	// in front of Handler numbers the requests (replay of a session), so
+	// that the plan's steps and the log count as it does; 0 leaves the
+	// count to Handler.
+	Number func(*http.Request) int64
 }
 
 // ErrCut is what a write returns once a fault cut the connection: the
@@ -43,6 +48,11 @@ func Handler(p Plan, next func(Step) http.Handler, opt Options) http.Handler {
 	var n atomic.Int64
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		k := n.Add(1)
+		if opt.Number != nil {
+			if m := opt.Number(r); m > 0 {
+				k = m
+			}
+		}
 		step := p.For(int(k))
 		if opt.Log != nil && !step.IsZero() {
 			opt.Log("request #%d: %s", k, describe(step))

@@ -1,6 +1,7 @@
 // driver.mjs runs one real client against one stream that streamtap
 // replay serves, and prints what the client made of it as one JSON line:
-// {"ok":true,"text":…,"calls":[{"name":…,"args":…}],"requests":N} or
+// {"ok":true,"text":…,"calls":[{"name":…,"args":…}],"requests":N} (the
+// MCP client adds "onerror") or
 // {"ok":false,"error":{"name":…,"message":…},"requests":N}. A client that
 // never returns is killed by the harness (main.go) and reported as a hang;
 // a process that dies without printing is a crash.
@@ -11,6 +12,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import { streamText, tool, jsonSchema, AbstractChat, DefaultChatTransport, isToolUIPart, getToolName } from "ai";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createAnthropic } from "@ai-sdk/anthropic";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const spec = JSON.parse(process.argv[2]);
 let requests = 0;
@@ -160,7 +163,35 @@ async function aisdkUI() {
   return { text, calls, finish };
 }
 
+// mcp is an MCP client calling one tool: the TypeScript SDK's Client over
+// StreamableHTTPClientTransport, against a replayed session (initialize,
+// notifications/initialized, its GET, then the tools/call). Its result is
+// the tool result's text (content, then structuredContent); its finish says
+// result or isError, how many progress notifications reached onprogress,
+// and which errors onerror reported (the SDK reports a message it cannot
+// parse there and reads on); onerror holds their messages.
+async function mcp() {
+  const transport = new StreamableHTTPClientTransport(new URL(spec.baseURL + "/mcp"), { fetch: countingFetch });
+  const client = new Client({ name: "streamtap-client-matrix", version: "1.0.0" });
+  const errors = [];
+  client.onerror = (e) => errors.push(errorOf(e));
+  let progress = 0;
+  await client.connect(transport);
+  const r = await client.callTool({ name: spec.tools[0], arguments: spec.arguments }, undefined, {
+    onprogress: () => {
+      progress++;
+    },
+  });
+  let text = (r.content ?? []).map((c) => (c.type === "text" ? c.text : "[" + c.type + "]")).join("\n");
+  if (r.structuredContent !== undefined) text += " " + JSON.stringify(r.structuredContent);
+  let finish = (r.isError ? "isError" : "result") + ", " + progress + " progress";
+  if (errors.length > 0) finish += ", onerror " + errors.map((e) => e.name).join(", ");
+  const onerror = errors.map((e) => e.name + ": " + e.message.replace(/\s+/g, " ").slice(0, 160)).join("; ");
+  return { text, calls: [], finish, onerror };
+}
+
 const clients = {
+  mcp,
   "openai-chat": openaiChat,
   "openai-responses": openaiResponses,
   anthropic,

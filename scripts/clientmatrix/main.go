@@ -1,6 +1,7 @@
 // Command clientmatrix runs real clients (the official OpenAI and
-// Anthropic Node SDKs, the AI SDK's providers, and on the app leg the AI
-// SDK's chat client) against every protocol
+// Anthropic Node SDKs, the AI SDK's providers, on the app leg the AI
+// SDK's chat client, and the MCP TypeScript SDK's client calling a tool
+// in a replayed MCP session) against every protocol
 // defect and transport fault of streamtap that applies to them, served by
 // `streamtap replay --listen --inject/--fault`, and writes what each
 // client did as a table (docs/clients.md). scripts/client-matrix.sh
@@ -45,7 +46,23 @@ var clients = []client{
 	{"anthropic", "@anthropic-ai/sdk (messages.stream)", "anthropic", []string{"anthropic-text-then-tool", "anthropic-thinking-then-tool"}},
 	{"ai-anthropic", "ai + @ai-sdk/anthropic", "anthropic", []string{"anthropic-text-then-tool", "anthropic-thinking-then-tool"}},
 	{"aisdk-ui", "ai (AbstractChat + DefaultChatTransport)", "aisdk-ui", []string{"aisdk-ui-call-output", "aisdk-ui-two-steps"}},
+	{"mcp", "@modelcontextprotocol/sdk (Client + StreamableHTTPClientTransport)", "mcp", []string{"mcp-tools-call-progress"}},
 }
+
+// An MCP client needs a session, not one stream: it is served
+// mcpSession (docs/examples/mcp-session: initialize, the initialized
+// notification, a GET answered 405, tools/list, and the sample
+// mcp-tools-call-progress as mcpCall), with replay --listen DIR. A defect
+// is applied to the tools/call's recording alone (streamtap inject), so
+// that its row says what the call's defect did, not initialize's; a
+// transport fault breaks every request of the session, as --fault does.
+const (
+	mcpSession = "docs/examples/mcp-session"
+	mcpCall    = "20261124T094107-0005-POST-mcp.sse"
+)
+
+// mcpArguments are the arguments of the sample's call.
+var mcpArguments = map[string]any{"repo": "acme/billing-service", "paths": []string{"src/", "docs/"}}
 
 // faults are the transport faults every client meets; each is served on
 // the client's first sample.
@@ -64,8 +81,11 @@ type result struct {
 	Finish   any      `json:"finish"`
 	Requests int      `json:"requests"`
 	Error    *errInfo `json:"error"`
-	hang     bool
-	crash    string
+	// Onerror is what the MCP client's onerror reported on the way (it
+	// reads on after a message it cannot parse), for the details.
+	Onerror string `json:"onerror"`
+	hang    bool
+	crash   string
 }
 
 // call is a tool call as the client left it. State and Output only the
@@ -264,11 +284,53 @@ func (r *runner) baseline(c client, sample string) result {
 
 var listening = regexp.MustCompile(`on (http://\S+)`)
 
+// mcpServed is the session an MCP client is served, with the defect of
+// args applied to its tools/call (sample), in a new folder; and the
+// replay arguments that serve it, the faults of args kept.
+func (r *runner) mcpServed(sample string, args []string) (replay []string, dir string) {
+	dir, err := os.MkdirTemp("", "streamtap-mcp-session-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	files, err := os.ReadDir(mcpSession)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(mcpSession, f.Name()))
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f.Name()), b, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	replay = []string{"replay", dir}
+	for i := 0; i < len(args); i += 2 {
+		if args[i] != "--inject" {
+			replay = append(replay, args[i], args[i+1])
+			continue
+		}
+		if b, err := exec.Command(r.bin, "inject", args[i+1], "sample:"+sample, "-o", filepath.Join(dir, mcpCall), "--force").CombinedOutput(); err != nil {
+			log.Fatalf("inject %s into %s: %v\n%s", args[i+1], sample, err, b)
+		}
+	}
+	return replay, dir
+}
+
 // run serves the sample with args through replay and runs the client.
 func (r *runner) run(c client, sample string, args []string) result {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	srv := exec.CommandContext(ctx, r.bin, append([]string{"replay", "--sample", sample, "--listen", "127.0.0.1:0", "--speed", "1000"}, args...)...)
+	replay := append([]string{"replay", "--sample", sample}, args...)
+	extra := map[string]any{}
+	if c.dialect == "mcp" {
+		var dir string
+		replay, dir = r.mcpServed(sample, args)
+		defer os.RemoveAll(dir)
+		extra["arguments"] = mcpArguments
+	}
+	srv := exec.CommandContext(ctx, r.bin, append(replay, "--listen", "127.0.0.1:0", "--speed", "1000")...)
 	srv.Cancel = func() error { return srv.Process.Signal(os.Interrupt) }
 	stderr, _ := srv.StderrPipe()
 	if err := srv.Start(); err != nil {
@@ -287,7 +349,8 @@ func (r *runner) run(c client, sample string, args []string) result {
 		}
 	}
 	go func() { _, _ = io.Copy(io.Discard, br) }()
-	spec, _ := json.Marshal(map[string]any{"client": c.id, "baseURL": base, "tools": r.toolsOf(sample)})
+	extra["client"], extra["baseURL"], extra["tools"] = c.id, base, r.toolsOf(sample)
+	spec, _ := json.Marshal(extra)
 	drv := exec.Command(r.node, filepath.Join(r.dir, "driver.mjs"), string(spec))
 	drv.Dir = r.dir
 	var so bytes.Buffer
@@ -357,7 +420,7 @@ func classify(base, got result, hang time.Duration) cell {
 	case got.crash != "":
 		return cell{"💥 crash", got.crash}
 	case !got.OK:
-		return cell{"✗ " + got.Error.Name, got.Error.Message + requests(got)}
+		return cell{"✗ " + got.Error.Name, got.Error.Message + requests(base, got)}
 	}
 	var notes []string
 	sameCalls := len(base.Calls) == len(got.Calls)
@@ -410,18 +473,23 @@ func classify(base, got result, hang time.Duration) cell {
 			notes = append(notes, "finish "+finish(got.Finish))
 		}
 	}
+	if got.Onerror != "" {
+		detail = strings.TrimSpace(detail + " onerror: " + got.Onerror)
+	}
 	if len(notes) == 0 {
 		v := "✓"
-		if got.Requests > 1 {
+		if got.Requests > max(1, base.Requests) {
 			v = fmt.Sprintf("✓ (%d requests)", got.Requests)
 		}
 		return cell{v, detail}
 	}
-	return cell{"⚠ " + strings.Join(notes, ", "), detail + requests(got)}
+	return cell{"⚠ " + strings.Join(notes, ", "), detail + requests(base, got)}
 }
 
-func requests(r result) string {
-	if r.Requests > 1 {
+// requests says how many requests the client sent, when it sent more than
+// for the clean stream (and more than one): it retried.
+func requests(base, r result) string {
+	if r.Requests > max(1, base.Requests) {
 		return fmt.Sprintf(" (%d requests)", r.Requests)
 	}
 	return ""
@@ -444,12 +512,13 @@ func write(path string, cs []client, rows map[string][]string, summaries map[str
 	fmt.Fprintf(&b, "- **Clients:** %s\n", versions)
 	fmt.Fprintf(&b, "- **Command:** `%s`\n", cmdline)
 	fmt.Fprintf(&b, "- **Cases:** %d, each against the clean sample's result (the same request, the same client).\n\n", cases)
-	fmt.Fprintf(&b, "Legend: ✓ the same calls (names and parsed arguments), text and finish reason as from the clean stream (with the number of requests when the client retried); ⚠ it returned without an error but with wrong arguments, other or missing calls, other text, or another finish reason (which an agent loop reads to decide whether to run the calls); ✗ it raised the error named; ⏳ it had not returned %d s after its request; 💥 the process died. Details below each table. Each client uses its defaults (retries included) and the helper that assembles the final message: `finalChatCompletion()`, `finalResponse()`, `finalMessage()`, and the AI SDK's `streamText` full stream; on the app leg, the AI SDK's chat client as `useChat` runs it without React (`AbstractChat` with `DefaultChatTransport`, its final assistant message, whose tool parts' state and output are compared too).\n\n", hang)
+	fmt.Fprintf(&b, "Legend: ✓ the same calls (names and parsed arguments), text and finish reason as from the clean stream (with the number of requests when the client retried); ⚠ it returned without an error but with wrong arguments, other or missing calls, other text, or another finish reason (which an agent loop reads to decide whether to run the calls); ✗ it raised the error named; ⏳ it had not returned %d s after its request; 💥 the process died. Details below each table. Each client uses its defaults (retries included) and the helper that assembles the final message: `finalChatCompletion()`, `finalResponse()`, `finalMessage()`, and the AI SDK's `streamText` full stream; on the app leg, the AI SDK's chat client as `useChat` runs it without React (`AbstractChat` with `DefaultChatTransport`, its final assistant message, whose tool parts' state and output are compared too); for MCP, the TypeScript SDK's `Client` connecting over `StreamableHTTPClientTransport` and calling one tool (`callTool` with `onprogress`) in a session `replay --listen` serves from [docs/examples/mcp-session](examples/mcp-session) ([Replaying a whole session](proxy.md#replaying-a-whole-session)): its text is the tool result's content and `structuredContent`, its finish whether the result is an error, how many progress notifications reached `onprogress` and what `onerror` reported; a defect is applied to the `tools/call`'s stream alone, a fault to every request of the session (`initialize` included).\n\n", hang)
 	sections := []struct{ key, title string }{
 		{"openai-chat", "OpenAI Chat Completions"},
 		{"openai-responses", "OpenAI Responses"},
 		{"anthropic", "Anthropic Messages"},
 		{"aisdk-ui", "AI SDK UI message stream (the app leg)"},
+		{"mcp", "MCP streamable HTTP (a tools/call in a replayed session)"},
 		{"faults", "Transport faults (every client, on its first sample)"},
 	}
 	for _, sec := range sections {
