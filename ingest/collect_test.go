@@ -17,7 +17,7 @@ import (
 // limit followed the heap that held the framer's last two buffers while
 // it copied one into the other, so the model's copies of a 50 MB frame
 // were allocated beside the framer's old 32 MiB: calls --json on a 50 MB
-// event peaked at 132 MiB, 109 MiB with the collection. Here, with the
+// event peaked at 129 MiB, 107 MiB with the collection. Here, with the
 // collector left off but for the hand-over's own collections, the heap
 // holds a 20 MB frame's buffer (32 MiB) when the frame is modelled, and
 // not the 16, 8, 4 … MiB it grew from. Not parallel: it measures the

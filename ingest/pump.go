@@ -34,8 +34,8 @@ const LendAbove = 1 << 20
 // limit of the commands and the proxy follows the heap the last
 // collection found live, which then held both: the model's copies of the
 // frame (its arguments, its text) were allocated beside the framer's
-// outgrown buffers (31 MiB of them for a 50 MB frame) whenever no
-// collection came between.
+// outgrown buffers (the last of them 32 MiB for a 50 MB frame) whenever
+// no collection came between.
 const CollectAbove = 16 << 20
 
 // collectBefore frees what the framer outgrew on its way to a frame of

@@ -57,7 +57,7 @@ type session struct {
 	headAt     time.Duration
 	firstByte  time.Duration
 	firstEvent time.Duration
-	largest    int             // the size of the largest frame (ingest.CollectAbove)
+	largest    int             // the size of the largest frame, for ingest.CollectAbove
 	fr         *capture.Framer // set when the response head arrived
 	inline     *ingest.Inline
 	rec        *capture.Recorder
