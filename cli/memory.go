@@ -23,6 +23,9 @@ const (
 	// diffHeap holds two sessions with their events, each within the
 	// headless budget.
 	diffHeap = 2*headlessHeap + 16<<20
+	// proxyHeap is the proxy's: an idle proxy holds a few MiB, and each
+	// stream passing holds its largest event and what its model keeps.
+	proxyHeap = headlessHeap
 )
 
 // liveHeadroom is how far above the live heap the limit stays, as a

@@ -232,6 +232,12 @@ func runProxy(ctx context.Context, args []string, _ *os.File, stdout, stderr io.
 	if err != nil {
 		return usageError("proxy", err)
 	}
+	// Set before it listens. Without a limit the collector let the heap
+	// grow to twice what its last collection found live: a stream of 50
+	// MB events holds 112 MiB while one passes (its framer's buffer and
+	// the arguments), so the next stream's buffers were allocated beside
+	// the last one's garbage (236 MB peak RSS).
+	keepHeapNear(proxyHeap)
 	rf := &ruleFlags{configs: suite.Configs{PassedOver: func(path, why string) {
 		o.passed = append(o.passed, passedFile{path, why})
 	}}}

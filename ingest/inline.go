@@ -43,6 +43,7 @@ func NewInline(live *model.Live, keepRaw bool) *Inline {
 func (in *Inline) Frame(f *capture.Frame) {
 	if len(f.Raw) > LendAbove {
 		in.flush()
+		collectBefore(f)
 		s := in.live.Lock()
 		s.Add(f) // f's bytes are valid until Frame returns: no copy is needed
 		in.live.Unlock()

@@ -13,6 +13,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +27,24 @@ import (
 // without copying it, and waits until the consumer released it: a 50 MB
 // event copied into a batch would cost 50 MB more memory.
 const LendAbove = 1 << 20
+
+// CollectAbove is the frame size from which the hand-over runs the
+// collector before the frame is modelled. The framer grew its buffer to
+// hold such a frame by copying it into one twice the size, and the heap
+// limit of the commands and the proxy follows the heap the last
+// collection found live, which then held both: the model's copies of the
+// frame (its arguments, its text) were allocated beside the framer's
+// outgrown buffers (the last of them 32 MiB for a 50 MB frame) whenever
+// no collection came between.
+const CollectAbove = 16 << 20
+
+// collectBefore frees what the framer outgrew on its way to a frame of
+// CollectAbove or more, before the frame is modelled.
+func collectBefore(f *capture.Frame) {
+	if len(f.Raw) >= CollectAbove {
+		runtime.GC()
+	}
+}
 
 // Defaults of Options.
 const (
@@ -240,6 +259,7 @@ func (p *Pump) open() error {
 // lend hands a huge frame over in a batch of its own without copying it,
 // and waits until the consumer released it.
 func (p *Pump) lend(f *capture.Frame) error {
+	collectBefore(f)
 	if p.cur.Len() > 0 {
 		p.handOver()
 		if err := p.open(); err != nil {

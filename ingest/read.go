@@ -70,6 +70,7 @@ func Session(ctx context.Context, src *capture.Source, ropt capture.ReadOptions,
 			if framed != nil {
 				framed(f)
 			}
+			collectBefore(f)
 			ord := s.Len()
 			ev := s.Add(f)
 			if added != nil {

@@ -76,10 +76,22 @@ func (b *Buffer) SetWhole(ord int, p []byte) {
 // AddString adds the decoded JSON string v, decoding it straight into the
 // buffer: a 50 MB delta then costs no 50 MB scratch copy on the way.
 func (b *Buffer) AddString(ord int, v []byte) {
-	b.start(len(v))
-	b.b = jsonscan.Unquote(b.b, v)
+	if len(v) > exactAbove && cap(b.b) == 0 && len(b.Frags) == 0 {
+		b.b, b.Frags = jsonscan.UnquoteSized(v), make([]Fragment, 0, 16)
+	} else {
+		b.start(len(v))
+		b.b = jsonscan.Unquote(b.b, v)
+	}
 	b.Frags = append(b.Frags, Fragment{Ordinal: int32(ord), End: int32(len(b.b))})
 }
+
+// exactAbove is the size of a first fragment from which AddString sizes
+// the buffer to its decoded length, at the cost of a pass over its
+// escapes:
+// sized by the escaped length, the 50 MB delta of a call took 47.7 MiB
+// for 41.4 MiB of arguments, and trim copied them whole when the call
+// closed (89 MiB for a moment, beside the framer's 64 MiB).
+const exactAbove = 1 << 20
 
 // start gives an empty buffer room for a typical call's arguments before
 // its first fragment. Grown from nil by 3-10 byte deltas, a 200-byte

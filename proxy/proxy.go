@@ -18,12 +18,14 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/streamtap/streamtap/capture"
+	"github.com/streamtap/streamtap/ingest"
 	"github.com/streamtap/streamtap/model"
 	"github.com/streamtap/streamtap/model/checks"
 )
@@ -108,6 +110,7 @@ type Proxy struct {
 	turns  model.Turns
 	feed   *Feed          // the sessions list's feed, or nil
 	onDone func(*session) // for tests: called after a session's line is logged
+	onBig  func()         // for tests: called after a frame of ingest.CollectAbove or more is modelled
 
 	upMu     sync.Mutex
 	upgraded map[*capture.DuplexTee]struct{} // connections that switched protocols, still open
@@ -341,6 +344,15 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request, l legOf) {
 	sess.learnExchange(&x, link.Earlier)
 	sess.publish()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+	if sess.largest >= ingest.CollectAbove {
+		// The session leaves its framer's buffer and its model's copies
+		// of the frame behind (112 MiB after a 50 MB event): the heap
+		// limit follows what the last collection found live, which was
+		// the session at its largest, so the next stream's buffers were
+		// allocated beside them. On a goroutine of its own, it runs once
+		// serve has returned, when nothing holds the session any more.
+		go runtime.GC()
+	}
 }
 
 // upstreamURL is the URL a request is forwarded to: on the upstream of

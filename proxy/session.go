@@ -57,6 +57,7 @@ type session struct {
 	headAt     time.Duration
 	firstByte  time.Duration
 	firstEvent time.Duration
+	largest    int             // the size of the largest frame, for ingest.CollectAbove
 	fr         *capture.Framer // set when the response head arrived
 	inline     *ingest.Inline
 	rec        *capture.Recorder
@@ -378,6 +379,7 @@ func (ps *session) body(p []byte, at time.Duration) {
 }
 
 func (ps *session) add(f *capture.Frame) {
+	ps.largest = max(ps.largest, len(f.Raw))
 	first := f.Kind == capture.FrameEvent && ps.firstEvent == capture.NoTime
 	if first {
 		ps.firstEvent = f.At
@@ -385,6 +387,9 @@ func (ps *session) add(f *capture.Frame) {
 	ps.inline.Frame(f)
 	if first {
 		ps.publish()
+	}
+	if len(f.Raw) >= ingest.CollectAbove && ps.p.onBig != nil {
+		ps.p.onBig()
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/streamtap/streamtap/capture"
 	"github.com/streamtap/streamtap/model"
@@ -398,15 +399,31 @@ func grade(f Finding, p Profile) Severity {
 // it is not a second defect.
 func Errored(s *model.Session) bool { return len(s.Errors) > 0 }
 
+// maxQuoted is how many runes of a value Quote shows.
+const maxQuoted = 60
+
+// quotedHead is how many bytes of a value hold more runes than Quote
+// shows, however they are encoded (an invalid byte is a rune of its own).
+const quotedHead = utf8.UTFMax * (maxQuoted + 1)
+
 // Quote shortens a value from the stream for a message and quotes it, with
-// control characters escaped.
+// control characters escaped. Only the value's first runes are decoded: it
+// made a rune of every byte, 200 MB for the 50 MB arguments a finding
+// quoted.
 func Quote(v string) string {
-	const maxRunes = 60
-	r := []rune(v)
-	if len(r) > maxRunes {
-		return fmt.Sprintf("%q… (%d bytes)", string(r[:maxRunes]), len(v))
+	if r := []rune(v[:min(len(v), quotedHead)]); len(r) > maxQuoted {
+		return fmt.Sprintf("%q… (%d bytes)", string(r[:maxQuoted]), len(v))
 	}
 	return fmt.Sprintf("%q", v)
+}
+
+// QuoteView is Quote(string(b)) without copying b.
+func QuoteView(b []byte) string {
+	if len(b) > quotedHead {
+		r := []rune(string(b[:quotedHead]))
+		return fmt.Sprintf("%q… (%d bytes)", string(r[:maxQuoted]), len(b))
+	}
+	return Quote(string(b))
 }
 
 // IDs ends a finding's message that names an item: " — " and the ids
@@ -438,9 +455,52 @@ func IDs(pairs ...string) string {
 // is anything else: `call get_weather`, `call "a b"`.
 func Name(s string) string { return label(s) }
 
-// QuoteBytes is quote for raw bytes.
+// QuoteBytes is Quote for raw bytes: each run of invalid UTF-8 is one
+// U+FFFD. A long value is converted only as far as the message shows it
+// (an event of 50 MB that is not JSON was copied, then made a rune of
+// every byte), when its first bytes hold that many runes.
 func QuoteBytes(b []byte) string {
-	return Quote(string(bytes.ToValidUTF8(b, []byte("\uFFFD"))))
+	if len(b) > quotedHead {
+		head := []rune(string(bytes.ToValidUTF8(b[:quotedHead], replacement)))
+		// Only the head's last rune may differ from the whole's: a rune
+		// cut in two, or a run of invalid bytes that goes on.
+		if len(head) > maxQuoted {
+			return fmt.Sprintf("%q… (%d bytes)", string(head[:maxQuoted]), validLen(b))
+		}
+	}
+	return Quote(string(bytes.ToValidUTF8(b, replacement)))
+}
+
+// replacement is what QuoteBytes puts for a run of invalid UTF-8.
+var replacement = []byte("\uFFFD")
+
+// validLen is len(bytes.ToValidUTF8(b, replacement)), without the copy.
+func validLen(b []byte) int {
+	if utf8.Valid(b) {
+		return len(b)
+	}
+	n := 0
+	invalid := false // the byte before was in an invalid sequence
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			n++
+			invalid = false
+			continue
+		}
+		_, w := utf8.DecodeRune(b[i:])
+		i += w
+		if w == 1 {
+			if !invalid {
+				n += len(replacement)
+			}
+			invalid = true
+			continue
+		}
+		n += w
+		invalid = false
+	}
+	return n
 }
 
 // Plural returns "1 event" or "3 events".

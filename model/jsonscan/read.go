@@ -225,6 +225,57 @@ func Unquote(dst, v []byte) []byte {
 	return dst
 }
 
+// UnquoteSized is Unquote(nil, v) in room sized by counting what the
+// escapes take out first (the bytes between them are taken as they are:
+// invalid UTF-8, which decodes longer, may still grow it). Unquote sizes
+// its room by the escaped length, which an argument string of JSON (a
+// quote escaped every few bytes) exceeds by a sixth, and a buffer trimmed
+// to its length when its item closes was copied whole beside the first.
+func UnquoteSized(v []byte) []byte {
+	if len(v) < 2 || v[0] != '"' {
+		return nil
+	}
+	s := v[1 : len(v)-1]
+	dst, _ := decode(make([]byte, 0, unquotedLen(s)), s, math.MaxInt)
+	return dst
+}
+
+// unquotedLen is about the decoded length of a string body: exact when
+// it is valid UTF-8 and its escapes are well formed.
+func unquotedLen(s []byte) int {
+	n := len(s)
+	for i := 0; ; {
+		j := bytes.IndexByte(s[i:], '\\')
+		if j < 0 || i+j+1 >= len(s) {
+			return n
+		}
+		i += j
+		if s[i+1] != 'u' {
+			n-- // \" \\ \n …: two bytes for one
+			i += 2
+			continue
+		}
+		r, k := readU(s, i)
+		if k == 0 { // a broken escape: U+FFFD
+			n++
+			i += 2
+			continue
+		}
+		if utf16.IsSurrogate(r) {
+			if r2, k2 := readU(s, i+k); k2 > 0 {
+				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					n -= k + k2 - utf8.RuneLen(dec)
+					i += k + k2
+					continue
+				}
+			}
+			r = utf8.RuneError
+		}
+		n -= k - utf8.RuneLen(r)
+		i += k
+	}
+}
+
 // EqualDecoded reports whether the string value v decodes to want, without
 // holding the decoded copy: it decodes a few KiB at a time. Comparing a
 // 50 MB argument string stated twice then costs no 50 MB allocation.

@@ -543,10 +543,10 @@ func (cc *chatChecks) checkCall(out *checks.Checker, s *model.Session, it *model
 		return
 	}
 	if kind, evs := resent(it); kind != "" {
-		out.Add(cArgsResent, evs, "%s %s; the concatenation %s is not JSON%s", ref, kind, checks.Quote(string(args)), ids)
+		out.Add(cArgsResent, evs, "%s %s; the concatenation %s is not JSON%s", ref, kind, checks.QuoteView(args), ids)
 		return
 	}
-	out.Add(cArgsInvalid, []int{it.Opened, it.LastArgsOrdinal()}, "the arguments of %s are not valid JSON (%s): %s%s", ref, st, checks.Quote(string(args)), ids)
+	out.Add(cArgsInvalid, []int{it.Opened, it.LastArgsOrdinal()}, "the arguments of %s are not valid JSON (%s): %s%s", ref, st, checks.QuoteView(args), ids)
 }
 
 // resent recognises arguments sent twice: a last fragment that repeats
