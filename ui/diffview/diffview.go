@@ -258,6 +258,12 @@ func (dp *Page) handleCompared(msg comparedMsg) tea.Cmd {
 	}
 	dp.align()
 	if !dp.view.res.Equal() {
+		// From the top of each side, whatever it showed while it was read
+		// (a live A followed its tail): the first screen is the same
+		// whether the terminal's size came before the comparison or after.
+		for _, sd := range dp.side {
+			sd.tl.ScrollTo(0)
+		}
 		dp.jump(1, true)
 		return nil
 	}

@@ -408,11 +408,23 @@ func (t *Timeline) Offset() int { return t.offset }
 
 // ScrollTo shows rows from row o, whatever the selection: the diff page
 // keeps the passive side's rows beside the active side's.
-func (t *Timeline) ScrollTo(o int) { t.offset = cell.Clamp(o, 0, max(t.len()-t.h, 0)) }
+func (t *Timeline) ScrollTo(o int) {
+	if t.h == 0 {
+		return // not sized: SetSize settles the offset (scrollToCursor)
+	}
+	t.offset = cell.Clamp(o, 0, max(t.len()-t.h, 0))
+}
 
 func (t *Timeline) SelectOrd(ord int) { t.moveTo(t.rowOf(ord)) }
 
+// scrollToCursor scrolls as little as shows the selection. A timeline not
+// sized yet has no rows to show it in: it keeps its offset for SetSize to
+// settle, so that where it ends up does not depend on whether the events
+// and the selection came before the terminal's size or after it.
 func (t *Timeline) scrollToCursor() {
+	if t.h == 0 {
+		return
+	}
 	if t.cursor < t.offset {
 		t.offset = t.cursor
 	}
