@@ -30,26 +30,18 @@ func TestProxyFreesBigSessionAtItsEnd(t *testing.T) {
 		t.Skip("-short: it passes 20 MB events through the proxy; the full suite runs it")
 	}
 	stream, args := bigEventStream(20_000_000)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", sseType)
-		_, _ = w.Write(stream)
-	}))
-	defer up.Close()
-	u, _ := url.Parse(up.URL)
-	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, io.Discard)
 	done := make(chan int, 1)
-	p.onDone = func(s *session) {
-		ms := s.live.Lock()
-		n := 0
-		if calls := ms.Calls(); len(calls) == 1 && calls[0].FinalArgs() == args {
-			n = len(args)
+	post := bigEventProxy(t, stream, func(p *Proxy) {
+		p.onDone = func(s *session) {
+			ms := s.live.Lock()
+			n := 0
+			if calls := ms.Calls(); len(calls) == 1 && calls[0].FinalArgs() == args {
+				n = len(args)
+			}
+			s.live.Unlock()
+			done <- n
 		}
-		s.live.Unlock()
-		done <- n
-	}
-	srv := httptest.NewServer(p)
-	defer srv.Close()
+	})
 
 	// Signed: the heap may end below where it was (an idle connection of
 	// an earlier test freed), which unsigned would read as growth.
@@ -60,15 +52,7 @@ func TestProxyFreesBigSessionAtItsEnd(t *testing.T) {
 	}
 	runtime.GC()
 	before := heap()
-	resp, err := rawClient.Post(srv.URL+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	post()
 	select {
 	case n := <-done:
 		if n != len(args) {
@@ -104,24 +88,16 @@ func TestProxyModelsBigFrameBesideItsBufferOnly(t *testing.T) {
 	}
 	const n = 20_000_000
 	stream, args := bigEventStream(n)
-	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", sseType)
-		_, _ = w.Write(stream)
-	}))
-	defer up.Close()
-	u, _ := url.Parse(up.URL)
-	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, io.Discard)
 	var held []uint64
-	p.onBig = func() {
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		held = append(held, m.HeapAlloc)
-	}
 	done := make(chan struct{})
-	p.onDone = func(*session) { close(done) }
-	srv := httptest.NewServer(p)
-	defer srv.Close()
+	post := bigEventProxy(t, stream, func(p *Proxy) {
+		p.onBig = func() {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			held = append(held, m.HeapAlloc)
+		}
+		p.onDone = func(*session) { close(done) }
+	})
 
 	runtime.GC()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -129,15 +105,7 @@ func TestProxyModelsBigFrameBesideItsBufferOnly(t *testing.T) {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	before := m.HeapAlloc
-	resp, err := rawClient.Post(srv.URL+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	post()
 	select {
 	case <-done:
 	case <-time.After(time.Minute):
@@ -150,5 +118,35 @@ func TestProxyModelsBigFrameBesideItsBufferOnly(t *testing.T) {
 	if grew := held[0] - before; grew > budget {
 		t.Errorf("the heap held %d MiB when the frame of %d MB was modelled; want its buffer (32 MiB) and its arguments (%d MiB), at most %d MiB",
 			grew>>20, n/1_000_000, len(args)>>20, budget>>20)
+	}
+}
+
+// bigEventProxy starts a proxy, its hooks set by hook, to an upstream
+// that answers every request with stream, and returns post, which sends
+// a request through it and reads the whole answer.
+func bigEventProxy(t *testing.T, stream []byte, hook func(*Proxy)) (post func()) {
+	t.Helper()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", sseType)
+		_, _ = w.Write(stream)
+	}))
+	t.Cleanup(up.Close)
+	u, _ := url.Parse(up.URL)
+	p := New(Options{Upstream: u, HeadTimeout: DefaultHeadTimeout}, io.Discard)
+	hook(p)
+	srv := httptest.NewServer(p)
+	t.Cleanup(srv.Close)
+	return func() {
+		t.Helper()
+		resp, err := rawClient.Post(srv.URL+"/v1/responses", "application/json", strings.NewReader(`{"model":"m","stream":true}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
