@@ -305,25 +305,9 @@ func TestSignalStalledSocket(t *testing.T) {
 			}
 		})
 	}
-	t.Run("replay --listen", func(t *testing.T) {
-		t.Parallel()
-		rec := pausedRecording(t, first)
-		addr := freeAddr(t)
-		r := start(t, nil, "replay", "--listen", addr, "--speed", "0.01", rec)
-		waitListening(t, addr)
-		resp, err := http.Get("http://" + addr + "/v1/responses")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		got := make([]byte, len(first))
-		if _, err := io.ReadFull(resp.Body, got); err != nil {
-			t.Fatal(err)
-		}
-		r.stop(syscall.SIGHUP, func() bool { return true }) // the client waits in the pause
-	})
-	t.Run("replay --listen of a session", func(t *testing.T) {
-		t.Parallel()
+	// replay --listen of one recording, and of a session (a directory of
+	// two) whose first exchange is that recording.
+	session := func(t *testing.T) string {
 		dir := filepath.Join(t.TempDir(), "session")
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			t.Fatal(err)
@@ -335,20 +319,34 @@ func TestSignalStalledSocket(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "2-call.sse"), call, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		addr := freeAddr(t)
-		r := start(t, nil, "replay", "--listen", addr, "--speed", "0.01", dir)
-		waitListening(t, addr)
-		resp, err := http.Get("http://" + addr + "/v1/responses")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		got := make([]byte, len(first))
-		if _, err := io.ReadFull(resp.Body, got); err != nil {
-			t.Fatal(err)
-		}
-		r.stop(syscall.SIGTERM, func() bool { return true }) // the client waits in the pause
-	})
+		return dir
+	}
+	for _, c := range []struct {
+		name  string
+		input func(*testing.T) string
+		sig   syscall.Signal
+	}{
+		{"replay --listen", func(t *testing.T) string { return pausedRecording(t, first) }, syscall.SIGHUP},
+		{"replay --listen of a session", session, syscall.SIGTERM},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			in := c.input(t)
+			addr := freeAddr(t)
+			r := start(t, nil, "replay", "--listen", addr, "--speed", "0.01", in)
+			waitListening(t, addr)
+			resp, err := http.Get("http://" + addr + "/v1/responses")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			got := make([]byte, len(first))
+			if _, err := io.ReadFull(resp.Body, got); err != nil {
+				t.Fatal(err)
+			}
+			r.stop(c.sig, func() bool { return true }) // the client waits in the pause
+		})
+	}
 	t.Run("replay", func(t *testing.T) {
 		t.Parallel()
 		rec := pausedRecording(t, first)
