@@ -40,8 +40,15 @@ func (s *Session) resume(w http.ResponseWriter, r *http.Request, recs []*Recorde
 		}
 	}
 	if k < 0 {
-		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "error": map[string]any{
-			"code": -32000, "message": "streamtap replay: no recorded stream has an event with this id (Last-Event-ID)"}, "id": nil})
+		type rpcError struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		b, _ := json.Marshal(struct { // the members in the SDK's order
+			JSONRPC string   `json:"jsonrpc"`
+			Error   rpcError `json:"error"`
+			ID      any      `json:"id"`
+		}{"2.0", rpcError{-32000, "streamtap replay: no recorded stream has an event with this id (Last-Event-ID)"}, nil})
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 		w.WriteHeader(http.StatusBadRequest)

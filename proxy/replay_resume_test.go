@@ -183,7 +183,7 @@ func TestSessionResume(t *testing.T) {
 		t.Errorf("a recorded resumption: %d %q", code, body)
 	}
 	code, body, h = do("GET", "nope", "")
-	if want := `{"error":{"code":-32000,"message":"streamtap replay: no recorded stream has an event with this id (Last-Event-ID)"},"id":null,"jsonrpc":"2.0"}`; code != 400 || body != want || h.Get("Content-Type") != "application/json" {
+	if want := `{"jsonrpc":"2.0","error":{"code":-32000,"message":"streamtap replay: no recorded stream has an event with this id (Last-Event-ID)"},"id":null}`; code != 400 || body != want || h.Get("Content-Type") != "application/json" {
 		t.Errorf("an unknown id: %d %q; want 400 %s", code, body, want)
 	}
 	if code, _, _ := do("GET", "", ""); code != 405 {
