@@ -117,7 +117,8 @@ func FuzzAfterEvent(f *testing.F) {
 // ids of the request that stream was served to; a recorded GET with the
 // same Last-Event-ID is served as recorded instead; an unknown id is
 // answered 400 as the MCP SDK's server answers it; a GET without one
-// is matched as before, never by a recorded resumption.
+// is matched as before, never by a recorded resumption; nor is a POST,
+// Last-Event-ID or not.
 func TestSessionResume(t *testing.T) {
 	t.Parallel()
 	recording := func(method string, reqHeader http.Header, body string, status int, events string) *Recorded {
@@ -169,8 +170,8 @@ func TestSessionResume(t *testing.T) {
 	if code, body, _ := do("GET", "c_1", ""); code != 200 || body != progress(7, 2)+result(7) {
 		t.Errorf("a resumption before its stream was served: %d %q; want the recorded events after c_1", code, body)
 	}
-	if code, body, _ := do("POST", "", fmt.Sprintf(call, 41, 41)); code != 200 || !strings.Contains(body, result(41)) {
-		t.Errorf("tools/call: %d %q", code, body)
+	if code, body, _ := do("POST", "c_1", fmt.Sprintf(call, 41, 41)); code != 200 || !strings.Contains(body, result(41)) {
+		t.Errorf("tools/call (with a Last-Event-ID, which only a GET resumes with): %d %q", code, body)
 	}
 	code, body, h := do("GET", "c_1", "")
 	if want := progress(41, 2) + result(41); code != 200 || body != want || h.Get("Mcp-Session-Id") != "s-1" || h.Get("Content-Type") != "text/event-stream" {

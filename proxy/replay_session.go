@@ -48,8 +48,8 @@ type replayRequest struct {
 	whole bool
 	sum   [sha256.Size]byte
 	rpc   rpcRequest
-	// lastEvent is the Last-Event-ID an MCP client resumes a stream with
-	// (a GET): only a recorded request with the same one fits it.
+	// lastEvent is the Last-Event-ID of a GET, with which an MCP client
+	// resumes a stream: only a recorded GET with the same one fits it.
 	lastEvent string
 }
 
@@ -68,7 +68,10 @@ func recordedRequest(x *capture.Exchange) replayRequest {
 	if x.Method == "" && x.URL == "" {
 		return replayRequest{any: true}
 	}
-	req := replayRequest{method: x.Method, lastEvent: x.RequestHeader.Get("Last-Event-Id")}
+	req := replayRequest{method: x.Method}
+	if x.Method == http.MethodGet {
+		req.lastEvent = x.RequestHeader.Get("Last-Event-Id")
+	}
 	if u, err := url.Parse(x.URL); err == nil {
 		req.path, req.query = u.Path, u.RawQuery
 	}
@@ -85,7 +88,10 @@ func recordedRequest(x *capture.Exchange) replayRequest {
 // liveRequest is what r, whose body's first bytes are head and whose
 // whole body hashes to sum, is matched by.
 func liveRequest(r *http.Request, head []byte, whole bool, sum [sha256.Size]byte) replayRequest {
-	req := replayRequest{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery, whole: whole, sum: sum, lastEvent: r.Header.Get("Last-Event-Id")}
+	req := replayRequest{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery, whole: whole, sum: sum}
+	if r.Method == http.MethodGet {
+		req.lastEvent = r.Header.Get("Last-Event-Id")
+	}
 	if req.path == "" {
 		req.path = "/"
 	}
