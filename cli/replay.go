@@ -30,7 +30,9 @@ DIR), a HAR (proxy --save-har) or a cassette are a session: each request
 is answered by the first exchange not yet served with its method and path
 (and JSON-RPC method), the closest body first; a JSON-RPC response gets
 the id of the request that came. When none is left the answer is 404 with
-what was recorded, unless --reuse (docs/proxy.md).
+what was recorded, unless --reuse (docs/proxy.md). A GET with Last-Event-ID
+(an MCP client resuming a stream that broke) gets the recorded events after
+that id, or 400 when no recorded stream has it.
 
 Breaking it on purpose, for a client's tests (docs/inject.md): --inject
 serves it with protocol defects ('streamtap inject --list'); with --listen,

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -437,5 +438,170 @@ func TestDocSessionReplay(t *testing.T) {
 	want := mask.ReplaceAllString(strings.Join(block, "\n"), "…")
 	if got != want {
 		t.Errorf("replay prints\n%s\ndocs/proxy.md shows\n%s", got, want)
+	}
+}
+
+// TestReplaySessionResume: an MCP client whose tools/call stream is cut
+// (--fault cut:2, every request: the resumption too) resumes it with GET
+// and the Last-Event-ID of the last event it got, as the TypeScript SDK's
+// client does, until it has the result: what it gets, put together, is
+// the recorded stream with this client's id and progress token.
+func TestReplaySessionResume(t *testing.T) {
+	t.Parallel()
+	base, stop := brokenReplay(t, mcpSessionDir(), "--speed", "20", "--fault", "cut:2")
+	c := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	// send sends a request and reads what comes until the stream ends or
+	// is cut: a cut is what this test is about, not an error.
+	send := func(method, lastEvent, body string) (*http.Response, string) {
+		t.Helper()
+		req, err := http.NewRequest(method, base+"/mcp", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if lastEvent != "" {
+			req.Header.Set("Last-Event-ID", lastEvent)
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	lastID := regexp.MustCompile(`(?m)^id: (\S+)$`)
+	call := `{"method":"tools/call","params":{"name":"index_repository","arguments":{"repo":"acme/billing-service","paths":["src/","docs/"]},"_meta":{"progressToken":2}},"jsonrpc":"2.0","id":2}`
+	resp, got := send("POST", "", call)
+	if resp.StatusCode != 200 || strings.Contains(got, `"result"`) {
+		t.Fatalf("tools/call: %d %q; want a stream cut before its result", resp.StatusCode, got)
+	}
+	resumes := 0
+	for !strings.Contains(got, `"result"`) && resumes < 5 {
+		ids := lastID.FindAllStringSubmatch(got, -1)
+		if len(ids) == 0 {
+			t.Fatalf("no event id to resume from in %q", got)
+		}
+		resumes++
+		resp, rest := send("GET", ids[len(ids)-1][1], "")
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" || resp.Header.Get("Mcp-Session-Id") != "4c1e8a52-9d3b-4f0e-a7c2-61b5e0d93f28" || rest == "" {
+			t.Fatalf("resumption %d after %s: %d %v %q; want the rest of the stream with its recorded head", resumes, ids[len(ids)-1][1], resp.StatusCode, resp.Header, rest)
+		}
+		got += rest
+	}
+	rec, err := os.ReadFile(fixtures.Path("samples/mcp-tools-call-progress.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := capture.ParseRecording(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.ReplaceAll(string(parsed.Bytes()), `"progressToken":7`, `"progressToken":2`)
+	want = strings.ReplaceAll(want, `"jsonrpc":"2.0","id":7}`, `"jsonrpc":"2.0","id":2}`)
+	if got != want || resumes != 2 {
+		t.Errorf("after %d resumptions:\n%s\nwant (in 2)\n%s", resumes, got, want)
+	}
+	if resp, body := send("GET", "s7e2b_99", ""); resp.StatusCode != 400 || !strings.Contains(body, `"code":-32000`) {
+		t.Errorf("an unknown event id: %d %q; want 400 and a JSON-RPC error", resp.StatusCode, body)
+	}
+	// docs/proxy.md ("Resuming a stream") shows what stderr says, in any
+	// order: a cut request's outcome line may come after the next
+	// request's first, or not before the server stops (the fault closed
+	// the connection, which the server's shutdown then does not wait
+	// for), so the outcome lines the log has are checked, not that it
+	// has each.
+	var block []string
+	for _, b := range docBlocks(t, fixtures.Path("docs/proxy.md")) {
+		if b.directive == "not run: a server; TestReplaySessionResume runs it with a client" {
+			block = b.lines
+		}
+	}
+	if block == nil {
+		t.Fatal("docs/proxy.md has no block TestReplaySessionResume runs")
+	}
+	mask := regexp.MustCompile(`http://127\.0\.0\.1:\d+|dur=\d+\.\d+s|\d+x\)$`)
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(stop()), "\n") {
+		lines = append(lines, mask.ReplaceAllString(l, "…"))
+	}
+	for i, l := range block {
+		block[i] = mask.ReplaceAllString(l, "…")
+	}
+	bad := false
+	for _, l := range lines {
+		bad = bad || !slices.Contains(block, l)
+	}
+	for _, l := range block {
+		bad = bad || !strings.HasPrefix(l, "streamtap: replay #") && !slices.Contains(lines, l)
+	}
+	if bad {
+		t.Errorf("replay prints\n%s\ndocs/proxy.md shows\n%s", strings.Join(lines, "\n"), strings.Join(block, "\n"))
+	}
+}
+
+// TestReplaySessionSharedResume serves a resumable MCP server's call
+// whose stream it closed after an event (mcp__resumable__22) and the GET
+// that resumed it (…23): the recorded resumption answers the GET with
+// its Last-Event-ID, as recorded; a GET resuming that GET's stream gets
+// the rest of it.
+func TestReplaySessionSharedResume(t *testing.T) {
+	t.Parallel()
+	dir := sharedApp(t, "recordings")
+	paths := []string{
+		filepath.Join(dir, "mcp__resumable__22-tools-call-slow_count.rec.sse"),
+		filepath.Join(dir, "mcp__resumable__23-get-resume-stream.rec.sse"),
+	}
+	var recs []*capture.Recording
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := capture.ParseRecording(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+	base, stop := brokenReplay(t, append(slicesOf(paths), "--speed", "50")...)
+	sc := newSessionClient(t, base)
+	if resp, got := sc.do("POST", "/mcp", string(recs[0].RequestBody)); resp.StatusCode != 200 || got != string(recs[0].Bytes()) {
+		t.Errorf("the call: %d\n%s\nwant\n%s", resp.StatusCode, got, recs[0].Bytes())
+	}
+	resume := func(id string) (*http.Response, string) {
+		req, err := http.NewRequest("GET", base+"/mcp", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Last-Event-ID", id)
+		resp, err := sc.c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp, string(b)
+	}
+	if resp, got := resume(recs[1].RequestHeader.Get("Last-Event-Id")); resp.StatusCode != 200 || got != string(recs[1].Bytes()) {
+		t.Errorf("the recorded resumption: %d\n%s\nwant\n%s", resp.StatusCode, got, recs[1].Bytes())
+	}
+	const id = "74669f9a-b70c-4742-aae4-3cdcf5fe7a4e_1796536083414_bwpb1l7j"
+	stream := string(recs[1].Bytes())
+	at := strings.Index(stream, "id: "+id+"\n")
+	if at < 0 {
+		t.Fatalf("%s lacks the event %s", filepath.Base(paths[1]), id)
+	}
+	want := stream[at+strings.Index(stream[at:], "\n\n")+2:]
+	if resp, got := resume(id); resp.StatusCode != 200 || got != want || want == "" {
+		t.Errorf("resuming the resumption: %d\n%s\nwant\n%s", resp.StatusCode, got, want)
+	}
+	log := stop()
+	if !strings.Contains(log, "request #2 GET /mcp → exchange 2 of 2, mcp__resumable__23-get-resume-stream.rec.sse\n") ||
+		!strings.Contains(log, "request #3 GET /mcp resumes after \""+id+"\" → exchange 2 of 2") {
+		t.Errorf("stderr:\n%s", log)
 	}
 }

@@ -48,6 +48,9 @@ type replayRequest struct {
 	whole bool
 	sum   [sha256.Size]byte
 	rpc   rpcRequest
+	// lastEvent is the Last-Event-ID of a GET, with which an MCP client
+	// resumes a stream: only a recorded GET with the same one fits it.
+	lastEvent string
 }
 
 // rpcRequest is a JSON-RPC 2.0 message a request body holds (MCP).
@@ -66,6 +69,9 @@ func recordedRequest(x *capture.Exchange) replayRequest {
 		return replayRequest{any: true}
 	}
 	req := replayRequest{method: x.Method}
+	if x.Method == http.MethodGet {
+		req.lastEvent = x.RequestHeader.Get("Last-Event-Id")
+	}
 	if u, err := url.Parse(x.URL); err == nil {
 		req.path, req.query = u.Path, u.RawQuery
 	}
@@ -83,6 +89,9 @@ func recordedRequest(x *capture.Exchange) replayRequest {
 // whole body hashes to sum, is matched by.
 func liveRequest(r *http.Request, head []byte, whole bool, sum [sha256.Size]byte) replayRequest {
 	req := replayRequest{method: r.Method, path: r.URL.Path, query: r.URL.RawQuery, whole: whole, sum: sum}
+	if r.Method == http.MethodGet {
+		req.lastEvent = r.Header.Get("Last-Event-Id")
+	}
 	if req.path == "" {
 		req.path = "/"
 	}
@@ -137,13 +146,14 @@ func compact(raw []byte) []byte {
 }
 
 // fits says whether the recorded request rec may answer req: the same
-// method and path, and, when both are JSON-RPC messages, the same
-// JSON-RPC method. The query is not required to match: see closeness.
+// method and path and Last-Event-ID, and, when both are JSON-RPC
+// messages, the same JSON-RPC method. The query is not required to
+// match: see closeness.
 func fits(rec, req *replayRequest) bool {
 	if rec.any {
 		return true
 	}
-	if rec.method != req.method || rec.path != req.path {
+	if rec.method != req.method || rec.path != req.path || rec.lastEvent != req.lastEvent {
 		return false
 	}
 	return !rec.rpc.ok || !req.rpc.ok || rec.rpc.method == req.rpc.method
@@ -178,8 +188,10 @@ func closeness(rec, req *replayRequest) int {
 // query). When none is left, the request is answered 404 with what was
 // recorded, unless reuse: then the closest served one that fits is
 // served again, the latest among equals. A session of one exchange
-// answers every request with it, as Replay does a recording. A Session
-// is safe for concurrent use.
+// answers every request with it, as Replay does a recording. A GET that
+// resumes an MCP stream (Last-Event-ID) no recorded request fits gets
+// the rest of the recorded stream that holds the event (resume). A
+// Session is safe for concurrent use.
 type Session struct {
 	recs  []*Recorded
 	names []string // each exchange as the log names it
@@ -188,13 +200,16 @@ type Session struct {
 	n      atomic.Int64
 	mu     sync.Mutex
 	served []bool
+	// live is the JSON-RPC request each exchange was last served to: a
+	// resumption of its stream rewrites ids as that request's answer did.
+	live []rpcRequest
 }
 
 // NewSession makes the session of recs, in their recorded order, named
 // in the log by names; reuse serves an exchange again when none that
 // fits is left.
 func NewSession(recs []*Recorded, names []string, reuse bool) *Session {
-	return &Session{recs: recs, names: names, reuse: reuse, served: make([]bool, len(recs))}
+	return &Session{recs: recs, names: names, reuse: reuse, served: make([]bool, len(recs)), live: make([]rpcRequest, len(recs))}
 }
 
 // choose takes the exchange that answers req: its index, whether it was
@@ -202,9 +217,10 @@ func NewSession(recs []*Recorded, names []string, reuse bool) *Session {
 func (s *Session) choose(req *replayRequest) (k int, again, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.recs) == 1 {
+	if len(s.recs) == 1 && req.lastEvent == "" {
 		again = s.served[0]
 		s.served[0] = true
+		s.live[0] = req.rpc
 		return 0, again, true
 	}
 	best, bestAgain := -1, -1
@@ -224,8 +240,10 @@ func (s *Session) choose(req *replayRequest) (k int, again, ok bool) {
 	switch {
 	case best >= 0:
 		s.served[best] = true
+		s.live[best] = req.rpc
 		return best, false, true
 	case s.reuse && bestAgain >= 0:
+		s.live[bestAgain] = req.rpc
 		return bestAgain, true, true
 	}
 	return -1, false, false
@@ -288,6 +306,10 @@ func (s *Session) Play(recs []*Recorded, o ReplayOptions) http.Handler {
 		}
 		k, again, ok := s.choose(&c.req)
 		what := termtext.Safe(r.Method + " " + capture.RedactURL(r.URL.RequestURI()) + rpcWords(&c.req.rpc))
+		if !ok && c.req.lastEvent != "" {
+			s.resume(w, r, recs, o, c, what)
+			return
+		}
 		if !ok {
 			s.refuse(w, &c.req, what)
 			if o.Log != nil {
