@@ -422,15 +422,7 @@ func slicesOf(s []string) []string { return append([]string(nil), s...) }
 // durations aside).
 func TestDocSessionReplay(t *testing.T) {
 	t.Parallel()
-	var block []string
-	for _, b := range docBlocks(t, fixtures.Path("docs/proxy.md")) {
-		if b.directive == "not run: a server; TestDocSessionReplay runs it with a client" {
-			block = b.lines
-		}
-	}
-	if block == nil {
-		t.Fatal("docs/proxy.md has no block TestDocSessionReplay runs")
-	}
+	block := serverBlock(t, "TestDocSessionReplay")
 	base, stop := brokenReplay(t, mcpSessionDir())
 	speakMCP(t, base)
 	mask := regexp.MustCompile(`http://127\.0\.0\.1:\d+|dur=\d+\.\d+s`)
@@ -511,15 +503,7 @@ func TestReplaySessionResume(t *testing.T) {
 	// the connection, which the server's shutdown then does not wait
 	// for), so the outcome lines the log has are checked, not that it
 	// has each.
-	var block []string
-	for _, b := range docBlocks(t, fixtures.Path("docs/proxy.md")) {
-		if b.directive == "not run: a server; TestReplaySessionResume runs it with a client" {
-			block = b.lines
-		}
-	}
-	if block == nil {
-		t.Fatal("docs/proxy.md has no block TestReplaySessionResume runs")
-	}
+	block := serverBlock(t, "TestReplaySessionResume")
 	mask := regexp.MustCompile(`http://127\.0\.0\.1:\d+|dur=\d+\.\d+s|\d+x\)$`)
 	var lines []string
 	for _, l := range strings.Split(strings.TrimSpace(stop()), "\n") {
@@ -604,4 +588,17 @@ func TestReplaySessionSharedResume(t *testing.T) {
 		!strings.Contains(log, "request #3 GET /mcp resumes after \""+id+"\" → exchange 2 of 2") {
 		t.Errorf("stderr:\n%s", log)
 	}
+}
+
+// serverBlock is the lines of the block of docs/proxy.md that test runs
+// with a client against a server the document cannot run itself.
+func serverBlock(t *testing.T, test string) []string {
+	t.Helper()
+	for _, b := range docBlocks(t, fixtures.Path("docs/proxy.md")) {
+		if b.directive == "not run: a server; "+test+" runs it with a client" {
+			return b.lines
+		}
+	}
+	t.Fatalf("docs/proxy.md has no block %s runs", test)
+	return nil
 }
