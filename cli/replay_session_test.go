@@ -123,18 +123,14 @@ func TestReplaySessionMCP(t *testing.T) {
 		base, stop := brokenReplay(t, mcpSessionDir(), "--speed", "20")
 		speakMCP(t, base)
 		log := stop()
-		for _, want := range []string{
+		stderrHolds(t, log,
 			"streamtap: replaying a session of 5 exchanges on http://",
 			"streamtap: request #1 POST /mcp initialize → exchange 1 of 5, 20261124T094106-0001-POST-mcp.sse\n",
 			"streamtap: request #3 GET /mcp → exchange 3 of 5, 20261124T094106-0003-GET-mcp.sse\n",
 			"streamtap: request #5 POST /mcp tools/call index_repository → exchange 5 of 5, 20261124T094107-0005-POST-mcp.sse\n",
 			"streamtap: replay #5 POST /mcp 200 bytes=",
 			"streamtap: request #6 POST /mcp tools/call index_repository → no recorded exchange left: 404 (the 1 that fits it was served; --reuse serves it again)\n",
-		} {
-			if !strings.Contains(log, want) {
-				t.Errorf("stderr lacks %q:\n%s", want, log)
-			}
-		}
+		)
 	})
 	t.Run("HAR", func(t *testing.T) {
 		t.Parallel()
@@ -266,11 +262,7 @@ func TestReplaySessionBroken(t *testing.T) {
 			t.Errorf("request 2: %d %s; want the recorded initialize", resp.StatusCode, body)
 		}
 		log := stop()
-		for _, want := range []string{"request #1: status:503", "request #2 POST /mcp initialize → exchange 1 of 5"} {
-			if !strings.Contains(log, want) {
-				t.Errorf("stderr lacks %q:\n%s", want, log)
-			}
-		}
+		stderrHolds(t, log, "request #1: status:503", "request #2 POST /mcp initialize → exchange 1 of 5")
 	})
 	t.Run("inject", func(t *testing.T) {
 		t.Parallel()
@@ -284,14 +276,10 @@ func TestReplaySessionBroken(t *testing.T) {
 			t.Errorf("tools/call lacks the injected tool error, or its id:\n%s", body)
 		}
 		log := stop()
-		for _, want := range []string{
+		stderrHolds(t, log,
 			"streamtap replay: 20261124T094107-0005-POST-mcp.sse:\nstreamtap inject: tool-error (mcp, ",
 			"streamtap replay: tool-error acted on 1 of 5 exchanges; the others are served as recorded",
-		} {
-			if !strings.Contains(log, want) {
-				t.Errorf("stderr lacks %q:\n%s", want, log)
-			}
-		}
+		)
 	})
 	t.Run("a defect no exchange fits", func(t *testing.T) {
 		t.Parallel()
@@ -601,4 +589,14 @@ func serverBlock(t *testing.T, test string) []string {
 	}
 	t.Fatalf("docs/proxy.md has no block %s runs", test)
 	return nil
+}
+
+// stderrHolds fails t for each of want that the log lacks.
+func stderrHolds(t *testing.T, log string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(log, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, log)
+		}
+	}
 }
